@@ -1,0 +1,96 @@
+# eddy: build, run, test, check, fuzz and bench.
+#
+# Every top-level module folder contributes its *.c files to build/libeddy.a;
+# server/main.c alone makes build/eddy. Unit tests are tests/unit/test_*.c,
+# one binary each. lemon output goes to build/gen and is never committed.
+
+BUILD      ?= build
+CC         ?= cc
+OPT        ?= -O2
+SAN_FLAGS  ?=
+CFLAGS_ALL  = -std=c11 -D_GNU_SOURCE $(OPT) -g -Wall -Wextra -Werror -Wno-unused-parameter \
+              -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wno-missing-field-initializers \
+              -pthread -I. -I$(BUILD)/gen $(SAN_FLAGS) $(CFLAGS)
+LDLIBS_ALL  = -luv -lssl -lcrypto -lm -pthread $(SAN_FLAGS) $(LDLIBS)
+
+MODULES    := common types parser planner catalog sequencer dataflow server
+LIB_SRC    := $(filter-out server/main.c,$(wildcard $(addsuffix /*.c,$(MODULES))))
+LIB_OBJ    := $(patsubst %.c,$(BUILD)/obj/%.o,$(LIB_SRC)) $(BUILD)/obj/gen/sql.o
+UNIT_SRC   := $(wildcard tests/unit/test_*.c)
+UNIT_BIN   := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(UNIT_SRC))
+TOOL_SRC   := $(wildcard tests/tools/*.c)
+TOOL_BIN   := $(patsubst tests/tools/%.c,$(BUILD)/tools/%,$(TOOL_SRC))
+
+.PHONY: all run test check tsan fuzz bench setup clean deps unit tools
+
+all: $(BUILD)/eddy $(UNIT_BIN) $(TOOL_BIN)
+
+$(BUILD)/gen/sql.c $(BUILD)/gen/sql.h: parser/sql.y
+	@mkdir -p $(BUILD)/gen
+	cp parser/sql.y $(BUILD)/gen/sql.y
+	cd $(BUILD)/gen && lemon -q -s sql.y >/dev/null && test -f sql.c
+
+# Everything that includes parser headers needs the generated token numbers first.
+$(LIB_OBJ) $(BUILD)/obj/server/main.o: | $(BUILD)/gen/sql.h
+
+$(BUILD)/obj/gen/sql.o: $(BUILD)/gen/sql.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_ALL) -Iparser -Wno-unused-variable -Wno-unused-but-set-variable \
+	    -Wno-missing-prototypes -Wno-strict-prototypes -Wno-shadow -Wno-implicit-fallthrough \
+	    -Wno-sign-compare -Wno-unused-function -Wno-type-limits -MMD -MP -c $< -o $@
+
+$(BUILD)/obj/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_ALL) -MMD -MP -c $< -o $@
+
+$(BUILD)/libeddy.a: $(LIB_OBJ)
+	@rm -f $@
+	ar rcs $@ $^
+
+$(BUILD)/eddy: $(BUILD)/obj/server/main.o $(BUILD)/libeddy.a
+	$(CC) -o $@ $^ $(LDLIBS_ALL)
+
+$(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libeddy.a tests/unit/unit.h
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_ALL) -o $@ $< $(BUILD)/libeddy.a $(LDLIBS_ALL)
+
+$(BUILD)/tools/%: tests/tools/%.c $(BUILD)/libeddy.a
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_ALL) -o $@ $< $(BUILD)/libeddy.a $(LDLIBS_ALL) -lpq
+
+-include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)
+
+setup:
+	@scripts/setup.sh
+
+deps:
+	@scripts/check-deps.sh
+
+run: setup
+	@$(MAKE) --no-print-directory $(BUILD)/eddy
+	$(BUILD)/eddy --listen 127.0.0.1:6875
+
+test: setup
+	@scripts/check-deps.sh
+	@$(MAKE) --no-print-directory all
+	@BUILD=$(BUILD) tests/run.sh
+
+# The whole suite under AddressSanitizer and UndefinedBehaviorSanitizer.
+check: setup
+	@$(MAKE) --no-print-directory BUILD=build/check OPT=-O1 \
+	    SAN_FLAGS="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined" all
+	@BUILD=build/check tests/run.sh
+
+tsan: setup
+	@$(MAKE) --no-print-directory BUILD=build/tsan OPT=-O1 SAN_FLAGS="-fsanitize=thread" all
+	@BUILD=build/tsan tests/run.sh
+
+fuzz: setup
+	@tests/fuzz/run.sh $(FUZZ_SECONDS)
+
+bench: setup
+	@$(MAKE) --no-print-directory $(BUILD)/eddy
+	@BUILD=$(BUILD) tests/bench/run.sh
+
+clean:
+	rm -rf build

@@ -1,0 +1,48 @@
+/*
+ * cm_alloc.c: allocation wrappers and the panic path.
+ *
+ * eddy treats running out of memory as fatal: a server that cannot allocate a
+ * few bytes cannot answer clients coherently anyway, and every limit a peer
+ * controls is capped before allocation (DESIGN §10.2), so OOM means the
+ * machine, not the client, is at fault.
+ */
+#include "common/common.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void cm_panic(const char *file, int line, const char *fmt, ...)
+{
+    va_list ap;
+    fprintf(stderr, "eddy: PANIC at %s:%d: ", file, line);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputc('\n', stderr);
+    abort();
+}
+
+static void *cm__check(void *p, size_t size)
+{
+    if (p == NULL && size != 0)
+        cm_panic(__FILE__, __LINE__, "out of memory allocating %zu bytes", size);
+    return p;
+}
+
+void *cm_malloc(size_t size) { return cm__check(malloc(size ? size : 1), size); }
+void *cm_calloc(size_t n, size_t size) { return cm__check(calloc(n ? n : 1, size ? size : 1), n * size); }
+void *cm_realloc(void *p, size_t size) { return cm__check(realloc(p, size ? size : 1), size); }
+
+char *cm_strdup(const char *s)
+{
+    return cm_strndup(s, strlen(s));
+}
+
+char *cm_strndup(const char *s, size_t n)
+{
+    char *d = cm_malloc(n + 1);
+    memcpy(d, s, n);
+    d[n] = '\0';
+    return d;
+}

@@ -1,0 +1,139 @@
+/*
+ * cm_arena.c: region allocation for per-statement memory.
+ *
+ * Blocks are chained newest first. A request larger than a quarter of the
+ * block size gets a block of its own so big values do not waste the tail of
+ * an ordinary block.
+ */
+#include "common/common.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct cm_arena_block {
+    cm_arena_block_t *next;
+    size_t size;   /* usable bytes in data */
+    size_t used;
+    _Alignas(16) unsigned char data[];
+};
+
+#define CM_ARENA_ALIGN 16
+
+void cm_arena_init(cm_arena_t *a, size_t block_size)
+{
+    a->head = NULL;
+    a->block_size = block_size ? block_size : 8192;
+    a->bytes_total = 0;
+}
+
+static cm_arena_block_t *cm__arena_block_new(cm_arena_t *a, size_t size)
+{
+    cm_arena_block_t *b = cm_malloc(sizeof(*b) + size);
+    b->size = size;
+    b->used = 0;
+    a->bytes_total += sizeof(*b) + size;
+    return b;
+}
+
+void *cm_arena_alloc(cm_arena_t *a, size_t size)
+{
+    size = (size + CM_ARENA_ALIGN - 1) & ~(size_t)(CM_ARENA_ALIGN - 1);
+    if (size == 0)
+        size = CM_ARENA_ALIGN;
+    cm_arena_block_t *b = a->head;
+    if (b != NULL && b->size - b->used >= size) {
+        void *p = b->data + b->used;
+        b->used += size;
+        return p;
+    }
+    if (size > a->block_size / 4) {
+        /* A dedicated block, linked behind the current one so the current
+         * block's free tail stays usable. */
+        cm_arena_block_t *big = cm__arena_block_new(a, size);
+        big->used = size;
+        if (b != NULL) {
+            big->next = b->next;
+            b->next = big;
+        } else {
+            big->next = NULL;
+            a->head = big;
+        }
+        return big->data;
+    }
+    cm_arena_block_t *nb = cm__arena_block_new(a, a->block_size);
+    nb->next = b;
+    a->head = nb;
+    nb->used = size;
+    return nb->data;
+}
+
+void *cm_arena_zalloc(cm_arena_t *a, size_t size)
+{
+    void *p = cm_arena_alloc(a, size);
+    memset(p, 0, size);
+    return p;
+}
+
+char *cm_arena_strndup(cm_arena_t *a, const char *s, size_t n)
+{
+    char *d = cm_arena_alloc(a, n + 1);
+    memcpy(d, s, n);
+    d[n] = '\0';
+    return d;
+}
+
+char *cm_arena_strdup(cm_arena_t *a, const char *s)
+{
+    return cm_arena_strndup(a, s, strlen(s));
+}
+
+char *cm_arena_printf(cm_arena_t *a, const char *fmt, ...)
+{
+    va_list ap, ap2;
+    va_start(ap, fmt);
+    va_copy(ap2, ap);
+    int n = vsnprintf(NULL, 0, fmt, ap);
+    va_end(ap);
+    char *d = cm_arena_alloc(a, (size_t)n + 1);
+    vsnprintf(d, (size_t)n + 1, fmt, ap2);
+    va_end(ap2);
+    return d;
+}
+
+void cm_arena_reset(cm_arena_t *a)
+{
+    cm_arena_block_t *b = a->head;
+    if (b == NULL)
+        return;
+    /* Keep the last (oldest) ordinary-sized block: it is the one every
+     * statement touches first. */
+    cm_arena_block_t *keep = NULL;
+    while (b != NULL) {
+        cm_arena_block_t *next = b->next;
+        if (keep == NULL && b->size == a->block_size && next == NULL) {
+            keep = b;
+        } else {
+            a->bytes_total -= sizeof(*b) + b->size;
+            free(b);
+        }
+        b = next;
+    }
+    if (keep != NULL) {
+        keep->used = 0;
+        keep->next = NULL;
+    }
+    a->head = keep;
+}
+
+void cm_arena_free(cm_arena_t *a)
+{
+    cm_arena_block_t *b = a->head;
+    while (b != NULL) {
+        cm_arena_block_t *next = b->next;
+        free(b);
+        b = next;
+    }
+    a->head = NULL;
+    a->bytes_total = 0;
+}

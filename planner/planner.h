@@ -1,0 +1,97 @@
+/*
+ * planner.h: the public header of the planner module (prefix pln_).
+ *
+ * Turns SQL text into typed, self-contained statements: it parses (through
+ * parser/), binds names and types, infers parameter types and, for queries
+ * that read no relation, builds rows of typed expressions that the server can
+ * evaluate at once without touching the workers (DESIGN §2, "constant
+ * queries"). Later issues add relational plans for the dataflow workers.
+ */
+#ifndef EDDY_PLANNER_H
+#define EDDY_PLANNER_H
+
+#include "common/common.h"
+#include "types/types.h"
+
+typedef enum pln_kind {
+    PLN_EMPTY,            /* only whitespace/comments: EmptyQueryResponse */
+    PLN_QUERY,            /* SELECT / VALUES: returns rows */
+    PLN_SET,              /* SET [SESSION|LOCAL] name {TO|=} value[, ...] | DEFAULT; SET TIME ZONE ... */
+    PLN_RESET,            /* RESET name | RESET ALL (var_name NULL) */
+    PLN_SHOW,             /* SHOW name | SHOW ALL (var_name "all") */
+    PLN_BEGIN,            /* BEGIN / START TRANSACTION [modes] */
+    PLN_COMMIT,           /* COMMIT / END */
+    PLN_ROLLBACK,         /* ROLLBACK / ABORT */
+    PLN_SET_TRANSACTION,  /* SET [SESSION CHARACTERISTICS AS] TRANSACTION ... */
+    PLN_DISCARD,          /* DISCARD ALL | PLANS | SEQUENCES | TEMP */
+} pln_kind_t;
+
+typedef struct pln_column {
+    const char *name;     /* as PostgreSQL derives it: alias, column name, function name, ?column? */
+    ty_oid_t type;
+    int32_t typmod;
+} pln_column_t;
+
+/* One parsed statement, before binding: opaque to callers. */
+typedef struct pln_raw pln_raw_t;
+
+typedef struct pln_raw_list {
+    int count;
+    pln_raw_t **items;
+} pln_raw_list_t;
+
+/*
+ * A bound statement. Everything lives in the arena it was planned in, so a
+ * prepared statement keeps its arena for as long as it lives.
+ */
+typedef struct pln_stmt {
+    pln_kind_t kind;
+    const char *tag;              /* CommandComplete tag: "SELECT", "SET", "BEGIN", ... */
+    int ncols;                    /* result columns; 0 for commands */
+    pln_column_t *cols;
+    int nparams;                  /* $1..$n, with types declared or inferred */
+    ty_oid_t *param_types;
+    bool blocking;                /* contains a call that may sleep (pg_sleep): run off the loop */
+
+    /* PLN_QUERY: a small executor over constant rows (see planner/pln_exec.c). */
+    struct pln_query *query;
+
+    /* PLN_SET / PLN_RESET / PLN_SHOW */
+    const char *var_name;         /* lower-case; NULL for RESET ALL */
+    const char *var_value;        /* SET: the value as text, list items joined with ", "; NULL = DEFAULT */
+    bool set_local;
+
+    /* PLN_BEGIN / PLN_SET_TRANSACTION: accepted modes (informational) */
+    const char *isolation;        /* "read committed", "serializable", ...; NULL if not given */
+    bool read_only;
+} pln_stmt_t;
+
+/*
+ * Splits and parses a whole query string. On a syntax error nothing of the
+ * string runs (as in PostgreSQL): err gets 42601 with a 1-based character
+ * position into sql.
+ */
+bool pln_parse(cm_arena_t *arena, const char *sql, size_t len, pln_raw_list_t *out, cm_err_t *err);
+
+/* Byte range of a raw statement in the original text (for logging). */
+void pln_raw_span(const pln_raw_t *raw, int *offset, int *length);
+
+/*
+ * Binds one raw statement. `declared` gives parameter types from Parse
+ * (0 = infer); `ndeclared` may be less than the number used. Unsupported
+ * statements fail with 0A000; name and type errors carry positions.
+ */
+bool pln_bind(cm_arena_t *arena, const pln_raw_t *raw, const char *sql, const ty_oid_t *declared,
+              int ndeclared, pln_stmt_t **out, cm_err_t *err);
+
+/* Called once per result row; return false to stop (error already set in ctx). */
+typedef bool (*pln_row_cb)(void *arg, const ty_datum_t *row, int ncols);
+
+/*
+ * Runs a PLN_QUERY: evaluates its rows in ctx and hands each result row to
+ * cb. Positions in errors are 1-based characters into `sql`.
+ */
+bool pln_query_run(const pln_stmt_t *stmt, const char *sql, const ty_datum_t *params, ty_ctx_t *ctx,
+                   pln_row_cb cb, void *arg);
+
+#endif

@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# run.sh: runs every test layer and ends with "N passed, N failed".
+#
+# Each layer prints one "ok <name>" or "not ok <name>" line per test; this
+# script counts them. It starts what the layers share (an eddy server and a
+# PostgreSQL 15 for differential tests) on free loopback ports and stops them
+# on exit, whatever happens.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+BUILD=${BUILD:-build}
+export BUILD
+export EDDY_BIN=$PWD/$BUILD/eddy
+LOG_DIR=$(mktemp -d /tmp/eddy-test.XXXXXX)
+export LOG_DIR
+results=$LOG_DIR/results
+
+source tests/lib/servers.sh
+trap 'servers_stop_all' EXIT
+
+layer() {   # layer NAME COMMAND...: runs one layer, keeps its output for counting
+    local name=$1; shift
+    echo "== $name"
+    local out=$LOG_DIR/$name.out
+    local t0=$SECONDS
+    "$@" >"$out" 2>&1
+    local rc=$?
+    grep -E '^(ok|not ok) ' "$out" | sed "s/^/[$name] /" >>"$results"
+    grep -E '^not ok |^  ' "$out" | head -40
+    local p f
+    p=$(grep -cE '^ok ' "$out"); f=$(grep -cE '^not ok ' "$out")
+    if [ $rc -ne 0 ] && [ "$f" -eq 0 ]; then
+        # A layer that crashed without reporting a failure still fails.
+        echo "not ok $name exited with status $rc" | tee -a "$out"
+        echo "[$name] not ok exited with status $rc" >>"$results"
+        tail -20 "$out"
+        f=1
+    fi
+    echo "   $p passed, $f failed ($((SECONDS - t0)) s)"
+}
+
+: >"$results"
+for t in "$BUILD"/tests/test_*; do
+    [ -x "$t" ] && layer "unit-$(basename "$t" | sed 's/^test_//')" "$t"
+done
+for f in tests/layers/*.sh; do
+    [ -f "$f" ] && layer "$(basename "$f" .sh)" bash "$f"
+done
+
+passed=$(grep -c '\] ok ' "$results")
+failed=$(grep -c '\] not ok ' "$results")
+echo
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ] && [ "$passed" -gt 0 ]

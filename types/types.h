@@ -1,0 +1,325 @@
+/*
+ * types.h: the public header of the types module (prefix ty_).
+ *
+ * Values (datums) and the type table with PostgreSQL's OIDs; text and binary
+ * input/output exactly as PostgreSQL 15 formats them; typed scalar expression
+ * trees and their evaluator; the table of scalar functions, operators and
+ * casts that the planner binds against. Workers evaluate the same expression
+ * trees, so nothing here may depend on the server, parser or catalog.
+ */
+#ifndef EDDY_TYPES_H
+#define EDDY_TYPES_H
+
+#include "common/common.h"
+
+/* ------------------------------------------------------------ the types */
+
+typedef uint32_t ty_oid_t;
+
+enum {
+    TY_INVALID = 0,
+    TY_BOOL = 16,
+    TY_BYTEA = 17,
+    TY_CHAR = 18,          /* "char": one byte */
+    TY_NAME = 19,
+    TY_INT8 = 20,
+    TY_INT2 = 21,
+    TY_INT4 = 23,
+    TY_REGPROC = 24,
+    TY_TEXT = 25,
+    TY_OID = 26,
+    TY_JSON = 114,
+    TY_FLOAT4 = 700,
+    TY_FLOAT8 = 701,
+    TY_UNKNOWN = 705,      /* untyped string literals before resolution */
+    TY_BPCHAR = 1042,
+    TY_VARCHAR = 1043,
+    TY_DATE = 1082,
+    TY_TIME = 1083,
+    TY_TIMESTAMP = 1114,
+    TY_TIMESTAMPTZ = 1184,
+    TY_INTERVAL = 1186,
+    TY_NUMERIC = 1700,
+    TY_REGCLASS = 2205,
+    TY_REGTYPE = 2206,
+    TY_RECORD = 2249,
+    TY_VOID = 2278,
+    TY_UUID = 2950,
+    TY_JSONB = 3802,
+};
+
+/* PostgreSQL's type categories (pg_type.typcategory), used for overload
+ * resolution and implicit casts. */
+enum {
+    TY_CAT_BOOL = 'B',
+    TY_CAT_DATETIME = 'D',
+    TY_CAT_NUMERIC = 'N',
+    TY_CAT_STRING = 'S',
+    TY_CAT_TIMESPAN = 'T',
+    TY_CAT_USER = 'U',
+    TY_CAT_UNKNOWN = 'X',
+    TY_CAT_PSEUDO = 'P',
+};
+
+typedef struct ty_info {
+    ty_oid_t oid;
+    const char *name;        /* pg_type.typname, e.g. "int4" */
+    const char *sql_name;    /* format_type() spelling, e.g. "integer" */
+    int16_t typlen;          /* -1 varlena, -2 cstring/unknown */
+    char category;           /* TY_CAT_* */
+    bool preferred;          /* pg_type.typispreferred */
+    ty_oid_t array_oid;
+} ty_info_t;
+
+const ty_info_t *ty_info(ty_oid_t oid);    /* NULL for an unsupported OID */
+/*
+ * Resolves a type name as written in SQL (case-insensitive, already
+ * lower-cased by the parser): "int", "integer", "int4", "character varying",
+ * "double precision", "timestamp with time zone", "bool", ... NULL if unknown.
+ */
+const ty_info_t *ty_info_by_name(const char *name);
+/* format_type(oid, typmod): "character varying(10)", "numeric(10,2)". */
+void ty_format_type(ty_oid_t oid, int32_t typmod, cm_buf_t *out);
+
+/* ----------------------------------------------------------- the values */
+
+typedef struct ty_numeric ty_numeric_t;   /* arbitrary precision decimal, opaque */
+
+typedef struct ty_interval {
+    int64_t us;      /* time part in microseconds */
+    int32_t days;
+    int32_t months;
+} ty_interval_t;
+
+/*
+ * A value. Which union member is live depends on the type, which travels
+ * beside the datum (in the expression or the row description), not inside it:
+ *   bool                            b
+ *   int2 int4 int8 oid regclass...  i
+ *   float4 float8                   f (float4 kept rounded to float)
+ *   text varchar bpchar name bytea
+ *   json jsonb "char" unknown       s (bytes, not NUL-terminated; owned by an arena)
+ *   numeric                         n (arena)
+ *   date                            i = days since 2000-01-01
+ *   time                            i = microseconds since midnight
+ *   timestamp timestamptz           i = microseconds since 2000-01-01 00:00 (UTC for tz)
+ *   interval                        iv
+ *   uuid                            uuid
+ */
+typedef struct ty_datum {
+    bool isnull;
+    union {
+        bool b;
+        int64_t i;
+        double f;
+        struct {
+            const char *p;
+            uint32_t len;
+        } s;
+        ty_numeric_t *n;
+        ty_interval_t iv;
+        uint8_t uuid[16];
+    } v;
+} ty_datum_t;
+
+/* ------------------------------------------------- session settings */
+
+typedef enum ty_datestyle {
+    TY_DATESTYLE_ISO = 0,
+    TY_DATESTYLE_POSTGRES,
+    TY_DATESTYLE_SQL,
+    TY_DATESTYLE_GERMAN,
+} ty_datestyle_t;
+
+typedef enum ty_dateorder {
+    TY_DATEORDER_MDY = 0,
+    TY_DATEORDER_DMY,
+    TY_DATEORDER_YMD,
+} ty_dateorder_t;
+
+typedef enum ty_intervalstyle {
+    TY_INTERVALSTYLE_POSTGRES = 0,
+    TY_INTERVALSTYLE_POSTGRES_VERBOSE,
+    TY_INTERVALSTYLE_SQL_STANDARD,
+    TY_INTERVALSTYLE_ISO_8601,
+} ty_intervalstyle_t;
+
+/* A time zone: immutable once made and cached for the process, so sessions
+ * and worker threads share them without locks. */
+typedef struct ty_tz ty_tz_t;
+
+/*
+ * Looks a zone up by name as SET TIME ZONE accepts it: "UTC", "GMT", an IANA
+ * name read from the system's zoneinfo ("Europe/Paris"), a POSIX-style or
+ * ISO offset ("+02", "-05:30", "UTC+3"), or a number of hours. NULL and 22023
+ * "invalid value for parameter \"TimeZone\": ..." on failure. Thread-safe.
+ */
+const ty_tz_t *ty_tz_lookup(const char *name, cm_err_t *err);
+const char *ty_tz_name(const ty_tz_t *tz);   /* as SHOW TimeZone prints it */
+const ty_tz_t *ty_tz_utc(void);
+
+typedef struct ty_settings {
+    int extra_float_digits;        /* -15..3, default 1 */
+    ty_datestyle_t datestyle;
+    ty_dateorder_t dateorder;
+    ty_intervalstyle_t intervalstyle;
+    const ty_tz_t *tz;
+    bool bytea_output_escape;      /* false: hex (the default) */
+} ty_settings_t;
+
+void ty_settings_default(ty_settings_t *s);  /* ISO, MDY; postgres; UTC; 1 */
+/* Parses a DateStyle value ("ISO, MDY", "german", "dmy") on top of the
+ * current one; writes the canonical spelling ("ISO, DMY") to canonical. */
+bool ty_datestyle_parse(const char *value, ty_settings_t *s, cm_buf_t *canonical, cm_err_t *err);
+bool ty_intervalstyle_parse(const char *value, ty_settings_t *s, cm_err_t *err);
+const char *ty_intervalstyle_name(ty_intervalstyle_t style);
+
+/* ------------------------------------------------- evaluation context */
+
+/*
+ * What evaluation and I/O need from the statement around them. Results that
+ * need memory (strings, numerics) are allocated in `arena`; errors go to `err`.
+ */
+typedef struct ty_ctx {
+    cm_arena_t *arena;
+    const ty_settings_t *settings;
+    cm_err_t *err;
+    int64_t xact_ts;                 /* transaction start: now(), current_timestamp */
+    int64_t stmt_ts;                 /* statement start: statement_timestamp() */
+    const volatile int *cancel;      /* nonzero: stop with 57014 at the next check */
+    int64_t deadline_mono_us;        /* statement_timeout as a cm_now_mono_us() deadline; 0 none */
+    const char *user;                /* current_user, session_user */
+    const char *database;            /* current_database() */
+    const char *schema;              /* current_schema() */
+    const char *version;             /* version() */
+} ty_ctx_t;
+
+/* Checks cancel and deadline; sets 57014 and returns false when either fired. */
+bool ty_ctx_check_interrupt(ty_ctx_t *ctx);
+
+/* ----------------------------------------------------------- text/binary I/O */
+
+/*
+ * Text input as PostgreSQL's typinput: bytes need not be NUL-terminated.
+ * typmod -1 means none; otherwise it is applied (varchar(n) length check,
+ * numeric(p,s) rounding, timestamp(p) precision). Errors: 22P02, 22003,
+ * 22007, 22008, 22001, ...
+ */
+bool ty_datum_from_text(ty_oid_t type, int32_t typmod, const char *p, size_t len, ty_ctx_t *ctx,
+                        ty_datum_t *out);
+/* Text output as PostgreSQL's typoutput, honouring ctx->settings; appends to out. */
+bool ty_datum_to_text(ty_oid_t type, const ty_datum_t *d, ty_ctx_t *ctx, cm_buf_t *out);
+/* Binary receive/send as PostgreSQL's typreceive/typsend. Bad length or
+ * content: 22P03 "incorrect binary data format". */
+bool ty_datum_from_binary(ty_oid_t type, int32_t typmod, const uint8_t *p, size_t len, ty_ctx_t *ctx,
+                          ty_datum_t *out);
+bool ty_datum_to_binary(ty_oid_t type, const ty_datum_t *d, ty_ctx_t *ctx, cm_buf_t *out);
+/* True if the type has binary send/receive here. */
+bool ty_has_binary(ty_oid_t type);
+
+/* -------------------------------------------------- functions and casts */
+
+typedef struct ty_expr ty_expr_t;
+
+/* Function flags. */
+enum {
+    TY_FN_STRICT = 1 << 0,     /* NULL in any argument gives NULL without a call */
+    TY_FN_VOLATILE = 1 << 1,   /* not constant-foldable (now(), random()) */
+    TY_FN_BLOCKING = 1 << 2,   /* may run long (pg_sleep): run off the event loop */
+    TY_FN_OPERATOR = 1 << 3,   /* name is an operator symbol */
+    TY_FN_VARIADIC = 1 << 4,   /* last declared argument repeats (concat) */
+};
+
+typedef bool (*ty_func_impl_t)(ty_ctx_t *ctx, const ty_datum_t *args, int nargs, ty_datum_t *out);
+
+typedef struct ty_func {
+    const char *name;          /* lower-case function name, or operator symbol ("+", "||", "~~") */
+    int nargs;                 /* declared arguments (1 for a prefix operator) */
+    ty_oid_t args[4];          /* TY_INVALID (0) accepts any type (e.g. concat's "any") */
+    ty_oid_t ret;
+    unsigned flags;
+    ty_func_impl_t impl;
+    uint32_t oid;              /* a stable id (pg_proc.oid where there is one) */
+} ty_func_t;
+
+/* All functions or operators named `name` (operators: pass is_operator). */
+size_t ty_func_candidates(const char *name, bool is_operator, const ty_func_t **out, size_t max);
+
+typedef enum ty_cast_context {
+    TY_CAST_IMPLICIT = 'i',
+    TY_CAST_ASSIGNMENT = 'a',
+    TY_CAST_EXPLICIT = 'e',
+} ty_cast_context_t;
+
+/*
+ * The cast from `from` to `to` (pg_cast plus PostgreSQL's automatic I/O casts
+ * to and from the string types). Returns false if there is none; otherwise
+ * *context says in which contexts it applies.
+ */
+bool ty_cast_exists(ty_oid_t from, ty_oid_t to, ty_cast_context_t *context);
+/* Converts a value; applies typmod (-1: none). Errors as the target's input does. */
+bool ty_cast_datum(ty_oid_t from, ty_oid_t to, int32_t typmod, const ty_datum_t *in, ty_ctx_t *ctx,
+                   ty_datum_t *out);
+
+/* ---------------------------------------------------------- expressions */
+
+typedef enum ty_expr_kind {
+    TY_EXPR_CONST,        /* value */
+    TY_EXPR_PARAM,        /* $n: index is n-1 */
+    TY_EXPR_COLUMN,       /* index-th column of the input row */
+    TY_EXPR_CALL,         /* func(args...) */
+    TY_EXPR_CAST,         /* args[0]::type(typmod) */
+    TY_EXPR_AND,          /* args..., three-valued */
+    TY_EXPR_OR,
+    TY_EXPR_NOT,          /* args[0] */
+    TY_EXPR_CASE,         /* args = when1, then1, when2, then2, ..., else (always present; NULL const if absent) */
+    TY_EXPR_COALESCE,     /* args */
+    TY_EXPR_GREATEST,     /* args, compared with func (the type's "<" ) */
+    TY_EXPR_LEAST,
+    TY_EXPR_NULLIF,       /* args[0], args[1]; func is "=" */
+    TY_EXPR_IS_NULL,      /* args[0]; negated for IS NOT NULL */
+    TY_EXPR_IS_DISTINCT,  /* args[0], args[1]; func is "="; negated for IS NOT DISTINCT FROM */
+    TY_EXPR_IS_BOOL,      /* args[0] IS [NOT] TRUE/FALSE/UNKNOWN: bool_test */
+    TY_EXPR_IN_LIST,      /* args[0] IN (args[1..]); func is "="; negated for NOT IN */
+} ty_expr_kind_t;
+
+typedef enum ty_bool_test {
+    TY_BOOLTEST_TRUE,
+    TY_BOOLTEST_FALSE,
+    TY_BOOLTEST_UNKNOWN,
+} ty_bool_test_t;
+
+struct ty_expr {
+    ty_expr_kind_t kind;
+    ty_oid_t type;             /* result type */
+    int32_t typmod;            /* result typmod, -1 if none */
+    int location;              /* byte offset of the expression in the statement text, -1 if none */
+    bool negated;
+    ty_bool_test_t bool_test;
+    int index;                 /* PARAM, COLUMN */
+    ty_datum_t value;          /* CONST */
+    const ty_func_t *func;     /* CALL, NULLIF, IS_DISTINCT, IN_LIST, GREATEST, LEAST */
+    int nargs;
+    ty_expr_t **args;
+};
+
+/*
+ * Evaluates e against one input row and the statement's parameters. On
+ * error sets ctx->err (with the position of e when it has one, converted by
+ * the caller) and returns false.
+ */
+bool ty_expr_eval(const ty_expr_t *e, ty_ctx_t *ctx, const ty_datum_t *row, const ty_datum_t *params,
+                  ty_datum_t *out);
+/* True if e contains a TY_FN_BLOCKING or TY_FN_VOLATILE call. */
+bool ty_expr_has_flag(const ty_expr_t *e, unsigned flag);
+/* Builders that allocate in an arena. */
+ty_expr_t *ty_expr_new(cm_arena_t *a, ty_expr_kind_t kind, ty_oid_t type, int nargs);
+ty_expr_t *ty_expr_const(cm_arena_t *a, ty_oid_t type, int32_t typmod, ty_datum_t value);
+
+/* Comparison used by ORDER BY, DISTINCT and set operations: <0, 0, >0; NULLs last. */
+int ty_datum_compare(ty_oid_t type, const ty_datum_t *a, const ty_datum_t *b);
+/* Numeric helpers that other modules need. */
+bool ty_numeric_from_text(const char *p, size_t len, ty_ctx_t *ctx, ty_numeric_t **out);
+bool ty_numeric_to_int64(const ty_numeric_t *n, int64_t *out);
+
+#endif
