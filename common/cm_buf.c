@@ -80,8 +80,10 @@ void cm_buf_put_be32(cm_buf_t *b, uint32_t v)
 
 void cm_buf_put_be64(cm_buf_t *b, uint64_t v)
 {
-    cm_buf_put_be32(b, (uint32_t)(v >> 32));
-    cm_buf_put_be32(b, (uint32_t)v);
+    uint8_t x[8];
+    for (int i = 0; i < 8; i++)
+        x[i] = (uint8_t)(v >> (56 - 8 * i));
+    cm_buf_put(b, x, 8);
 }
 
 void cm_buf_put_str(cm_buf_t *b, const char *s)
