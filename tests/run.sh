@@ -36,14 +36,34 @@ layer() {   # layer NAME COMMAND...: runs one layer, keeps its output for counti
         f=1
     fi
     echo "   $p passed, $f failed ($((SECONDS - t0)) s)"
+    # The shared eddy must survive every layer; if it died, say so and start another.
+    if [ -n "${EDDY_PID:-}" ] && ! kill -0 "$EDDY_PID" 2>/dev/null; then
+        echo "not ok eddy server survived layer $name"
+        echo "[$name] not ok eddy server survived layer $name" >>"$results"
+        tail -20 "$LOG_DIR/eddy.log"
+        eddy_start || unset EDDY_PORT EDDY_PID
+    fi
 }
 
+# ONLY=glob runs only the layers whose name matches (e.g. ONLY='wire*').
+wanted() { [ -z "${ONLY:-}" ] || [[ $1 == $ONLY ]]; }
+
 : >"$results"
+# The shared servers: a PostgreSQL 15 for differential tests and one eddy with
+# default settings. Layers that need special settings start their own.
+echo "== servers"
+if pg_start; then echo "   PostgreSQL 15 on 127.0.0.1:$PG_PORT"; else echo "   PostgreSQL did not start"; fi
+if eddy_is_server && eddy_start; then
+    echo "   eddy on 127.0.0.1:$EDDY_PORT ($EDDY_BIN)"
+else
+    unset EDDY_PORT EDDY_PID
+    echo "   eddy is not running: $EDDY_BIN is missing, not the server yet, or did not start"
+fi
 for t in "$BUILD"/tests/test_*; do
-    [ -x "$t" ] && layer "unit-$(basename "$t" | sed 's/^test_//')" "$t"
+    [ -x "$t" ] && wanted "unit-$(basename "$t" | sed 's/^test_//')" && layer "unit-$(basename "$t" | sed 's/^test_//')" "$t"
 done
 for f in tests/layers/*.sh; do
-    [ -f "$f" ] && layer "$(basename "$f" .sh)" bash "$f"
+    [ -f "$f" ] && wanted "$(basename "$f" .sh)" && layer "$(basename "$f" .sh)" bash "$f"
 done
 
 passed=$(grep -c '\] ok ' "$results")

@@ -1,10 +1,24 @@
 # servers.sh: start and stop the servers a test layer needs, on free loopback ports.
 # Sourced by tests/run.sh and by layer scripts run on their own.
+#
+#   eddy_start [ARGS...]   starts $EDDY_BIN on a free port: EDDY_PORT, EDDY_PID
+#   pg_start [-c name=value ...]
+#                          initdb's a fresh PostgreSQL 15 cluster in a temp dir and
+#                          starts it on a free port: PG_PORT, PG_DATA, PG_PID
+#   servers_need           in a layer: reuse the servers run.sh exported, or start
+#                          both (eddy only if it is built) and stop them on exit
+#   servers_stop_all       stops everything started through this file
+#
+# Everything binds to 127.0.0.1 only; PostgreSQL's unix socket lives in its temp dir.
 
 SERVERS_PIDS=()
+PG_BIN=${PG_BIN:-/usr/lib/postgresql/15/bin}
+PY=/usr/bin/python3
+EDDY_BIN=${EDDY_BIN:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)/${BUILD:-build}/eddy}
+export EDDY_BIN
 
 free_port() {   # prints a TCP port nobody listens on
-    /usr/bin/python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1]); s.close()'
+    $PY -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1]); s.close()'
 }
 
 wait_port() {   # wait_port PORT SECONDS
@@ -22,7 +36,81 @@ eddy_start() {   # eddy_start [ARGS...]: starts eddy, sets EDDY_PORT and EDDY_PI
     EDDY_PID=$!
     SERVERS_PIDS+=("$EDDY_PID")
     export EDDY_PORT EDDY_PID
-    wait_port "$EDDY_PORT" 10 || { echo "eddy did not start" >&2; return 1; }
+    if ! wait_port "$EDDY_PORT" 10 || ! kill -0 "$EDDY_PID" 2>/dev/null; then
+        echo "eddy did not start (see ${LOG_DIR:-/tmp}/eddy.log)" >&2
+        return 1
+    fi
+}
+
+eddy_stop() {   # eddy_stop PID: stops one eddy started by eddy_start, waits for it
+    local pid=$1 p keep=()
+    kill "$pid" 2>/dev/null
+    wait "$pid" 2>/dev/null
+    local rc=$?
+    for p in "${SERVERS_PIDS[@]}"; do [ "$p" != "$pid" ] && keep+=("$p"); done
+    SERVERS_PIDS=("${keep[@]}")
+    return $rc
+}
+
+# Runs a PostgreSQL tool as the postgres OS user when we are root (initdb and
+# postgres refuse to run as root), as ourselves otherwise.
+pg__as() {
+    if [ "$(id -u)" -eq 0 ]; then runuser -u postgres -- "$@"; else "$@"; fi
+}
+
+pg_start() {   # pg_start [-c name=value ...]: fresh cluster, trust auth, free port
+    local dir
+    dir=$(mktemp -d /tmp/eddy-pg.XXXXXX) || return 1
+    [ "$(id -u)" -eq 0 ] && chown postgres: "$dir"
+    PG_DIR=$dir
+    PG_DATA=$dir/data
+    PG_PORT=$(free_port)
+    if ! pg__as "$PG_BIN/initdb" -D "$PG_DATA" -U postgres -A trust -E UTF8 --locale=C.UTF-8 \
+            --no-sync >"$dir/initdb.log" 2>&1; then
+        echo "initdb failed:" >&2; cat "$dir/initdb.log" >&2
+        return 1
+    fi
+    # Settings go into postgresql.conf so that pg_ctl needs no quoting.
+    {
+        echo "listen_addresses = '127.0.0.1'"
+        echo "port = $PG_PORT"
+        echo "unix_socket_directories = '$dir'"
+        echo "fsync = off"
+        echo "synchronous_commit = off"
+        echo "full_page_writes = off"
+        echo "timezone = 'UTC'"
+        echo "log_timezone = 'UTC'"
+        echo "lc_messages = 'C'"
+        echo "max_connections = 200"
+        echo "shared_buffers = 32MB"
+        echo "logging_collector = off"
+    } >>"$PG_DATA/postgresql.conf"
+    while [ $# -gt 0 ]; do
+        if [ "$1" = "-c" ] && [ $# -ge 2 ]; then
+            echo "${2%%=*} = '${2#*=}'" >>"$PG_DATA/postgresql.conf"; shift 2
+        else
+            echo "pg_start: unknown argument $1" >&2; return 1
+        fi
+    done
+    if ! pg__as "$PG_BIN/pg_ctl" -D "$PG_DATA" -l "$dir/server.log" -w -t 30 start >/dev/null 2>&1; then
+        echo "PostgreSQL did not start:" >&2; cat "$dir/server.log" >&2
+        return 1
+    fi
+    PG_PID=$(head -1 "$PG_DATA/postmaster.pid")
+    # A database named like eddy's default one, so that tests can use the same
+    # connection parameters (user postgres, database eddy) against both servers.
+    pg__as "$PG_BIN/psql" -h 127.0.0.1 -p "$PG_PORT" -U postgres -d postgres -qAtX \
+        -c 'CREATE DATABASE eddy' >/dev/null 2>&1
+    export PG_PORT PG_DATA PG_PID PG_DIR
+}
+
+pg_stop() {   # stops the cluster pg_start made and removes its directory
+    [ -n "${PG_DATA:-}" ] || return 0
+    if [ -f "$PG_DATA/postmaster.pid" ]; then
+        pg__as "$PG_BIN/pg_ctl" -D "$PG_DATA" -m immediate -w -t 30 stop >/dev/null 2>&1
+    fi
+    rm -rf "$PG_DIR"
+    PG_DATA= PG_DIR= PG_PORT= PG_PID=
 }
 
 servers_stop_all() {
@@ -31,4 +119,30 @@ servers_stop_all() {
     for p in "${SERVERS_PIDS[@]}"; do wait "$p" 2>/dev/null; done
     SERVERS_PIDS=()
     [ -n "${PG_DATA:-}" ] && pg_stop
+    return 0
+}
+
+# eddy_is_server: true when $EDDY_BIN exists and looks like the server (it
+# accepts --listen); the skeleton's placeholder exits at once.
+eddy_is_server() {
+    [ -x "$EDDY_BIN" ] || return 1
+    "$EDDY_BIN" --help 2>&1 | grep -q -- '--listen'
+}
+
+# servers_need [pg] [eddy]: inside a layer, make sure PG_PORT / EDDY_PORT point at
+# running servers: reuse what run.sh exported, otherwise start our own (stopped
+# by the EXIT trap this installs). A server that cannot start leaves its port
+# unset; the layer then reports its cases as failed.
+servers_need() {
+    local what
+    trap 'servers_stop_all' EXIT
+    for what in "$@"; do
+        case $what in
+        pg)   [ -n "${PG_PORT:-}" ] || pg_start || echo "  PostgreSQL not available" ;;
+        eddy) if [ -z "${EDDY_PORT:-}" ]; then
+                  if eddy_is_server; then eddy_start || unset EDDY_PORT
+                  else echo "  $EDDY_BIN is not the server yet"; fi
+              fi ;;
+        esac
+    done
 }
