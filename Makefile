@@ -56,7 +56,8 @@ $(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libeddy.a tests/unit/unit.h
 
 $(BUILD)/tools/%: tests/tools/%.c $(BUILD)/libeddy.a
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_ALL) -o $@ $< $(BUILD)/libeddy.a $(LDLIBS_ALL) -lpq
+	$(CC) $(CFLAGS_ALL) -I$(shell pg_config --includedir 2>/dev/null || echo /usr/include/postgresql) \
+	    -o $@ $< $(BUILD)/libeddy.a $(LDLIBS_ALL) -lpq
 
 -include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)
 
