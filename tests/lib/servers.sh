@@ -102,6 +102,8 @@ pg_start() {   # pg_start [-c name=value ...]: fresh cluster, trust auth, free p
     pg__as "$PG_BIN/psql" -h 127.0.0.1 -p "$PG_PORT" -U postgres -d postgres -qAtX \
         -c 'CREATE DATABASE eddy' >/dev/null 2>&1
     export PG_PORT PG_DATA PG_PID PG_DIR
+    # Not exported: a layer that inherits PG_PORT must not stop the shared server.
+    PG_OWNED=1
 }
 
 pg_stop() {   # stops the cluster pg_start made and removes its directory
@@ -110,7 +112,7 @@ pg_stop() {   # stops the cluster pg_start made and removes its directory
         pg__as "$PG_BIN/pg_ctl" -D "$PG_DATA" -m immediate -w -t 30 stop >/dev/null 2>&1
     fi
     rm -rf "$PG_DIR"
-    PG_DATA= PG_DIR= PG_PORT= PG_PID=
+    PG_DATA= PG_DIR= PG_PORT= PG_PID= PG_OWNED=
 }
 
 servers_stop_all() {
@@ -118,7 +120,7 @@ servers_stop_all() {
     for p in "${SERVERS_PIDS[@]}"; do kill "$p" 2>/dev/null; done
     for p in "${SERVERS_PIDS[@]}"; do wait "$p" 2>/dev/null; done
     SERVERS_PIDS=()
-    [ -n "${PG_DATA:-}" ] && pg_stop
+    [ -n "${PG_OWNED:-}" ] && pg_stop
     return 0
 }
 
