@@ -1,0 +1,363 @@
+-- queries.sql: constant queries run against PostgreSQL 15 and eddy by tests/diff/diff.py.
+-- One statement per line; lines starting with "--" are comments. Statements run in order
+-- on one connection per server, so SET lines affect what follows. Compared: column names,
+-- type OIDs, every value as text, or the SQLSTATE of the error.
+-- integers
+SELECT 1
+SELECT -1, +2, - -3
+SELECT 2147483647
+SELECT 2147483648
+SELECT 9223372036854775807
+SELECT 9223372036854775808
+SELECT -9223372036854775808
+SELECT 1 + 2 * 3 - 4 / 2
+SELECT 7 / 2, -7 / 2, 7 % 3, -7 % 3, 7 % -3
+SELECT 2147483647 + 1
+SELECT -2147483648 - 1
+SELECT 2147483647 * 2
+SELECT 9223372036854775807 + 1
+SELECT 9223372036854775807::int8 * 2
+SELECT (-9223372036854775808)::int8 / -1
+SELECT (-2147483648)::int4 / -1
+SELECT 32767::int2 + 1::int2
+SELECT (-32768)::int2 * -1::int2
+SELECT 1 / 0
+SELECT 1::int8 / 0
+SELECT 1::int2 / 0::int2
+SELECT 5 % 0
+SELECT 1.0 / 0
+SELECT 1.5::float8 / 0
+SELECT 0.0 / 0
+SELECT 10::int2 + 5::int4, 10::int4 + 5::int8, 10::int2 * 5::int8
+SELECT abs(-5), abs(-5::int8), abs(-5.5), abs(-2::int2)
+SELECT @ -5, 5 & 3, 5 | 3, 5 # 3, ~5, 1 << 4, 256 >> 2
+SELECT 2 ^ 10, 2.0 ^ 0.5
+SELECT -2 ^ 2
+SELECT (-2) ^ 2
+SELECT 10 / 3 * 3, 10 / 3.0
+SELECT 1::int2, 1::int4, 1::int8, pg_typeof(1::int2), pg_typeof(1 + 1::int8)
+SELECT '  42  '::int4, '-0'::int4, '+7'::int8
+SELECT 'abc'::int4
+SELECT '2147483648'::int4
+SELECT ''::int4
+SELECT '1.5'::int4
+SELECT 1.5::int4, 2.5::int4, -1.5::int4, -2.5::int4, 0.5::int4
+SELECT 1.5::float8::int4, 2.5::float8::int4, -2.5::float8::int8
+SELECT 3000000000::int8::int4
+SELECT 40000::int2
+SELECT gcd(12, 18), lcm(4, 6), div(7, 2), mod(-7, 2)
+SELECT factorial(10)
+SELECT sign(-3), sign(0), sign(2.5)
+-- numeric
+SELECT 1.5, 0.1 + 0.2, 1.10 + 2.205
+SELECT 12345678901234567890123456789012345678901234567890 + 1
+SELECT 99999999999999999999999999999999999999.9999 * 99999999999999999999999999999999999999
+SELECT 1.0000000000000000000000000000000000000001 - 1
+SELECT 123456789012345678901234567890.123456789 / 3
+SELECT 1 / 3.0, 2 / 3::numeric, 10::numeric / 4
+SELECT 1::numeric / 7
+SELECT 0.000000000000000000000000000000000001 * 1000
+SELECT -0.0, 0.00, 1e3::numeric, 1.5e-3::numeric
+SELECT round(2.5), round(-2.5), round(1.234567, 3), round(1234.5, -2)
+SELECT trunc(2.7), trunc(-2.7), trunc(1.23456, 2), ceil(1.1), floor(-1.1), ceiling(2.0)
+SELECT 'NaN'::numeric, 'Infinity'::numeric, '-Infinity'::numeric
+SELECT 'NaN'::numeric + 1, 'Infinity'::numeric * -1
+SELECT 1::numeric / 0
+SELECT 'abc'::numeric
+SELECT 12.345::numeric(5,2), 12.344::numeric(5,2), 12.355::numeric(5,2)
+SELECT 1234.5::numeric(4,1)
+SELECT 99.995::numeric(4,2)
+SELECT 5.0 % 3, -5.5 % 2, 5 % 2.5
+SELECT sqrt(2::numeric), sqrt(16), power(2::numeric, 100)
+SELECT exp(1.0), ln(10.0), log(100.0), log(2, 64.0)
+SELECT sqrt(-1)
+SELECT ln(0)
+SELECT 1.23456789012345678901234567890::float8
+SELECT 12345678901234567890::numeric::int8
+SELECT 123.456::numeric::float8, 1e308::numeric::float8
+SELECT scale(1.2300), trim_scale(1.2300)
+-- floating point
+SELECT 1.5::float8, 0.1::float8, 0.1::float4, 1e100::float8, 1e-100::float8
+SELECT 0.1::float8 + 0.2::float8
+SELECT 1/3::float8, 2/3::float4
+SELECT 123456789.123456789::float8, 123456789::float4
+SELECT 1e15::float8, 1e16::float8, 1e17::float8, 123456789012345678::float8
+SELECT 1e-4::float8, 1e-5::float8, 0.0001234::float8
+SELECT 'Infinity'::float8, '-Infinity'::float8, 'NaN'::float8, 'inf'::float8, '-inf'::float4
+SELECT 'Infinity'::float8 - 'Infinity'::float8, 'NaN'::float8 = 'NaN'::float8
+SELECT -0.0::float8, 0.0::float8 * -1
+SELECT 3.4028235e38::float4, 1.4e-45::float4
+SELECT 1e39::float4
+SELECT 1e309::float8
+SELECT '1e309'::float8
+SELECT 1.7976931348623157e308::float8, 2.2250738585072014e-308::float8, 5e-324::float8
+SELECT 1e308::float8 * 10
+SELECT 1e-308::float8 / 1e10
+SELECT 2.5::float8::numeric, 0.1::float4::float8, 1e20::float8::numeric
+SELECT round(2.5::float8), round(3.5::float8), round(-2.5::float8), trunc(-2.7::float8)
+SELECT sqrt(2::float8), cbrt(27::float8), exp(1::float8), ln(2::float8)
+SELECT pi(), degrees(pi()), radians(180::float8)
+SELECT sin(0::float8), cos(0::float8), atan2(1::float8, 1::float8)
+SELECT 'abc'::float8
+SELECT ' 1.5 '::float8, '1.5e3'::float4, '-.5'::float8
+SET extra_float_digits = 0
+SELECT 0.1::float8, 1/3::float8, 1.1::float4, 123456789.123::float8
+SET extra_float_digits = 3
+SELECT 0.1::float8, 1/3::float8, 1.1::float4, 123456789.123::float8
+SET extra_float_digits = -5
+SELECT 0.1::float8, 1/3::float8, 1.1::float4, pi()
+RESET extra_float_digits
+SHOW extra_float_digits
+SELECT 0.1::float8, 1/3::float8
+-- casts
+SELECT 1::text, 1.5::text, true::text, 'x'::varchar(5), 'abcdef'::varchar(3), 'ab'::char(4)
+SELECT 'ab'::char(4) || 'c', length('ab'::char(4)), octet_length('ab  '::varchar)
+SELECT '1'::bool, 'yes'::bool, 'off'::bool, 'T'::bool, ' true '::bool
+SELECT 'maybe'::bool
+SELECT 1::bool, 0::bool
+SELECT true::int
+SELECT CAST(42 AS text), CAST('42' AS int8), CAST(4.2 AS int4)
+SELECT '2024-02-29'::date, '1999-01-08'::date, 'January 8, 1999'::date
+SELECT '2023-02-29'::date
+SELECT 'epoch'::date, 'infinity'::date, '-infinity'::timestamp
+SELECT '2024-01-02 03:04:05.678'::timestamp, '2024-01-02T03:04:05'::timestamp
+SELECT '2024-01-02 03:04:05+02'::timestamptz, '2024-01-02 03:04:05 America/New_York'::timestamptz
+SELECT '04:05:06.789'::time, '24:00:00'::time, '4:05 PM'::time
+SELECT '25:00:00'::time
+SELECT '1 day'::interval, '1 year 2 months 3 days 4 hours 5 minutes 6 seconds'::interval
+SELECT '-1 day +2 hours'::interval, '1.5 days'::interval, 'PT1H30M'::interval, '@ 3 mins ago'::interval
+SELECT interval '1' day, interval '1:30' hour to minute
+SELECT '3 days'::interval * 2, '1 hour'::interval / 4, -'1 day'::interval
+SELECT '1 month'::interval = '30 days'::interval, '25 hours'::interval
+SELECT 'a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11'::uuid, 'A0EEBC999C0B4EF8BB6D6BB9BD380A11'::uuid
+SELECT '{a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11}'::uuid
+SELECT 'not-a-uuid'::uuid
+SELECT '\x0102ff'::bytea, 'abc'::bytea, '\\'::bytea
+SELECT 'hello'::bytea::text
+SELECT 42::oid, '4294967295'::oid
+SELECT 1::int4::int8::numeric::float8::text::int4
+SELECT '12'::text::int4 + 1
+SELECT 3::numeric(10,2), 3.14159::numeric(3,2)::text
+SELECT NULL::int, NULL::text, pg_typeof(NULL), pg_typeof(NULL::int4)
+SELECT pg_typeof('a'), pg_typeof(1.5), pg_typeof(1e10), pg_typeof(3000000000), pg_typeof(true)
+SELECT 'x' AS untyped, pg_typeof('x' || 'y')
+-- CASE / COALESCE / NULLIF / GREATEST
+SELECT CASE WHEN 1 > 2 THEN 'a' WHEN 2 > 1 THEN 'b' ELSE 'c' END
+SELECT CASE 3 WHEN 1 THEN 'one' WHEN 3 THEN 'three' END, CASE 4 WHEN 1 THEN 'one' END
+SELECT CASE WHEN NULL THEN 1 ELSE 2 END
+SELECT CASE WHEN true THEN 1 ELSE 2.5 END
+SELECT CASE WHEN false THEN 1/0 ELSE 0 END
+SELECT CASE WHEN true THEN 'a' ELSE 1 END
+SELECT COALESCE(NULL, NULL, 3, 4), COALESCE(NULL::text, 'x'), COALESCE(NULL, 1.5, 2)
+SELECT COALESCE(1, 'a')
+SELECT NULLIF(1, 1), NULLIF(1, 2), NULLIF('a', 'b'), NULLIF(NULL, 1)
+SELECT GREATEST(1, 5, 3), LEAST(1.5, 0.5, 2), GREATEST('apple', 'banana'), LEAST(NULL, 2, 1)
+-- comparison, NULL logic
+SELECT 1 = 1, 1 <> 2, 1 != 1, 2 > 1, 2 >= 2, 1 < 1, 1 <= 0
+SELECT NULL = NULL, NULL <> 1, NULL IS NULL, 1 IS NOT NULL, NULL::int IS NULL
+SELECT true AND NULL, false AND NULL, true OR NULL, false OR NULL, NOT NULL::bool
+SELECT 1 IS DISTINCT FROM NULL, NULL IS DISTINCT FROM NULL, 1 IS NOT DISTINCT FROM 1, NULL IS NOT DISTINCT FROM NULL
+SELECT 1 IS DISTINCT FROM 2, 'a' IS NOT DISTINCT FROM 'a'
+SELECT true IS TRUE, NULL IS UNKNOWN, false IS NOT FALSE, NULL::bool IS NOT TRUE
+SELECT 5 BETWEEN 1 AND 10, 5 BETWEEN 10 AND 1, 5 BETWEEN SYMMETRIC 10 AND 1, 5 NOT BETWEEN 6 AND 7
+SELECT 'b' BETWEEN 'a' AND 'c', NULL BETWEEN 1 AND 2, 1.5 BETWEEN 1 AND 2
+SELECT 3 IN (1, 2, 3), 4 IN (1, 2, 3), 4 NOT IN (1, 2, 3), NULL IN (1, 2), 1 IN (2, NULL), 2 NOT IN (1, NULL)
+SELECT 'a' IN ('a', 'b'), 1.5 IN (1, 1.5)
+SELECT 1 = 1.0, 1::int8 = 1::int2, 1.0::float8 = 1::numeric, '1' = 1
+SELECT 'abc' < 'abd', 'abc' < 'ab', 'Z' < 'a', '' < 'a'
+SELECT 1 < 'x'
+-- LIKE / ILIKE / regex
+SELECT 'hello' LIKE 'h%', 'hello' LIKE '_ello', 'hello' LIKE 'H%', 'hello' NOT LIKE '%z%'
+SELECT 'hello' ILIKE 'H%', 'HELLO' ILIKE '%ll%', 'hello' NOT ILIKE 'x%'
+SELECT 'a%b' LIKE 'a\%b', 'axb' LIKE 'a\%b', 'a_b' LIKE 'a\_b', 'a%b' LIKE 'a#%b' ESCAPE '#'
+SELECT '' LIKE '', '' LIKE '%', NULL LIKE 'a', 'abc' LIKE NULL
+SELECT 'Straße' ILIKE 'STRASSE', 'Ä' ILIKE 'ä', 'résumé' LIKE 'r_sum_'
+SELECT 'hello' ~ '^h.*o$', 'hello' ~* 'HEL', 'hello' !~ 'z', 'hello' SIMILAR TO 'h(e|a)llo'
+SELECT 'foo123bar' ~ '[0-9]+', regexp_replace('foo123bar', '[0-9]+', 'X'), regexp_replace('a1b2', '\d', '#', 'g')
+-- string functions
+SELECT 'abc' || 'def', 'a' || 1, 1 || 'a', 'x' || NULL, concat('a', NULL, 'b', 1), concat_ws(',', 'a', NULL, 'b')
+SELECT length('hello'), length('äöü'), octet_length('äöü'), char_length(''), bit_length('a')
+SELECT upper('hello'), lower('HeLLo'), initcap('hello wORLD foo-bar')
+SELECT upper('äöü straße'), lower('ÄÖÜ')
+SELECT substr('hello', 2, 3), substring('hello' from 2 for 3), substring('hello', 3), substr('hello', 0, 2), substr('hello', -1, 3)
+SELECT substr('hello', 2, -1)
+SELECT substring('äöüß', 2, 2), left('hello', 2), right('hello', 2), left('hello', -2), right('hello', -1)
+SELECT position('l' in 'hello'), strpos('hello', 'lo'), position('z' in 'hello'), position('' in 'abc')
+SELECT trim('  x  '), ltrim('  x  '), rtrim('  x  '), trim(both 'x' from 'xxaxx'), trim(leading 'x' from 'xxa'), btrim('xyxay', 'xy')
+SELECT replace('hello world', 'o', '0'), replace('abc', '', 'x'), translate('hello', 'el', 'ip')
+SELECT repeat('ab', 3), repeat('x', 0), repeat('x', -1), reverse('hello'), reverse('äöü')
+SELECT lpad('5', 3, '0'), rpad('ab', 5, 'xy'), lpad('hello', 3), rpad('', 2), lpad('x', 4)
+SELECT split_part('a,b,c', ',', 2), split_part('a,b,c', ',', 5), split_part('a,b,c', ',', -1)
+SELECT ascii('A'), ascii('€'), chr(65), chr(8364), md5('hello'), md5('')
+SELECT chr(0)
+SELECT starts_with('hello', 'he'), 'hello' ^@ 'x', quote_ident('Foo bar'), quote_literal('it''s'), quote_nullable(NULL)
+SELECT format('%s-%s', 'a', 1), format('%I %L', 'My Col', 'v''al'), format('%5s|%-5s|', 'x', 'y')
+SELECT to_hex(255), to_hex(-1), to_hex(9223372036854775807)
+SELECT 'It''s', E'tab\there', E'new\nline', U&'\0041', $$dollar 'quoted'$$
+SELECT E'\x41\102\u00e9'
+SELECT 'a' 'b'
+SELECT string_to_array('a,b,c', ','), array_to_string(ARRAY['x', 'y'], '-')
+-- to_char and formatting
+SELECT to_char(1234.5, '9999.99'), to_char(1234.5, 'FM9999.99'), to_char(-12, '999'), to_char(0.5, '0.99')
+SELECT to_char(1234567.891, '9,999,999.99'), to_char(42, '00000'), to_char(3.14159, '9.999')
+SELECT to_char(12345, '99'), to_char(1.5::float8, '9.9'), to_char(1e10::float8, '9.99EEEE')
+SELECT to_char('2024-03-05 14:07:09.123'::timestamp, 'YYYY-MM-DD HH24:MI:SS.MS')
+SELECT to_char('2024-03-05 14:07:09'::timestamp, 'Day, DD Month YYYY HH12:MI AM')
+SELECT to_char('2024-03-05 14:07:09'::timestamp, 'FMDay FMMonth DDth Q WW IYYY-IW DDD J')
+SELECT to_char('2024-12-31'::date, 'YYYY "week" WW, Dy Mon')
+SELECT to_char('1 day 02:03:04'::interval, 'HH24:MI:SS'), to_char('2024-01-01'::date, 'TMMonth')
+SELECT to_date('05 Mar 2024', 'DD Mon YYYY'), to_timestamp('2024-03-05 14:07', 'YYYY-MM-DD HH24:MI')
+SELECT to_number('12,345.6', '99,999.9'), to_number('-12', 'S99')
+-- dates, timestamps, intervals
+SELECT date_trunc('month', '2024-03-15 10:20:30'::timestamp), date_trunc('hour', '2024-03-15 10:20:30'::timestamp)
+SELECT date_trunc('year', '2024-03-15'::timestamp), date_trunc('week', '2024-03-15'::timestamp), date_trunc('quarter', '2024-08-15'::timestamp)
+SELECT date_trunc('day', '2024-03-15 10:20:30+05'::timestamptz), date_trunc('minute', '2024-03-15 10:20:30.5'::timestamp)
+SELECT date_trunc('millennium', '2024-03-15'::timestamp), date_trunc('decade', '2024-03-15'::timestamp)
+SELECT date_trunc('fortnight', '2024-03-15'::timestamp)
+SELECT extract(year from '2024-03-15 10:20:30.5'::timestamp), extract(month from '2024-03-15'::date), extract(day from '2024-03-15'::date)
+SELECT extract(hour from '10:20:30'::time), extract(minute from '2024-03-15 10:20:30'::timestamp), extract(second from '2024-03-15 10:20:30.5'::timestamp)
+SELECT extract(epoch from '2024-03-15 10:20:30'::timestamp), extract(epoch from '2024-03-15 10:20:30+00'::timestamptz), extract(epoch from '1 day'::interval)
+SELECT extract(dow from '2024-03-17'::date), extract(isodow from '2024-03-17'::date), extract(doy from '2024-12-31'::date), extract(week from '2024-01-01'::date)
+SELECT extract(quarter from '2024-08-01'::date), extract(century from '2024-01-01'::date), extract(millisecond from '10:20:30.5'::time), extract(julian from '2024-01-01'::date)
+SELECT extract(days from '3 days 4 hours'::interval), extract(hours from '3 days 4 hours'::interval), extract(month from '14 months'::interval)
+SELECT date_part('year', '2024-03-15'::date), date_part('epoch', '2000-01-01'::timestamp)
+SELECT extract(foo from '2024-03-15'::date)
+SELECT '2024-03-15'::date + 1, '2024-03-15'::date - 1, '2024-03-15'::date - '2024-01-01'::date
+SELECT '2024-03-15'::date + '1 month'::interval, '2024-01-31'::date + '1 month'::interval
+SELECT '2024-03-15 10:00'::timestamp + '1 day 2 hours'::interval, '2024-03-15 10:00'::timestamp - '2024-03-14 08:30'::timestamp
+SELECT '2024-03-15'::date + '10:30'::time, '2024-02-28'::date + 2
+SELECT '2024-03-15 10:00+00'::timestamptz - '1 hour'::interval, '2024-03-15 10:00+00'::timestamptz::date
+SELECT '2024-03-15 10:00:00'::timestamp::date, '2024-03-15'::date::timestamp, '2024-03-15 10:00'::timestamp::time
+SELECT make_date(2024, 2, 29), make_time(10, 20, 30.5), make_timestamp(2024, 1, 2, 3, 4, 5.5), make_interval(days => 3, hours => 2)
+SELECT make_date(2023, 2, 29)
+SELECT age('2024-03-15'::timestamp, '2020-01-20'::timestamp), justify_days('35 days'::interval), justify_hours('27 hours'::interval), justify_interval('1 month -1 hour'::interval)
+SELECT '2024-03-15'::date < '2024-03-16'::date, '2024-03-15'::date = '2024-03-15 00:00'::timestamp, '1 day'::interval > '23 hours'::interval
+SELECT isfinite('infinity'::date), isfinite('2024-01-01'::date), 'infinity'::timestamp > '2024-01-01'::timestamp
+SELECT '2024-03-10 12:00:00'::timestamp AT TIME ZONE 'UTC', '2024-03-10 12:00:00+00'::timestamptz AT TIME ZONE 'Asia/Tokyo'
+SELECT timezone('America/New_York', '2024-07-01 12:00:00+00'::timestamptz)
+SELECT '0001-01-01'::date, '4713-01-01 BC'::date, '5874897-12-31'::date, '294276-12-31 23:59:59'::timestamp
+SELECT '2024-03-15 10:20:30.123456789'::timestamp, '2024-03-15 10:20:30.1234565'::timestamp
+SELECT '2024-03-15 10:20:30'::timestamp(0), '2024-03-15 10:20:30.555'::timestamp(1), '10:20:30.555'::time(2)
+SELECT overlaps_test FROM (SELECT ('2024-01-01'::date, '2024-02-01'::date) OVERLAPS ('2024-01-15'::date, '2024-03-01'::date) AS overlaps_test) s
+SELECT '1 year 13 months'::interval, '90 minutes'::interval, '1000000 seconds'::interval, '-1 hours -30 minutes'::interval
+SELECT '1 day'::interval + '1 hour'::interval, '1 day'::interval - '1 hour'::interval, '1 hour'::interval * 1.5, '1 day'::interval / 3
+SELECT '178000000 years'::interval
+SELECT interval '1 day' * 1e10
+-- session settings then values that depend on them
+SET TimeZone = 'America/New_York'
+SHOW TimeZone
+SELECT '2024-07-01 12:00:00+00'::timestamptz, '2024-01-01 12:00:00+00'::timestamptz, '2024-07-01 12:00'::timestamptz::text
+SELECT '2024-03-10 01:30:00'::timestamptz + '1 hour'::interval, '2024-03-10 00:00'::timestamptz + '1 day'::interval
+SELECT extract(timezone from '2024-07-01 12:00:00+00'::timestamptz), date_trunc('day', '2024-07-01 02:00:00+00'::timestamptz)
+SET TimeZone = '+05:30'
+SELECT '2024-07-01 12:00:00+00'::timestamptz
+SET TIME ZONE 'Europe/Berlin'
+SELECT '2024-07-01 12:00:00+00'::timestamptz, '2024-12-01 12:00:00+00'::timestamptz
+SET TimeZone = 'Not/AZone'
+SET TimeZone = 'UTC'
+SELECT '2024-07-01 12:00:00+00'::timestamptz
+SET DateStyle = 'SQL, DMY'
+SHOW DateStyle
+SELECT '2024-03-05'::date, '2024-03-05 10:20:30'::timestamp, '2024-03-05 10:20:30+00'::timestamptz
+SELECT '05/03/2024'::date
+SET DateStyle = 'German'
+SELECT '2024-03-05'::date, '2024-03-05 10:20:30'::timestamp
+SET DateStyle = 'Postgres, MDY'
+SELECT '2024-03-05'::date, '2024-03-05 10:20:30'::timestamp, '03/05/2024'::date
+SET DateStyle = 'ISO'
+SHOW DateStyle
+SELECT '2024-03-05'::date, '03/05/2024'::date
+SET DateStyle = 'ISO, YMD'
+SELECT '24/03/05'::date
+SET DateStyle TO DEFAULT
+SHOW DateStyle
+SET IntervalStyle = 'iso_8601'
+SELECT '1 year 2 months 3 days 04:05:06'::interval, '-1 day'::interval
+SET IntervalStyle = 'sql_standard'
+SELECT '1 year 2 months 3 days 04:05:06'::interval, '-1 day'::interval
+RESET IntervalStyle
+SHOW IntervalStyle
+SET application_name = 'diff test'
+SHOW application_name
+SET client_min_messages = warning
+SHOW client_min_messages
+SET search_path = public
+SHOW search_path
+SHOW server_encoding
+SHOW client_encoding
+SHOW standard_conforming_strings
+SHOW integer_datetimes
+SHOW is_superuser
+SHOW no_such_setting
+SET no_such_setting = 1
+SET extra_float_digits = 'abc'
+SET extra_float_digits = 10
+-- VALUES lists and aliases
+VALUES (1)
+VALUES (1, 'a'), (2, 'b'), (3, NULL)
+VALUES (1), (2.5), (NULL)
+VALUES (1, 2), (3)
+VALUES (1), ('a')
+VALUES ('1'), (2)
+SELECT * FROM (VALUES (1, 'one'), (2, 'two')) AS t(num, name)
+SELECT num * 10 AS big, upper(name) FROM (VALUES (1, 'one'), (2, 'two')) AS t(num, name)
+SELECT * FROM (VALUES (1, 2)) AS t(a)
+SELECT 1 AS a, 2 AS "B", 3 AS "with space", 4 AS "Ünïcode", 5 "noas", 6 AS select
+SELECT 1 AS a, 2 AS a
+SELECT 1 + 1, 'x', 1.5 AS "?column?", upper('a'), count(*)
+SELECT x FROM (SELECT 1 AS x) AS s
+SELECT s.x, s.* FROM (SELECT 1 AS x, 2 AS y) AS s
+SELECT (SELECT 42) AS sub, (SELECT 1 WHERE false) AS empty
+SELECT 1 WHERE 1 = 2
+SELECT 1 UNION SELECT 2 ORDER BY 1
+SELECT 1 UNION ALL SELECT 1 UNION SELECT 2 ORDER BY 1
+SELECT 'a' AS x UNION SELECT 'b' ORDER BY x DESC
+SELECT 1 INTERSECT SELECT 1
+SELECT 1 EXCEPT SELECT 1
+SELECT 1 UNION SELECT 'a'
+SELECT * FROM (VALUES (3), (1), (2)) v(x) ORDER BY x
+SELECT * FROM (VALUES (3), (1), (NULL), (2)) v(x) ORDER BY x DESC NULLS LAST
+SELECT * FROM (VALUES (3), (1), (2)) v(x) ORDER BY x LIMIT 2 OFFSET 1
+SELECT DISTINCT x FROM (VALUES (1), (1), (2)) v(x) ORDER BY x
+SELECT x, count(*) FROM (VALUES ('a'), ('b'), ('a')) v(x) GROUP BY x ORDER BY x
+SELECT sum(x), avg(x), min(x), max(x), count(x), count(*) FROM (VALUES (1), (2), (NULL), (4)) v(x)
+SELECT sum(x), avg(x) FROM (VALUES (1.5), (2.25)) v(x)
+SELECT avg(x) FROM (VALUES (1), (2)) v(x)
+SELECT sum(x) FROM (VALUES (9223372036854775807), (1)) v(x)
+SELECT bool_and(b), bool_or(b), every(b) FROM (VALUES (true), (false)) v(b)
+SELECT string_agg(s, ',' ORDER BY s) FROM (VALUES ('b'), ('a'), ('c')) v(s)
+SELECT count(DISTINCT x) FROM (VALUES (1), (1), (2), (NULL)) v(x)
+SELECT x FROM (VALUES (1), (2), (3)) v(x) WHERE x > 1 AND x IN (2, 3) ORDER BY 1
+SELECT x, y FROM (VALUES (1, 'a')) v(x, y) WHERE y LIKE 'a%'
+-- misc and errors
+SELECT
+SELECT ;
+SELECT 1 +
+SELECT * FROM nowhere
+SELECT nosuchcolumn
+SELECT nosuchfunction(1)
+SELECT 'a' + 1
+SELECT 1 + 'a'
+SELECT abs('x')
+SELECT length(1)
+SELECT -'abc'
+SELECT SUBSTRING('hello' FROM 'l+')
+SELECT ARRAY[1, 2, 3], ARRAY['a', NULL], ARRAY[]::int[], (ARRAY[1, 2, 3])[2], array_length(ARRAY[1, 2], 1)
+SELECT ROW(1, 'a'), (1, 2) = (1, 2)
+SELECT current_database(), current_schema(), current_user = session_user
+SELECT version() LIKE 'PostgreSQL 15%'
+SELECT current_setting('DateStyle'), current_setting('TimeZone')
+SELECT set_config('application_name', 'via function', false)
+SHOW application_name
+SELECT pg_typeof(now()), pg_typeof(current_date), pg_typeof(current_timestamp), pg_typeof(localtimestamp)
+SELECT now() = now(), current_date <= current_date + 1, now() - now()
+SELECT length(gen_random_uuid()::text), pg_typeof(random())
+SELECT random() >= 0 AND random() < 1
+SELECT 'true'::bool::text, 1::bool::int
+SELECT int4 '42', text 'x', date '2024-01-01', timestamp '2024-01-01 10:00', interval '2 hours', numeric '1.50'
+SELECT 0x1F, 0o17, 0b101
+SELECT 1_000_000
+SELECT 1.5e3, 1e-2, .5, 5., 1E+2
+SELECT 'Ω' = 'Ω', 'abc' = 'ABC', lower('ABC') = 'abc'
+SELECT 'a' COLLATE "C" < 'B' COLLATE "C"
+SELECT hashtext('x') IS NOT NULL
