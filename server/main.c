@@ -1,8 +1,201 @@
-/* main.c: placeholder entry point, replaced by the server work in progress. */
+/*
+ * main.c: eddy's command line (DESIGN §9): parses options into a
+ * srv_config_t and runs the server, or answers --help, --version and
+ * --hash-password. Options that name features not built yet (ZooKeeper,
+ * TLS) are refused with a clear message and exit status 2.
+ */
 #include "common/common.h"
+#include "server/server.h"
+
+#include <getopt.h>
 #include <stdio.h>
-int main(void)
+#include <stdlib.h>
+#include <string.h>
+
+static void usage(FILE *f)
 {
-    printf("eddy %s\n", EDDY_VERSION);
-    return 0;
+    fprintf(f,
+            "eddy %s: a streaming SQL server that speaks PostgreSQL's wire protocol\n"
+            "\n"
+            "usage: eddy [options]\n"
+            "  --listen HOST:PORT          address to listen on (default 127.0.0.1:6875)\n"
+            "  --workers N                 dataflow workers (default: online CPUs)\n"
+            "  --io-threads N              network event loops (default: online CPUs)\n"
+            "  --zookeeper HOSTS/CHROOT    durable catalog in ZooKeeper (not supported yet)\n"
+            "  --cluster NAME              worker cluster of this process (default 'default')\n"
+            "  --data-dir DIR              local state directory (default: memory only)\n"
+            "  --auth trust|password|scram client authentication (default trust)\n"
+            "  --users FILE                user:SCRAM-SHA-256$... lines for password/scram\n"
+            "  --tls-cert FILE --tls-key FILE   TLS (not supported yet)\n"
+            "  --log-level error|warn|info|debug\n"
+            "  --max-connections N         clients beyond N get 53300 (default 4096)\n"
+            "  --message-max-bytes N       largest frontend message (default 67108864)\n"
+            "  --auth-message-max-bytes N  largest message before authentication (default 10000)\n"
+            "  --output-max-bytes N        unsent output at which a client stops being read (default 1048576)\n"
+            "  --result-max-bytes N        unsent or suspended result of one statement (default 67108864)\n"
+            "  --auth-timeout-ms N         time allowed for startup and authentication (default 60000)\n"
+            "  --hash-password             read a password on stdin, print its SCRAM verifier\n"
+            "  --help, --version\n",
+            EDDY_VERSION);
+}
+
+static bool parse_size(const char *s, long long min, long long max, long long *out)
+{
+    char *end;
+    long long v = strtoll(s, &end, 10);
+    if (end == s || *end != 0 || v < min || v > max)
+        return false;
+    *out = v;
+    return true;
+}
+
+static bool parse_listen(const char *s, srv_config_t *cfg)
+{
+    const char *colon = strrchr(s, ':');
+    long long port;
+    if (colon == NULL || !parse_size(colon + 1, 0, 65535, &port))
+        return false;
+    size_t n = (size_t)(colon - s);
+    if (n > 1 && s[0] == '[' && s[n - 1] == ']') {
+        s++;
+        n -= 2;
+    }
+    if (n == 0 || n >= sizeof cfg->listen_host)
+        return false;
+    memcpy(cfg->listen_host, s, n);
+    cfg->listen_host[n] = 0;
+    cfg->listen_port = (int)port;
+    return true;
+}
+
+enum {
+    OPT_LISTEN = 256, OPT_WORKERS, OPT_IO_THREADS, OPT_ZOOKEEPER, OPT_CLUSTER, OPT_DATA_DIR, OPT_AUTH,
+    OPT_USERS, OPT_TLS_CERT, OPT_TLS_KEY, OPT_LOG_LEVEL, OPT_MAX_CONN, OPT_MSG_MAX, OPT_AUTH_MSG_MAX,
+    OPT_OUT_MAX, OPT_RESULT_MAX, OPT_AUTH_TIMEOUT, OPT_HASH, OPT_HELP, OPT_VERSION,
+};
+
+int main(int argc, char **argv)
+{
+    static const struct option opts[] = {
+        {"listen", required_argument, NULL, OPT_LISTEN},
+        {"workers", required_argument, NULL, OPT_WORKERS},
+        {"io-threads", required_argument, NULL, OPT_IO_THREADS},
+        {"zookeeper", required_argument, NULL, OPT_ZOOKEEPER},
+        {"cluster", required_argument, NULL, OPT_CLUSTER},
+        {"data-dir", required_argument, NULL, OPT_DATA_DIR},
+        {"auth", required_argument, NULL, OPT_AUTH},
+        {"users", required_argument, NULL, OPT_USERS},
+        {"tls-cert", required_argument, NULL, OPT_TLS_CERT},
+        {"tls-key", required_argument, NULL, OPT_TLS_KEY},
+        {"log-level", required_argument, NULL, OPT_LOG_LEVEL},
+        {"max-connections", required_argument, NULL, OPT_MAX_CONN},
+        {"message-max-bytes", required_argument, NULL, OPT_MSG_MAX},
+        {"auth-message-max-bytes", required_argument, NULL, OPT_AUTH_MSG_MAX},
+        {"output-max-bytes", required_argument, NULL, OPT_OUT_MAX},
+        {"result-max-bytes", required_argument, NULL, OPT_RESULT_MAX},
+        {"auth-timeout-ms", required_argument, NULL, OPT_AUTH_TIMEOUT},
+        {"hash-password", no_argument, NULL, OPT_HASH},
+        {"help", no_argument, NULL, OPT_HELP},
+        {"version", no_argument, NULL, OPT_VERSION},
+        {NULL, 0, NULL, 0},
+    };
+    srv_config_t cfg;
+    srv_config_default(&cfg);
+    const char *tls = NULL, *zookeeper = NULL;
+    long long v;
+    int o;
+    while ((o = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+        bool ok = true;
+        switch (o) {
+        case OPT_LISTEN:
+            ok = parse_listen(optarg, &cfg);
+            break;
+        case OPT_WORKERS:
+            ok = parse_size(optarg, 1, 1024, &v);
+            cfg.workers = (int)v;
+            break;
+        case OPT_IO_THREADS:
+            ok = parse_size(optarg, 1, 256, &v);
+            cfg.io_threads = (int)v;
+            break;
+        case OPT_ZOOKEEPER:
+            zookeeper = optarg;
+            break;
+        case OPT_CLUSTER:
+        case OPT_DATA_DIR:
+            break;   /* accepted; used once the catalog and workers arrive */
+        case OPT_AUTH:
+            if (strcmp(optarg, "trust") == 0)
+                cfg.auth = SRV_AUTH_TRUST;
+            else if (strcmp(optarg, "password") == 0)
+                cfg.auth = SRV_AUTH_PASSWORD;
+            else if (strcmp(optarg, "scram") == 0)
+                cfg.auth = SRV_AUTH_SCRAM;
+            else
+                ok = false;
+            break;
+        case OPT_USERS:
+            cfg.users_file = optarg;
+            break;
+        case OPT_TLS_CERT:
+        case OPT_TLS_KEY:
+            tls = optarg;
+            break;
+        case OPT_LOG_LEVEL:
+            ok = cm_log_level_parse(optarg, &cm_log_level);
+            break;
+        case OPT_MAX_CONN:
+            ok = parse_size(optarg, 1, 1000000, &v);
+            cfg.max_connections = (int)v;
+            break;
+        case OPT_MSG_MAX:
+            ok = parse_size(optarg, 1024, 0x3ffffffe, &v);
+            cfg.message_max_bytes = (size_t)v;
+            break;
+        case OPT_AUTH_MSG_MAX:
+            ok = parse_size(optarg, 256, 1 << 20, &v);
+            cfg.auth_message_max_bytes = (size_t)v;
+            break;
+        case OPT_OUT_MAX:
+            ok = parse_size(optarg, 4096, 1LL << 40, &v);
+            cfg.output_max_bytes = (size_t)v;
+            break;
+        case OPT_RESULT_MAX:
+            ok = parse_size(optarg, 4096, 1LL << 40, &v);
+            cfg.result_max_bytes = (size_t)v;
+            break;
+        case OPT_AUTH_TIMEOUT:
+            ok = parse_size(optarg, 1, 3600000, &v);
+            cfg.auth_timeout_ms = (int)v;
+            break;
+        case OPT_HASH:
+            return srv_hash_password(stdin, stdout);
+        case OPT_HELP:
+            usage(stdout);
+            return 0;
+        case OPT_VERSION:
+            printf("eddy %s\n", EDDY_VERSION);
+            return 0;
+        default:
+            usage(stderr);
+            return 2;
+        }
+        if (!ok) {
+            fprintf(stderr, "eddy: invalid value for --%s: \"%s\"\n", opts[o - OPT_LISTEN].name, optarg);
+            return 2;
+        }
+    }
+    if (optind < argc) {
+        fprintf(stderr, "eddy: unexpected argument \"%s\"\n", argv[optind]);
+        return 2;
+    }
+    if (zookeeper != NULL) {
+        fprintf(stderr, "eddy: --zookeeper is not supported yet\n");
+        return 2;
+    }
+    if (tls != NULL) {
+        fprintf(stderr, "eddy: TLS (--tls-cert/--tls-key) is not supported yet\n");
+        return 2;
+    }
+    return srv_run(&cfg);
 }

@@ -1,0 +1,46 @@
+/*
+ * server.h: the public header of the server module (prefix srv_).
+ *
+ * The pgwire front end: libuv listeners and one event loop per I/O thread,
+ * the connection state machine, authentication, sessions and statement
+ * execution. main.c fills a srv_config_t from the command line and calls
+ * srv_run, which returns when SIGINT or SIGTERM stopped the server.
+ */
+#ifndef EDDY_SERVER_H
+#define EDDY_SERVER_H
+
+#include "common/common.h"
+
+#include <stdio.h>
+
+typedef enum srv_auth_method {
+    SRV_AUTH_TRUST = 0,
+    SRV_AUTH_PASSWORD,   /* cleartext password checked against a SCRAM verifier */
+    SRV_AUTH_SCRAM,
+} srv_auth_method_t;
+
+typedef struct srv_config {
+    char listen_host[256];
+    int listen_port;
+    int io_threads;                   /* event loops; default: online CPUs */
+    int workers;                      /* dataflow workers (not used by the server yet) */
+    srv_auth_method_t auth;
+    const char *users_file;           /* user:verifier lines; required unless trust */
+    /* Limits: each a command-line knob. */
+    size_t message_max_bytes;         /* any frontend message after authentication */
+    size_t auth_message_max_bytes;    /* any frontend message before authentication */
+    size_t output_max_bytes;          /* unsent output above which a connection stops reading */
+    size_t result_max_bytes;          /* unsent output or suspended rows of one statement */
+    int max_connections;
+    int auth_timeout_ms;
+} srv_config_t;
+
+void srv_config_default(srv_config_t *cfg);
+
+/* Runs the server until SIGINT/SIGTERM; returns the process exit status. */
+int srv_run(const srv_config_t *cfg);
+
+/* --hash-password: reads one password line from in, prints a SCRAM verifier to out. */
+int srv_hash_password(FILE *in, FILE *out);
+
+#endif

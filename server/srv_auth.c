@@ -1,0 +1,185 @@
+/*
+ * srv_auth.c: authentication after the startup packet: trust, cleartext
+ * password and SCRAM-SHA-256 against the --users file of SCRAM verifiers,
+ * plus the authentication timeout. A wrong password and an unknown user end
+ * the same way (28P01), and SCRAM runs a mock exchange for unknown users so
+ * the two cannot be told apart.
+ */
+#include "server/srv_int.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+bool srv_users_load(srv_server_t *srv, const char *path, cm_err_t *err)
+{
+    FILE *f = fopen(path, "r");
+    if (f == NULL)
+        return cm_err_set(err, CM_ERRCODE_INTERNAL_ERROR, "could not open users file \"%s\": %s", path,
+                          strerror(errno));
+    char line[4096];
+    int lineno = 0;
+    bool ok = true;
+    while (fgets(line, sizeof line, f) != NULL) {
+        lineno++;
+        line[strcspn(line, "\r\n")] = 0;
+        if (line[0] == 0 || line[0] == '#')
+            continue;
+        /* The name ends at the first ':' that precedes "SCRAM-SHA-256$". */
+        char *sep = strstr(line, ":SCRAM-SHA-256$");
+        srv_user_t u;
+        if (sep == NULL || sep == line || !srv_scram_secret_parse(sep + 1, &u.secret)) {
+            ok = cm_err_set(err, CM_ERRCODE_INTERNAL_ERROR,
+                            "users file \"%s\" line %d: expected user:SCRAM-SHA-256$<iter>:<salt>$<stored>:<server>",
+                            path, lineno);
+            break;
+        }
+        u.name = cm_strndup(line, (size_t)(sep - line));
+        srv->users = cm_realloc(srv->users, sizeof *srv->users * (size_t)(srv->nusers + 1));
+        srv->users[srv->nusers++] = u;
+    }
+    fclose(f);
+    return ok;
+}
+
+static const srv_user_t *srv__user_find(srv_server_t *srv, const char *name)
+{
+    for (int i = 0; i < srv->nusers; i++)
+        if (strcmp(srv->users[i].name, name) == 0)
+            return &srv->users[i];
+    return NULL;
+}
+
+static void srv__auth_failed(srv_conn_t *c)
+{
+    cm_log_info("password authentication failed for user \"%s\"", c->user);
+    srv_conn_fatal(c, CM_ERRCODE_INVALID_PASSWORD, "password authentication failed for user \"%s\"", c->user);
+}
+
+void srv_auth_begin(srv_conn_t *c)
+{
+    srv_server_t *srv = c->lp->srv;
+    switch (srv->cfg.auth) {
+    case SRV_AUTH_TRUST:
+        srv_startup_finish(c);
+        return;
+    case SRV_AUTH_PASSWORD:
+        c->auth_step = SRV_AUTH_STEP_PASSWORD;
+        srv_put_authentication(&c->out, 3, NULL, 0);
+        return;
+    case SRV_AUTH_SCRAM: {
+        const srv_user_t *u = srv__user_find(srv, c->user);
+        srv_scram_secret_t mock;
+        c->scram = cm_malloc(sizeof *c->scram);
+        if (u != NULL) {
+            srv_scram_init(c->scram, &u->secret, false);
+        } else {
+            srv_scram_secret_mock(c->user, &mock);
+            srv_scram_init(c->scram, &mock, true);
+        }
+        c->auth_step = SRV_AUTH_STEP_SASL_INITIAL;
+        srv_put_authentication_sasl(&c->out, "SCRAM-SHA-256");
+        return;
+    }
+    default:
+        cm_panic(__FILE__, __LINE__, "unknown auth method %d", (int)srv->cfg.auth);
+    }
+}
+
+static void srv__auth_sasl(srv_conn_t *c, const srv_frame_t *f)
+{
+    cm_err_t err = {0};
+    cm_buf_t reply;
+    cm_buf_init(&reply, 0);
+    if (c->auth_step == SRV_AUTH_STEP_SASL_INITIAL) {
+        srv_msg_sasl_initial_t m;
+        if (!srv_decode_sasl_initial(f->body, f->body_len, &m, &err)) {
+            srv_conn_fatal_err(c, &err);
+        } else if (strcmp(m.mechanism, "SCRAM-SHA-256") != 0) {
+            srv_conn_fatal(c, CM_ERRCODE_PROTOCOL_VIOLATION,
+                           "client selected an invalid SASL authentication mechanism");
+        } else if (!srv_scram_first(c->scram, m.data, m.data_len, &reply, &err)) {
+            srv_conn_fatal_err(c, &err);
+        } else {
+            srv_put_authentication(&c->out, 11, reply.data, reply.len);
+            c->auth_step = SRV_AUTH_STEP_SASL_FINAL;
+        }
+    } else {
+        bool ok;
+        if (!srv_scram_final(c->scram, f->body, f->body_len, &reply, &ok, &err)) {
+            srv_conn_fatal_err(c, &err);
+        } else if (!ok) {
+            srv__auth_failed(c);
+        } else {
+            srv_put_authentication(&c->out, 12, reply.data, reply.len);
+            srv_startup_finish(c);
+        }
+    }
+    cm_buf_free(&reply);
+}
+
+void srv_auth_message(srv_conn_t *c, const srv_frame_t *f)
+{
+    cm_err_t err = {0};
+    if (f->type != 'p') {
+        if (f->type == 'X') {
+            srv_conn_close(c);
+            return;
+        }
+        srv_conn_fatal(c, CM_ERRCODE_PROTOCOL_VIOLATION, "expected password response, got message type %d",
+                       f->type);
+        return;
+    }
+    if (c->auth_step != SRV_AUTH_STEP_PASSWORD) {
+        srv__auth_sasl(c, f);
+        return;
+    }
+    const char *pw;
+    if (!srv_decode_password(f->body, f->body_len, &pw, &err)) {
+        srv_conn_fatal_err(c, &err);
+        return;
+    }
+    if (pw[0] == 0) {
+        srv_conn_fatal(c, CM_ERRCODE_INVALID_PASSWORD, "empty password returned by client");
+        return;
+    }
+    const srv_user_t *u = srv__user_find(c->lp->srv, c->user);
+    if (u == NULL || !srv_scram_check_password(&u->secret, pw)) {
+        srv__auth_failed(c);
+        return;
+    }
+    srv_startup_finish(c);
+}
+
+void srv_auth_tick(srv_conn_t *c, int64_t now_us)
+{
+    if ((c->state == SRV_CONN_STARTUP || c->state == SRV_CONN_AUTH) && now_us > c->auth_deadline_us) {
+        if (c->state == SRV_CONN_AUTH)
+            srv_conn_fatal(c, "08006", "canceling authentication due to timeout");
+        else
+            srv_conn_close(c);
+    }
+}
+
+int srv_hash_password(FILE *in, FILE *out)
+{
+    char line[1024];
+    if (fgets(line, sizeof line, in) == NULL) {
+        fprintf(stderr, "eddy: no password on standard input\n");
+        return 1;
+    }
+    line[strcspn(line, "\r\n")] = 0;
+    if (line[0] == 0) {
+        fprintf(stderr, "eddy: empty password\n");
+        return 1;
+    }
+    char *v = srv_scram_secret_build(line, SRV_SCRAM_ITERATIONS);
+    if (v == NULL) {
+        fprintf(stderr, "eddy: could not build a SCRAM verifier\n");
+        return 1;
+    }
+    fprintf(out, "%s\n", v);
+    free(v);
+    return 0;
+}

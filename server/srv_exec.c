@@ -1,0 +1,1079 @@
+/*
+ * srv_exec.c: statement execution for the simple and the extended query
+ * protocol once a connection is ready: Query, Parse, Bind, Describe,
+ * Execute, Close, Flush, Sync; transactions (explicit and implicit) and
+ * their ReadyForQuery status; discard-until-Sync after an extended-protocol
+ * error; row output in text or binary; blocking statements on the thread
+ * pool; statement_timeout and cancel through ty_ctx_t.
+ */
+#include "server/srv_int.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define SRV_PG_EPOCH_US 946684800000000LL   /* 2000-01-01 in Unix microseconds */
+#define SRV_VERSION_TEXT "PostgreSQL 15.0 (eddy " EDDY_VERSION ") on x86_64-pc-linux-gnu, 64-bit"
+
+typedef enum srv_run_rc {
+    SRV_RUN_OK,
+    SRV_RUN_ERROR,   /* err is set */
+    SRV_RUN_BUSY,    /* went to the thread pool; the completion continues */
+} srv_run_rc_t;
+
+/* ------------------------------------------------------------ statements and portals */
+
+static srv_stmt_t *srv__stmt_new(srv_conn_t *c)
+{
+    srv_stmt_t *st = c->spare_stmt;
+    if (st != NULL) {
+        c->spare_stmt = NULL;
+    } else {
+        st = cm_calloc(1, sizeof *st);
+        cm_arena_init(&st->arena, 2048);
+    }
+    st->next = NULL;
+    st->plan = NULL;
+    st->refs = 1;
+    return st;
+}
+
+static void srv__stmt_release(srv_conn_t *c, srv_stmt_t *st)
+{
+    if (st == NULL || --st->refs > 0)
+        return;
+    cm_arena_reset(&st->arena);
+    if (c->spare_stmt == NULL) {
+        c->spare_stmt = st;
+    } else {
+        cm_arena_free(&st->arena);
+        free(st);
+    }
+}
+
+static srv_stmt_t *srv__stmt_find(srv_conn_t *c, const char *name)
+{
+    if (name[0] == 0)
+        return c->unnamed_stmt;
+    for (srv_stmt_t *s = c->stmts; s != NULL; s = s->next)
+        if (strcmp(s->name, name) == 0)
+            return s;
+    return NULL;
+}
+
+static void srv__stmt_drop(srv_conn_t *c, const char *name)
+{
+    if (name[0] == 0) {
+        srv__stmt_release(c, c->unnamed_stmt);
+        c->unnamed_stmt = NULL;
+        return;
+    }
+    for (srv_stmt_t **p = &c->stmts; *p != NULL; p = &(*p)->next) {
+        if (strcmp((*p)->name, name) == 0) {
+            srv_stmt_t *st = *p;
+            *p = st->next;
+            srv__stmt_release(c, st);
+            return;
+        }
+    }
+}
+
+static void srv__portal_free(srv_conn_t *c, srv_portal_t *p)
+{
+    if (p == NULL)
+        return;
+    if (p == c->current_portal)
+        c->current_portal = NULL;
+    srv__stmt_release(c, p->stmt);
+    p->stmt = NULL;
+    cm_arena_reset(&p->arena);
+    p->rows.len = 0;
+    cm_buf_shrink(&p->rows, 0);
+    if (c->spare_portal == NULL) {
+        c->spare_portal = p;
+    } else {
+        cm_arena_free(&p->arena);
+        cm_buf_free(&p->rows);
+        free(p);
+    }
+}
+
+static srv_portal_t *srv__portal_new(srv_conn_t *c)
+{
+    srv_portal_t *p = c->spare_portal;
+    if (p != NULL) {
+        c->spare_portal = NULL;
+    } else {
+        p = cm_calloc(1, sizeof *p);
+        cm_arena_init(&p->arena, 1024);
+        cm_buf_init(&p->rows, 0);
+    }
+    p->next = NULL;
+    p->params = NULL;
+    p->formats = NULL;
+    p->nformats = 0;
+    p->started = p->done = false;
+    p->rows_off = 0;
+    return p;
+}
+
+static srv_portal_t *srv__portal_find(srv_conn_t *c, const char *name)
+{
+    if (name[0] == 0)
+        return c->unnamed_portal;
+    for (srv_portal_t *p = c->portals; p != NULL; p = p->next)
+        if (strcmp(p->name, name) == 0)
+            return p;
+    return NULL;
+}
+
+static void srv__portal_drop(srv_conn_t *c, const char *name)
+{
+    if (name[0] == 0) {
+        srv__portal_free(c, c->unnamed_portal);
+        c->unnamed_portal = NULL;
+        return;
+    }
+    for (srv_portal_t **pp = &c->portals; *pp != NULL; pp = &(*pp)->next) {
+        if (strcmp((*pp)->name, name) == 0) {
+            srv_portal_t *p = *pp;
+            *pp = p->next;
+            srv__portal_free(c, p);
+            return;
+        }
+    }
+}
+
+/* Portals end with their transaction (none is holdable here). */
+static void srv__portals_drop_all(srv_conn_t *c)
+{
+    if (c->unnamed_portal != NULL && c->unnamed_portal != c->current_portal) {
+        srv__portal_free(c, c->unnamed_portal);
+        c->unnamed_portal = NULL;
+    }
+    for (srv_portal_t **pp = &c->portals; *pp != NULL;) {
+        srv_portal_t *p = *pp;
+        if (p == c->current_portal) {
+            pp = &p->next;
+            continue;
+        }
+        *pp = p->next;
+        srv__portal_free(c, p);
+    }
+}
+
+void srv_exec_conn_free(srv_conn_t *c)
+{
+    c->current_portal = NULL;
+    srv__portal_free(c, c->unnamed_portal);
+    while (c->portals != NULL) {
+        srv_portal_t *p = c->portals;
+        c->portals = p->next;
+        srv__portal_free(c, p);
+    }
+    srv__stmt_release(c, c->unnamed_stmt);
+    while (c->stmts != NULL) {
+        srv_stmt_t *s = c->stmts;
+        c->stmts = s->next;
+        srv__stmt_release(c, s);
+    }
+    if (c->spare_portal != NULL) {
+        cm_arena_free(&c->spare_portal->arena);
+        cm_buf_free(&c->spare_portal->rows);
+        free(c->spare_portal);
+    }
+    if (c->spare_stmt != NULL) {
+        cm_arena_free(&c->spare_stmt->arena);
+        free(c->spare_stmt);
+    }
+    if (c->work != NULL) {
+        cm_buf_free(&c->work->out);
+        cm_err_clear(&c->work->err);
+        free(c->work);
+    }
+    if (c->sess.user != NULL)
+        srv_session_free(&c->sess);
+}
+
+/* ------------------------------------------------------------ transactions */
+
+static void srv__xact_touch(srv_conn_t *c)
+{
+    if (!c->xact_open) {
+        c->xact_open = true;
+        c->xact_ts = cm_now_wall_us() - SRV_PG_EPOCH_US;
+    }
+}
+
+static void srv__xact_end(srv_conn_t *c, bool commit)
+{
+    srv_session_xact_end(&c->sess, commit);
+    srv__portals_drop_all(c);
+    c->xact = 'I';
+    c->xact_open = false;
+}
+
+/* End of a Query or of a Sync group: the implicit transaction, if any, ends. */
+static void srv__implicit_end(srv_conn_t *c)
+{
+    if (c->xact == 'I' && c->xact_open)
+        srv__xact_end(c, !c->implicit_failed);
+    c->implicit_failed = false;
+}
+
+static void srv__ready(srv_conn_t *c)
+{
+    srv_session_report(&c->sess, &c->out, false);
+    srv_put_ready_for_query(&c->out, c->xact);
+    cm_arena_reset(&c->arena);
+}
+
+/* An error aborts an explicit transaction; an implicit one rolls back at its end. */
+static void srv__fail(srv_conn_t *c, cm_err_t *err)
+{
+    err->severity = CM_SEV_ERROR;
+    srv_conn_send_error(c, err);
+    cm_err_clear(err);
+    if (c->xact == 'T')
+        c->xact = 'E';
+    c->implicit_failed = true;
+}
+
+static void srv__fail_extended(srv_conn_t *c, cm_err_t *err)
+{
+    srv__fail(c, err);
+    c->ignore_till_sync = true;
+}
+
+static bool srv__is_exit_stmt(const pln_stmt_t *st)
+{
+    return st != NULL && (st->kind == PLN_COMMIT || st->kind == PLN_ROLLBACK);
+}
+
+static bool srv__aborted(cm_err_t *err)
+{
+    return cm_err_set(err, CM_ERRCODE_IN_FAILED_SQL_TRANSACTION,
+                      "current transaction is aborted, commands ignored until end of transaction block");
+}
+
+/* ------------------------------------------------------------ result rows */
+
+typedef struct srv_sink {
+    cm_buf_t *out;          /* rows up to the limit */
+    cm_buf_t *spill;        /* rows beyond it (a portal's) */
+    int32_t limit;          /* 0: none */
+    uint64_t n;
+    const ty_oid_t *types;
+    const int16_t *formats; /* per column; NULL: all text */
+    ty_ctx_t *ctx;
+    srv_conn_t *c;          /* set when running on the loop: flush early */
+    size_t max;             /* unsent bytes one statement may leave behind */
+} srv_sink_t;
+
+static bool srv__row_cb(void *arg, const ty_datum_t *row, int ncols)
+{
+    srv_sink_t *k = arg;
+    cm_buf_t *b = k->limit > 0 && k->n >= (uint64_t)k->limit ? k->spill : k->out;
+    size_t at = srv_data_row_begin(b, ncols);
+    for (int i = 0; i < ncols; i++) {
+        if (row[i].isnull) {
+            srv_data_row_null(b);
+            continue;
+        }
+        size_t v = srv_data_row_value_begin(b);
+        bool ok = k->formats != NULL && k->formats[i] == 1
+                      ? ty_datum_to_binary(k->types[i], &row[i], k->ctx, b)
+                      : ty_datum_to_text(k->types[i], &row[i], k->ctx, b);
+        if (!ok)
+            return false;
+        srv_data_row_value_finish(b, v);
+    }
+    srv_msg_finish(b, at);
+    k->n++;
+    size_t pending = b->len;
+    if (k->c != NULL && b == &k->c->out) {
+        if (b->len >= SRV_FLUSH_BYTES)
+            srv_conn_flush(k->c);
+        pending = k->c->out.len + k->c->wbuf.len;
+    }
+    if (pending > k->max || b->failed)
+        return cm_err_set(k->ctx->err, CM_ERRCODE_PROGRAM_LIMIT_EXCEEDED,
+                          "result exceeds the per-connection limit of %zu unsent bytes", k->max);
+    return true;
+}
+
+/* ------------------------------------------------------------ columns */
+
+typedef struct srv_cols {
+    int n;
+    srv_field_t *fields;
+    ty_oid_t *types;
+} srv_cols_t;
+
+static void srv__columns(srv_conn_t *c, const pln_stmt_t *st, cm_arena_t *a, srv_cols_t *out)
+{
+    out->n = 0;
+    out->fields = NULL;
+    out->types = NULL;
+    if (st == NULL)
+        return;
+    if (st->kind == PLN_SHOW) {
+        static const char *const all[] = {"name", "setting", "description"};
+        bool is_all = st->var_name != NULL && cm_strcasecmp(st->var_name, "all") == 0;
+        out->n = is_all ? 3 : 1;
+        out->fields = cm_arena_zalloc(a, sizeof *out->fields * 3);
+        out->types = cm_arena_zalloc(a, sizeof *out->types * 3);
+        for (int i = 0; i < out->n; i++) {
+            const char *name = is_all ? all[i] : st->var_name;
+            const char *value, *canonical;
+            cm_err_t err = {0};
+            if (!is_all && srv_session_show(&c->sess, st->var_name, &value, &canonical, &err))
+                name = canonical;
+            cm_err_clear(&err);
+            out->fields[i] = (srv_field_t){.name = name, .type_oid = TY_TEXT, .typlen = -1, .typmod = -1};
+            out->types[i] = TY_TEXT;
+        }
+        return;
+    }
+    if (st->kind != PLN_QUERY)
+        return;
+    out->n = st->ncols;
+    out->fields = cm_arena_zalloc(a, sizeof *out->fields * (size_t)(st->ncols + 1));
+    out->types = cm_arena_zalloc(a, sizeof *out->types * (size_t)(st->ncols + 1));
+    for (int i = 0; i < st->ncols; i++) {
+        const ty_info_t *ti = ty_info(st->cols[i].type);
+        out->fields[i] = (srv_field_t){.name = st->cols[i].name ? st->cols[i].name : "?column?",
+                                       .type_oid = st->cols[i].type,
+                                       .typlen = ti != NULL ? ti->typlen : -1,
+                                       .typmod = st->cols[i].typmod};
+        out->types[i] = st->cols[i].type;
+    }
+}
+
+static void srv__row_description(srv_conn_t *c, const srv_cols_t *cols, const int16_t *formats)
+{
+    for (int i = 0; i < cols->n; i++)
+        cols->fields[i].format = formats != NULL ? formats[i] : 0;
+    srv_put_row_description(&c->out, cols->n, cols->fields);
+}
+
+/* ------------------------------------------------------------ running one statement */
+
+typedef struct srv_run {
+    const pln_stmt_t *st;
+    const char *sql;
+    const ty_datum_t *params;
+    srv_portal_t *portal;     /* extended protocol; NULL for a simple Query */
+    int32_t max_rows;
+} srv_run_t;
+
+static void srv__ctx_init(srv_conn_t *c, ty_ctx_t *ctx, cm_arena_t *a, cm_err_t *err)
+{
+    memset(ctx, 0, sizeof *ctx);
+    ctx->arena = a;
+    ctx->settings = &c->sess.settings;
+    ctx->err = err;
+    ctx->xact_ts = c->xact_ts;
+    ctx->stmt_ts = cm_now_wall_us() - SRV_PG_EPOCH_US;
+    ctx->cancel = &c->cancel.cancel;
+    if (c->sess.statement_timeout_ms > 0)
+        ctx->deadline_mono_us = cm_now_mono_us() + c->sess.statement_timeout_ms * 1000;
+    ctx->user = c->sess.user;
+    ctx->database = c->sess.database;
+    ctx->schema = "public";
+    ctx->version = SRV_VERSION_TEXT;
+}
+
+/* PostgreSQL words a 57014 after what fired it. */
+static void srv__interrupt_message(const ty_ctx_t *ctx, cm_err_t *err)
+{
+    if (!err->set || strcmp(err->sqlstate, CM_ERRCODE_QUERY_CANCELED) != 0)
+        return;
+    bool timeout = ctx->deadline_mono_us != 0 && cm_now_mono_us() >= ctx->deadline_mono_us;
+    free(err->message);
+    err->message = cm_strdup(timeout ? "canceling statement due to statement timeout"
+                                     : "canceling statement due to user request");
+}
+
+static void srv__complete_select(srv_conn_t *c, srv_portal_t *portal, int32_t max_rows, uint64_t emitted)
+{
+    if (portal != NULL && max_rows > 0 && emitted >= (uint64_t)max_rows) {
+        srv_put_empty_message(&c->out, 's');
+        return;
+    }
+    if (portal != NULL)
+        portal->done = true;
+    char tag[32];
+    snprintf(tag, sizeof tag, "SELECT %llu", (unsigned long long)emitted);
+    srv_put_command_complete(&c->out, tag);
+}
+
+/* A suspended portal continues from the rows it kept. */
+static void srv__portal_continue(srv_conn_t *c, srv_portal_t *p, int32_t max_rows)
+{
+    uint64_t n = 0;
+    while (p->rows_off < p->rows.len && (max_rows == 0 || n < (uint64_t)max_rows)) {
+        size_t len = 1 + srv_be32_at(p->rows.data + p->rows_off + 1, 0);
+        cm_buf_put(&c->out, p->rows.data + p->rows_off, len);
+        p->rows_off += len;
+        n++;
+    }
+    if (p->rows_off >= p->rows.len) {
+        p->rows.len = p->rows_off = 0;
+        cm_buf_shrink(&p->rows, 0);
+    }
+    srv__complete_select(c, p, max_rows, n);
+}
+
+static void srv__work_cb(uv_work_t *req);
+static void srv__after_work_cb(uv_work_t *req, int status);
+
+static srv_run_rc_t srv__run_blocking(srv_conn_t *c, const srv_run_t *r, const srv_cols_t *cols,
+                                      cm_err_t *err)
+{
+    srv_work_t *w = c->work;
+    if (w == NULL) {
+        w = c->work = cm_calloc(1, sizeof *w);
+        cm_buf_init(&w->out, 0);
+    }
+    w->stmt = r->st;
+    w->sql = r->sql;
+    w->params = r->params;
+    w->portal = r->portal;
+    w->formats = r->portal != NULL ? r->portal->formats : NULL;
+    w->nformats = cols->n;
+    w->nrows = 0;
+    w->ok = false;
+    cm_err_clear(&w->err);
+    srv__ctx_init(c, &w->ctx, &c->arena, &w->err);
+    w->req.data = c;
+    /* The sink needs the column types after this function returns. */
+    ty_oid_t *types = cm_arena_alloc(&c->arena, sizeof *types * (size_t)(cols->n + 1));
+    memcpy(types, cols->types, sizeof *types * (size_t)cols->n);
+    w->types = types;
+    w->max_rows = r->max_rows;
+    srv_conn_set_state(c, SRV_CONN_BUSY);
+    w->inflight = true;
+    if (uv_queue_work(&c->lp->uv, &w->req, srv__work_cb, srv__after_work_cb) != 0) {
+        w->inflight = false;
+        srv_conn_set_state(c, SRV_CONN_READY);
+        cm_err_set(err, CM_ERRCODE_INTERNAL_ERROR, "could not start a blocking statement");
+        return SRV_RUN_ERROR;
+    }
+    return SRV_RUN_BUSY;
+}
+
+static void srv__work_cb(uv_work_t *req)
+{
+    srv_conn_t *c = req->data;
+    srv_work_t *w = c->work;
+    srv_sink_t k = {.out = &w->out,
+                    .spill = w->portal != NULL ? &w->portal->rows : NULL,
+                    .limit = w->portal != NULL ? w->max_rows : 0,
+                    .types = w->types,
+                    .formats = w->formats,
+                    .ctx = &w->ctx,
+                    .c = NULL,
+                    .max = c->lp->srv->cfg.result_max_bytes};
+    w->ok = pln_query_run(w->stmt, w->sql, w->params, &w->ctx, srv__row_cb, &k);
+    if (!w->ok && !w->err.set)
+        cm_err_set(&w->err, CM_ERRCODE_INTERNAL_ERROR, "statement failed without an error");
+    w->nrows = k.n;
+}
+
+static void srv__query_continue(srv_conn_t *c);
+
+static void srv__after_work_cb(uv_work_t *req, int status)
+{
+    srv_conn_t *c = req->data;
+    srv_work_t *w = c->work;
+    w->inflight = false;
+    if (c->state == SRV_CONN_CLOSED) {
+        if (c->handle_closed)
+            srv_conn_free_orphan(c);
+        return;
+    }
+    srv__interrupt_message(&w->ctx, &w->err);
+    srv_cancel_stmt_end(&c->cancel);
+    srv_conn_set_state(c, SRV_CONN_READY);
+    cm_buf_put(&c->out, w->out.data, w->out.len);
+    w->out.len = 0;
+    cm_buf_shrink(&w->out, SRV_BUF_KEEP);
+    bool extended = w->portal != NULL;
+    if (status != 0 && !w->err.set)
+        cm_err_set(&w->err, CM_ERRCODE_QUERY_CANCELED, "canceling statement due to user request");
+    if (w->ok && status == 0) {
+        if (extended)
+            w->portal->started = true;
+        uint64_t emitted = extended && w->max_rows > 0 && w->nrows > (uint64_t)w->max_rows
+                               ? (uint64_t)w->max_rows
+                               : w->nrows;
+        srv__complete_select(c, w->portal, extended ? w->max_rows : 0, emitted);
+    } else if (extended) {
+        srv__fail_extended(c, &w->err);
+    } else {
+        srv__fail(c, &w->err);
+        c->q.failed = true;
+    }
+    c->current_portal = NULL;
+    if (c->q.active)
+        srv__query_continue(c);
+    srv_conn_resume(c);
+}
+
+/* SHOW and SHOW ALL rows go through the same sink as query rows. */
+typedef struct srv_show_all {
+    srv_sink_t *k;
+    bool ok;
+} srv_show_all_t;
+
+static void srv__show_visit(void *arg, const char *name, const char *value, const char *desc)
+{
+    srv_show_all_t *s = arg;
+    ty_datum_t row[3];
+    const char *v[3] = {name, value, desc};
+    for (int i = 0; i < 3; i++) {
+        row[i].isnull = false;
+        row[i].v.s.p = v[i];
+        row[i].v.s.len = (uint32_t)strlen(v[i]);
+    }
+    if (s->ok)
+        s->ok = srv__row_cb(s->k, row, 3);
+}
+
+static srv_run_rc_t srv__run_show(srv_conn_t *c, const srv_run_t *r, srv_sink_t *k, cm_err_t *err)
+{
+    if (r->st->var_name != NULL && cm_strcasecmp(r->st->var_name, "all") == 0) {
+        srv_show_all_t s = {k, true};
+        srv_session_show_all(&c->sess, srv__show_visit, &s);
+        if (!s.ok)
+            return SRV_RUN_ERROR;
+    } else {
+        const char *value, *canonical;
+        if (!srv_session_show(&c->sess, r->st->var_name, &value, &canonical, err))
+            return SRV_RUN_ERROR;
+        ty_datum_t d = {.isnull = false};
+        d.v.s.p = value;
+        d.v.s.len = (uint32_t)strlen(value);
+        if (!srv__row_cb(k, &d, 1))
+            return SRV_RUN_ERROR;
+    }
+    srv_put_command_complete(&c->out, "SHOW");
+    return SRV_RUN_OK;
+}
+
+static srv_run_rc_t srv__run_query(srv_conn_t *c, const srv_run_t *r, const srv_cols_t *cols, cm_err_t *err)
+{
+    srv_portal_t *p = r->portal;
+    if (p != NULL && p->started) {
+        if (p->done) {
+            srv_put_command_complete(&c->out, "SELECT 0");
+            return SRV_RUN_OK;
+        }
+        srv__portal_continue(c, p, r->max_rows);
+        return SRV_RUN_OK;
+    }
+    srv_cancel_stmt_begin(&c->cancel);
+    if (r->st->blocking) {
+        srv_run_rc_t rc = srv__run_blocking(c, r, cols, err);
+        if (rc != SRV_RUN_BUSY)
+            srv_cancel_stmt_end(&c->cancel);
+        return rc;
+    }
+    ty_ctx_t ctx;
+    srv__ctx_init(c, &ctx, &c->arena, err);
+    srv_sink_t k = {.out = &c->out,
+                    .spill = p != NULL ? &p->rows : NULL,
+                    .limit = p != NULL ? r->max_rows : 0,
+                    .types = cols->types,
+                    .formats = p != NULL ? p->formats : NULL,
+                    .ctx = &ctx,
+                    .c = c,
+                    .max = c->lp->srv->cfg.result_max_bytes};
+    bool ok = pln_query_run(r->st, r->sql, r->params, &ctx, srv__row_cb, &k);
+    if (!ok && !err->set)
+        cm_err_set(err, CM_ERRCODE_INTERNAL_ERROR, "statement failed without an error");
+    srv__interrupt_message(&ctx, err);
+    srv_cancel_stmt_end(&c->cancel);
+    if (!ok)
+        return SRV_RUN_ERROR;
+    if (p != NULL)
+        p->started = true;
+    uint64_t emitted = k.limit > 0 && k.n > (uint64_t)k.limit ? (uint64_t)k.limit : k.n;
+    srv__complete_select(c, p, r->max_rows, emitted);
+    return SRV_RUN_OK;
+}
+
+static srv_run_rc_t srv__run(srv_conn_t *c, const srv_run_t *r, bool describe, cm_err_t *err)
+{
+    const pln_stmt_t *st = r->st;
+    srv__xact_touch(c);
+    if (st == NULL) {
+        srv_put_empty_message(&c->out, 'I');
+        return SRV_RUN_OK;
+    }
+    if (c->xact == 'E' && !srv__is_exit_stmt(st))
+        return srv__aborted(err), SRV_RUN_ERROR;
+    srv_cols_t cols;
+    if (st->kind == PLN_QUERY || st->kind == PLN_SHOW) {
+        srv__columns(c, st, &c->arena, &cols);
+        if (describe)
+            srv__row_description(c, &cols, NULL);
+    }
+    switch (st->kind) {
+    case PLN_EMPTY:
+        srv_put_empty_message(&c->out, 'I');
+        return SRV_RUN_OK;
+    case PLN_QUERY:
+        return srv__run_query(c, r, &cols, err);
+    case PLN_SHOW: {
+        ty_ctx_t ctx;
+        srv__ctx_init(c, &ctx, &c->arena, err);
+        srv_sink_t k = {.out = &c->out, .types = cols.types, .ctx = &ctx, .c = c,
+                        .formats = r->portal != NULL ? r->portal->formats : NULL,
+                        .max = c->lp->srv->cfg.result_max_bytes};
+        return srv__run_show(c, r, &k, err);
+    }
+    case PLN_SET:
+        if (st->set_local && c->xact == 'I') {
+            srv_conn_send_notice(c, CM_ERRCODE_NO_ACTIVE_SQL_TRANSACTION, CM_SEV_WARNING,
+                                 "SET LOCAL can only be used in transaction blocks");
+        } else if (!srv_session_set(&c->sess, st->var_name, st->var_value, st->set_local, err)) {
+            return SRV_RUN_ERROR;
+        }
+        break;
+    case PLN_RESET:
+        if (st->var_name == NULL || cm_strcasecmp(st->var_name, "all") == 0)
+            srv_session_reset_all(&c->sess);
+        else if (!srv_session_set(&c->sess, st->var_name, NULL, false, err))
+            return SRV_RUN_ERROR;
+        break;
+    case PLN_BEGIN:
+        if (c->xact != 'I')
+            srv_conn_send_notice(c, CM_ERRCODE_ACTIVE_SQL_TRANSACTION, CM_SEV_WARNING,
+                                 "there is already a transaction in progress");
+        else
+            c->xact = 'T';
+        break;
+    case PLN_COMMIT:
+    case PLN_ROLLBACK: {
+        const char *tag = st->kind == PLN_COMMIT ? "COMMIT" : "ROLLBACK";
+        if (c->xact == 'I') {
+            srv_conn_send_notice(c, CM_ERRCODE_NO_ACTIVE_SQL_TRANSACTION, CM_SEV_WARNING,
+                                 "there is no transaction in progress");
+        } else {
+            bool commit = st->kind == PLN_COMMIT && c->xact == 'T';
+            if (st->kind == PLN_COMMIT && !commit)
+                tag = "ROLLBACK";   /* COMMIT of a failed transaction rolls back */
+            srv__xact_end(c, commit);
+            c->implicit_failed = false;
+        }
+        srv_put_command_complete(&c->out, tag);
+        return SRV_RUN_OK;
+    }
+    case PLN_SET_TRANSACTION:
+        break;
+    case PLN_DISCARD:
+        if (c->xact != 'I')
+            return cm_err_set(err, CM_ERRCODE_ACTIVE_SQL_TRANSACTION,
+                              "DISCARD ALL cannot run inside a transaction block"),
+                   SRV_RUN_ERROR;
+        srv_session_reset_all(&c->sess);
+        break;
+    default:
+        cm_panic(__FILE__, __LINE__, "unknown statement kind %d", (int)st->kind);
+    }
+    srv_put_command_complete(&c->out, st->tag != NULL ? st->tag : "SET");
+    return SRV_RUN_OK;
+}
+
+/* ------------------------------------------------------------ simple query */
+
+static void srv__query_finish(srv_conn_t *c)
+{
+    c->q.active = false;
+    srv__implicit_end(c);
+    srv__ready(c);
+}
+
+static void srv__query_continue(srv_conn_t *c)
+{
+    srv_query_run_t *q = &c->q;
+    while (!q->failed && q->next < q->raws.count) {
+        cm_err_t err = {0};
+        pln_stmt_t *st = NULL;
+        const pln_raw_t *raw = q->raws.items[q->next++];
+        bool bound = pln_bind(&c->arena, raw, q->sql, NULL, 0, &st, &err);
+        if (!bound || (c->xact == 'E' && !srv__is_exit_stmt(st))) {
+            if (c->xact == 'E') {
+                cm_err_clear(&err);
+                srv__aborted(&err);
+            }
+            srv__fail(c, &err);
+            q->failed = true;
+            break;
+        }
+        srv_run_t r = {.st = st, .sql = q->sql};
+        srv_run_rc_t rc = srv__run(c, &r, true, &err);
+        if (rc == SRV_RUN_BUSY)
+            return;
+        if (rc == SRV_RUN_ERROR) {
+            srv__fail(c, &err);
+            q->failed = true;
+        }
+    }
+    srv__query_finish(c);
+}
+
+static void srv__exec_query(srv_conn_t *c, const srv_frame_t *f)
+{
+    srv_msg_query_t m;
+    cm_err_t err = {0};
+    c->ignore_till_sync = false;
+    if (!srv_decode_query(f->body, f->body_len, &m, &err)) {
+        srv_conn_fatal_err(c, &err);
+        return;
+    }
+    /* A simple Query replaces the unnamed statement and portal. */
+    srv__portal_drop(c, "");
+    srv__stmt_drop(c, "");
+    cm_arena_reset(&c->arena);
+    char *sql = cm_arena_strndup(&c->arena, m.sql, m.len);
+    c->q = (srv_query_run_t){.active = true, .sql = sql};
+    if (!pln_parse(&c->arena, sql, m.len, &c->q.raws, &err)) {
+        srv__fail(c, &err);
+        srv__query_finish(c);
+        return;
+    }
+    if (c->q.raws.count == 0) {
+        srv_put_empty_message(&c->out, 'I');
+        srv__query_finish(c);
+        return;
+    }
+    srv__xact_touch(c);
+    srv__query_continue(c);
+}
+
+/* ------------------------------------------------------------ extended protocol */
+
+static void srv__exec_parse(srv_conn_t *c, const srv_frame_t *f)
+{
+    srv_msg_parse_t m;
+    cm_err_t err = {0};
+    if (!srv_decode_parse(f->body, f->body_len, &m, &err)) {
+        srv_conn_fatal_err(c, &err);
+        return;
+    }
+    if (m.name[0] != 0 && srv__stmt_find(c, m.name) != NULL) {
+        cm_err_set(&err, CM_ERRCODE_DUPLICATE_PREPARED_STATEMENT, "prepared statement \"%s\" already exists", m.name);
+        srv__fail_extended(c, &err);
+        return;
+    }
+    srv__xact_touch(c);
+    srv_stmt_t *st = srv__stmt_new(c);
+    st->name = cm_arena_strdup(&st->arena, m.name);
+    char *sql = cm_arena_strndup(&st->arena, m.sql, m.sql_len);
+    st->sql = sql;
+    ty_oid_t *declared = NULL;
+    if (m.nparams > 0) {
+        declared = cm_arena_alloc(&st->arena, sizeof *declared * (size_t)m.nparams);
+        for (int i = 0; i < m.nparams; i++)
+            declared[i] = srv_be32_at(m.param_types, i);
+    }
+    pln_raw_list_t raws;
+    bool ok = pln_parse(&st->arena, sql, m.sql_len, &raws, &err);
+    if (ok && raws.count > 1)
+        ok = cm_err_set(&err, CM_ERRCODE_SYNTAX_ERROR, "cannot insert multiple commands into a prepared statement");
+    if (ok && raws.count == 1)
+        ok = pln_bind(&st->arena, raws.items[0], sql, declared, m.nparams, &st->plan, &err);
+    if (ok && c->xact == 'E' && !srv__is_exit_stmt(st->plan))
+        ok = srv__aborted(&err);
+    if (!ok) {
+        srv__stmt_release(c, st);
+        srv__fail_extended(c, &err);
+        return;
+    }
+    if (m.name[0] == 0) {
+        srv__stmt_drop(c, "");
+        c->unnamed_stmt = st;
+    } else {
+        st->next = c->stmts;
+        c->stmts = st;
+    }
+    srv_put_empty_message(&c->out, '1');
+}
+
+static bool srv__stmt_missing(const char *name, cm_err_t *err)
+{
+    if (name[0] == 0)
+        return cm_err_set(err, CM_ERRCODE_INVALID_SQL_STATEMENT_NAME, "unnamed prepared statement does not exist");
+    return cm_err_set(err, CM_ERRCODE_INVALID_SQL_STATEMENT_NAME, "prepared statement \"%s\" does not exist", name);
+}
+
+static bool srv__bind_params(srv_conn_t *c, const srv_msg_bind_t *m, srv_stmt_t *st, srv_portal_t *p,
+                             cm_err_t *err)
+{
+    int n = st->plan != NULL ? st->plan->nparams : 0;
+    if (m->nparams != n)
+        return cm_err_set(err, CM_ERRCODE_PROTOCOL_VIOLATION,
+                          "bind message supplies %d parameters, but prepared statement \"%s\" requires %d",
+                          m->nparams, st->name, n);
+    if (n == 0)
+        return true;
+    if (c->xact == 'E')
+        return srv__aborted(err);
+    ty_ctx_t ctx;
+    srv__ctx_init(c, &ctx, &p->arena, err);
+    p->params = cm_arena_zalloc(&p->arena, sizeof *p->params * (size_t)n);
+    srv_bind_iter_t it;
+    const uint8_t *v;
+    int32_t len;
+    srv_bind_iter_init(&it, m);
+    for (int i = 0; srv_bind_iter_next(&it, &v, &len); i++) {
+        int16_t fmt = srv_format_at(m->formats, m->nformats, i);
+        ty_oid_t type = st->plan->param_types[i];
+        if (type == TY_INVALID || type == TY_UNKNOWN)
+            type = TY_TEXT;
+        if (fmt != 0 && fmt != 1)
+            return cm_err_set(err, CM_ERRCODE_PROTOCOL_VIOLATION, "unsupported format code: %d", fmt);
+        if (len < 0) {
+            p->params[i].isnull = true;
+            continue;
+        }
+        bool ok;
+        if (fmt == 0) {
+            if (memchr(v, 0, (size_t)len) != NULL)
+                return cm_err_set(err, CM_ERRCODE_CHARACTER_NOT_IN_REPERTOIRE,
+                                  "invalid byte sequence for encoding \"UTF8\": 0x00");
+            if (!cm_utf8_valid((const char *)v, (size_t)len))
+                return cm_err_set(err, CM_ERRCODE_CHARACTER_NOT_IN_REPERTOIRE,
+                                  "invalid byte sequence for encoding \"UTF8\"");
+            ok = ty_datum_from_text(type, -1, (const char *)v, (size_t)len, &ctx, &p->params[i]);
+        } else {
+            if (!ty_has_binary(type)) {
+                const ty_info_t *ti = ty_info(type);
+                return cm_err_set(err, CM_ERRCODE_FEATURE_NOT_SUPPORTED,
+                                  "binary format is not supported for parameters of type %s",
+                                  ti != NULL ? ti->name : "unknown");
+            }
+            ok = ty_datum_from_binary(type, -1, v, (size_t)len, &ctx, &p->params[i]);
+            if (!ok && err->set && strcmp(err->sqlstate, CM_ERRCODE_INVALID_BINARY_REPRESENTATION) == 0) {
+                char msg[80];
+                snprintf(msg, sizeof msg, "incorrect binary data format in bind parameter %d", i + 1);
+                free(err->message);
+                err->message = cm_strdup(msg);
+            }
+        }
+        if (!ok) {
+            if (!err->set)
+                cm_err_set(err, CM_ERRCODE_INVALID_TEXT_REPRESENTATION, "invalid value for parameter $%d", i + 1);
+            return false;
+        }
+    }
+    return true;
+}
+
+static bool srv__bind_formats(srv_conn_t *c, const srv_msg_bind_t *m, srv_stmt_t *st, srv_portal_t *p,
+                              cm_err_t *err)
+{
+    srv_cols_t cols;
+    srv__columns(c, st->plan, &p->arena, &cols);
+    if (m->nresult_formats > 1 && m->nresult_formats != cols.n)
+        return cm_err_set(err, CM_ERRCODE_PROTOCOL_VIOLATION,
+                          "bind message has %d result formats but query has %d columns", m->nresult_formats, cols.n);
+    p->nformats = cols.n;
+    if (cols.n == 0)
+        return true;
+    p->formats = cm_arena_zalloc(&p->arena, sizeof *p->formats * (size_t)cols.n);
+    for (int i = 0; i < cols.n; i++) {
+        int16_t fmt = srv_format_at(m->result_formats, m->nresult_formats, i);
+        if (fmt != 0 && fmt != 1)
+            return cm_err_set(err, CM_ERRCODE_PROTOCOL_VIOLATION, "unsupported format code: %d", fmt);
+        if (fmt == 1 && !ty_has_binary(cols.types[i])) {
+            const ty_info_t *ti = ty_info(cols.types[i]);
+            return cm_err_set(err, CM_ERRCODE_FEATURE_NOT_SUPPORTED,
+                              "binary format is not supported for results of type %s",
+                              ti != NULL ? ti->name : "unknown");
+        }
+        p->formats[i] = fmt;
+    }
+    return true;
+}
+
+static void srv__exec_bind(srv_conn_t *c, const srv_frame_t *f)
+{
+    srv_msg_bind_t m;
+    cm_err_t err = {0};
+    if (!srv_decode_bind(f->body, f->body_len, &m, &err)) {
+        srv__fail_extended(c, &err);
+        return;
+    }
+    srv_stmt_t *st = srv__stmt_find(c, m.stmt);
+    if (st == NULL) {
+        srv__stmt_missing(m.stmt, &err);
+        srv__fail_extended(c, &err);
+        return;
+    }
+    if (m.portal[0] != 0 && srv__portal_find(c, m.portal) != NULL) {
+        cm_err_set(&err, CM_ERRCODE_DUPLICATE_CURSOR, "cursor \"%s\" already exists", m.portal);
+        srv__fail_extended(c, &err);
+        return;
+    }
+    srv__xact_touch(c);
+    if (m.portal[0] == 0)
+        srv__portal_drop(c, "");
+    srv_portal_t *p = srv__portal_new(c);
+    p->name = cm_arena_strdup(&p->arena, m.portal);
+    p->stmt = st;
+    st->refs++;
+    if (!srv__bind_params(c, &m, st, p, &err) || !srv__bind_formats(c, &m, st, p, &err)) {
+        srv__portal_free(c, p);
+        srv__fail_extended(c, &err);
+        return;
+    }
+    if (m.portal[0] == 0) {
+        c->unnamed_portal = p;
+    } else {
+        p->next = c->portals;
+        c->portals = p;
+    }
+    srv_put_empty_message(&c->out, '2');
+}
+
+static void srv__exec_describe(srv_conn_t *c, const srv_frame_t *f)
+{
+    srv_msg_describe_t m;
+    cm_err_t err = {0};
+    if (!srv_decode_describe(f->body, f->body_len, &m, &err)) {
+        srv__fail_extended(c, &err);
+        return;
+    }
+    const pln_stmt_t *plan;
+    const int16_t *formats = NULL;
+    if (m.what == 'S') {
+        srv_stmt_t *st = srv__stmt_find(c, m.name);
+        if (st == NULL) {
+            srv__stmt_missing(m.name, &err);
+            srv__fail_extended(c, &err);
+            return;
+        }
+        plan = st->plan;
+        int n = plan != NULL ? plan->nparams : 0;
+        uint32_t *oids = cm_arena_alloc(&c->arena, sizeof *oids * (size_t)(n + 1));
+        for (int i = 0; i < n; i++)
+            oids[i] = plan->param_types[i];
+        srv_put_parameter_description(&c->out, n, oids);
+    } else {
+        srv_portal_t *p = srv__portal_find(c, m.name);
+        if (p == NULL) {
+            cm_err_set(&err, CM_ERRCODE_INVALID_CURSOR_NAME, "portal \"%s\" does not exist", m.name);
+            srv__fail_extended(c, &err);
+            return;
+        }
+        plan = p->stmt->plan;
+        formats = p->formats;
+    }
+    srv_cols_t cols;
+    srv__columns(c, plan, &c->arena, &cols);
+    if (plan != NULL && (plan->kind == PLN_QUERY || plan->kind == PLN_SHOW))
+        srv__row_description(c, &cols, formats);
+    else
+        srv_put_empty_message(&c->out, 'n');
+}
+
+static void srv__exec_execute(srv_conn_t *c, const srv_frame_t *f)
+{
+    srv_msg_execute_t m;
+    cm_err_t err = {0};
+    if (!srv_decode_execute(f->body, f->body_len, &m, &err)) {
+        srv__fail_extended(c, &err);
+        return;
+    }
+    srv_portal_t *p = srv__portal_find(c, m.portal);
+    if (p == NULL) {
+        cm_err_set(&err, CM_ERRCODE_INVALID_CURSOR_NAME, "portal \"%s\" does not exist", m.portal);
+        srv__fail_extended(c, &err);
+        return;
+    }
+    c->current_portal = p;
+    srv_run_t r = {.st = p->stmt->plan, .sql = p->stmt->sql, .params = p->params, .portal = p,
+                   .max_rows = m.max_rows};
+    srv_run_rc_t rc = srv__run(c, &r, false, &err);
+    if (rc == SRV_RUN_BUSY)
+        return;
+    c->current_portal = NULL;
+    if (rc == SRV_RUN_ERROR)
+        srv__fail_extended(c, &err);
+}
+
+static void srv__exec_close(srv_conn_t *c, const srv_frame_t *f)
+{
+    srv_msg_describe_t m;
+    cm_err_t err = {0};
+    if (!srv_decode_close(f->body, f->body_len, &m, &err)) {
+        srv__fail_extended(c, &err);
+        return;
+    }
+    if (m.what == 'S')
+        srv__stmt_drop(c, m.name);
+    else
+        srv__portal_drop(c, m.name);
+    srv_put_empty_message(&c->out, '3');
+}
+
+void srv_exec_message(srv_conn_t *c, const srv_frame_t *f)
+{
+    cm_err_t err = {0};
+    /* After an extended-protocol error everything up to Sync is dropped. */
+    if (c->ignore_till_sync && f->type != 'S' && f->type != 'X')
+        return;
+    switch (f->type) {
+    case 'Q':
+        srv__exec_query(c, f);
+        break;
+    case 'P':
+        srv__exec_parse(c, f);
+        break;
+    case 'B':
+        srv__exec_bind(c, f);
+        break;
+    case 'D':
+        srv__exec_describe(c, f);
+        break;
+    case 'E':
+        srv__exec_execute(c, f);
+        break;
+    case 'C':
+        srv__exec_close(c, f);
+        break;
+    case 'H':
+        if (!srv_decode_empty(f->body, f->body_len, &err))
+            srv_conn_fatal_err(c, &err);
+        break;
+    case 'S':
+        if (!srv_decode_empty(f->body, f->body_len, &err)) {
+            srv_conn_fatal_err(c, &err);
+            break;
+        }
+        c->ignore_till_sync = false;
+        srv__implicit_end(c);
+        srv__ready(c);
+        break;
+    case 'X':
+        srv_conn_close(c);
+        break;
+    case 'F':
+        cm_err_set(&err, CM_ERRCODE_FEATURE_NOT_SUPPORTED, "fast-path function calls are not supported");
+        srv__fail(c, &err);
+        srv__ready(c);
+        break;
+    case 'd':
+    case 'c':
+    case 'f':
+        /* Copy messages outside COPY are ignored, as PostgreSQL does. */
+        break;
+    default:
+        srv_conn_fatal(c, CM_ERRCODE_PROTOCOL_VIOLATION, "invalid frontend message type %d", f->type);
+        break;
+    }
+}

@@ -1,0 +1,275 @@
+/*
+ * srv_int.h: the internal header of the server module: the loop, the
+ * connection with its one state enum, sessions, prepared statements and
+ * portals, and the functions the srv_*.c files call on one another.
+ */
+#ifndef EDDY_SRV_INT_H
+#define EDDY_SRV_INT_H
+
+#include "common/common.h"
+#include "planner/planner.h"
+#include "server/server.h"
+#include "server/srv_codec.h"
+#include "server/srv_scram.h"
+#include "types/types.h"
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <uv.h>
+
+#define SRV_READ_CHUNK (64 * 1024)          /* one shared read buffer per loop */
+#define SRV_FLUSH_BYTES (64 * 1024)         /* write early when this much output waits */
+#define SRV_BUF_KEEP (16 * 1024)            /* idle buffers above this go back to malloc */
+#define SRV_HANDOFF_MAX 4096                /* accepted sockets waiting for a loop */
+
+typedef struct srv_conn srv_conn_t;
+typedef struct srv_loop srv_loop_t;
+
+/* ------------------------------------------------------------ server */
+
+typedef struct srv_user {
+    char *name;
+    srv_scram_secret_t secret;
+} srv_user_t;
+
+typedef struct srv_server {
+    srv_config_t cfg;
+    srv_user_t *users;
+    int nusers;
+    atomic_int nconns;
+    srv_loop_t *loops;
+    int nloops;
+    atomic_uint next_loop;
+} srv_server_t;
+
+struct srv_loop {
+    uv_loop_t uv;
+    srv_server_t *srv;
+    int index;
+    uv_thread_t thread;
+    uv_async_t async;               /* handed-off sockets and the shutdown order */
+    uv_timer_t tick;                /* housekeeping: authentication timeouts */
+    pthread_mutex_t mu;             /* guards the hand-off queue and `stop` */
+    int handoff[SRV_HANDOFF_MAX];
+    int nhandoff;
+    bool stop;
+    bool stopping;                  /* this loop has begun closing everything */
+    srv_conn_t *conns;              /* every open connection of this loop */
+    uint8_t rbuf[SRV_READ_CHUNK];
+    /* Loop 0 only: the listener and the signals. */
+    int listen_fd;
+    uv_poll_t listen_poll;
+    uv_signal_t sigint, sigterm;
+};
+
+/* ------------------------------------------------------------ cancel */
+
+typedef struct srv_cancel_slot {
+    struct srv_cancel_slot *next;   /* hash chain, guarded by the registry lock */
+    int32_t pid;
+    int32_t secret;
+    pthread_mutex_t mu;             /* orders "statement begins/ends" against a cancel */
+    bool running;
+    volatile int cancel;            /* ty_ctx_t.cancel points here */
+} srv_cancel_slot_t;
+
+void srv_cancel_register(srv_cancel_slot_t *slot);
+void srv_cancel_unregister(srv_cancel_slot_t *slot);
+void srv_cancel_request(int32_t pid, int32_t secret);
+void srv_cancel_stmt_begin(srv_cancel_slot_t *slot);
+void srv_cancel_stmt_end(srv_cancel_slot_t *slot);
+
+/* ------------------------------------------------------------ session */
+
+enum {
+    SRV_GUC_REPORT = 1 << 0,     /* sent as ParameterStatus at start and on change */
+    SRV_GUC_READONLY = 1 << 1,   /* SET fails with 55P02 */
+};
+
+#define SRV_GUC_MAX 64
+
+typedef struct srv_session {
+    char *val[SRV_GUC_MAX];        /* current values, canonical spelling */
+    char *reported[SRV_GUC_MAX];   /* last value sent as ParameterStatus */
+    char *xact_orig[SRV_GUC_MAX];  /* value when the transaction first touched it */
+    char *xact_sess[SRV_GUC_MAX];  /* last plain SET in the transaction (kept by COMMIT) */
+    bool xact_saved[SRV_GUC_MAX];
+    bool xact_touched;
+    ty_settings_t settings;
+    int64_t statement_timeout_ms;
+    char *user;
+    char *database;
+} srv_session_t;
+
+void srv_session_init(srv_session_t *s, const char *user);
+void srv_session_free(srv_session_t *s);
+/* SET name = value (NULL: DEFAULT). `in_xact` says whether undo must be kept. */
+bool srv_session_set(srv_session_t *s, const char *name, const char *value, bool local, cm_err_t *err);
+/* Startup parameters: unknown names and invalid values are ignored, as documented. */
+void srv_session_set_startup(srv_session_t *s, const char *name, const char *value);
+void srv_session_reset_all(srv_session_t *s);
+/* SHOW name: the value and the parameter's canonical name (the column name). */
+bool srv_session_show(srv_session_t *s, const char *name, const char **value, const char **canonical,
+                      cm_err_t *err);
+/* SHOW ALL: calls cb for every parameter in name order. */
+typedef void (*srv_guc_visit_cb)(void *arg, const char *name, const char *value, const char *desc);
+void srv_session_show_all(srv_session_t *s, srv_guc_visit_cb cb, void *arg);
+/* The current value of a parameter that exists (programmer error otherwise). */
+const char *srv_session_get(srv_session_t *s, const char *name);
+/* End of a transaction (explicit or implicit): keep or undo its SETs. */
+void srv_session_xact_end(srv_session_t *s, bool commit);
+/* ParameterStatus for every reported parameter whose value changed (all: every one). */
+void srv_session_report(srv_session_t *s, cm_buf_t *out, bool all);
+
+/* ------------------------------------------------------ statements, portals */
+
+typedef struct srv_stmt {
+    struct srv_stmt *next;
+    char *name;                 /* in arena */
+    cm_arena_t arena;           /* the text, the raw parse and the bound plan */
+    const char *sql;
+    pln_stmt_t *plan;           /* NULL for an empty query string */
+    int refs;                   /* the table's reference plus one per portal */
+} srv_stmt_t;
+
+typedef struct srv_portal {
+    struct srv_portal *next;
+    char *name;
+    srv_stmt_t *stmt;
+    cm_arena_t arena;           /* parameters and result formats */
+    ty_datum_t *params;
+    int nformats;
+    int16_t *formats;           /* result format per column */
+    bool started;               /* ran once; further rows wait in `rows` */
+    bool done;
+    cm_buf_t rows;              /* DataRow messages beyond an Execute's row limit */
+    size_t rows_off;
+} srv_portal_t;
+
+/* ------------------------------------------------------------ connection */
+
+/* DESIGN §10.4: the one state enum; srv_conn_set_state is the only writer. */
+typedef enum srv_conn_state {
+    SRV_CONN_STARTUP = 0,   /* waiting for the startup packet (SSL/GSS refusals loop here) */
+    SRV_CONN_AUTH,          /* waiting for a password or SASL message */
+    SRV_CONN_READY,         /* processing frontend messages */
+    SRV_CONN_BUSY,          /* a blocking statement runs off the loop; input waits */
+    SRV_CONN_CLOSING,       /* flushing a last message, then close */
+    SRV_CONN_CLOSED,        /* uv_close issued; freed in the close callback */
+} srv_conn_state_t;
+
+typedef enum srv_auth_step {
+    SRV_AUTH_STEP_PASSWORD,
+    SRV_AUTH_STEP_SASL_INITIAL,
+    SRV_AUTH_STEP_SASL_FINAL,
+} srv_auth_step_t;
+
+/* A simple-query string being worked through (it may pause for blocking work). */
+typedef struct srv_query_run {
+    bool active;
+    const char *sql;
+    pln_raw_list_t raws;
+    int next;
+    bool failed;
+} srv_query_run_t;
+
+/* What a statement running off the loop needs and produces. */
+typedef struct srv_work {
+    uv_work_t req;
+    bool inflight;
+    const pln_stmt_t *stmt;
+    const char *sql;
+    const ty_datum_t *params;
+    const int16_t *formats;
+    int nformats;
+    const ty_oid_t *types;      /* result column types */
+    int32_t max_rows;
+    ty_ctx_t ctx;
+    cm_err_t err;
+    cm_buf_t out;
+    uint64_t nrows;
+    bool ok;
+    srv_portal_t *portal;       /* extended: the portal run; NULL for simple */
+} srv_work_t;
+
+struct srv_conn {
+    uv_tcp_t tcp;               /* first, so the handle's memory is the connection's */
+    srv_loop_t *lp;
+    srv_conn_t *prev, *next;    /* the loop's list */
+    srv_conn_state_t state;
+    bool reading;
+    bool paused_output;         /* stopped reading because output is not drained */
+    bool over_limit;            /* beyond max_connections: refuse at startup */
+    bool counted;
+    bool handle_closed;         /* the close callback ran */
+    int64_t auth_deadline_us;
+    cm_buf_t in;                /* an incomplete message carried to the next read */
+    cm_buf_t out;               /* output being built */
+    cm_buf_t wbuf;              /* output being written */
+    uv_write_t wreq;
+    bool writing;
+    /* Authentication. */
+    srv_auth_step_t auth_step;
+    srv_scram_t *scram;
+    char *user;
+    bool sess_database_asked;   /* the client named a database other than eddy */
+    char *database_asked;
+    /* Session and transaction. */
+    srv_session_t sess;
+    char xact;                  /* 'I', 'T' or 'E' as ReadyForQuery reports it */
+    bool ignore_till_sync;
+    bool implicit_failed;       /* an error in the current implicit transaction */
+    bool xact_open;             /* a transaction (implicit or explicit) has begun */
+    int64_t xact_ts;            /* its start, microseconds since 2000-01-01 */
+    srv_cancel_slot_t cancel;
+    /* Execution. */
+    cm_arena_t arena;           /* per Query / Execute scratch */
+    srv_query_run_t q;
+    srv_stmt_t *stmts;          /* named statements */
+    srv_stmt_t *unnamed_stmt;
+    srv_portal_t *portals;      /* named portals */
+    srv_portal_t *unnamed_portal;
+    srv_portal_t *spare_portal; /* recycled so Bind does not malloc on the hot path */
+    srv_stmt_t *spare_stmt;
+    srv_portal_t *current_portal; /* the portal an Execute is running */
+    srv_work_t *work;           /* allocated on first blocking statement */
+};
+
+/* srv_conn.c */
+void srv_conn_set_state(srv_conn_t *c, srv_conn_state_t to);
+void srv_conn_accept(srv_loop_t *lp, int fd);
+void srv_conn_flush(srv_conn_t *c);
+/* Sends a FATAL error and closes once it is written. */
+void srv_conn_fatal(srv_conn_t *c, const char *sqlstate, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+void srv_conn_fatal_err(srv_conn_t *c, cm_err_t *err);
+void srv_conn_close(srv_conn_t *c);
+/* Closes at once, dropping unsent output (shutdown of a client that does not read). */
+void srv_conn_abort(srv_conn_t *c);
+/* Frees a connection whose handle closed while its work ran (from the work's completion). */
+void srv_conn_free_orphan(srv_conn_t *c);
+/* After blocking work: continue with buffered input. */
+void srv_conn_resume(srv_conn_t *c);
+void srv_conn_send_error(srv_conn_t *c, cm_err_t *err);
+void srv_conn_send_notice(srv_conn_t *c, const char *sqlstate, cm_severity_t sev, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
+/* srv_auth.c */
+bool srv_users_load(srv_server_t *srv, const char *path, cm_err_t *err);
+void srv_auth_begin(srv_conn_t *c);
+void srv_auth_message(srv_conn_t *c, const srv_frame_t *f);
+void srv_auth_tick(srv_conn_t *c, int64_t now_us);
+
+/* srv_exec.c: one function per frontend message once the connection is READY. */
+void srv_exec_message(srv_conn_t *c, const srv_frame_t *f);
+void srv_exec_after_work(srv_conn_t *c);
+void srv_exec_conn_free(srv_conn_t *c);
+
+/* srv_listen.c: a stopping loop finishes once its last connection is gone. */
+void srv_loop_conn_gone(srv_loop_t *lp);
+
+/* srv_startup.c */
+void srv_startup_packet(srv_conn_t *c, const srv_frame_t *f);
+void srv_startup_finish(srv_conn_t *c);
+
+#endif

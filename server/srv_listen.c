@@ -1,0 +1,284 @@
+/*
+ * srv_listen.c: the server's event loops: one per I/O thread, a listening
+ * socket accepted on loop 0 and handed round-robin to the loops (a bounded
+ * queue plus uv_async_send, drained whole), a one-second housekeeping timer
+ * per loop, and the shutdown on SIGINT/SIGTERM: stop accepting, send every
+ * client FATAL 57P01, close everything and return 0.
+ *
+ * Accept-and-hand-off rather than SO_REUSEPORT: the kernel's hash spreads a
+ * handful of clients unevenly over two loops, round-robin does not.
+ */
+#include "server/srv_int.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <netdb.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+void srv_config_default(srv_config_t *cfg)
+{
+    memset(cfg, 0, sizeof *cfg);
+    snprintf(cfg->listen_host, sizeof cfg->listen_host, "127.0.0.1");
+    cfg->listen_port = 6875;
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    cfg->io_threads = n > 0 ? (int)n : 1;
+    cfg->workers = cfg->io_threads;
+    cfg->auth = SRV_AUTH_TRUST;
+    cfg->message_max_bytes = 64u << 20;
+    cfg->auth_message_max_bytes = SRV_SMALL_MESSAGE_MAX;
+    cfg->output_max_bytes = 1u << 20;
+    cfg->result_max_bytes = 64u << 20;
+    cfg->max_connections = 4096;
+    cfg->auth_timeout_ms = 60000;
+}
+
+/* ------------------------------------------------------------ shutdown */
+
+static void srv__loop_close_handles(srv_loop_t *lp)
+{
+    if (!uv_is_closing((uv_handle_t *)&lp->async))
+        uv_close((uv_handle_t *)&lp->async, NULL);
+    if (!uv_is_closing((uv_handle_t *)&lp->tick))
+        uv_close((uv_handle_t *)&lp->tick, NULL);
+}
+
+static void srv__loop_begin_stop(srv_loop_t *lp)
+{
+    if (lp->stopping)
+        return;
+    lp->stopping = true;
+    for (srv_conn_t *c = lp->conns, *next; c != NULL; c = next) {
+        next = c->next;
+        if (c->state == SRV_CONN_READY || c->state == SRV_CONN_BUSY || c->state == SRV_CONN_AUTH)
+            srv_conn_fatal(c, CM_ERRCODE_ADMIN_SHUTDOWN, "terminating connection due to administrator command");
+        else
+            srv_conn_close(c);
+    }
+    if (lp->conns == NULL)
+        srv__loop_close_handles(lp);
+}
+
+void srv_loop_conn_gone(srv_loop_t *lp)
+{
+    if (lp->stopping && lp->conns == NULL)
+        srv__loop_close_handles(lp);
+}
+
+static void srv__tick_cb(uv_timer_t *t)
+{
+    srv_loop_t *lp = t->data;
+    if (lp->stopping) {
+        /* Clients that do not take their FATAL within a tick are cut off. */
+        for (srv_conn_t *c = lp->conns, *next; c != NULL; c = next) {
+            next = c->next;
+            srv_conn_abort(c);
+        }
+        srv__loop_close_handles(lp);
+        return;
+    }
+    int64_t now = cm_now_mono_us();
+    for (srv_conn_t *c = lp->conns, *next; c != NULL; c = next) {
+        next = c->next;
+        srv_auth_tick(c, now);
+    }
+}
+
+static void srv__async_cb(uv_async_t *a)
+{
+    srv_loop_t *lp = a->data;
+    int fds[SRV_HANDOFF_MAX];
+    pthread_mutex_lock(&lp->mu);
+    int n = lp->nhandoff;
+    memcpy(fds, lp->handoff, sizeof fds[0] * (size_t)n);
+    lp->nhandoff = 0;
+    bool stop = lp->stop;
+    pthread_mutex_unlock(&lp->mu);
+    for (int i = 0; i < n; i++) {
+        if (stop)
+            close(fds[i]);
+        else
+            srv_conn_accept(lp, fds[i]);
+    }
+    if (stop)
+        srv__loop_begin_stop(lp);
+}
+
+static void srv__stop_all(srv_server_t *srv)
+{
+    srv_loop_t *lp0 = &srv->loops[0];
+    if (lp0->listen_fd >= 0) {
+        uv_poll_stop(&lp0->listen_poll);
+        uv_close((uv_handle_t *)&lp0->listen_poll, NULL);
+        close(lp0->listen_fd);
+        lp0->listen_fd = -1;
+    }
+    if (!uv_is_closing((uv_handle_t *)&lp0->sigint)) {
+        uv_close((uv_handle_t *)&lp0->sigint, NULL);
+        uv_close((uv_handle_t *)&lp0->sigterm, NULL);
+    }
+    for (int i = 0; i < srv->nloops; i++) {
+        srv_loop_t *lp = &srv->loops[i];
+        pthread_mutex_lock(&lp->mu);
+        lp->stop = true;
+        pthread_mutex_unlock(&lp->mu);
+        uv_async_send(&lp->async);
+    }
+}
+
+static void srv__signal_cb(uv_signal_t *s, int signum)
+{
+    srv_server_t *srv = s->data;
+    cm_log_info("received signal %d, shutting down", signum);
+    srv__stop_all(srv);
+}
+
+/* ------------------------------------------------------------ accept */
+
+static void srv__listen_cb(uv_poll_t *p, int status, int events)
+{
+    srv_server_t *srv = p->data;
+    srv_loop_t *lp0 = &srv->loops[0];
+    if (status < 0 || lp0->listen_fd < 0)
+        return;
+    for (int k = 0; k < 256; k++) {
+        int fd = accept4(lp0->listen_fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
+        if (fd < 0) {
+            if (errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR && errno != ECONNABORTED)
+                cm_log_warn("accept: %s", strerror(errno));
+            return;
+        }
+        unsigned i = atomic_fetch_add(&srv->next_loop, 1) % (unsigned)srv->nloops;
+        srv_loop_t *lp = &srv->loops[i];
+        if (lp == lp0) {
+            srv_conn_accept(lp0, fd);
+            continue;
+        }
+        pthread_mutex_lock(&lp->mu);
+        bool full = lp->nhandoff == SRV_HANDOFF_MAX;
+        if (!full)
+            lp->handoff[lp->nhandoff++] = fd;
+        pthread_mutex_unlock(&lp->mu);
+        if (full)
+            close(fd);
+        else
+            uv_async_send(&lp->async);
+    }
+}
+
+static int srv__listen_socket(const srv_config_t *cfg)
+{
+    struct addrinfo hints = {.ai_family = AF_UNSPEC, .ai_socktype = SOCK_STREAM, .ai_flags = AI_PASSIVE};
+    struct addrinfo *res;
+    char port[16];
+    snprintf(port, sizeof port, "%d", cfg->listen_port);
+    int rc = getaddrinfo(cfg->listen_host, port, &hints, &res);
+    if (rc != 0) {
+        cm_log_error("cannot resolve %s: %s", cfg->listen_host, gai_strerror(rc));
+        return -1;
+    }
+    int fd = -1;
+    for (struct addrinfo *ai = res; ai != NULL; ai = ai->ai_next) {
+        fd = socket(ai->ai_family, ai->ai_socktype | SOCK_NONBLOCK | SOCK_CLOEXEC, ai->ai_protocol);
+        if (fd < 0)
+            continue;
+        int one = 1;
+        setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
+        if (bind(fd, ai->ai_addr, ai->ai_addrlen) == 0 && listen(fd, 1024) == 0)
+            break;
+        cm_log_error("cannot listen on %s:%d: %s", cfg->listen_host, cfg->listen_port, strerror(errno));
+        close(fd);
+        fd = -1;
+    }
+    freeaddrinfo(res);
+    return fd;
+}
+
+/* ------------------------------------------------------------ run */
+
+static void srv__loop_thread(void *arg)
+{
+    srv_loop_t *lp = arg;
+    uv_run(&lp->uv, UV_RUN_DEFAULT);
+}
+
+static void srv__raise_fd_limit(void)
+{
+    struct rlimit rl;
+    if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < rl.rlim_max) {
+        rl.rlim_cur = rl.rlim_max;
+        setrlimit(RLIMIT_NOFILE, &rl);
+    }
+}
+
+int srv_run(const srv_config_t *cfg)
+{
+    srv_server_t *srv = cm_calloc(1, sizeof *srv);
+    srv->cfg = *cfg;
+    if (cfg->auth != SRV_AUTH_TRUST) {
+        cm_err_t err = {0};
+        if (cfg->users_file == NULL) {
+            cm_log_error("--auth password and --auth scram need --users FILE");
+            return 2;
+        }
+        if (!srv_users_load(srv, cfg->users_file, &err)) {
+            cm_log_error("%s", err.message);
+            cm_err_clear(&err);
+            return 2;
+        }
+    }
+    signal(SIGPIPE, SIG_IGN);
+    srv__raise_fd_limit();
+    int fd = srv__listen_socket(cfg);
+    if (fd < 0)
+        return 1;
+    srv->nloops = cfg->io_threads > 0 ? cfg->io_threads : 1;
+    srv->loops = cm_calloc((size_t)srv->nloops, sizeof *srv->loops);
+    for (int i = 0; i < srv->nloops; i++) {
+        srv_loop_t *lp = &srv->loops[i];
+        lp->srv = srv;
+        lp->index = i;
+        lp->listen_fd = -1;
+        uv_loop_init(&lp->uv);
+        pthread_mutex_init(&lp->mu, NULL);
+        uv_async_init(&lp->uv, &lp->async, srv__async_cb);
+        lp->async.data = lp;
+        uv_timer_init(&lp->uv, &lp->tick);
+        lp->tick.data = lp;
+        uv_timer_start(&lp->tick, srv__tick_cb, 1000, 1000);
+    }
+    srv_loop_t *lp0 = &srv->loops[0];
+    lp0->listen_fd = fd;
+    uv_poll_init(&lp0->uv, &lp0->listen_poll, fd);
+    lp0->listen_poll.data = srv;
+    uv_poll_start(&lp0->listen_poll, UV_READABLE, srv__listen_cb);
+    uv_signal_init(&lp0->uv, &lp0->sigint);
+    uv_signal_init(&lp0->uv, &lp0->sigterm);
+    lp0->sigint.data = lp0->sigterm.data = srv;
+    uv_signal_start(&lp0->sigint, srv__signal_cb, SIGINT);
+    uv_signal_start(&lp0->sigterm, srv__signal_cb, SIGTERM);
+    for (int i = 1; i < srv->nloops; i++)
+        uv_thread_create(&srv->loops[i].thread, srv__loop_thread, &srv->loops[i]);
+    cm_log_info("eddy %s listening on %s:%d with %d I/O threads", EDDY_VERSION, cfg->listen_host,
+                cfg->listen_port, srv->nloops);
+    uv_run(&lp0->uv, UV_RUN_DEFAULT);
+    for (int i = 1; i < srv->nloops; i++)
+        uv_thread_join(&srv->loops[i].thread);
+    for (int i = 0; i < srv->nloops; i++) {
+        uv_loop_close(&srv->loops[i].uv);
+        pthread_mutex_destroy(&srv->loops[i].mu);
+    }
+    for (int i = 0; i < srv->nusers; i++)
+        free(srv->users[i].name);
+    free(srv->users);
+    free(srv->loops);
+    free(srv);
+    return 0;
+}

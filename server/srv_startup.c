@@ -1,0 +1,94 @@
+/*
+ * srv_startup.c: the untyped first packets of a connection: SSLRequest and
+ * GSSENCRequest (refused with 'N', then the next packet is read),
+ * CancelRequest (no reply, then close), and the StartupMessage whose
+ * parameters become session settings before authentication starts.
+ */
+#include "server/srv_int.h"
+
+#include <openssl/rand.h>
+#include <string.h>
+
+void srv_startup_packet(srv_conn_t *c, const srv_frame_t *f)
+{
+    srv_startup_t st;
+    cm_err_t err = {0};
+    if (!srv_decode_startup(f->body, f->body_len, &st, &err)) {
+        srv_conn_fatal_err(c, &err);
+        return;
+    }
+    switch (st.kind) {
+    case SRV_STARTUP_SSL:
+    case SRV_STARTUP_GSSENC:
+        /* No TLS yet: one unframed 'N', and the client continues in clear. */
+        cm_buf_put_u8(&c->out, 'N');
+        return;
+    case SRV_STARTUP_CANCEL:
+        srv_cancel_request(st.cancel_pid, st.cancel_secret);
+        srv_conn_close(c);
+        return;
+    case SRV_STARTUP_MESSAGE:
+        break;
+    default:
+        cm_panic(__FILE__, __LINE__, "unknown startup packet kind %d", (int)st.kind);
+    }
+    if (c->over_limit) {
+        srv_conn_fatal(c, CM_ERRCODE_TOO_MANY_CONNECTIONS, "sorry, too many clients already");
+        return;
+    }
+    const char *user = NULL, *database = NULL;
+    const char *unknown_opts[SRV_STARTUP_PARAMS_MAX];
+    int nunknown = 0;
+    for (int i = 0; i < st.nparams; i++) {
+        if (strcmp(st.names[i], "user") == 0)
+            user = st.values[i];
+        else if (strcmp(st.names[i], "database") == 0)
+            database = st.values[i];
+        else if (strncmp(st.names[i], "_pq_.", 5) == 0)
+            unknown_opts[nunknown++] = st.names[i];
+    }
+    if (user == NULL || user[0] == 0) {
+        srv_conn_fatal(c, CM_ERRCODE_INVALID_AUTHORIZATION_SPECIFICATION,
+                       "no PostgreSQL user name specified in startup packet");
+        return;
+    }
+    /* A newer minor version or protocol options we do not know: say what we speak. */
+    if ((st.version & 0xffff) > 0 || nunknown > 0)
+        srv_put_negotiate_protocol_version(&c->out, 0, nunknown, unknown_opts);
+    c->user = cm_strdup(user);
+    srv_session_init(&c->sess, user);
+    for (int i = 0; i < st.nparams; i++) {
+        const char *n = st.names[i];
+        if (strcmp(n, "user") == 0 || strcmp(n, "database") == 0 || strcmp(n, "options") == 0 ||
+            strcmp(n, "replication") == 0 || strncmp(n, "_pq_.", 5) == 0)
+            continue;
+        srv_session_set_startup(&c->sess, n, st.values[i]);
+    }
+    c->sess_database_asked = database != NULL && database[0] != 0 && strcmp(database, "eddy") != 0;
+    if (c->sess_database_asked) {
+        free(c->database_asked);
+        c->database_asked = cm_strdup(database);
+    }
+    srv_conn_set_state(c, SRV_CONN_AUTH);
+    srv_auth_begin(c);
+}
+
+/* After authentication succeeded: the session's parameters, its key, and ready. */
+void srv_startup_finish(srv_conn_t *c)
+{
+    srv_put_authentication(&c->out, 0, NULL, 0);
+    srv_session_report(&c->sess, &c->out, true);
+    srv_cancel_register(&c->cancel);
+    srv_put_backend_key_data(&c->out, c->cancel.pid, c->cancel.secret);
+    if (c->sess_database_asked)
+        srv_conn_send_notice(c, CM_ERRCODE_SUCCESSFUL_COMPLETION, CM_SEV_NOTICE,
+                             "database \"%s\" does not exist here; using the default database \"eddy\"",
+                             c->database_asked);
+    if (c->scram != NULL) {
+        srv_scram_free(c->scram);
+        free(c->scram);
+        c->scram = NULL;
+    }
+    srv_conn_set_state(c, SRV_CONN_READY);
+    srv_put_ready_for_query(&c->out, 'I');
+}
