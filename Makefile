@@ -20,10 +20,14 @@ UNIT_SRC   := $(wildcard tests/unit/test_*.c)
 UNIT_BIN   := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(UNIT_SRC))
 TOOL_SRC   := $(wildcard tests/tools/*.c)
 TOOL_BIN   := $(patsubst tests/tools/%.c,$(BUILD)/tools/%,$(TOOL_SRC))
+# Fuzz targets replayed over their corpora by make test (plain main, no libFuzzer);
+# a target is built once the module it drives has sources.
+FUZZ_REPLAY := $(if $(wildcard server/srv_codec_fuzz.c),$(BUILD)/fuzz/replay_codec) \
+               $(if $(wildcard parser/*.c),$(BUILD)/fuzz/replay_parser)
 
 .PHONY: all run test check tsan fuzz bench setup clean deps unit tools
 
-all: $(BUILD)/eddy $(UNIT_BIN) $(TOOL_BIN)
+all: $(BUILD)/eddy $(UNIT_BIN) $(TOOL_BIN) $(FUZZ_REPLAY)
 
 $(BUILD)/gen/sql.c $(BUILD)/gen/sql.h: parser/sql.y
 	@mkdir -p $(BUILD)/gen
@@ -58,6 +62,10 @@ $(BUILD)/tools/%: tests/tools/%.c $(BUILD)/libeddy.a
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_ALL) -I$(shell pg_config --includedir 2>/dev/null || echo /usr/include/postgresql) \
 	    -o $@ $< $(BUILD)/libeddy.a $(LDLIBS_ALL) -lpq
+
+$(BUILD)/fuzz/replay_%: tests/fuzz/fuzz_%.c tests/fuzz/replay_main.c tests/fuzz/fuzz.h $(BUILD)/libeddy.a
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_ALL) -o $@ tests/fuzz/fuzz_$*.c tests/fuzz/replay_main.c $(BUILD)/libeddy.a $(LDLIBS_ALL)
 
 -include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)
 
