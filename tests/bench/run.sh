@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# run.sh: make bench. pgbench "SELECT 1;" against eddy and a PostgreSQL 15 (own
+# temp cluster), both on free loopback ports, in the simple, extended and
+# prepared protocols. Runs alternate between the servers (and which goes first)
+# so that both see the same machine; the table gives TPS and eddy/PostgreSQL.
+#   BENCH_SECONDS=10 BENCH_CLIENTS=8 BENCH_THREADS=2 BENCH_ROUNDS=1 tests/bench/run.sh
+set -uo pipefail
+cd "$(dirname "$0")/../.."
+BUILD=${BUILD:-build}
+export EDDY_BIN=${EDDY_BIN:-$PWD/$BUILD/eddy}
+LOG_DIR=$(mktemp -d /tmp/eddy-bench.XXXXXX)
+export LOG_DIR
+source tests/lib/servers.sh
+trap 'servers_stop_all; rm -rf "$LOG_DIR"' EXIT
+T=${BENCH_SECONDS:-10} C=${BENCH_CLIENTS:-8} J=${BENCH_THREADS:-2} R=${BENCH_ROUNDS:-1}
+MODES=(${BENCH_MODES:-simple extended prepared})
+
+eddy_start || { echo "bench: eddy did not start"; exit 1; }
+pg_start || { echo "bench: PostgreSQL did not start"; exit 1; }
+
+bench_one() {   # bench_one PORT MODE: prints the TPS
+    local out
+    out=$(pgbench -n -f tests/bench/select1.sql -c "$C" -j "$J" -T "$T" -M "$2" \
+          -h 127.0.0.1 -p "$1" -U postgres eddy 2>&1)
+    local tps
+    tps=$(sed -nE 's/^tps = ([0-9.]+) \(without initial connection time\)/\1/p' <<<"$out")
+    if [ -z "$tps" ]; then
+        echo "bench: pgbench -M $2 on port $1 failed:" >&2
+        tail -5 <<<"$out" >&2
+        echo 0
+    else
+        echo "$tps"
+    fi
+}
+
+declare -A eddy_tps pg_tps
+echo "pgbench -n -f select1.sql -c $C -j $J -T $T, $R round(s), $(nproc) CPUs"
+echo "eddy: $EDDY_BIN ($("$EDDY_BIN" --version 2>&1 | head -1)); PostgreSQL: $("$PG_BIN/postgres" --version)"
+k=0
+for ((r = 0; r < R; r++)); do
+    for m in "${MODES[@]}"; do
+        if ((k++ % 2 == 0)); then
+            e=$(bench_one "$EDDY_PORT" "$m"); p=$(bench_one "$PG_PORT" "$m")
+        else
+            p=$(bench_one "$PG_PORT" "$m"); e=$(bench_one "$EDDY_PORT" "$m")
+        fi
+        eddy_tps[$m]="${eddy_tps[$m]:-} $e"; pg_tps[$m]="${pg_tps[$m]:-} $p"
+    done
+done
+printf '\n%-10s %14s %14s %10s\n' mode "eddy TPS" "PG15 TPS" "eddy/PG"
+for m in "${MODES[@]}"; do
+    # The median of the rounds for each server.
+    e=$(tr ' ' '\n' <<<"${eddy_tps[$m]}" | grep . | sort -g | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}')
+    p=$(tr ' ' '\n' <<<"${pg_tps[$m]}" | grep . | sort -g | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}')
+    ratio=$(awk -v e="$e" -v p="$p" 'BEGIN { if (p > 0) printf "%.2f", e / p; else print "n/a" }')
+    printf '%-10s %14.0f %14.0f %10s\n' "$m" "$e" "$p" "$ratio"
+done
