@@ -5,7 +5,7 @@
 # exact command to run and fails, so nothing is half-installed silently.
 set -euo pipefail
 
-packages=(build-essential clang lemon libuv1-dev libssl-dev libpq-dev postgresql-15
+packages=(build-essential clang libclang-rt-14-dev lemon libuv1-dev libssl-dev libpq-dev postgresql-15
           postgresql-client-15 python3-psycopg default-jdk-headless libpostgresql-jdbc-java)
 
 missing=()

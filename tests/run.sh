@@ -17,6 +17,13 @@ results=$LOG_DIR/results
 source tests/lib/servers.sh
 trap 'servers_stop_all' EXIT
 
+# Sanitizer builds (make check, make tsan): every instrumented process (eddy
+# servers, unit tests, C tools) writes its reports to $LOG_DIR/san.*, and any
+# report fails the suite at the end, even one from a server in the background.
+export ASAN_OPTIONS="detect_leaks=1:abort_on_error=0:log_path=$LOG_DIR/san:${ASAN_OPTIONS:-}"
+export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1:log_path=$LOG_DIR/san:${UBSAN_OPTIONS:-}"
+export TSAN_OPTIONS="second_deadlock_stack=1:log_path=$LOG_DIR/san:${TSAN_OPTIONS:-}"
+
 layer() {   # layer NAME COMMAND...: runs one layer, keeps its output for counting
     local name=$1; shift
     echo "== $name"
@@ -66,8 +73,18 @@ for f in tests/layers/*.sh; do
     [ -f "$f" ] && wanted "$(basename "$f" .sh)" && layer "$(basename "$f" .sh)" bash "$f"
 done
 
+# Stop the servers first so that their exit-time reports (leaks) are written.
+servers_stop_all
+for f in "$LOG_DIR"/san.*; do
+    [ -f "$f" ] || continue
+    echo "not ok sanitizer report $(basename "$f")"
+    echo "[sanitizers] not ok report $f" >>"$results"
+    grep -E '^(==|SUMMARY|WARNING: ThreadSanitizer|.*runtime error)' "$f" | head -5 | sed 's/^/  /'
+done
+
 passed=$(grep -c '\] ok ' "$results")
 failed=$(grep -c '\] not ok ' "$results")
 echo
+echo "logs: $LOG_DIR"
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ] && [ "$passed" -gt 0 ]
