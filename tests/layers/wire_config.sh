@@ -31,6 +31,15 @@ else
     fi
 fi
 
+# --- message size limit and start-up timeout.
+if eddy_start --message-max-bytes 65536 --auth-timeout-ms 1000; then
+    echo "# tests/wire/test_limits.py (--message-max-bytes 65536 --auth-timeout-ms 1000)"
+    LIMITS_PORT=$EDDY_PORT MSG_MAX=65536 AUTH_TIMEOUT_MS=1000 /usr/bin/python3 tests/wire/test_limits.py
+    eddy_stop "$EDDY_PID"
+else
+    echo "not ok limits: eddy --message-max-bytes 65536 --auth-timeout-ms 1000 did not start"
+fi
+
 # --- authentication: users file from `eddy --hash-password` (password on stdin,
 # verifier on stdout), one "user:verifier" line per user.
 users=$WORK/users

@@ -11,6 +11,10 @@ LIMIT_PORT=$PG_PORT LIMIT_DATA=$PG_DATA LIMIT_DIR=$PG_DIR
 echo "# test_maxconn.py"
 MAXCONN_PORT=$LIMIT_PORT MAXCONN_LIMIT=4 /usr/bin/python3 tests/wire/test_maxconn.py
 pg_stop
+pg_start -c authentication_timeout=1s || exit 1
+echo "# test_limits.py (authentication_timeout=1s)"
+LIMITS_PORT=$PG_PORT AUTH_TIMEOUT_MS=1000 /usr/bin/python3 tests/wire/test_limits.py
+pg_stop
 pg_start || exit 1
 for f in startup simple extended nasty cancel; do
     echo "# test_$f.py"
