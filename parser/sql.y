@@ -1,5 +1,1135 @@
-/* sql.y: placeholder grammar, replaced by the parser work in progress. */
+/*
+ * sql.y: the lemon grammar of eddy's SQL dialect (PostgreSQL's, plus eddy's
+ * streaming statements as they arrive).
+ *
+ * The tokenizer (sql_lex.c) calls this parser one token at a time; actions
+ * are single calls into the builders of sql_build.c, which allocate nodes in
+ * the statement arena, so no %destructor is needed. Keyword categories and
+ * operator precedence follow PostgreSQL so that the same texts parse and the
+ * same syntax errors are reported at the same token. Statements the grammar
+ * does not take yet arrive as one UNSUPPORTED token (see sql_parse.c).
+ */
+
+%include {
+#include "parser/sql_int.h"
+}
+
 %name sql_parser
 %token_prefix SQL_TOK_
-%token_type {int}
-input ::= SEMI.
+%token_type {sql_token_t}
+%default_type {void *}
+%extra_context {sql_pctx_t *ctx}
+%stack_size 1000
+%start_symbol input
+
+%syntax_error { sql__syntax_error(ctx, &TOKEN, yymajor); }
+%stack_overflow { sql__stack_overflow(ctx); }
+
+/* Tokens the tokenizer produces that are not keywords. */
+%token IDENT ICONST FCONST SCONST BCONST XCONST PARAM OP TYPECAST DOT_DOT COLON_EQUALS EQUALS_GREATER
+       LESS_EQUALS GREATER_EQUALS NOT_EQUALS LP RP LBRACKET RBRACKET COMMA SEMI COLON DOT
+       PLUS MINUS STAR SLASH PERCENT CARET LT GT EQ OTHER UNSUPPORTED NOT_LA NULLS_LA WITH_LA.
+
+/* Keywords: every non-unreserved PostgreSQL keyword, and the unreserved ones the grammar uses. */
+%token ABORT ALL ANALYSE ANALYZE AND ANY ARRAY AS ASC ASYMMETRIC AT AUTHORIZATION BEGIN BETWEEN
+       BIGINT BINARY BIT BOOLEAN BOTH BY CASE CAST CHAIN CHAR CHARACTER CHARACTERISTICS CHECK
+       COALESCE COLLATE COLLATION COLUMN COMMIT COMMITTED CONCURRENTLY CONSTRAINT CREATE CROSS
+       CURRENT_CATALOG CURRENT_DATE CURRENT_ROLE CURRENT_SCHEMA CURRENT_TIME CURRENT_TIMESTAMP
+       CURRENT_USER DAY DEC DECIMAL DEFAULT DEFERRABLE DESC DISCARD DISTINCT DO DOUBLE ELSE END
+       ESCAPE EXCEPT EXISTS EXTRACT FALSE FETCH FILTER FIRST FLOAT FOR FOREIGN FREEZE FROM FULL
+       GRANT GREATEST GROUP GROUPING HAVING HOUR ILIKE IN INITIALLY INNER INOUT INT INTEGER
+       INTERSECT INTERVAL INTO IS ISNULL ISOLATION JOIN LAST LATERAL LEADING LEAST LEFT LEVEL LIKE
+       LIMIT LOCAL LOCALTIME LOCALTIMESTAMP MINUTE MONTH NAMES NATIONAL NATURAL NCHAR NO NONE
+       NORMALIZE NOT NOTNULL NULL NULLIF NULLS NUMERIC OFFSET ON ONLY OR ORDER OUT OUTER OVER
+       OVERLAPS OVERLAY PLACING PLANS POSITION PRECISION PRIMARY READ REAL REFERENCES REPEATABLE
+       RESET RETURNING RIGHT ROLLBACK ROW SCHEMA SECOND SELECT SEQUENCES SERIALIZABLE SESSION
+       SESSION_USER SET SETOF SHOW SIMILAR SMALLINT SOME START SUBSTRING SYMMETRIC TABLE TABLESAMPLE
+       TEMP TEMPORARY THEN TIME TIMESTAMP TO TRAILING TRANSACTION TREAT TRIM TRUE UNCOMMITTED UNION
+       UNIQUE UNKNOWN USER USING VALUES VARCHAR VARIADIC VARYING VERBOSE WHEN WHERE WINDOW WITH
+       WITHIN WITHOUT WORK WRITE XMLATTRIBUTES XMLCONCAT XMLELEMENT XMLEXISTS XMLFOREST
+       XMLNAMESPACES XMLPARSE XMLPI XMLROOT XMLSERIALIZE XMLTABLE YEAR ZONE.
+
+/* Precedence, lowest first, as PostgreSQL's grammar declares it. */
+%left UNION EXCEPT.
+%left INTERSECT.
+%left OR.
+%left AND.
+%right NOT.
+%nonassoc IS ISNULL NOTNULL.
+%nonassoc LT GT EQ LESS_EQUALS GREATER_EQUALS NOT_EQUALS.
+%nonassoc BETWEEN IN LIKE ILIKE SIMILAR NOT_LA.
+%nonassoc ESCAPE.
+%nonassoc IDENT.
+%left OP.
+%left PLUS MINUS.
+%left STAR SLASH PERCENT.
+%left CARET.
+%left AT.
+%left COLLATE.
+%right UMINUS.
+%left LBRACKET RBRACKET.
+%left LP RP.
+%left TYPECAST.
+%left DOT.
+%left JOIN CROSS LEFT FULL RIGHT INNER NATURAL.
+
+/////////////////////////////////////////////////////// statement list ////
+
+input ::= stmtmulti.
+stmtmulti ::= stmtmulti SEMI toplevel_stmt.
+stmtmulti ::= toplevel_stmt.
+toplevel_stmt ::= stmt(S).       { sql__stmt_add(ctx, S); }
+toplevel_stmt ::= .
+
+%type stmt {sql_stmt_t *}
+stmt(A) ::= select_stmt(S).      { A = sql__stmt_select(ctx, S); }
+stmt(A) ::= UNSUPPORTED(T).      { A = sql__stmt_unsupported(ctx, &T); }
+stmt(A) ::= set_stmt(S).         { A = S; }
+stmt(A) ::= show_stmt(S).        { A = S; }
+stmt(A) ::= reset_stmt(S).       { A = S; }
+stmt(A) ::= txn_stmt(S).         { A = S; }
+stmt(A) ::= discard_stmt(S).     { A = S; }
+
+///////////////////////////////////////////////// SET / SHOW / RESET ////
+
+%type set_stmt {sql_stmt_t *}
+%type set_rest {sql_stmt_t *}
+%type set_rest_more {sql_stmt_t *}
+set_stmt(A) ::= SET set_rest(S).             { A = S; }
+set_stmt(A) ::= SET LOCAL set_rest(S).       { A = sql__stmt_set_local(ctx, S); }
+set_stmt(A) ::= SET SESSION set_rest(S).     { A = S; }
+
+set_rest(A) ::= TRANSACTION txn_mode_list(M).
+        { A = sql__stmt_set_txn(ctx, M, false); }
+set_rest(A) ::= SESSION CHARACTERISTICS AS TRANSACTION txn_mode_list(M).
+        { A = sql__stmt_set_txn(ctx, M, true); }
+set_rest(A) ::= set_rest_more(S).            { A = S; }
+
+set_rest_more(A) ::= var_name(N) TO var_list(L).        { A = sql__stmt_set(ctx, N, L); }
+set_rest_more(A) ::= var_name(N) EQ var_list(L).        { A = sql__stmt_set(ctx, N, L); }
+set_rest_more(A) ::= var_name(N) TO DEFAULT.            { A = sql__stmt_set(ctx, N, NULL); }
+set_rest_more(A) ::= var_name(N) EQ DEFAULT.            { A = sql__stmt_set(ctx, N, NULL); }
+set_rest_more(A) ::= TIME ZONE zone_value(V).           { A = sql__stmt_set(ctx, "timezone", V); }
+set_rest_more(A) ::= NAMES.                             { A = sql__stmt_set(ctx, "client_encoding", NULL); }
+set_rest_more(A) ::= NAMES DEFAULT.                     { A = sql__stmt_set(ctx, "client_encoding", NULL); }
+set_rest_more(A) ::= NAMES SCONST(S).
+        { A = sql__stmt_set(ctx, "client_encoding", sql__list1(ctx, sql__const_string(ctx, &S))); }
+set_rest_more(A) ::= SCHEMA SCONST(S).
+        { A = sql__stmt_set(ctx, "search_path", sql__list1(ctx, sql__const_string(ctx, &S))); }
+set_rest_more(A) ::= SESSION AUTHORIZATION nonreserved_word_or_sconst(V).
+        { A = sql__stmt_set(ctx, "session_authorization", sql__list1(ctx, V)); }
+set_rest_more(A) ::= SESSION AUTHORIZATION DEFAULT.
+        { A = sql__stmt_set(ctx, "session_authorization", NULL); }
+
+%type var_name {const char *}
+var_name(A) ::= colid(N).                        { A = N.str; }
+var_name(A) ::= var_name(P) DOT colid(N).        { A = sql__dotted(ctx, P, N.str); }
+
+%type var_list {sql_list_t *}
+var_list(A) ::= var_value(V).                    { A = sql__list1(ctx, V); }
+var_list(A) ::= var_list(L) COMMA var_value(V).  { A = sql__list_add(ctx, L, V); }
+
+%type var_value {sql_expr_t *}
+var_value(A) ::= opt_boolean_or_string(V).       { A = V; }
+var_value(A) ::= numeric_only(V).                { A = V; }
+
+%type opt_boolean_or_string {sql_expr_t *}
+opt_boolean_or_string(A) ::= TRUE(T).            { A = sql__const_word(ctx, &T, "true"); }
+opt_boolean_or_string(A) ::= FALSE(T).           { A = sql__const_word(ctx, &T, "false"); }
+opt_boolean_or_string(A) ::= ON(T).              { A = sql__const_word(ctx, &T, "on"); }
+opt_boolean_or_string(A) ::= nonreserved_word_or_sconst(V). { A = V; }
+
+%type nonreserved_word_or_sconst {sql_expr_t *}
+nonreserved_word_or_sconst(A) ::= nonreserved_word(W). { A = sql__const_word(ctx, &W, NULL); }
+nonreserved_word_or_sconst(A) ::= SCONST(S).     { A = sql__const_string(ctx, &S); }
+
+%type numeric_only {sql_expr_t *}
+numeric_only(A) ::= FCONST(T).                   { A = sql__const_number(ctx, &T); }
+numeric_only(A) ::= PLUS FCONST(T).              { A = sql__const_number(ctx, &T); }
+numeric_only(A) ::= MINUS(M) FCONST(T).          { A = sql__negate(ctx, &M, sql__const_number(ctx, &T)); }
+numeric_only(A) ::= ICONST(T).                   { A = sql__const_number(ctx, &T); }
+numeric_only(A) ::= PLUS ICONST(T).              { A = sql__const_number(ctx, &T); }
+numeric_only(A) ::= MINUS(M) ICONST(T).          { A = sql__negate(ctx, &M, sql__const_number(ctx, &T)); }
+
+%type zone_value {sql_list_t *}
+zone_value(A) ::= SCONST(S).                     { A = sql__list1(ctx, sql__const_string(ctx, &S)); }
+zone_value(A) ::= IDENT(S).                      { A = sql__list1(ctx, sql__const_word(ctx, &S, NULL)); }
+zone_value(A) ::= numeric_only(V).               { A = sql__list1(ctx, V); }
+zone_value(A) ::= DEFAULT.                       { A = NULL; }
+zone_value(A) ::= LOCAL.                         { A = NULL; }
+
+%type show_stmt {sql_stmt_t *}
+show_stmt(A) ::= SHOW var_name(N).               { A = sql__stmt_show(ctx, N); }
+show_stmt(A) ::= SHOW TIME ZONE.                 { A = sql__stmt_show(ctx, "timezone"); }
+show_stmt(A) ::= SHOW TRANSACTION ISOLATION LEVEL. { A = sql__stmt_show(ctx, "transaction_isolation"); }
+show_stmt(A) ::= SHOW SESSION AUTHORIZATION.     { A = sql__stmt_show(ctx, "session_authorization"); }
+show_stmt(A) ::= SHOW ALL.                       { A = sql__stmt_show(ctx, "all"); }
+
+%type reset_stmt {sql_stmt_t *}
+reset_stmt(A) ::= RESET var_name(N).             { A = sql__stmt_reset(ctx, N); }
+reset_stmt(A) ::= RESET TIME ZONE.               { A = sql__stmt_reset(ctx, "timezone"); }
+reset_stmt(A) ::= RESET TRANSACTION ISOLATION LEVEL. { A = sql__stmt_reset(ctx, "transaction_isolation"); }
+reset_stmt(A) ::= RESET SESSION AUTHORIZATION.   { A = sql__stmt_reset(ctx, "session_authorization"); }
+reset_stmt(A) ::= RESET ALL.                     { A = sql__stmt_reset(ctx, NULL); }
+
+//////////////////////////////////////////////////////// transactions ////
+
+%type txn_stmt {sql_stmt_t *}
+txn_stmt(A) ::= BEGIN opt_transaction txn_mode_list_or_empty(M).  { A = sql__stmt_txn(ctx, SQL_STMT_BEGIN, M, false); }
+txn_stmt(A) ::= START TRANSACTION txn_mode_list_or_empty(M).      { A = sql__stmt_txn(ctx, SQL_STMT_BEGIN, M, true); }
+txn_stmt(A) ::= COMMIT opt_transaction opt_chain(C).  { A = sql__stmt_txn_end(ctx, SQL_STMT_COMMIT, C); }
+txn_stmt(A) ::= END opt_transaction opt_chain(C).     { A = sql__stmt_txn_end(ctx, SQL_STMT_COMMIT, C); }
+txn_stmt(A) ::= ROLLBACK opt_transaction opt_chain(C). { A = sql__stmt_txn_end(ctx, SQL_STMT_ROLLBACK, C); }
+txn_stmt(A) ::= ABORT opt_transaction opt_chain(C).   { A = sql__stmt_txn_end(ctx, SQL_STMT_ROLLBACK, C); }
+
+opt_transaction ::= WORK.
+opt_transaction ::= TRANSACTION.
+opt_transaction ::= .
+
+%type opt_chain {int}
+opt_chain(A) ::= AND CHAIN.                      { A = 1; }
+opt_chain(A) ::= AND NO CHAIN.                   { A = 0; }
+opt_chain(A) ::= .                               { A = 0; }
+
+%type txn_mode_list_or_empty {sql_txn_modes_t *}
+%type txn_mode_list {sql_txn_modes_t *}
+txn_mode_list_or_empty(A) ::= txn_mode_list(M). { A = M; }
+txn_mode_list_or_empty(A) ::= .                  { A = sql__txn_modes(ctx); }
+txn_mode_list(A) ::= txn_mode_item(I).           { A = sql__txn_modes_add(ctx, sql__txn_modes(ctx), I); }
+txn_mode_list(A) ::= txn_mode_list(L) COMMA txn_mode_item(I). { A = sql__txn_modes_add(ctx, L, I); }
+txn_mode_list(A) ::= txn_mode_list(L) txn_mode_item(I).       { A = sql__txn_modes_add(ctx, L, I); }
+
+/* A mode is coded as an int: isolation levels 1..4, 10/11 read only/write, 20/21 (not) deferrable. */
+%type txn_mode_item {int}
+txn_mode_item(A) ::= ISOLATION LEVEL iso_level(L). { A = L; }
+txn_mode_item(A) ::= READ ONLY.                  { A = 11; }
+txn_mode_item(A) ::= READ WRITE.                 { A = 10; }
+txn_mode_item(A) ::= DEFERRABLE.                 { A = 21; }
+txn_mode_item(A) ::= NOT DEFERRABLE.             { A = 20; }
+
+%type iso_level {int}
+iso_level(A) ::= READ UNCOMMITTED.               { A = 1; }
+iso_level(A) ::= READ COMMITTED.                 { A = 2; }
+iso_level(A) ::= REPEATABLE READ.                { A = 3; }
+iso_level(A) ::= SERIALIZABLE.                   { A = 4; }
+
+%type discard_stmt {sql_stmt_t *}
+discard_stmt(A) ::= DISCARD ALL.                 { A = sql__stmt_discard(ctx, SQL_DISCARD_ALL); }
+discard_stmt(A) ::= DISCARD PLANS.               { A = sql__stmt_discard(ctx, SQL_DISCARD_PLANS); }
+discard_stmt(A) ::= DISCARD SEQUENCES.           { A = sql__stmt_discard(ctx, SQL_DISCARD_SEQUENCES); }
+discard_stmt(A) ::= DISCARD TEMP.                { A = sql__stmt_discard(ctx, SQL_DISCARD_TEMP); }
+discard_stmt(A) ::= DISCARD TEMPORARY.           { A = sql__stmt_discard(ctx, SQL_DISCARD_TEMP); }
+
+////////////////////////////////////////////////////// the SELECT statement ////
+
+%type select_stmt {sql_select_t *}
+%type select_with_parens {sql_select_t *}
+%type select_no_parens {sql_select_t *}
+%type select_clause {sql_select_t *}
+%type simple_select {sql_select_t *}
+select_stmt(A) ::= select_no_parens(S).          { A = S; }
+select_stmt(A) ::= select_with_parens(S).        { A = S; }
+
+select_with_parens(A) ::= LP select_no_parens(S) RP.   { A = S; }
+select_with_parens(A) ::= LP select_with_parens(S) RP. { A = S; }
+
+select_no_parens(A) ::= simple_select(S).        { A = S; }
+select_no_parens(A) ::= select_clause(S) sort_clause(O).
+        { A = sql__select_options(ctx, S, O, NULL); }
+select_no_parens(A) ::= select_clause(S) opt_sort_clause(O) select_limit(L).
+        { A = sql__select_options(ctx, S, O, L); }
+
+select_clause(A) ::= simple_select(S).           { A = S; }
+select_clause(A) ::= select_with_parens(S).      { A = S; }
+
+simple_select(A) ::= SELECT(K) opt_all_clause opt_target_list(T) from_clause(F) where_clause(W)
+                     group_clause(G) having_clause(H).
+        { A = sql__select(ctx, &K, NULL, T, F, W, G, H); }
+simple_select(A) ::= SELECT(K) distinct_clause(D) target_list(T) from_clause(F) where_clause(W)
+                     group_clause(G) having_clause(H).
+        { A = sql__select(ctx, &K, D, T, F, W, G, H); }
+simple_select(A) ::= values_clause(V).           { A = V; }
+simple_select(A) ::= select_clause(L) UNION set_quantifier(Q) select_clause(R).
+        { A = sql__setop(ctx, SQL_SETOP_UNION, Q, L, R); }
+simple_select(A) ::= select_clause(L) INTERSECT set_quantifier(Q) select_clause(R).
+        { A = sql__setop(ctx, SQL_SETOP_INTERSECT, Q, L, R); }
+simple_select(A) ::= select_clause(L) EXCEPT set_quantifier(Q) select_clause(R).
+        { A = sql__setop(ctx, SQL_SETOP_EXCEPT, Q, L, R); }
+
+%type set_quantifier {int}
+set_quantifier(A) ::= ALL.                       { A = 1; }
+set_quantifier(A) ::= DISTINCT.                  { A = 0; }
+set_quantifier(A) ::= .                          { A = 0; }
+
+opt_all_clause ::= ALL.
+opt_all_clause ::= .
+
+/* DISTINCT alone is an empty list marker; DISTINCT ON keeps its expressions. */
+%type distinct_clause {sql_list_t *}
+distinct_clause(A) ::= DISTINCT.                 { A = sql__list_new(ctx); }
+distinct_clause(A) ::= DISTINCT ON LP expr_list(L) RP. { A = L; }
+
+%type values_clause {sql_select_t *}
+values_clause(A) ::= VALUES(K) LP expr_list(L) RP. { A = sql__values(ctx, &K, L); }
+values_clause(A) ::= values_clause(V) COMMA LP expr_list(L) RP. { A = sql__values_add(ctx, V, L); }
+
+%type opt_target_list {sql_list_t *}
+%type target_list {sql_list_t *}
+%type target_el {sql_target_t *}
+opt_target_list(A) ::= target_list(L).           { A = L; }
+opt_target_list(A) ::= .                         { A = sql__list_new(ctx); }
+target_list(A) ::= target_el(T).                 { A = sql__list1(ctx, T); }
+target_list(A) ::= target_list(L) COMMA target_el(T). { A = sql__list_add(ctx, L, T); }
+target_el(A) ::= a_expr(E) AS collabel(N).       { A = sql__target(ctx, E, N.str); }
+target_el(A) ::= a_expr(E) bare_col_label(N).    { A = sql__target(ctx, E, N.str); }
+target_el(A) ::= a_expr(E).                      { A = sql__target(ctx, E, NULL); }
+target_el(A) ::= STAR(T).                        { A = sql__target(ctx, sql__star(ctx, &T), NULL); }
+
+%type from_clause {sql_list_t *}
+%type from_list {sql_list_t *}
+from_clause(A) ::= FROM from_list(L).            { A = L; }
+from_clause(A) ::= .                             { A = NULL; }
+from_list(A) ::= table_ref(T).                   { A = sql__list1(ctx, T); }
+from_list(A) ::= from_list(L) COMMA table_ref(T). { A = sql__list_add(ctx, L, T); }
+
+%type table_ref {sql_from_t *}
+table_ref(A) ::= qualified_name(N) opt_alias_clause(L).      { A = sql__from_relation(ctx, N, L); }
+table_ref(A) ::= select_with_parens(S) opt_alias_clause(L).  { A = sql__from_subquery(ctx, S, L); }
+table_ref(A) ::= table_ref(L) CROSS JOIN table_ref(R).
+        { A = sql__from_join(ctx, SQL_JOIN_CROSS, false, L, R, NULL); }
+table_ref(A) ::= table_ref(L) join_type(J) JOIN table_ref(R) join_qual(Q).
+        { A = sql__from_join(ctx, J, false, L, R, Q); }
+table_ref(A) ::= table_ref(L) JOIN table_ref(R) join_qual(Q).
+        { A = sql__from_join(ctx, SQL_JOIN_INNER, false, L, R, Q); }
+table_ref(A) ::= table_ref(L) NATURAL join_type(J) JOIN table_ref(R).
+        { A = sql__from_join(ctx, J, true, L, R, NULL); }
+table_ref(A) ::= table_ref(L) NATURAL JOIN table_ref(R).
+        { A = sql__from_join(ctx, SQL_JOIN_INNER, true, L, R, NULL); }
+
+%type join_type {sql_join_kind_t}
+join_type(A) ::= FULL opt_outer.                 { A = SQL_JOIN_FULL; }
+join_type(A) ::= LEFT opt_outer.                 { A = SQL_JOIN_LEFT; }
+join_type(A) ::= RIGHT opt_outer.                { A = SQL_JOIN_RIGHT; }
+join_type(A) ::= INNER.                          { A = SQL_JOIN_INNER; }
+opt_outer ::= OUTER.
+opt_outer ::= .
+
+/* join_qual: an ON expression, or a USING list wrapped in a list-carrying node. */
+%type join_qual {sql_from_t *}
+join_qual(A) ::= USING LP name_list(L) RP.       { A = sql__join_using(ctx, L); }
+join_qual(A) ::= ON a_expr(E).                   { A = sql__join_on(ctx, E); }
+
+%type opt_alias_clause {sql_from_t *}
+%type alias_clause {sql_from_t *}
+opt_alias_clause(A) ::= alias_clause(L).         { A = L; }
+opt_alias_clause(A) ::= .                        { A = NULL; }
+alias_clause(A) ::= AS colid(N) LP name_list(L) RP. { A = sql__alias(ctx, N.str, L); }
+alias_clause(A) ::= AS colid(N).                 { A = sql__alias(ctx, N.str, NULL); }
+alias_clause(A) ::= colid(N) LP name_list(L) RP. { A = sql__alias(ctx, N.str, L); }
+alias_clause(A) ::= colid(N).                    { A = sql__alias(ctx, N.str, NULL); }
+
+/* A relation name: a COLUMN node carries the dotted name and its position. */
+%type qualified_name {sql_expr_t *}
+qualified_name(A) ::= colid(N).                  { A = sql__column(ctx, &N, NULL); }
+qualified_name(A) ::= colid(N) indirection(I).   { A = sql__column(ctx, &N, I); }
+
+%type name_list {sql_list_t *}
+name_list(A) ::= colid(N).                       { A = sql__list1(ctx, (void *)N.str); }
+name_list(A) ::= name_list(L) COMMA colid(N).    { A = sql__list_add(ctx, L, (void *)N.str); }
+
+%type where_clause {sql_expr_t *}
+where_clause(A) ::= WHERE a_expr(E).             { A = E; }
+where_clause(A) ::= .                            { A = NULL; }
+
+%type group_clause {sql_list_t *}
+group_clause(A) ::= GROUP BY expr_list(L).       { A = L; }
+group_clause(A) ::= .                            { A = NULL; }
+
+%type having_clause {sql_expr_t *}
+having_clause(A) ::= HAVING a_expr(E).           { A = E; }
+having_clause(A) ::= .                           { A = NULL; }
+
+%type sort_clause {sql_list_t *}
+%type opt_sort_clause {sql_list_t *}
+%type sortby_list {sql_list_t *}
+%type sortby {sql_sort_t *}
+sort_clause(A) ::= ORDER BY sortby_list(L).      { A = L; }
+opt_sort_clause(A) ::= sort_clause(L).           { A = L; }
+opt_sort_clause(A) ::= .                         { A = NULL; }
+sortby_list(A) ::= sortby(S).                    { A = sql__list1(ctx, S); }
+sortby_list(A) ::= sortby_list(L) COMMA sortby(S). { A = sql__list_add(ctx, L, S); }
+sortby(A) ::= a_expr(E) opt_asc_desc(D) opt_nulls_order(N). { A = sql__sortby(ctx, E, D, N); }
+
+%type opt_asc_desc {int}
+opt_asc_desc(A) ::= ASC.                         { A = SQL_SORT_ASC; }
+opt_asc_desc(A) ::= DESC.                        { A = SQL_SORT_DESC; }
+opt_asc_desc(A) ::= .                            { A = SQL_SORT_DEFAULT; }
+
+%type opt_nulls_order {int}
+opt_nulls_order(A) ::= NULLS_LA FIRST.           { A = SQL_NULLS_FIRST; }
+opt_nulls_order(A) ::= NULLS_LA LAST.            { A = SQL_NULLS_LAST; }
+opt_nulls_order(A) ::= .                         { A = SQL_NULLS_DEFAULT; }
+
+/* LIMIT/OFFSET travel in a scratch select node until attached to the query. */
+%type select_limit {sql_select_t *}
+%type limit_clause {sql_select_t *}
+%type offset_clause {sql_select_t *}
+select_limit(A) ::= limit_clause(L) offset_clause(O). { A = sql__limit_merge(ctx, L, O); }
+select_limit(A) ::= offset_clause(O) limit_clause(L). { A = sql__limit_merge(ctx, L, O); }
+select_limit(A) ::= limit_clause(L).             { A = L; }
+select_limit(A) ::= offset_clause(O).            { A = O; }
+limit_clause(A) ::= LIMIT a_expr(E).             { A = sql__limit(ctx, E, NULL); }
+limit_clause(A) ::= LIMIT ALL.                   { A = sql__limit(ctx, NULL, NULL); }
+limit_clause(A) ::= LIMIT(K) a_expr COMMA a_expr. { A = sql__limit_comma(ctx, &K); }
+offset_clause(A) ::= OFFSET a_expr(E).           { A = sql__limit(ctx, NULL, E); }
+
+//////////////////////////////////////////////////////////// expressions ////
+
+%type a_expr {sql_expr_t *}
+%type b_expr {sql_expr_t *}
+%type c_expr {sql_expr_t *}
+
+a_expr(A) ::= c_expr(E).                         { A = E; }
+a_expr(A) ::= a_expr(E) TYPECAST(T) typename(N). { A = sql__cast(ctx, &T, E, N, SQL_CAST_COLONS); }
+a_expr(A) ::= a_expr(E) COLLATE(T) any_name(N).  { A = sql__collate(ctx, &T, E, N); }
+a_expr(A) ::= a_expr(E) AT(T) TIME ZONE a_expr(Z). [AT] { A = sql__at_time_zone(ctx, &T, E, Z); }
+a_expr(A) ::= PLUS(T) a_expr(E). [UMINUS]        { A = sql__op(ctx, &T, "+", NULL, E); }
+a_expr(A) ::= MINUS(T) a_expr(E). [UMINUS]       { A = sql__negate(ctx, &T, E); }
+a_expr(A) ::= a_expr(L) PLUS(T) a_expr(R).       { A = sql__op(ctx, &T, "+", L, R); }
+a_expr(A) ::= a_expr(L) MINUS(T) a_expr(R).      { A = sql__op(ctx, &T, "-", L, R); }
+a_expr(A) ::= a_expr(L) STAR(T) a_expr(R).       { A = sql__op(ctx, &T, "*", L, R); }
+a_expr(A) ::= a_expr(L) SLASH(T) a_expr(R).      { A = sql__op(ctx, &T, "/", L, R); }
+a_expr(A) ::= a_expr(L) PERCENT(T) a_expr(R).    { A = sql__op(ctx, &T, "%", L, R); }
+a_expr(A) ::= a_expr(L) CARET(T) a_expr(R).      { A = sql__op(ctx, &T, "^", L, R); }
+a_expr(A) ::= a_expr(L) LT(T) a_expr(R).         { A = sql__op(ctx, &T, "<", L, R); }
+a_expr(A) ::= a_expr(L) GT(T) a_expr(R).         { A = sql__op(ctx, &T, ">", L, R); }
+a_expr(A) ::= a_expr(L) EQ(T) a_expr(R).         { A = sql__op(ctx, &T, "=", L, R); }
+a_expr(A) ::= a_expr(L) LESS_EQUALS(T) a_expr(R). { A = sql__op(ctx, &T, "<=", L, R); }
+a_expr(A) ::= a_expr(L) GREATER_EQUALS(T) a_expr(R). { A = sql__op(ctx, &T, ">=", L, R); }
+a_expr(A) ::= a_expr(L) NOT_EQUALS(T) a_expr(R). { A = sql__op(ctx, &T, "<>", L, R); }
+a_expr(A) ::= a_expr(L) OP(T) a_expr(R). [OP]    { A = sql__op(ctx, &T, NULL, L, R); }
+a_expr(A) ::= OP(T) a_expr(R). [OP]              { A = sql__op(ctx, &T, NULL, NULL, R); }
+a_expr(A) ::= a_expr(L) AND(T) a_expr(R).        { A = sql__bool(ctx, &T, SQL_EXPR_AND, L, R); }
+a_expr(A) ::= a_expr(L) OR(T) a_expr(R).         { A = sql__bool(ctx, &T, SQL_EXPR_OR, L, R); }
+a_expr(A) ::= NOT(T) a_expr(E).                  { A = sql__bool(ctx, &T, SQL_EXPR_NOT, E, NULL); }
+a_expr(A) ::= NOT_LA(T) a_expr(E). [NOT]         { A = sql__bool(ctx, &T, SQL_EXPR_NOT, E, NULL); }
+a_expr(A) ::= a_expr(L) LIKE(T) a_expr(R).       { A = sql__like(ctx, &T, SQL_LIKE, false, L, R, NULL); }
+a_expr(A) ::= a_expr(L) LIKE(T) a_expr(R) ESCAPE a_expr(E). { A = sql__like(ctx, &T, SQL_LIKE, false, L, R, E); }
+a_expr(A) ::= a_expr(L) NOT_LA(T) LIKE a_expr(R). [NOT_LA] { A = sql__like(ctx, &T, SQL_LIKE, true, L, R, NULL); }
+a_expr(A) ::= a_expr(L) NOT_LA(T) LIKE a_expr(R) ESCAPE a_expr(E). [NOT_LA]
+        { A = sql__like(ctx, &T, SQL_LIKE, true, L, R, E); }
+a_expr(A) ::= a_expr(L) ILIKE(T) a_expr(R).      { A = sql__like(ctx, &T, SQL_ILIKE, false, L, R, NULL); }
+a_expr(A) ::= a_expr(L) ILIKE(T) a_expr(R) ESCAPE a_expr(E). { A = sql__like(ctx, &T, SQL_ILIKE, false, L, R, E); }
+a_expr(A) ::= a_expr(L) NOT_LA(T) ILIKE a_expr(R). [NOT_LA] { A = sql__like(ctx, &T, SQL_ILIKE, true, L, R, NULL); }
+a_expr(A) ::= a_expr(L) NOT_LA(T) ILIKE a_expr(R) ESCAPE a_expr(E). [NOT_LA]
+        { A = sql__like(ctx, &T, SQL_ILIKE, true, L, R, E); }
+a_expr(A) ::= a_expr(L) SIMILAR(T) TO a_expr(R). [SIMILAR] { A = sql__like(ctx, &T, SQL_SIMILAR, false, L, R, NULL); }
+a_expr(A) ::= a_expr(L) SIMILAR(T) TO a_expr(R) ESCAPE a_expr(E). [SIMILAR]
+        { A = sql__like(ctx, &T, SQL_SIMILAR, false, L, R, E); }
+a_expr(A) ::= a_expr(L) NOT_LA(T) SIMILAR TO a_expr(R). [NOT_LA]
+        { A = sql__like(ctx, &T, SQL_SIMILAR, true, L, R, NULL); }
+a_expr(A) ::= a_expr(L) NOT_LA(T) SIMILAR TO a_expr(R) ESCAPE a_expr(E). [NOT_LA]
+        { A = sql__like(ctx, &T, SQL_SIMILAR, true, L, R, E); }
+a_expr(A) ::= a_expr(E) IS(T) NULL. [IS]         { A = sql__null_test(ctx, &T, E, false); }
+a_expr(A) ::= a_expr(E) ISNULL(T).               { A = sql__null_test(ctx, &T, E, false); }
+a_expr(A) ::= a_expr(E) IS(T) NOT NULL. [IS]     { A = sql__null_test(ctx, &T, E, true); }
+a_expr(A) ::= a_expr(E) NOTNULL(T).              { A = sql__null_test(ctx, &T, E, true); }
+a_expr(A) ::= a_expr(E) IS(T) TRUE. [IS]         { A = sql__bool_test(ctx, &T, E, SQL_IS_TRUE, false); }
+a_expr(A) ::= a_expr(E) IS(T) NOT TRUE. [IS]     { A = sql__bool_test(ctx, &T, E, SQL_IS_TRUE, true); }
+a_expr(A) ::= a_expr(E) IS(T) FALSE. [IS]        { A = sql__bool_test(ctx, &T, E, SQL_IS_FALSE, false); }
+a_expr(A) ::= a_expr(E) IS(T) NOT FALSE. [IS]    { A = sql__bool_test(ctx, &T, E, SQL_IS_FALSE, true); }
+a_expr(A) ::= a_expr(E) IS(T) UNKNOWN. [IS]      { A = sql__bool_test(ctx, &T, E, SQL_IS_UNKNOWN, false); }
+a_expr(A) ::= a_expr(E) IS(T) NOT UNKNOWN. [IS]  { A = sql__bool_test(ctx, &T, E, SQL_IS_UNKNOWN, true); }
+a_expr(A) ::= a_expr(L) IS(T) DISTINCT FROM a_expr(R). [IS] { A = sql__distinct(ctx, &T, L, R, false); }
+a_expr(A) ::= a_expr(L) IS(T) NOT DISTINCT FROM a_expr(R). [IS] { A = sql__distinct(ctx, &T, L, R, true); }
+a_expr(A) ::= a_expr(E) BETWEEN(T) opt_asymmetric b_expr(L) AND a_expr(H). [BETWEEN]
+        { A = sql__between(ctx, &T, E, L, H, false, false); }
+a_expr(A) ::= a_expr(E) NOT_LA(T) BETWEEN opt_asymmetric b_expr(L) AND a_expr(H). [NOT_LA]
+        { A = sql__between(ctx, &T, E, L, H, true, false); }
+a_expr(A) ::= a_expr(E) BETWEEN(T) SYMMETRIC b_expr(L) AND a_expr(H). [BETWEEN]
+        { A = sql__between(ctx, &T, E, L, H, false, true); }
+a_expr(A) ::= a_expr(E) NOT_LA(T) BETWEEN SYMMETRIC b_expr(L) AND a_expr(H). [NOT_LA]
+        { A = sql__between(ctx, &T, E, L, H, true, true); }
+a_expr(A) ::= a_expr(E) IN(T) LP expr_list(L) RP. { A = sql__in_list(ctx, &T, E, L, false); }
+a_expr(A) ::= a_expr(E) NOT_LA(T) IN LP expr_list(L) RP. [NOT_LA] { A = sql__in_list(ctx, &T, E, L, true); }
+a_expr(A) ::= a_expr(E) IN(T) select_with_parens(S). { A = sql__in_select(ctx, &T, E, S, false); }
+a_expr(A) ::= a_expr(E) NOT_LA(T) IN select_with_parens(S). [NOT_LA] { A = sql__in_select(ctx, &T, E, S, true); }
+
+opt_asymmetric ::= ASYMMETRIC.
+opt_asymmetric ::= .
+
+/* b_expr: the restricted expressions allowed where AND, NOT, IS and IN would be ambiguous (BETWEEN bounds). */
+b_expr(A) ::= c_expr(E).                         { A = E; }
+b_expr(A) ::= b_expr(E) TYPECAST(T) typename(N). { A = sql__cast(ctx, &T, E, N, SQL_CAST_COLONS); }
+b_expr(A) ::= PLUS(T) b_expr(E). [UMINUS]        { A = sql__op(ctx, &T, "+", NULL, E); }
+b_expr(A) ::= MINUS(T) b_expr(E). [UMINUS]       { A = sql__negate(ctx, &T, E); }
+b_expr(A) ::= b_expr(L) PLUS(T) b_expr(R).       { A = sql__op(ctx, &T, "+", L, R); }
+b_expr(A) ::= b_expr(L) MINUS(T) b_expr(R).      { A = sql__op(ctx, &T, "-", L, R); }
+b_expr(A) ::= b_expr(L) STAR(T) b_expr(R).       { A = sql__op(ctx, &T, "*", L, R); }
+b_expr(A) ::= b_expr(L) SLASH(T) b_expr(R).      { A = sql__op(ctx, &T, "/", L, R); }
+b_expr(A) ::= b_expr(L) PERCENT(T) b_expr(R).    { A = sql__op(ctx, &T, "%", L, R); }
+b_expr(A) ::= b_expr(L) CARET(T) b_expr(R).      { A = sql__op(ctx, &T, "^", L, R); }
+b_expr(A) ::= b_expr(L) LT(T) b_expr(R).         { A = sql__op(ctx, &T, "<", L, R); }
+b_expr(A) ::= b_expr(L) GT(T) b_expr(R).         { A = sql__op(ctx, &T, ">", L, R); }
+b_expr(A) ::= b_expr(L) EQ(T) b_expr(R).         { A = sql__op(ctx, &T, "=", L, R); }
+b_expr(A) ::= b_expr(L) LESS_EQUALS(T) b_expr(R). { A = sql__op(ctx, &T, "<=", L, R); }
+b_expr(A) ::= b_expr(L) GREATER_EQUALS(T) b_expr(R). { A = sql__op(ctx, &T, ">=", L, R); }
+b_expr(A) ::= b_expr(L) NOT_EQUALS(T) b_expr(R). { A = sql__op(ctx, &T, "<>", L, R); }
+b_expr(A) ::= b_expr(L) OP(T) b_expr(R). [OP]    { A = sql__op(ctx, &T, NULL, L, R); }
+b_expr(A) ::= OP(T) b_expr(R). [OP]              { A = sql__op(ctx, &T, NULL, NULL, R); }
+b_expr(A) ::= b_expr(L) IS(T) DISTINCT FROM b_expr(R). [IS] { A = sql__distinct(ctx, &T, L, R, false); }
+b_expr(A) ::= b_expr(L) IS(T) NOT DISTINCT FROM b_expr(R). [IS] { A = sql__distinct(ctx, &T, L, R, true); }
+
+c_expr(A) ::= columnref(E).                      { A = E; }
+c_expr(A) ::= aexprconst(E).                     { A = E; }
+c_expr(A) ::= PARAM(T).                          { A = sql__param(ctx, &T); }
+c_expr(A) ::= LP(T) a_expr(E) RP.                { A = sql__paren(ctx, &T, E); }
+c_expr(A) ::= case_expr(E).                      { A = E; }
+c_expr(A) ::= func_expr(E).                      { A = E; }
+c_expr(A) ::= select_with_parens(S). [UMINUS]    { A = sql__sublink(ctx, NULL, SQL_SUBLINK_EXPR, S); }
+c_expr(A) ::= EXISTS(T) select_with_parens(S).   { A = sql__sublink(ctx, &T, SQL_SUBLINK_EXISTS, S); }
+c_expr(A) ::= ARRAY(T) select_with_parens(S).    { A = sql__sublink(ctx, &T, SQL_SUBLINK_ARRAY, S); }
+c_expr(A) ::= ARRAY(T) LBRACKET expr_list(L) RBRACKET. { A = sql__array(ctx, &T, L); }
+c_expr(A) ::= ARRAY(T) LBRACKET RBRACKET.        { A = sql__array(ctx, &T, NULL); }
+c_expr(A) ::= ROW(T) LP expr_list(L) RP.         { A = sql__row(ctx, &T, L); }
+c_expr(A) ::= ROW(T) LP RP.                      { A = sql__row(ctx, &T, NULL); }
+c_expr(A) ::= LP(T) expr_list(L) COMMA a_expr(E) RP. { A = sql__row(ctx, &T, sql__list_add(ctx, L, E)); }
+
+%type expr_list {sql_list_t *}
+expr_list(A) ::= a_expr(E).                      { A = sql__list1(ctx, E); }
+expr_list(A) ::= expr_list(L) COMMA a_expr(E).   { A = sql__list_add(ctx, L, E); }
+
+%type columnref {sql_expr_t *}
+columnref(A) ::= colid(N).                       { A = sql__column(ctx, &N, NULL); }
+columnref(A) ::= colid(N) indirection(I).        { A = sql__column(ctx, &N, I); }
+
+/* Dotted names; a trailing .* is kept as the name "*". */
+%type indirection {sql_list_t *}
+indirection(A) ::= DOT collabel(N).              { A = sql__list1(ctx, (void *)N.str); }
+indirection(A) ::= DOT STAR.                     { A = sql__list1(ctx, (void *)"*"); }
+indirection(A) ::= indirection(L) DOT collabel(N). { A = sql__list_add(ctx, L, (void *)N.str); }
+indirection(A) ::= indirection(L) DOT STAR.      { A = sql__list_add(ctx, L, (void *)"*"); }
+
+%type any_name {sql_list_t *}
+any_name(A) ::= colid(N).                        { A = sql__list1(ctx, (void *)N.str); }
+any_name(A) ::= colid(N) indirection(I).         { A = sql__list_prepend(ctx, I, (void *)N.str); }
+
+%type aexprconst {sql_expr_t *}
+aexprconst(A) ::= ICONST(T).                     { A = sql__const_number(ctx, &T); }
+aexprconst(A) ::= FCONST(T).                     { A = sql__const_number(ctx, &T); }
+aexprconst(A) ::= SCONST(T).                     { A = sql__const_string(ctx, &T); }
+aexprconst(A) ::= BCONST(T).                     { A = sql__const_bits(ctx, &T); }
+aexprconst(A) ::= XCONST(T).                     { A = sql__const_bits(ctx, &T); }
+aexprconst(A) ::= func_name(N) SCONST(T).
+        { A = sql__typed_literal(ctx, sql__typename_generic(ctx, N->pos, N->names, NULL), &T); }
+aexprconst(A) ::= const_typename(N) SCONST(T).   { A = sql__typed_literal(ctx, N, &T); }
+aexprconst(A) ::= INTERVAL(K) SCONST(T) opt_interval(F).
+        { A = sql__typed_literal(ctx, sql__typename_interval(ctx, &K, F, -1), &T); }
+aexprconst(A) ::= INTERVAL(K) LP ICONST(P) RP SCONST(T).
+        { A = sql__typed_literal(ctx, sql__typename_interval(ctx, &K, 0, (int)P.ival), &T); }
+aexprconst(A) ::= TRUE(T).                       { A = sql__const_bool(ctx, &T, true); }
+aexprconst(A) ::= FALSE(T).                      { A = sql__const_bool(ctx, &T, false); }
+aexprconst(A) ::= NULL(T).                       { A = sql__const_null(ctx, &T); }
+
+//////////////////////////////////////////////////////// CASE, functions ////
+
+%type case_expr {sql_expr_t *}
+%type when_list {sql_list_t *}
+case_expr(A) ::= CASE(T) case_arg(X) when_list(W) case_default(D) END. { A = sql__case(ctx, &T, X, W, D); }
+when_list(A) ::= WHEN a_expr(C) THEN a_expr(R).  { A = sql__list_add(ctx, sql__list1(ctx, C), R); }
+when_list(A) ::= when_list(L) WHEN a_expr(C) THEN a_expr(R). { A = sql__list_add(ctx, sql__list_add(ctx, L, C), R); }
+%type case_default {sql_expr_t *}
+case_default(A) ::= ELSE a_expr(E).              { A = E; }
+case_default(A) ::= .                            { A = NULL; }
+%type case_arg {sql_expr_t *}
+case_arg(A) ::= a_expr(E).                       { A = E; }
+case_arg(A) ::= .                                { A = NULL; }
+
+%type func_expr {sql_expr_t *}
+%type func_name {sql_expr_t *}
+func_expr(A) ::= func_name(N) LP RP.             { A = sql__func(ctx, N, NULL, false, false); }
+func_expr(A) ::= func_name(N) LP func_arg_list(L) RP. { A = sql__func(ctx, N, L, false, false); }
+func_expr(A) ::= func_name(N) LP ALL func_arg_list(L) RP. { A = sql__func(ctx, N, L, false, false); }
+func_expr(A) ::= func_name(N) LP DISTINCT func_arg_list(L) RP. { A = sql__func(ctx, N, L, false, true); }
+func_expr(A) ::= func_name(N) LP STAR RP.        { A = sql__func(ctx, N, NULL, true, false); }
+func_expr(A) ::= func_expr_common(E).            { A = E; }
+
+func_name(A) ::= type_function_name(N).          { A = sql__column(ctx, &N, NULL); }
+func_name(A) ::= colid(N) indirection(I).        { A = sql__column(ctx, &N, I); }
+
+%type func_arg_list {sql_list_t *}
+func_arg_list(A) ::= a_expr(E).                  { A = sql__list1(ctx, E); }
+func_arg_list(A) ::= func_arg_list(L) COMMA a_expr(E). { A = sql__list_add(ctx, L, E); }
+
+%type func_expr_common {sql_expr_t *}
+func_expr_common(A) ::= CURRENT_DATE(T).         { A = sql__svf(ctx, &T, SQL_SVF_CURRENT_DATE, -1); }
+func_expr_common(A) ::= CURRENT_TIME(T).         { A = sql__svf(ctx, &T, SQL_SVF_CURRENT_TIME, -1); }
+func_expr_common(A) ::= CURRENT_TIME(T) LP ICONST(P) RP. { A = sql__svf(ctx, &T, SQL_SVF_CURRENT_TIME, (int)P.ival); }
+func_expr_common(A) ::= CURRENT_TIMESTAMP(T).    { A = sql__svf(ctx, &T, SQL_SVF_CURRENT_TIMESTAMP, -1); }
+func_expr_common(A) ::= CURRENT_TIMESTAMP(T) LP ICONST(P) RP.
+        { A = sql__svf(ctx, &T, SQL_SVF_CURRENT_TIMESTAMP, (int)P.ival); }
+func_expr_common(A) ::= LOCALTIME(T).            { A = sql__svf(ctx, &T, SQL_SVF_LOCALTIME, -1); }
+func_expr_common(A) ::= LOCALTIME(T) LP ICONST(P) RP. { A = sql__svf(ctx, &T, SQL_SVF_LOCALTIME, (int)P.ival); }
+func_expr_common(A) ::= LOCALTIMESTAMP(T).       { A = sql__svf(ctx, &T, SQL_SVF_LOCALTIMESTAMP, -1); }
+func_expr_common(A) ::= LOCALTIMESTAMP(T) LP ICONST(P) RP.
+        { A = sql__svf(ctx, &T, SQL_SVF_LOCALTIMESTAMP, (int)P.ival); }
+func_expr_common(A) ::= CURRENT_ROLE(T).         { A = sql__svf(ctx, &T, SQL_SVF_CURRENT_ROLE, -1); }
+func_expr_common(A) ::= CURRENT_USER(T).         { A = sql__svf(ctx, &T, SQL_SVF_CURRENT_USER, -1); }
+func_expr_common(A) ::= SESSION_USER(T).         { A = sql__svf(ctx, &T, SQL_SVF_SESSION_USER, -1); }
+func_expr_common(A) ::= USER(T).                 { A = sql__svf(ctx, &T, SQL_SVF_USER, -1); }
+func_expr_common(A) ::= CURRENT_CATALOG(T).      { A = sql__svf(ctx, &T, SQL_SVF_CURRENT_CATALOG, -1); }
+func_expr_common(A) ::= CURRENT_SCHEMA(T).       { A = sql__svf(ctx, &T, SQL_SVF_CURRENT_SCHEMA, -1); }
+func_expr_common(A) ::= CAST(T) LP a_expr(E) AS typename(N) RP. { A = sql__cast(ctx, &T, E, N, SQL_CAST_FUNC); }
+func_expr_common(A) ::= EXTRACT(T) LP extract_arg(F) FROM a_expr(E) RP.
+        { A = sql__func_sql(ctx, &T, "extract", SQL_FUNC_EXTRACT, sql__list_add(ctx, sql__list1(ctx, F), E)); }
+func_expr_common(A) ::= OVERLAY(T) LP a_expr(X) PLACING a_expr(Y) FROM a_expr(F) FOR a_expr(C) RP.
+        { A = sql__func_sql(ctx, &T, "overlay", SQL_FUNC_OVERLAY, sql__list4(ctx, X, Y, F, C)); }
+func_expr_common(A) ::= OVERLAY(T) LP a_expr(X) PLACING a_expr(Y) FROM a_expr(F) RP.
+        { A = sql__func_sql(ctx, &T, "overlay", SQL_FUNC_OVERLAY, sql__list4(ctx, X, Y, F, NULL)); }
+func_expr_common(A) ::= POSITION(T) LP b_expr(X) IN b_expr(Y) RP.
+        { A = sql__func_sql(ctx, &T, "position", SQL_FUNC_POSITION, sql__list_add(ctx, sql__list1(ctx, Y), X)); }
+func_expr_common(A) ::= SUBSTRING(T) LP a_expr(X) FROM a_expr(F) FOR a_expr(C) RP.
+        { A = sql__func_sql(ctx, &T, "substring", SQL_FUNC_SUBSTRING, sql__list4(ctx, X, F, C, NULL)); }
+func_expr_common(A) ::= SUBSTRING(T) LP a_expr(X) FOR a_expr(C) FROM a_expr(F) RP.
+        { A = sql__func_sql(ctx, &T, "substring", SQL_FUNC_SUBSTRING, sql__list4(ctx, X, F, C, NULL)); }
+func_expr_common(A) ::= SUBSTRING(T) LP a_expr(X) FROM a_expr(F) RP.
+        { A = sql__func_sql(ctx, &T, "substring", SQL_FUNC_SUBSTRING, sql__list4(ctx, X, F, NULL, NULL)); }
+func_expr_common(A) ::= SUBSTRING(T) LP a_expr(X) FOR a_expr(C) RP.
+        { A = sql__substring_for(ctx, &T, X, C); }
+func_expr_common(A) ::= SUBSTRING(T) LP func_arg_list(L) RP.
+        { A = sql__func_sql(ctx, &T, "substring", SQL_FUNC_PLAIN, L); }
+func_expr_common(A) ::= TRIM(T) LP BOTH trim_list(L) RP.     { A = sql__func_sql(ctx, &T, "btrim", SQL_FUNC_TRIM, L); }
+func_expr_common(A) ::= TRIM(T) LP LEADING trim_list(L) RP.  { A = sql__func_sql(ctx, &T, "ltrim", SQL_FUNC_TRIM, L); }
+func_expr_common(A) ::= TRIM(T) LP TRAILING trim_list(L) RP. { A = sql__func_sql(ctx, &T, "rtrim", SQL_FUNC_TRIM, L); }
+func_expr_common(A) ::= TRIM(T) LP trim_list(L) RP.          { A = sql__func_sql(ctx, &T, "btrim", SQL_FUNC_TRIM, L); }
+func_expr_common(A) ::= NULLIF(T) LP a_expr(X) COMMA a_expr(Y) RP.
+        { A = sql__varargs(ctx, &T, SQL_EXPR_NULLIF, sql__list_add(ctx, sql__list1(ctx, X), Y)); }
+func_expr_common(A) ::= COALESCE(T) LP expr_list(L) RP. { A = sql__varargs(ctx, &T, SQL_EXPR_COALESCE, L); }
+func_expr_common(A) ::= GREATEST(T) LP expr_list(L) RP. { A = sql__varargs(ctx, &T, SQL_EXPR_GREATEST, L); }
+func_expr_common(A) ::= LEAST(T) LP expr_list(L) RP.    { A = sql__varargs(ctx, &T, SQL_EXPR_LEAST, L); }
+
+/* trim lists put the string first and the characters to remove second, as btrim() takes them. */
+%type trim_list {sql_list_t *}
+trim_list(A) ::= a_expr(C) FROM expr_list(L).    { A = sql__list_add(ctx, L, C); }
+trim_list(A) ::= FROM expr_list(L).              { A = L; }
+trim_list(A) ::= expr_list(L).                   { A = L; }
+
+%type extract_arg {sql_expr_t *}
+extract_arg(A) ::= IDENT(T).                     { A = sql__const_word(ctx, &T, NULL); }
+extract_arg(A) ::= YEAR(T).                      { A = sql__const_word(ctx, &T, "year"); }
+extract_arg(A) ::= MONTH(T).                     { A = sql__const_word(ctx, &T, "month"); }
+extract_arg(A) ::= DAY(T).                       { A = sql__const_word(ctx, &T, "day"); }
+extract_arg(A) ::= HOUR(T).                      { A = sql__const_word(ctx, &T, "hour"); }
+extract_arg(A) ::= MINUTE(T).                    { A = sql__const_word(ctx, &T, "minute"); }
+extract_arg(A) ::= SECOND(T).                    { A = sql__const_word(ctx, &T, "second"); }
+extract_arg(A) ::= SCONST(T).                    { A = sql__const_string(ctx, &T); }
+
+//////////////////////////////////////////////////////////// type names ////
+
+%type typename {sql_typename_t *}
+%type simple_typename {sql_typename_t *}
+%type const_typename {sql_typename_t *}
+typename(A) ::= simple_typename(T) opt_array_bounds(B). { A = sql__typename_array(ctx, T, B); }
+
+%type opt_array_bounds {int}
+opt_array_bounds(A) ::= opt_array_bounds(B) LBRACKET RBRACKET. { A = B + 1; }
+opt_array_bounds(A) ::= opt_array_bounds(B) LBRACKET ICONST RBRACKET. { A = B + 1; }
+opt_array_bounds(A) ::= .                        { A = 0; }
+
+simple_typename(A) ::= type_function_name(N) opt_type_modifiers(M).
+        { A = sql__typename_generic(ctx, N.pos, sql__list1(ctx, (void *)N.str), M); }
+simple_typename(A) ::= type_function_name(N) attrs(L) opt_type_modifiers(M).
+        { A = sql__typename_generic(ctx, N.pos, sql__list_prepend(ctx, L, (void *)N.str), M); }
+simple_typename(A) ::= numeric_type(T).          { A = T; }
+simple_typename(A) ::= bit_type(T).              { A = T; }
+simple_typename(A) ::= character_type(T).        { A = sql__typename_char_default(ctx, T); }
+simple_typename(A) ::= datetime_type(T).         { A = T; }
+simple_typename(A) ::= INTERVAL(K) opt_interval(F). { A = sql__typename_interval(ctx, &K, F, -1); }
+simple_typename(A) ::= INTERVAL(K) LP ICONST(P) RP. { A = sql__typename_interval(ctx, &K, 0, (int)P.ival); }
+
+const_typename(A) ::= numeric_type(T).           { A = T; }
+const_typename(A) ::= bit_type(T).               { A = T; }
+const_typename(A) ::= character_type(T).         { A = T; }
+const_typename(A) ::= datetime_type(T).          { A = T; }
+
+%type attrs {sql_list_t *}
+attrs(A) ::= DOT collabel(N).                    { A = sql__list1(ctx, (void *)N.str); }
+attrs(A) ::= attrs(L) DOT collabel(N).           { A = sql__list_add(ctx, L, (void *)N.str); }
+
+%type opt_type_modifiers {sql_list_t *}
+opt_type_modifiers(A) ::= LP expr_list(L) RP.    { A = L; }
+opt_type_modifiers(A) ::= .                      { A = NULL; }
+
+%type numeric_type {sql_typename_t *}
+numeric_type(A) ::= INT(K).                      { A = sql__typename_sys(ctx, &K, "int4", NULL); }
+numeric_type(A) ::= INTEGER(K).                  { A = sql__typename_sys(ctx, &K, "int4", NULL); }
+numeric_type(A) ::= SMALLINT(K).                 { A = sql__typename_sys(ctx, &K, "int2", NULL); }
+numeric_type(A) ::= BIGINT(K).                   { A = sql__typename_sys(ctx, &K, "int8", NULL); }
+numeric_type(A) ::= REAL(K).                     { A = sql__typename_sys(ctx, &K, "float4", NULL); }
+numeric_type(A) ::= FLOAT(K).                    { A = sql__typename_sys(ctx, &K, "float8", NULL); }
+numeric_type(A) ::= FLOAT(K) LP ICONST(P) RP.    { A = sql__typename_float(ctx, &K, &P); }
+numeric_type(A) ::= DOUBLE(K) PRECISION.         { A = sql__typename_sys(ctx, &K, "float8", NULL); }
+numeric_type(A) ::= DECIMAL(K) opt_type_modifiers(M). { A = sql__typename_sys(ctx, &K, "numeric", M); }
+numeric_type(A) ::= DEC(K) opt_type_modifiers(M). { A = sql__typename_sys(ctx, &K, "numeric", M); }
+numeric_type(A) ::= NUMERIC(K) opt_type_modifiers(M). { A = sql__typename_sys(ctx, &K, "numeric", M); }
+numeric_type(A) ::= BOOLEAN(K).                  { A = sql__typename_sys(ctx, &K, "bool", NULL); }
+
+%type bit_type {sql_typename_t *}
+bit_type(A) ::= BIT(K) opt_varying(V) LP expr_list(L) RP. { A = sql__typename_sys(ctx, &K, V ? "varbit" : "bit", L); }
+bit_type(A) ::= BIT(K) opt_varying(V).           { A = sql__typename_sys(ctx, &K, V ? "varbit" : "bit", NULL); }
+
+/* character_type marks fixed-length types without a length so that CAST
+ * and column types get length 1 while typed literals keep any length. */
+%type character_type {sql_typename_t *}
+character_type(A) ::= character_kw(T) LP ICONST(P) RP. { A = sql__typename_char(ctx, T, &P); }
+character_type(A) ::= character_kw(T).           { A = T; }
+%type character_kw {sql_typename_t *}
+character_kw(A) ::= CHARACTER(K) opt_varying(V). { A = sql__typename_sys(ctx, &K, V ? "varchar" : "bpchar", NULL); }
+character_kw(A) ::= CHAR(K) opt_varying(V).      { A = sql__typename_sys(ctx, &K, V ? "varchar" : "bpchar", NULL); }
+character_kw(A) ::= VARCHAR(K).                  { A = sql__typename_sys(ctx, &K, "varchar", NULL); }
+character_kw(A) ::= NATIONAL(K) CHARACTER opt_varying(V). { A = sql__typename_sys(ctx, &K, V ? "varchar" : "bpchar", NULL); }
+character_kw(A) ::= NATIONAL(K) CHAR opt_varying(V). { A = sql__typename_sys(ctx, &K, V ? "varchar" : "bpchar", NULL); }
+character_kw(A) ::= NCHAR(K) opt_varying(V).     { A = sql__typename_sys(ctx, &K, V ? "varchar" : "bpchar", NULL); }
+
+%type opt_varying {int}
+opt_varying(A) ::= VARYING.                      { A = 1; }
+opt_varying(A) ::= .                             { A = 0; }
+
+%type datetime_type {sql_typename_t *}
+datetime_type(A) ::= TIMESTAMP(K) LP ICONST(P) RP opt_timezone(Z).
+        { A = sql__typename_datetime(ctx, &K, Z ? "timestamptz" : "timestamp", &P); }
+datetime_type(A) ::= TIMESTAMP(K) opt_timezone(Z). { A = sql__typename_datetime(ctx, &K, Z ? "timestamptz" : "timestamp", NULL); }
+datetime_type(A) ::= TIME(K) LP ICONST(P) RP opt_timezone(Z).
+        { A = sql__typename_datetime(ctx, &K, Z ? "timetz" : "time", &P); }
+datetime_type(A) ::= TIME(K) opt_timezone(Z).    { A = sql__typename_datetime(ctx, &K, Z ? "timetz" : "time", NULL); }
+
+%type opt_timezone {int}
+opt_timezone(A) ::= WITH_LA TIME ZONE.           { A = 1; }
+opt_timezone(A) ::= WITHOUT TIME ZONE.           { A = 0; }
+opt_timezone(A) ::= .                            { A = 0; }
+
+/* Interval fields as a mask of SQL_INTERVAL_* bits; SECOND(p) is not kept. */
+%type opt_interval {int}
+%type interval_second {int}
+opt_interval(A) ::= YEAR.                        { A = SQL_INTERVAL_YEAR; }
+opt_interval(A) ::= MONTH.                       { A = SQL_INTERVAL_MONTH; }
+opt_interval(A) ::= DAY.                         { A = SQL_INTERVAL_DAY; }
+opt_interval(A) ::= HOUR.                        { A = SQL_INTERVAL_HOUR; }
+opt_interval(A) ::= MINUTE.                      { A = SQL_INTERVAL_MINUTE; }
+opt_interval(A) ::= interval_second(S).          { A = S; }
+opt_interval(A) ::= YEAR TO MONTH.               { A = SQL_INTERVAL_YEAR | SQL_INTERVAL_MONTH; }
+opt_interval(A) ::= DAY TO HOUR.                 { A = SQL_INTERVAL_DAY | SQL_INTERVAL_HOUR; }
+opt_interval(A) ::= DAY TO MINUTE.               { A = SQL_INTERVAL_DAY | SQL_INTERVAL_HOUR | SQL_INTERVAL_MINUTE; }
+opt_interval(A) ::= DAY TO interval_second(S).   { A = SQL_INTERVAL_DAY | SQL_INTERVAL_HOUR | SQL_INTERVAL_MINUTE | S; }
+opt_interval(A) ::= HOUR TO MINUTE.              { A = SQL_INTERVAL_HOUR | SQL_INTERVAL_MINUTE; }
+opt_interval(A) ::= HOUR TO interval_second(S).  { A = SQL_INTERVAL_HOUR | SQL_INTERVAL_MINUTE | S; }
+opt_interval(A) ::= MINUTE TO interval_second(S). { A = SQL_INTERVAL_MINUTE | S; }
+opt_interval(A) ::= .                            { A = 0; }
+interval_second(A) ::= SECOND.                   { A = SQL_INTERVAL_SECOND; }
+interval_second(A) ::= SECOND LP ICONST RP.      { A = SQL_INTERVAL_SECOND; }
+
+////////////////////////////////////////////////// names and keywords ////
+
+%type colid {sql_token_t}
+%type type_function_name {sql_token_t}
+%type collabel {sql_token_t}
+%type bare_col_label {sql_token_t}
+%type nonreserved_word {sql_token_t}
+
+colid(A) ::= IDENT(T).                           { A = T; }
+colid(A) ::= unreserved_keyword(T).              { A = T; }
+colid(A) ::= col_name_keyword(T).                { A = T; }
+
+type_function_name(A) ::= IDENT(T).              { A = T; }
+type_function_name(A) ::= unreserved_keyword(T). { A = T; }
+type_function_name(A) ::= type_func_name_keyword(T). { A = T; }
+
+nonreserved_word(A) ::= IDENT(T).                { A = T; }
+nonreserved_word(A) ::= unreserved_keyword(T).   { A = T; }
+nonreserved_word(A) ::= col_name_keyword(T).     { A = T; }
+nonreserved_word(A) ::= type_func_name_keyword(T). { A = T; }
+
+collabel(A) ::= IDENT(T).                        { A = T; }
+collabel(A) ::= unreserved_keyword(T).           { A = T; }
+collabel(A) ::= col_name_keyword(T).             { A = T; }
+collabel(A) ::= type_func_name_keyword(T).       { A = T; }
+collabel(A) ::= reserved_keyword(T).             { A = T; }
+
+bare_col_label(A) ::= IDENT(T).                  { A = T; }
+bare_col_label(A) ::= bare_label_keyword(T).     { A = T; }
+
+%type unreserved_keyword {sql_token_t}
+%type col_name_keyword {sql_token_t}
+%type type_func_name_keyword {sql_token_t}
+%type reserved_keyword {sql_token_t}
+%type bare_label_keyword {sql_token_t}
+
+unreserved_keyword(A) ::= ABORT(T). { A = T; }
+unreserved_keyword(A) ::= AT(T). { A = T; }
+unreserved_keyword(A) ::= BEGIN(T). { A = T; }
+unreserved_keyword(A) ::= BY(T). { A = T; }
+unreserved_keyword(A) ::= CHAIN(T). { A = T; }
+unreserved_keyword(A) ::= CHARACTERISTICS(T). { A = T; }
+unreserved_keyword(A) ::= COMMIT(T). { A = T; }
+unreserved_keyword(A) ::= COMMITTED(T). { A = T; }
+unreserved_keyword(A) ::= DAY(T). { A = T; }
+unreserved_keyword(A) ::= DISCARD(T). { A = T; }
+unreserved_keyword(A) ::= DOUBLE(T). { A = T; }
+unreserved_keyword(A) ::= ESCAPE(T). { A = T; }
+unreserved_keyword(A) ::= FILTER(T). { A = T; }
+unreserved_keyword(A) ::= FIRST(T). { A = T; }
+unreserved_keyword(A) ::= HOUR(T). { A = T; }
+unreserved_keyword(A) ::= ISOLATION(T). { A = T; }
+unreserved_keyword(A) ::= LAST(T). { A = T; }
+unreserved_keyword(A) ::= LEVEL(T). { A = T; }
+unreserved_keyword(A) ::= LOCAL(T). { A = T; }
+unreserved_keyword(A) ::= MINUTE(T). { A = T; }
+unreserved_keyword(A) ::= MONTH(T). { A = T; }
+unreserved_keyword(A) ::= NAMES(T). { A = T; }
+unreserved_keyword(A) ::= NO(T). { A = T; }
+unreserved_keyword(A) ::= NULLS(T). { A = T; }
+unreserved_keyword(A) ::= OVER(T). { A = T; }
+unreserved_keyword(A) ::= PLANS(T). { A = T; }
+unreserved_keyword(A) ::= READ(T). { A = T; }
+unreserved_keyword(A) ::= REPEATABLE(T). { A = T; }
+unreserved_keyword(A) ::= RESET(T). { A = T; }
+unreserved_keyword(A) ::= ROLLBACK(T). { A = T; }
+unreserved_keyword(A) ::= SCHEMA(T). { A = T; }
+unreserved_keyword(A) ::= SECOND(T). { A = T; }
+unreserved_keyword(A) ::= SEQUENCES(T). { A = T; }
+unreserved_keyword(A) ::= SERIALIZABLE(T). { A = T; }
+unreserved_keyword(A) ::= SESSION(T). { A = T; }
+unreserved_keyword(A) ::= SET(T). { A = T; }
+unreserved_keyword(A) ::= SHOW(T). { A = T; }
+unreserved_keyword(A) ::= START(T). { A = T; }
+unreserved_keyword(A) ::= TEMP(T). { A = T; }
+unreserved_keyword(A) ::= TEMPORARY(T). { A = T; }
+unreserved_keyword(A) ::= TRANSACTION(T). { A = T; }
+unreserved_keyword(A) ::= UNCOMMITTED(T). { A = T; }
+unreserved_keyword(A) ::= UNKNOWN(T). { A = T; }
+unreserved_keyword(A) ::= VARYING(T). { A = T; }
+unreserved_keyword(A) ::= WITHIN(T). { A = T; }
+unreserved_keyword(A) ::= WITHOUT(T). { A = T; }
+unreserved_keyword(A) ::= WORK(T). { A = T; }
+unreserved_keyword(A) ::= WRITE(T). { A = T; }
+unreserved_keyword(A) ::= YEAR(T). { A = T; }
+unreserved_keyword(A) ::= ZONE(T). { A = T; }
+
+col_name_keyword(A) ::= BETWEEN(T). { A = T; }
+col_name_keyword(A) ::= BIGINT(T). { A = T; }
+col_name_keyword(A) ::= BIT(T). { A = T; }
+col_name_keyword(A) ::= BOOLEAN(T). { A = T; }
+col_name_keyword(A) ::= CHAR(T). { A = T; }
+col_name_keyword(A) ::= CHARACTER(T). { A = T; }
+col_name_keyword(A) ::= COALESCE(T). { A = T; }
+col_name_keyword(A) ::= DEC(T). { A = T; }
+col_name_keyword(A) ::= DECIMAL(T). { A = T; }
+col_name_keyword(A) ::= EXISTS(T). { A = T; }
+col_name_keyword(A) ::= EXTRACT(T). { A = T; }
+col_name_keyword(A) ::= FLOAT(T). { A = T; }
+col_name_keyword(A) ::= GREATEST(T). { A = T; }
+col_name_keyword(A) ::= GROUPING(T). { A = T; }
+col_name_keyword(A) ::= INOUT(T). { A = T; }
+col_name_keyword(A) ::= INT(T). { A = T; }
+col_name_keyword(A) ::= INTEGER(T). { A = T; }
+col_name_keyword(A) ::= INTERVAL(T). { A = T; }
+col_name_keyword(A) ::= LEAST(T). { A = T; }
+col_name_keyword(A) ::= NATIONAL(T). { A = T; }
+col_name_keyword(A) ::= NCHAR(T). { A = T; }
+col_name_keyword(A) ::= NONE(T). { A = T; }
+col_name_keyword(A) ::= NORMALIZE(T). { A = T; }
+col_name_keyword(A) ::= NULLIF(T). { A = T; }
+col_name_keyword(A) ::= NUMERIC(T). { A = T; }
+col_name_keyword(A) ::= OUT(T). { A = T; }
+col_name_keyword(A) ::= OVERLAY(T). { A = T; }
+col_name_keyword(A) ::= POSITION(T). { A = T; }
+col_name_keyword(A) ::= PRECISION(T). { A = T; }
+col_name_keyword(A) ::= REAL(T). { A = T; }
+col_name_keyword(A) ::= ROW(T). { A = T; }
+col_name_keyword(A) ::= SETOF(T). { A = T; }
+col_name_keyword(A) ::= SMALLINT(T). { A = T; }
+col_name_keyword(A) ::= SUBSTRING(T). { A = T; }
+col_name_keyword(A) ::= TIME(T). { A = T; }
+col_name_keyword(A) ::= TIMESTAMP(T). { A = T; }
+col_name_keyword(A) ::= TREAT(T). { A = T; }
+col_name_keyword(A) ::= TRIM(T). { A = T; }
+col_name_keyword(A) ::= VALUES(T). { A = T; }
+col_name_keyword(A) ::= VARCHAR(T). { A = T; }
+col_name_keyword(A) ::= XMLATTRIBUTES(T). { A = T; }
+col_name_keyword(A) ::= XMLCONCAT(T). { A = T; }
+col_name_keyword(A) ::= XMLELEMENT(T). { A = T; }
+col_name_keyword(A) ::= XMLEXISTS(T). { A = T; }
+col_name_keyword(A) ::= XMLFOREST(T). { A = T; }
+col_name_keyword(A) ::= XMLNAMESPACES(T). { A = T; }
+col_name_keyword(A) ::= XMLPARSE(T). { A = T; }
+col_name_keyword(A) ::= XMLPI(T). { A = T; }
+col_name_keyword(A) ::= XMLROOT(T). { A = T; }
+col_name_keyword(A) ::= XMLSERIALIZE(T). { A = T; }
+col_name_keyword(A) ::= XMLTABLE(T). { A = T; }
+
+type_func_name_keyword(A) ::= AUTHORIZATION(T). { A = T; }
+type_func_name_keyword(A) ::= BINARY(T). { A = T; }
+type_func_name_keyword(A) ::= COLLATION(T). { A = T; }
+type_func_name_keyword(A) ::= CONCURRENTLY(T). { A = T; }
+type_func_name_keyword(A) ::= CROSS(T). { A = T; }
+type_func_name_keyword(A) ::= CURRENT_SCHEMA(T). { A = T; }
+type_func_name_keyword(A) ::= FREEZE(T). { A = T; }
+type_func_name_keyword(A) ::= FULL(T). { A = T; }
+type_func_name_keyword(A) ::= ILIKE(T). { A = T; }
+type_func_name_keyword(A) ::= INNER(T). { A = T; }
+type_func_name_keyword(A) ::= IS(T). { A = T; }
+type_func_name_keyword(A) ::= ISNULL(T). { A = T; }
+type_func_name_keyword(A) ::= JOIN(T). { A = T; }
+type_func_name_keyword(A) ::= LEFT(T). { A = T; }
+type_func_name_keyword(A) ::= LIKE(T). { A = T; }
+type_func_name_keyword(A) ::= NATURAL(T). { A = T; }
+type_func_name_keyword(A) ::= NOTNULL(T). { A = T; }
+type_func_name_keyword(A) ::= OUTER(T). { A = T; }
+type_func_name_keyword(A) ::= OVERLAPS(T). { A = T; }
+type_func_name_keyword(A) ::= RIGHT(T). { A = T; }
+type_func_name_keyword(A) ::= SIMILAR(T). { A = T; }
+type_func_name_keyword(A) ::= TABLESAMPLE(T). { A = T; }
+type_func_name_keyword(A) ::= VERBOSE(T). { A = T; }
+
+reserved_keyword(A) ::= ALL(T). { A = T; }
+reserved_keyword(A) ::= ANALYSE(T). { A = T; }
+reserved_keyword(A) ::= ANALYZE(T). { A = T; }
+reserved_keyword(A) ::= AND(T). { A = T; }
+reserved_keyword(A) ::= ANY(T). { A = T; }
+reserved_keyword(A) ::= ARRAY(T). { A = T; }
+reserved_keyword(A) ::= AS(T). { A = T; }
+reserved_keyword(A) ::= ASC(T). { A = T; }
+reserved_keyword(A) ::= ASYMMETRIC(T). { A = T; }
+reserved_keyword(A) ::= BOTH(T). { A = T; }
+reserved_keyword(A) ::= CASE(T). { A = T; }
+reserved_keyword(A) ::= CAST(T). { A = T; }
+reserved_keyword(A) ::= CHECK(T). { A = T; }
+reserved_keyword(A) ::= COLLATE(T). { A = T; }
+reserved_keyword(A) ::= COLUMN(T). { A = T; }
+reserved_keyword(A) ::= CONSTRAINT(T). { A = T; }
+reserved_keyword(A) ::= CREATE(T). { A = T; }
+reserved_keyword(A) ::= CURRENT_CATALOG(T). { A = T; }
+reserved_keyword(A) ::= CURRENT_DATE(T). { A = T; }
+reserved_keyword(A) ::= CURRENT_ROLE(T). { A = T; }
+reserved_keyword(A) ::= CURRENT_TIME(T). { A = T; }
+reserved_keyword(A) ::= CURRENT_TIMESTAMP(T). { A = T; }
+reserved_keyword(A) ::= CURRENT_USER(T). { A = T; }
+reserved_keyword(A) ::= DEFAULT(T). { A = T; }
+reserved_keyword(A) ::= DEFERRABLE(T). { A = T; }
+reserved_keyword(A) ::= DESC(T). { A = T; }
+reserved_keyword(A) ::= DISTINCT(T). { A = T; }
+reserved_keyword(A) ::= DO(T). { A = T; }
+reserved_keyword(A) ::= ELSE(T). { A = T; }
+reserved_keyword(A) ::= END(T). { A = T; }
+reserved_keyword(A) ::= EXCEPT(T). { A = T; }
+reserved_keyword(A) ::= FALSE(T). { A = T; }
+reserved_keyword(A) ::= FETCH(T). { A = T; }
+reserved_keyword(A) ::= FOR(T). { A = T; }
+reserved_keyword(A) ::= FOREIGN(T). { A = T; }
+reserved_keyword(A) ::= FROM(T). { A = T; }
+reserved_keyword(A) ::= GRANT(T). { A = T; }
+reserved_keyword(A) ::= GROUP(T). { A = T; }
+reserved_keyword(A) ::= HAVING(T). { A = T; }
+reserved_keyword(A) ::= IN(T). { A = T; }
+reserved_keyword(A) ::= INITIALLY(T). { A = T; }
+reserved_keyword(A) ::= INTERSECT(T). { A = T; }
+reserved_keyword(A) ::= INTO(T). { A = T; }
+reserved_keyword(A) ::= LATERAL(T). { A = T; }
+reserved_keyword(A) ::= LEADING(T). { A = T; }
+reserved_keyword(A) ::= LIMIT(T). { A = T; }
+reserved_keyword(A) ::= LOCALTIME(T). { A = T; }
+reserved_keyword(A) ::= LOCALTIMESTAMP(T). { A = T; }
+reserved_keyword(A) ::= NOT(T). { A = T; }
+reserved_keyword(A) ::= NULL(T). { A = T; }
+reserved_keyword(A) ::= OFFSET(T). { A = T; }
+reserved_keyword(A) ::= ON(T). { A = T; }
+reserved_keyword(A) ::= ONLY(T). { A = T; }
+reserved_keyword(A) ::= OR(T). { A = T; }
+reserved_keyword(A) ::= ORDER(T). { A = T; }
+reserved_keyword(A) ::= PLACING(T). { A = T; }
+reserved_keyword(A) ::= PRIMARY(T). { A = T; }
+reserved_keyword(A) ::= REFERENCES(T). { A = T; }
+reserved_keyword(A) ::= RETURNING(T). { A = T; }
+reserved_keyword(A) ::= SELECT(T). { A = T; }
+reserved_keyword(A) ::= SESSION_USER(T). { A = T; }
+reserved_keyword(A) ::= SOME(T). { A = T; }
+reserved_keyword(A) ::= SYMMETRIC(T). { A = T; }
+reserved_keyword(A) ::= TABLE(T). { A = T; }
+reserved_keyword(A) ::= THEN(T). { A = T; }
+reserved_keyword(A) ::= TO(T). { A = T; }
+reserved_keyword(A) ::= TRAILING(T). { A = T; }
+reserved_keyword(A) ::= TRUE(T). { A = T; }
+reserved_keyword(A) ::= UNION(T). { A = T; }
+reserved_keyword(A) ::= UNIQUE(T). { A = T; }
+reserved_keyword(A) ::= USER(T). { A = T; }
+reserved_keyword(A) ::= USING(T). { A = T; }
+reserved_keyword(A) ::= VARIADIC(T). { A = T; }
+reserved_keyword(A) ::= WHEN(T). { A = T; }
+reserved_keyword(A) ::= WHERE(T). { A = T; }
+reserved_keyword(A) ::= WINDOW(T). { A = T; }
+reserved_keyword(A) ::= WITH(T). { A = T; }
+
+/* Every keyword may follow an expression as a bare column label except
+ * those PostgreSQL marks AS_LABEL, which could continue the expression. */
+bare_label_keyword(A) ::= ABORT(T). { A = T; }
+bare_label_keyword(A) ::= AT(T). { A = T; }
+bare_label_keyword(A) ::= BEGIN(T). { A = T; }
+bare_label_keyword(A) ::= BY(T). { A = T; }
+bare_label_keyword(A) ::= CHAIN(T). { A = T; }
+bare_label_keyword(A) ::= CHARACTERISTICS(T). { A = T; }
+bare_label_keyword(A) ::= COMMIT(T). { A = T; }
+bare_label_keyword(A) ::= COMMITTED(T). { A = T; }
+bare_label_keyword(A) ::= DISCARD(T). { A = T; }
+bare_label_keyword(A) ::= DOUBLE(T). { A = T; }
+bare_label_keyword(A) ::= ESCAPE(T). { A = T; }
+bare_label_keyword(A) ::= FIRST(T). { A = T; }
+bare_label_keyword(A) ::= ISOLATION(T). { A = T; }
+bare_label_keyword(A) ::= LAST(T). { A = T; }
+bare_label_keyword(A) ::= LEVEL(T). { A = T; }
+bare_label_keyword(A) ::= LOCAL(T). { A = T; }
+bare_label_keyword(A) ::= NAMES(T). { A = T; }
+bare_label_keyword(A) ::= NO(T). { A = T; }
+bare_label_keyword(A) ::= NULLS(T). { A = T; }
+bare_label_keyword(A) ::= PLANS(T). { A = T; }
+bare_label_keyword(A) ::= READ(T). { A = T; }
+bare_label_keyword(A) ::= REPEATABLE(T). { A = T; }
+bare_label_keyword(A) ::= RESET(T). { A = T; }
+bare_label_keyword(A) ::= ROLLBACK(T). { A = T; }
+bare_label_keyword(A) ::= SCHEMA(T). { A = T; }
+bare_label_keyword(A) ::= SEQUENCES(T). { A = T; }
+bare_label_keyword(A) ::= SERIALIZABLE(T). { A = T; }
+bare_label_keyword(A) ::= SESSION(T). { A = T; }
+bare_label_keyword(A) ::= SET(T). { A = T; }
+bare_label_keyword(A) ::= SHOW(T). { A = T; }
+bare_label_keyword(A) ::= START(T). { A = T; }
+bare_label_keyword(A) ::= TEMP(T). { A = T; }
+bare_label_keyword(A) ::= TEMPORARY(T). { A = T; }
+bare_label_keyword(A) ::= TRANSACTION(T). { A = T; }
+bare_label_keyword(A) ::= UNCOMMITTED(T). { A = T; }
+bare_label_keyword(A) ::= UNKNOWN(T). { A = T; }
+bare_label_keyword(A) ::= WORK(T). { A = T; }
+bare_label_keyword(A) ::= WRITE(T). { A = T; }
+bare_label_keyword(A) ::= ZONE(T). { A = T; }
+bare_label_keyword(A) ::= BETWEEN(T). { A = T; }
+bare_label_keyword(A) ::= BIGINT(T). { A = T; }
+bare_label_keyword(A) ::= BIT(T). { A = T; }
+bare_label_keyword(A) ::= BOOLEAN(T). { A = T; }
+bare_label_keyword(A) ::= COALESCE(T). { A = T; }
+bare_label_keyword(A) ::= DEC(T). { A = T; }
+bare_label_keyword(A) ::= DECIMAL(T). { A = T; }
+bare_label_keyword(A) ::= EXISTS(T). { A = T; }
+bare_label_keyword(A) ::= EXTRACT(T). { A = T; }
+bare_label_keyword(A) ::= FLOAT(T). { A = T; }
+bare_label_keyword(A) ::= GREATEST(T). { A = T; }
+bare_label_keyword(A) ::= GROUPING(T). { A = T; }
+bare_label_keyword(A) ::= INOUT(T). { A = T; }
+bare_label_keyword(A) ::= INT(T). { A = T; }
+bare_label_keyword(A) ::= INTEGER(T). { A = T; }
+bare_label_keyword(A) ::= INTERVAL(T). { A = T; }
+bare_label_keyword(A) ::= LEAST(T). { A = T; }
+bare_label_keyword(A) ::= NATIONAL(T). { A = T; }
+bare_label_keyword(A) ::= NCHAR(T). { A = T; }
+bare_label_keyword(A) ::= NONE(T). { A = T; }
+bare_label_keyword(A) ::= NORMALIZE(T). { A = T; }
+bare_label_keyword(A) ::= NULLIF(T). { A = T; }
+bare_label_keyword(A) ::= NUMERIC(T). { A = T; }
+bare_label_keyword(A) ::= OUT(T). { A = T; }
+bare_label_keyword(A) ::= OVERLAY(T). { A = T; }
+bare_label_keyword(A) ::= POSITION(T). { A = T; }
+bare_label_keyword(A) ::= REAL(T). { A = T; }
+bare_label_keyword(A) ::= ROW(T). { A = T; }
+bare_label_keyword(A) ::= SETOF(T). { A = T; }
+bare_label_keyword(A) ::= SMALLINT(T). { A = T; }
+bare_label_keyword(A) ::= SUBSTRING(T). { A = T; }
+bare_label_keyword(A) ::= TIME(T). { A = T; }
+bare_label_keyword(A) ::= TIMESTAMP(T). { A = T; }
+bare_label_keyword(A) ::= TREAT(T). { A = T; }
+bare_label_keyword(A) ::= TRIM(T). { A = T; }
+bare_label_keyword(A) ::= VALUES(T). { A = T; }
+bare_label_keyword(A) ::= VARCHAR(T). { A = T; }
+bare_label_keyword(A) ::= XMLATTRIBUTES(T). { A = T; }
+bare_label_keyword(A) ::= XMLCONCAT(T). { A = T; }
+bare_label_keyword(A) ::= XMLELEMENT(T). { A = T; }
+bare_label_keyword(A) ::= XMLEXISTS(T). { A = T; }
+bare_label_keyword(A) ::= XMLFOREST(T). { A = T; }
+bare_label_keyword(A) ::= XMLNAMESPACES(T). { A = T; }
+bare_label_keyword(A) ::= XMLPARSE(T). { A = T; }
+bare_label_keyword(A) ::= XMLPI(T). { A = T; }
+bare_label_keyword(A) ::= XMLROOT(T). { A = T; }
+bare_label_keyword(A) ::= XMLSERIALIZE(T). { A = T; }
+bare_label_keyword(A) ::= XMLTABLE(T). { A = T; }
+bare_label_keyword(A) ::= AUTHORIZATION(T). { A = T; }
+bare_label_keyword(A) ::= BINARY(T). { A = T; }
+bare_label_keyword(A) ::= COLLATION(T). { A = T; }
+bare_label_keyword(A) ::= CONCURRENTLY(T). { A = T; }
+bare_label_keyword(A) ::= CROSS(T). { A = T; }
+bare_label_keyword(A) ::= CURRENT_SCHEMA(T). { A = T; }
+bare_label_keyword(A) ::= FREEZE(T). { A = T; }
+bare_label_keyword(A) ::= FULL(T). { A = T; }
+bare_label_keyword(A) ::= ILIKE(T). { A = T; }
+bare_label_keyword(A) ::= INNER(T). { A = T; }
+bare_label_keyword(A) ::= IS(T). { A = T; }
+bare_label_keyword(A) ::= JOIN(T). { A = T; }
+bare_label_keyword(A) ::= LEFT(T). { A = T; }
+bare_label_keyword(A) ::= LIKE(T). { A = T; }
+bare_label_keyword(A) ::= NATURAL(T). { A = T; }
+bare_label_keyword(A) ::= OUTER(T). { A = T; }
+bare_label_keyword(A) ::= RIGHT(T). { A = T; }
+bare_label_keyword(A) ::= SIMILAR(T). { A = T; }
+bare_label_keyword(A) ::= TABLESAMPLE(T). { A = T; }
+bare_label_keyword(A) ::= VERBOSE(T). { A = T; }
+bare_label_keyword(A) ::= ALL(T). { A = T; }
+bare_label_keyword(A) ::= ANALYSE(T). { A = T; }
+bare_label_keyword(A) ::= ANALYZE(T). { A = T; }
+bare_label_keyword(A) ::= AND(T). { A = T; }
+bare_label_keyword(A) ::= ANY(T). { A = T; }
+bare_label_keyword(A) ::= ASC(T). { A = T; }
+bare_label_keyword(A) ::= ASYMMETRIC(T). { A = T; }
+bare_label_keyword(A) ::= BOTH(T). { A = T; }
+bare_label_keyword(A) ::= CASE(T). { A = T; }
+bare_label_keyword(A) ::= CAST(T). { A = T; }
+bare_label_keyword(A) ::= CHECK(T). { A = T; }
+bare_label_keyword(A) ::= COLLATE(T). { A = T; }
+bare_label_keyword(A) ::= COLUMN(T). { A = T; }
+bare_label_keyword(A) ::= CONSTRAINT(T). { A = T; }
+bare_label_keyword(A) ::= CURRENT_CATALOG(T). { A = T; }
+bare_label_keyword(A) ::= CURRENT_DATE(T). { A = T; }
+bare_label_keyword(A) ::= CURRENT_ROLE(T). { A = T; }
+bare_label_keyword(A) ::= CURRENT_TIME(T). { A = T; }
+bare_label_keyword(A) ::= CURRENT_TIMESTAMP(T). { A = T; }
+bare_label_keyword(A) ::= CURRENT_USER(T). { A = T; }
+bare_label_keyword(A) ::= DEFAULT(T). { A = T; }
+bare_label_keyword(A) ::= DEFERRABLE(T). { A = T; }
+bare_label_keyword(A) ::= DESC(T). { A = T; }
+bare_label_keyword(A) ::= DISTINCT(T). { A = T; }
+bare_label_keyword(A) ::= DO(T). { A = T; }
+bare_label_keyword(A) ::= ELSE(T). { A = T; }
+bare_label_keyword(A) ::= END(T). { A = T; }
+bare_label_keyword(A) ::= FALSE(T). { A = T; }
+bare_label_keyword(A) ::= FOREIGN(T). { A = T; }
+bare_label_keyword(A) ::= IN(T). { A = T; }
+bare_label_keyword(A) ::= INITIALLY(T). { A = T; }
+bare_label_keyword(A) ::= LATERAL(T). { A = T; }
+bare_label_keyword(A) ::= LEADING(T). { A = T; }
+bare_label_keyword(A) ::= LOCALTIME(T). { A = T; }
+bare_label_keyword(A) ::= LOCALTIMESTAMP(T). { A = T; }
+bare_label_keyword(A) ::= NOT(T). { A = T; }
+bare_label_keyword(A) ::= NULL(T). { A = T; }
+bare_label_keyword(A) ::= ONLY(T). { A = T; }
+bare_label_keyword(A) ::= OR(T). { A = T; }
+bare_label_keyword(A) ::= PLACING(T). { A = T; }
+bare_label_keyword(A) ::= PRIMARY(T). { A = T; }
+bare_label_keyword(A) ::= REFERENCES(T). { A = T; }
+bare_label_keyword(A) ::= SELECT(T). { A = T; }
+bare_label_keyword(A) ::= SESSION_USER(T). { A = T; }
+bare_label_keyword(A) ::= SOME(T). { A = T; }
+bare_label_keyword(A) ::= SYMMETRIC(T). { A = T; }
+bare_label_keyword(A) ::= TABLE(T). { A = T; }
+bare_label_keyword(A) ::= THEN(T). { A = T; }
+bare_label_keyword(A) ::= TRAILING(T). { A = T; }
+bare_label_keyword(A) ::= TRUE(T). { A = T; }
+bare_label_keyword(A) ::= UNIQUE(T). { A = T; }
+bare_label_keyword(A) ::= USER(T). { A = T; }
+bare_label_keyword(A) ::= USING(T). { A = T; }
+bare_label_keyword(A) ::= VARIADIC(T). { A = T; }
+bare_label_keyword(A) ::= WHEN(T). { A = T; }

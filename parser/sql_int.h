@@ -1,0 +1,158 @@
+/*
+ * sql_int.h: the parser module's internal header: tokens, the tokenizer,
+ * the parse context that grammar actions see, and the node builders those
+ * actions call (sql_build.c). Only parser/ files and the generated sql.c
+ * include it.
+ */
+#ifndef EDDY_SQL_INT_H
+#define EDDY_SQL_INT_H
+
+#include "parser/parser.h"
+#include "sql.h"   /* generated: SQL_TOK_* token codes */
+
+/* One token as the tokenizer hands it to the grammar. */
+typedef struct sql_token {
+    int type;           /* SQL_TOK_* */
+    int pos;            /* byte offset of its first byte in the text */
+    int len;            /* bytes of source text */
+    const char *str;    /* decoded value: folded identifier, unescaped string, keyword in lower case,
+                           operator name, number text; NUL-terminated, in the arena */
+    size_t slen;        /* length of str */
+    int64_t ival;       /* ICONST value, PARAM number */
+    bool quoted;        /* a "quoted" identifier (never a keyword) */
+} sql_token_t;
+
+/* The tokenizer: a cursor over the text. */
+typedef struct sql_lexer {
+    cm_arena_t *arena;
+    const char *text;
+    size_t len;
+    size_t at;          /* next byte to look at */
+    cm_err_t *err;
+} sql_lexer_t;
+
+void sql__lex_init(sql_lexer_t *lx, cm_arena_t *arena, const char *text, size_t len, cm_err_t *err);
+/* Next token; type 0 at end of input. False (err set, positioned) on a lexical error. */
+bool sql__lex_next(sql_lexer_t *lx, sql_token_t *tok);
+
+/* Keyword lookup that also yields the grammar's token (SQL_TOK_IDENT for
+ * unreserved keywords the grammar does not use). */
+bool sql__keyword_token(const char *word, size_t len, int *token, sql_kw_category_t *category);
+
+/* What grammar actions see (lemon's %extra_context). */
+typedef struct sql_pctx {
+    cm_arena_t *arena;
+    const char *text;
+    size_t len;
+    cm_err_t *err;
+    bool failed;            /* an error was recorded: stop feeding tokens */
+    sql_list_t *stmts;      /* finished statements */
+    int stmt_pos;           /* byte offset of the current statement's first token */
+    int cur_pos;            /* byte offset of the token being fed (the lookahead) */
+} sql_pctx_t;
+
+/* Errors, positioned at a byte offset into the text. */
+bool sql__error_at(sql_pctx_t *ctx, int byte_pos, const char *sqlstate, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+void sql__syntax_error(sql_pctx_t *ctx, const sql_token_t *tok, int major);
+void sql__stack_overflow(sql_pctx_t *ctx);
+
+/* ---- builders (sql_build.c): allocate in ctx->arena; never fail except by depth (ctx->failed) */
+
+sql_list_t *sql__list_new(sql_pctx_t *ctx);
+sql_list_t *sql__list1(sql_pctx_t *ctx, void *item);
+sql_list_t *sql__list_add(sql_pctx_t *ctx, sql_list_t *l, void *item);
+sql_list_t *sql__list_prepend(sql_pctx_t *ctx, sql_list_t *l, void *item);
+sql_list_t *sql__list4(sql_pctx_t *ctx, void *a, void *b, void *c, void *d);   /* stops at the first NULL */
+const char *sql__dotted(sql_pctx_t *ctx, const char *prefix, const char *name);
+
+sql_stmt_t *sql__stmt_new(sql_pctx_t *ctx, sql_stmt_kind_t kind);
+void sql__stmt_add(sql_pctx_t *ctx, sql_stmt_t *s);
+sql_stmt_t *sql__stmt_select(sql_pctx_t *ctx, sql_select_t *s);
+sql_stmt_t *sql__stmt_unsupported(sql_pctx_t *ctx, const sql_token_t *t);
+sql_stmt_t *sql__stmt_set(sql_pctx_t *ctx, const char *name, sql_list_t *values);
+sql_stmt_t *sql__stmt_set_local(sql_pctx_t *ctx, sql_stmt_t *s);
+sql_stmt_t *sql__stmt_set_txn(sql_pctx_t *ctx, sql_txn_modes_t *m, bool session);
+sql_stmt_t *sql__stmt_show(sql_pctx_t *ctx, const char *name);
+sql_stmt_t *sql__stmt_reset(sql_pctx_t *ctx, const char *name);
+sql_stmt_t *sql__stmt_txn(sql_pctx_t *ctx, sql_stmt_kind_t kind, sql_txn_modes_t *m, bool start);
+sql_stmt_t *sql__stmt_txn_end(sql_pctx_t *ctx, sql_stmt_kind_t kind, int chain);
+sql_stmt_t *sql__stmt_discard(sql_pctx_t *ctx, sql_discard_t what);
+sql_txn_modes_t *sql__txn_modes(sql_pctx_t *ctx);
+sql_txn_modes_t *sql__txn_modes_add(sql_pctx_t *ctx, sql_txn_modes_t *m, int item);
+
+sql_select_t *sql__select(sql_pctx_t *ctx, const sql_token_t *kw, sql_list_t *distinct, sql_list_t *targets,
+                          sql_list_t *from, sql_expr_t *where, sql_list_t *group, sql_expr_t *having);
+sql_select_t *sql__values(sql_pctx_t *ctx, const sql_token_t *kw, sql_list_t *row);
+sql_select_t *sql__values_add(sql_pctx_t *ctx, sql_select_t *v, sql_list_t *row);
+sql_select_t *sql__setop(sql_pctx_t *ctx, sql_setop_t op, int all, sql_select_t *l, sql_select_t *r);
+sql_select_t *sql__select_options(sql_pctx_t *ctx, sql_select_t *s, sql_list_t *order, sql_select_t *limit);
+sql_select_t *sql__limit(sql_pctx_t *ctx, sql_expr_t *limit, sql_expr_t *offset);
+sql_select_t *sql__limit_merge(sql_pctx_t *ctx, sql_select_t *l, sql_select_t *o);
+sql_select_t *sql__limit_comma(sql_pctx_t *ctx, const sql_token_t *kw);
+sql_target_t *sql__target(sql_pctx_t *ctx, sql_expr_t *e, const char *alias);
+sql_sort_t *sql__sortby(sql_pctx_t *ctx, sql_expr_t *e, int dir, int nulls);
+sql_from_t *sql__from_relation(sql_pctx_t *ctx, sql_expr_t *name, sql_from_t *alias);
+sql_from_t *sql__from_subquery(sql_pctx_t *ctx, sql_select_t *s, sql_from_t *alias);
+sql_from_t *sql__from_join(sql_pctx_t *ctx, sql_join_kind_t kind, bool natural, sql_from_t *l, sql_from_t *r,
+                           sql_from_t *qual);
+sql_from_t *sql__join_using(sql_pctx_t *ctx, sql_list_t *cols);
+sql_from_t *sql__join_on(sql_pctx_t *ctx, sql_expr_t *e);
+sql_from_t *sql__alias(sql_pctx_t *ctx, const char *name, sql_list_t *cols);
+
+sql_expr_t *sql__const_number(sql_pctx_t *ctx, const sql_token_t *t);
+sql_expr_t *sql__const_string(sql_pctx_t *ctx, const sql_token_t *t);
+sql_expr_t *sql__const_word(sql_pctx_t *ctx, const sql_token_t *t, const char *word);
+sql_expr_t *sql__const_bits(sql_pctx_t *ctx, const sql_token_t *t);
+sql_expr_t *sql__const_bool(sql_pctx_t *ctx, const sql_token_t *t, bool v);
+sql_expr_t *sql__const_null(sql_pctx_t *ctx, const sql_token_t *t);
+sql_expr_t *sql__typed_literal(sql_pctx_t *ctx, sql_typename_t *type, const sql_token_t *t);
+sql_expr_t *sql__param(sql_pctx_t *ctx, const sql_token_t *t);
+sql_expr_t *sql__column(sql_pctx_t *ctx, const sql_token_t *first, sql_list_t *rest);
+sql_expr_t *sql__star(sql_pctx_t *ctx, const sql_token_t *t);
+sql_expr_t *sql__paren(sql_pctx_t *ctx, const sql_token_t *t, sql_expr_t *e);
+sql_expr_t *sql__op(sql_pctx_t *ctx, const sql_token_t *t, const char *name, sql_expr_t *l, sql_expr_t *r);
+sql_expr_t *sql__negate(sql_pctx_t *ctx, const sql_token_t *t, sql_expr_t *e);
+sql_expr_t *sql__bool(sql_pctx_t *ctx, const sql_token_t *t, sql_expr_kind_t kind, sql_expr_t *l, sql_expr_t *r);
+sql_expr_t *sql__like(sql_pctx_t *ctx, const sql_token_t *t, sql_like_kind_t kind, bool negated, sql_expr_t *l,
+                      sql_expr_t *r, sql_expr_t *escape);
+sql_expr_t *sql__null_test(sql_pctx_t *ctx, const sql_token_t *t, sql_expr_t *e, bool negated);
+sql_expr_t *sql__bool_test(sql_pctx_t *ctx, const sql_token_t *t, sql_expr_t *e, sql_bool_test_t which,
+                           bool negated);
+sql_expr_t *sql__distinct(sql_pctx_t *ctx, const sql_token_t *t, sql_expr_t *l, sql_expr_t *r, bool negated);
+sql_expr_t *sql__between(sql_pctx_t *ctx, const sql_token_t *t, sql_expr_t *e, sql_expr_t *lo, sql_expr_t *hi,
+                         bool negated, bool symmetric);
+sql_expr_t *sql__in_list(sql_pctx_t *ctx, const sql_token_t *t, sql_expr_t *e, sql_list_t *l, bool negated);
+sql_expr_t *sql__in_select(sql_pctx_t *ctx, const sql_token_t *t, sql_expr_t *e, sql_select_t *s, bool negated);
+sql_expr_t *sql__sublink(sql_pctx_t *ctx, const sql_token_t *t, sql_sublink_t kind, sql_select_t *s);
+sql_expr_t *sql__array(sql_pctx_t *ctx, const sql_token_t *t, sql_list_t *l);
+sql_expr_t *sql__row(sql_pctx_t *ctx, const sql_token_t *t, sql_list_t *l);
+sql_expr_t *sql__case(sql_pctx_t *ctx, const sql_token_t *t, sql_expr_t *arg, sql_list_t *whens, sql_expr_t *def);
+/* name: the COLUMN node func_name built; it becomes the FUNC node. */
+sql_expr_t *sql__func(sql_pctx_t *ctx, sql_expr_t *name, sql_list_t *args, bool star, bool distinct);
+sql_expr_t *sql__func_sql(sql_pctx_t *ctx, const sql_token_t *t, const char *name, sql_func_syntax_t syntax,
+                          sql_list_t *args);
+sql_expr_t *sql__substring_for(sql_pctx_t *ctx, const sql_token_t *t, sql_expr_t *x, sql_expr_t *count);
+sql_expr_t *sql__varargs(sql_pctx_t *ctx, const sql_token_t *t, sql_expr_kind_t kind, sql_list_t *args);
+sql_expr_t *sql__svf(sql_pctx_t *ctx, const sql_token_t *t, sql_svf_t svf, int precision);
+sql_expr_t *sql__cast(sql_pctx_t *ctx, const sql_token_t *t, sql_expr_t *e, sql_typename_t *type,
+                      sql_cast_form_t form);
+sql_expr_t *sql__collate(sql_pctx_t *ctx, const sql_token_t *t, sql_expr_t *e, sql_list_t *names);
+sql_expr_t *sql__at_time_zone(sql_pctx_t *ctx, const sql_token_t *t, sql_expr_t *e, sql_expr_t *zone);
+
+sql_typename_t *sql__typename_generic(sql_pctx_t *ctx, int pos, sql_list_t *names, sql_list_t *mods);
+sql_typename_t *sql__typename_sys(sql_pctx_t *ctx, const sql_token_t *kw, const char *name, sql_list_t *mods);
+sql_typename_t *sql__typename_float(sql_pctx_t *ctx, const sql_token_t *kw, const sql_token_t *prec);
+sql_typename_t *sql__typename_char(sql_pctx_t *ctx, sql_typename_t *t, const sql_token_t *len);
+sql_typename_t *sql__typename_char_default(sql_pctx_t *ctx, sql_typename_t *t);
+sql_typename_t *sql__typename_datetime(sql_pctx_t *ctx, const sql_token_t *kw, const char *name,
+                                       const sql_token_t *prec);
+sql_typename_t *sql__typename_interval(sql_pctx_t *ctx, const sql_token_t *kw, int fields, int precision);
+sql_typename_t *sql__typename_array(sql_pctx_t *ctx, sql_typename_t *t, int bounds);
+
+/* The lemon entry points (generated; declared here because lemon emits no prototypes). */
+void *sql_parserAlloc(void *(*alloc)(size_t), sql_pctx_t *ctx);
+void sql_parserFree(void *p, void (*dealloc)(void *));
+void sql_parser(void *p, int major, sql_token_t minor);
+
+#endif
