@@ -212,11 +212,22 @@ class Msg:
         if t == "T":
             return "T:" + ",".join("%s/%d/%d" % (c[0], c[3], c[6]) for c in self.columns())
         if t == "D":
-            return "D:" + ",".join("NULL" if v is None else v.hex() if _binary(v) else v.decode()
-                                   for v in self.row())
+            return "D:" + ",".join(_show(v) for v in self.row())
         if t == "t":
             return "t:" + ",".join(str(o) for o in self.param_types())
         return t
+
+
+def _show(v):
+    """A value for comparisons: text as is, binary as hex; long ones as a digest with
+    their length, so that a mismatch report stays readable."""
+    if v is None:
+        return "NULL"
+    s = v.hex() if _binary(v) else v.decode()
+    if len(s) > 64:
+        import hashlib
+        return "%s...(%d bytes, sha1 %s)" % (s[:16], len(v), hashlib.sha1(v).hexdigest()[:12])
+    return s
 
 
 def _binary(v):
