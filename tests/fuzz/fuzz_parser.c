@@ -5,7 +5,8 @@
  * a SQLSTATE and a position inside the text (1 .. characters + 1). On success
  * every statement is deparsed, and the canonical text must parse again and
  * deparse to the same text (deparse is a fixed point), since the catalog
- * stores deparsed SQL and re-parses it.
+ * stores deparsed SQL and re-parses it. Statements the grammar marks as
+ * unsupported are only recognised, not represented, so they are skipped.
  */
 #include "parser/parser.h"
 #include "tests/fuzz/fuzz.h"
@@ -40,6 +41,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         return 0;
     }
     for (int i = 0; i < list.count; i++) {
+        /* Statements the grammar only names (not supported yet) have no SQL form. */
+        if (list.items[i]->kind == SQL_STMT_UNSUPPORTED)
+            continue;
         cm_buf_t once, twice;
         cm_buf_init(&once, 0);
         cm_buf_init(&twice, 0);

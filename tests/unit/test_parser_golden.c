@@ -72,7 +72,7 @@ static void finish_case(const char *file, int line, const char *sql, const char 
 static void run_file(const char *dir, const char *name, bool print)
 {
     char path[1024];
-    snprintf(path, sizeof path, "%s/%s", dir, name);
+    snprintf(path, sizeof path, "%s%s%s", dir, *dir ? "/" : "", name);
     FILE *f = fopen(path, "r");
     if (!f) {
         printf("not ok %s (cannot open)\n", path);
@@ -131,7 +131,7 @@ int main(int argc, char **argv)
 {
     const char *dir = "tests/parser";
     if (argc == 3 && strcmp(argv[1], "--print") == 0) {
-        run_file(".", argv[2], true);
+        run_file(argv[2][0] == '/' ? "" : ".", argv[2], true);
         return 0;
     }
     DIR *d = opendir(dir);
