@@ -7,7 +7,7 @@ B=${BUILD:-build}
 for t in codec parser; do
     bin=$B/fuzz/replay_$t
     if [ ! -x "$bin" ]; then
-        echo "not ok fuzz_replay_$t: $bin not built (its module has no sources yet?)"
+        echo "not ok fuzz_replay_$t: $bin not built (make all builds it once its module has sources)"
         continue
     fi
     log=$(mktemp)
