@@ -67,7 +67,9 @@ static void dp_list(const sql_list_t *l, cm_buf_t *out)
 
 void sql_deparse_typename(const sql_typename_t *t, cm_buf_t *out)
 {
-    if (t->system)
+    if (!t->names)
+        ;   /* only the interval fields are wanted */
+    else if (t->system)
         cm_buf_put_str(out, (const char *)t->names->items[0]);   /* internal names need no quoting */
     else
         dp_names(t->names, out);
@@ -245,7 +247,18 @@ static void dp_expr(const sql_expr_t *e, cm_buf_t *out)
         dp_func(e, out);
         break;
     case SQL_EXPR_CAST:
-        if (e->cast_form == SQL_CAST_LITERAL) {
+        if (e->cast_form == SQL_CAST_LITERAL && e->type->interval_fields) {
+            /* INTERVAL 'x' YEAR TO MONTH: the fields follow the literal. */
+            sql_typename_t t = *e->type;
+            t.interval_fields = 0;
+            sql_deparse_typename(&t, out);
+            cm_buf_put_u8(out, ' ');
+            dp_expr(e->arg, out);
+            t = *e->type;
+            t.names = NULL;
+            t.interval_precision = -1;
+            sql_deparse_typename(&t, out);
+        } else if (e->cast_form == SQL_CAST_LITERAL) {
             sql_deparse_typename(e->type, out);
             cm_buf_put_u8(out, ' ');
             dp_expr(e->arg, out);

@@ -122,7 +122,7 @@ static size_t lx_quote_continue(const sql_lexer_t *lx, size_t i)
             i++;
         } else if (c == ' ' || c == '\t' || c == '\f') {
             i++;
-        } else if (newline && c == '-' && lx_at(lx, i + 1) == '-') {
+        } else if (c == '-' && lx_at(lx, i + 1) == '-') {
             while (i < lx->len && lx->text[i] != '\n' && lx->text[i] != '\r')
                 i++;
         } else {

@@ -50,7 +50,7 @@ void sql__stack_overflow(sql_pctx_t *ctx)
 
 /* ================================================= token look-ahead */
 
-#define SQL_LOOKAHEAD_MAX 4
+#define SQL_LOOKAHEAD_MAX 8
 
 typedef struct sql_feed {
     sql_lexer_t lx;
