@@ -257,9 +257,14 @@ typedef enum ty_cast_context {
  * *context says in which contexts it applies.
  */
 bool ty_cast_exists(ty_oid_t from, ty_oid_t to, ty_cast_context_t *context);
-/* Converts a value; applies typmod (-1: none). Errors as the target's input does. */
+/* Converts a value; applies typmod (-1: none). Errors as the target's input does.
+ * This is an explicit cast: a too long value for varchar(n)/char(n) is truncated. */
 bool ty_cast_datum(ty_oid_t from, ty_oid_t to, int32_t typmod, const ty_datum_t *in, ty_ctx_t *ctx,
                    ty_datum_t *out);
+/* The same in assignment context (INSERT, UPDATE): too long is 22001
+ * "value too long for type character varying(n)". */
+bool ty_cast_datum_assign(ty_oid_t from, ty_oid_t to, int32_t typmod, const ty_datum_t *in, ty_ctx_t *ctx,
+                          ty_datum_t *out);
 
 /* ---------------------------------------------------------- expressions */
 
@@ -268,7 +273,7 @@ typedef enum ty_expr_kind {
     TY_EXPR_PARAM,        /* $n: index is n-1 */
     TY_EXPR_COLUMN,       /* index-th column of the input row */
     TY_EXPR_CALL,         /* func(args...) */
-    TY_EXPR_CAST,         /* args[0]::type(typmod) */
+    TY_EXPR_CAST,         /* args[0]::type(typmod); negated: assignment-context cast (no silent truncation) */
     TY_EXPR_AND,          /* args..., three-valued */
     TY_EXPR_OR,
     TY_EXPR_NOT,          /* args[0] */
@@ -318,6 +323,10 @@ ty_expr_t *ty_expr_const(cm_arena_t *a, ty_oid_t type, int32_t typmod, ty_datum_
 
 /* Comparison used by ORDER BY, DISTINCT and set operations: <0, 0, >0; NULLs last. */
 int ty_datum_compare(ty_oid_t type, const ty_datum_t *a, const ty_datum_t *b);
+/* Hash consistent with ty_datum_compare == 0 (1.0 and 1.00 hash alike); NULL hashes to 0. */
+uint64_t ty_datum_hash(ty_oid_t type, const ty_datum_t *d);
+/* Deep copy into another arena (strings and numerics are arena-owned). */
+ty_datum_t ty_datum_copy(ty_oid_t type, const ty_datum_t *d, cm_arena_t *a);
 /* Numeric helpers that other modules need. */
 bool ty_numeric_from_text(const char *p, size_t len, ty_ctx_t *ctx, ty_numeric_t **out);
 bool ty_numeric_to_int64(const ty_numeric_t *n, int64_t *out);

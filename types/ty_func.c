@@ -1,0 +1,48 @@
+/*
+ * ty_func.c: the registry of scalar functions and operators. Each
+ * ty_func_*.c file contributes a table; lookups scan them in order, which is
+ * cheap enough for binding (a few hundred entries) and keeps the tables
+ * plain constant data that every thread can read.
+ */
+#include "types/ty_internal.h"
+
+#include <string.h>
+
+static const ty_func_table_t *const ty__tables[] = {
+    &ty_funcs_arith, &ty_funcs_cmp, &ty_funcs_cmp_any, &ty_funcs_math,
+    &ty_funcs_string, &ty_funcs_datetime, &ty_funcs_misc,
+};
+
+size_t ty_func_candidates(const char *name, bool is_operator, const ty_func_t **out, size_t max)
+{
+    size_t n = 0;
+    for (size_t t = 0; t < CM_ARRAY_LEN(ty__tables); t++) {
+        const ty_func_table_t *tab = ty__tables[t];
+        for (size_t i = 0; i < tab->n; i++) {
+            const ty_func_t *f = &tab->funcs[i];
+            if (((f->flags & TY_FN_OPERATOR) != 0) != is_operator || strcmp(f->name, name) != 0)
+                continue;
+            if (n < max)
+                out[n] = f;
+            n++;
+        }
+    }
+    return n < max ? n : max;
+}
+
+const ty_func_t *ty_func_lookup(const char *name, bool is_operator, int nargs, const ty_oid_t *args)
+{
+    const ty_func_t *c[64];
+    size_t n = ty_func_candidates(name, is_operator, c, CM_ARRAY_LEN(c));
+    for (size_t i = 0; i < n; i++) {
+        if (c[i]->nargs != nargs && !(c[i]->flags & TY_FN_VARIADIC))
+            continue;
+        bool ok = true;
+        for (int k = 0; k < nargs && k < 4 && k < c[i]->nargs; k++)
+            if (c[i]->args[k] != TY_INVALID && c[i]->args[k] != args[k])
+                ok = false;
+        if (ok)
+            return c[i];
+    }
+    return NULL;
+}

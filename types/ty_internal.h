@@ -1,0 +1,204 @@
+/*
+ * ty_internal.h: declarations shared by the files of the types module only.
+ *
+ * Other modules include types/types.h; this header exposes the numeric
+ * representation, the big-integer helpers, date/time breakdowns and the
+ * function registry's pieces that the module's files share.
+ */
+#ifndef EDDY_TY_INTERNAL_H
+#define EDDY_TY_INTERNAL_H
+
+#include "types/types.h"
+
+/* ===== big unsigned integers (ty_bignum.c) ===== */
+
+#define TY_BN_BASE 1000000000u
+
+typedef struct ty_bn {
+    uint32_t *d;   /* limbs, least significant first; no leading zero limbs */
+    int n;         /* number of limbs; 0 is zero */
+} ty_bn_t;
+
+ty_bn_t ty_bn_from_u64(cm_arena_t *a, uint64_t v);
+bool ty_bn_to_u64(ty_bn_t a, uint64_t *out);
+int ty_bn_cmp(ty_bn_t a, ty_bn_t b);
+ty_bn_t ty_bn_add(cm_arena_t *ar, ty_bn_t a, ty_bn_t b);
+ty_bn_t ty_bn_sub(cm_arena_t *ar, ty_bn_t a, ty_bn_t b);
+ty_bn_t ty_bn_mul(cm_arena_t *ar, ty_bn_t a, ty_bn_t b);
+ty_bn_t ty_bn_mul_small(cm_arena_t *ar, ty_bn_t a, uint32_t m, uint32_t add);
+uint32_t ty_bn_divmod_small(cm_arena_t *ar, ty_bn_t a, uint32_t m, ty_bn_t *q);
+ty_bn_t ty_bn_mul_pow10(cm_arena_t *ar, ty_bn_t a, int k);
+ty_bn_t ty_bn_div_pow10(cm_arena_t *ar, ty_bn_t a, int k, int mode, bool *inexact);
+void ty_bn_divmod(cm_arena_t *ar, ty_bn_t a, ty_bn_t b, ty_bn_t *q, ty_bn_t *r);
+int ty_bn_dec_digits(ty_bn_t a);
+char *ty_bn_to_dec(cm_arena_t *ar, ty_bn_t a, int *len);
+ty_bn_t ty_bn_from_dec(cm_arena_t *ar, const char *s, int len);
+ty_bn_t ty_bn_isqrt(cm_arena_t *ar, ty_bn_t a);
+
+/* ===== numeric (ty_numeric*.c) ===== */
+
+enum { TY_NUM_FINITE = 0, TY_NUM_NAN, TY_NUM_PINF, TY_NUM_NINF };
+
+/* value = (neg ? -1 : 1) * mag * 10^-dscale; immutable once built. */
+struct ty_numeric {
+    uint8_t kind;       /* TY_NUM_* */
+    bool neg;           /* never set for zero */
+    int32_t dscale;     /* display scale: digits after the decimal point */
+    ty_bn_t mag;
+};
+
+#define TY_NUMERIC_MAX_DISPLAY_SCALE 1000
+#define TY_NUMERIC_MIN_SIG_DIGITS 16
+
+ty_numeric_t *ty_num_make(cm_arena_t *a, bool neg, ty_bn_t mag, int dscale);
+ty_numeric_t *ty_num_special(cm_arena_t *a, int kind);
+ty_numeric_t *ty_num_from_int64(cm_arena_t *a, int64_t v);
+bool ty_num_from_double(cm_arena_t *a, double d, bool is_float4, ty_numeric_t **out);
+double ty_num_to_double(const ty_numeric_t *n, cm_arena_t *a);
+bool ty_num_is_zero(const ty_numeric_t *n);
+int ty_num_cmp(const ty_numeric_t *a, const ty_numeric_t *b);
+void ty_num_to_text(const ty_numeric_t *n, cm_arena_t *a, cm_buf_t *out);
+ty_numeric_t *ty_num_round(cm_arena_t *a, const ty_numeric_t *n, int scale);
+ty_numeric_t *ty_num_trunc(cm_arena_t *a, const ty_numeric_t *n, int scale);
+bool ty_num_apply_typmod(ty_ctx_t *ctx, const ty_numeric_t *n, int32_t typmod, ty_numeric_t **out);
+/* Arithmetic; errors (division by zero, overflow) go to ctx->err. */
+bool ty_num_add(ty_ctx_t *ctx, const ty_numeric_t *a, const ty_numeric_t *b, ty_numeric_t **out);
+bool ty_num_sub(ty_ctx_t *ctx, const ty_numeric_t *a, const ty_numeric_t *b, ty_numeric_t **out);
+bool ty_num_mul(ty_ctx_t *ctx, const ty_numeric_t *a, const ty_numeric_t *b, ty_numeric_t **out);
+bool ty_num_div(ty_ctx_t *ctx, const ty_numeric_t *a, const ty_numeric_t *b, ty_numeric_t **out);
+/* a / b rounded to rscale; both finite, b nonzero. */
+ty_numeric_t *ty_num_div_rscale(cm_arena_t *ar, const ty_numeric_t *a, const ty_numeric_t *b, int rscale);
+bool ty_num_div_trunc(ty_ctx_t *ctx, const ty_numeric_t *a, const ty_numeric_t *b, ty_numeric_t **out);
+bool ty_num_mod(ty_ctx_t *ctx, const ty_numeric_t *a, const ty_numeric_t *b, ty_numeric_t **out);
+ty_numeric_t *ty_num_neg(cm_arena_t *a, const ty_numeric_t *n);
+ty_numeric_t *ty_num_abs(cm_arena_t *a, const ty_numeric_t *n);
+ty_numeric_t *ty_num_ceil(cm_arena_t *a, const ty_numeric_t *n);
+ty_numeric_t *ty_num_floor(cm_arena_t *a, const ty_numeric_t *n);
+ty_numeric_t *ty_num_sign(cm_arena_t *a, const ty_numeric_t *n);
+bool ty_num_sqrt(ty_ctx_t *ctx, const ty_numeric_t *n, ty_numeric_t **out);
+bool ty_num_power(ty_ctx_t *ctx, const ty_numeric_t *b, const ty_numeric_t *e, ty_numeric_t **out);
+bool ty_num_exp(ty_ctx_t *ctx, const ty_numeric_t *n, ty_numeric_t **out);
+bool ty_num_ln(ty_ctx_t *ctx, const ty_numeric_t *n, ty_numeric_t **out);
+bool ty_num_log10(ty_ctx_t *ctx, const ty_numeric_t *n, ty_numeric_t **out);
+bool ty_num_log(ty_ctx_t *ctx, const ty_numeric_t *base, const ty_numeric_t *n, ty_numeric_t **out);
+/* PostgreSQL's base-10000 weight and the number of base-10000 digits. */
+void ty_num_pg_layout(const ty_numeric_t *n, cm_arena_t *a, int *weight, int *ndigits, int16_t **digits);
+bool ty_num_recv(ty_ctx_t *ctx, const uint8_t *p, size_t len, ty_numeric_t **out);
+void ty_num_send(const ty_numeric_t *n, cm_arena_t *a, cm_buf_t *out);
+uint64_t ty_num_hash(const ty_numeric_t *n);
+
+/* ===== integers and floats (ty_int.c, ty_float.c) ===== */
+
+bool ty_int_parse(const char *p, size_t len, ty_oid_t type, ty_ctx_t *ctx, int64_t *out);
+bool ty_int_range_check(ty_ctx_t *ctx, ty_oid_t type, int64_t v);
+const char *ty_int_range_msg(ty_oid_t type);
+bool ty_float_parse(const char *p, size_t len, ty_oid_t type, ty_ctx_t *ctx, double *out);
+void ty_float_out(double v, bool is_float4, int extra_float_digits, cm_buf_t *out);
+bool ty_float_check(ty_ctx_t *ctx, double r, bool inf_ok, bool zero_ok, bool is_float4);
+
+/* ===== date and time (ty_datetime*.c, ty_tz.c) ===== */
+
+#define TY_USECS_PER_SEC INT64_C(1000000)
+#define TY_USECS_PER_MIN INT64_C(60000000)
+#define TY_USECS_PER_HOUR INT64_C(3600000000)
+#define TY_USECS_PER_DAY INT64_C(86400000000)
+#define TY_DT_NOBEGIN INT64_MIN
+#define TY_DT_NOEND INT64_MAX
+#define TY_DATE_NOBEGIN INT32_MIN
+#define TY_DATE_NOEND INT32_MAX
+/* 2000-01-01 as a Julian day number, and the Unix epoch in PostgreSQL days. */
+#define TY_POSTGRES_EPOCH_JDATE 2451545
+#define TY_UNIX_EPOCH_JDATE 2440588
+
+/* A broken-down timestamp; year is astronomical-free: 1 BC is year 0 here? No: PG's tm_year, BC years are <= 0. */
+typedef struct ty_tm {
+    int year, mon, mday, hour, min, sec;
+    int32_t usec;
+    int wday, yday;         /* 0 = Sunday; 1-based day of year */
+    int gmtoff;             /* seconds east of UTC */
+    const char *zone;       /* abbreviation, NULL if none */
+} ty_tm_t;
+
+int ty_date2j(int year, int mon, int mday);
+void ty_j2date(int jd, int *year, int *mon, int *mday);
+int ty_j2day(int jd);   /* 0 = Sunday */
+bool ty_days_in_month_ok(int year, int mon, int mday);
+int ty_days_in_month(int year, int mon);
+bool ty_is_leap(int year);
+void ty_ts2tm(int64_t ts, ty_tm_t *tm);   /* UTC breakdown, no zone */
+bool ty_tm2ts(const ty_tm_t *tm, int64_t *ts);
+bool ty_ts_in_range(int64_t ts);
+bool ty_date_in_range(int64_t d);
+
+/* Zone offset in seconds east of UTC for a UTC instant, and the abbreviation. */
+int ty_tz_offset_utc(const ty_tz_t *tz, int64_t utc_secs, const char **abbrev, bool *isdst);
+/* Offset for a local wall-clock time (PostgreSQL's choice in DST gaps and overlaps). */
+int ty_tz_offset_local(const ty_tz_t *tz, int64_t local_secs);
+/* Looks a zone abbreviation such as "PST" or "CEST" up: offset seconds east. */
+bool ty_tz_abbrev(const char *name, int *gmtoff);
+
+void ty_timestamptz_to_tm(int64_t ts, const ty_tz_t *tz, ty_tm_t *tm);
+bool ty_date_in(const char *s, size_t len, ty_ctx_t *ctx, int64_t *out);
+bool ty_time_in(const char *s, size_t len, ty_ctx_t *ctx, int64_t *out);
+bool ty_timestamp_in(const char *s, size_t len, bool with_tz, ty_ctx_t *ctx, int64_t *out);
+bool ty_interval_in(const char *s, size_t len, ty_ctx_t *ctx, ty_interval_t *out);
+void ty_date_out(int64_t d, const ty_settings_t *st, cm_buf_t *out);
+void ty_time_out(int64_t t, cm_buf_t *out);
+void ty_timestamp_out(int64_t ts, bool with_tz, const ty_settings_t *st, cm_buf_t *out);
+void ty_interval_out(const ty_interval_t *iv, const ty_settings_t *st, cm_buf_t *out);
+bool ty_timestamp_round(ty_ctx_t *ctx, int64_t *ts, int32_t typmod);
+bool ty_interval_apply_typmod(ty_ctx_t *ctx, ty_interval_t *iv, int32_t typmod);
+int ty_interval_cmp(const ty_interval_t *a, const ty_interval_t *b);
+bool ty_ts_add_interval(ty_ctx_t *ctx, int64_t ts, const ty_interval_t *iv, bool with_tz, bool sub, int64_t *out);
+bool ty_ts_err_range(ty_ctx_t *ctx);
+bool ty_date_to_ts(ty_ctx_t *ctx, int64_t d, bool with_tz, int64_t *out);
+int64_t ty_ts_to_date(int64_t ts, bool with_tz, const ty_tz_t *tz);
+int64_t ty_timestamp_to_tz(int64_t ts, const ty_tz_t *tz);     /* local wall time -> UTC */
+int64_t ty_timestamptz_to_local(int64_t ts, const ty_tz_t *tz); /* UTC -> local wall time */
+
+/* ===== strings ===== */
+
+bool ty_is_string_type(ty_oid_t t);
+/* Character length of a string datum (UTF-8). */
+int ty_text_chars(const char *p, size_t len);
+/* Applies varchar(n) / bpchar(n): explicit truncates silently, otherwise 22001. */
+bool ty_string_apply_typmod(ty_ctx_t *ctx, ty_oid_t type, int32_t typmod, bool explicit_cast, ty_datum_t *d);
+ty_datum_t ty_text_datum(cm_arena_t *a, const char *p, size_t len);
+ty_datum_t ty_buf_datum(cm_arena_t *a, const cm_buf_t *b);
+char *ty_datum_cstr(cm_arena_t *a, const ty_datum_t *d);
+/* Bytes of a bpchar without its trailing spaces (PostgreSQL ignores them). */
+size_t ty_bpchar_len(const char *p, size_t len);
+
+/* ===== functions ===== */
+
+/* Each ty_func_*.c contributes a table; ty_func.c indexes them all. */
+typedef struct ty_func_table {
+    const ty_func_t *funcs;
+    size_t n;
+} ty_func_table_t;
+
+extern const ty_func_table_t ty_funcs_arith;
+extern const ty_func_table_t ty_funcs_cmp;
+extern const ty_func_table_t ty_funcs_cmp_any;
+extern const ty_func_table_t ty_funcs_math;
+extern const ty_func_table_t ty_funcs_string;
+extern const ty_func_table_t ty_funcs_datetime;
+extern const ty_func_table_t ty_funcs_misc;
+
+const ty_func_t *ty_func_lookup(const char *name, bool is_operator, int nargs, const ty_oid_t *args);
+
+/* to_char (ty_to_char.c). */
+bool ty_to_char_number(ty_ctx_t *ctx, ty_oid_t type, const ty_datum_t *v, const char *fmt, size_t fmtlen,
+                       cm_buf_t *out);
+bool ty_to_char_datetime(ty_ctx_t *ctx, ty_oid_t type, const ty_datum_t *v, const char *fmt, size_t fmtlen,
+                         cm_buf_t *out);
+
+/* LIKE and regular expressions (ty_like.c). */
+bool ty_like_match(ty_ctx_t *ctx, const char *s, size_t slen, const char *p, size_t plen, bool icase, bool *out);
+bool ty_regex_match(ty_ctx_t *ctx, const char *s, size_t slen, const char *p, size_t plen, bool icase, bool *out);
+
+/* Error helpers shared by many files. */
+bool ty_err_div0(ty_ctx_t *ctx);
+bool ty_err_syntax(ty_ctx_t *ctx, const char *type_sql_name, const char *p, size_t len);
+
+#endif
