@@ -1,0 +1,216 @@
+/*
+ * test_planner.c: end-to-end tests of parse + bind + run for constant
+ * queries and session commands. Each case renders what a client would see
+ * (column names, format_type of the column types, rows as text, or the
+ * error's SQLSTATE, position and message) in the same shape as a libpq
+ * client printing PostgreSQL 15's answer, and the expected strings were
+ * taken from PostgreSQL 15 itself.
+ *
+ * With --print the program prints the rendering of each case's SQL instead.
+ */
+#include "common/common.h"
+#include "planner/planner.h"
+#include "tests/unit/unit.h"
+
+#include <stdlib.h>
+
+typedef struct render_ctx {
+    cm_buf_t *out;
+    ty_ctx_t *ctx;
+    const pln_stmt_t *st;
+    int rows;
+} render_ctx_t;
+
+static bool render_row(void *arg, const ty_datum_t *row, int ncols)
+{
+    render_ctx_t *r = arg;
+    if (r->rows++ >= 5)
+        return true;
+    cm_buf_put_str(r->out, " [");
+    for (int i = 0; i < ncols; i++) {
+        if (i)
+            cm_buf_put_u8(r->out, ',');
+        if (row[i].isnull)
+            cm_buf_put_str(r->out, "NULL");
+        else if (!ty_datum_to_text(r->st->cols[i].type, &row[i], r->ctx, r->out))
+            return false;
+    }
+    cm_buf_put_u8(r->out, ']');
+    return true;
+}
+
+/* Renders one statement's result the way the reference client prints it. */
+static char *run_sql(const char *sql, const ty_oid_t *declared, int ndeclared, const ty_datum_t *params)
+{
+    cm_arena_t arena;
+    cm_arena_init(&arena, 4096);
+    cm_err_t err = {0};
+    cm_buf_t out;
+    cm_buf_init(&out, 0);
+    ty_settings_t settings;
+    ty_settings_default(&settings);
+    ty_ctx_t ctx = {.arena = &arena, .settings = &settings, .err = &err, .user = "postgres",
+                    .database = "postgres", .schema = "public", .version = "eddy"};
+    pln_raw_list_t raws;
+    pln_stmt_t *st = NULL;
+    if (!pln_parse(&arena, sql, strlen(sql), &raws, &err) ||
+        !pln_bind(&arena, raws.items[0], sql, declared, ndeclared, &st, &err)) {
+        goto error;
+    }
+    if (st->kind == PLN_QUERY) {
+        for (int i = 0; i < st->ncols; i++) {
+            cm_buf_printf(&out, "%s:", st->cols[i].name);
+            ty_format_type(st->cols[i].type, st->cols[i].typmod, &out);
+            cm_buf_printf(&out, "(%u,%d) ", st->cols[i].type, st->cols[i].typmod);
+        }
+        cm_buf_put_u8(&out, '|');
+        render_ctx_t rc = {.out = &out, .ctx = &ctx, .st = st};
+        if (!pln_query_run(st, sql, params, &ctx, render_row, &rc))
+            goto error;
+    } else {
+        cm_buf_printf(&out, "%s", st->tag);
+        if (st->var_name)
+            cm_buf_printf(&out, " name=%s", st->var_name);
+        if (st->kind == PLN_SET)
+            cm_buf_printf(&out, " value=%s local=%d", st->var_value ? st->var_value : "DEFAULT", st->set_local);
+        if (st->isolation)
+            cm_buf_printf(&out, " isolation=%s", st->isolation);
+        if (st->read_only)
+            cm_buf_put_str(&out, " read_only");
+    }
+    goto done;
+error:
+    cm_buf_reset(&out);
+    cm_buf_printf(&out, "ERROR %s pos=%d %s", err.sqlstate, err.position, err.message);
+    if (err.hint)
+        cm_buf_printf(&out, " HINT: %s", err.hint);
+done:
+    cm_buf_put_u8(&out, '\0');
+    char *s = cm_strdup((const char *)out.data);
+    cm_buf_free(&out);
+    cm_err_clear(&err);
+    cm_arena_free(&arena);
+    return s;
+}
+
+typedef struct pcase {
+    const char *sql;
+    const char *want;
+} pcase_t;
+
+/* Expected answers are PostgreSQL 15's (column names, types, values, errors). */
+static const pcase_t cases[] = {
+#include "tests/unit/test_planner_cases.h"
+};
+
+static bool print_mode;
+
+static void test_cases(void)
+{
+    for (size_t i = 0; i < CM_ARRAY_LEN(cases); i++) {
+        char *got = run_sql(cases[i].sql, NULL, 0, NULL);
+        if (print_mode)
+            printf("%s\n  %s\n", cases[i].sql, got);
+        else if (strcmp(got, cases[i].want) != 0) {
+            printf("  case: %s\n    want: %s\n    got:  %s\n", cases[i].sql, cases[i].want, got);
+            unit__case_failed = 1;
+        }
+        free(got);
+    }
+}
+
+static void test_select_one_fast_path(void)
+{
+    char *got = run_sql("SELECT 1", NULL, 0, NULL);
+    UNIT_CHECK_STR(got, "?column?:integer(23,-1) | [1]");
+    free(got);
+}
+
+static void test_parameters_declared_and_inferred(void)
+{
+    cm_arena_t arena;
+    cm_arena_init(&arena, 4096);
+    cm_err_t err = {0};
+    pln_raw_list_t raws;
+    pln_stmt_t *st;
+    const char *sql = "select $1 + 1, $2";
+    UNIT_CHECK(pln_parse(&arena, sql, strlen(sql), &raws, &err));
+    ty_oid_t declared[1] = {0};
+    UNIT_CHECK(pln_bind(&arena, raws.items[0], sql, declared, 1, &st, &err));
+    UNIT_CHECK(st->nparams == 2 && st->param_types[0] == TY_INT4 && st->param_types[1] == TY_TEXT);
+    UNIT_CHECK(st->cols[0].type == TY_INT4 && st->cols[1].type == TY_TEXT);
+
+    /* A declared type wins over inference. */
+    sql = "select $1 + 1";
+    ty_oid_t int8[1] = {TY_INT8};
+    UNIT_CHECK(pln_parse(&arena, sql, strlen(sql), &raws, &err));
+    UNIT_CHECK(pln_bind(&arena, raws.items[0], sql, int8, 1, &st, &err));
+    UNIT_CHECK(st->param_types[0] == TY_INT8 && st->cols[0].type == TY_INT8);
+
+    /* Run with a value. */
+    ty_datum_t p = {.v.i = 41};
+    char *got = run_sql("select $1 + 1 as answer", int8, 1, &p);
+    UNIT_CHECK_STR(got, "answer:bigint(20,-1) | [42]");
+    free(got);
+
+    /* Nothing says what $1 is. */
+    sql = "select $1 is null";
+    UNIT_CHECK(pln_parse(&arena, sql, strlen(sql), &raws, &err));
+    UNIT_CHECK(!pln_bind(&arena, raws.items[0], sql, NULL, 0, &st, &err));
+    UNIT_CHECK_STR(err.sqlstate, "42P18");
+    UNIT_CHECK_STR(err.message, "could not determine data type of parameter $1");
+    cm_err_clear(&err);
+    cm_arena_free(&arena);
+}
+
+static void test_commands(void)
+{
+    cm_arena_t arena;
+    cm_arena_init(&arena, 4096);
+    cm_err_t err = {0};
+    pln_raw_list_t raws;
+    const char *sql = "set local search_path = a, 'b'; show all; begin isolation level serializable read only; "
+                      "rollback; discard all; reset all; ";
+    UNIT_CHECK(pln_parse(&arena, sql, strlen(sql), &raws, &err));
+    UNIT_CHECK(raws.count == 6);
+    pln_stmt_t *st[6];
+    for (int i = 0; i < raws.count && i < 6; i++)
+        UNIT_CHECK(pln_bind(&arena, raws.items[i], sql, NULL, 0, &st[i], &err));
+    UNIT_CHECK(st[0]->kind == PLN_SET && st[0]->set_local);
+    UNIT_CHECK_STR(st[0]->var_value, "a, b");
+    UNIT_CHECK(st[1]->kind == PLN_SHOW && st[1]->ncols == 3);
+    UNIT_CHECK(st[2]->kind == PLN_BEGIN && st[2]->read_only);
+    UNIT_CHECK_STR(st[2]->isolation, "serializable");
+    UNIT_CHECK(st[3]->kind == PLN_ROLLBACK);
+    UNIT_CHECK_STR(st[4]->tag, "DISCARD ALL");
+    UNIT_CHECK(st[5]->kind == PLN_RESET && st[5]->var_name == NULL);
+    int off, len;
+    pln_raw_span(raws.items[1], &off, &len);
+    UNIT_CHECK(off == 32 && len == 8);
+
+    /* The empty string is one empty statement. */
+    UNIT_CHECK(pln_parse(&arena, " -- nothing\n", 12, &raws, &err) && raws.count == 1);
+    UNIT_CHECK(pln_bind(&arena, raws.items[0], " -- nothing\n", NULL, 0, &st[0], &err));
+    UNIT_CHECK(st[0]->kind == PLN_EMPTY);
+
+    /* A syntax error anywhere fails the whole string, with PostgreSQL's position. */
+    sql = "select 1; select 'ü' +";
+    UNIT_CHECK(!pln_parse(&arena, sql, strlen(sql), &raws, &err));
+    UNIT_CHECK(err.position == 23);
+    cm_err_clear(&err);
+    cm_arena_free(&arena);
+}
+
+int main(int argc, char **argv)
+{
+    print_mode = argc > 1 && strcmp(argv[1], "--print") == 0;
+    if (print_mode) {
+        test_cases();
+        return 0;
+    }
+    UNIT_RUN(test_select_one_fast_path);
+    UNIT_RUN(test_parameters_declared_and_inferred);
+    UNIT_RUN(test_commands);
+    UNIT_RUN(test_cases);
+    UNIT_EXIT();
+}
