@@ -110,7 +110,7 @@ bool ty_float_check(ty_ctx_t *ctx, double r, bool inf_ok, bool zero_ok, bool is_
 #define TY_POSTGRES_EPOCH_JDATE 2451545
 #define TY_UNIX_EPOCH_JDATE 2440588
 
-/* A broken-down timestamp; year is astronomical-free: 1 BC is year 0 here? No: PG's tm_year, BC years are <= 0. */
+/* A broken-down timestamp. Years are astronomical: 1 BC is year 0, 2 BC is -1. */
 typedef struct ty_tm {
     int year, mon, mday, hour, min, sec;
     int32_t usec;
@@ -186,12 +186,6 @@ extern const ty_func_table_t ty_funcs_datetime;
 extern const ty_func_table_t ty_funcs_misc;
 
 const ty_func_t *ty_func_lookup(const char *name, bool is_operator, int nargs, const ty_oid_t *args);
-
-/* to_char (ty_to_char.c). */
-bool ty_to_char_number(ty_ctx_t *ctx, ty_oid_t type, const ty_datum_t *v, const char *fmt, size_t fmtlen,
-                       cm_buf_t *out);
-bool ty_to_char_datetime(ty_ctx_t *ctx, ty_oid_t type, const ty_datum_t *v, const char *fmt, size_t fmtlen,
-                         cm_buf_t *out);
 
 /* LIKE and regular expressions (ty_like.c). */
 bool ty_like_match(ty_ctx_t *ctx, const char *s, size_t slen, const char *p, size_t plen, bool icase, bool *out);

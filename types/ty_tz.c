@@ -355,9 +355,15 @@ static bool ty__tz_find_file(const char *name, char *path, size_t cap, char *can
         bool found = false;
         while ((de = readdir(d)) != NULL) {
             if (strlen(de->d_name) == n && cm_strncasecmp(de->d_name, p, n) == 0) {
+                /* n <= 100 and the name is at most 200 bytes, so both fit. */
                 size_t pl = strlen(path), cl = strlen(canon);
-                snprintf(path + pl, cap - pl, "/%s", de->d_name);
-                snprintf(canon + cl, ccap - cl, "%s%s", cl ? "/" : "", de->d_name);
+                if (pl + n + 2 > cap || cl + n + 2 > ccap)
+                    break;
+                path[pl] = '/';
+                memcpy(path + pl + 1, de->d_name, n + 1);
+                if (cl)
+                    canon[cl++] = '/';
+                memcpy(canon + cl, de->d_name, n + 1);
                 found = true;
                 break;
             }

@@ -19,6 +19,10 @@ static ty_ctx_t tt_ctx;
 
 static __attribute__((unused)) void tt_setup(void)
 {
+    static bool inited;
+    if (inited)
+        cm_arena_free(&tt_arena);
+    inited = true;
     cm_arena_init(&tt_arena, 8192);
     ty_settings_default(&tt_settings);
     memset(&tt_ctx, 0, sizeof(tt_ctx));
