@@ -14,7 +14,7 @@
 #include "common/common.h"
 
 /* Limits: beyond them parsing fails with 54001 instead of exhausting a stack. */
-#define SQL_EXPR_DEPTH_MAX 1000   /* nesting of expression nodes */
+#define SQL_EXPR_DEPTH_MAX 4000   /* nesting of expression nodes */
 #define SQL_NAME_LEN_MAX 63       /* identifiers are truncated to this many bytes, as PostgreSQL does */
 
 /* ------------------------------------------------------------------ lists */

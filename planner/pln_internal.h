@@ -11,7 +11,7 @@
 #include "planner/planner.h"
 
 #define PLN_PARAMS_MAX 65535      /* $n beyond this is an error, as in PostgreSQL's protocol */
-#define PLN_BIND_DEPTH_MAX 2000   /* recursion guard for expression binding */
+#define PLN_BIND_DEPTH_MAX 4100   /* recursion guard for expression binding */
 
 struct pln_raw {
     sql_stmt_t *stmt;             /* NULL for an empty query string */
