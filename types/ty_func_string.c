@@ -3,7 +3,7 @@
  * substring, position, trims, replace, concat, left, right, repeat, reverse,
  * pads, split_part, initcap, md5, chr, ascii, starts_with) with PostgreSQL's
  * results and errors. Positions and lengths count UTF-8 characters. Case
- * mapping covers ASCII only: PostgreSQL under C.UTF-8 maps more.
+ * mapping follows C.UTF-8 (ty_unicode.c), as PostgreSQL's databases do.
  */
 #include "types/ty_internal.h"
 
@@ -55,20 +55,16 @@ static bool ty__octet_length(ty_ctx_t *c, const ty_datum_t *a, int n, ty_datum_t
     return true;
 }
 
-static bool ty__case(ty_ctx_t *c, const ty_datum_t *a, ty_datum_t *o, bool upper)
+static bool ty__lower(ty_ctx_t *c, const ty_datum_t *a, int n, ty_datum_t *o)
 {
-    *o = ty__text(c->arena, a[0].v.s.p, a[0].v.s.len);
-    char *p = (char *)o->v.s.p;
-    for (uint32_t i = 0; i < o->v.s.len; i++) {
-        if (upper && p[i] >= 'a' && p[i] <= 'z')
-            p[i] = (char)(p[i] - 32);
-        else if (!upper && p[i] >= 'A' && p[i] <= 'Z')
-            p[i] = (char)(p[i] + 32);
-    }
+    *o = ty_text_case(c->arena, a[0].v.s.p, a[0].v.s.len, 'l');
     return true;
 }
-static bool ty__lower(ty_ctx_t *c, const ty_datum_t *a, int n, ty_datum_t *o) { return ty__case(c, a, o, false); }
-static bool ty__upper(ty_ctx_t *c, const ty_datum_t *a, int n, ty_datum_t *o) { return ty__case(c, a, o, true); }
+static bool ty__upper(ty_ctx_t *c, const ty_datum_t *a, int n, ty_datum_t *o)
+{
+    *o = ty_text_case(c->arena, a[0].v.s.p, a[0].v.s.len, 'u');
+    return true;
+}
 
 static bool ty__substr(ty_ctx_t *c, const ty_datum_t *a, int n, ty_datum_t *o)
 {
@@ -343,20 +339,7 @@ static bool ty__split_part(ty_ctx_t *c, const ty_datum_t *a, int n, ty_datum_t *
 
 static bool ty__initcap(ty_ctx_t *c, const ty_datum_t *a, int n, ty_datum_t *o)
 {
-    *o = ty__text(c->arena, a[0].v.s.p, a[0].v.s.len);
-    char *p = (char *)o->v.s.p;
-    bool in_word = false;
-    for (uint32_t i = 0; i < o->v.s.len; i++) {
-        unsigned char ch = (unsigned char)p[i];
-        bool alnum = (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') || ch >= 0x80;
-        if (in_word) {
-            if (ch >= 'A' && ch <= 'Z')
-                p[i] = (char)(ch + 32);
-        } else if (ch >= 'a' && ch <= 'z') {
-            p[i] = (char)(ch - 32);
-        }
-        in_word = alnum;
-    }
+    *o = ty_text_case(c->arena, a[0].v.s.p, a[0].v.s.len, 'i');
     return true;
 }
 

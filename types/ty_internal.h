@@ -187,12 +187,32 @@ extern const ty_func_table_t ty_funcs_misc;
 
 const ty_func_t *ty_func_lookup(const char *name, bool is_operator, int nargs, const ty_oid_t *args);
 
-/* LIKE and regular expressions (ty_like.c). */
+/* LIKE (ty_like.c) and regular expressions (ty_regex.c). */
 bool ty_like_match(ty_ctx_t *ctx, const char *s, size_t slen, const char *p, size_t plen, bool icase, bool *out);
 bool ty_regex_match(ty_ctx_t *ctx, const char *s, size_t slen, const char *p, size_t plen, bool icase, bool *out);
+#include <regex.h>
+/* Compiles with REG_EXTENDED | cflags under the UTF-8 locale; 2201B on a bad pattern. */
+bool ty_regex_compile(ty_ctx_t *ctx, const char *p, size_t plen, int cflags, regex_t *re);
+/* regexec under the UTF-8 locale; s is NUL-terminated. */
+int ty_regex_exec(const regex_t *re, const char *s, size_t nmatch, regmatch_t *m, int eflags);
 
 /* Error helpers shared by many files. */
 bool ty_err_div0(ty_ctx_t *ctx);
 bool ty_err_syntax(ty_ctx_t *ctx, const char *type_sql_name, const char *p, size_t len);
+
+/* ===== Unicode (ty_unicode.c) ===== */
+
+#include <locale.h>
+
+/* A UTF-8 LC_CTYPE locale shared by all threads ((locale_t)0 if none exists). */
+locale_t ty_utf8_locale(void);
+/* Decodes one character; returns its byte length (1 for a cut sequence). */
+size_t ty_utf8_decode(const char *p, size_t avail, uint32_t *cp);
+size_t ty_utf8_encode(uint32_t cp, char *out);   /* out holds 4 bytes */
+uint32_t ty_uni_lower(uint32_t cp);
+uint32_t ty_uni_upper(uint32_t cp);
+bool ty_uni_isalnum(uint32_t cp);
+/* lower ('l'), upper ('u') or initcap ('i') of UTF-8 text, as PostgreSQL under C.UTF-8. */
+ty_datum_t ty_text_case(cm_arena_t *a, const char *p, size_t len, char mode);
 
 #endif

@@ -1,18 +1,11 @@
 /*
- * ty_like.c: LIKE / ILIKE matching and regular expressions.
+ * ty_like.c: LIKE / ILIKE matching (regular expressions are in ty_regex.c).
  *
  * LIKE works on UTF-8 characters with PostgreSQL's default escape "\".
- * Regular expressions use the C library's POSIX extended regcomp. That is
- * not PostgreSQL's ARE engine: back-references, lookahead and the
- * embedded-option syntax differ. The common class escapes \d \D (which
- * POSIX lacks) are rewritten to bracket expressions; glibc supplies \w \s \b.
  */
 #include "types/ty_internal.h"
 
-#include <ctype.h>
-#include <regex.h>
 #include <string.h>
-#include <wctype.h>
 
 static size_t ty__utf8_len(const char *p, size_t avail)
 {
@@ -37,7 +30,8 @@ static bool ty__chr_eq(const char *a, size_t an, const char *b, size_t bn, bool 
 {
     if (!icase)
         return an == bn && memcmp(a, b, an) == 0;
-    return towlower((wint_t)ty__utf8_dec(a, an)) == towlower((wint_t)ty__utf8_dec(b, bn));
+    /* PostgreSQL lower-cases both sides with the database's ctype (C.UTF-8). */
+    return ty_uni_lower(ty__utf8_dec(a, an)) == ty_uni_lower(ty__utf8_dec(b, bn));
 }
 
 /* Returns 1 match, 0 no match, -1 bad pattern (trailing escape). */
@@ -97,39 +91,5 @@ bool ty_like_match(ty_ctx_t *ctx, const char *s, size_t slen, const char *p, siz
     if (r < 0)
         return cm_err_set(ctx->err, CM_ERRCODE_INVALID_ESCAPE_SEQUENCE, "LIKE pattern must not end with escape character");
     *out = r == 1;
-    return true;
-}
-
-bool ty_regex_match(ty_ctx_t *ctx, const char *s, size_t slen, const char *p, size_t plen, bool icase, bool *out)
-{
-    /* Rewrite \d and \D, which POSIX ERE does not know. */
-    cm_buf_t pat;
-    cm_buf_init(&pat, 0);
-    for (size_t i = 0; i < plen; i++) {
-        if (p[i] == '\\' && i + 1 < plen && (p[i + 1] == 'd' || p[i + 1] == 'D')) {
-            cm_buf_put_str(&pat, p[i + 1] == 'd' ? "[0-9]" : "[^0-9]");
-            i++;
-        } else if (p[i] == '\\' && i + 1 < plen) {
-            cm_buf_put(&pat, p + i, 2);
-            i++;
-        } else {
-            cm_buf_put_u8(&pat, (uint8_t)p[i]);
-        }
-    }
-    cm_buf_put_u8(&pat, 0);
-    regex_t re;
-    int rc = regcomp(&re, (const char *)pat.data, REG_EXTENDED | REG_NOSUB | (icase ? REG_ICASE : 0));
-    cm_buf_free(&pat);
-    if (rc != 0) {
-        char msg[128];
-        regerror(rc, &re, msg, sizeof(msg));
-        for (char *m = msg; *m; m++)
-            *m = (char)tolower((unsigned char)*m);
-        return cm_err_set(ctx->err, CM_ERRCODE_INVALID_REGULAR_EXPRESSION, "invalid regular expression: %s", msg);
-    }
-    char *str = cm_arena_strndup(ctx->arena, s, slen);
-    rc = regexec(&re, str, 0, NULL, 0);
-    regfree(&re);
-    *out = rc == 0;
     return true;
 }

@@ -1,0 +1,71 @@
+/*
+ * ty_regex.c: compiling and running regular expressions for ~, ~*,
+ * regexp_replace, regexp_like, regexp_count and substring(text, text).
+ *
+ * This uses the C library's POSIX extended regcomp, which is not
+ * PostgreSQL's ARE engine: back-references, lookahead and embedded options
+ * differ. The class escapes \d \D (which POSIX lacks) are rewritten to
+ * bracket expressions; glibc supplies \w \s \b. Compiling and matching run
+ * under the shared UTF-8 locale so that "." matches a whole character and
+ * case-insensitive matching folds 'Ä' and 'ä' as PostgreSQL does.
+ */
+#include "types/ty_internal.h"
+
+#include <ctype.h>
+#include <string.h>
+
+bool ty_regex_compile(ty_ctx_t *ctx, const char *p, size_t plen, int cflags, regex_t *re)
+{
+    cm_buf_t pat;
+    cm_buf_init(&pat, 0);
+    for (size_t i = 0; i < plen; i++) {
+        if (p[i] == '\\' && i + 1 < plen && (p[i + 1] == 'd' || p[i + 1] == 'D')) {
+            cm_buf_put_str(&pat, p[i + 1] == 'd' ? "[0-9]" : "[^0-9]");
+            i++;
+        } else if (p[i] == '\\' && i + 1 < plen) {
+            cm_buf_put(&pat, p + i, 2);
+            i++;
+        } else {
+            cm_buf_put_u8(&pat, (uint8_t)p[i]);
+        }
+    }
+    cm_buf_put_u8(&pat, 0);
+    locale_t loc = ty_utf8_locale(), old = (locale_t)0;
+    if (loc != (locale_t)0)
+        old = uselocale(loc);
+    int rc = regcomp(re, (const char *)pat.data, REG_EXTENDED | cflags);
+    if (loc != (locale_t)0)
+        uselocale(old);
+    cm_buf_free(&pat);
+    if (rc != 0) {
+        char msg[128];
+        regerror(rc, re, msg, sizeof(msg));
+        for (char *m = msg; *m; m++)
+            *m = (char)tolower((unsigned char)*m);
+        return cm_err_set(ctx->err, CM_ERRCODE_INVALID_REGULAR_EXPRESSION, "invalid regular expression: %s", msg);
+    }
+    return true;
+}
+
+int ty_regex_exec(const regex_t *re, const char *s, size_t nmatch, regmatch_t *m, int eflags)
+{
+    locale_t loc = ty_utf8_locale(), old = (locale_t)0;
+    if (loc != (locale_t)0)
+        old = uselocale(loc);
+    int rc = regexec(re, s, nmatch, m, eflags);
+    if (loc != (locale_t)0)
+        uselocale(old);
+    return rc;
+}
+
+bool ty_regex_match(ty_ctx_t *ctx, const char *s, size_t slen, const char *p, size_t plen, bool icase, bool *out)
+{
+    regex_t re;
+    if (!ty_regex_compile(ctx, p, plen, REG_NOSUB | (icase ? REG_ICASE : 0), &re))
+        return false;
+    char *str = cm_arena_strndup(ctx->arena, s, slen);
+    int rc = ty_regex_exec(&re, str, 0, NULL, 0);
+    regfree(&re);
+    *out = rc == 0;
+    return true;
+}
