@@ -220,7 +220,7 @@ public class JdbcTest {
             try (Statement s = c.createStatement()) {
                 s.setFetchSize(3);
                 StringBuilder b = new StringBuilder();
-                try (ResultSet rs = s.executeQuery("SELECT * FROM (VALUES (1),(2),(3),(4),(5),(6),(7)) v(x)")) {
+                try (ResultSet rs = s.executeQuery("VALUES (1),(2),(3),(4),(5),(6),(7)")) {
                     while (rs.next()) b.append(rs.getInt(1));
                 }
                 eq(b.toString(), "1234567", "all rows through 3-row fetches");

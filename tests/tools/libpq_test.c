@@ -201,8 +201,19 @@ static void test_prepare_and_describe(void)
     r = PQdescribePrepared(c, "nope");
     CHECK_STR(sqlstate(r), "26000", "describe missing statement");
     PQclear(r);
-    r = PQexec(c, "DEALLOCATE st1");
+    PQfinish(c);
+}
+
+static void test_deallocate(void)
+{
+    PGconn *c = connect_db();
+    PQclear(PQprepare(c, "st2", "SELECT 1", 0, NULL));
+    PGresult *r = PQexec(c, "DEALLOCATE st2");
     CHECK(PQresultStatus(r) == PGRES_COMMAND_OK, "DEALLOCATE: %s", PQresultErrorMessage(r));
+    CHECK_STR(PQcmdStatus(r), "DEALLOCATE", "tag");
+    PQclear(r);
+    r = PQexecPrepared(c, "st2", 0, NULL, NULL, NULL, 0);
+    CHECK_STR(sqlstate(r), "26000", "deallocated statement is gone");
     PQclear(r);
     PQfinish(c);
 }
@@ -361,6 +372,7 @@ int main(int argc, char **argv)
     RUN(test_exec_multi_statement);
     RUN(test_exec_params_text_and_binary);
     RUN(test_prepare_and_describe);
+    RUN(test_deallocate);
     RUN(test_pipeline_mode);
     RUN(test_transaction_status);
     RUN(test_cancel);

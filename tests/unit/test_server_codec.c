@@ -348,8 +348,10 @@ static void test_builders(void)
     UNIT_CHECK(memcmp(b.data, "D\0\0\0\17\0\2\0\0\0\1" "1\377\377\377\377", 16) == 0);
     cm_buf_reset(&b);
     const char *opts[] = {"_pq_.x"};
-    srv_put_negotiate_protocol_version(&b, 0, 1, opts);
+    srv_put_negotiate_protocol_version(&b, SRV_PROTO_3_0, 1, opts);
     UNIT_CHECK(b.data[0] == 'v' && b.len == 1 + 4 + 8 + 7);
+    /* PostgreSQL sends the whole newest version (3.0 = 196608), not just its minor part. */
+    UNIT_CHECK(memcmp(b.data + 5, "\0\3\0\0\0\0\0\1_pq_.x", 15) == 0);
     cm_buf_free(&b);
     /* A capped buffer: the failure is sticky and finish does not patch. */
     cm_buf_init(&b, 8);

@@ -37,7 +37,7 @@ def parameter_types_are_inferred_or_taken(t):
 @case
 def row_limit_portal_suspended(t):
     with connect() as c:
-        q = "SELECT * FROM (VALUES (1), (2), (3), (4), (5)) AS v(x)"
+        q = "VALUES (1), (2), (3), (4), (5)"
         got = ex(c, Parse(q), Bind(), Execute("", 2), Execute("", 2), Execute("", 2),
                  Execute("", 2), Sync())
         t.eq(got, ["1", "2", "D:1", "D:2", "s", "D:3", "D:4", "s", "D:5", "C:SELECT 1",
@@ -49,7 +49,7 @@ def row_limit_named_portal_across_flush(t):
     with connect() as c:
         c.send(Query("BEGIN"))
         c.until_rfq()
-        c.send(Parse("SELECT * FROM (VALUES (1), (2), (3)) AS v(x)", "st") +
+        c.send(Parse("VALUES (1), (2), (3)", "st") +
                Bind("st", "cur") + Execute("cur", 1) + Flush())
         got = shorts(c.until("s"), skip="SK")
         t.eq(got, ["1", "2", "D:1", "s"], "first row before Sync, thanks to Flush")
@@ -302,7 +302,7 @@ def extended_matches_postgres(t):
             return [
                 ex(c, Parse("SELECT $1::int8 * 2, $2::text", "a"), Describe("S", "a"),
                    Bind("a", "pa", values=["21", None]), Describe("P", "pa"), Execute("pa"), Sync()),
-                ex(c, Parse("SELECT * FROM (VALUES (1),(2),(3)) v(x)"), Bind(), Execute("", 1),
+                ex(c, Parse("VALUES (1), (2), (3)"), Bind(), Execute("", 1),
                    Execute("", 1), Sync()),
                 ex(c, Parse("SELECT 1", "a"), Sync()),
                 ex(c, Parse("SELECT $1::int4"), Bind(values=["x"]), Execute(), Bind(), Execute(),

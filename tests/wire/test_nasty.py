@@ -148,7 +148,7 @@ SESSION = (Query("SELECT 1 AS a; SELECT 'x' AS b") +
            Parse("SELECT $1::int4 * 2 AS d", "s") + Describe("S", "s") +
            Bind("s", values=["21"]) + Execute() + Sync() +
            Query("BEGIN") + Query("SELECT 1/0") + Query("ROLLBACK") +
-           Parse("SELECT * FROM (VALUES (1),(2),(3)) v(x)") + Bind() + Execute("", 2) +
+           Parse("VALUES (1), (2), (3)") + Bind() + Execute("", 2) +
            Execute("", 2) + Sync() + Query("SELECT repeat('z', 5000)"))
 SESSION_RFQ = 7
 
