@@ -184,6 +184,8 @@ extern const ty_func_table_t ty_funcs_math;
 extern const ty_func_table_t ty_funcs_string;
 extern const ty_func_table_t ty_funcs_datetime;
 extern const ty_func_table_t ty_funcs_misc;
+extern const ty_func_table_t ty_funcs_intbits;
+extern const ty_func_table_t ty_funcs_numeric_more;
 
 const ty_func_t *ty_func_lookup(const char *name, bool is_operator, int nargs, const ty_oid_t *args);
 
