@@ -462,11 +462,11 @@ void srv_put_empty_message(cm_buf_t *b, char type)
     srv_msg_finish(b, at);
 }
 
-void srv_put_negotiate_protocol_version(cm_buf_t *b, uint32_t newest_minor, int n,
+void srv_put_negotiate_protocol_version(cm_buf_t *b, uint32_t newest, int n,
                                         const char *const *options)
 {
     size_t at = srv_msg_begin(b, 'v');
-    cm_buf_put_be32(b, newest_minor);
+    cm_buf_put_be32(b, newest);
     cm_buf_put_be32(b, (uint32_t)n);
     for (int i = 0; i < n; i++)
         cm_buf_put_cstr(b, options[i]);

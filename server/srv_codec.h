@@ -200,7 +200,9 @@ void srv_put_command_complete(cm_buf_t *b, const char *tag);
 /* ParseComplete '1', BindComplete '2', CloseComplete '3', NoData 'n',
  * EmptyQueryResponse 'I', PortalSuspended 's': a type and length 4. */
 void srv_put_empty_message(cm_buf_t *b, char type);
-void srv_put_negotiate_protocol_version(cm_buf_t *b, uint32_t newest_minor, int n,
+/* `newest` is the whole protocol number the server speaks (3.0: SRV_PROTO_3_0),
+ * as PostgreSQL sends it, not only its minor part. */
+void srv_put_negotiate_protocol_version(cm_buf_t *b, uint32_t newest, int n,
                                         const char *const *options);
 /* ErrorResponse 'E' or NoticeResponse 'N' from an error record (S, V, C, M, D, H, P). */
 void srv_put_error(cm_buf_t *b, char type, const cm_err_t *e);

@@ -100,7 +100,7 @@ int srv_codec_fuzz_one(const uint8_t *data, size_t len)
         if (srv_decode_startup(f.body, f.body_len, &st, &err)) {
             for (int i = 0; i < st.nparams; i++)
                 srv_put_parameter_status(&out, st.names[i], st.values[i]);
-            srv_put_negotiate_protocol_version(&out, 0, st.nparams, st.names);
+            srv_put_negotiate_protocol_version(&out, SRV_PROTO_3_0, st.nparams, st.names);
         } else {
             srv_put_error(&out, 'E', &err);
         }

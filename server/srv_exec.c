@@ -696,6 +696,32 @@ static void srv__query_finish(srv_conn_t *c)
     srv__ready(c);
 }
 
+/*
+ * A simple Query has no parameter values, so a $n in it is an error, as in
+ * PostgreSQL: 42P02 at the first reference, positioned in the whole string.
+ * Binding it as if Parse had sent it either succeeds with parameters or fails
+ * on them (42P18 for a gap before $n); only an error the planner found
+ * before the reference stands. Returns whether the statement may run.
+ */
+static bool srv__no_params(const char *sql, const pln_raw_t *raw, bool bound, const pln_stmt_t *st,
+                           cm_err_t *err)
+{
+    if (bound && st->nparams == 0)
+        return true;
+    int off = 0, len = 0, number = 0;
+    size_t at = 0;
+    pln_raw_span(raw, &off, &len);
+    if (!srv_paramref_first(sql + off, (size_t)len, &number, &at))
+        return bound;
+    int pos = cm_utf8_chars(sql, (size_t)off + at) + 1;
+    if (!bound && err->position > 0 && err->position < pos)
+        return false;
+    cm_err_clear(err);
+    cm_err_set(err, CM_ERRCODE_UNDEFINED_PARAMETER, "there is no parameter $%d", number);
+    err->position = pos;
+    return false;
+}
+
 static void srv__query_continue(srv_conn_t *c)
 {
     srv_query_run_t *q = &c->q;
@@ -704,11 +730,14 @@ static void srv__query_continue(srv_conn_t *c)
         pln_stmt_t *st = NULL;
         const pln_raw_t *raw = q->raws.items[q->next++];
         bool bound = pln_bind(&c->arena, raw, q->sql, NULL, 0, &st, &err);
-        if (!bound || (c->xact == 'E' && !srv__is_exit_stmt(st))) {
-            if (c->xact == 'E') {
-                cm_err_clear(&err);
-                srv__aborted(&err);
-            }
+        if (c->xact == 'E' && (!bound || !srv__is_exit_stmt(st))) {
+            cm_err_clear(&err);
+            srv__aborted(&err);
+            bound = false;
+        } else {
+            bound = srv__no_params(q->sql, raw, bound, st, &err);
+        }
+        if (!bound) {
             srv__fail(c, &err);
             q->failed = true;
             break;
@@ -810,6 +839,22 @@ static bool srv__stmt_missing(const char *name, cm_err_t *err)
     return cm_err_set(err, CM_ERRCODE_INVALID_SQL_STATEMENT_NAME, "prepared statement \"%s\" does not exist", name);
 }
 
+/*
+ * A binary value shorter than its fixed-length type: PostgreSQL's receive
+ * function runs out of message (08P01) before it could check the length, so
+ * the error differs from a value that is too long (22P03, caller's).
+ */
+static bool srv__binary_short(ty_oid_t type, int32_t len, cm_err_t *err)
+{
+    const ty_info_t *ti = ty_info(type);
+    /* name is fixed-length on disk but travels as text. */
+    if (ti == NULL || ti->typlen <= 0 || type == TY_NAME || len >= ti->typlen)
+        return false;
+    cm_err_set(err, CM_ERRCODE_PROTOCOL_VIOLATION,
+               ti->typlen == 1 ? "no data left in message" : "insufficient data left in message");
+    return true;
+}
+
 static bool srv__bind_params(srv_conn_t *c, const srv_msg_bind_t *m, srv_stmt_t *st, srv_portal_t *p,
                              cm_err_t *err)
 {
@@ -835,7 +880,7 @@ static bool srv__bind_params(srv_conn_t *c, const srv_msg_bind_t *m, srv_stmt_t 
         if (type == TY_INVALID || type == TY_UNKNOWN)
             type = TY_TEXT;
         if (fmt != 0 && fmt != 1)
-            return cm_err_set(err, CM_ERRCODE_PROTOCOL_VIOLATION, "unsupported format code: %d", fmt);
+            return cm_err_set(err, CM_ERRCODE_INVALID_PARAMETER_VALUE, "unsupported format code: %d", fmt);
         if (len < 0) {
             p->params[i].isnull = true;
             continue;
@@ -856,8 +901,14 @@ static bool srv__bind_params(srv_conn_t *c, const srv_msg_bind_t *m, srv_stmt_t 
                                   "binary format is not supported for parameters of type %s",
                                   ti != NULL ? ti->name : "unknown");
             }
+            if (srv__binary_short(type, len, err))
+                return false;
             ok = ty_datum_from_binary(type, -1, v, (size_t)len, &ctx, &p->params[i]);
-            if (!ok && err->set && strcmp(err->sqlstate, CM_ERRCODE_INVALID_BINARY_REPRESENTATION) == 0) {
+            if (!ok && err->set && strcmp(err->message, "insufficient data left in message") == 0) {
+                /* PostgreSQL's receive functions read through pq_getmsg*, which
+                 * calls running out of bytes a protocol violation. */
+                memcpy(err->sqlstate, CM_ERRCODE_PROTOCOL_VIOLATION, sizeof err->sqlstate);
+            } else if (!ok && err->set && strcmp(err->sqlstate, CM_ERRCODE_INVALID_BINARY_REPRESENTATION) == 0) {
                 char msg[80];
                 snprintf(msg, sizeof msg, "incorrect binary data format in bind parameter %d", i + 1);
                 free(err->message);
@@ -888,7 +939,7 @@ static bool srv__bind_formats(srv_conn_t *c, const srv_msg_bind_t *m, srv_stmt_t
     for (int i = 0; i < cols.n; i++) {
         int16_t fmt = srv_format_at(m->result_formats, m->nresult_formats, i);
         if (fmt != 0 && fmt != 1)
-            return cm_err_set(err, CM_ERRCODE_PROTOCOL_VIOLATION, "unsupported format code: %d", fmt);
+            return cm_err_set(err, CM_ERRCODE_INVALID_PARAMETER_VALUE, "unsupported format code: %d", fmt);
         if (fmt == 1 && !ty_has_binary(cols.types[i])) {
             const ty_info_t *ti = ty_info(cols.types[i]);
             return cm_err_set(err, CM_ERRCODE_FEATURE_NOT_SUPPORTED,

@@ -268,6 +268,10 @@ void srv_exec_conn_free(srv_conn_t *c);
 /* srv_listen.c: a stopping loop finishes once its last connection is gone. */
 void srv_loop_conn_gone(srv_loop_t *lp);
 
+/* srv_paramref.c: the first $n outside literals, quoted names and comments
+ * (its number and byte offset); false when the text has none. */
+bool srv_paramref_first(const char *sql, size_t len, int *number, size_t *offset);
+
 /* srv_startup.c */
 void srv_startup_packet(srv_conn_t *c, const srv_frame_t *f);
 void srv_startup_finish(srv_conn_t *c);

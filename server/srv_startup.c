@@ -54,7 +54,7 @@ void srv_startup_packet(srv_conn_t *c, const srv_frame_t *f)
     }
     /* A newer minor version or protocol options we do not know: say what we speak. */
     if ((st.version & 0xffff) > 0 || nunknown > 0)
-        srv_put_negotiate_protocol_version(&c->out, 0, nunknown, unknown_opts);
+        srv_put_negotiate_protocol_version(&c->out, SRV_PROTO_3_0, nunknown, unknown_opts);
     c->user = cm_strdup(user);
     srv_session_init(&c->sess, user);
     for (int i = 0; i < st.nparams; i++) {

@@ -68,6 +68,19 @@ def error_position_counts_characters(t):
 
 
 @case
+def parameter_in_simple_query(t):
+    # A simple Query carries no parameter values: $n is 42P02 at its position.
+    with connect() as c:
+        e = errors(c.q("SELECT $1"))
+        t.eq([(x.sqlstate(), x.fields().get("M"), x.fields().get("P")) for x in e],
+             [("42P02", "there is no parameter $1", "8")], "SELECT $1")
+        msgs = c.q("SELECT 1; SELECT '$1', $2 + 1")
+        t.eq(shorts(msgs), ["T:?column?/23/0", "D:1", "C:SELECT 1", "E:ERROR:42P02", "Z:I"],
+             "the first statement runs, the second fails")
+        t.eq(errors(msgs)[0].fields().get("P"), "24", "position in the whole string, past the literal")
+
+
+@case
 def error_fields(t):
     with connect() as c:
         e = errors(c.q("SELECT 1/0"))[0].fields()
