@@ -14,6 +14,7 @@ static const ty_func_table_t *const ty__tables[] = {
     &ty_funcs_intbits,
     &ty_funcs_numeric_more,
     &ty_funcs_trig,
+    &ty_funcs_mixed,
 };
 
 size_t ty_func_candidates(const char *name, bool is_operator, const ty_func_t **out, size_t max)

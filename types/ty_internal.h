@@ -187,6 +187,7 @@ extern const ty_func_table_t ty_funcs_misc;
 extern const ty_func_table_t ty_funcs_intbits;
 extern const ty_func_table_t ty_funcs_numeric_more;
 extern const ty_func_table_t ty_funcs_trig;
+extern const ty_func_table_t ty_funcs_mixed;
 
 const ty_func_t *ty_func_lookup(const char *name, bool is_operator, int nargs, const ty_oid_t *args);
 
