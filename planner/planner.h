@@ -84,6 +84,15 @@ void pln_raw_span(const pln_raw_t *raw, int *offset, int *length);
 bool pln_bind(cm_arena_t *arena, const pln_raw_t *raw, const char *sql, const ty_oid_t *declared,
               int ndeclared, pln_stmt_t **out, cm_err_t *err);
 
+/*
+ * pln_bind with the session's settings: literals whose input reads
+ * DateStyle, TimeZone or IntervalStyle (date '...', '...'::timestamptz) are
+ * then converted at bind time as PostgreSQL does at parse time; pln_bind
+ * leaves those to pln_query_run. Everything else constant is folded by both.
+ */
+bool pln_bind_session(cm_arena_t *arena, const pln_raw_t *raw, const char *sql, const ty_oid_t *declared,
+                      int ndeclared, const ty_settings_t *settings, pln_stmt_t **out, cm_err_t *err);
+
 /* Called once per result row; return false to stop (error already set in ctx). */
 typedef bool (*pln_row_cb)(void *arg, const ty_datum_t *row, int ncols);
 

@@ -174,6 +174,24 @@ static bool bind_targets(pln_binder_t *b, const sql_select_t *s, struct pln_quer
     return true;
 }
 
+/* Literal conversions, then every expression, in the order PostgreSQL's planner folds them. */
+static bool fold_query(pln_binder_t *b, struct pln_query *q)
+{
+    if (!pln__fold_literals(b))
+        return false;
+    for (int r = 0; r < q->nrows; r++)
+        for (int c = 0; c < q->nvals; c++)
+            if (!(q->rows[r][c] = pln__fold(b, q->rows[r][c])))
+                return false;
+    if (q->where && !(q->where = pln__fold(b, q->where)))
+        return false;
+    if (q->offset && !(q->offset = pln__fold(b, q->offset)))
+        return false;
+    if (q->limit && !(q->limit = pln__fold(b, q->limit)))
+        return false;
+    return true;
+}
+
 static bool bind_query(pln_binder_t *b, const sql_select_t *s, pln_stmt_t *st)
 {
     if (s->op != SQL_SETOP_NONE)
@@ -196,6 +214,8 @@ static bool bind_query(pln_binder_t *b, const sql_select_t *s, pln_stmt_t *st)
     if (s->limit && !(q->limit = bind_limit(b, s->limit, "LIMIT")))
         return false;
     if (s->offset && !(q->offset = bind_limit(b, s->offset, "OFFSET")))
+        return false;
+    if (!fold_query(b, q))
         return false;
     q->nlits = b->nlits;
     q->lits = b->lits;
@@ -309,8 +329,19 @@ static bool bind_command(pln_binder_t *b, const sql_stmt_t *s, pln_stmt_t *st)
 bool pln_bind(cm_arena_t *arena, const pln_raw_t *raw, const char *sql, const ty_oid_t *declared, int ndeclared,
               pln_stmt_t **out, cm_err_t *err)
 {
+    return pln_bind_session(arena, raw, sql, declared, ndeclared, NULL, out, err);
+}
+
+bool pln_bind_session(cm_arena_t *arena, const pln_raw_t *raw, const char *sql, const ty_oid_t *declared,
+                      int ndeclared, const ty_settings_t *settings, pln_stmt_t **out, cm_err_t *err)
+{
     pln_binder_t b = {.arena = arena, .sql = sql, .sql_len = sql ? strlen(sql) : 0, .err = err};
-    ty_settings_default(&b.settings);
+    if (settings) {
+        b.settings = *settings;
+        b.settings_known = true;
+    } else {
+        ty_settings_default(&b.settings);
+    }
     b.ctx.arena = arena;
     b.ctx.settings = &b.settings;
     b.ctx.err = err;

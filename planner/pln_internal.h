@@ -60,6 +60,8 @@ typedef struct pln_binder {
     int nlits;
     int lits_cap;
     ty_expr_t **lits;
+    int nlits_pending;            /* literal conversions left for run time (settings unknown) */
+    bool settings_known;          /* settings are the session's: settings-dependent literals fold */
     int depth;
 } pln_binder_t;
 
@@ -95,5 +97,12 @@ ty_expr_t *pln__make_call(pln_binder_t *b, const char *name, ty_expr_t **args, i
 /* Resolves remaining unknown-typed expressions (literals, NULL) to text. */
 ty_expr_t *pln__resolve_unknown(pln_binder_t *b, ty_expr_t *e);
 void pln__note_literal(pln_binder_t *b, ty_expr_t *cast);
+
+/* pln_fold.c */
+bool pln__func_immutable(const ty_func_t *f);
+/* Converts the noted literals now where their input does not depend on unknown settings. */
+bool pln__fold_literals(pln_binder_t *b);
+/* Folds constant subtrees of e; NULL (error set) if evaluating one failed. */
+ty_expr_t *pln__fold(pln_binder_t *b, ty_expr_t *e);
 
 #endif

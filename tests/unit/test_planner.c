@@ -54,7 +54,7 @@ static char *run_sql(const char *sql, const ty_oid_t *declared, int ndeclared, c
     pln_raw_list_t raws;
     pln_stmt_t *st = NULL;
     if (!pln_parse(&arena, sql, strlen(sql), &raws, &err) ||
-        !pln_bind(&arena, raws.items[0], sql, declared, ndeclared, &st, &err)) {
+        !pln_bind_session(&arena, raws.items[0], sql, declared, ndeclared, &settings, &st, &err)) {
         goto error;
     }
     if (st->kind == PLN_QUERY) {
@@ -65,8 +65,11 @@ static char *run_sql(const char *sql, const ty_oid_t *declared, int ndeclared, c
         }
         cm_buf_put_u8(&out, '|');
         render_ctx_t rc = {.out = &out, .ctx = &ctx, .st = st};
-        if (!pln_query_run(st, sql, params, &ctx, render_row, &rc))
-            goto error;
+        if (!pln_query_run(st, sql, params, &ctx, render_row, &rc)) {
+            /* After RowDescription: the client sees the columns, the rows sent, then the error. */
+            cm_buf_put_u8(&out, ' ');
+            goto run_error;
+        }
     } else {
         cm_buf_printf(&out, "%s", st->tag);
         if (st->var_name)
@@ -81,6 +84,7 @@ static char *run_sql(const char *sql, const ty_oid_t *declared, int ndeclared, c
     goto done;
 error:
     cm_buf_reset(&out);
+run_error:
     cm_buf_printf(&out, "ERROR %s pos=%d %s", err.sqlstate, err.position, err.message);
     if (err.hint)
         cm_buf_printf(&out, " HINT: %s", err.hint);
@@ -163,6 +167,33 @@ static void test_parameters_declared_and_inferred(void)
     cm_arena_free(&arena);
 }
 
+/* Without the session's settings a datetime literal waits for run time, and so does a folding error. */
+static void test_fold_without_settings(void)
+{
+    cm_arena_t arena;
+    cm_arena_init(&arena, 4096);
+    cm_err_t err = {0};
+    pln_raw_list_t raws;
+    pln_stmt_t *st;
+    const char *sql = "select 1/0, date 'foo'";
+    UNIT_CHECK(pln_parse(&arena, sql, strlen(sql), &raws, &err));
+    UNIT_CHECK(pln_bind(&arena, raws.items[0], sql, NULL, 0, &st, &err));
+    ty_settings_t settings;
+    ty_settings_default(&settings);
+    ty_ctx_t ctx = {.arena = &arena, .settings = &settings, .err = &err};
+    UNIT_CHECK(!pln_query_run(st, sql, NULL, &ctx, render_row, NULL));
+    UNIT_CHECK_STR(err.sqlstate, "22007");
+    UNIT_CHECK(err.position == 18);
+    cm_err_clear(&err);
+    sql = "select 1/0";
+    UNIT_CHECK(pln_parse(&arena, sql, strlen(sql), &raws, &err));
+    UNIT_CHECK(!pln_bind(&arena, raws.items[0], sql, NULL, 0, &st, &err));
+    UNIT_CHECK_STR(err.sqlstate, "22012");
+    UNIT_CHECK(err.position == 0);
+    cm_err_clear(&err);
+    cm_arena_free(&arena);
+}
+
 static void test_commands(void)
 {
     cm_arena_t arena;
@@ -201,8 +232,30 @@ static void test_commands(void)
     cm_arena_free(&arena);
 }
 
+static void put_c_string(const char *before, const char *s, const char *after)
+{
+    printf("%s\"", before);
+    for (; *s; s++)
+        printf(*s == '"' || *s == '\\' ? "\\%c" : "%c", *s);
+    printf("\"%s", after);
+}
+
 int main(int argc, char **argv)
 {
+    if (argc > 1 && strcmp(argv[1], "--stdin") == 0) {
+        /* One statement per input line, printed as a case: for comparing with PostgreSQL by hand. */
+        char line[8192];
+        while (fgets(line, sizeof line, stdin)) {
+            line[strcspn(line, "\n")] = '\0';
+            if (!line[0] || strncmp(line, "--", 2) == 0)
+                continue;
+            char *got = run_sql(line, NULL, 0, NULL);
+            put_c_string("{", line, ",\n ");
+            put_c_string("", got, "},\n");
+            free(got);
+        }
+        return 0;
+    }
     print_mode = argc > 1 && strcmp(argv[1], "--print") == 0;
     if (print_mode) {
         test_cases();
@@ -210,6 +263,7 @@ int main(int argc, char **argv)
     }
     UNIT_RUN(test_select_one_fast_path);
     UNIT_RUN(test_parameters_declared_and_inferred);
+    UNIT_RUN(test_fold_without_settings);
     UNIT_RUN(test_commands);
     UNIT_RUN(test_cases);
     UNIT_EXIT();
