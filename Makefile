@@ -54,7 +54,7 @@ $(BUILD)/libeddy.a: $(LIB_OBJ)
 $(BUILD)/eddy: $(BUILD)/obj/server/main.o $(BUILD)/libeddy.a
 	$(CC) -o $@ $^ $(LDLIBS_ALL)
 
-$(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libeddy.a tests/unit/unit.h
+$(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libeddy.a $(wildcard tests/unit/*.h)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_ALL) -o $@ $< $(BUILD)/libeddy.a $(LDLIBS_ALL)
 
