@@ -15,6 +15,10 @@ static const ty_func_table_t *const ty__tables[] = {
     &ty_funcs_numeric_more,
     &ty_funcs_trig,
     &ty_funcs_mixed,
+    &ty_funcs_quote,
+    &ty_funcs_format,
+    &ty_funcs_text_more,
+    &ty_funcs_regex,
 };
 
 size_t ty_func_candidates(const char *name, bool is_operator, const ty_func_t **out, size_t max)

@@ -188,6 +188,14 @@ extern const ty_func_table_t ty_funcs_intbits;
 extern const ty_func_table_t ty_funcs_numeric_more;
 extern const ty_func_table_t ty_funcs_trig;
 extern const ty_func_table_t ty_funcs_mixed;
+extern const ty_func_table_t ty_funcs_quote;
+extern const ty_func_table_t ty_funcs_format;
+extern const ty_func_table_t ty_funcs_text_more;
+extern const ty_func_table_t ty_funcs_regex;
+
+/* quote_ident / quote_literal as PostgreSQL quotes (ty_func_quote.c). */
+void ty_quote_ident(const char *p, size_t len, cm_buf_t *out);
+void ty_quote_literal(const char *p, size_t len, cm_buf_t *out);
 
 const ty_func_t *ty_func_lookup(const char *name, bool is_operator, int nargs, const ty_oid_t *args);
 
