@@ -219,8 +219,11 @@ void ty_date_out(int64_t d, const ty_settings_t *st, cm_buf_t *out)
         cm_buf_put_str(out, "infinity");
         return;
     }
-    ty_tm_t tm;
-    ty_ts2tm(d * TY_USECS_PER_DAY, &tm);
+    /* From the Julian day directly: dates reach 5874897 AD, whose microseconds overflow int64. */
+    ty_tm_t tm = {0};
+    int jd = (int)(d + TY_POSTGRES_EPOCH_JDATE);
+    ty_j2date(jd, &tm.year, &tm.mon, &tm.mday);
+    tm.wday = ty_j2day(jd);
     ty__put_date_part(out, &tm, st);
     ty__put_bc(out, tm.year);
 }

@@ -252,13 +252,6 @@ static bool ty__pg_sleep(ty_ctx_t *c, const ty_datum_t *a, int n, ty_datum_t *o)
 
 /* ===== date_trunc, extract, date_part ===== */
 
-static const char *ty__lower_unit(cm_arena_t *a, const ty_datum_t *d)
-{
-    char *s = ty_datum_cstr(a, d);
-    cm_str_lower(s);
-    return s;
-}
-
 static bool ty__trunc_tm(const char *u, ty_tm_t *tm)
 {
     if (strcmp(u, "microseconds") == 0)
@@ -306,7 +299,10 @@ static bool ty__trunc_tm(const char *u, ty_tm_t *tm)
 
 static bool ty__date_trunc_impl(ty_ctx_t *c, const ty_datum_t *a, ty_datum_t *o, bool with_tz)
 {
-    const char *u = ty__lower_unit(c->arena, &a[0]);
+    const char *low, *u = ty_dt_unit(c->arena, &a[0], false, &low);
+    const char *tname = with_tz ? "timestamp with time zone" : "timestamp without time zone";
+    if (u == NULL)
+        return ty_dt_unit_unrecognized(c, low, tname);
     int64_t ts = a[1].v.i;
     if (ts == TY_DT_NOBEGIN || ts == TY_DT_NOEND) {
         o->v.i = ts;
@@ -316,8 +312,7 @@ static bool ty__date_trunc_impl(ty_ctx_t *c, const ty_datum_t *a, ty_datum_t *o,
     ty_tm_t tm;
     ty_ts2tm(local, &tm);
     if (!ty__trunc_tm(u, &tm))
-        return cm_err_set(c->err, CM_ERRCODE_FEATURE_NOT_SUPPORTED, "unit \"%s\" not supported for type %s", u,
-                          with_tz ? "timestamp with time zone" : "timestamp without time zone");
+        return ty_dt_unit_unsupported(c, low, tname);
     if (!ty_tm2ts(&tm, &local))
         return ty_ts_err_range(c);
     o->v.i = with_tz ? ty_timestamp_to_tz(local, ty__tz(c)) : local;
@@ -334,7 +329,14 @@ static bool ty__date_trunc_tstz(ty_ctx_t *c, const ty_datum_t *a, int n, ty_datu
 
 static bool ty__date_trunc_iv(ty_ctx_t *c, const ty_datum_t *a, int n, ty_datum_t *o)
 {
-    const char *u = ty__lower_unit(c->arena, &a[0]);
+    const char *low, *u = ty_dt_unit(c->arena, &a[0], false, &low);
+    if (u == NULL)
+        return ty_dt_unit_unrecognized(c, low, "interval");
+    if (strcmp(u, "week") == 0) {
+        ty_dt_unit_unsupported(c, low, "interval");
+        cm_err_set_detail(c->err, "Months usually have fractional weeks.");
+        return false;
+    }
     ty_interval_t iv = a[1].v.iv;
     int64_t t = iv.us;
     int64_t unit_us = 0;
@@ -357,7 +359,7 @@ static bool ty__date_trunc_iv(ty_ctx_t *c, const ty_datum_t *a, int n, ty_datum_
                     : strcmp(u, "decade") == 0 ? 120 : strcmp(u, "century") == 0 ? 1200
                     : strcmp(u, "millennium") == 0 ? 12000 : 0;
         if (div == 0)
-            return cm_err_set(c->err, CM_ERRCODE_FEATURE_NOT_SUPPORTED, "unit \"%s\" not supported for type interval", u);
+            return ty_dt_unit_unsupported(c, low, "interval");
         iv.us = 0;
         iv.days = 0;
         iv.months = iv.months / div * div;
@@ -373,6 +375,7 @@ typedef struct ty_xval {
     int64_t frac;   /* numerator over 10^scale */
     int scale;
     bool inf;
+    bool null;
 } ty_xval_t;
 
 static int ty__iso_week(int y, int m, int d, int *isoyear)
@@ -386,12 +389,28 @@ static int ty__iso_week(int y, int m, int d, int *isoyear)
     return (thursday - ty_date2j(ty, 1, 1)) / 7 + 1;
 }
 
-static bool ty__extract_ts(ty_ctx_t *c, const char *u, int64_t ts, bool with_tz, bool is_date, ty_xval_t *x)
+static bool ty__extract_ts(ty_ctx_t *c, const char *u, const char *low, int64_t ts, bool with_tz, bool is_date,
+                           ty_xval_t *x)
 {
     memset(x, 0, sizeof(*x));
     ty_tm_t tm;
     int64_t local = with_tz ? ty_timestamptz_to_local(ts, ty__tz(c)) : ts;
-    ty_ts2tm(local, &tm);
+    if (is_date) {
+        /* ts is days here: dates reach 5874897 AD, beyond timestamps' microseconds. */
+        static const char *const time_units[] = {"microseconds", "milliseconds", "second", "minute", "hour",
+                                                 "timezone", "timezone_hour", "timezone_minute"};
+        for (size_t i = 0; i < CM_ARRAY_LEN(time_units); i++)
+            if (strcmp(u, time_units[i]) == 0)
+                return ty_dt_unit_unsupported(c, low, "date");
+        memset(&tm, 0, sizeof(tm));
+        int jd = (int)(ts + TY_POSTGRES_EPOCH_JDATE);
+        ty_j2date(jd, &tm.year, &tm.mon, &tm.mday);
+        tm.wday = ty_j2day(jd);
+        tm.yday = jd - ty_date2j(tm.year, 1, 1) + 1;
+        local = 0;
+    } else {
+        ty_ts2tm(local, &tm);
+    }
     int64_t sec_us = tm.sec * TY_USECS_PER_SEC + tm.usec;
     int isoyear;
     if (strcmp(u, "microseconds") == 0 || strcmp(u, "microsecond") == 0 || strcmp(u, "us") == 0)
@@ -431,7 +450,7 @@ static bool ty__extract_ts(ty_ctx_t *c, const char *u, int64_t ts, bool with_tz,
         x->whole = isoyear > 0 ? isoyear : isoyear - 1;
     } else if (strcmp(u, "julian") == 0) {
         int64_t jd = ty_date2j(tm.year, tm.mon, tm.mday);
-        int64_t t = local - (jd - TY_POSTGRES_EPOCH_JDATE) * TY_USECS_PER_DAY;
+        int64_t t = is_date ? 0 : local - (jd - TY_POSTGRES_EPOCH_JDATE) * TY_USECS_PER_DAY;
         x->whole = jd;
         if (!is_date && t != 0) {
             /* The fraction of the day, as PostgreSQL computes it. */
@@ -439,10 +458,10 @@ static bool ty__extract_ts(ty_ctx_t *c, const char *u, int64_t ts, bool with_tz,
             x->scale = -1;
         }
     } else if (strcmp(u, "epoch") == 0) {
-        int64_t e = ts + (int64_t)(TY_POSTGRES_EPOCH_JDATE - TY_UNIX_EPOCH_JDATE) * TY_USECS_PER_DAY;
         if (is_date) {
-            x->whole = e / TY_USECS_PER_SEC;
+            x->whole = (ts + TY_POSTGRES_EPOCH_JDATE - TY_UNIX_EPOCH_JDATE) * 86400;
         } else {
+            int64_t e = ts + (int64_t)(TY_POSTGRES_EPOCH_JDATE - TY_UNIX_EPOCH_JDATE) * TY_USECS_PER_DAY;
             x->whole = e >= 0 ? e / TY_USECS_PER_SEC : -((-e) / TY_USECS_PER_SEC);
             x->frac = e % TY_USECS_PER_SEC;
             x->scale = 6;
@@ -460,8 +479,10 @@ static bool ty__extract_ts(ty_ctx_t *c, const char *u, int64_t ts, bool with_tz,
         ty_timestamptz_to_tm(ts, ty__tz(c), &z);
         x->whole = z.gmtoff / 60 % 60;
     } else {
-        return cm_err_set(c->err, CM_ERRCODE_FEATURE_NOT_SUPPORTED, "unit \"%s\" not supported for type %s", u,
-                          is_date ? "date" : with_tz ? "timestamp with time zone" : "timestamp without time zone");
+        return ty_dt_unit_unsupported(c, low,
+                                      is_date   ? "date"
+                                      : with_tz ? "timestamp with time zone"
+                                                : "timestamp without time zone");
     }
     if (is_date && x->scale > 0) {
         x->frac = 0;
@@ -470,7 +491,8 @@ static bool ty__extract_ts(ty_ctx_t *c, const char *u, int64_t ts, bool with_tz,
     return true;
 }
 
-static bool ty__extract_iv(ty_ctx_t *c, const char *u, const ty_interval_t *iv, ty_xval_t *x)
+static bool ty__extract_iv(ty_ctx_t *c, const char *u, const char *low, const char *tname, const ty_interval_t *iv,
+                           ty_xval_t *x)
 {
     memset(x, 0, sizeof(*x));
     int64_t t = iv->us;
@@ -508,39 +530,66 @@ static bool ty__extract_iv(ty_ctx_t *c, const char *u, const ty_interval_t *iv, 
         x->frac = (int64_t)(us % TY_USECS_PER_SEC);
         x->scale = 6;
     } else
-        return cm_err_set(c->err, CM_ERRCODE_FEATURE_NOT_SUPPORTED, "unit \"%s\" not supported for type interval", u);
+        return ty_dt_unit_unsupported(c, low, tname);
+    return true;
+}
+
+static const char *ty__type_sql_name(ty_oid_t t)
+{
+    switch (t) {
+    case TY_INTERVAL: return "interval";
+    case TY_TIME: return "time without time zone";
+    case TY_DATE: return "date";
+    case TY_TIMESTAMPTZ: return "timestamp with time zone";
+    default: return "timestamp without time zone";
+    }
+}
+
+/*
+ * An infinite date or timestamp: the unit is checked as for a finite value;
+ * the units that grow without bound give +-Infinity, the others NULL, as in
+ * PostgreSQL's NonFiniteTimestampTzPart.
+ */
+static bool ty__extract_infinite(ty_ctx_t *c, const char *u, const char *low, ty_oid_t t, bool pos, ty_xval_t *x)
+{
+    if (!ty__extract_ts(c, u, low, 0, t == TY_TIMESTAMPTZ, t == TY_DATE, x))
+        return false;
+    static const char *const unbounded[] = {"year", "decade", "century", "millennium", "julian", "isoyear", "epoch"};
+    memset(x, 0, sizeof(*x));
+    x->null = true;
+    for (size_t i = 0; i < CM_ARRAY_LEN(unbounded); i++) {
+        if (strcmp(u, unbounded[i]) == 0) {
+            x->null = false;
+            x->inf = true;
+            x->whole = pos ? 1 : -1;
+        }
+    }
     return true;
 }
 
 static bool ty__xval_get(ty_ctx_t *c, ty_oid_t t, const ty_datum_t *a, ty_xval_t *x)
 {
-    const char *u = ty__lower_unit(c->arena, &a[0]);
+    const char *low, *u = ty_dt_unit(c->arena, &a[0], true, &low);
+    const char *tname = ty__type_sql_name(t);
+    if (u == NULL)
+        return ty_dt_unit_unrecognized(c, low, tname);
     switch (t) {
-    case TY_INTERVAL: return ty__extract_iv(c, u, &a[1].v.iv, x);
+    case TY_INTERVAL: return ty__extract_iv(c, u, low, tname, &a[1].v.iv, x);
     case TY_TIME: {
         ty_interval_t iv = {a[1].v.i, 0, 0};
         if (strcmp(u, "hour") && strcmp(u, "minute") && strcmp(u, "second") && strcmp(u, "milliseconds") &&
             strcmp(u, "microseconds") && strcmp(u, "epoch"))
-            return cm_err_set(c->err, CM_ERRCODE_FEATURE_NOT_SUPPORTED,
-                              "unit \"%s\" not supported for type time without time zone", u);
-        return ty__extract_iv(c, u, &iv, x);
+            return ty_dt_unit_unsupported(c, low, tname);
+        return ty__extract_iv(c, u, low, tname, &iv, x);
     }
     case TY_DATE:
-        if (a[1].v.i == TY_DATE_NOBEGIN || a[1].v.i == TY_DATE_NOEND) {
-            memset(x, 0, sizeof(*x));
-            x->inf = true;
-            x->whole = a[1].v.i == TY_DATE_NOEND ? 1 : -1;
-            return true;
-        }
-        return ty__extract_ts(c, u, a[1].v.i * TY_USECS_PER_DAY, false, true, x);
+        if (a[1].v.i == TY_DATE_NOBEGIN || a[1].v.i == TY_DATE_NOEND)
+            return ty__extract_infinite(c, u, low, t, a[1].v.i == TY_DATE_NOEND, x);
+        return ty__extract_ts(c, u, low, a[1].v.i, false, true, x);
     default:
-        if (a[1].v.i == TY_DT_NOBEGIN || a[1].v.i == TY_DT_NOEND) {
-            memset(x, 0, sizeof(*x));
-            x->inf = true;
-            x->whole = a[1].v.i == TY_DT_NOEND ? 1 : -1;
-            return true;
-        }
-        return ty__extract_ts(c, u, a[1].v.i, t == TY_TIMESTAMPTZ, false, x);
+        if (a[1].v.i == TY_DT_NOBEGIN || a[1].v.i == TY_DT_NOEND)
+            return ty__extract_infinite(c, u, low, t, a[1].v.i == TY_DT_NOEND, x);
+        return ty__extract_ts(c, u, low, a[1].v.i, t == TY_TIMESTAMPTZ, false, x);
     }
 }
 
@@ -549,6 +598,10 @@ static bool ty__extract_any(ty_ctx_t *c, const ty_datum_t *a, ty_datum_t *o, ty_
     ty_xval_t x;
     if (!ty__xval_get(c, t, a, &x))
         return false;
+    if (x.null) {
+        o->isnull = true;
+        return true;
+    }
     if (x.inf) {
         o->v.n = ty_num_special(c->arena, x.whole > 0 ? TY_NUM_PINF : TY_NUM_NINF);
         return true;
@@ -577,6 +630,10 @@ static bool ty__date_part_any(ty_ctx_t *c, const ty_datum_t *a, ty_datum_t *o, t
     ty_xval_t x;
     if (!ty__xval_get(c, t, a, &x))
         return false;
+    if (x.null) {
+        o->isnull = true;
+        return true;
+    }
     if (x.inf) {
         o->v.f = x.whole > 0 ? INFINITY : -INFINITY;
         return true;

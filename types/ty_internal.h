@@ -155,6 +155,12 @@ bool ty_date_to_ts(ty_ctx_t *ctx, int64_t d, bool with_tz, int64_t *out);
 int64_t ty_ts_to_date(int64_t ts, bool with_tz, const ty_tz_t *tz);
 int64_t ty_timestamp_to_tz(int64_t ts, const ty_tz_t *tz);     /* local wall time -> UTC */
 int64_t ty_timestamptz_to_local(int64_t ts, const ty_tz_t *tz); /* UTC -> local wall time */
+/* A unit of extract/date_part (for_extract) or date_trunc by its canonical name
+ * ("microseconds", "day", "julian", ...); NULL if PostgreSQL does not know the
+ * spelling. *low is the lower-cased input, which error messages quote. */
+const char *ty_dt_unit(cm_arena_t *a, const ty_datum_t *d, bool for_extract, const char **low);
+bool ty_dt_unit_unrecognized(ty_ctx_t *c, const char *low, const char *type_name);   /* 22023 */
+bool ty_dt_unit_unsupported(ty_ctx_t *c, const char *low, const char *type_name);    /* 0A000 */
 
 /* ===== strings ===== */
 
@@ -184,11 +190,6 @@ extern const ty_func_table_t ty_funcs_math;
 extern const ty_func_table_t ty_funcs_string;
 extern const ty_func_table_t ty_funcs_datetime;
 extern const ty_func_table_t ty_funcs_misc;
-extern const ty_func_table_t ty_funcs_to_char_datetime;
-extern const ty_func_table_t ty_funcs_to_char_number;
-extern const ty_func_table_t ty_funcs_age;
-/* to_char's TH/th: "ST", "nd", ... for a printed number (ty_to_char_datetime.c). */
-const char *ty_to_char_ordinal(const char *num, bool upper);
 extern const ty_func_table_t ty_funcs_intbits;
 extern const ty_func_table_t ty_funcs_numeric_more;
 extern const ty_func_table_t ty_funcs_trig;
