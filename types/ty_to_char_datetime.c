@@ -114,8 +114,14 @@ const char *ty_to_char_ordinal(const char *num, bool upper)
 }
 
 /* PostgreSQL's calendar arithmetic as it applies to intervals too: month 0
- * or negative fields must give the same (odd) Julian days as there, and the
- * intermediate products wrap as they do in a -fwrapv build. */
+ * or negative fields must give the same (odd) Julian days as there, and
+ * huge interval years overflow int there and wrap (it is built with
+ * -fwrapv). Sums are taken in 64 bits and wrapped to 32 to match. */
+static int ty__wrap(int64_t v)
+{
+    return (int)(int32_t)(uint32_t)(uint64_t)v;
+}
+
 static int ty__pg_date2j(int year, int mon, int mday)
 {
     int64_t y = year, m = mon;
@@ -127,8 +133,7 @@ static int ty__pg_date2j(int year, int mon, int mday)
         y += 4799;
     }
     int64_t cent = y / 100;
-    int64_t j = y * 365 - 32167 + y / 4 - cent + cent / 4 + 7834 * m / 256 + mday;
-    return (int)(int32_t)(uint32_t)(uint64_t)j;
+    return ty__wrap(y * 365 - 32167 + y / 4 - cent + cent / 4 + 7834 * m / 256 + mday);
 }
 
 static int ty__pg_j2day(int jd)
@@ -141,7 +146,13 @@ static int ty__pg_j2day(int jd)
 static int ty__iso_week1(int year)
 {
     int day4 = ty__pg_date2j(year, 1, 4);
-    return day4 - ty__pg_j2day(day4 - 1);
+    return ty__wrap((int64_t)day4 - ty__pg_j2day(ty__wrap((int64_t)day4 - 1)));
+}
+
+/* Whole weeks from `start` to `day`, truncated as C division does. */
+static int ty__weeks(int day, int start)
+{
+    return ty__wrap((int64_t)day - start) / 7;
 }
 
 static int ty__iso_year(int year, int mon, int mday)
@@ -152,7 +163,7 @@ static int ty__iso_year(int year, int mon, int mday)
         year--;
         start = ty__iso_week1(year);
     }
-    if ((dayn - start) / 7 + 1 >= 52 && dayn >= ty__iso_week1(year + 1))
+    if (ty__weeks(dayn, start) + 1 >= 52 && dayn >= ty__iso_week1(year + 1))
         year++;
     return year;
 }
@@ -163,18 +174,18 @@ static int ty__iso_week(int year, int mon, int mday)
     int start = ty__iso_week1(year);
     if (dayn < start)
         start = ty__iso_week1(year - 1);
-    int week = (dayn - start) / 7 + 1;
+    int week = ty__weeks(dayn, start) + 1;
     if (week >= 52) {
         int next = ty__iso_week1(year + 1);
         if (dayn >= next)
-            week = (dayn - next) / 7 + 1;
+            week = ty__weeks(dayn, next) + 1;
     }
     return week;
 }
 
 static int ty__iso_yday(int year, int mon, int mday)
 {
-    return ty__pg_date2j(year, mon, mday) - ty__iso_week1(ty__iso_year(year, mon, mday)) + 1;
+    return ty__wrap((int64_t)ty__pg_date2j(year, mon, mday) - ty__iso_week1(ty__iso_year(year, mon, mday)) + 1);
 }
 
 /* Years print without sign for timestamps (BC is a separate pattern); an
@@ -325,7 +336,7 @@ static void ty__dch_one(cm_buf_t *out, ty__dch_t id, unsigned sfx, const ty__dtm
     case DCH_DD: ty__put_num(out, 2, tm->mday, sfx); break;
     case DCH_D: ty__put_num(out, 0, tm->wday + 1, sfx); break;
     case DCH_ID: ty__put_num(out, 0, tm->wday == 0 ? 7 : tm->wday, sfx); break;
-    case DCH_WW: ty__put_num(out, 2, (tm->yday - 1) / 7 + 1, sfx); break;
+    case DCH_WW: ty__put_num(out, 2, ty__wrap((int64_t)tm->yday - 1) / 7 + 1, sfx); break;
     case DCH_IW: ty__put_num(out, 2, ty__iso_week(tm->year, tm->mon, tm->mday), sfx); break;
     case DCH_Q:
         if (tm->mon != 0)
@@ -365,7 +376,7 @@ static void ty__dch_one(cm_buf_t *out, ty__dch_t id, unsigned sfx, const ty__dtm
         break;
     }
     case DCH_RM: case DCH_rm: ty__put_rm(out, tm, id == DCH_RM, sfx); break;
-    case DCH_W: ty__put_num(out, 0, (tm->mday - 1) / 7 + 1, sfx); break;
+    case DCH_W: ty__put_num(out, 0, ty__wrap((int64_t)tm->mday - 1) / 7 + 1, sfx); break;
     case DCH_J: ty__put_num(out, 0, ty__pg_date2j(tm->year, tm->mon, tm->mday), sfx); break;
     case DCH_FX:
         break;

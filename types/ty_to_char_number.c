@@ -224,7 +224,7 @@ typedef struct ty__num_proc {
     long last_relevant;   /* index in number of the last digit fill mode keeps; -1 none */
     int sign;             /* '+', '-' or 0 (roman numerals) */
     bool sign_wrote;
-    bool num_in;          /* a digit has been written: separators print */
+    bool num_in;          /* the last digit pattern wrote a digit: a separator prints */
     int num_curr, num_count, out_pre_spaces;
     cm_buf_t *out;
 } ty__num_proc_t;
@@ -247,6 +247,8 @@ static void ty__num_part(ty__num_proc_t *np, ty__num_id_t id)
     bool lr_is_dot = np->last_relevant >= 0 && np->number[np->last_relevant] == '.';
     if (d->flag & F_ROMAN)
         return;
+    /* A separator prints only right after a written digit ("9.,9" prints "1. 2"). */
+    np->num_in = false;
     /* The sign goes right before the first digit that is actually written. */
     if (!np->sign_wrote &&
         (np->num_curr >= np->out_pre_spaces || ((d->flag & F_ZERO) && d->zero_start == np->num_curr)) &&
