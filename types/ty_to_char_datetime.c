@@ -345,7 +345,7 @@ static void ty__dch_one(cm_buf_t *out, ty__dch_t id, unsigned sfx, const ty__dtm
     case DCH_CC: {
         /* Century 20 is 1901-2000; century -6 is 600-501 BC. */
         int cc = tm->interval ? tm->year / 100 : tm->year > 0 ? (tm->year - 1) / 100 + 1 : tm->year / 100 - 1;
-        ty__put_num(out, cc <= 99 && cc >= -99 ? (cc >= 0 ? 2 : 3) : 0, cc, cc <= 99 && cc >= -99 ? sfx : sfx & ~TY__SFX_FM);
+        ty__put_num(out, cc <= 99 && cc >= -99 ? (cc >= 0 ? 2 : 3) : 0, cc, sfx);
         break;
     }
     case DCH_Y_YYY: {
