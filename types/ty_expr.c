@@ -86,7 +86,7 @@ static bool ty__eval_call(const ty_expr_t *e, ty_ctx_t *ctx, const ty_datum_t *r
             return true;
         }
         int decl = i < f->nargs ? i : f->nargs - 1;
-        ty_oid_t dt = decl >= 0 && decl < 4 ? f->args[decl] : TY_INVALID;
+        ty_oid_t dt = decl >= 0 && decl < TY_FUNC_ARGS_MAX ? f->args[decl] : TY_INVALID;
         ty_oid_t at = e->args[i]->type;
         if (dt == TY_INVALID && !args[i].isnull && !ty_is_string_type(at)) {
             cm_buf_t b;

@@ -11,7 +11,6 @@
 static const ty_func_table_t *const ty__tables[] = {
     &ty_funcs_arith, &ty_funcs_cmp, &ty_funcs_cmp_any, &ty_funcs_math,
     &ty_funcs_string, &ty_funcs_datetime, &ty_funcs_misc,
-    &ty_funcs_to_char_datetime, &ty_funcs_to_char_number, &ty_funcs_age,
     &ty_funcs_intbits,
     &ty_funcs_numeric_more,
     &ty_funcs_trig,
@@ -20,6 +19,7 @@ static const ty_func_table_t *const ty__tables[] = {
     &ty_funcs_format,
     &ty_funcs_text_more,
     &ty_funcs_regex,
+    &ty_funcs_datetime_more,
 };
 
 size_t ty_func_candidates(const char *name, bool is_operator, const ty_func_t **out, size_t max)
@@ -47,7 +47,7 @@ const ty_func_t *ty_func_lookup(const char *name, bool is_operator, int nargs, c
         if (c[i]->nargs != nargs && !(c[i]->flags & TY_FN_VARIADIC))
             continue;
         bool ok = true;
-        for (int k = 0; k < nargs && k < 4 && k < c[i]->nargs; k++)
+        for (int k = 0; k < nargs && k < TY_FUNC_ARGS_MAX && k < c[i]->nargs; k++)
             if (c[i]->args[k] != TY_INVALID && c[i]->args[k] != args[k])
                 ok = false;
         if (ok)

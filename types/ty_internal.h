@@ -190,11 +190,6 @@ extern const ty_func_table_t ty_funcs_math;
 extern const ty_func_table_t ty_funcs_string;
 extern const ty_func_table_t ty_funcs_datetime;
 extern const ty_func_table_t ty_funcs_misc;
-extern const ty_func_table_t ty_funcs_to_char_datetime;
-extern const ty_func_table_t ty_funcs_to_char_number;
-extern const ty_func_table_t ty_funcs_age;
-/* to_char's TH/th: "ST", "nd", ... for a printed number (ty_to_char_datetime.c). */
-const char *ty_to_char_ordinal(const char *num, bool upper);
 extern const ty_func_table_t ty_funcs_intbits;
 extern const ty_func_table_t ty_funcs_numeric_more;
 extern const ty_func_table_t ty_funcs_trig;
@@ -203,6 +198,7 @@ extern const ty_func_table_t ty_funcs_quote;
 extern const ty_func_table_t ty_funcs_format;
 extern const ty_func_table_t ty_funcs_text_more;
 extern const ty_func_table_t ty_funcs_regex;
+extern const ty_func_table_t ty_funcs_datetime_more;
 
 /* quote_ident / quote_literal as PostgreSQL quotes (ty_func_quote.c). */
 void ty_quote_ident(const char *p, size_t len, cm_buf_t *out);

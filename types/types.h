@@ -232,10 +232,13 @@ enum {
 
 typedef bool (*ty_func_impl_t)(ty_ctx_t *ctx, const ty_datum_t *args, int nargs, ty_datum_t *out);
 
+/* Most declared arguments of a function (make_interval has 7). */
+#define TY_FUNC_ARGS_MAX 8
+
 typedef struct ty_func {
     const char *name;          /* lower-case function name, or operator symbol ("+", "||", "~~") */
     int nargs;                 /* declared arguments (1 for a prefix operator) */
-    ty_oid_t args[4];          /* TY_INVALID (0) accepts any type (e.g. concat's "any") */
+    ty_oid_t args[TY_FUNC_ARGS_MAX]; /* TY_INVALID (0) accepts any type (e.g. concat's "any") */
     ty_oid_t ret;
     unsigned flags;
     ty_func_impl_t impl;
