@@ -9,7 +9,7 @@
  * PostgreSQL does), and anything that is not a pattern is copied. The
  * server runs in the C locale, so TM (translation mode) prints English names.
  */
-#include "types/ty_internal.h"
+#include "types/ty_to_char.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -98,7 +98,6 @@ static const ty__dch_kw_t *ty__dch_find(const char *p, size_t left)
     return NULL;
 }
 
-/* The ordinal suffix of a printed number, from its last two digits. */
 const char *ty_to_char_ordinal(const char *num, bool upper)
 {
     size_t len = strlen(num);
