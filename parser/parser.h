@@ -227,6 +227,7 @@ typedef enum sql_setop { SQL_SETOP_NONE, SQL_SETOP_UNION, SQL_SETOP_INTERSECT, S
  */
 struct sql_select {
     int pos;
+    int paren_pos;            /* byte offset of the outermost '(' around it; -1 if none */
     sql_setop_t op;           /* NONE: a simple SELECT or VALUES */
     bool set_all;             /* UNION ALL ... */
     sql_select_t *larg, *rarg;

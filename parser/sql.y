@@ -230,8 +230,8 @@ discard_stmt(A) ::= DISCARD TEMPORARY.           { A = sql__stmt_discard(ctx, SQ
 select_stmt(A) ::= select_no_parens(S).          { A = S; }
 select_stmt(A) ::= select_with_parens(S).        { A = S; }
 
-select_with_parens(A) ::= LP select_no_parens(S) RP.   { A = S; }
-select_with_parens(A) ::= LP select_with_parens(S) RP. { A = S; }
+select_with_parens(A) ::= LP(T) select_no_parens(S) RP.   { A = S; A->paren_pos = T.pos; }
+select_with_parens(A) ::= LP(T) select_with_parens(S) RP. { A = S; A->paren_pos = T.pos; }
 
 select_no_parens(A) ::= simple_select(S).        { A = S; }
 select_no_parens(A) ::= select_clause(S) sort_clause(O).

@@ -182,6 +182,7 @@ static sql_select_t *sql__select_new(sql_pctx_t *ctx, int pos)
 {
     sql_select_t *s = cm_arena_zalloc(ctx->arena, sizeof(*s));
     s->pos = pos;
+    s->paren_pos = -1;
     return s;
 }
 
@@ -309,7 +310,7 @@ sql_from_t *sql__from_relation(sql_pctx_t *ctx, sql_expr_t *name, sql_from_t *al
 
 sql_from_t *sql__from_subquery(sql_pctx_t *ctx, sql_select_t *s, sql_from_t *alias)
 {
-    sql_from_t *f = sql__from_new(ctx, SQL_FROM_SUBQUERY, s->pos);
+    sql_from_t *f = sql__from_new(ctx, SQL_FROM_SUBQUERY, s->paren_pos >= 0 ? s->paren_pos : s->pos);
     f->select = s;
     if (alias) {
         f->alias = alias->alias;
@@ -607,7 +608,7 @@ sql_expr_t *sql__in_select(sql_pctx_t *ctx, const sql_token_t *t, sql_expr_t *ar
 
 sql_expr_t *sql__sublink(sql_pctx_t *ctx, const sql_token_t *t, sql_sublink_t kind, sql_select_t *s)
 {
-    sql_expr_t *e = sql__expr(ctx, SQL_EXPR_SUBQUERY, t ? t->pos : s->pos);
+    sql_expr_t *e = sql__expr(ctx, SQL_EXPR_SUBQUERY, t ? t->pos : s->paren_pos >= 0 ? s->paren_pos : s->pos);
     e->sublink = kind;
     e->select = s;
     return e;

@@ -2,9 +2,9 @@
  * pln_bind.c: the planner's entry points for statements: pln_parse wraps
  * the parser's statements, pln_bind turns one into a pln_stmt_t: session
  * commands (SET/SHOW/RESET/transactions/DISCARD) pass their arguments
- * through, and queries without FROM (SELECT, VALUES) become rows of typed
- * expressions with PostgreSQL's column names, types and typmods, and with
- * the types of their $n parameters declared or inferred.
+ * through, and queries become relational plans (pln_select.c) with
+ * PostgreSQL's column names, types and typmods, folded constants, and the
+ * types of their $n parameters declared or inferred.
  */
 #include "planner/pln_internal.h"
 
@@ -39,192 +39,37 @@ void pln_raw_span(const pln_raw_t *raw, int *offset, int *length)
 
 /* ============================================================ queries */
 
-static int find_output(const pln_column_t *cols, int ncols, const char *name)
+static bool has_blocking(const ty_expr_t *e)
 {
-    for (int i = 0; i < ncols; i++)
-        if (strcmp(cols[i].name, name) == 0)
-            return i;
-    return -1;
-}
-
-/* Appends hidden per-row values (ORDER BY expressions that are not output columns). */
-static int add_hidden(pln_binder_t *b, struct pln_query *q, ty_expr_t *e)
-{
-    int col = q->nvals;
-    for (int r = 0; r < q->nrows; r++) {
-        ty_expr_t **row = cm_arena_alloc(b->arena, sizeof(ty_expr_t *) * (size_t)(q->nvals + 1));
-        memcpy(row, q->rows[r], sizeof(ty_expr_t *) * (size_t)q->nvals);
-        row[q->nvals] = e;
-        q->rows[r] = row;
-    }
-    q->nvals++;
-    return col;
-}
-
-static bool bind_order(pln_binder_t *b, const sql_select_t *s, struct pln_query *q, pln_stmt_t *st)
-{
-    int n = sql_list_len(s->order_by);
-    if (!n)
-        return true;
-    q->sort = cm_arena_zalloc(b->arena, sizeof(pln_sortkey_t) * (size_t)n);
-    for (int i = 0; i < n; i++) {
-        const sql_sort_t *o = s->order_by->items[i];
-        const sql_expr_t *e = o->expr;
-        pln_sortkey_t *k = &q->sort[q->nsort++];
-        k->desc = o->dir == SQL_SORT_DESC;
-        k->nulls_first = o->nulls == SQL_NULLS_DEFAULT ? k->desc : o->nulls == SQL_NULLS_FIRST;
-        if (e->kind == SQL_EXPR_CONST && e->const_kind == SQL_CONST_INTEGER) {
-            if (e->ival < 1 || e->ival > st->ncols)
-                return pln__error(b, e->pos, "42P10", "ORDER BY position %lld is not in select list",
-                                  (long long)e->ival);
-            k->col = (int)e->ival - 1;
-        } else if (e->kind == SQL_EXPR_COLUMN && e->names->count == 1 &&
-                   find_output(st->cols, st->ncols, e->names->items[0]) >= 0) {
-            k->col = find_output(st->cols, st->ncols, e->names->items[0]);
-        } else {
-            ty_expr_t *x = pln__bind_expr(b, e);
-            if (!x || !(x = pln__resolve_unknown(b, x)))
-                return false;
-            k->col = add_hidden(b, q, x);
-        }
-        k->type = q->rows[0][k->col]->type;
-    }
-    return true;
-}
-
-static ty_expr_t *bind_limit(pln_binder_t *b, const sql_expr_t *e, const char *what)
-{
-    ty_expr_t *x = pln__bind_expr(b, e);
-    if (!x)
-        return NULL;
-    if (x->type != TY_INT8 && x->type != TY_UNKNOWN && !pln__can_coerce(x->type, TY_INT8, PLN_CC_ASSIGNMENT)) {
-        pln__error(b, e->pos, CM_ERRCODE_DATATYPE_MISMATCH, "argument of %s must be type %s, not type %s", what,
-                   "bigint", pln__type_name(b, x->type));
-        return NULL;
-    }
-    return pln__coerce(b, x, TY_INT8, -1, PLN_CC_ASSIGNMENT, -1);
-}
-
-static bool bind_values(pln_binder_t *b, const sql_select_t *s, struct pln_query *q, pln_stmt_t *st)
-{
-    int nrows = s->values->count;
-    int ncols = sql_list_len(s->values->items[0]);
-    q->nrows = nrows;
-    q->ncols = q->nvals = ncols;
-    q->rows = cm_arena_alloc(b->arena, sizeof(ty_expr_t **) * (size_t)nrows);
-    for (int r = 0; r < nrows; r++) {
-        const sql_list_t *row = s->values->items[r];
-        if (row->count != ncols) {
-            const sql_expr_t *first = row->items[0];
-            return pln__error(b, first->pos, CM_ERRCODE_SYNTAX_ERROR, "VALUES lists must all be the same length");
-        }
-        q->rows[r] = cm_arena_alloc(b->arena, sizeof(ty_expr_t *) * (size_t)ncols);
-        for (int c = 0; c < ncols; c++)
-            if (!(q->rows[r][c] = pln__bind_expr(b, row->items[c])))
-                return false;
-    }
-    /* Each column's rows share one type, chosen as for UNION. */
-    st->ncols = ncols;
-    st->cols = cm_arena_zalloc(b->arena, sizeof(pln_column_t) * (size_t)ncols);
-    ty_expr_t **col = cm_arena_alloc(b->arena, sizeof(ty_expr_t *) * (size_t)nrows);
-    int *pos = cm_arena_alloc(b->arena, sizeof(int) * (size_t)nrows);
-    for (int c = 0; c < ncols; c++) {
-        for (int r = 0; r < nrows; r++) {
-            col[r] = q->rows[r][c];
-            pos[r] = ((const sql_expr_t *)((const sql_list_t *)s->values->items[r])->items[c])->pos;
-        }
-        ty_oid_t type;
-        int32_t typmod;
-        if (!pln__common_type(b, col, nrows, pos, "VALUES", &type, &typmod) ||
-            !pln__coerce_all(b, col, nrows, type, typmod, "VALUES"))
-            return false;
-        for (int r = 0; r < nrows; r++)
-            q->rows[r][c] = col[r];
-        st->cols[c].name = cm_arena_printf(b->arena, "column%d", c + 1);
-        st->cols[c].type = type;
-        st->cols[c].typmod = typmod;
-    }
-    return true;
-}
-
-static bool bind_targets(pln_binder_t *b, const sql_select_t *s, struct pln_query *q, pln_stmt_t *st)
-{
-    int n = sql_list_len(s->targets);
-    q->nrows = 1;
-    q->ncols = q->nvals = n;
-    q->rows = cm_arena_alloc(b->arena, sizeof(ty_expr_t **));
-    q->rows[0] = cm_arena_alloc(b->arena, sizeof(ty_expr_t *) * (size_t)(n ? n : 1));
-    st->ncols = n;
-    st->cols = cm_arena_zalloc(b->arena, sizeof(pln_column_t) * (size_t)(n ? n : 1));
-    for (int i = 0; i < n; i++) {
-        const sql_target_t *t = s->targets->items[i];
-        ty_expr_t *e = pln__bind_expr(b, t->expr);
-        if (!e || !(e = pln__resolve_unknown(b, e)))
-            return false;
-        q->rows[0][i] = e;
-        st->cols[i].name = t->alias ? t->alias : pln__colname(t->expr);
-        st->cols[i].type = e->type;
-        st->cols[i].typmod = e->typmod;
-    }
-    if (s->where) {
-        ty_expr_t *w = pln__bind_expr(b, s->where);
-        if (!w || !(q->where = pln__coerce_bool(b, w, "WHERE")))
-            return false;
-    }
-    return true;
-}
-
-/* Literal conversions, then every expression, in the order PostgreSQL's planner folds them. */
-static bool fold_query(pln_binder_t *b, struct pln_query *q)
-{
-    if (!pln__fold_literals(b))
-        return false;
-    for (int r = 0; r < q->nrows; r++)
-        for (int c = 0; c < q->nvals; c++)
-            if (!(q->rows[r][c] = pln__fold(b, q->rows[r][c])))
-                return false;
-    if (q->where && !(q->where = pln__fold(b, q->where)))
-        return false;
-    if (q->offset && !(q->offset = pln__fold(b, q->offset)))
-        return false;
-    if (q->limit && !(q->limit = pln__fold(b, q->limit)))
-        return false;
-    return true;
+    return ty_expr_has_flag(e, TY_FN_BLOCKING);
 }
 
 static bool bind_query(pln_binder_t *b, const sql_select_t *s, pln_stmt_t *st)
 {
-    if (s->op != SQL_SETOP_NONE)
-        return pln__error(b, s->pos, CM_ERRCODE_FEATURE_NOT_SUPPORTED, "%s is not supported yet",
-                          s->op == SQL_SETOP_UNION ? "UNION" : s->op == SQL_SETOP_INTERSECT ? "INTERSECT" : "EXCEPT");
-    if (s->from) {
-        const sql_from_t *f = s->from->items[0];
-        return pln__error(b, f->pos, CM_ERRCODE_FEATURE_NOT_SUPPORTED, "SELECT ... FROM is not supported yet");
-    }
-    if (s->group_by || s->having)
-        return pln__error(b, s->pos, CM_ERRCODE_FEATURE_NOT_SUPPORTED, "GROUP BY and HAVING are not supported yet");
-    if (s->distinct_on)
-        return pln__error(b, s->pos, CM_ERRCODE_FEATURE_NOT_SUPPORTED, "SELECT DISTINCT ON is not supported yet");
-    struct pln_query *q = cm_arena_zalloc(b->arena, sizeof(*q));
-    q->distinct = s->distinct;
-    if (!(s->values ? bind_values(b, s, q, st) : bind_targets(b, s, q, st)))
+    pln_bound_t q;
+    if (!pln__bind_select(b, s, &q))
         return false;
-    if (!bind_order(b, s, q, st))
+    /* Literal conversions, then every expression, as PostgreSQL's planner folds them. */
+    if (!pln__fold_literals(b) || !pln__fold_rel(b, q.rel))
         return false;
-    if (s->limit && !(q->limit = bind_limit(b, s->limit, "LIMIT")))
-        return false;
-    if (s->offset && !(q->offset = bind_limit(b, s->offset, "OFFSET")))
-        return false;
-    if (!fold_query(b, q))
-        return false;
-    q->nlits = b->nlits;
-    q->lits = b->lits;
-    st->query = q;
+    for (int i = 0; i < b->nsublinks; i++)
+        if (!pln__fold_rel(b, b->sublinks[i].rel))
+            return false;
+    struct pln_query *pq = cm_arena_zalloc(b->arena, sizeof(*pq));
+    pq->root = q.rel;
+    pq->ncols = q.ncols;
+    pq->nlits = b->nlits;
+    pq->lits = b->lits;
+    pq->nsublinks = b->nsublinks;
+    pq->sublinks = b->sublinks;
+    st->query = pq;
     st->kind = PLN_QUERY;
     st->tag = "SELECT";
-    for (int r = 0; r < q->nrows; r++)
-        for (int c = 0; c < q->nvals; c++)
-            st->blocking |= ty_expr_has_flag(q->rows[r][c], TY_FN_BLOCKING);
+    st->ncols = q.ncols;
+    st->cols = q.cols;
+    st->blocking = pln__rel_any(q.rel, has_blocking);
+    for (int i = 0; i < b->nsublinks; i++)
+        st->blocking |= pln__rel_any(b->sublinks[i].rel, has_blocking);
     return true;
 }
 

@@ -212,7 +212,7 @@ bool pln__coerce_all(pln_binder_t *b, ty_expr_t **es, int n, ty_oid_t type, int3
 static ty_oid_t cand_arg(const ty_func_t *f, int i)
 {
     int k = i < f->nargs ? i : f->nargs - 1;
-    return k >= 0 && k < 4 ? f->args[k] : TY_INVALID;
+    return k >= 0 && k < TY_FUNC_ARGS_MAX ? f->args[k] : TY_INVALID;
 }
 
 static bool cand_fits(const ty_func_t *f, int nargs)
@@ -362,10 +362,17 @@ static const ty_func_t *pln_select(const ty_func_t **cands, int n, const ty_oid_
 const ty_func_t *pln__resolve(pln_binder_t *b, const char *name, bool is_operator, ty_expr_t **args, int nargs,
                               int pos, bool report)
 {
-    const ty_func_t *all[PLN_CANDIDATES_MAX], *cands[PLN_CANDIDATES_MAX];
+    const ty_func_t *all[PLN_CANDIDATES_MAX];
     size_t na = ty_func_candidates(name, is_operator, all, PLN_CANDIDATES_MAX);
+    return pln__resolve_in(b, name, is_operator, all, (int)na, args, nargs, pos, report);
+}
+
+const ty_func_t *pln__resolve_in(pln_binder_t *b, const char *name, bool is_operator, const ty_func_t **all, int na,
+                                 ty_expr_t **args, int nargs, int pos, bool report)
+{
+    const ty_func_t *cands[PLN_CANDIDATES_MAX];
     int n = 0;
-    for (size_t i = 0; i < na; i++)
+    for (int i = 0; i < na && n < PLN_CANDIDATES_MAX; i++)
         if (cand_fits(all[i], nargs))
             cands[n++] = all[i];
     ty_oid_t in[PLN_CANDIDATES_MAX];
@@ -402,7 +409,10 @@ const ty_func_t *pln__resolve(pln_binder_t *b, const char *name, bool is_operato
         cm_buf_put_u8(&sig, '\0');
         const char *what = is_operator ? "operator" : "function";
         if (ambiguous) {
-            pln__error(b, pos, CM_ERRCODE_AMBIGUOUS_FUNCTION, "%s is not unique: %s", what, (const char *)sig.data);
+            if (is_operator)
+                pln__error(b, pos, CM_ERRCODE_AMBIGUOUS_FUNCTION, "operator is not unique: %s", (const char *)sig.data);
+            else
+                pln__error(b, pos, CM_ERRCODE_AMBIGUOUS_FUNCTION, "function %s is not unique", (const char *)sig.data);
             cm_err_set_hint(b->err, "Could not choose a best candidate %s. You might need to add explicit type casts.",
                             what);
         } else if (is_operator) {

@@ -1,60 +1,103 @@
 /*
- * pln_exec.c: the small executor for constant queries (SELECT without
- * FROM, VALUES): checks literal coercions first so that a bad literal is
- * reported at its position as PostgreSQL does at parse time, filters with
- * WHERE, evaluates each row, then applies ORDER BY, DISTINCT and
- * LIMIT/OFFSET. Rows are produced into ctx->arena.
+ * pln_exec.c: runs a query's relational plan in the server, for queries
+ * that read no catalog relation (constant rows, VALUES, subqueries over
+ * them). Each operator is an iterator that hands rows up one at a time
+ * (filter, project, product, limit, distinct and UNION stream; sort,
+ * reduce and INTERSECT/EXCEPT consume their input first), so rows reach
+ * the client as they are made and LIMIT stops the work early. Literal
+ * conversions left for run time are checked first, so a bad literal is
+ * reported at its position as PostgreSQL does at parse time. Rows live in
+ * ctx->arena.
  */
 #include "planner/pln_internal.h"
 
 #include <string.h>
 
-typedef struct pln_run {
-    const struct pln_query *q;
-    ty_ctx_t *ctx;
-    const char *sql;
-} pln_run_t;
+typedef struct pln_iter pln_iter_t;
+struct pln_iter {
+    const pln_rel_t *rel;
+    pln_iter_t *in, *right;
+    bool started;
+    bool left_done;               /* UNION: reading the right side */
+    int pos;
+    ty_expr_t **inst;             /* the operator's expressions, sublinks replaced */
+    ty_datum_t **buf;             /* SORT, REDUCE, INTERSECT/EXCEPT: the output rows */
+    int nbuf;
+    int64_t repeat;               /* INTERSECT/EXCEPT ALL: copies of buf[pos] still to give */
+    ty_datum_t *cur;              /* PRODUCT: the left row */
+    ty_datum_t **rrows;           /* PRODUCT: the right side */
+    int nr;
+    pln_rowset_t *set;            /* DISTINCT, UNION, INTERSECT/EXCEPT */
+    pln_rowent_t *ent;            /* INTERSECT/EXCEPT: next entry to give */
+    int64_t limit, skip, sent;
+};
 
-/* Evaluation errors carry the expression's position only if types gave none. */
-static bool run_eval(pln_run_t *r, const ty_expr_t *e, const ty_datum_t *params, ty_datum_t *out, bool positioned)
+static bool next(pln_exec_t *x, pln_iter_t *it, ty_datum_t **row);
+
+static pln_iter_t *iter_new(pln_exec_t *x, const pln_rel_t *rel)
 {
-    if (ty_expr_eval(e, r->ctx, NULL, params, out))
-        return true;
-    if (positioned && r->ctx->err->set && r->ctx->err->position == 0 && e->location >= 0)
-        r->ctx->err->position = pln__char_pos(r->sql, e->location);
-    return false;
+    pln_iter_t *it = cm_arena_zalloc(x->ctx->arena, sizeof(*it));
+    it->rel = rel;
+    if (rel->input)
+        it->in = iter_new(x, rel->input);
+    if (rel->right)
+        it->right = iter_new(x, rel->right);
+    return it;
 }
 
-static int cmp_rows(const pln_run_t *r, const ty_datum_t *a, const ty_datum_t *b)
+static bool eval(pln_exec_t *x, ty_expr_t *e, const ty_datum_t *row, ty_datum_t *out)
 {
-    for (int i = 0; i < r->q->nsort; i++) {
-        const pln_sortkey_t *k = &r->q->sort[i];
-        const ty_datum_t *x = &a[k->col], *y = &b[k->col];
-        int c;
-        if (x->isnull || y->isnull) {
-            if (x->isnull && y->isnull)
+    memset(out, 0, sizeof(*out));
+    return ty_expr_eval(e, x->ctx, row, x->params, out);
+}
+
+/* The operator's expressions with sublinks replaced, made when its first row needs them. */
+static bool inst_all(pln_exec_t *x, pln_iter_t *it, ty_expr_t **es, int n)
+{
+    if (it->inst)
+        return true;
+    it->inst = cm_arena_alloc(x->ctx->arena, sizeof(ty_expr_t *) * (size_t)(n ? n : 1));
+    for (int i = 0; i < n; i++)
+        if (!(it->inst[i] = pln__instantiate(x, es[i])))
+            return false;
+    return true;
+}
+
+static ty_datum_t *new_row(pln_exec_t *x, int n)
+{
+    return cm_arena_alloc(x->ctx->arena, sizeof(ty_datum_t) * (size_t)(n ? n : 1));
+}
+
+/* ---------------------------------------------------------------- sort */
+
+static int cmp_rows(const pln_rel_t *rel, const ty_datum_t *a, const ty_datum_t *b)
+{
+    for (int i = 0; i < rel->nsort; i++) {
+        const pln_sortkey_t *k = &rel->sort[i];
+        const ty_datum_t *p = &a[k->col], *q = &b[k->col];
+        if (p->isnull || q->isnull) {
+            if (p->isnull && q->isnull)
                 continue;
-            c = x->isnull ? (k->nulls_first ? -1 : 1) : (k->nulls_first ? 1 : -1);
-            return c;
+            return p->isnull ? (k->nulls_first ? -1 : 1) : (k->nulls_first ? 1 : -1);
         }
-        c = ty_datum_compare(k->type, x, y);
+        int c = ty_datum_compare(k->type, p, q);
         if (c)
             return k->desc ? -c : c;
     }
     return 0;
 }
 
-/* A stable merge sort: ORDER BY keeps equal rows in VALUES order. */
-static void sort_rows(const pln_run_t *r, ty_datum_t **rows, ty_datum_t **tmp, int n)
+/* A stable merge sort: ORDER BY keeps equal rows in input order. */
+static void sort_rows(const pln_rel_t *rel, ty_datum_t **rows, ty_datum_t **tmp, int n)
 {
     if (n < 2)
         return;
     int h = n / 2;
-    sort_rows(r, rows, tmp, h);
-    sort_rows(r, rows + h, tmp, n - h);
+    sort_rows(rel, rows, tmp, h);
+    sort_rows(rel, rows + h, tmp, n - h);
     int i = 0, j = h, k = 0;
     while (i < h && j < n)
-        tmp[k++] = cmp_rows(r, rows[j], rows[i]) < 0 ? rows[j++] : rows[i++];
+        tmp[k++] = cmp_rows(rel, rows[j], rows[i]) < 0 ? rows[j++] : rows[i++];
     while (i < h)
         tmp[k++] = rows[i++];
     while (j < n)
@@ -62,29 +105,329 @@ static void sort_rows(const pln_run_t *r, ty_datum_t **rows, ty_datum_t **tmp, i
     memcpy(rows, tmp, sizeof(*rows) * (size_t)n);
 }
 
-static bool same_row(const struct pln_query *q, const pln_column_t *cols, const ty_datum_t *a, const ty_datum_t *b)
+/* Reads all of an input into an array. */
+static bool drain(pln_exec_t *x, pln_iter_t *in, int max, ty_datum_t ***rows, int *n)
 {
-    for (int c = 0; c < q->ncols; c++) {
-        if (a[c].isnull != b[c].isnull)
+    int cap = 16;
+    *rows = cm_arena_alloc(x->ctx->arena, sizeof(ty_datum_t *) * (size_t)cap);
+    *n = 0;
+    for (;;) {
+        if (max >= 0 && *n >= max)
+            return true;
+        ty_datum_t *r;
+        if (!next(x, in, &r))
             return false;
-        if (!a[c].isnull && ty_datum_compare(cols[c].type, &a[c], &b[c]) != 0)
+        if (!r)
+            return true;
+        if (*n == cap) {
+            ty_datum_t **g = cm_arena_alloc(x->ctx->arena, sizeof(ty_datum_t *) * (size_t)cap * 2);
+            memcpy(g, *rows, sizeof(ty_datum_t *) * (size_t)cap);
+            *rows = g;
+            cap *= 2;
+        }
+        (*rows)[(*n)++] = r;
+    }
+}
+
+/* -------------------------------------------------------------- reduce */
+
+static bool reduce(pln_exec_t *x, pln_iter_t *it)
+{
+    const pln_rel_t *rel = it->rel;
+    int nk = rel->nkeys, na = rel->naggs;
+    int nargs = 0;
+    for (int a = 0; a < na; a++)
+        nargs += rel->aggs[a]->nargs;
+    ty_expr_t **es = cm_arena_alloc(x->ctx->arena, sizeof(ty_expr_t *) * (size_t)(nk + nargs + 1));
+    for (int k = 0; k < nk; k++)
+        es[k] = rel->keys[k];
+    for (int a = 0, j = nk; a < na; a++)
+        for (int i = 0; i < rel->aggs[a]->nargs; i++)
+            es[j++] = rel->aggs[a]->args[i];
+    pln_rowset_t *groups = pln__rowset_new(x->ctx->arena, nk, rel->types);
+    for (;;) {
+        ty_datum_t *r;
+        if (!next(x, it->in, &r))
             return false;
+        if (!r)
+            break;
+        if (!inst_all(x, it, es, nk + nargs))
+            return false;
+        ty_datum_t *key = new_row(x, nk);
+        for (int k = 0; k < nk; k++)
+            if (!eval(x, it->inst[k], r, &key[k]))
+                return false;
+        bool added;
+        pln_rowent_t *g = pln__rowset_find(groups, key, true, &added);
+        if (added) {
+            pln_aggstate_t **st = cm_arena_alloc(x->ctx->arena, sizeof(*st) * (size_t)(na ? na : 1));
+            for (int a = 0; a < na; a++)
+                st[a] = pln__agg_start(rel->aggs[a], x->ctx);
+            g->state = st;
+        }
+        pln_aggstate_t **st = g->state;
+        for (int a = 0, j = nk; a < na; a++) {
+            ty_datum_t args[2];
+            memset(args, 0, sizeof(args));
+            for (int i = 0; i < rel->aggs[a]->nargs; i++)
+                if (!eval(x, it->inst[j++], r, &args[i]))
+                    return false;
+            if (!pln__agg_step(rel->aggs[a], st[a], args, x->ctx))
+                return false;
+        }
+    }
+    /* Without GROUP BY there is one group even when there were no rows. */
+    if (nk == 0 && !pln__rowset_first(groups)) {
+        ty_datum_t none;
+        pln_rowent_t *g = pln__rowset_find(groups, &none, true, NULL);
+        pln_aggstate_t **st = cm_arena_alloc(x->ctx->arena, sizeof(*st) * (size_t)(na ? na : 1));
+        for (int a = 0; a < na; a++)
+            st[a] = pln__agg_start(rel->aggs[a], x->ctx);
+        g->state = st;
+    }
+    int n = 0;
+    for (pln_rowent_t *g = pln__rowset_first(groups); g; g = g->order)
+        n++;
+    it->buf = cm_arena_alloc(x->ctx->arena, sizeof(ty_datum_t *) * (size_t)(n ? n : 1));
+    for (pln_rowent_t *g = pln__rowset_first(groups); g; g = g->order) {
+        ty_datum_t *out = new_row(x, rel->ncols);
+        if (nk)
+            memcpy(out, g->row, sizeof(ty_datum_t) * (size_t)nk);
+        pln_aggstate_t **st = g->state;
+        for (int a = 0; a < na; a++)
+            if (!pln__agg_finish(rel->aggs[a], st[a], x->ctx, &out[nk + a]))
+                return false;
+        it->buf[it->nbuf++] = out;
     }
     return true;
 }
 
-static bool eval_bound(pln_run_t *r, const ty_expr_t *e, const ty_datum_t *params, const char *what,
-                       const char *sqlstate, int64_t *out)
+/* ------------------------------------------------------ set operations */
+
+static bool setop_start(pln_exec_t *x, pln_iter_t *it)
+{
+    const pln_rel_t *rel = it->rel;
+    it->set = pln__rowset_new(x->ctx->arena, rel->ncols, rel->types);
+    if (rel->setop == SQL_SETOP_UNION)
+        return true;
+    for (int side = 0; side < 2; side++) {
+        for (;;) {
+            ty_datum_t *r;
+            if (!next(x, side ? it->right : it->in, &r))
+                return false;
+            if (!r)
+                break;
+            pln_rowent_t *e = pln__rowset_find(it->set, r, side == 0, NULL);
+            if (e)
+                e->count[side]++;
+        }
+    }
+    it->ent = pln__rowset_first(it->set);
+    return true;
+}
+
+static int64_t setop_copies(const pln_rel_t *rel, const pln_rowent_t *e)
+{
+    int64_t l = e->count[0], r = e->count[1];
+    if (rel->setop == SQL_SETOP_INTERSECT)
+        return rel->all ? (l < r ? l : r) : (l > 0 && r > 0);
+    return rel->all ? (l > r ? l - r : 0) : (l > 0 && r == 0);
+}
+
+static bool setop_next(pln_exec_t *x, pln_iter_t *it, ty_datum_t **row)
+{
+    const pln_rel_t *rel = it->rel;
+    if (rel->setop == SQL_SETOP_UNION) {
+        for (;;) {
+            ty_datum_t *r;
+            if (!next(x, it->left_done ? it->right : it->in, &r))
+                return false;
+            if (!r) {
+                if (it->left_done)
+                    return true;
+                it->left_done = true;
+                continue;
+            }
+            bool added = true;
+            if (!rel->all)
+                pln__rowset_find(it->set, r, true, &added);
+            if (added) {
+                *row = r;
+                return true;
+            }
+        }
+    }
+    while (it->ent) {
+        if (it->repeat == 0)
+            it->repeat = setop_copies(rel, it->ent);
+        if (it->repeat > 0) {
+            it->repeat--;
+            *row = it->ent->row;
+            if (it->repeat == 0)
+                it->ent = it->ent->order;
+            return true;
+        }
+        it->ent = it->ent->order;
+    }
+    return true;
+}
+
+/* ------------------------------------------------------------ operators */
+
+static bool eval_bound(pln_exec_t *x, ty_expr_t *e, const char *what, const char *sqlstate, int64_t *out)
 {
     ty_datum_t d;
-    if (!run_eval(r, e, params, &d, true))
+    ty_expr_t *i = pln__instantiate(x, e);
+    if (!i || !eval(x, i, NULL, &d))
         return false;
     if (d.isnull)
         return true;   /* LIMIT NULL is no limit, OFFSET NULL is none */
     if (d.v.i < 0)
-        return cm_err_set(r->ctx->err, sqlstate, "%s must not be negative", what);
+        return cm_err_set(x->ctx->err, sqlstate, "%s must not be negative", what);
     *out = d.v.i;
     return true;
+}
+
+static bool start(pln_exec_t *x, pln_iter_t *it)
+{
+    it->started = true;
+    const pln_rel_t *rel = it->rel;
+    switch (rel->kind) {
+    case PLN_REL_SORT: {
+        if (!drain(x, it->in, -1, &it->buf, &it->nbuf))
+            return false;
+        ty_datum_t **tmp = cm_arena_alloc(x->ctx->arena, sizeof(ty_datum_t *) * (size_t)(it->nbuf + 1));
+        sort_rows(rel, it->buf, tmp, it->nbuf);
+        return true;
+    }
+    case PLN_REL_REDUCE:
+        return reduce(x, it);
+    case PLN_REL_PRODUCT:
+        return drain(x, it->right, -1, &it->rrows, &it->nr);
+    case PLN_REL_DISTINCT:
+        it->set = pln__rowset_new(x->ctx->arena, rel->ncols, rel->types);
+        return true;
+    case PLN_REL_LIMIT:
+        it->limit = -1;
+        return (!rel->offset || eval_bound(x, rel->offset, "OFFSET", "2201X", &it->skip)) &&
+               (!rel->limit || eval_bound(x, rel->limit, "LIMIT", "2201W", &it->limit));
+    case PLN_REL_SETOP:
+        return setop_start(x, it);
+    default:
+        return true;
+    }
+}
+
+static bool next(pln_exec_t *x, pln_iter_t *it, ty_datum_t **row)
+{
+    *row = NULL;
+    if (!it->started && !start(x, it))
+        return false;
+    const pln_rel_t *rel = it->rel;
+    switch (rel->kind) {
+    case PLN_REL_VALUES: {
+        if (it->pos >= rel->nrows)
+            return true;
+        if (!ty_ctx_check_interrupt(x->ctx))
+            return false;
+        ty_datum_t *r = new_row(x, rel->ncols);
+        for (int c = 0; c < rel->ncols; c++) {
+            ty_expr_t *e = pln__instantiate(x, rel->rows[it->pos][c]);
+            if (!e || !eval(x, e, NULL, &r[c]))
+                return false;
+        }
+        it->pos++;
+        *row = r;
+        return true;
+    }
+    case PLN_REL_PROJECT: {
+        ty_datum_t *in;
+        if (!next(x, it->in, &in))
+            return false;
+        if (!in)
+            return true;
+        if (!inst_all(x, it, rel->exprs, rel->ncols))
+            return false;
+        ty_datum_t *r = new_row(x, rel->ncols);
+        for (int c = 0; c < rel->ncols; c++)
+            if (!eval(x, it->inst[c], in, &r[c]))
+                return false;
+        *row = r;
+        return true;
+    }
+    case PLN_REL_FILTER:
+        for (;;) {
+            ty_datum_t *in, ok;
+            if (!next(x, it->in, &in))
+                return false;
+            if (!in)
+                return true;
+            if (!inst_all(x, it, (ty_expr_t **)&rel->pred, 1) || !eval(x, it->inst[0], in, &ok))
+                return false;
+            if (!ok.isnull && ok.v.b) {
+                *row = in;
+                return true;
+            }
+        }
+    case PLN_REL_PRODUCT: {
+        int lw = rel->input->ncols, rw = rel->right->ncols;
+        while (!it->cur || it->pos >= it->nr) {
+            if (!next(x, it->in, &it->cur))
+                return false;
+            if (!it->cur)
+                return true;
+            it->pos = 0;
+        }
+        ty_datum_t *r = new_row(x, rel->ncols);
+        memcpy(r, it->cur, sizeof(ty_datum_t) * (size_t)lw);
+        memcpy(r + lw, it->rrows[it->pos++], sizeof(ty_datum_t) * (size_t)rw);
+        *row = r;
+        return true;
+    }
+    case PLN_REL_SORT:
+    case PLN_REL_REDUCE:
+        if (it->pos < it->nbuf)
+            *row = it->buf[it->pos++];
+        return true;
+    case PLN_REL_DISTINCT:
+        for (;;) {
+            ty_datum_t *in;
+            if (!next(x, it->in, &in))
+                return false;
+            if (!in)
+                return true;
+            bool added;
+            pln__rowset_find(it->set, in, true, &added);
+            if (added) {
+                *row = in;
+                return true;
+            }
+        }
+    case PLN_REL_LIMIT:
+        while (it->limit < 0 || it->sent < it->limit) {
+            ty_datum_t *in;
+            if (!next(x, it->in, &in))
+                return false;
+            if (!in)
+                return true;
+            if (it->skip > 0) {
+                it->skip--;
+                continue;
+            }
+            it->sent++;
+            *row = in;
+            return true;
+        }
+        return true;
+    case PLN_REL_SETOP:
+        return setop_next(x, it, row);
+    }
+    return cm_err_set(x->ctx->err, CM_ERRCODE_INTERNAL_ERROR, "unknown plan operator %d", (int)rel->kind);
+}
+
+bool pln__exec_collect(pln_exec_t *x, const pln_rel_t *rel, int max_rows, ty_datum_t ***rows, int *nrows)
+{
+    return drain(x, iter_new(x, rel), max_rows, rows, nrows);
 }
 
 bool pln_query_run(const pln_stmt_t *stmt, const char *sql, const ty_datum_t *params, ty_ctx_t *ctx,
@@ -92,78 +435,30 @@ bool pln_query_run(const pln_stmt_t *stmt, const char *sql, const ty_datum_t *pa
 {
     CM_ASSERT(stmt->kind == PLN_QUERY && stmt->query);
     const struct pln_query *q = stmt->query;
-    pln_run_t r = {.q = q, .ctx = ctx, .sql = sql};
-
+    pln_exec_t x = {.ctx = ctx, .sql = sql, .params = params, .q = q};
     for (int i = 0; i < q->nlits; i++) {
         ty_datum_t d;
-        if (!run_eval(&r, q->lits[i], params, &d, true))
+        if (!eval(&x, q->lits[i], NULL, &d)) {
+            if (ctx->err->position == 0 && q->lits[i]->location >= 0)
+                ctx->err->position = pln__char_pos(sql, q->lits[i]->location);
             return false;
+        }
     }
-    if (q->where) {
-        ty_datum_t w;
-        if (!run_eval(&r, q->where, params, &w, false))
+    if (q->nsublinks) {
+        size_t n = (size_t)q->nsublinks;
+        x.sub_done = cm_arena_zalloc(ctx->arena, sizeof(bool) * n);
+        x.sub_value = cm_arena_zalloc(ctx->arena, sizeof(ty_expr_t *) * n);
+        x.sub_rows = cm_arena_zalloc(ctx->arena, sizeof(ty_datum_t *) * n);
+        x.sub_nrows = cm_arena_zalloc(ctx->arena, sizeof(int) * n);
+    }
+    pln_iter_t *root = iter_new(&x, q->root);
+    for (;;) {
+        ty_datum_t *r;
+        if (!next(&x, root, &r))
             return false;
-        if (w.isnull || !w.v.b)
+        if (!r)
             return true;
-    }
-    int64_t limit = -1, offset = 0;
-    if (q->limit && !eval_bound(&r, q->limit, params, "LIMIT", "2201W", &limit))
-        return false;
-    if (q->offset && !eval_bound(&r, q->offset, params, "OFFSET", "2201X", &offset))
-        return false;
-
-    /* Without ORDER BY or DISTINCT rows stream straight to the callback. */
-    bool buffer = q->nsort > 0 || q->distinct;
-    ty_datum_t **rows = buffer ? cm_arena_alloc(ctx->arena, sizeof(ty_datum_t *) * (size_t)(q->nrows + 1)) : NULL;
-    int kept = 0;
-    int64_t skipped = 0, sent = 0;
-    for (int i = 0; i < q->nrows; i++) {
-        if (!buffer && limit >= 0 && sent >= limit)
-            break;
-        if (!ty_ctx_check_interrupt(ctx))
+        if (!cb(arg, r, q->ncols))
             return false;
-        ty_datum_t *vals = cm_arena_alloc(ctx->arena, sizeof(ty_datum_t) * (size_t)(q->nvals ? q->nvals : 1));
-        if (!buffer && skipped < offset) {
-            skipped++;
-            continue;
-        }
-        for (int c = 0; c < q->nvals; c++)
-            if (!run_eval(&r, q->rows[i][c], params, &vals[c], false))
-                return false;
-        if (buffer) {
-            rows[kept++] = vals;
-            continue;
-        }
-        if (!cb(arg, vals, q->ncols))
-            return false;
-        sent++;
     }
-    if (!buffer)
-        return true;
-
-    if (q->nsort) {
-        ty_datum_t **tmp = cm_arena_alloc(ctx->arena, sizeof(ty_datum_t *) * (size_t)(kept + 1));
-        sort_rows(&r, rows, tmp, kept);
-    }
-    if (q->distinct) {
-        int n = 0;
-        for (int i = 0; i < kept; i++) {
-            bool dup = false;
-            for (int j = 0; j < n && !dup; j++)
-                dup = same_row(q, stmt->cols, rows[j], rows[i]);
-            if (!dup)
-                rows[n++] = rows[i];
-        }
-        kept = n;
-    }
-    for (int i = 0; i < kept; i++) {
-        if (i < offset)
-            continue;
-        if (limit >= 0 && sent >= limit)
-            break;
-        if (!cb(arg, rows[i], q->ncols))
-            return false;
-        sent++;
-    }
-    return true;
 }

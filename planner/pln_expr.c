@@ -498,9 +498,13 @@ static ty_expr_t *bind_func(pln_binder_t *b, const sql_expr_t *e)
         pln__error(b, e->pos, CM_ERRCODE_UNDEFINED_FUNCTION, "function %s does not exist", name);
         return NULL;
     }
-    if (e->star || e->distinct)
-        return pln__error(b, e->pos, CM_ERRCODE_FEATURE_NOT_SUPPORTED, "aggregate functions are not supported yet"),
-               NULL;
+    if (pln__is_aggregate(name))
+        return pln__bind_agg(b, e);
+    if (e->star || e->distinct) {
+        pln__error(b, e->pos, "42809", "%s specified, but %s is not an aggregate function",
+                   e->star ? "*" : "DISTINCT", name);
+        return NULL;
+    }
     int n = e->args->count;
     ty_expr_t **args = alloc_args(b, n);
     if (!bind_list(b, e->args, args))
@@ -573,10 +577,9 @@ static ty_expr_t *bind(pln_binder_t *b, const sql_expr_t *e)
         break;
     case SQL_EXPR_COLUMN:
         if (e->star)
-            pln__error(b, e->pos, CM_ERRCODE_SYNTAX_ERROR, "SELECT * with no tables specified is not valid");
+            pln__error(b, e->pos, CM_ERRCODE_FEATURE_NOT_SUPPORTED, "row values (t.*) are not supported yet");
         else
-            pln__error(b, e->pos, CM_ERRCODE_UNDEFINED_COLUMN, "column \"%s\" does not exist",
-                       (const char *)e->names->items[e->names->count - 1]);
+            r = pln__bind_column(b, e);
         break;
     case SQL_EXPR_STAR:
         pln__error(b, e->pos, CM_ERRCODE_SYNTAX_ERROR, "SELECT * with no tables specified is not valid");
@@ -669,7 +672,7 @@ static ty_expr_t *bind(pln_binder_t *b, const sql_expr_t *e)
         break;
     }
     case SQL_EXPR_SUBQUERY:
-        pln__error(b, e->pos, CM_ERRCODE_FEATURE_NOT_SUPPORTED, "subqueries are not supported yet");
+        r = pln__bind_sublink(b, e);
         break;
     case SQL_EXPR_ROW:
         pln__error(b, e->pos, CM_ERRCODE_FEATURE_NOT_SUPPORTED, "row expressions are not supported yet");

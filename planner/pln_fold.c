@@ -49,7 +49,7 @@ bool pln__func_immutable(const ty_func_t *f)
         if (strcmp(f->name, pln_stable_names[i]) == 0)
             return false;
     bool tz = f->ret == TY_TIMESTAMPTZ && f->nargs > 0 && f->args[0] != TY_TIMESTAMPTZ;
-    for (int i = 0; i < f->nargs && i < 4; i++) {
+    for (int i = 0; i < f->nargs && i < TY_FUNC_ARGS_MAX; i++) {
         if (f->args[i] == TY_INVALID)
             return false;   /* "any" is turned into text by its output function */
         tz |= f->args[i] == TY_TIMESTAMPTZ && (i == 0 || f->args[0] != TY_TIMESTAMPTZ);
@@ -282,4 +282,58 @@ ty_expr_t *pln__fold(pln_binder_t *b, ty_expr_t *e)
     if (!e)
         return NULL;
     return fold(b, e);
+}
+
+static bool fold_list(pln_binder_t *b, ty_expr_t **es, int n)
+{
+    for (int i = 0; i < n; i++)
+        if (es[i] && !(es[i] = fold(b, es[i])))
+            return false;
+    return true;
+}
+
+bool pln__fold_rel(pln_binder_t *b, pln_rel_t *r)
+{
+    if (!r)
+        return true;
+    if (!pln__fold_rel(b, r->input) || !pln__fold_rel(b, r->right))
+        return false;
+    for (int i = 0; i < r->nrows; i++)
+        if (!fold_list(b, r->rows[i], r->ncols))
+            return false;
+    if (r->kind == PLN_REL_PROJECT && !fold_list(b, r->exprs, r->ncols))
+        return false;
+    if (!fold_list(b, &r->pred, 1) || !fold_list(b, r->keys, r->nkeys))
+        return false;
+    for (int i = 0; i < r->naggs; i++)
+        if (!fold_list(b, r->aggs[i]->args, r->aggs[i]->nargs))
+            return false;
+    return fold_list(b, &r->offset, 1) && fold_list(b, &r->limit, 1);
+}
+
+static bool any_list(ty_expr_t *const *es, int n, bool (*pred)(const ty_expr_t *e))
+{
+    for (int i = 0; i < n; i++)
+        if (es[i] && pred(es[i]))
+            return true;
+    return false;
+}
+
+bool pln__rel_any(const pln_rel_t *r, bool (*pred)(const ty_expr_t *e))
+{
+    if (!r)
+        return false;
+    if (pln__rel_any(r->input, pred) || pln__rel_any(r->right, pred))
+        return true;
+    for (int i = 0; i < r->nrows; i++)
+        if (any_list(r->rows[i], r->ncols, pred))
+            return true;
+    if (r->kind == PLN_REL_PROJECT && any_list(r->exprs, r->ncols, pred))
+        return true;
+    if (any_list(&r->pred, 1, pred) || any_list(r->keys, r->nkeys, pred))
+        return true;
+    for (int i = 0; i < r->naggs; i++)
+        if (any_list(r->aggs[i]->args, r->aggs[i]->nargs, pred))
+            return true;
+    return any_list(&r->offset, 1, pred) || any_list(&r->limit, 1, pred);
 }

@@ -27,21 +27,124 @@ typedef struct pln_sortkey {
     bool nulls_first;
 } pln_sortkey_t;
 
-/* A query over constant rows: SELECT without FROM, or VALUES. */
-struct pln_query {
-    int ncols;                    /* visible columns */
-    int nvals;                    /* values per row: visible plus hidden sort columns */
-    int nrows;
-    ty_expr_t ***rows;            /* rows[r][0..nvals) */
-    ty_expr_t *where;             /* NULL: every row */
-    int nsort;
+/*
+ * A relational plan: a tree of the logical operators the dataflow engine
+ * will run for relations (filter, project, reduce, sort, distinct, limit,
+ * set operations, product). For now pln_exec.c runs them over constant
+ * rows in the server. Expressions refer to the input row's columns.
+ */
+typedef enum pln_rel_kind {
+    PLN_REL_VALUES,    /* rows of expressions without input (VALUES; one empty row for SELECT without FROM) */
+    PLN_REL_PRODUCT,   /* each input row joined with each right row (FROM a, b; JOIN ... ON is a filter above) */
+    PLN_REL_FILTER,    /* input rows for which pred is true (WHERE, HAVING, ON) */
+    PLN_REL_PROJECT,   /* exprs evaluated over each input row */
+    PLN_REL_REDUCE,    /* GROUP BY: one row per group of key values: keys, then aggregate results */
+    PLN_REL_SORT,      /* input ordered by sort keys, stable */
+    PLN_REL_DISTINCT,  /* the first input row of each set of equal rows */
+    PLN_REL_LIMIT,     /* OFFSET, then LIMIT */
+    PLN_REL_SETOP,     /* UNION / INTERSECT / EXCEPT [ALL] of input and right */
+} pln_rel_kind_t;
+
+typedef struct pln_aggdef pln_aggdef_t;   /* an aggregate function (pln_agg.c) */
+
+/* What an aggregate computes. */
+typedef enum pln_aggop {
+    PLN_AGG_COUNT_STAR,
+    PLN_AGG_COUNT,
+    PLN_AGG_SUM,
+    PLN_AGG_AVG,
+    PLN_AGG_MIN,
+    PLN_AGG_MAX,
+    PLN_AGG_BOOL_AND,
+    PLN_AGG_BOOL_OR,
+    PLN_AGG_STRING_AGG,
+} pln_aggop_t;
+
+
+/* One aggregate call of a REDUCE. */
+typedef struct pln_agg {
+    const pln_aggdef_t *def;
+    pln_aggop_t op;
+    ty_oid_t state;               /* sum/avg: the type values are added in */
+    ty_expr_t *args[2];           /* over input rows; none for count(*) */
+    int nargs;
+    bool distinct;                /* agg(DISTINCT x) */
+    ty_oid_t type;                /* result type */
+    const ty_func_t *add;         /* sum/avg: state + state */
+    const ty_func_t *div;         /* avg: state / count */
+} pln_agg_t;
+
+typedef struct pln_rel pln_rel_t;
+struct pln_rel {
+    pln_rel_kind_t kind;
+    int ncols;
+    ty_oid_t *types;              /* of each output column */
+    pln_rel_t *input, *right;
+    int nrows;                    /* VALUES */
+    ty_expr_t ***rows;            /* VALUES: rows[r][0..ncols) */
+    ty_expr_t *pred;              /* FILTER */
+    ty_expr_t **exprs;            /* PROJECT: ncols */
+    int nkeys;                    /* REDUCE */
+    ty_expr_t **keys;
+    int naggs;
+    pln_agg_t **aggs;
+    int nsort;                    /* SORT */
     pln_sortkey_t *sort;
-    ty_expr_t *limit;             /* int8; NULL: none */
-    ty_expr_t *offset;            /* int8; NULL: none */
-    bool distinct;
-    int nlits;                    /* literal coercions, checked first so errors point at the literal */
-    ty_expr_t **lits;
+    ty_expr_t *limit;             /* LIMIT: int8, NULL: none */
+    ty_expr_t *offset;
+    sql_setop_t setop;            /* SETOP */
+    bool all;
 };
+
+/* A subquery used as an expression, run once per execution (it cannot refer to the outer query). */
+typedef struct pln_sublink {
+    sql_sublink_t kind;           /* EXPR, EXISTS or IN */
+    pln_rel_t *rel;
+    ty_oid_t type;                /* EXPR: the value's type; IN: the operator's right type */
+    int32_t typmod;
+    int location;
+} pln_sublink_t;
+
+/* In expressions, a sublink's value is a PARAM with a negative index: -(sublink number + 1). */
+#define PLN_SUBLINK_PARAM(k) (-(k)-1)
+#define PLN_SUBLINK_OF(index) (-(index)-1)
+
+/* A bound query: SELECT, VALUES or a set operation. */
+struct pln_query {
+    pln_rel_t *root;              /* exactly ncols columns */
+    int ncols;
+    int nlits;                    /* literal conversions left for run time: checked first, positioned */
+    ty_expr_t **lits;
+    int nsublinks;
+    pln_sublink_t *sublinks;
+};
+
+/* One FROM item as column references see it. */
+typedef struct pln_rte {
+    const char *alias;
+    int ncols;
+    pln_column_t *cols;
+    int offset;                   /* of its first column in the FROM clause's row */
+} pln_rte_t;
+
+/* The names a query's expressions can refer to. */
+typedef struct pln_scope {
+    int nrtes;
+    pln_rte_t *rtes;
+    int ncols;
+    struct pln_scope *outer;      /* the query around a subquery */
+} pln_scope_t;
+
+/* Aggregates met while binding one query level's targets, HAVING and ORDER BY. */
+typedef struct pln_aggctx {
+    int naggs;
+    int cap;
+    pln_agg_t **aggs;
+    bool inside;                  /* binding an aggregate's arguments */
+} pln_aggctx_t;
+
+/* A COLUMN of this index or more is the result of aggregate (index - PLN_AGG_BASE) until regrouped. */
+#define PLN_AGG_BASE (1 << 24)
 
 /* Binder state for one statement. */
 typedef struct pln_binder {
@@ -61,6 +164,13 @@ typedef struct pln_binder {
     int lits_cap;
     ty_expr_t **lits;
     int nlits_pending;            /* literal conversions left for run time (settings unknown) */
+    pln_scope_t *scope;           /* FROM items of the query being bound; NULL outside */
+    pln_aggctx_t *aggs;           /* where aggregates may appear; NULL: not allowed */
+    const char *agg_forbidden;    /* the clause named when they may not ("WHERE") */
+    bool setop_leaf;              /* the query being bound is a set operation's leaf: keep unknown outputs */
+    int nsublinks;
+    int sublinks_cap;
+    pln_sublink_t *sublinks;
     bool settings_known;          /* settings are the session's: settings-dependent literals fold */
     int depth;
 } pln_binder_t;
@@ -91,6 +201,9 @@ bool pln__coerce_all(pln_binder_t *b, ty_expr_t **es, int n, ty_oid_t type, int3
 /* Operator and function resolution (func_select_candidate); args may be coerced in place. */
 const ty_func_t *pln__resolve(pln_binder_t *b, const char *name, bool is_operator, ty_expr_t **args, int nargs,
                               int pos, bool report);
+/* The same among the given candidates (aggregates, which the function table does not hold). */
+const ty_func_t *pln__resolve_in(pln_binder_t *b, const char *name, bool is_operator, const ty_func_t **all, int na,
+                                 ty_expr_t **args, int nargs, int pos, bool report);
 /* Builds name(args) or left op right with resolution and coercion. */
 ty_expr_t *pln__make_op(pln_binder_t *b, const char *op, ty_expr_t *l, ty_expr_t *r, int pos);
 ty_expr_t *pln__make_call(pln_binder_t *b, const char *name, ty_expr_t **args, int nargs, int pos);
@@ -98,10 +211,87 @@ ty_expr_t *pln__make_call(pln_binder_t *b, const char *name, ty_expr_t **args, i
 ty_expr_t *pln__resolve_unknown(pln_binder_t *b, ty_expr_t *e);
 void pln__note_literal(pln_binder_t *b, ty_expr_t *cast);
 
+/* pln_select.c: binds a query (SELECT, VALUES, set operation) into a plan and its output columns. */
+typedef struct pln_bound {
+    pln_rel_t *rel;
+    int ncols;
+    pln_column_t *cols;
+    ty_expr_t **targets;          /* a plain SELECT's or VALUES' output expressions (set operations coerce them) */
+    int nvalues_rows;
+} pln_bound_t;
+bool pln__bind_select(pln_binder_t *b, const sql_select_t *s, pln_bound_t *out);
+pln_rel_t *pln__rel_new(pln_binder_t *b, pln_rel_kind_t kind, pln_rel_t *input, int ncols);
+bool pln__bind_sort(pln_binder_t *b, const sql_list_t *order, pln_bound_t *q, bool only_outputs,
+                    ty_expr_t ***hidden, int *nhidden, pln_sortkey_t **keys);
+bool pln__bind_limit(pln_binder_t *b, const sql_select_t *s, pln_bound_t *q);
+/* Wraps q's plan in a SORT on keys and drops the hidden columns after it. */
+void pln__finish_sort(pln_binder_t *b, pln_bound_t *q, pln_sortkey_t *keys, int nkeys);
+
+/* pln_setop.c */
+bool pln__bind_setop(pln_binder_t *b, const sql_select_t *s, pln_bound_t *out);
+
+/* pln_scope.c */
+bool pln__bind_from(pln_binder_t *b, const sql_list_t *from, pln_scope_t *scope, pln_rel_t **rel);
+ty_expr_t *pln__bind_column(pln_binder_t *b, const sql_expr_t *e);
+/* Expands * or t.* into column references; NULL (error set) if t is unknown. */
+bool pln__expand_star(pln_binder_t *b, const sql_expr_t *e, ty_expr_t ***exprs, const char ***names, int *n);
+const char *pln__column_name(const pln_scope_t *scope, int index, bool qualified, cm_arena_t *a);
+
+/* pln_agg.c */
+bool pln__is_aggregate(const char *name);
+ty_expr_t *pln__bind_agg(pln_binder_t *b, const sql_expr_t *e);
+/* Rewrites an expression over the FROM row into one over a REDUCE's row (keys, then aggregates). */
+ty_expr_t *pln__regroup(pln_binder_t *b, ty_expr_t *e, ty_expr_t **keys, int nkeys);
+bool pln__expr_equal(const ty_expr_t *a, const ty_expr_t *b);
+
+/* pln_agg_exec.c: one aggregate's running state. */
+typedef struct pln_aggstate pln_aggstate_t;
+pln_aggstate_t *pln__agg_start(const pln_agg_t *a, ty_ctx_t *ctx);
+bool pln__agg_step(const pln_agg_t *a, pln_aggstate_t *st, const ty_datum_t *args, ty_ctx_t *ctx);
+bool pln__agg_finish(const pln_agg_t *a, pln_aggstate_t *st, ty_ctx_t *ctx, ty_datum_t *out);
+
+/* pln_sublink.c */
+ty_expr_t *pln__bind_sublink(pln_binder_t *b, const sql_expr_t *e);
+typedef struct pln_exec pln_exec_t;
+/* The expression with every sublink replaced by its value for this execution (computed on first use). */
+ty_expr_t *pln__instantiate(pln_exec_t *x, ty_expr_t *e);
+
+/* pln_exec.c: one execution of a query. */
+struct pln_exec {
+    ty_ctx_t *ctx;
+    const char *sql;
+    const ty_datum_t *params;
+    const struct pln_query *q;
+    bool *sub_done;               /* per sublink: computed in this execution */
+    ty_expr_t **sub_value;        /* EXPR and EXISTS: the constant */
+    ty_datum_t **sub_rows;        /* IN: the values */
+    int *sub_nrows;
+};
+bool pln__exec_collect(pln_exec_t *x, const pln_rel_t *rel, int max_rows, ty_datum_t ***rows, int *nrows);
+
+/* pln_rowset.c: a hash set of rows compared as DISTINCT does (NULLs equal). */
+typedef struct pln_rowset pln_rowset_t;
+typedef struct pln_rowent {
+    ty_datum_t *row;
+    uint64_t hash;
+    int64_t count[2];             /* set operations: occurrences on each side */
+    void *state;                  /* REDUCE: the group's aggregate states */
+    struct pln_rowent *next;      /* hash chain */
+    struct pln_rowent *order;     /* insertion order */
+} pln_rowent_t;
+pln_rowset_t *pln__rowset_new(cm_arena_t *a, int ncols, const ty_oid_t *types);
+/* Finds row; adds a copy of it when absent (*added). */
+pln_rowent_t *pln__rowset_find(pln_rowset_t *s, const ty_datum_t *row, bool add, bool *added);
+pln_rowent_t *pln__rowset_first(const pln_rowset_t *s);
+
 /* pln_fold.c */
 bool pln__func_immutable(const ty_func_t *f);
 /* Converts the noted literals now where their input does not depend on unknown settings. */
 bool pln__fold_literals(pln_binder_t *b);
+/* Folds every expression of a plan and its sublinks. */
+bool pln__fold_rel(pln_binder_t *b, pln_rel_t *rel);
+/* True if pred holds for an expression anywhere in the plan. */
+bool pln__rel_any(const pln_rel_t *rel, bool (*pred)(const ty_expr_t *e));
 /* Folds constant subtrees of e; NULL (error set) if evaluating one failed. */
 ty_expr_t *pln__fold(pln_binder_t *b, ty_expr_t *e);
 

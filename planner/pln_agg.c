@@ -1,0 +1,209 @@
+/*
+ * pln_agg.c: aggregate functions at bind time: the aggregates eddy knows
+ * with PostgreSQL's signatures and result types (sum(int4) is bigint,
+ * sum(int8) and avg(integer) are numeric, avg(float4) is double precision,
+ * ...), resolved by the same candidate rules as functions; where they may
+ * appear (not in WHERE, GROUP BY, VALUES, LIMIT, JOIN conditions, nor
+ * nested); and the rewrite of the targets, HAVING and ORDER BY of a grouped
+ * query into expressions over the REDUCE's output, with PostgreSQL's
+ * "must appear in the GROUP BY clause" error.
+ */
+#include "planner/pln_internal.h"
+
+#include <string.h>
+
+/* sig first: a pointer to it is a pointer to the definition. */
+struct pln_aggdef {
+    ty_func_t sig;
+    pln_aggop_t op;
+    ty_oid_t state;               /* sum/avg: the type values are added in */
+};
+
+#define A1(N, T, R, OP, S) {{N, 1, {T}, R, 0, NULL, 0}, OP, S}
+#define MINMAX(T) A1("min", T, T, PLN_AGG_MIN, T), A1("max", T, T, PLN_AGG_MAX, T)
+
+static const pln_aggdef_t pln_aggdefs[] = {
+    {{"count", 0, {0}, TY_INT8, 0, NULL, 2803}, PLN_AGG_COUNT_STAR, 0},
+    A1("count", TY_INVALID, TY_INT8, PLN_AGG_COUNT, 0),
+    A1("sum", TY_INT2, TY_INT8, PLN_AGG_SUM, TY_INT8),
+    A1("sum", TY_INT4, TY_INT8, PLN_AGG_SUM, TY_INT8),
+    A1("sum", TY_INT8, TY_NUMERIC, PLN_AGG_SUM, TY_NUMERIC),
+    A1("sum", TY_FLOAT4, TY_FLOAT4, PLN_AGG_SUM, TY_FLOAT4),
+    A1("sum", TY_FLOAT8, TY_FLOAT8, PLN_AGG_SUM, TY_FLOAT8),
+    A1("sum", TY_NUMERIC, TY_NUMERIC, PLN_AGG_SUM, TY_NUMERIC),
+    A1("sum", TY_INTERVAL, TY_INTERVAL, PLN_AGG_SUM, TY_INTERVAL),
+    A1("avg", TY_INT2, TY_NUMERIC, PLN_AGG_AVG, TY_NUMERIC),
+    A1("avg", TY_INT4, TY_NUMERIC, PLN_AGG_AVG, TY_NUMERIC),
+    A1("avg", TY_INT8, TY_NUMERIC, PLN_AGG_AVG, TY_NUMERIC),
+    A1("avg", TY_FLOAT4, TY_FLOAT8, PLN_AGG_AVG, TY_FLOAT8),
+    A1("avg", TY_FLOAT8, TY_FLOAT8, PLN_AGG_AVG, TY_FLOAT8),
+    A1("avg", TY_NUMERIC, TY_NUMERIC, PLN_AGG_AVG, TY_NUMERIC),
+    A1("avg", TY_INTERVAL, TY_INTERVAL, PLN_AGG_AVG, TY_INTERVAL),
+    MINMAX(TY_INT2), MINMAX(TY_INT4), MINMAX(TY_INT8), MINMAX(TY_FLOAT4), MINMAX(TY_FLOAT8),
+    MINMAX(TY_NUMERIC), MINMAX(TY_TEXT), MINMAX(TY_BPCHAR), MINMAX(TY_DATE), MINMAX(TY_TIME),
+    MINMAX(TY_TIMESTAMP), MINMAX(TY_TIMESTAMPTZ), MINMAX(TY_INTERVAL), MINMAX(TY_OID),
+    A1("bool_and", TY_BOOL, TY_BOOL, PLN_AGG_BOOL_AND, 0),
+    A1("bool_or", TY_BOOL, TY_BOOL, PLN_AGG_BOOL_OR, 0),
+    A1("every", TY_BOOL, TY_BOOL, PLN_AGG_BOOL_AND, 0),
+    {{"string_agg", 2, {TY_TEXT, TY_TEXT}, TY_TEXT, 0, NULL, 3538}, PLN_AGG_STRING_AGG, 0},
+    {{"string_agg", 2, {TY_BYTEA, TY_BYTEA}, TY_BYTEA, 0, NULL, 3545}, PLN_AGG_STRING_AGG, 0},
+};
+
+bool pln__is_aggregate(const char *name)
+{
+    for (size_t i = 0; i < CM_ARRAY_LEN(pln_aggdefs); i++)
+        if (strcmp(pln_aggdefs[i].sig.name, name) == 0)
+            return true;
+    return false;
+}
+
+/* The table's operator with exactly these argument types. */
+static const ty_func_t *exact_op(const char *name, ty_oid_t l, ty_oid_t r)
+{
+    const ty_func_t *c[64];
+    size_t n = ty_func_candidates(name, true, c, CM_ARRAY_LEN(c));
+    for (size_t i = 0; i < n; i++)
+        if (c[i]->nargs == 2 && c[i]->args[0] == l && c[i]->args[1] == r)
+            return c[i];
+    return NULL;
+}
+
+static bool note_agg(pln_binder_t *b, pln_agg_t *a, int *index)
+{
+    pln_aggctx_t *ctx = b->aggs;
+    if (ctx->naggs == ctx->cap) {
+        int cap = ctx->cap ? ctx->cap * 2 : 4;
+        pln_agg_t **n = cm_arena_alloc(b->arena, sizeof(*n) * (size_t)cap);
+        if (ctx->naggs)
+            memcpy(n, ctx->aggs, sizeof(*n) * (size_t)ctx->naggs);
+        ctx->aggs = n;
+        ctx->cap = cap;
+    }
+    ctx->aggs[ctx->naggs] = a;
+    *index = ctx->naggs++;
+    return true;
+}
+
+ty_expr_t *pln__bind_agg(pln_binder_t *b, const sql_expr_t *e)
+{
+    const char *name = e->names->items[e->names->count - 1];
+    if (!b->aggs) {
+        pln__error(b, e->pos, CM_ERRCODE_GROUPING_ERROR, "aggregate functions are not allowed in %s",
+                   b->agg_forbidden ? b->agg_forbidden : "this context");
+        return NULL;
+    }
+    if (b->aggs->inside) {
+        pln__error(b, e->pos, CM_ERRCODE_GROUPING_ERROR, "aggregate function calls cannot be nested");
+        return NULL;
+    }
+    int n = sql_list_len(e->args);
+    if (n > 2) {
+        pln__error(b, e->pos, CM_ERRCODE_UNDEFINED_FUNCTION, "function %s with %d arguments does not exist", name, n);
+        return NULL;
+    }
+    pln_agg_t *a = cm_arena_zalloc(b->arena, sizeof(*a));
+    b->aggs->inside = true;
+    for (int i = 0; i < n; i++)
+        if (!(a->args[i] = pln__bind_expr(b, e->args->items[i]))) {
+            b->aggs->inside = false;
+            return NULL;
+        }
+    b->aggs->inside = false;
+    a->nargs = n;
+    a->distinct = e->distinct;
+    const ty_func_t *cands[CM_ARRAY_LEN(pln_aggdefs)];
+    int nc = 0;
+    for (size_t i = 0; i < CM_ARRAY_LEN(pln_aggdefs); i++)
+        if (strcmp(pln_aggdefs[i].sig.name, name) == 0 && (e->star ? pln_aggdefs[i].op == PLN_AGG_COUNT_STAR
+                                                                   : pln_aggdefs[i].op != PLN_AGG_COUNT_STAR))
+            cands[nc++] = &pln_aggdefs[i].sig;
+    if (e->star && nc == 0) {
+        pln__error(b, e->pos, "42809", "%s(*) must be used to call a parameterless aggregate function",
+                   name);
+        return NULL;
+    }
+    const ty_func_t *f = e->star ? cands[0] : pln__resolve_in(b, name, false, cands, nc, a->args, n, e->pos, true);
+    if (!f)
+        return NULL;
+    a->def = (const pln_aggdef_t *)f;
+    a->op = a->def->op;
+    a->state = a->def->state;
+    a->type = f->ret;
+    if (a->def->op == PLN_AGG_SUM || a->def->op == PLN_AGG_AVG) {
+        a->add = exact_op("+", a->def->state, a->def->state);
+        if (a->def->op == PLN_AGG_AVG)
+            a->div = exact_op("/", a->def->state, a->def->state == TY_INTERVAL ? TY_FLOAT8 : a->def->state);
+        if (!a->add || (a->def->op == PLN_AGG_AVG && !a->div)) {
+            pln__error(b, e->pos, CM_ERRCODE_FEATURE_NOT_SUPPORTED, "%s(%s) is not supported yet", name,
+                       pln__type_name(b, f->args[0]));
+            return NULL;
+        }
+    }
+    int index;
+    note_agg(b, a, &index);
+    ty_expr_t *c = ty_expr_new(b->arena, TY_EXPR_COLUMN, a->type, 0);
+    c->index = PLN_AGG_BASE + index;
+    c->location = e->pos;
+    return c;
+}
+
+/* ================================================== grouped expressions */
+
+bool pln__expr_equal(const ty_expr_t *a, const ty_expr_t *b)
+{
+    if (a == b)
+        return true;
+    if (a->kind != b->kind || a->type != b->type || a->typmod != b->typmod || a->nargs != b->nargs ||
+        a->func != b->func || a->negated != b->negated || a->bool_test != b->bool_test)
+        return false;
+    switch (a->kind) {
+    case TY_EXPR_CONST:
+        if (a->value.isnull || b->value.isnull)
+            return a->value.isnull == b->value.isnull;
+        return a->type != TY_UNKNOWN ? ty_datum_compare(a->type, &a->value, &b->value) == 0
+                                     : a->value.v.s.len == b->value.v.s.len &&
+                                           memcmp(a->value.v.s.p, b->value.v.s.p, a->value.v.s.len) == 0;
+    case TY_EXPR_PARAM:
+    case TY_EXPR_COLUMN:
+        return a->index == b->index;
+    default:
+        break;
+    }
+    for (int i = 0; i < a->nargs; i++)
+        if (!pln__expr_equal(a->args[i], b->args[i]))
+            return false;
+    return true;
+}
+
+ty_expr_t *pln__regroup(pln_binder_t *b, ty_expr_t *e, ty_expr_t **keys, int nkeys)
+{
+    for (int k = 0; k < nkeys; k++)
+        if (pln__expr_equal(e, keys[k])) {
+            ty_expr_t *c = ty_expr_new(b->arena, TY_EXPR_COLUMN, e->type, 0);
+            c->typmod = e->typmod;
+            c->index = k;
+            c->location = e->location;
+            return c;
+        }
+    if (e->kind == TY_EXPR_COLUMN) {
+        if (e->index >= PLN_AGG_BASE) {
+            ty_expr_t *c = ty_expr_new(b->arena, TY_EXPR_COLUMN, e->type, 0);
+            *c = *e;
+            c->index = nkeys + (e->index - PLN_AGG_BASE);
+            return c;
+        }
+        pln__error(b, e->location, CM_ERRCODE_GROUPING_ERROR,
+                   "column \"%s\" must appear in the GROUP BY clause or be used in an aggregate function",
+                   pln__column_name(b->scope, e->index, true, b->arena));
+        return NULL;
+    }
+    if (e->nargs == 0)
+        return e;
+    ty_expr_t *c = cm_arena_alloc(b->arena, sizeof(*c));
+    *c = *e;
+    c->args = cm_arena_alloc(b->arena, sizeof(ty_expr_t *) * (size_t)e->nargs);
+    for (int i = 0; i < e->nargs; i++)
+        if (!(c->args[i] = pln__regroup(b, e->args[i], keys, nkeys)))
+            return NULL;
+    return c;
+}

@@ -1,0 +1,152 @@
+/*
+ * pln_agg_exec.c: running aggregates over the rows of one group, as
+ * PostgreSQL's transition and final functions do: NULL inputs are skipped
+ * (count(*) counts rows), sum and avg add in their state type (bigint for
+ * small integers, numeric for bigint, double precision for avg(real)) with
+ * the types module's operators, avg divides by the count at the end, and
+ * an aggregate that saw no value gives NULL (count gives 0). DISTINCT
+ * keeps a set of the argument values already seen.
+ */
+#include "planner/pln_internal.h"
+
+#include <string.h>
+
+struct pln_aggstate {
+    int64_t count;
+    bool have;
+    ty_datum_t acc;
+    char *buf;                    /* string_agg */
+    size_t len, cap;
+    pln_rowset_t *seen;           /* DISTINCT */
+};
+
+pln_aggstate_t *pln__agg_start(const pln_agg_t *a, ty_ctx_t *ctx)
+{
+    pln_aggstate_t *st = cm_arena_zalloc(ctx->arena, sizeof(*st));
+    if (a->distinct && a->nargs > 0) {
+        ty_oid_t types[2] = {a->args[0]->type, a->nargs > 1 ? a->args[1]->type : TY_INVALID};
+        st->seen = pln__rowset_new(ctx->arena, a->nargs, types);
+    }
+    return st;
+}
+
+static void append(ty_ctx_t *ctx, pln_aggstate_t *st, const char *p, size_t n)
+{
+    if (st->len + n > st->cap) {
+        size_t cap = (st->len + n) * 2 + 16;
+        char *b = cm_arena_alloc(ctx->arena, cap);
+        if (st->len)
+            memcpy(b, st->buf, st->len);
+        st->buf = b;
+        st->cap = cap;
+    }
+    if (n)
+        memcpy(st->buf + st->len, p, n);
+    st->len += n;
+}
+
+static bool add_value(const pln_agg_t *a, pln_aggstate_t *st, const ty_datum_t *v, ty_ctx_t *ctx)
+{
+    ty_datum_t c = *v;
+    ty_oid_t from = a->args[0]->type;
+    if (from != a->state && !ty_cast_datum(from, a->state, -1, v, ctx, &c))
+        return false;
+    st->count++;
+    if (!st->have) {
+        st->acc = c;
+        st->have = true;
+        return true;
+    }
+    ty_datum_t pair[2] = {st->acc, c}, out;
+    memset(&out, 0, sizeof(out));
+    if (!a->add->impl(ctx, pair, 2, &out))
+        return false;
+    st->acc = out;
+    return true;
+}
+
+bool pln__agg_step(const pln_agg_t *a, pln_aggstate_t *st, const ty_datum_t *args, ty_ctx_t *ctx)
+{
+    if (st->seen) {
+        bool added;
+        pln__rowset_find(st->seen, args, true, &added);
+        if (!added)
+            return true;
+    }
+    if (a->op == PLN_AGG_COUNT_STAR) {
+        st->count++;
+        return true;
+    }
+    if (args[0].isnull)
+        return true;   /* every aggregate here is strict in its first argument */
+    switch (a->op) {
+    case PLN_AGG_COUNT:
+        st->count++;
+        return true;
+    case PLN_AGG_SUM:
+    case PLN_AGG_AVG:
+        return add_value(a, st, &args[0], ctx);
+    case PLN_AGG_MIN:
+    case PLN_AGG_MAX: {
+        int c = st->have ? ty_datum_compare(a->type, &args[0], &st->acc) : 0;
+        if (!st->have || (a->op == PLN_AGG_MIN ? c < 0 : c > 0))
+            st->acc = args[0];
+        st->have = true;
+        return true;
+    }
+    case PLN_AGG_BOOL_AND:
+    case PLN_AGG_BOOL_OR:
+        if (!st->have)
+            st->acc = args[0];
+        else if (a->op == PLN_AGG_BOOL_AND)
+            st->acc.v.b = st->acc.v.b && args[0].v.b;
+        else
+            st->acc.v.b = st->acc.v.b || args[0].v.b;
+        st->have = true;
+        return true;
+    case PLN_AGG_STRING_AGG:
+        /* The delimiter goes before every value but the first; a NULL delimiter is empty. */
+        if (st->have && !args[1].isnull)
+            append(ctx, st, args[1].v.s.p, args[1].v.s.len);
+        append(ctx, st, args[0].v.s.p, args[0].v.s.len);
+        st->have = true;
+        return true;
+    case PLN_AGG_COUNT_STAR:
+        break;
+    }
+    return true;
+}
+
+bool pln__agg_finish(const pln_agg_t *a, pln_aggstate_t *st, ty_ctx_t *ctx, ty_datum_t *out)
+{
+    memset(out, 0, sizeof(*out));
+    switch (a->op) {
+    case PLN_AGG_COUNT_STAR:
+    case PLN_AGG_COUNT:
+        out->v.i = st->count;
+        return true;
+    case PLN_AGG_AVG: {
+        if (!st->have)
+            break;
+        ty_datum_t n = {.v.i = st->count}, d;
+        ty_oid_t divisor = a->state == TY_INTERVAL ? TY_FLOAT8 : a->state;
+        if (!ty_cast_datum(TY_INT8, divisor, -1, &n, ctx, &d))
+            return false;
+        ty_datum_t pair[2] = {st->acc, d};
+        return a->div->impl(ctx, pair, 2, out);
+    }
+    case PLN_AGG_STRING_AGG:
+        if (!st->have)
+            break;
+        out->v.s.p = st->buf ? st->buf : "";
+        out->v.s.len = (uint32_t)st->len;
+        return true;
+    default:
+        if (!st->have)
+            break;
+        *out = st->acc;
+        return true;
+    }
+    out->isnull = true;
+    return true;
+}

@@ -1,0 +1,440 @@
+/*
+ * pln_select.c: binds one query level, as PostgreSQL's transformSelectStmt
+ * and transformValuesClause, into a relational plan:
+ *
+ *   FROM -> FILTER (WHERE) -> REDUCE (GROUP BY, aggregates) -> FILTER (HAVING)
+ *        -> PROJECT (targets, hidden ORDER BY values) -> SORT -> PROJECT (drop hidden)
+ *        -> DISTINCT -> LIMIT
+ *
+ * with PostgreSQL's column names and types, the order in which it binds the
+ * clauses (targets, WHERE, HAVING, ORDER BY, GROUP BY, LIMIT) so errors come
+ * in the same order, and its rules for ORDER BY and GROUP BY names and
+ * positions. Set operations are in pln_setop.c, FROM items in pln_scope.c.
+ */
+#include "planner/pln_internal.h"
+
+#include <string.h>
+
+pln_rel_t *pln__rel_new(pln_binder_t *b, pln_rel_kind_t kind, pln_rel_t *input, int ncols)
+{
+    pln_rel_t *r = cm_arena_zalloc(b->arena, sizeof(*r));
+    r->kind = kind;
+    r->input = input;
+    r->ncols = ncols;
+    r->types = cm_arena_zalloc(b->arena, sizeof(ty_oid_t) * (size_t)(ncols ? ncols : 1));
+    return r;
+}
+
+static pln_rel_t *project(pln_binder_t *b, pln_rel_t *input, ty_expr_t **exprs, int n)
+{
+    pln_rel_t *p = pln__rel_new(b, PLN_REL_PROJECT, input, n);
+    p->exprs = exprs;
+    for (int i = 0; i < n; i++)
+        p->types[i] = exprs[i]->type;
+    return p;
+}
+
+static pln_rel_t *same_cols(pln_binder_t *b, pln_rel_kind_t kind, pln_rel_t *input)
+{
+    pln_rel_t *r = pln__rel_new(b, kind, input, input->ncols);
+    memcpy(r->types, input->types, sizeof(ty_oid_t) * (size_t)input->ncols);
+    return r;
+}
+
+/* A growable list of expressions with the names and positions they came with. */
+typedef struct tlist {
+    int n, cap;
+    ty_expr_t **e;
+    const char **names;
+    int *pos;
+} tlist_t;
+
+static void tl_add(pln_binder_t *b, tlist_t *t, ty_expr_t *e, const char *name, int pos)
+{
+    if (t->n == t->cap) {
+        int cap = t->cap ? t->cap * 2 : 8;
+        ty_expr_t **e2 = cm_arena_alloc(b->arena, sizeof(*e2) * (size_t)cap);
+        const char **n2 = cm_arena_alloc(b->arena, sizeof(*n2) * (size_t)cap);
+        int *p2 = cm_arena_alloc(b->arena, sizeof(*p2) * (size_t)cap);
+        if (t->n) {
+            memcpy(e2, t->e, sizeof(*e2) * (size_t)t->n);
+            memcpy(n2, t->names, sizeof(*n2) * (size_t)t->n);
+            memcpy(p2, t->pos, sizeof(*p2) * (size_t)t->n);
+        }
+        t->e = e2;
+        t->names = n2;
+        t->pos = p2;
+        t->cap = cap;
+    }
+    t->e[t->n] = e;
+    t->names[t->n] = name;
+    t->pos[t->n] = pos;
+    t->n++;
+}
+
+/* Binds e with aggregates allowed (ctx) or forbidden in the clause `what`. */
+static ty_expr_t *bind_in(pln_binder_t *b, const sql_expr_t *e, pln_aggctx_t *ctx, const char *what)
+{
+    pln_aggctx_t *saved = b->aggs;
+    const char *saved_what = b->agg_forbidden;
+    b->aggs = ctx;
+    b->agg_forbidden = what;
+    ty_expr_t *x = pln__bind_expr(b, e);
+    b->aggs = saved;
+    b->agg_forbidden = saved_what;
+    return x;
+}
+
+static pln_rel_t *one_empty_row(pln_binder_t *b)
+{
+    pln_rel_t *v = pln__rel_new(b, PLN_REL_VALUES, NULL, 0);
+    v->nrows = 1;
+    v->rows = cm_arena_zalloc(b->arena, sizeof(ty_expr_t **));
+    return v;
+}
+
+/* ============================================================ ORDER BY */
+
+static int output_named(const pln_bound_t *q, const char *name, int *hits)
+{
+    int found = -1;
+    *hits = 0;
+    for (int i = 0; i < q->ncols; i++)
+        if (strcmp(q->cols[i].name, name) == 0) {
+            if (found < 0)
+                found = i;
+            (*hits)++;
+        }
+    return found;
+}
+
+bool pln__bind_sort(pln_binder_t *b, const sql_list_t *order, pln_bound_t *q, bool only_outputs,
+                    ty_expr_t ***hidden, int *nhidden, pln_sortkey_t **keys)
+{
+    int n = sql_list_len(order);
+    *keys = cm_arena_zalloc(b->arena, sizeof(pln_sortkey_t) * (size_t)(n ? n : 1));
+    *hidden = cm_arena_zalloc(b->arena, sizeof(ty_expr_t *) * (size_t)(n ? n : 1));
+    *nhidden = 0;
+    for (int i = 0; i < n; i++) {
+        const sql_sort_t *o = order->items[i];
+        const sql_expr_t *e = o->expr;
+        pln_sortkey_t *k = &(*keys)[i];
+        k->desc = o->dir == SQL_SORT_DESC;
+        k->nulls_first = o->nulls == SQL_NULLS_DEFAULT ? k->desc : o->nulls == SQL_NULLS_FIRST;
+        int hits = 0, col = -1;
+        if (e->kind == SQL_EXPR_CONST && e->const_kind == SQL_CONST_INTEGER) {
+            if (e->ival < 1 || e->ival > q->ncols)
+                return pln__error(b, e->pos, "42P10",
+                                  "ORDER BY position %lld is not in select list", (long long)e->ival);
+            col = (int)e->ival - 1;
+        } else if (e->kind == SQL_EXPR_COLUMN && e->names->count == 1 && !e->star &&
+                   (col = output_named(q, e->names->items[0], &hits)) >= 0) {
+            if (hits > 1)
+                return pln__error(b, e->pos, CM_ERRCODE_AMBIGUOUS_COLUMN, "ORDER BY \"%s\" is ambiguous",
+                                  (const char *)e->names->items[0]);
+        } else if (only_outputs) {
+            /* Set operations sort their result, which has only its columns: bind to say why it fails. */
+            pln_rte_t result = {.ncols = q->ncols, .cols = q->cols};
+            pln_scope_t none = {.nrtes = 1, .rtes = &result, .ncols = q->ncols};
+            pln_scope_t *saved = b->scope;
+            b->scope = &none;
+            ty_expr_t *x = bind_in(b, e, NULL, "ORDER BY");
+            b->scope = saved;
+            if (!x)
+                return false;
+            const sql_expr_t *first = e;
+            while (first->kind == SQL_EXPR_OP && first->left)
+                first = first->left;   /* PostgreSQL points at the expression's start */
+            pln__error(b, first->pos, CM_ERRCODE_FEATURE_NOT_SUPPORTED, "invalid UNION/INTERSECT/EXCEPT ORDER BY clause");
+            cm_err_set_hint(b->err, "Add the expression/function to every SELECT, or move the UNION into a FROM clause.");
+            return false;
+        } else {
+            col = -1;   /* an expression over the FROM row: a hidden column unless it equals a target */
+        }
+        if (col < 0) {
+            (*hidden)[*nhidden] = NULL;   /* filled in by the caller, which knows the aggregate context */
+            k->col = -1 - (*nhidden)++;
+            (void)e;
+        } else {
+            k->col = col;
+            k->type = q->cols[col].type;
+        }
+    }
+    return true;
+}
+
+void pln__finish_sort(pln_binder_t *b, pln_bound_t *q, pln_sortkey_t *keys, int nkeys)
+{
+    if (nkeys == 0)
+        return;
+    pln_rel_t *s = same_cols(b, PLN_REL_SORT, q->rel);
+    s->nsort = nkeys;
+    s->sort = keys;
+    q->rel = s;
+    if (s->ncols > q->ncols) {
+        ty_expr_t **cols = cm_arena_alloc(b->arena, sizeof(ty_expr_t *) * (size_t)(q->ncols ? q->ncols : 1));
+        for (int i = 0; i < q->ncols; i++) {
+            cols[i] = ty_expr_new(b->arena, TY_EXPR_COLUMN, q->cols[i].type, 0);
+            cols[i]->typmod = q->cols[i].typmod;
+            cols[i]->index = i;
+        }
+        q->rel = project(b, s, cols, q->ncols);
+    }
+}
+
+static ty_expr_t *bind_bound(pln_binder_t *b, const sql_expr_t *e, const char *what)
+{
+    /* LIMIT and OFFSET cannot see the FROM clause. */
+    pln_scope_t none = {.outer = b->scope ? b->scope->outer : NULL};
+    pln_scope_t *saved = b->scope;
+    b->scope = &none;
+    ty_expr_t *x = bind_in(b, e, NULL, what);
+    b->scope = saved;
+    if (!x)
+        return NULL;
+    if (x->type != TY_INT8 && x->type != TY_UNKNOWN && !pln__can_coerce(x->type, TY_INT8, PLN_CC_ASSIGNMENT)) {
+        pln__error(b, e->pos, CM_ERRCODE_DATATYPE_MISMATCH, "argument of %s must be type %s, not type %s", what,
+                   "bigint", pln__type_name(b, x->type));
+        return NULL;
+    }
+    return pln__coerce(b, x, TY_INT8, -1, PLN_CC_ASSIGNMENT, -1);
+}
+
+bool pln__bind_limit(pln_binder_t *b, const sql_select_t *s, pln_bound_t *q)
+{
+    if (!s->limit && !s->offset)
+        return true;
+    pln_rel_t *l = same_cols(b, PLN_REL_LIMIT, q->rel);
+    if (s->offset && !(l->offset = bind_bound(b, s->offset, "OFFSET")))
+        return false;
+    if (s->limit && !(l->limit = bind_bound(b, s->limit, "LIMIT")))
+        return false;
+    q->rel = l;
+    return true;
+}
+
+/* ============================================================ VALUES */
+
+static bool bind_values(pln_binder_t *b, const sql_select_t *s, pln_bound_t *out)
+{
+    int nrows = s->values->count;
+    int ncols = sql_list_len(s->values->items[0]);
+    pln_rel_t *v = pln__rel_new(b, PLN_REL_VALUES, NULL, ncols);
+    v->nrows = nrows;
+    v->rows = cm_arena_alloc(b->arena, sizeof(ty_expr_t **) * (size_t)nrows);
+    for (int r = 0; r < nrows; r++) {
+        const sql_list_t *row = s->values->items[r];
+        if (row->count != ncols) {
+            const sql_expr_t *first = row->items[0];
+            return pln__error(b, first->pos, CM_ERRCODE_SYNTAX_ERROR, "VALUES lists must all be the same length");
+        }
+        v->rows[r] = cm_arena_alloc(b->arena, sizeof(ty_expr_t *) * (size_t)(ncols ? ncols : 1));
+        for (int c = 0; c < ncols; c++)
+            if (!(v->rows[r][c] = bind_in(b, row->items[c], NULL, "VALUES")))
+                return false;
+    }
+    /* Each column's rows share one type, chosen as for UNION. */
+    out->ncols = ncols;
+    out->cols = cm_arena_zalloc(b->arena, sizeof(pln_column_t) * (size_t)(ncols ? ncols : 1));
+    ty_expr_t **col = cm_arena_alloc(b->arena, sizeof(ty_expr_t *) * (size_t)nrows);
+    int *pos = cm_arena_alloc(b->arena, sizeof(int) * (size_t)nrows);
+    for (int c = 0; c < ncols; c++) {
+        for (int r = 0; r < nrows; r++) {
+            col[r] = v->rows[r][c];
+            pos[r] = ((const sql_expr_t *)((const sql_list_t *)s->values->items[r])->items[c])->pos;
+        }
+        ty_oid_t type;
+        int32_t typmod;
+        if (!pln__common_type(b, col, nrows, pos, "VALUES", &type, &typmod) ||
+            !pln__coerce_all(b, col, nrows, type, typmod, "VALUES"))
+            return false;
+        for (int r = 0; r < nrows; r++)
+            v->rows[r][c] = col[r];
+        out->cols[c] = (pln_column_t){cm_arena_printf(b->arena, "column%d", c + 1), type, typmod};
+        v->types[c] = type;
+    }
+    out->rel = v;
+    out->nvalues_rows = nrows;
+    ty_expr_t **hidden;
+    int nhidden;
+    pln_sortkey_t *keys;
+    if (!pln__bind_sort(b, s->order_by, out, true, &hidden, &nhidden, &keys))
+        return false;
+    pln__finish_sort(b, out, keys, sql_list_len(s->order_by));
+    return pln__bind_limit(b, s, out);
+}
+
+/* ============================================================ SELECT */
+
+static bool bind_targets(pln_binder_t *b, const sql_select_t *s, pln_aggctx_t *actx, bool resolve, tlist_t *tl)
+{
+    for (int i = 0; i < sql_list_len(s->targets); i++) {
+        const sql_target_t *t = s->targets->items[i];
+        const sql_expr_t *e = t->expr;
+        if (e->kind == SQL_EXPR_STAR || (e->kind == SQL_EXPR_COLUMN && e->star)) {
+            ty_expr_t **xs;
+            const char **names;
+            int n;
+            if (!pln__expand_star(b, e, &xs, &names, &n))
+                return false;
+            for (int k = 0; k < n; k++)
+                tl_add(b, tl, xs[k], names[k], e->pos);
+            continue;
+        }
+        ty_expr_t *x = bind_in(b, e, actx, NULL);
+        if (!x || (resolve && !(x = pln__resolve_unknown(b, x))))
+            return false;
+        tl_add(b, tl, x, t->alias ? t->alias : pln__colname(e), t->pos);
+    }
+    return true;
+}
+
+static bool bind_group(pln_binder_t *b, const sql_select_t *s, const tlist_t *tl, tlist_t *keys)
+{
+    for (int i = 0; i < sql_list_len(s->group_by); i++) {
+        const sql_expr_t *e = s->group_by->items[i];
+        ty_expr_t *x = NULL;
+        if (e->kind == SQL_EXPR_CONST && e->const_kind == SQL_CONST_INTEGER) {
+            if (e->ival < 1 || e->ival > tl->n)
+                return pln__error(b, e->pos, "42P10",
+                                  "GROUP BY position %lld is not in select list", (long long)e->ival);
+            x = tl->e[e->ival - 1];
+        } else if (e->kind == SQL_EXPR_COLUMN && e->names->count == 1 && !e->star) {
+            /* A bare name is an input column first, an output column's alias otherwise. */
+            x = bind_in(b, e, NULL, "GROUP BY");
+            if (!x && strcmp(b->err->sqlstate, CM_ERRCODE_UNDEFINED_COLUMN) == 0) {
+                for (int k = 0; k < tl->n && !x; k++)
+                    if (strcmp(tl->names[k], e->names->items[0]) == 0)
+                        x = tl->e[k];
+                if (x)
+                    cm_err_clear(b->err);
+            }
+        } else {
+            x = bind_in(b, e, NULL, "GROUP BY");
+        }
+        if (!x)
+            return false;
+        if (!(x = pln__resolve_unknown(b, x)))
+            return false;
+        tl_add(b, keys, x, NULL, e->pos);
+    }
+    return true;
+}
+
+static bool bind_simple(pln_binder_t *b, const sql_select_t *s, bool resolve, pln_bound_t *out)
+{
+    if (s->distinct_on)
+        return pln__error(b, s->pos, CM_ERRCODE_FEATURE_NOT_SUPPORTED, "SELECT DISTINCT ON is not supported yet");
+    pln_rel_t *rel = NULL;
+    if (s->from && !pln__bind_from(b, s->from, b->scope, &rel))
+        return false;
+    if (!rel)
+        rel = one_empty_row(b);
+
+    pln_aggctx_t actx = {0};
+    tlist_t tl = {0};
+    if (!bind_targets(b, s, &actx, resolve, &tl))
+        return false;
+    ty_expr_t *where = NULL, *having = NULL;
+    if (s->where) {
+        if (!(where = bind_in(b, s->where, NULL, "WHERE")) || !(where = pln__coerce_bool(b, where, "WHERE")))
+            return false;
+    }
+    if (s->having) {
+        if (!(having = bind_in(b, s->having, &actx, NULL)) || !(having = pln__coerce_bool(b, having, "HAVING")))
+            return false;
+    }
+    out->ncols = tl.n;
+    out->cols = cm_arena_zalloc(b->arena, sizeof(pln_column_t) * (size_t)(tl.n ? tl.n : 1));
+    for (int i = 0; i < tl.n; i++)
+        out->cols[i] = (pln_column_t){tl.names[i], tl.e[i]->type, tl.e[i]->typmod};
+
+    /* ORDER BY: output names and positions, else expressions over the FROM row (hidden columns). */
+    ty_expr_t **hidden;
+    int nhidden;
+    pln_sortkey_t *keys;
+    int nsort = sql_list_len(s->order_by);
+    if (!pln__bind_sort(b, s->order_by, out, false, &hidden, &nhidden, &keys))
+        return false;
+    for (int i = 0, h = 0; i < nsort; i++) {
+        if (keys[i].col >= 0)
+            continue;
+        const sql_sort_t *o = s->order_by->items[i];
+        ty_expr_t *x = bind_in(b, o->expr, &actx, NULL);
+        if (!x || !(x = pln__resolve_unknown(b, x)))
+            return false;
+        if (s->distinct)
+            return pln__error(b, o->expr->pos, "42P10",
+                              "for SELECT DISTINCT, ORDER BY expressions must appear in select list");
+        hidden[h] = x;
+        keys[i].col = tl.n + h++;
+        keys[i].type = x->type;
+    }
+    tlist_t groups = {0};
+    if (!bind_group(b, s, &tl, &groups))
+        return false;
+
+    if (where) {
+        pln_rel_t *f = same_cols(b, PLN_REL_FILTER, rel);
+        f->pred = where;
+        rel = f;
+    }
+    int nout = tl.n + nhidden;
+    ty_expr_t **exprs = cm_arena_alloc(b->arena, sizeof(ty_expr_t *) * (size_t)(nout ? nout : 1));
+    for (int i = 0; i < tl.n; i++)
+        exprs[i] = tl.e[i];
+    for (int i = 0; i < nhidden; i++)
+        exprs[tl.n + i] = hidden[i];
+    if (actx.naggs > 0 || groups.n > 0 || having) {
+        pln_rel_t *red = pln__rel_new(b, PLN_REL_REDUCE, rel, groups.n + actx.naggs);
+        red->nkeys = groups.n;
+        red->keys = groups.e;
+        red->naggs = actx.naggs;
+        red->aggs = actx.aggs;
+        for (int i = 0; i < groups.n; i++)
+            red->types[i] = groups.e[i]->type;
+        for (int i = 0; i < actx.naggs; i++)
+            red->types[groups.n + i] = actx.aggs[i]->type;
+        rel = red;
+        /* Above the REDUCE only grouped expressions and aggregate results exist. */
+        for (int i = 0; i < nout; i++)
+            if (!(exprs[i] = pln__regroup(b, exprs[i], groups.e, groups.n)))
+                return false;
+        if (having) {
+            if (!(having = pln__regroup(b, having, groups.e, groups.n)))
+                return false;
+            pln_rel_t *f = same_cols(b, PLN_REL_FILTER, rel);
+            f->pred = having;
+            rel = f;
+        }
+    }
+    out->rel = project(b, rel, exprs, nout);
+    out->targets = exprs;
+    pln__finish_sort(b, out, keys, nsort);
+    if (s->distinct)
+        out->rel = same_cols(b, PLN_REL_DISTINCT, out->rel);
+    return pln__bind_limit(b, s, out);
+}
+
+bool pln__bind_select(pln_binder_t *b, const sql_select_t *s, pln_bound_t *out)
+{
+    memset(out, 0, sizeof(*out));
+    if (++b->depth > PLN_BIND_DEPTH_MAX)
+        return pln__error(b, -1, CM_ERRCODE_STATEMENT_TOO_COMPLEX, "stack depth limit exceeded");
+    /* Each query level has its own FROM names; the enclosing level's stay visible as outer ones. */
+    pln_scope_t scope = {.outer = b->scope};
+    pln_scope_t *saved = b->scope;
+    bool resolve = !b->setop_leaf;
+    b->setop_leaf = false;
+    b->scope = &scope;
+    bool ok;
+    if (s->op != SQL_SETOP_NONE)
+        ok = pln__bind_setop(b, s, out);
+    else if (s->values)
+        ok = bind_values(b, s, out);
+    else
+        ok = bind_simple(b, s, resolve, out);
+    b->scope = saved;
+    b->depth--;
+    return ok;
+}

@@ -1,0 +1,210 @@
+/*
+ * pln_sublink.c: subqueries used as expressions: (SELECT ...), EXISTS
+ * (...) and x [NOT] IN (SELECT ...). They may not refer to the outer query
+ * yet, so each runs at most once per execution, as PostgreSQL's initplans
+ * do: binding leaves a placeholder (a PARAM with a negative index) in the
+ * expression, and at run time pln__instantiate replaces it by the result,
+ * computed when an expression that holds it is first evaluated. A scalar
+ * subquery gives NULL when empty and fails with 21000 on a second row; IN
+ * becomes an IN list of the subquery's values (false when it is empty).
+ */
+#include "planner/pln_internal.h"
+
+#include <string.h>
+
+static int add_sublink(pln_binder_t *b, const pln_sublink_t *s)
+{
+    if (b->nsublinks == b->sublinks_cap) {
+        int cap = b->sublinks_cap ? b->sublinks_cap * 2 : 4;
+        pln_sublink_t *n = cm_arena_alloc(b->arena, sizeof(*n) * (size_t)cap);
+        if (b->nsublinks)
+            memcpy(n, b->sublinks, sizeof(*n) * (size_t)b->nsublinks);
+        b->sublinks = n;
+        b->sublinks_cap = cap;
+    }
+    b->sublinks[b->nsublinks] = *s;
+    return b->nsublinks++;
+}
+
+static ty_expr_t *placeholder(pln_binder_t *b, int k, ty_oid_t type, int32_t typmod, int pos)
+{
+    ty_expr_t *p = ty_expr_new(b->arena, TY_EXPR_PARAM, type, 0);
+    p->index = PLN_SUBLINK_PARAM(k);
+    p->typmod = typmod;
+    p->location = pos;
+    return p;
+}
+
+ty_expr_t *pln__bind_sublink(pln_binder_t *b, const sql_expr_t *e)
+{
+    if (e->sublink == SQL_SUBLINK_ARRAY) {
+        pln__error(b, e->pos, CM_ERRCODE_FEATURE_NOT_SUPPORTED, "ARRAY(subquery) is not supported yet");
+        return NULL;
+    }
+    /* The subquery has its own aggregates: the outer query's context does not reach inside. */
+    pln_aggctx_t *saved = b->aggs;
+    const char *saved_what = b->agg_forbidden;
+    b->aggs = NULL;
+    pln_bound_t q;
+    bool ok = pln__bind_select(b, e->select, &q);
+    b->aggs = saved;
+    b->agg_forbidden = saved_what;
+    if (!ok)
+        return NULL;
+    pln_sublink_t s = {.kind = e->sublink, .rel = q.rel, .location = e->pos};
+    switch (e->sublink) {
+    case SQL_SUBLINK_EXISTS:
+        s.type = TY_BOOL;
+        s.typmod = -1;
+        return placeholder(b, add_sublink(b, &s), TY_BOOL, -1, e->pos);
+    case SQL_SUBLINK_EXPR:
+        if (q.ncols != 1) {
+            pln__error(b, e->pos, CM_ERRCODE_SYNTAX_ERROR, "subquery must return only one column");
+            return NULL;
+        }
+        s.type = q.cols[0].type;
+        s.typmod = q.cols[0].typmod;
+        return placeholder(b, add_sublink(b, &s), s.type, s.typmod, e->pos);
+    case SQL_SUBLINK_IN: {
+        if (q.ncols != 1) {
+            pln__error(b, e->pos, CM_ERRCODE_SYNTAX_ERROR, "subquery has too many columns");
+            return NULL;
+        }
+        ty_expr_t *lhs = pln__bind_expr(b, e->arg);
+        if (!lhs)
+            return NULL;
+        /* "=" is chosen between the left side and the subquery's column as for any operator. */
+        ty_expr_t *args[2] = {lhs, placeholder(b, 0, q.cols[0].type, q.cols[0].typmod, e->pos)};
+        const ty_func_t *eq = pln__resolve(b, "=", true, args, 2, e->pos, true);
+        if (!eq)
+            return NULL;
+        if (eq->ret != TY_BOOL) {
+            pln__error(b, e->pos, CM_ERRCODE_DATATYPE_MISMATCH, "operator = must return type boolean, not type %s",
+                       pln__type_name(b, eq->ret));
+            return NULL;
+        }
+        s.type = eq->args[1];
+        s.typmod = -1;
+        s.rel = q.rel;
+        /* Column type of the values, before the cast to the operator's type. */
+        s.location = e->pos;
+        int k = add_sublink(b, &s);
+        ty_expr_t *in = ty_expr_new(b->arena, TY_EXPR_IN_LIST, TY_BOOL, 2);
+        in->args[0] = args[0];
+        in->args[1] = placeholder(b, k, q.cols[0].type, q.cols[0].typmod, e->pos);
+        in->func = eq;
+        in->negated = e->negated;
+        in->location = e->pos;
+        return in;
+    }
+    case SQL_SUBLINK_ARRAY:
+        break;
+    }
+    pln__error(b, e->pos, CM_ERRCODE_INTERNAL_ERROR, "unexpected sublink");
+    return NULL;
+}
+
+/* ============================================================ run time */
+
+static bool is_sublink(const ty_expr_t *e)
+{
+    return e->kind == TY_EXPR_PARAM && e->index < 0;
+}
+
+static bool has_sublink(const ty_expr_t *e)
+{
+    if (is_sublink(e))
+        return true;
+    for (int i = 0; i < e->nargs; i++)
+        if (has_sublink(e->args[i]))
+            return true;
+    return false;
+}
+
+/* Runs sublink k once: keeps at most two rows for a scalar, one for EXISTS, all for IN. */
+static bool compute(pln_exec_t *x, int k)
+{
+    if (x->sub_done[k])
+        return true;
+    const pln_sublink_t *s = &x->q->sublinks[k];
+    ty_datum_t **rows;
+    int n;
+    int max = s->kind == SQL_SUBLINK_EXPR ? 2 : s->kind == SQL_SUBLINK_EXISTS ? 1 : -1;
+    if (!pln__exec_collect(x, s->rel, max, &rows, &n))
+        return false;
+    ty_datum_t v = {.isnull = true};
+    if (s->kind == SQL_SUBLINK_EXPR) {
+        if (n > 1)
+            return cm_err_set(x->ctx->err, CM_ERRCODE_CARDINALITY_VIOLATION,
+                              "more than one row returned by a subquery used as an expression");
+        if (n == 1)
+            v = rows[0][0];
+        x->sub_value[k] = ty_expr_const(x->ctx->arena, s->type, s->typmod, v);
+    } else if (s->kind == SQL_SUBLINK_EXISTS) {
+        v.isnull = false;
+        v.v.b = n > 0;
+        x->sub_value[k] = ty_expr_const(x->ctx->arena, TY_BOOL, -1, v);
+    } else {
+        x->sub_rows[k] = cm_arena_alloc(x->ctx->arena, sizeof(ty_datum_t) * (size_t)(n ? n : 1));
+        for (int i = 0; i < n; i++)
+            x->sub_rows[k][i] = rows[i][0];
+        x->sub_nrows[k] = n;
+    }
+    x->sub_done[k] = true;
+    return true;
+}
+
+/* x IN (values): the values cast to the operator's right type, or false for no values. */
+static ty_expr_t *expand_in(pln_exec_t *x, const ty_expr_t *e, int k, ty_expr_t *lhs)
+{
+    const pln_sublink_t *s = &x->q->sublinks[k];
+    ty_oid_t from = e->args[1]->type;
+    int n = x->sub_nrows[k];
+    if (n == 0) {
+        ty_datum_t v = {.v.b = e->negated};
+        return ty_expr_const(x->ctx->arena, TY_BOOL, -1, v);
+    }
+    ty_expr_t *in = ty_expr_new(x->ctx->arena, TY_EXPR_IN_LIST, TY_BOOL, n + 1);
+    *in = *e;
+    in->nargs = n + 1;
+    in->args = cm_arena_alloc(x->ctx->arena, sizeof(ty_expr_t *) * (size_t)(n + 1));
+    in->args[0] = lhs;
+    for (int i = 0; i < n; i++) {
+        ty_datum_t v = x->sub_rows[k][i];
+        if (!v.isnull && from != s->type && !ty_cast_datum(from, s->type, -1, &x->sub_rows[k][i], x->ctx, &v))
+            return NULL;
+        in->args[i + 1] = ty_expr_const(x->ctx->arena, s->type, -1, v);
+    }
+    return in;
+}
+
+static ty_expr_t *inst(pln_exec_t *x, ty_expr_t *e)
+{
+    if (is_sublink(e)) {
+        int k = PLN_SUBLINK_OF(e->index);
+        return compute(x, k) ? x->sub_value[k] : NULL;
+    }
+    if (e->kind == TY_EXPR_IN_LIST && e->nargs == 2 && is_sublink(e->args[1])) {
+        int k = PLN_SUBLINK_OF(e->args[1]->index);
+        ty_expr_t *lhs = inst(x, e->args[0]);
+        if (!lhs || !compute(x, k))
+            return NULL;
+        return expand_in(x, e, k, lhs);
+    }
+    if (!has_sublink(e))
+        return e;
+    ty_expr_t *c = cm_arena_alloc(x->ctx->arena, sizeof(*c));
+    *c = *e;
+    c->args = cm_arena_alloc(x->ctx->arena, sizeof(ty_expr_t *) * (size_t)e->nargs);
+    for (int i = 0; i < e->nargs; i++)
+        if (!(c->args[i] = inst(x, e->args[i])))
+            return NULL;
+    return c;
+}
+
+ty_expr_t *pln__instantiate(pln_exec_t *x, ty_expr_t *e)
+{
+    if (!e || x->q->nsublinks == 0)
+        return e;
+    return inst(x, e);
+}
