@@ -71,6 +71,10 @@ static int colname_strength(const sql_expr_t *e, const char **name)
             *name = "array";
             return 2;
         }
+        if (e->sublink == SQL_SUBLINK_EXPR && e->select->op == SQL_SETOP_NONE && e->select->values) {
+            *name = "column1";
+            return 2;
+        }
         if (e->sublink == SQL_SUBLINK_EXPR && e->select->op == SQL_SETOP_NONE && sql_list_len(e->select->targets)) {
             const sql_target_t *t = e->select->targets->items[0];
             if (t->alias) {
@@ -490,6 +494,29 @@ static ty_expr_t *bind_varargs(pln_binder_t *b, const sql_expr_t *e)
     return x;
 }
 
+/*
+ * pg_typeof(x) is x's type as regtype, known at bind time. x is still
+ * evaluated (CASE WHEN x IS NULL THEN t ELSE t END) so that its errors
+ * surface as they do in PostgreSQL, where pg_typeof is an ordinary call.
+ */
+static ty_expr_t *bind_typeof(pln_binder_t *b, const sql_expr_t *e)
+{
+    ty_expr_t *a = bind(b, e->args->items[0]);
+    if (!a)
+        return NULL;
+    ty_datum_t v = {.v.i = a->type};
+    ty_expr_t *t = ty_expr_const(b->arena, TY_REGTYPE, -1, v);
+    t->location = e->pos;
+    ty_expr_t *test = ty_expr_new(b->arena, TY_EXPR_IS_NULL, TY_BOOL, 1);
+    test->args[0] = a;
+    ty_expr_t *c = ty_expr_new(b->arena, TY_EXPR_CASE, TY_REGTYPE, 3);
+    c->args[0] = test;
+    c->args[1] = t;
+    c->args[2] = t;
+    c->location = e->pos;
+    return c;
+}
+
 static ty_expr_t *bind_func(pln_binder_t *b, const sql_expr_t *e)
 {
     int nn = e->names->count;
@@ -500,6 +527,8 @@ static ty_expr_t *bind_func(pln_binder_t *b, const sql_expr_t *e)
     }
     if (pln__is_aggregate(name))
         return pln__bind_agg(b, e);
+    if (strcmp(name, "pg_typeof") == 0 && e->args->count == 1 && !e->star && !e->distinct)
+        return bind_typeof(b, e);
     if (e->star || e->distinct) {
         pln__error(b, e->pos, "42809", "%s specified, but %s is not an aggregate function",
                    e->star ? "*" : "DISTINCT", name);

@@ -258,9 +258,38 @@ static bool bind_values(pln_binder_t *b, const sql_select_t *s, pln_bound_t *out
     ty_expr_t **hidden;
     int nhidden;
     pln_sortkey_t *keys;
-    if (!pln__bind_sort(b, s->order_by, out, true, &hidden, &nhidden, &keys))
+    int nsort = sql_list_len(s->order_by);
+    if (!pln__bind_sort(b, s->order_by, out, false, &hidden, &nhidden, &keys))
         return false;
-    pln__finish_sort(b, out, keys, sql_list_len(s->order_by));
+    if (nhidden > 0) {
+        /* ORDER BY expressions over the VALUES columns: computed beside them, then dropped. */
+        pln_rte_t self = {.ncols = ncols, .cols = out->cols};
+        pln_scope_t sc = {.nrtes = 1, .rtes = &self, .ncols = ncols, .outer = b->scope ? b->scope->outer : NULL};
+        pln_scope_t *saved = b->scope;
+        b->scope = &sc;
+        ty_expr_t **exprs = cm_arena_alloc(b->arena, sizeof(ty_expr_t *) * (size_t)(ncols + nhidden));
+        for (int c = 0; c < ncols; c++) {
+            exprs[c] = ty_expr_new(b->arena, TY_EXPR_COLUMN, out->cols[c].type, 0);
+            exprs[c]->typmod = out->cols[c].typmod;
+            exprs[c]->index = c;
+        }
+        for (int i = 0, h = 0; i < nsort; i++) {
+            if (keys[i].col >= 0)
+                continue;
+            const sql_sort_t *o = s->order_by->items[i];
+            ty_expr_t *x = bind_in(b, o->expr, NULL, "ORDER BY");
+            if (!x || !(x = pln__resolve_unknown(b, x))) {
+                b->scope = saved;
+                return false;
+            }
+            exprs[ncols + h] = x;
+            keys[i].col = ncols + h++;
+            keys[i].type = x->type;
+        }
+        b->scope = saved;
+        out->rel = project(b, v, exprs, ncols + nhidden);
+    }
+    pln__finish_sort(b, out, keys, nsort);
     return pln__bind_limit(b, s, out);
 }
 
@@ -356,13 +385,23 @@ static bool bind_simple(pln_binder_t *b, const sql_select_t *s, bool resolve, pl
     int nsort = sql_list_len(s->order_by);
     if (!pln__bind_sort(b, s->order_by, out, false, &hidden, &nhidden, &keys))
         return false;
-    for (int i = 0, h = 0; i < nsort; i++) {
+    int h = 0;
+    for (int i = 0; i < nsort; i++) {
         if (keys[i].col >= 0)
             continue;
         const sql_sort_t *o = s->order_by->items[i];
         ty_expr_t *x = bind_in(b, o->expr, &actx, NULL);
         if (!x || !(x = pln__resolve_unknown(b, x)))
             return false;
+        int same = -1;
+        for (int k = 0; k < tl.n && same < 0; k++)
+            if (pln__expr_equal(x, tl.e[k]))
+                same = k;   /* an expression that is a target sorts by that target, as in PostgreSQL */
+        if (same >= 0) {
+            keys[i].col = same;
+            keys[i].type = tl.e[same]->type;
+            continue;
+        }
         if (s->distinct)
             return pln__error(b, o->expr->pos, "42P10",
                               "for SELECT DISTINCT, ORDER BY expressions must appear in select list");
@@ -370,6 +409,7 @@ static bool bind_simple(pln_binder_t *b, const sql_select_t *s, bool resolve, pl
         keys[i].col = tl.n + h++;
         keys[i].type = x->type;
     }
+    nhidden = h;   /* those equal to a target took its column */
     tlist_t groups = {0};
     if (!bind_group(b, s, &tl, &groups))
         return false;

@@ -320,8 +320,11 @@ bool ty_datum_to_text(ty_oid_t type, const ty_datum_t *d, ty_ctx_t *ctx, cm_buf_
     case TY_INT8: cm_buf_printf(out, "%lld", (long long)d->v.i); return true;
     case TY_OID:
     case TY_REGPROC:
-    case TY_REGCLASS:
-    case TY_REGTYPE: cm_buf_printf(out, "%u", (unsigned)d->v.i); return true;
+    case TY_REGCLASS: cm_buf_printf(out, "%u", (unsigned)d->v.i); return true;
+    case TY_REGTYPE: {
+        bool ty__regtype_out(const ty_datum_t *d, cm_buf_t *out);   /* ty_regtype.c */
+        return ty__regtype_out(d, out);
+    }
     case TY_FLOAT4: ty_float_out(d->v.f, true, st->extra_float_digits, out); return true;
     case TY_FLOAT8: ty_float_out(d->v.f, false, st->extra_float_digits, out); return true;
     case TY_NUMERIC: ty_num_to_text(d->v.n, ctx->arena, out); return true;
