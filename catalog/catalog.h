@@ -1,13 +1,522 @@
 /*
- * catalog.h: the public header of the catalog module.
+ * catalog.h: the public header of the catalog module (prefix cat_).
  *
- * This module will own the catalog model, the store interface (store_mem, store_zk) and built-in relations (issues 3 and 4).
- * It has no code yet; the folder exists so the module boundaries of DESIGN §3
- * are visible from the first commit and scripts/check-deps.sh can hold them.
+ * Three layers, bottom up:
+ *   1. The store interface (cat_store_t): a head, an ordered gap-free log of
+ *      entries, the current objects, unique names, request markers and a
+ *      "head may have moved" notification, all as bytes. store_mem (here) and
+ *      store_zk (issue 4) implement it with identical semantics.
+ *   2. The catalog model: databases, schemas and items (sources, tables,
+ *      views, materialized views, indexes) with stable IDs and OIDs, kept in
+ *      an in-memory snapshot (cat_snap_t) that is built by applying log
+ *      entries in order; lookups; validation of proposed changes with
+ *      PostgreSQL's error codes and wording; the entry and object encoding.
+ *   3. The built-in relations of eddy_catalog, produced from a snapshot.
+ *
+ * docs/architecture.md ("Catalog and store") explains the design and why.
  */
 #ifndef EDDY_CATALOG_H
 #define EDDY_CATALOG_H
 
 #include "common/common.h"
+#include "types/types.h"
+
+/* ====================================================================
+ * Identifiers
+ * ==================================================================== */
+
+/*
+ * A stable object ID. A user object's ID is the log index of the entry that
+ * created it; an entry creates at most one object of each class (database,
+ * schema, item), so (class, id) is unique. Built-in objects (system schemas,
+ * eddy_catalog relations) have IDs from CAT_ID_SYSTEM up and never reach the
+ * store.
+ */
+typedef uint64_t cat_id_t;
+#define CAT_ID_SYSTEM (UINT64_C(1) << 62)
+
+/*
+ * OIDs are derived from the creating index, so they are assigned at commit
+ * (under the head compare-and-swap), known before the commit is sent, equal
+ * on every process that replays the log, and never reused:
+ *   oid = CAT_OID_FIRST_USER + 4 * (index - 1) + slot
+ * with slot 0 for an item, 1 kept for an item's row type, 2 for a schema and
+ * 3 for a database.
+ */
+#define CAT_OID_FIRST_USER 16384u
+
+typedef enum cat_class {
+    CAT_CLASS_DATABASE = 'd',
+    CAT_CLASS_SCHEMA = 's',
+    CAT_CLASS_ITEM = 'i',
+} cat_class_t;
+
+typedef enum cat_item_kind {
+    CAT_ITEM_TABLE = 1,
+    CAT_ITEM_SOURCE,
+    CAT_ITEM_VIEW,
+    CAT_ITEM_MATVIEW,
+    CAT_ITEM_INDEX,
+} cat_item_kind_t;
+
+/* "table", "source", "view", "materialized view", "index": PostgreSQL's nouns. */
+const char *cat_item_kind_name(cat_item_kind_t kind);
+/* pg_class.relkind: 'r', 'f' (a source is PostgreSQL's closest: foreign), 'v', 'm', 'i'. */
+char cat_item_kind_relkind(cat_item_kind_t kind);
+
+/* ====================================================================
+ * Limits (configuration knobs; DESIGN §4)
+ * ==================================================================== */
+
+typedef struct cat_limits {
+    size_t entry_max_bytes;    /* one log entry; default 512 KiB */
+    size_t object_max_bytes;   /* one object definition; default 512 KiB */
+    size_t commit_max_bytes;   /* a whole commit (ZooKeeper multi); default 900 KiB - 1 */
+} cat_limits_t;
+
+void cat_limits_default(cat_limits_t *l);
+
+/* ====================================================================
+ * 1. The store interface
+ * ==================================================================== */
+
+/*
+ * Threading. A cat_store_t handle belongs to one thread (one libuv loop):
+ * every call on it, and every callback it makes, happens on that thread.
+ * Several threads share one catalog by opening one handle each (store_mem:
+ * several handles on one cat_mem_db_t, which is thread-safe; store_zk: one
+ * ZooKeeper session per handle). The sequencer (worker 0's loop) and every
+ * pgwire loop each own a handle.
+ *
+ * Completion. Every asynchronous call returns 0 and later calls its callback
+ * exactly once, or returns -1 with `err` set and never calls it (DESIGN
+ * §10.6). A callback never runs inside the call that started it: store_mem
+ * queues completions and delivers them from cat_store_dispatch(), which the
+ * owner runs when the handle's wake hook fires (the server binds the hook to
+ * uv_async_send). ZooKeeper delivers from zookeeper_process() on the loop, so
+ * callers written against store_mem cannot depend on synchronous completion.
+ * Bytes handed to a callback are valid only during the callback.
+ */
+typedef struct cat_store cat_store_t;
+
+typedef enum cat_store_status {
+    CAT_STORE_OK = 0,
+    CAT_STORE_CONFLICT,      /* commit: the head moved (ZBADVERSION); re-validate and retry */
+    CAT_STORE_NAME_EXISTS,   /* commit: a name create collided (42P07 style); nothing applied */
+    CAT_STORE_DUPLICATE,     /* commit: the request marker exists: committed before at `index` */
+    CAT_STORE_TRIMMED,       /* log read: an entry at or after `from` was trimmed; bootstrap */
+    CAT_STORE_NOT_FOUND,     /* request lookup: no marker */
+    CAT_STORE_ERROR,         /* store unavailable or inconsistent: err says why */
+} cat_store_status_t;
+
+const char *cat_store_status_name(cat_store_status_t s);
+
+/* The head: the last committed index and the store's compare-and-swap token
+ * (ZooKeeper's stat.version of /catalog/head; store_mem: equal to index). */
+typedef struct cat_head {
+    uint64_t index;
+    int64_t version;
+} cat_head_t;
+
+typedef struct cat_log_entry_bytes {
+    uint64_t index;
+    const uint8_t *data;
+    size_t len;
+} cat_log_entry_bytes_t;
+
+/* One keyed value: an object (key "i17", "s5", "d1": class letter and ID) or
+ * a name (key from cat_name_key, value the object key). */
+typedef struct cat_kv {
+    const char *key;
+    const uint8_t *data;
+    size_t len;
+} cat_kv_t;
+
+/*
+ * One statement's whole effect, committed all or nothing. Checked in this
+ * order, the first failure wins (the order of the ZooKeeper multi):
+ *   request marker absent (else DUPLICATE with the index it recorded),
+ *   head == expect (else CONFLICT), log entry `index` absent,
+ *   object deletes exist, name deletes exist, object creates absent,
+ *   name creates absent (else NAME_EXISTS naming the key).
+ * `index` must be expect.index + 1.
+ */
+typedef struct cat_store_commit {
+    cat_head_t expect;
+    uint64_t index;
+    uint8_t request_uuid[16];
+    const uint8_t *entry;
+    size_t entry_len;
+    const cat_kv_t *obj_creates;
+    size_t n_obj_creates;
+    const char *const *obj_deletes;
+    size_t n_obj_deletes;
+    const cat_kv_t *name_creates;      /* data: the object key it names */
+    size_t n_name_creates;
+    const char *const *name_deletes;
+    size_t n_name_deletes;
+} cat_store_commit_t;
+
+/* Checks a commit against the limits: 54000 "catalog entry is too large" etc. */
+bool cat_store_commit_check_size(const cat_store_commit_t *c, const cat_limits_t *limits, cm_err_t *err);
+
+typedef void (*cat_store_head_cb)(void *arg, cat_store_status_t st, const cat_head_t *head,
+                                  const cm_err_t *err);
+/* entries[0].index == from; n may be less than asked (then read on from the last). */
+typedef void (*cat_store_log_cb)(void *arg, cat_store_status_t st, const cat_log_entry_bytes_t *entries,
+                                 size_t n, const cm_err_t *err);
+/* Every object, consistent with `head` (the objects are the effect of entries 1..head). */
+typedef void (*cat_store_snapshot_cb)(void *arg, cat_store_status_t st, const cat_head_t *head,
+                                      const cat_kv_t *objects, size_t n, const cm_err_t *err);
+/* OK: committed at `index`. DUPLICATE: committed earlier at `index`. NAME_EXISTS:
+ * `name_key` collided. CONFLICT: nothing happened. ERROR: see err (store_zk: may be
+ * ambiguous after a connection loss; resolve with cat_store_request_lookup). */
+typedef void (*cat_store_commit_cb)(void *arg, cat_store_status_t st, uint64_t index,
+                                    const char *name_key, const cm_err_t *err);
+/* OK with the index a marker recorded, or NOT_FOUND. */
+typedef void (*cat_store_request_cb)(void *arg, cat_store_status_t st, uint64_t index, const cm_err_t *err);
+/* A hint that the head may have moved; several commits may collapse into one call.
+ * Read the head and the log for the order. */
+typedef void (*cat_store_notify_cb)(void *arg);
+
+/* The operations a backend provides; callers use the cat_store_* wrappers. */
+typedef struct cat_store_ops {
+    const char *name;   /* "mem", "zookeeper": named in errors */
+    int (*head)(cat_store_t *s, cat_store_head_cb cb, void *arg, cm_err_t *err);
+    int (*log_read)(cat_store_t *s, uint64_t from, size_t max, cat_store_log_cb cb, void *arg, cm_err_t *err);
+    int (*snapshot)(cat_store_t *s, cat_store_snapshot_cb cb, void *arg, cm_err_t *err);
+    int (*commit)(cat_store_t *s, const cat_store_commit_t *c, cat_store_commit_cb cb, void *arg,
+                  cm_err_t *err);
+    int (*request_lookup)(cat_store_t *s, const uint8_t uuid[16], cat_store_request_cb cb, void *arg,
+                          cm_err_t *err);
+    int (*log_trim)(cat_store_t *s, uint64_t below, cm_err_t *err);
+    void (*dispatch)(cat_store_t *s);
+    void (*close)(cat_store_t *s);
+} cat_store_ops_t;
+
+/* What every backend's handle starts with. */
+struct cat_store {
+    const cat_store_ops_t *ops;
+    cat_limits_t limits;
+    cat_store_notify_cb notify;   /* may be NULL */
+    void *notify_arg;
+};
+
+int cat_store_head(cat_store_t *s, cat_store_head_cb cb, void *arg, cm_err_t *err);
+/* Reads up to `max` entries from index `from` on, in order (max 0: a default batch). */
+int cat_store_log_read(cat_store_t *s, uint64_t from, size_t max, cat_store_log_cb cb, void *arg,
+                       cm_err_t *err);
+int cat_store_snapshot(cat_store_t *s, cat_store_snapshot_cb cb, void *arg, cm_err_t *err);
+/* Over-size commits return -1 with 54000 before anything is sent. */
+int cat_store_commit(cat_store_t *s, const cat_store_commit_t *c, cat_store_commit_cb cb, void *arg,
+                     cm_err_t *err);
+int cat_store_request_lookup(cat_store_t *s, const uint8_t uuid[16], cat_store_request_cb cb, void *arg,
+                             cm_err_t *err);
+/* Removes log entries with index < below (never the head). Synchronous: a trim is
+ * housekeeping whose result nobody waits for. */
+int cat_store_log_trim(cat_store_t *s, uint64_t below, cm_err_t *err);
+/* Sets the change notification (replaces any earlier one). */
+void cat_store_set_notify(cat_store_t *s, cat_store_notify_cb cb, void *arg);
+/* Runs queued completions and notifications (on the handle's thread). */
+void cat_store_dispatch(cat_store_t *s);
+/* Pending calls complete with an ERROR status first (so their memory is freed). */
+void cat_store_close(cat_store_t *s);
+
+/* --------------------------------------------------------- store_mem */
+
+/*
+ * The embedded store's shared state: one per process, thread-safe (one mutex;
+ * DDL rates are tiny). Handles opened on it may live on different threads.
+ * `wake` is called (from any thread) when the handle has something for
+ * cat_store_dispatch; NULL means the owner polls.
+ */
+typedef struct cat_mem_db cat_mem_db_t;
+
+cat_mem_db_t *cat_mem_db_new(void);
+/* All handles must be closed first. */
+void cat_mem_db_free(cat_mem_db_t *db);
+cat_store_t *cat_store_mem_open(cat_mem_db_t *db, const cat_limits_t *limits, void (*wake)(void *arg),
+                                void *wake_arg);
+
+/* ------------------------------------------------------------- keys */
+
+/* "i17", "s5", "d1". */
+void cat_object_key(cat_class_t cls, cat_id_t id, char out[24]);
+bool cat_object_key_parse(const char *key, cat_class_t *cls, cat_id_t *id);
+/*
+ * The unique-name key: class letter and the percent-encoded parts joined by
+ * '.', e.g. "r.eddy.public.my%20view" (relations share one namespace per
+ * schema as in PostgreSQL), "s.eddy.public", "d.eddy". Only [A-Za-z0-9_-]
+ * stay as they are, so a key is a valid ZooKeeper node name. Appends the
+ * key and a NUL.
+ */
+void cat_name_key(cat_class_t cls, const char *database, const char *schema, const char *name, cm_buf_t *out);
+
+/* ====================================================================
+ * 2. The catalog model
+ * ==================================================================== */
+
+typedef struct cat_database {
+    cat_id_t id;
+    uint32_t oid;
+    const char *name;
+} cat_database_t;
+
+typedef struct cat_schema {
+    cat_id_t id;
+    uint32_t oid;
+    const cat_database_t *database;   /* NULL for the system schemas, present in every database */
+    const char *name;
+} cat_schema_t;
+
+typedef struct cat_column {
+    const char *name;
+    ty_oid_t type;
+    int32_t typmod;            /* -1: none */
+    bool not_null;
+    const char *default_sql;   /* normalized default expression text, NULL if none */
+} cat_column_t;
+
+typedef struct cat_item {
+    cat_id_t id;
+    uint32_t oid;
+    cat_item_kind_t kind;
+    const cat_schema_t *schema;
+    const char *name;
+    const char *create_sql;        /* normalized CREATE statement */
+    const cat_column_t *columns;   /* an index: its key columns */
+    uint32_t ncolumns;
+    const cat_id_t *deps;          /* items it reads; an index: deps[0] is its relation */
+    uint32_t ndeps;
+} cat_item_t;
+
+/* True for built-in objects (IDs from CAT_ID_SYSTEM). */
+static inline bool cat_id_is_system(cat_id_t id) { return id >= CAT_ID_SYSTEM; }
+
+/* ------------------------------------------------------------ snapshot */
+
+/*
+ * An in-memory catalog at one log index. Owned and mutated by one thread;
+ * readers on that thread (the binder) see a stable state between applies.
+ * A new snapshot is at index 0 and holds the built-in objects only; the
+ * store's first entry creates database `eddy` and schema `public`.
+ */
+typedef struct cat_snap cat_snap_t;
+
+cat_snap_t *cat_snap_new(void);
+void cat_snap_free(cat_snap_t *s);
+uint64_t cat_snap_index(const cat_snap_t *s);
+/* Applies entry index+1 (decoded from bytes). On error nothing changed; 
+ * XX000 means the entry does not fit this snapshot (re-bootstrap). */
+bool cat_snap_apply(cat_snap_t *s, const uint8_t *entry, size_t len, cm_err_t *err);
+/* Replaces the contents by the objects of a store snapshot at `index`. */
+bool cat_snap_load(cat_snap_t *s, uint64_t index, const cat_kv_t *objects, size_t n, cm_err_t *err);
+/* Textual dump of everything (sorted), for tests: replay and bootstrap must agree. */
+void cat_snap_dump(const cat_snap_t *s, cm_buf_t *out);
+
+const cat_database_t *cat_snap_database(const cat_snap_t *s, const char *name);
+const cat_database_t *cat_snap_database_by_id(const cat_snap_t *s, cat_id_t id);
+/* A schema of a database, or a system schema (any database). */
+const cat_schema_t *cat_snap_schema(const cat_snap_t *s, const cat_database_t *db, const char *name);
+const cat_schema_t *cat_snap_schema_by_id(const cat_snap_t *s, cat_id_t id);
+const cat_item_t *cat_snap_item(const cat_snap_t *s, const cat_schema_t *schema, const char *name);
+const cat_item_t *cat_snap_item_by_id(const cat_snap_t *s, cat_id_t id);
+const cat_item_t *cat_snap_item_by_oid(const cat_snap_t *s, uint32_t oid);
+/* Items reading `id` directly (not indexes on it), ascending by ID. */
+size_t cat_snap_dependents(const cat_snap_t *s, cat_id_t id, const cat_item_t **out, size_t max);
+
+/* Iteration in ID order (system objects last): i from 0 until NULL. */
+const cat_database_t *cat_snap_database_at(const cat_snap_t *s, size_t i);
+const cat_schema_t *cat_snap_schema_at(const cat_snap_t *s, size_t i);
+const cat_item_t *cat_snap_item_at(const cat_snap_t *s, size_t i);
+size_t cat_snap_item_count(const cat_snap_t *s);
+
+/* ------------------------------------------------------------ names */
+
+/* A name as written: database and schema may be NULL. */
+typedef struct cat_qname {
+    const char *database;
+    const char *schema;
+    const char *name;
+} cat_qname_t;
+
+/* A session's view: current database, search_path (schema names as set;
+ * "$user" means the user's name), and the user. pg_catalog is searched
+ * first unless the path names it, as in PostgreSQL. */
+typedef struct cat_search {
+    const char *database;
+    const char *const *path;
+    size_t npath;
+    const char *user;
+} cat_search_t;
+
+/*
+ * Resolves a relation name. NULL with: 3D000 database "x" does not exist,
+ * 3F000 schema "x" does not exist, 42P01 relation "x" does not exist (the
+ * name as written).
+ */
+const cat_item_t *cat_resolve_item(const cat_snap_t *s, const cat_search_t *search, const cat_qname_t *qn,
+                                   cm_err_t *err);
+/* The schema a name refers to or (unqualified) the one CREATE puts it in:
+ * the first existing schema of the path, else 3F000 "no schema has been
+ * selected to create in". */
+const cat_schema_t *cat_resolve_schema(const cat_snap_t *s, const cat_search_t *search, const cat_qname_t *qn,
+                                       cm_err_t *err);
+/* True if the unqualified name finds this very item through the search path. */
+bool cat_item_visible(const cat_snap_t *s, const cat_search_t *search, const cat_item_t *item);
+
+/*
+ * Identifier quoting for messages (PostgreSQL's quote_identifier). The
+ * default quotes anything but [a-z_][a-z0-9_$]*; the server installs the
+ * parser's keyword-aware quoter once at start-up, before threads run (the
+ * catalog may not depend on the parser).
+ */
+typedef void (*cat_quote_fn)(const char *ident, cm_buf_t *out);
+void cat_set_quote_ident(cat_quote_fn fn);
+void cat_quote_ident(const char *ident, cm_buf_t *out);
+/* "view v", "table s.x", "schema s": getObjectDescription's wording, the
+ * relation qualified when it is not visible. */
+void cat_describe_item(const cat_snap_t *s, const cat_search_t *search, const cat_item_t *item, cm_buf_t *out);
+
+/* ------------------------------------------------------------ changes */
+
+/*
+ * A validated change: the ops one statement commits, planned against a
+ * snapshot at index N for commit at N+1, plus the notices PostgreSQL would
+ * send (IF [NOT] EXISTS skips, "drop cascades to ..."). A change with no ops
+ * needs no commit.
+ */
+typedef struct cat_change cat_change_t;
+
+cat_change_t *cat_change_new(void);
+void cat_change_free(cat_change_t *c);
+size_t cat_change_op_count(const cat_change_t *c);
+size_t cat_change_notice_count(const cat_change_t *c);
+const cm_err_t *cat_change_notice(const cat_change_t *c, size_t i);
+/* IDs that the change drops (items, schemas, databases), in drop order. */
+size_t cat_change_dropped(const cat_change_t *c, cat_class_t cls, cat_id_t *out, size_t max);
+
+/* What a CREATE for an item says. Strings and arrays are copied. */
+typedef struct cat_item_def {
+    cat_item_kind_t kind;
+    cat_qname_t name;
+    const char *create_sql;
+    const cat_column_t *columns;
+    uint32_t ncolumns;
+    const cat_id_t *deps;
+    uint32_t ndeps;
+} cat_item_def_t;
+
+/*
+ * Planners of DDL. Each validates against the snapshot and appends ops and
+ * notices to `out` (a statement naming several objects calls one planner
+ * once, with all of them). false: err says why, in PostgreSQL's words.
+ */
+bool cat_plan_create_database(const cat_snap_t *s, const char *name, bool if_not_exists, cat_change_t *out,
+                              cm_err_t *err);
+bool cat_plan_drop_databases(const cat_snap_t *s, const cat_search_t *search, const char *const *names,
+                             size_t n, bool if_exists, cat_change_t *out, cm_err_t *err);
+bool cat_plan_create_schema(const cat_snap_t *s, const cat_search_t *search, const cat_qname_t *name,
+                            bool if_not_exists, cat_change_t *out, cm_err_t *err);
+/* qname.name unused: database (optional) and schema. */
+bool cat_plan_drop_schemas(const cat_snap_t *s, const cat_search_t *search, const cat_qname_t *names,
+                           size_t n, bool if_exists, bool cascade, cat_change_t *out, cm_err_t *err);
+bool cat_plan_create_item(const cat_snap_t *s, const cat_search_t *search, const cat_item_def_t *def,
+                          bool if_not_exists, cat_change_t *out, cm_err_t *err);
+bool cat_plan_drop_items(const cat_snap_t *s, const cat_search_t *search, cat_item_kind_t kind,
+                         const cat_qname_t *names, size_t n, bool if_exists, bool cascade, cat_change_t *out,
+                         cm_err_t *err);
+
+/*
+ * Turns a change planned at snapshot index N into a store commit for index
+ * N+1 (expect = head with head.index == N): the encoded entry, the objects
+ * and names to create and delete. `tag` is the command ("CREATE VIEW").
+ * 54000 when over the limits. Free with cat_commit_free.
+ */
+typedef struct cat_commit cat_commit_t;
+cat_commit_t *cat_commit_build(const cat_change_t *c, const cat_snap_t *s, const cat_head_t *head,
+                               const uint8_t request_uuid[16], const char *tag, const char *sql,
+                               const cat_limits_t *limits, cm_err_t *err);
+const cat_store_commit_t *cat_commit_store(const cat_commit_t *c);
+void cat_commit_free(cat_commit_t *c);
+
+/* ------------------------------------------------------------ encoding */
+
+/*
+ * Entries and objects are records of the self-describing binary format of
+ * cat_codec.c: "EDDY" magic, format version, record type, then fields
+ * (u16 tag, u8 wire type, u32 length, payload) where unknown tags are
+ * skipped. Decoders check every length and never read past the input.
+ */
+#define CAT_FORMAT 1
+
+typedef enum cat_op_kind {
+    CAT_OP_CREATE = 1,   /* object: a full definition */
+    CAT_OP_DROP = 2,     /* class and id */
+} cat_op_kind_t;
+
+/* A decoded object; strings point into `arena`. */
+typedef struct cat_object {
+    cat_class_t cls;
+    cat_id_t id;
+    uint32_t oid;
+    cat_id_t parent;         /* schema: its database; item: its schema (system schema IDs allowed) */
+    const char *name;
+    cat_item_kind_t kind;    /* items */
+    const char *create_sql;
+    cat_column_t *columns;
+    uint32_t ncolumns;
+    cat_id_t *deps;
+    uint32_t ndeps;
+} cat_object_t;
+
+typedef struct cat_op {
+    cat_op_kind_t kind;
+    cat_object_t obj;        /* DROP: cls and id only */
+} cat_op_t;
+
+typedef struct cat_entry {
+    uint32_t format;
+    uint64_t index;
+    const char *kind;        /* the command tag */
+    uint8_t request_uuid[16];
+    const char *sql;
+    cat_op_t *ops;
+    uint32_t nops;
+    cat_id_t *deps;          /* union of the created items' deps */
+    uint32_t ndeps;
+} cat_entry_t;
+
+void cat_object_encode(const cat_object_t *o, cm_buf_t *out);
+bool cat_object_decode(const uint8_t *p, size_t len, cm_arena_t *arena, cat_object_t *out, cm_err_t *err);
+void cat_entry_encode(const cat_entry_t *e, cm_buf_t *out);
+bool cat_entry_decode(const uint8_t *p, size_t len, cm_arena_t *arena, cat_entry_t *out, cm_err_t *err);
+/* A readable rendering of any record, for inspection and tools. */
+bool cat_record_dump(const uint8_t *p, size_t len, cm_buf_t *out);
+
+/* The first entry of every store: database `eddy` with schema `public`. */
+cat_commit_t *cat_commit_bootstrap(const cat_head_t *head, const cat_limits_t *limits, cm_err_t *err);
+
+/* ====================================================================
+ * 3. Built-in relations (schema eddy_catalog)
+ * ==================================================================== */
+
+typedef struct cat_builtin {
+    const char *name;              /* "items" */
+    const cat_column_t *columns;
+    uint32_t ncolumns;
+} cat_builtin_t;
+
+size_t cat_builtin_count(void);
+const cat_builtin_t *cat_builtin_at(size_t i);
+/* Appends every row of a built-in relation, as datums of its column types
+ * (strings in `arena`), row after row: nrows * ncolumns datums. */
+typedef struct cat_rows {
+    ty_datum_t *datums;
+    size_t nrows;
+    size_t cap;
+} cat_rows_t;
+bool cat_builtin_rows(const cat_snap_t *s, const cat_item_t *relation, cm_arena_t *arena, cat_rows_t *out,
+                      cm_err_t *err);
 
 #endif

@@ -1,0 +1,266 @@
+/*
+ * cat_builtin.c: the built-in objects: system schemas and the relations of
+ * eddy_catalog that describe the catalog itself.
+ *
+ * These relations are the one source that pg_catalog and information_schema
+ * views (later issues) are written over, so their columns carry IDs and OIDs
+ * as they are, and their rows come straight from a snapshot. Built-in
+ * objects are installed into every snapshot and never travel through the
+ * store: every process of every version agrees on them by construction.
+ */
+#include "catalog/cat_int.h"
+
+#include <string.h>
+
+enum {
+    SYS_PG_CATALOG = 1,
+    SYS_INFORMATION_SCHEMA,
+    SYS_EDDY_CATALOG,
+    SYS_EDDY_INTERNAL,
+};
+
+static const struct {
+    const char *name;
+    uint32_t oid;
+} cat__sys_schemas[] = {
+    [SYS_PG_CATALOG] = {"pg_catalog", 11},   /* PostgreSQL's own OID */
+    [SYS_INFORMATION_SCHEMA] = {"information_schema", 12001},
+    [SYS_EDDY_CATALOG] = {"eddy_catalog", 12002},
+    [SYS_EDDY_INTERNAL] = {"eddy_internal", 12003},
+};
+
+#define COL(n, t) {.name = n, .type = t, .typmod = -1, .not_null = true}
+#define COLN(n, t) {.name = n, .type = t, .typmod = -1}
+
+static const cat_column_t cols_databases[] = {
+    COL("id", TY_INT8),
+    COL("oid", TY_OID),
+    COL("name", TY_TEXT),
+};
+static const cat_column_t cols_schemas[] = {
+    COL("id", TY_INT8),
+    COL("oid", TY_OID),
+    COLN("database_id", TY_INT8),   /* NULL: a system schema, present in every database */
+    COL("name", TY_TEXT),
+};
+static const cat_column_t cols_items[] = {
+    COL("id", TY_INT8),
+    COL("oid", TY_OID),
+    COL("schema_id", TY_INT8),
+    COL("name", TY_TEXT),
+    COL("type", TY_TEXT),
+    COL("relkind", TY_CHAR),
+    COL("create_sql", TY_TEXT),
+};
+static const cat_column_t cols_columns[] = {
+    COL("item_id", TY_INT8),
+    COL("position", TY_INT4),
+    COL("name", TY_TEXT),
+    COL("type_oid", TY_OID),
+    COL("typmod", TY_INT4),
+    COL("type_name", TY_TEXT),
+    COL("nullable", TY_BOOL),
+    COLN("default", TY_TEXT),
+};
+static const cat_column_t cols_dependencies[] = {
+    COL("item_id", TY_INT8),
+    COL("depends_on_id", TY_INT8),
+};
+
+enum {
+    REL_DATABASES,
+    REL_SCHEMAS,
+    REL_ITEMS,
+    REL_COLUMNS,
+    REL_DEPENDENCIES,
+};
+
+static const cat_builtin_t cat__builtins[] = {
+    [REL_DATABASES] = {"databases", cols_databases, CM_ARRAY_LEN(cols_databases)},
+    [REL_SCHEMAS] = {"schemas", cols_schemas, CM_ARRAY_LEN(cols_schemas)},
+    [REL_ITEMS] = {"items", cols_items, CM_ARRAY_LEN(cols_items)},
+    [REL_COLUMNS] = {"columns", cols_columns, CM_ARRAY_LEN(cols_columns)},
+    [REL_DEPENDENCIES] = {"dependencies", cols_dependencies, CM_ARRAY_LEN(cols_dependencies)},
+};
+
+#define CAT__BUILTIN_REL_ID(i) (CAT_ID_SYSTEM + 100 + (i))
+#define CAT__BUILTIN_REL_OID(i) (12100u + (uint32_t)(i))
+
+size_t cat_builtin_count(void)
+{
+    return CM_ARRAY_LEN(cat__builtins);
+}
+
+const cat_builtin_t *cat_builtin_at(size_t i)
+{
+    return i < CM_ARRAY_LEN(cat__builtins) ? &cat__builtins[i] : NULL;
+}
+
+void cat__builtin_install(cat_snap_t *s)
+{
+    cm_err_t err = {0};
+    for (size_t i = 1; i < CM_ARRAY_LEN(cat__sys_schemas); i++) {
+        cat_object_t o = {.cls = CAT_CLASS_SCHEMA, .id = CAT_ID_SYSTEM + i, .oid = cat__sys_schemas[i].oid,
+                          .parent = 0, .name = cat__sys_schemas[i].name};
+        if (!cat__snap_insert(s, &o, &err))
+            cm_panic(__FILE__, __LINE__, "built-in schema: %s", err.message);
+    }
+    cm_buf_t sql;
+    cm_buf_init(&sql, 0);
+    for (size_t i = 0; i < CM_ARRAY_LEN(cat__builtins); i++) {
+        const cat_builtin_t *b = &cat__builtins[i];
+        cm_buf_reset(&sql);
+        cm_buf_printf(&sql, "CREATE TABLE eddy_catalog.%s (", b->name);
+        for (uint32_t c = 0; c < b->ncolumns; c++) {
+            cm_buf_printf(&sql, "%s", c ? ", " : "");
+            cat_quote_ident(b->columns[c].name, &sql);
+            cm_buf_put_u8(&sql, ' ');
+            ty_format_type(b->columns[c].type, b->columns[c].typmod, &sql);
+            if (b->columns[c].not_null)
+                cm_buf_put_str(&sql, " NOT NULL");
+        }
+        cm_buf_put_str(&sql, ")");
+        cm_buf_put_u8(&sql, 0);
+        cat_object_t o = {.cls = CAT_CLASS_ITEM, .id = CAT__BUILTIN_REL_ID(i), .oid = CAT__BUILTIN_REL_OID(i),
+                          .parent = CAT_ID_SYSTEM + SYS_EDDY_CATALOG, .name = b->name, .kind = CAT_ITEM_TABLE,
+                          .create_sql = (const char *)sql.data, .columns = (cat_column_t *)b->columns,
+                          .ncolumns = b->ncolumns};
+        if (!cat__snap_insert(s, &o, &err))
+            cm_panic(__FILE__, __LINE__, "built-in relation: %s", err.message);
+    }
+    cm_buf_free(&sql);
+}
+
+/* ------------------------------------------------------------- rows */
+
+static ty_datum_t *cat__row(cat_rows_t *r, size_t ncols)
+{
+    if ((r->nrows + 1) * ncols > r->cap) {
+        size_t ncap = r->cap ? r->cap * 2 : 64 * ncols;
+        while (ncap < (r->nrows + 1) * ncols)
+            ncap *= 2;
+        r->datums = cm_realloc(r->datums, ncap * sizeof(ty_datum_t));
+        r->cap = ncap;
+    }
+    ty_datum_t *row = &r->datums[r->nrows * ncols];
+    memset(row, 0, ncols * sizeof(ty_datum_t));
+    r->nrows++;
+    return row;
+}
+
+static ty_datum_t cat__int(int64_t v)
+{
+    ty_datum_t d = {0};
+    d.v.i = v;
+    return d;
+}
+
+static ty_datum_t cat__text(cm_arena_t *a, const char *s, size_t len)
+{
+    ty_datum_t d = {0};
+    char *copy = cm_arena_strndup(a, s, len);
+    d.v.s.p = copy;
+    d.v.s.len = (uint32_t)len;
+    return d;
+}
+
+static ty_datum_t cat__str(cm_arena_t *a, const char *s)
+{
+    if (!s) {
+        ty_datum_t d = {.isnull = true};
+        return d;
+    }
+    return cat__text(a, s, strlen(s));
+}
+
+static void cat__item_row(const cat_item_t *it, cm_arena_t *a, cat_rows_t *out)
+{
+    ty_datum_t *r = cat__row(out, CM_ARRAY_LEN(cols_items));
+    char relkind = cat_item_kind_relkind(it->kind);
+    r[0] = cat__int((int64_t)it->id);
+    r[1] = cat__int(it->oid);
+    r[2] = cat__int((int64_t)it->schema->id);
+    r[3] = cat__str(a, it->name);
+    r[4] = cat__str(a, cat_item_kind_name(it->kind));
+    r[5] = cat__text(a, &relkind, 1);
+    r[6] = cat__str(a, it->create_sql);
+}
+
+static void cat__column_rows(const cat_item_t *it, cm_arena_t *a, cat_rows_t *out)
+{
+    cm_buf_t tn;
+    cm_buf_init(&tn, 0);
+    for (uint32_t c = 0; c < it->ncolumns; c++) {
+        const cat_column_t *col = &it->columns[c];
+        ty_datum_t *r = cat__row(out, CM_ARRAY_LEN(cols_columns));
+        cm_buf_reset(&tn);
+        ty_format_type(col->type, col->typmod, &tn);
+        r[0] = cat__int((int64_t)it->id);
+        r[1] = cat__int((int64_t)c + 1);
+        r[2] = cat__str(a, col->name);
+        r[3] = cat__int(col->type);
+        r[4] = cat__int(col->typmod);
+        r[5] = cat__text(a, (const char *)tn.data, tn.len);
+        r[6].v.b = !col->not_null;
+        r[7] = cat__str(a, col->default_sql);
+    }
+    cm_buf_free(&tn);
+}
+
+bool cat_builtin_rows(const cat_snap_t *s, const cat_item_t *relation, cm_arena_t *arena, cat_rows_t *out,
+                      cm_err_t *err)
+{
+    if (!relation || relation->id < CAT__BUILTIN_REL_ID(0) ||
+        relation->id >= CAT__BUILTIN_REL_ID(CM_ARRAY_LEN(cat__builtins)))
+        return cm_err_set(err, CM_ERRCODE_FEATURE_NOT_SUPPORTED, "relation \"%s\" is not a built-in catalog relation",
+                          relation ? relation->name : "?");
+    size_t which = (size_t)(relation->id - CAT__BUILTIN_REL_ID(0));
+    const cat_database_t *d;
+    const cat_schema_t *sc;
+    const cat_item_t *it;
+    switch (which) {
+    case REL_DATABASES:
+        for (size_t i = 0; (d = cat_snap_database_at(s, i)); i++) {
+            ty_datum_t *r = cat__row(out, CM_ARRAY_LEN(cols_databases));
+            r[0] = cat__int((int64_t)d->id);
+            r[1] = cat__int(d->oid);
+            r[2] = cat__str(arena, d->name);
+        }
+        break;
+    case REL_SCHEMAS:
+        for (size_t i = 0; (sc = cat_snap_schema_at(s, i)); i++) {
+            ty_datum_t *r = cat__row(out, CM_ARRAY_LEN(cols_schemas));
+            r[0] = cat__int((int64_t)sc->id);
+            r[1] = cat__int(sc->oid);
+            if (sc->database)
+                r[2] = cat__int((int64_t)sc->database->id);
+            else
+                r[2].isnull = true;
+            r[3] = cat__str(arena, sc->name);
+        }
+        break;
+    case REL_ITEMS:
+        for (size_t i = 0; (it = cat_snap_item_at(s, i)); i++)
+            cat__item_row(it, arena, out);
+        break;
+    case REL_COLUMNS:
+        for (size_t i = 0; (it = cat_snap_item_at(s, i)); i++)
+            cat__column_rows(it, arena, out);
+        break;
+    case REL_DEPENDENCIES:
+        for (size_t i = 0; (it = cat_snap_item_at(s, i)); i++) {
+            for (uint32_t k = 0; k < it->ndeps; k++) {
+                bool seen = false;
+                for (uint32_t j = 0; j < k; j++)
+                    seen = seen || it->deps[j] == it->deps[k];
+                if (seen)
+                    continue;
+                ty_datum_t *r = cat__row(out, CM_ARRAY_LEN(cols_dependencies));
+                r[0] = cat__int((int64_t)it->id);
+                r[1] = cat__int((int64_t)it->deps[k]);
+            }
+        }
+        break;
+    }
+    return true;
+}

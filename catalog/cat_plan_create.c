@@ -1,0 +1,151 @@
+/*
+ * cat_plan_create.c: validation of CREATE DATABASE, CREATE SCHEMA and the
+ * CREATE of items, with PostgreSQL 15's error codes and wording.
+ *
+ * A create op carries the definition with ID 0: the ID and OID come from the
+ * commit index, which is known only when the commit is built. A change may
+ * create at most one object of each class, which keeps "ID = creating index"
+ * true for every object.
+ */
+#include "catalog/cat_int.h"
+
+#include <string.h>
+
+static bool cat__creates(const cat_change_t *c, cat_class_t cls)
+{
+    for (size_t i = 0; i < c->nops; i++)
+        if (c->ops[i].kind == CAT_OP_CREATE && c->ops[i].obj.cls == cls)
+            return true;
+    return false;
+}
+
+bool cat_plan_create_database(const cat_snap_t *s, const char *name, bool if_not_exists, cat_change_t *out,
+                              cm_err_t *err)
+{
+    cat__change_base(out, s);
+    CM_ASSERT(!cat__creates(out, CAT_CLASS_DATABASE) && !cat__creates(out, CAT_CLASS_SCHEMA));
+    if (cat_snap_database(s, name)) {
+        if (if_not_exists) {
+            cat__change_notice(out, CAT__ERRCODE_DUPLICATE_DATABASE, "database \"%s\" already exists, skipping", name);
+            return true;
+        }
+        return cm_err_set(err, CAT__ERRCODE_DUPLICATE_DATABASE, "database \"%s\" already exists", name);
+    }
+    cat__op_t *op = cat__change_op(out, CAT_OP_CREATE);
+    op->obj.cls = CAT_CLASS_DATABASE;
+    op->obj.name = cm_arena_strdup(&out->arena, name);
+    /* Every database starts with schema public, in the same entry. */
+    op = cat__change_op(out, CAT_OP_CREATE);
+    op->obj.cls = CAT_CLASS_SCHEMA;
+    op->obj.parent = 0;   /* the database this change creates */
+    op->obj.name = "public";
+    return true;
+}
+
+bool cat_plan_create_schema(const cat_snap_t *s, const cat_search_t *search, const cat_qname_t *name,
+                            bool if_not_exists, cat_change_t *out, cm_err_t *err)
+{
+    cat__change_base(out, s);
+    CM_ASSERT(!cat__creates(out, CAT_CLASS_SCHEMA));
+    const char *dbname = name->database ? name->database : search->database;
+    const cat_database_t *db = dbname ? cat_snap_database(s, dbname) : NULL;
+    if (!db)
+        return cm_err_set(err, CM_ERRCODE_INVALID_CATALOG_NAME, "database \"%s\" does not exist",
+                          dbname ? dbname : "");
+    if (cat_snap_schema(s, db, name->schema)) {
+        if (if_not_exists) {
+            cat__change_notice(out, CAT__ERRCODE_DUPLICATE_SCHEMA, "schema \"%s\" already exists, skipping",
+                               name->schema);
+            return true;
+        }
+        return cm_err_set(err, CAT__ERRCODE_DUPLICATE_SCHEMA, "schema \"%s\" already exists", name->schema);
+    }
+    if (strncmp(name->schema, "pg_", 3) == 0) {
+        cm_err_set(err, CAT__ERRCODE_RESERVED_NAME, "unacceptable schema name \"%s\"", name->schema);
+        cm_err_set_detail(err, "The prefix \"pg_\" is reserved for system schemas.");
+        return false;
+    }
+    cat__op_t *op = cat__change_op(out, CAT_OP_CREATE);
+    op->obj.cls = CAT_CLASS_SCHEMA;
+    op->obj.parent = db->id;
+    op->obj.name = cm_arena_strdup(&out->arena, name->schema);
+    return true;
+}
+
+bool cat_plan_create_item(const cat_snap_t *s, const cat_search_t *search, const cat_item_def_t *def,
+                          bool if_not_exists, cat_change_t *out, cm_err_t *err)
+{
+    cat__change_base(out, s);
+    CM_ASSERT(!cat__creates(out, CAT_CLASS_ITEM));
+    for (uint32_t i = 0; i < def->ndeps; i++) {
+        /* The binder resolved these against the same snapshot. */
+        if (!cat_snap_item_by_id(s, def->deps[i]))
+            return cm_err_set(err, CM_ERRCODE_INTERNAL_ERROR, "dependency %llu of a new item does not exist",
+                              (unsigned long long)def->deps[i]);
+    }
+    const cat_schema_t *sc;
+    if (def->kind == CAT_ITEM_INDEX) {
+        /* As in PostgreSQL, an index lives in its relation's schema. */
+        CM_ASSERT(def->ndeps >= 1);
+        const cat_item_t *on = cat_snap_item_by_id(s, def->deps[0]);
+        if (on->kind == CAT_ITEM_INDEX)
+            return cm_err_set(err, CAT__ERRCODE_WRONG_OBJECT_TYPE, "cannot create index on index \"%s\"", on->name);
+        sc = on->schema;
+    } else {
+        sc = cat_resolve_schema(s, search, &def->name, err);
+        if (!sc)
+            return false;
+    }
+    if (!sc->database) {
+        cm_err_set(err, CAT__ERRCODE_INSUFFICIENT_PRIVILEGE, "permission denied to create \"%s.%s\"", sc->name,
+                   def->name.name);
+        cm_err_set_detail(err, "System catalog modifications are currently disallowed.");
+        return false;
+    }
+    if (cat_snap_item(s, sc, def->name.name)) {
+        if (if_not_exists) {
+            cat__change_notice(out, CAT__ERRCODE_DUPLICATE_TABLE, "relation \"%s\" already exists, skipping",
+                               def->name.name);
+            return true;
+        }
+        return cm_err_set(err, CAT__ERRCODE_DUPLICATE_TABLE, "relation \"%s\" already exists", def->name.name);
+    }
+    if (def->ncolumns > CAT__COLUMNS_MAX)
+        return cm_err_set(err, CAT__ERRCODE_TOO_MANY_COLUMNS, "tables can have at most %d columns",
+                          CAT__COLUMNS_MAX);
+    if (def->kind != CAT_ITEM_INDEX) {
+        /* Index keys may repeat a column; relation columns may not. A hash
+         * set keeps this linear for wide tables. */
+        cat__map_t seen;
+        cat__map_init(&seen);
+        const char *dup = NULL;
+        for (uint32_t i = 0; i < def->ncolumns && !dup; i++) {
+            if (cat__map_get(&seen, 0, def->columns[i].name))
+                dup = def->columns[i].name;
+            cat__map_put(&seen, 0, def->columns[i].name, (void *)1);
+        }
+        cat__map_free(&seen);
+        if (dup)
+            return cm_err_set(err, CAT__ERRCODE_DUPLICATE_COLUMN, "column \"%s\" specified more than once", dup);
+    }
+    cm_arena_t *a = &out->arena;
+    cat__op_t *op = cat__change_op(out, CAT_OP_CREATE);
+    cat_object_t *o = &op->obj;
+    o->cls = CAT_CLASS_ITEM;
+    o->parent = sc->id;
+    o->name = cm_arena_strdup(a, def->name.name);
+    o->kind = def->kind;
+    o->create_sql = cm_arena_strdup(a, def->create_sql ? def->create_sql : "");
+    o->ncolumns = def->ncolumns;
+    o->columns = def->ncolumns ? cm_arena_alloc(a, def->ncolumns * sizeof(cat_column_t)) : NULL;
+    for (uint32_t i = 0; i < def->ncolumns; i++) {
+        o->columns[i] = def->columns[i];
+        o->columns[i].name = cm_arena_strdup(a, def->columns[i].name);
+        o->columns[i].default_sql = def->columns[i].default_sql ? cm_arena_strdup(a, def->columns[i].default_sql) : NULL;
+    }
+    o->ndeps = def->ndeps;
+    o->deps = def->ndeps ? cm_arena_alloc(a, def->ndeps * sizeof(cat_id_t)) : NULL;
+    if (def->ndeps)
+        memcpy(o->deps, def->deps, def->ndeps * sizeof(cat_id_t));
+    return true;
+}
