@@ -21,171 +21,10 @@ typedef enum srv_run_rc {
     SRV_RUN_BUSY,    /* went to the thread pool; the completion continues */
 } srv_run_rc_t;
 
-/* ------------------------------------------------------------ statements and portals */
-
-static srv_stmt_t *srv__stmt_new(srv_conn_t *c)
-{
-    srv_stmt_t *st = c->spare_stmt;
-    if (st != NULL) {
-        c->spare_stmt = NULL;
-    } else {
-        st = cm_calloc(1, sizeof *st);
-        cm_arena_init(&st->arena, 2048);
-    }
-    st->next = NULL;
-    st->plan = NULL;
-    st->refs = 1;
-    return st;
-}
-
-static void srv__stmt_release(srv_conn_t *c, srv_stmt_t *st)
-{
-    if (st == NULL || --st->refs > 0)
-        return;
-    cm_arena_reset(&st->arena);
-    if (c->spare_stmt == NULL) {
-        c->spare_stmt = st;
-    } else {
-        cm_arena_free(&st->arena);
-        free(st);
-    }
-}
-
-static srv_stmt_t *srv__stmt_find(srv_conn_t *c, const char *name)
-{
-    if (name[0] == 0)
-        return c->unnamed_stmt;
-    for (srv_stmt_t *s = c->stmts; s != NULL; s = s->next)
-        if (strcmp(s->name, name) == 0)
-            return s;
-    return NULL;
-}
-
-static void srv__stmt_drop(srv_conn_t *c, const char *name)
-{
-    if (name[0] == 0) {
-        srv__stmt_release(c, c->unnamed_stmt);
-        c->unnamed_stmt = NULL;
-        return;
-    }
-    for (srv_stmt_t **p = &c->stmts; *p != NULL; p = &(*p)->next) {
-        if (strcmp((*p)->name, name) == 0) {
-            srv_stmt_t *st = *p;
-            *p = st->next;
-            srv__stmt_release(c, st);
-            return;
-        }
-    }
-}
-
-static void srv__portal_free(srv_conn_t *c, srv_portal_t *p)
-{
-    if (p == NULL)
-        return;
-    if (p == c->current_portal)
-        c->current_portal = NULL;
-    srv__stmt_release(c, p->stmt);
-    p->stmt = NULL;
-    cm_arena_reset(&p->arena);
-    p->rows.len = 0;
-    cm_buf_shrink(&p->rows, 0);
-    if (c->spare_portal == NULL) {
-        c->spare_portal = p;
-    } else {
-        cm_arena_free(&p->arena);
-        cm_buf_free(&p->rows);
-        free(p);
-    }
-}
-
-static srv_portal_t *srv__portal_new(srv_conn_t *c)
-{
-    srv_portal_t *p = c->spare_portal;
-    if (p != NULL) {
-        c->spare_portal = NULL;
-    } else {
-        p = cm_calloc(1, sizeof *p);
-        cm_arena_init(&p->arena, 1024);
-        cm_buf_init(&p->rows, 0);
-    }
-    p->next = NULL;
-    p->params = NULL;
-    p->formats = NULL;
-    p->nformats = 0;
-    p->started = p->done = false;
-    p->rows_off = 0;
-    return p;
-}
-
-static srv_portal_t *srv__portal_find(srv_conn_t *c, const char *name)
-{
-    if (name[0] == 0)
-        return c->unnamed_portal;
-    for (srv_portal_t *p = c->portals; p != NULL; p = p->next)
-        if (strcmp(p->name, name) == 0)
-            return p;
-    return NULL;
-}
-
-static void srv__portal_drop(srv_conn_t *c, const char *name)
-{
-    if (name[0] == 0) {
-        srv__portal_free(c, c->unnamed_portal);
-        c->unnamed_portal = NULL;
-        return;
-    }
-    for (srv_portal_t **pp = &c->portals; *pp != NULL; pp = &(*pp)->next) {
-        if (strcmp((*pp)->name, name) == 0) {
-            srv_portal_t *p = *pp;
-            *pp = p->next;
-            srv__portal_free(c, p);
-            return;
-        }
-    }
-}
-
-/* Portals end with their transaction (none is holdable here). */
-static void srv__portals_drop_all(srv_conn_t *c)
-{
-    if (c->unnamed_portal != NULL && c->unnamed_portal != c->current_portal) {
-        srv__portal_free(c, c->unnamed_portal);
-        c->unnamed_portal = NULL;
-    }
-    for (srv_portal_t **pp = &c->portals; *pp != NULL;) {
-        srv_portal_t *p = *pp;
-        if (p == c->current_portal) {
-            pp = &p->next;
-            continue;
-        }
-        *pp = p->next;
-        srv__portal_free(c, p);
-    }
-}
-
 void srv_exec_conn_free(srv_conn_t *c)
 {
-    c->current_portal = NULL;
-    srv__portal_free(c, c->unnamed_portal);
-    while (c->portals != NULL) {
-        srv_portal_t *p = c->portals;
-        c->portals = p->next;
-        srv__portal_free(c, p);
-    }
-    srv__stmt_release(c, c->unnamed_stmt);
-    while (c->stmts != NULL) {
-        srv_stmt_t *s = c->stmts;
-        c->stmts = s->next;
-        srv__stmt_release(c, s);
-    }
-    if (c->spare_portal != NULL) {
-        cm_arena_free(&c->spare_portal->arena);
-        cm_buf_free(&c->spare_portal->rows);
-        free(c->spare_portal);
-    }
-    if (c->spare_stmt != NULL) {
-        cm_arena_free(&c->spare_stmt->arena);
-        free(c->spare_stmt);
-    }
+    srv_portal_free_all(c);
+    srv_stmt_free_all(c);
     if (c->work != NULL) {
         cm_buf_free(&c->work->out);
         cm_err_clear(&c->work->err);
@@ -208,7 +47,7 @@ static void srv__xact_touch(srv_conn_t *c)
 static void srv__xact_end(srv_conn_t *c, bool commit)
 {
     srv_session_xact_end(&c->sess, commit);
-    srv__portals_drop_all(c);
+    srv_portal_drop_all(c);
     c->xact = 'I';
     c->xact_open = false;
 }
@@ -302,61 +141,6 @@ static bool srv__row_cb(void *arg, const ty_datum_t *row, int ncols)
     return true;
 }
 
-/* ------------------------------------------------------------ columns */
-
-typedef struct srv_cols {
-    int n;
-    srv_field_t *fields;
-    ty_oid_t *types;
-} srv_cols_t;
-
-static void srv__columns(srv_conn_t *c, const pln_stmt_t *st, cm_arena_t *a, srv_cols_t *out)
-{
-    out->n = 0;
-    out->fields = NULL;
-    out->types = NULL;
-    if (st == NULL)
-        return;
-    if (st->kind == PLN_SHOW) {
-        static const char *const all[] = {"name", "setting", "description"};
-        bool is_all = st->var_name != NULL && cm_strcasecmp(st->var_name, "all") == 0;
-        out->n = is_all ? 3 : 1;
-        out->fields = cm_arena_zalloc(a, sizeof *out->fields * 3);
-        out->types = cm_arena_zalloc(a, sizeof *out->types * 3);
-        for (int i = 0; i < out->n; i++) {
-            const char *name = is_all ? all[i] : st->var_name;
-            const char *value, *canonical;
-            cm_err_t err = {0};
-            if (!is_all && srv_session_show(&c->sess, st->var_name, &value, &canonical, &err))
-                name = canonical;
-            cm_err_clear(&err);
-            out->fields[i] = (srv_field_t){.name = name, .type_oid = TY_TEXT, .typlen = -1, .typmod = -1};
-            out->types[i] = TY_TEXT;
-        }
-        return;
-    }
-    if (st->kind != PLN_QUERY)
-        return;
-    out->n = st->ncols;
-    out->fields = cm_arena_zalloc(a, sizeof *out->fields * (size_t)(st->ncols + 1));
-    out->types = cm_arena_zalloc(a, sizeof *out->types * (size_t)(st->ncols + 1));
-    for (int i = 0; i < st->ncols; i++) {
-        const ty_info_t *ti = ty_info(st->cols[i].type);
-        out->fields[i] = (srv_field_t){.name = st->cols[i].name ? st->cols[i].name : "?column?",
-                                       .type_oid = st->cols[i].type,
-                                       .typlen = ti != NULL ? ti->typlen : -1,
-                                       .typmod = st->cols[i].typmod};
-        out->types[i] = st->cols[i].type;
-    }
-}
-
-static void srv__row_description(srv_conn_t *c, const srv_cols_t *cols, const int16_t *formats)
-{
-    for (int i = 0; i < cols->n; i++)
-        cols->fields[i].format = formats != NULL ? formats[i] : 0;
-    srv_put_row_description(&c->out, cols->n, cols->fields);
-}
-
 /* ------------------------------------------------------------ running one statement */
 
 typedef struct srv_run {
@@ -364,6 +148,7 @@ typedef struct srv_run {
     const char *sql;
     const ty_datum_t *params;
     srv_portal_t *portal;     /* extended protocol; NULL for a simple Query */
+    const srv_cols_t *cols;   /* extended: the statement's; NULL: built here */
     int32_t max_rows;
 } srv_run_t;
 
@@ -403,8 +188,18 @@ static void srv__complete_select(srv_conn_t *c, srv_portal_t *portal, int32_t ma
     }
     if (portal != NULL)
         portal->done = true;
-    char tag[32];
-    snprintf(tag, sizeof tag, "SELECT %llu", (unsigned long long)emitted);
+    /* "SELECT n", written by hand: snprintf costs more than the rest of a SELECT 1. */
+    char tag[32] = "SELECT ";
+    char digits[24];
+    int nd = 0;
+    do {
+        digits[nd++] = (char)('0' + emitted % 10);
+        emitted /= 10;
+    } while (emitted > 0);
+    int at = 7;
+    while (nd > 0)
+        tag[at++] = digits[--nd];
+    tag[at] = 0;
     srv_put_command_complete(&c->out, tag);
 }
 
@@ -614,11 +409,13 @@ static srv_run_rc_t srv__run(srv_conn_t *c, const srv_run_t *r, bool describe, c
     }
     if (c->xact == 'E' && !srv__is_exit_stmt(st))
         return srv__aborted(err), SRV_RUN_ERROR;
-    srv_cols_t cols;
-    if (st->kind == PLN_QUERY || st->kind == PLN_SHOW) {
-        srv__columns(c, st, &c->arena, &cols);
+    srv_cols_t cols = {0};
+    if (r->cols != NULL) {
+        cols = *r->cols;
+    } else if (st->kind == PLN_QUERY || st->kind == PLN_SHOW) {
+        srv_cols_build(c, st, &c->arena, &cols);
         if (describe)
-            srv__row_description(c, &cols, NULL);
+            srv_cols_put_row_description(&c->out, &cols, NULL);
     }
     switch (st->kind) {
     case PLN_EMPTY:
@@ -729,7 +526,7 @@ static void srv__query_continue(srv_conn_t *c)
         cm_err_t err = {0};
         pln_stmt_t *st = NULL;
         const pln_raw_t *raw = q->raws.items[q->next++];
-        bool bound = pln_bind(&c->arena, raw, q->sql, NULL, 0, &st, &err);
+        bool bound = pln_bind_session(&c->arena, raw, q->sql, NULL, 0, &c->sess.settings, &st, &err);
         if (c->xact == 'E' && (!bound || !srv__is_exit_stmt(st))) {
             cm_err_clear(&err);
             srv__aborted(&err);
@@ -764,8 +561,8 @@ static void srv__exec_query(srv_conn_t *c, const srv_frame_t *f)
         return;
     }
     /* A simple Query replaces the unnamed statement and portal. */
-    srv__portal_drop(c, "");
-    srv__stmt_drop(c, "");
+    srv_portal_drop(c, "");
+    srv_stmt_drop(c, "");
     cm_arena_reset(&c->arena);
     char *sql = cm_arena_strndup(&c->arena, m.sql, m.len);
     c->q = (srv_query_run_t){.active = true, .sql = sql};
@@ -785,6 +582,26 @@ static void srv__exec_query(srv_conn_t *c, const srv_frame_t *f)
 
 /* ------------------------------------------------------------ extended protocol */
 
+/*
+ * Whether a Parse would bind to what the unnamed statement already holds.
+ * Binding is deterministic for a given text, declared parameter types and
+ * session settings (the generation counts every change of any of them), so
+ * a client that sends the same unnamed Parse before every Bind (libpq's
+ * PQexecParams, pgbench -M extended, most drivers) pays for parsing once.
+ * PostgreSQL parses again; the outcome the client sees is the same. Once
+ * statements read the catalog, its version belongs in this test too.
+ */
+static bool srv__unnamed_same(const srv_conn_t *c, const srv_stmt_t *st, const srv_msg_parse_t *m)
+{
+    if (st == NULL || st->settings_gen != c->sess.settings_gen || st->sql_len != m->sql_len ||
+        st->ndeclared != m->nparams || memcmp(st->sql, m->sql, m->sql_len) != 0)
+        return false;
+    for (int i = 0; i < m->nparams; i++)
+        if (st->declared[i] != srv_be32_at(m->param_types, i))
+            return false;
+    return true;
+}
+
 static void srv__exec_parse(srv_conn_t *c, const srv_frame_t *f)
 {
     srv_msg_parse_t m;
@@ -793,37 +610,49 @@ static void srv__exec_parse(srv_conn_t *c, const srv_frame_t *f)
         srv_conn_fatal_err(c, &err);
         return;
     }
-    if (m.name[0] != 0 && srv__stmt_find(c, m.name) != NULL) {
+    if (m.name[0] != 0 && srv_stmt_find(c, m.name) != NULL) {
         cm_err_set(&err, CM_ERRCODE_DUPLICATE_PREPARED_STATEMENT, "prepared statement \"%s\" already exists", m.name);
         srv__fail_extended(c, &err);
         return;
     }
     srv__xact_touch(c);
-    srv_stmt_t *st = srv__stmt_new(c);
+    if (m.name[0] == 0) {
+        if (srv__unnamed_same(c, c->unnamed_stmt, &m) &&
+            (c->xact != 'E' || srv__is_exit_stmt(c->unnamed_stmt->plan))) {
+            srv_put_empty_message(&c->out, '1');
+            return;
+        }
+        /* As in PostgreSQL, the old unnamed statement is gone even if this Parse fails. */
+        srv_stmt_drop(c, "");
+    }
+    srv_stmt_t *st = srv_stmt_new(c);
     st->name = cm_arena_strdup(&st->arena, m.name);
     char *sql = cm_arena_strndup(&st->arena, m.sql, m.sql_len);
     st->sql = sql;
-    ty_oid_t *declared = NULL;
+    st->sql_len = m.sql_len;
+    st->settings_gen = c->sess.settings_gen;
+    st->ndeclared = m.nparams;
     if (m.nparams > 0) {
-        declared = cm_arena_alloc(&st->arena, sizeof *declared * (size_t)m.nparams);
+        st->declared = cm_arena_alloc(&st->arena, sizeof *st->declared * (size_t)m.nparams);
         for (int i = 0; i < m.nparams; i++)
-            declared[i] = srv_be32_at(m.param_types, i);
+            st->declared[i] = srv_be32_at(m.param_types, i);
     }
     pln_raw_list_t raws;
     bool ok = pln_parse(&st->arena, sql, m.sql_len, &raws, &err);
     if (ok && raws.count > 1)
         ok = cm_err_set(&err, CM_ERRCODE_SYNTAX_ERROR, "cannot insert multiple commands into a prepared statement");
     if (ok && raws.count == 1)
-        ok = pln_bind(&st->arena, raws.items[0], sql, declared, m.nparams, &st->plan, &err);
+        ok = pln_bind_session(&st->arena, raws.items[0], sql, st->declared, m.nparams, &c->sess.settings,
+                              &st->plan, &err);
     if (ok && c->xact == 'E' && !srv__is_exit_stmt(st->plan))
         ok = srv__aborted(&err);
     if (!ok) {
-        srv__stmt_release(c, st);
+        srv_stmt_release(c, st);
         srv__fail_extended(c, &err);
         return;
     }
+    srv_stmt_ready(c, st);
     if (m.name[0] == 0) {
-        srv__stmt_drop(c, "");
         c->unnamed_stmt = st;
     } else {
         st->next = c->stmts;
@@ -924,28 +753,29 @@ static bool srv__bind_params(srv_conn_t *c, const srv_msg_bind_t *m, srv_stmt_t 
     return true;
 }
 
-static bool srv__bind_formats(srv_conn_t *c, const srv_msg_bind_t *m, srv_stmt_t *st, srv_portal_t *p,
-                              cm_err_t *err)
+/* Result formats per column; all text (the usual case) leaves p->formats NULL. */
+static bool srv__bind_formats(const srv_msg_bind_t *m, srv_stmt_t *st, srv_portal_t *p, cm_err_t *err)
 {
-    srv_cols_t cols;
-    srv__columns(c, st->plan, &p->arena, &cols);
-    if (m->nresult_formats > 1 && m->nresult_formats != cols.n)
+    const srv_cols_t *cols = &st->cols;
+    if (m->nresult_formats > 1 && m->nresult_formats != cols->n)
         return cm_err_set(err, CM_ERRCODE_PROTOCOL_VIOLATION,
-                          "bind message has %d result formats but query has %d columns", m->nresult_formats, cols.n);
-    p->nformats = cols.n;
-    if (cols.n == 0)
-        return true;
-    p->formats = cm_arena_zalloc(&p->arena, sizeof *p->formats * (size_t)cols.n);
-    for (int i = 0; i < cols.n; i++) {
+                          "bind message has %d result formats but query has %d columns", m->nresult_formats, cols->n);
+    p->nformats = cols->n;
+    p->formats = NULL;
+    for (int i = 0; i < cols->n && m->nresult_formats > 0; i++) {
         int16_t fmt = srv_format_at(m->result_formats, m->nresult_formats, i);
-        if (fmt != 0 && fmt != 1)
+        if (fmt == 0)
+            continue;
+        if (fmt != 1)
             return cm_err_set(err, CM_ERRCODE_INVALID_PARAMETER_VALUE, "unsupported format code: %d", fmt);
-        if (fmt == 1 && !ty_has_binary(cols.types[i])) {
-            const ty_info_t *ti = ty_info(cols.types[i]);
+        if (!ty_has_binary(cols->types[i])) {
+            const ty_info_t *ti = ty_info(cols->types[i]);
             return cm_err_set(err, CM_ERRCODE_FEATURE_NOT_SUPPORTED,
                               "binary format is not supported for results of type %s",
                               ti != NULL ? ti->name : "unknown");
         }
+        if (p->formats == NULL)
+            p->formats = cm_arena_zalloc(&p->arena, sizeof *p->formats * (size_t)cols->n);
         p->formats[i] = fmt;
     }
     return true;
@@ -959,26 +789,26 @@ static void srv__exec_bind(srv_conn_t *c, const srv_frame_t *f)
         srv__fail_extended(c, &err);
         return;
     }
-    srv_stmt_t *st = srv__stmt_find(c, m.stmt);
+    srv_stmt_t *st = srv_stmt_find(c, m.stmt);
     if (st == NULL) {
         srv__stmt_missing(m.stmt, &err);
         srv__fail_extended(c, &err);
         return;
     }
-    if (m.portal[0] != 0 && srv__portal_find(c, m.portal) != NULL) {
+    if (m.portal[0] != 0 && srv_portal_find(c, m.portal) != NULL) {
         cm_err_set(&err, CM_ERRCODE_DUPLICATE_CURSOR, "cursor \"%s\" already exists", m.portal);
         srv__fail_extended(c, &err);
         return;
     }
     srv__xact_touch(c);
     if (m.portal[0] == 0)
-        srv__portal_drop(c, "");
-    srv_portal_t *p = srv__portal_new(c);
+        srv_portal_drop(c, "");
+    srv_portal_t *p = srv_portal_new(c);
     p->name = cm_arena_strdup(&p->arena, m.portal);
     p->stmt = st;
     st->refs++;
-    if (!srv__bind_params(c, &m, st, p, &err) || !srv__bind_formats(c, &m, st, p, &err)) {
-        srv__portal_free(c, p);
+    if (!srv__bind_params(c, &m, st, p, &err) || !srv__bind_formats(&m, st, p, &err)) {
+        srv_portal_free(c, p);
         srv__fail_extended(c, &err);
         return;
     }
@@ -999,35 +829,29 @@ static void srv__exec_describe(srv_conn_t *c, const srv_frame_t *f)
         srv__fail_extended(c, &err);
         return;
     }
-    const pln_stmt_t *plan;
+    srv_stmt_t *st;
     const int16_t *formats = NULL;
     if (m.what == 'S') {
-        srv_stmt_t *st = srv__stmt_find(c, m.name);
+        st = srv_stmt_find(c, m.name);
         if (st == NULL) {
             srv__stmt_missing(m.name, &err);
             srv__fail_extended(c, &err);
             return;
         }
-        plan = st->plan;
-        int n = plan != NULL ? plan->nparams : 0;
-        uint32_t *oids = cm_arena_alloc(&c->arena, sizeof *oids * (size_t)(n + 1));
-        for (int i = 0; i < n; i++)
-            oids[i] = plan->param_types[i];
-        srv_put_parameter_description(&c->out, n, oids);
+        int n = st->plan != NULL ? st->plan->nparams : 0;
+        srv_put_parameter_description(&c->out, n, n > 0 ? st->plan->param_types : NULL);
     } else {
-        srv_portal_t *p = srv__portal_find(c, m.name);
+        srv_portal_t *p = srv_portal_find(c, m.name);
         if (p == NULL) {
             cm_err_set(&err, CM_ERRCODE_INVALID_CURSOR_NAME, "portal \"%s\" does not exist", m.name);
             srv__fail_extended(c, &err);
             return;
         }
-        plan = p->stmt->plan;
+        st = p->stmt;
         formats = p->formats;
     }
-    srv_cols_t cols;
-    srv__columns(c, plan, &c->arena, &cols);
-    if (plan != NULL && (plan->kind == PLN_QUERY || plan->kind == PLN_SHOW))
-        srv__row_description(c, &cols, formats);
+    if (st->plan != NULL && (st->plan->kind == PLN_QUERY || st->plan->kind == PLN_SHOW))
+        srv_stmt_put_row_description(st, &c->out, formats);
     else
         srv_put_empty_message(&c->out, 'n');
 }
@@ -1040,7 +864,7 @@ static void srv__exec_execute(srv_conn_t *c, const srv_frame_t *f)
         srv__fail_extended(c, &err);
         return;
     }
-    srv_portal_t *p = srv__portal_find(c, m.portal);
+    srv_portal_t *p = srv_portal_find(c, m.portal);
     if (p == NULL) {
         cm_err_set(&err, CM_ERRCODE_INVALID_CURSOR_NAME, "portal \"%s\" does not exist", m.portal);
         srv__fail_extended(c, &err);
@@ -1048,7 +872,7 @@ static void srv__exec_execute(srv_conn_t *c, const srv_frame_t *f)
     }
     c->current_portal = p;
     srv_run_t r = {.st = p->stmt->plan, .sql = p->stmt->sql, .params = p->params, .portal = p,
-                   .max_rows = m.max_rows};
+                   .cols = &p->stmt->cols, .max_rows = m.max_rows};
     srv_run_rc_t rc = srv__run(c, &r, false, &err);
     if (rc == SRV_RUN_BUSY)
         return;
@@ -1066,9 +890,9 @@ static void srv__exec_close(srv_conn_t *c, const srv_frame_t *f)
         return;
     }
     if (m.what == 'S')
-        srv__stmt_drop(c, m.name);
+        srv_stmt_drop(c, m.name);
     else
-        srv__portal_drop(c, m.name);
+        srv_portal_drop(c, m.name);
     srv_put_empty_message(&c->out, '3');
 }
 

@@ -97,6 +97,8 @@ typedef struct srv_session {
     bool xact_touched;
     ty_settings_t settings;
     int64_t statement_timeout_ms;
+    uint64_t settings_gen;         /* bumped by every change of any value */
+    bool report_pending;           /* a reported parameter may have changed since the last report */
     char *user;
     char *database;
 } srv_session_t;
@@ -123,12 +125,27 @@ void srv_session_report(srv_session_t *s, cm_buf_t *out, bool all);
 
 /* ------------------------------------------------------ statements, portals */
 
+/* Result columns of a statement: the RowDescription fields and the types rows are written in. */
+typedef struct srv_cols {
+    int n;
+    srv_field_t *fields;
+    ty_oid_t *types;
+} srv_cols_t;
+
 typedef struct srv_stmt {
     struct srv_stmt *next;
     char *name;                 /* in arena */
-    cm_arena_t arena;           /* the text, the raw parse and the bound plan */
+    cm_arena_t arena;           /* the text, the raw parse, the bound plan and the columns */
     const char *sql;
+    size_t sql_len;
+    int ndeclared;              /* parameter types given by Parse (0 = infer) */
+    ty_oid_t *declared;
+    uint64_t settings_gen;      /* srv_session_t.settings_gen when it was bound */
     pln_stmt_t *plan;           /* NULL for an empty query string */
+    srv_cols_t cols;            /* built once, when it is parsed */
+    cm_buf_t rowdesc;           /* encoded RowDescription for rowdesc_formats */
+    bool rowdesc_valid;
+    int16_t *rowdesc_formats;   /* malloc'd; NULL: all text */
     int refs;                   /* the table's reference plus one per portal */
 } srv_stmt_t;
 
@@ -139,7 +156,7 @@ typedef struct srv_portal {
     cm_arena_t arena;           /* parameters and result formats */
     ty_datum_t *params;
     int nformats;
-    int16_t *formats;           /* result format per column */
+    int16_t *formats;           /* result format per column; NULL: all text */
     bool started;               /* ran once; further rows wait in `rows` */
     bool done;
     cm_buf_t rows;              /* DataRow messages beyond an Execute's row limit */
@@ -267,6 +284,26 @@ void srv_exec_conn_free(srv_conn_t *c);
 
 /* srv_listen.c: a stopping loop finishes once its last connection is gone. */
 void srv_loop_conn_gone(srv_loop_t *lp);
+
+/* srv_stmt.c: statements and portals (see there). */
+void srv_cols_build(srv_conn_t *c, const pln_stmt_t *st, cm_arena_t *a, srv_cols_t *out);
+void srv_cols_put_row_description(cm_buf_t *out, const srv_cols_t *cols, const int16_t *formats);
+srv_stmt_t *srv_stmt_new(srv_conn_t *c);
+/* After the plan is set: builds what running it again needs. */
+void srv_stmt_ready(srv_conn_t *c, srv_stmt_t *st);
+void srv_stmt_release(srv_conn_t *c, srv_stmt_t *st);
+srv_stmt_t *srv_stmt_find(srv_conn_t *c, const char *name);
+void srv_stmt_drop(srv_conn_t *c, const char *name);
+/* The statement's RowDescription for these result formats (NULL: all text), cached. */
+void srv_stmt_put_row_description(srv_stmt_t *st, cm_buf_t *out, const int16_t *formats);
+void srv_stmt_free_all(srv_conn_t *c);
+srv_portal_t *srv_portal_new(srv_conn_t *c);
+void srv_portal_free(srv_conn_t *c, srv_portal_t *p);
+srv_portal_t *srv_portal_find(srv_conn_t *c, const char *name);
+void srv_portal_drop(srv_conn_t *c, const char *name);
+/* At the end of a transaction: every portal but the one running. */
+void srv_portal_drop_all(srv_conn_t *c);
+void srv_portal_free_all(srv_conn_t *c);
 
 /* srv_paramref.c: the first $n outside literals, quoted names and comments
  * (its number and byte offset); false when the text has none. */

@@ -365,6 +365,19 @@ static void srv__replace(char **slot, const char *v)
     *slot = n;
 }
 
+/*
+ * Every change of a current value goes through here: it moves the settings
+ * generation (cached plans bound under other settings are not reused) and
+ * marks a reported parameter for the next ParameterStatus round.
+ */
+static void srv__val_set(srv_session_t *s, int i, const char *v)
+{
+    srv__replace(&s->val[i], v);
+    s->settings_gen++;
+    if (srv__gucs[i].flags & SRV_GUC_REPORT)
+        s->report_pending = true;
+}
+
 /* Re-applies a canonical value that was valid before (rollback, reset). */
 static void srv__apply_known(srv_session_t *s, int i, const char *value)
 {
@@ -375,7 +388,7 @@ static void srv__apply_known(srv_session_t *s, int i, const char *value)
         cm_log_warn("restoring %s = '%s' failed: %s", srv__gucs[i].name, value, err.message);
     cm_err_clear(&err);
     cm_buf_free(&canon);
-    srv__replace(&s->val[i], value);
+    srv__val_set(s, i, value);
 }
 
 void srv_session_init(srv_session_t *s, const char *user)
@@ -409,7 +422,7 @@ static void srv__set_value(srv_session_t *s, int i, const char *canon, bool loca
         srv__replace(&s->xact_orig[i], s->val[i]);
         srv__replace(&s->xact_sess[i], NULL);
     }
-    srv__replace(&s->val[i], canon);
+    srv__val_set(s, i, canon);
     if (!local)
         srv__replace(&s->xact_sess[i], canon);
 }
@@ -505,6 +518,10 @@ void srv_session_xact_end(srv_session_t *s, bool commit)
 
 void srv_session_report(srv_session_t *s, cm_buf_t *out, bool all)
 {
+    /* Most ReadyForQuery rounds follow statements that changed nothing. */
+    if (!all && !s->report_pending)
+        return;
+    s->report_pending = false;
     for (int i = 0; i < SRV_NGUCS; i++) {
         if (!(srv__gucs[i].flags & SRV_GUC_REPORT))
             continue;

@@ -296,6 +296,25 @@ def mixed_result_formats(t):
 
 
 @case
+def repeated_unnamed_parse(t):
+    # The same unnamed Parse again and again (PQexecParams, pgbench -M extended)
+    # behaves as a fresh Parse each time, even after settings that shape binding
+    # changed through a named statement, and after a failed Parse.
+    def script(port):
+        with connect(port) as c:
+            q = Parse("SELECT '01/02/2024'::date AS d, $1::int4 AS n")
+            out = [ex(c, q, Bind(values=["1"]), Describe("P"), Execute(), Sync()),
+                   ex(c, q, Bind(values=["2"]), Describe("P"), Execute(), Sync()),
+                   ex(c, Parse("SET DateStyle = 'ISO, DMY'", "set"), Bind("set"), Execute(), Sync()),
+                   ex(c, q, Bind(values=["3"]), Execute(), Sync()),
+                   ex(c, Parse("SELEC 1"), Sync()),
+                   ex(c, Bind(values=["4"]), Execute(), Sync()),
+                   ex(c, q, Bind(values=["5"]), Execute(), Sync())]
+            return out
+    t.same_as_ref(script, "unnamed statement reused or parsed again")
+
+
+@case
 def extended_matches_postgres(t):
     def script(port):
         with connect(port) as c:
