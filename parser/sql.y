@@ -293,17 +293,24 @@ from_list(A) ::= table_ref(T).                   { A = sql__list1(ctx, T); }
 from_list(A) ::= from_list(L) COMMA table_ref(T). { A = sql__list_add(ctx, L, T); }
 
 %type table_ref {sql_from_t *}
+%type joined_table {sql_from_t *}
 table_ref(A) ::= qualified_name(N) opt_alias_clause(L).      { A = sql__from_relation(ctx, N, L); }
 table_ref(A) ::= select_with_parens(S) opt_alias_clause(L).  { A = sql__from_subquery(ctx, S, L); }
-table_ref(A) ::= table_ref(L) CROSS JOIN table_ref(R).
+table_ref(A) ::= joined_table(J).                            { A = J; }
+table_ref(A) ::= LP joined_table(J) RP alias_clause(L).      { A = sql__from_join_alias(ctx, J, L); }
+
+/* As in PostgreSQL, a joined table may stand in parentheses, so the
+ * deparser's fully parenthesised joins parse back. */
+joined_table(A) ::= LP joined_table(J) RP.                   { A = J; }
+joined_table(A) ::= table_ref(L) CROSS JOIN table_ref(R).
         { A = sql__from_join(ctx, SQL_JOIN_CROSS, false, L, R, NULL); }
-table_ref(A) ::= table_ref(L) join_type(J) JOIN table_ref(R) join_qual(Q).
+joined_table(A) ::= table_ref(L) join_type(J) JOIN table_ref(R) join_qual(Q).
         { A = sql__from_join(ctx, J, false, L, R, Q); }
-table_ref(A) ::= table_ref(L) JOIN table_ref(R) join_qual(Q).
+joined_table(A) ::= table_ref(L) JOIN table_ref(R) join_qual(Q).
         { A = sql__from_join(ctx, SQL_JOIN_INNER, false, L, R, Q); }
-table_ref(A) ::= table_ref(L) NATURAL join_type(J) JOIN table_ref(R).
+joined_table(A) ::= table_ref(L) NATURAL join_type(J) JOIN table_ref(R).
         { A = sql__from_join(ctx, J, true, L, R, NULL); }
-table_ref(A) ::= table_ref(L) NATURAL JOIN table_ref(R).
+joined_table(A) ::= table_ref(L) NATURAL JOIN table_ref(R).
         { A = sql__from_join(ctx, SQL_JOIN_INNER, true, L, R, NULL); }
 
 %type join_type {sql_join_kind_t}
@@ -708,7 +715,8 @@ opt_timezone(A) ::= WITH_LA TIME ZONE.           { A = 1; }
 opt_timezone(A) ::= WITHOUT TIME ZONE.           { A = 0; }
 opt_timezone(A) ::= .                            { A = 0; }
 
-/* Interval fields as a mask of SQL_INTERVAL_* bits; SECOND(p) is not kept. */
+/* Interval fields as a mask of SQL_INTERVAL_* bits; SECOND(p) adds p + 1
+ * above SQL_INTERVAL_PREC_SHIFT (sql__typename_interval takes it apart). */
 %type opt_interval {int}
 %type interval_second {int}
 opt_interval(A) ::= YEAR.                        { A = SQL_INTERVAL_YEAR; }
@@ -726,7 +734,7 @@ opt_interval(A) ::= HOUR TO interval_second(S).  { A = SQL_INTERVAL_HOUR | SQL_I
 opt_interval(A) ::= MINUTE TO interval_second(S). { A = SQL_INTERVAL_MINUTE | S; }
 opt_interval(A) ::= .                            { A = 0; }
 interval_second(A) ::= SECOND.                   { A = SQL_INTERVAL_SECOND; }
-interval_second(A) ::= SECOND LP ICONST RP.      { A = SQL_INTERVAL_SECOND; }
+interval_second(A) ::= SECOND LP ICONST(P) RP.   { A = SQL_INTERVAL_SECOND | sql__interval_prec(P.ival); }
 
 ////////////////////////////////////////////////// names and keywords ////
 

@@ -334,6 +334,13 @@ sql_from_t *sql__from_join(sql_pctx_t *ctx, sql_join_kind_t kind, bool natural, 
     return f;
 }
 
+sql_from_t *sql__from_join_alias(sql_pctx_t *ctx, sql_from_t *join, sql_from_t *alias)
+{
+    join->alias = alias->alias;
+    join->col_aliases = alias->col_aliases;
+    return join;
+}
+
 sql_from_t *sql__join_using(sql_pctx_t *ctx, sql_list_t *cols)
 {
     sql_from_t *f = sql__from_new(ctx, SQL_FROM_JOIN, -1);
@@ -788,11 +795,17 @@ sql_typename_t *sql__typename_datetime(sql_pctx_t *ctx, const sql_token_t *kw, c
     return t;
 }
 
+int sql__interval_prec(int64_t p)
+{
+    /* Anything above 6 means 6 to PostgreSQL (with a warning); cap it so the shift cannot overflow. */
+    return (int)((p > 1000 ? 1000 : p) + 1) << SQL_INTERVAL_PREC_SHIFT;
+}
+
 sql_typename_t *sql__typename_interval(sql_pctx_t *ctx, const sql_token_t *kw, int fields, int precision)
 {
     sql_typename_t *t = sql__typename_sys(ctx, kw, "interval", NULL);
-    t->interval_fields = fields;
-    t->interval_precision = precision;
+    t->interval_fields = fields & ((1 << SQL_INTERVAL_PREC_SHIFT) - 1);
+    t->interval_precision = (fields >> SQL_INTERVAL_PREC_SHIFT) ? (fields >> SQL_INTERVAL_PREC_SHIFT) - 1 : precision;
     return t;
 }
 

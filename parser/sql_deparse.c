@@ -73,7 +73,8 @@ void sql_deparse_typename(const sql_typename_t *t, cm_buf_t *out)
         cm_buf_put_str(out, (const char *)t->names->items[0]);   /* internal names need no quoting */
     else
         dp_names(t->names, out);
-    if (t->interval_precision >= 0)
+    /* INTERVAL(p) without fields; with fields, p belongs to SECOND(p), the only place the grammar takes it. */
+    if (t->interval_precision >= 0 && !t->interval_fields && t->names)
         cm_buf_printf(out, "(%d)", t->interval_precision);
     if (t->interval_fields) {
         static const struct { int bit; const char *name; } f[] = {
@@ -90,6 +91,8 @@ void sql_deparse_typename(const sql_typename_t *t, cm_buf_t *out)
         cm_buf_printf(out, " %s", f[first].name);
         if (last != first)
             cm_buf_printf(out, " TO %s", f[last].name);
+        if (t->interval_precision >= 0 && (t->interval_fields & SQL_INTERVAL_SECOND))
+            cm_buf_printf(out, "(%d)", t->interval_precision);
     }
     if (sql_list_len(t->typmods)) {
         cm_buf_put_u8(out, '(');
@@ -251,12 +254,12 @@ static void dp_expr(const sql_expr_t *e, cm_buf_t *out)
             /* INTERVAL 'x' YEAR TO MONTH: the fields follow the literal. */
             sql_typename_t t = *e->type;
             t.interval_fields = 0;
+            t.interval_precision = -1;   /* it can only be SECOND(p), which follows the literal */
             sql_deparse_typename(&t, out);
             cm_buf_put_u8(out, ' ');
             dp_expr(e->arg, out);
             t = *e->type;
             t.names = NULL;
-            t.interval_precision = -1;
             sql_deparse_typename(&t, out);
         } else if (e->cast_form == SQL_CAST_LITERAL) {
             sql_deparse_typename(e->type, out);

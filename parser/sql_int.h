@@ -96,6 +96,8 @@ sql_from_t *sql__from_relation(sql_pctx_t *ctx, sql_expr_t *name, sql_from_t *al
 sql_from_t *sql__from_subquery(sql_pctx_t *ctx, sql_select_t *s, sql_from_t *alias);
 sql_from_t *sql__from_join(sql_pctx_t *ctx, sql_join_kind_t kind, bool natural, sql_from_t *l, sql_from_t *r,
                            sql_from_t *qual);
+/* (a JOIN b ...) AS alias(cols): the join gets the alias. */
+sql_from_t *sql__from_join_alias(sql_pctx_t *ctx, sql_from_t *join, sql_from_t *alias);
 sql_from_t *sql__join_using(sql_pctx_t *ctx, sql_list_t *cols);
 sql_from_t *sql__join_on(sql_pctx_t *ctx, sql_expr_t *e);
 sql_from_t *sql__alias(sql_pctx_t *ctx, const char *name, sql_list_t *cols);
@@ -147,6 +149,9 @@ sql_typename_t *sql__typename_char(sql_pctx_t *ctx, sql_typename_t *t, const sql
 sql_typename_t *sql__typename_char_default(sql_pctx_t *ctx, sql_typename_t *t);
 sql_typename_t *sql__typename_datetime(sql_pctx_t *ctx, const sql_token_t *kw, const char *name,
                                        const sql_token_t *prec);
+/* SECOND(p) travels in the grammar's field mask above this bit. */
+#define SQL_INTERVAL_PREC_SHIFT 20
+int sql__interval_prec(int64_t p);
 sql_typename_t *sql__typename_interval(sql_pctx_t *ctx, const sql_token_t *kw, int fields, int precision);
 sql_typename_t *sql__typename_array(sql_pctx_t *ctx, sql_typename_t *t, int bounds);
 
