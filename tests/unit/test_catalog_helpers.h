@@ -221,7 +221,7 @@ static __attribute__((unused)) cat_qname_t tc_qname(const char *written, char *b
     return q;
 }
 
-/* CREATE <kind> name reading the named items ("" separated by spaces), with
+/* CREATE <kind> name reading the named items (separated by commas), with
  * one int4 column "a" unless cols is given. */
 static __attribute__((unused)) bool tc_create_cols(tc_t *t, cat_item_kind_t kind, const char *name, const char *reads,
                            const cat_column_t *cols, uint32_t ncols, bool ine)
@@ -232,7 +232,7 @@ static __attribute__((unused)) bool tc_create_cols(tc_t *t, cat_item_kind_t kind
     uint32_t nd = 0;
     char rb[1024];
     snprintf(rb, sizeof(rb), "%s", reads ? reads : "");
-    for (char *tok = strtok(rb, " "); tok; tok = strtok(NULL, " ")) {
+    for (char *tok = strtok(rb, ","); tok; tok = strtok(NULL, ",")) {
         char qb[256];
         cat_qname_t q = tc_qname(tok, qb, sizeof(qb));
         const cat_item_t *it = cat_resolve_item(t->snap, &t->search, &q, &t->err);
@@ -255,7 +255,7 @@ static __attribute__((unused)) bool tc_create(tc_t *t, cat_item_kind_t kind, con
     return tc_create_cols(t, kind, name, reads, NULL, 0, false);
 }
 
-/* DROP <kind> names (space separated). */
+/* DROP <kind> names (separated by commas). */
 static __attribute__((unused)) bool tc_drop(tc_t *t, cat_item_kind_t kind, const char *names, bool if_exists, bool cascade)
 {
     tc_begin(t);
@@ -263,7 +263,7 @@ static __attribute__((unused)) bool tc_drop(tc_t *t, cat_item_kind_t kind, const
     cat_qname_t q[16];
     size_t n = 0;
     snprintf(buf, sizeof(buf), "%s", names);
-    for (char *tok = strtok(buf, " "); tok && n < 16; tok = strtok(NULL, " "), n++)
+    for (char *tok = strtok(buf, ","); tok && n < 16; tok = strtok(NULL, ","), n++)
         q[n] = tc_qname(tok, qb[n], sizeof(qb[n]));
     if (!cat_plan_drop_items(t->snap, &t->search, kind, q, n, if_exists, cascade, t->last, &t->err))
         return false;
@@ -286,7 +286,7 @@ static __attribute__((unused)) bool tc_drop_schema(tc_t *t, const char *names, b
     cat_qname_t q[16];
     size_t n = 0;
     snprintf(buf, sizeof(buf), "%s", names);
-    for (char *tok = strtok(buf, " "); tok && n < 16; tok = strtok(NULL, " "))
+    for (char *tok = strtok(buf, ","); tok && n < 16; tok = strtok(NULL, ","))
         q[n++] = (cat_qname_t){.schema = tok};
     if (!cat_plan_drop_schemas(t->snap, &t->search, q, n, if_exists, cascade, t->last, &t->err))
         return false;
