@@ -458,6 +458,13 @@ ty_expr_t *pln__make_op(pln_binder_t *b, const char *op, ty_expr_t *l, ty_expr_t
     const ty_func_t *f = pln__resolve(b, op, true, args, n, pos, true);
     if (!f)
         return NULL;
+    /* anytextcat/textanycat are SQL functions ($1::text || $2) in PostgreSQL: the
+     * other side goes through its cast to text (true -> 'true'), not its output
+     * function as other "any" arguments do (true -> 't'). */
+    for (int i = 0; i < n && n == 2 && strcmp(op, "||") == 0; i++)
+        if (f->args[i] == TY_INVALID && args[i]->type != TY_TEXT &&
+            !(args[i] = pln__coerce(b, args[i], TY_TEXT, -1, PLN_CC_EXPLICIT, -1)))
+            return NULL;
     ty_expr_t *e = ty_expr_new(b->arena, TY_EXPR_CALL, f->ret, n);
     e->func = f;
     e->location = pos;

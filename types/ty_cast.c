@@ -214,6 +214,12 @@ static bool ty__convert(ty_oid_t from, ty_oid_t to, int32_t typmod, const ty_dat
         out->v.i = in->v.s.len ? (signed char)in->v.s.p[0] : 0;
         return true;
     }
+    /* pg_cast's bool -> text/varchar/bpchar is booltext ("true"); other string types
+     * (name) take the I/O conversion below, whose boolout prints "t". */
+    if (from == TY_BOOL && (to == TY_TEXT || to == TY_VARCHAR || to == TY_BPCHAR)) {
+        *out = ty_text_datum(ctx->arena, in->v.b ? "true" : "false", in->v.b ? 4 : 5);
+        return true;
+    }
     if (from == TY_CHAR && ts) {
         *out = ty_text_datum(ctx->arena, in->v.s.p, in->v.s.len);
         return true;

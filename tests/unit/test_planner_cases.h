@@ -589,3 +589,5 @@
  "?column?:integer(23,-1) | [2]"},
 {"select 2::int4 - 3::int2",
  "?column?:integer(23,-1) | [-1]"},
+{"select true::text, false::varchar, true::char(2), true::name, cast(false as character varying(3)), true || 'x', 'x' || false, 1 || 'a', format('%s', true), concat(true)",
+ "text:text(25,-1) varchar:character varying(1043,-1) bpchar:character(2)(1042,6) name:name(19,-1) varchar:character varying(3)(1043,7) ?column?:text(25,-1) ?column?:text(25,-1) ?column?:text(25,-1) format:text(25,-1) concat:text(25,-1) | [true,false,tr,t,fal,truex,xfalse,1a,t,t]"},
