@@ -1,0 +1,124 @@
+/*
+ * test_catalog_builtin.c: the eddy_catalog relations: their columns, and
+ * rows produced from a snapshot that match what the DDL did.
+ */
+#include <stdio.h>
+
+#include "tests/unit/test_catalog_helpers.h"
+
+static const cat_item_t *rel(tc_t *t, const char *name)
+{
+    const cat_schema_t *sc = cat_snap_schema(t->snap, NULL, "eddy_catalog");
+    return cat_snap_item(t->snap, sc, name);
+}
+
+static bool text_is(const ty_datum_t *d, const char *s)
+{
+    return !d->isnull && d->v.s.len == strlen(s) && memcmp(d->v.s.p, s, d->v.s.len) == 0;
+}
+
+static size_t rows(tc_t *t, const char *name, cm_arena_t *a, cat_rows_t *out)
+{
+    memset(out, 0, sizeof(*out));
+    cm_err_t err = {0};
+    UNIT_CHECK(cat_builtin_rows(t->snap, rel(t, name), a, out, &err));
+    cm_err_clear(&err);
+    return out->nrows;
+}
+
+static void test_relations_and_columns(void)
+{
+    tc_t t;
+    tc_init(&t);
+    UNIT_CHECK(cat_builtin_count() == 5);
+    const char *names[] = {"databases", "schemas", "items", "columns", "dependencies"};
+    for (size_t i = 0; i < cat_builtin_count(); i++) {
+        const cat_builtin_t *b = cat_builtin_at(i);
+        UNIT_CHECK_STR(b->name, names[i]);
+        const cat_item_t *it = rel(&t, b->name);
+        UNIT_CHECK(it && it->kind == CAT_ITEM_TABLE && cat_id_is_system(it->id) && it->ncolumns == b->ncolumns);
+        UNIT_CHECK(it && cat_snap_item_by_oid(t.snap, it->oid) == it && it->oid >= 12000 && it->oid < 16384);
+    }
+    UNIT_CHECK(cat_builtin_at(5) == NULL);
+    UNIT_CHECK_STR(rel(&t, "databases")->create_sql,
+                   "CREATE TABLE eddy_catalog.databases (id bigint NOT NULL, oid oid NOT NULL, name text NOT NULL)");
+    tc_free(&t);
+}
+
+static void test_rows_follow_the_catalog(void)
+{
+    tc_t t;
+    tc_init(&t);
+    static const cat_column_t cols[] = {
+        {.name = "Col", .type = 23, .typmod = -1, .not_null = true, .default_sql = "42"},
+        {.name = "b", .type = 1043, .typmod = 14},
+        {.name = "c", .type = 1700, .typmod = 655366},
+    };
+    UNIT_CHECK(tc_create_cols(&t, CAT_ITEM_TABLE, "ctab", NULL, cols, 3, false));
+    UNIT_CHECK(tc_create(&t, CAT_ITEM_VIEW, "v", "ctab,ctab"));
+    const cat_item_t *ctab = cat_snap_item_by_id(t.snap, 2);
+    cm_arena_t a;
+    cm_arena_init(&a, 4096);
+    cat_rows_t r;
+
+    UNIT_CHECK(rows(&t, "databases", &a, &r) == 1);
+    UNIT_CHECK(r.datums[0].v.i == 1 && r.datums[1].v.i == 16387 && text_is(&r.datums[2], "eddy"));
+    free(r.datums);
+
+    /* public, then the four system schemas with a NULL database. */
+    UNIT_CHECK(rows(&t, "schemas", &a, &r) == 5);
+    UNIT_CHECK(text_is(&r.datums[3], "public") && r.datums[2].v.i == 1 && !r.datums[2].isnull);
+    UNIT_CHECK(text_is(&r.datums[4 + 3], "pg_catalog") && r.datums[4 + 2].isnull && r.datums[4 + 1].v.i == 11);
+    free(r.datums);
+
+    size_t n = rows(&t, "items", &a, &r);
+    UNIT_CHECK(n == 2 + cat_builtin_count());
+    UNIT_CHECK(r.datums[0].v.i == 2 && r.datums[1].v.i == ctab->oid && r.datums[2].v.i == 1);
+    UNIT_CHECK(text_is(&r.datums[3], "ctab") && text_is(&r.datums[4], "table") && text_is(&r.datums[5], "r"));
+    UNIT_CHECK(text_is(&r.datums[7 + 3], "v") && text_is(&r.datums[7 + 4], "view") && text_is(&r.datums[7 + 5], "v"));
+    UNIT_CHECK(text_is(&r.datums[7 + 6], "CREATE view v"));
+    free(r.datums);
+
+    /* columns: attnum from 1, format_type names, nullability, defaults. */
+    n = rows(&t, "columns", &a, &r);
+    UNIT_CHECK(r.datums[0].v.i == 2 && r.datums[1].v.i == 1 && text_is(&r.datums[2], "Col"));
+    UNIT_CHECK(r.datums[3].v.i == 23 && r.datums[4].v.i == -1 && text_is(&r.datums[5], "integer"));
+    UNIT_CHECK(r.datums[6].v.b == false && text_is(&r.datums[7], "42"));
+    UNIT_CHECK(text_is(&r.datums[8 + 5], "character varying(10)") && r.datums[8 + 6].v.b && r.datums[8 + 7].isnull);
+    UNIT_CHECK(text_is(&r.datums[16 + 5], "numeric(10,2)"));
+    UNIT_CHECK(r.datums[24].v.i == 3 && text_is(&r.datums[24 + 2], "a"));   /* the view's column */
+    size_t want = 3 + 1;
+    for (size_t i = 0; i < cat_builtin_count(); i++)
+        want += cat_builtin_at(i)->ncolumns;
+    UNIT_CHECK(n == want);
+    free(r.datums);
+
+    /* A view reading ctab twice depends on it once. */
+    UNIT_CHECK(rows(&t, "dependencies", &a, &r) == 1);
+    UNIT_CHECK(r.datums[0].v.i == 3 && r.datums[1].v.i == 2);
+    free(r.datums);
+
+    /* After a cascade, the rows say so. */
+    UNIT_CHECK(tc_drop(&t, CAT_ITEM_TABLE, "ctab", false, true));
+    UNIT_CHECK(rows(&t, "dependencies", &a, &r) == 0);
+    free(r.datums);
+    UNIT_CHECK(rows(&t, "items", &a, &r) == cat_builtin_count());
+    free(r.datums);
+
+    /* Only built-in relations have rows here. */
+    UNIT_CHECK(tc_create(&t, CAT_ITEM_TABLE, "plain", NULL));
+    cm_err_t err = {0};
+    memset(&r, 0, sizeof(r));
+    UNIT_CHECK(!cat_builtin_rows(t.snap, cat_snap_item_by_id(t.snap, cat_snap_index(t.snap)), &a, &r, &err));
+    UNIT_CHECK_STR(err.sqlstate, "0A000");
+    cm_err_clear(&err);
+    cm_arena_free(&a);
+    tc_free(&t);
+}
+
+int main(void)
+{
+    UNIT_RUN(test_relations_and_columns);
+    UNIT_RUN(test_rows_follow_the_catalog);
+    UNIT_EXIT();
+}
