@@ -67,6 +67,9 @@ bool ty_cast_exists(ty_oid_t from, ty_oid_t to, ty_cast_context_t *context)
     if (ty_info(from) == NULL || ty_info(to) == NULL || from == TY_VOID || to == TY_VOID || from == TY_RECORD ||
         to == TY_RECORD)
         return false;
+    /* Between array types: as the elements cast, in the same contexts. */
+    if (ty_is_array_type(from) && ty_is_array_type(to))
+        return ty_cast_exists(ty_array_elem_type(from), ty_array_elem_type(to), context);
     /* An untyped literal becomes any type through its input function. */
     if (from == TY_UNKNOWN) {
         *context = TY_CAST_IMPLICIT;
@@ -133,6 +136,8 @@ static bool ty__convert(ty_oid_t from, ty_oid_t to, int32_t typmod, const ty_dat
     *out = *in;
     if (from == to)
         return true;
+    if (ty_is_array_type(from) && ty_is_array_type(to))
+        return ty_array_cast(from, to, typmod, explicit_cast, in, ctx, out);
     bool fs = ty_is_string_type(from) && from != TY_UNKNOWN, ts = ty_is_string_type(to);
     if ((fs || from == TY_UNKNOWN) && ts) {
         size_t len = in->v.s.len;
@@ -274,8 +279,10 @@ static bool ty__convert(ty_oid_t from, ty_oid_t to, int32_t typmod, const ty_dat
         break;
     case TY_JSON:
     case TY_JSONB:
-        if (to == TY_JSON || to == TY_JSONB)
-            return true;
+        if (from == TY_JSON && to == TY_JSONB)
+            return ty_jsonb_in(ctx, in->v.s.p, in->v.s.len, out);
+        if (to == TY_JSON)
+            return true;   /* jsonb's text is valid json */
         break;
     default: break;
     }
@@ -291,7 +298,10 @@ static bool ty__convert(ty_oid_t from, ty_oid_t to, int32_t typmod, const ty_dat
                 size_t len = b.len;
                 if (from == TY_BPCHAR)
                     len = ty_bpchar_len((const char *)b.data, len);
-                ok = ty_datum_from_text(to, -1, b.len ? (const char *)b.data : "", len, ctx, out);
+                /* A literal's input sees the interval typmod, which decides what a
+                 * bare number means (interval '1' day); other strings do not. */
+                int32_t in_typmod = from == TY_UNKNOWN && to == TY_INTERVAL ? typmod : -1;
+                ok = ty_datum_from_text(to, in_typmod, b.len ? (const char *)b.data : "", len, ctx, out);
             }
         }
         cm_buf_free(&b);
@@ -313,7 +323,11 @@ static bool ty__apply_typmod(ty_oid_t to, int32_t typmod, ty_ctx_t *ctx, ty_datu
     case TY_TIMESTAMPTZ:
     case TY_TIME: return ty_timestamp_round(ctx, &out->v.i, typmod);
     case TY_INTERVAL: return ty_interval_apply_typmod(ctx, &out->v.iv, typmod);
-    default: return true;
+    default:
+        /* An array's typmod belongs to its elements. */
+        if (ty_is_array_type(to))
+            return ty_array_cast(to, to, typmod, explicit_cast, out, ctx, out);
+        return true;
     }
 }
 

@@ -43,8 +43,8 @@ int ty_datum_compare(ty_oid_t type, const ty_datum_t *a, const ty_datum_t *b)
     case TY_UNKNOWN:
     case TY_BYTEA:
     case TY_CHAR:
-    case TY_JSON:
-    case TY_JSONB: return ty__cmp_bytes(a->v.s.p, a->v.s.len, b->v.s.p, b->v.s.len);
+    case TY_JSON: return ty__cmp_bytes(a->v.s.p, a->v.s.len, b->v.s.p, b->v.s.len);
+    case TY_JSONB: return ty_jsonb_cmp(a, b);
     case TY_UUID: {
         int c = memcmp(a->v.uuid, b->v.uuid, 16);
         return c < 0 ? -1 : c > 0;
@@ -54,7 +54,10 @@ int ty_datum_compare(ty_oid_t type, const ty_datum_t *a, const ty_datum_t *b)
     case TY_REGCLASS:
     case TY_REGTYPE:
     case TY_REGPROC: return (uint32_t)a->v.i < (uint32_t)b->v.i ? -1 : (uint32_t)a->v.i > (uint32_t)b->v.i;
-    default: return a->v.i < b->v.i ? -1 : a->v.i > b->v.i;
+    default:
+        if (ty_is_array_type(type))
+            return ty_array_cmp(a, b);
+        return a->v.i < b->v.i ? -1 : a->v.i > b->v.i;
     }
 }
 
@@ -90,15 +93,18 @@ uint64_t ty_datum_hash(ty_oid_t type, const ty_datum_t *d)
     case TY_UNKNOWN:
     case TY_BYTEA:
     case TY_CHAR:
-    case TY_JSON:
-    case TY_JSONB: return ty__fnv(h, d->v.s.p, d->v.s.len);
+    case TY_JSON: return ty__fnv(h, d->v.s.p, d->v.s.len);
+    case TY_JSONB: return ty_jsonb_hash(d);
     case TY_UUID: return ty__fnv(h, d->v.uuid, 16);
     case TY_INTERVAL: {
         /* Equal intervals may differ in fields (1 day vs 24 hours): hash the span. */
         __int128 span = (__int128)d->v.iv.us + ((__int128)d->v.iv.days + (__int128)d->v.iv.months * 30) * TY_USECS_PER_DAY;
         return ty__fnv(h, &span, sizeof(span));
     }
-    default: return ty__fnv(h, &d->v.i, sizeof(d->v.i));
+    default:
+        if (ty_is_array_type(type))
+            return ty_array_hash(d);
+        return ty__fnv(h, &d->v.i, sizeof(d->v.i));
     }
 }
 
@@ -127,6 +133,6 @@ ty_datum_t ty_datum_copy(ty_oid_t type, const ty_datum_t *d, cm_arena_t *a)
     case TY_CHAR:
     case TY_JSON:
     case TY_JSONB: return ty_text_datum(a, d->v.s.p, d->v.s.len);
-    default: return r;
+    default: return ty_is_array_type(type) ? ty_array_copy(d, a) : r;
     }
 }

@@ -442,16 +442,6 @@ bool ty_timestamp_round(ty_ctx_t *ctx, int64_t *ts, int32_t typmod)
     return true;
 }
 
-bool ty_interval_apply_typmod(ty_ctx_t *ctx, ty_interval_t *iv, int32_t typmod)
-{
-    if (typmod < 0)
-        return true;
-    int prec = typmod & 0xffff;
-    if (prec != 0xffff && prec < 6)
-        iv->us = ty__round_us(iv->us, prec);
-    return true;
-}
-
 /* ===== comparison and arithmetic ===== */
 
 int ty_interval_cmp(const ty_interval_t *a, const ty_interval_t *b)

@@ -717,7 +717,47 @@ static bool ty__iv_iso(const char *s, ty_iv_acc_t *a)
     return true;
 }
 
+/* The unit of a bare trailing number under a typmod's field range, as
+ * PostgreSQL's DecodeInterval picks the rightmost field. */
+static const char *ty__iv_range_unit(int range)
+{
+    switch (range) {
+    case TY_IVM_YEAR: return "year";
+    case TY_IVM_MONTH:
+    case TY_IVM_YEAR | TY_IVM_MONTH: return "month";
+    case TY_IVM_DAY: return "day";
+    case TY_IVM_HOUR:
+    case TY_IVM_DAY | TY_IVM_HOUR: return "hour";
+    case TY_IVM_MINUTE:
+    case TY_IVM_HOUR | TY_IVM_MINUTE:
+    case TY_IVM_DAY | TY_IVM_HOUR | TY_IVM_MINUTE: return "minute";
+    default: return "second";
+    }
+}
+
+/* Under MINUTE TO SECOND a plain "a:b" is minutes and seconds, not hours
+ * and minutes: parse it as "0:a:b". */
+static bool ty__iv_time(const char *t, int range, int64_t *us)
+{
+    if (range == (TY_IVM_MINUTE | TY_IVM_SECOND) && strchr(t, '.') == NULL) {
+        const char *c = strchr(t, ':');
+        if (c != NULL && strchr(c + 1, ':') == NULL) {
+            char buf[96];
+            if (strlen(t) + 3 > sizeof(buf))
+                return false;
+            snprintf(buf, sizeof(buf), "0:%s", t);
+            return ty__parse_time(buf, true, us);
+        }
+    }
+    return ty__parse_time(t, true, us);
+}
+
 bool ty_interval_in(const char *in, size_t len, ty_ctx_t *ctx, ty_interval_t *out)
+{
+    return ty_interval_in_range(in, len, TY_IVM_FULL_RANGE, ctx, out);
+}
+
+bool ty_interval_in_range(const char *in, size_t len, int range, ty_ctx_t *ctx, ty_interval_t *out)
 {
     char s[256];
     if (len >= sizeof(s))
@@ -750,7 +790,7 @@ bool ty_interval_in(const char *in, size_t len, ty_ctx_t *ctx, ty_interval_t *ou
                 const char *num = (t[0] == '+' || t[0] == '-') ? t + 1 : t;
                 if (strchr(num, ':') != NULL) {
                     int64_t us;
-                    if (!ty__parse_time(num, true, &us))
+                    if (!ty__iv_time(num, range, &us))
                         return ty__dt_error(ctx, 2, "interval", in, len);
                     a.us += neg ? -(double)us : (double)us;
                     break;
@@ -766,7 +806,10 @@ bool ty_interval_in(const char *in, size_t len, ty_ctx_t *ctx, ty_interval_t *ou
                 } else if (i + 1 < nf && f[i + 1].kind == F_TIME) {
                     ty__iv_unit("day", v, &a);   /* "1 12:00:00": days then a time */
                 } else if (i + 1 == nf) {
-                    ty__iv_unit("second", v, &a);
+                    ty__iv_unit(ty__iv_range_unit(range), v, &a);
+                } else if (i + 2 == nf && (f[i + 1].kind == F_NUM || f[i + 1].kind == F_SIGNED) &&
+                           strchr(f[i + 1].text, ':') == NULL && strcmp(ty__iv_range_unit(range), "hour") == 0) {
+                    ty__iv_unit("day", v, &a);   /* "1 2" DAY TO HOUR: a field of hours takes days before it */
                 } else {
                     return ty__dt_error(ctx, 1, "interval", in, len);
                 }
@@ -774,7 +817,7 @@ bool ty_interval_in(const char *in, size_t len, ty_ctx_t *ctx, ty_interval_t *ou
             }
             case F_TIME: {
                 int64_t us;
-                if (!ty__parse_time(t, true, &us))
+                if (!ty__iv_time(t, range, &us))
                     return ty__dt_error(ctx, 2, "interval", in, len);
                 a.us += (double)us;
                 break;

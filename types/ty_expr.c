@@ -106,6 +106,21 @@ static bool ty__eval_call(const ty_expr_t *e, ty_ctx_t *ctx, const ty_datum_t *r
     return true;
 }
 
+/* ARRAY[...]: elements, or sub-arrays of the same type for a multidimensional array. */
+static bool ty__eval_array(const ty_expr_t *e, ty_ctx_t *ctx, const ty_datum_t *row, const ty_datum_t *params,
+                           ty_datum_t *out)
+{
+    ty_oid_t elem = ty_array_elem_type(e->type);
+    ty_datum_t *items = cm_arena_alloc(ctx->arena, sizeof(ty_datum_t) * (size_t)(e->nargs ? e->nargs : 1));
+    for (int i = 0; i < e->nargs; i++)
+        if (!ty_expr_eval(e->args[i], ctx, row, params, &items[i]))
+            return false;
+    if (e->nargs > 0 && e->args[0]->type == e->type)
+        return ty_array_nest(ctx, elem, items, e->nargs, out);
+    *out = ty_array_make(ctx->arena, elem, items, e->nargs);
+    return true;
+}
+
 bool ty_expr_eval(const ty_expr_t *e, ty_ctx_t *ctx, const ty_datum_t *row, const ty_datum_t *params,
                   ty_datum_t *out)
 {
@@ -287,6 +302,18 @@ bool ty_expr_eval(const ty_expr_t *e, ty_ctx_t *ctx, const ty_datum_t *row, cons
             ty__bool(out, e->negated);
         return true;
     }
+    }
+    /* The array kinds, outside the enum for now (see types.h). */
+    switch ((int)e->kind) {
+    case (int)TY_EXPR_ARRAY: return ty__eval_array(e, ctx, row, params, out);
+    case (int)TY_EXPR_ANY:
+    case (int)TY_EXPR_ALL: {
+        ty_datum_t lhs, arr;
+        if (!ty_expr_eval(e->args[0], ctx, row, params, &lhs) || !ty_expr_eval(e->args[1], ctx, row, params, &arr))
+            return false;
+        return ty_array_any(ctx, e->func, &lhs, &arr, (int)e->kind == TY_EXPR_ALL, out);
+    }
+    default: break;
     }
     CM_ASSERT(!"unknown expression kind");
     return false;

@@ -21,6 +21,9 @@ static const ty_func_table_t *const ty__tables[] = {
     &ty_funcs_text_more,
     &ty_funcs_regex,
     &ty_funcs_datetime_more,
+    &ty_funcs_json,
+    &ty_funcs_array,
+    &ty_funcs_array_ops,
 };
 
 size_t ty_func_candidates(const char *name, bool is_operator, const ty_func_t **out, size_t max)

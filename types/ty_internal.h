@@ -202,6 +202,9 @@ extern const ty_func_table_t ty_funcs_format;
 extern const ty_func_table_t ty_funcs_text_more;
 extern const ty_func_table_t ty_funcs_regex;
 extern const ty_func_table_t ty_funcs_datetime_more;
+extern const ty_func_table_t ty_funcs_json;
+extern const ty_func_table_t ty_funcs_array;
+extern const ty_func_table_t ty_funcs_array_ops;
 
 /* quote_ident / quote_literal as PostgreSQL quotes (ty_func_quote.c). */
 void ty_quote_ident(const char *p, size_t len, cm_buf_t *out);
@@ -236,5 +239,72 @@ uint32_t ty_uni_upper(uint32_t cp);
 bool ty_uni_isalnum(uint32_t cp);
 /* lower ('l'), upper ('u') or initcap ('i') of UTF-8 text, as PostgreSQL under C.UTF-8. */
 ty_datum_t ty_text_case(cm_arena_t *a, const char *p, size_t len, char mode);
+
+/* ===== JSON (ty_json.c, ty_func_json.c) ===== */
+
+/* Node kinds, numbered so that comparing them orders jsonb values of
+ * different kinds as PostgreSQL does. */
+enum { TY_JV_NULL = 0, TY_JV_STRING, TY_JV_NUMBER, TY_JV_BOOL, TY_JV_ARRAY = 0x10, TY_JV_OBJECT };
+
+typedef struct ty_json {
+    uint8_t kind;              /* TY_JV_* */
+    bool b;                    /* BOOL */
+    bool has_nul;              /* STRING held \u0000 (json only) */
+    const char *src;           /* the value's text in the parsed input */
+    uint32_t src_len;
+    const char *str;           /* STRING: unescaped; NUMBER: its token */
+    uint32_t str_len;
+    ty_numeric_t *num;         /* NUMBER when parsed as jsonb */
+    uint32_t nitems;           /* ARRAY: elements; OBJECT: 2 * pairs (key, value, ...) */
+    struct ty_json **items;
+} ty_json_t;
+
+/* Parses JSON with PostgreSQL's error details; jsonb: numbers become numerics,
+ * object keys are sorted and deduplicated and \u0000 is refused. */
+bool ty_json_parse(ty_ctx_t *ctx, const char *p, size_t len, bool jsonb, ty_json_t **out);
+void ty_json_print(const ty_json_t *n, cm_arena_t *a, cm_buf_t *out);   /* jsonb's canonical text */
+void ty_json_escape(const char *p, size_t len, cm_buf_t *out);
+bool ty_jsonb_in(ty_ctx_t *ctx, const char *p, size_t len, ty_datum_t *out);
+bool ty_json_in(ty_ctx_t *ctx, const char *p, size_t len, ty_datum_t *out);
+int ty_jsonb_cmp(const ty_datum_t *a, const ty_datum_t *b);
+uint64_t ty_jsonb_hash(const ty_datum_t *d);
+
+/* ===== interval typmods (ty_interval_typmod.c) ===== */
+
+/* PostgreSQL's INTERVAL_TYPMOD(precision, range): range is a mask of the
+ * INTERVAL_MASK bits below (0x7FFF: all fields), precision 0..6 or 0xFFFF. */
+enum {
+    TY_IVM_MONTH = 1 << 1,
+    TY_IVM_YEAR = 1 << 2,
+    TY_IVM_DAY = 1 << 3,
+    TY_IVM_HOUR = 1 << 10,
+    TY_IVM_MINUTE = 1 << 11,
+    TY_IVM_SECOND = 1 << 12,
+    TY_IVM_FULL_RANGE = 0x7FFF,
+    TY_IVM_FULL_PRECISION = 0xFFFF,
+};
+int ty_interval_typmod_range(int32_t typmod);       /* TY_IVM_FULL_RANGE for -1 */
+void ty_interval_format_typmod(int32_t typmod, cm_buf_t *out);
+/* Interval input reading a bare number as the typmod's last field ("1" DAY). */
+bool ty_interval_in_range(const char *s, size_t len, int range, ty_ctx_t *ctx, ty_interval_t *out);
+
+/* ===== arrays (ty_array*.c) ===== */
+
+bool ty_is_array_type(ty_oid_t t);
+bool ty_array_in(ty_oid_t arrtype, int32_t typmod, const char *p, size_t len, ty_ctx_t *ctx, ty_datum_t *out);
+bool ty_array_out(ty_oid_t arrtype, const ty_datum_t *d, ty_ctx_t *ctx, cm_buf_t *out);
+bool ty_array_recv(ty_oid_t arrtype, int32_t typmod, const uint8_t *p, size_t len, ty_ctx_t *ctx, ty_datum_t *out);
+bool ty_array_send(ty_oid_t arrtype, const ty_datum_t *d, ty_ctx_t *ctx, cm_buf_t *out);
+int ty_array_cmp(const ty_datum_t *a, const ty_datum_t *b);
+uint64_t ty_array_hash(const ty_datum_t *d);
+ty_datum_t ty_array_copy(const ty_datum_t *d, cm_arena_t *a);
+/* Element-wise cast between array types (typmod applies to the elements). */
+bool ty_array_cast(ty_oid_t from, ty_oid_t to, int32_t typmod, bool explicit_cast, const ty_datum_t *in,
+                   ty_ctx_t *ctx, ty_datum_t *out);
+/* Builds an array from element datums with the given shape (ndim 0: empty). */
+ty_datum_t ty_array_build(cm_arena_t *a, ty_oid_t elem, int ndim, const int *dims, const int *lbound,
+                          const ty_datum_t *items);
+/* ARRAY[...] of sub-arrays: all must have the same shape (2202E otherwise). */
+bool ty_array_nest(ty_ctx_t *ctx, ty_oid_t elem, const ty_datum_t *subs, int n, ty_datum_t *out);
 
 #endif

@@ -273,6 +273,10 @@ bool ty_datum_from_text(ty_oid_t type, int32_t typmod, const char *p, size_t len
     case TY_JSONB:
         if (!ty__check_utf8(ctx, p, len))
             return false;
+        if (type == TY_JSON)
+            return ty_json_in(ctx, p, len, out);
+        if (type == TY_JSONB)
+            return ty_jsonb_in(ctx, p, len, out);
         *out = ty_text_datum(ctx->arena, p, type == TY_NAME ? ty__name_len(p, (uint32_t)len) : len);
         return ty_string_apply_typmod(ctx, type, typmod, false, out);
     case TY_CHAR: {
@@ -293,9 +297,12 @@ bool ty_datum_from_text(ty_oid_t type, int32_t typmod, const char *p, size_t len
         return ty_timestamp_in(p, len, type == TY_TIMESTAMPTZ, ctx, &out->v.i) &&
                ty_timestamp_round(ctx, &out->v.i, typmod);
     case TY_INTERVAL:
-        return ty_interval_in(p, len, ctx, &out->v.iv) && ty_interval_apply_typmod(ctx, &out->v.iv, typmod);
+        return ty_interval_in_range(p, len, ty_interval_typmod_range(typmod), ctx, &out->v.iv) &&
+               ty_interval_apply_typmod(ctx, &out->v.iv, typmod);
     case TY_VOID: return true;
     default: {
+        if (ty_is_array_type(type))
+            return ty_array_in(type, typmod, p, len, ctx, out);
         const ty_info_t *ti = ty_info(type);
         return cm_err_set(ctx->err, CM_ERRCODE_FEATURE_NOT_SUPPORTED, "input of type %s is not supported",
                           ti ? ti->sql_name : "unknown");
@@ -352,6 +359,8 @@ bool ty_datum_to_text(ty_oid_t type, const ty_datum_t *d, ty_ctx_t *ctx, cm_buf_
     case TY_INTERVAL: ty_interval_out(&d->v.iv, st, out); return true;
     case TY_VOID: return true;
     default: {
+        if (ty_is_array_type(type))
+            return ty_array_out(type, d, ctx, out);
         const ty_info_t *ti = ty_info(type);
         return cm_err_set(ctx->err, CM_ERRCODE_FEATURE_NOT_SUPPORTED, "output of type %s is not supported",
                           ti ? ti->sql_name : "unknown");
@@ -367,9 +376,9 @@ bool ty_has_binary(ty_oid_t type)
     case TY_BOOL: case TY_INT2: case TY_INT4: case TY_INT8: case TY_OID: case TY_REGPROC: case TY_REGCLASS:
     case TY_REGTYPE: case TY_FLOAT4: case TY_FLOAT8: case TY_NUMERIC: case TY_TEXT: case TY_VARCHAR: case TY_BPCHAR:
     case TY_NAME: case TY_UNKNOWN: case TY_BYTEA: case TY_CHAR: case TY_DATE: case TY_TIME: case TY_TIMESTAMP:
-    case TY_TIMESTAMPTZ: case TY_INTERVAL: case TY_UUID: case TY_JSON: case TY_VOID:
+    case TY_TIMESTAMPTZ: case TY_INTERVAL: case TY_UUID: case TY_JSON: case TY_JSONB: case TY_VOID:
         return true;
-    default: return false;
+    default: return ty_is_array_type(type) && ty_has_binary(ty_array_elem_type(type));
     }
 }
 
@@ -460,6 +469,12 @@ bool ty_datum_from_binary(ty_oid_t type, int32_t typmod, const uint8_t *p, size_
     case TY_UNKNOWN:
     case TY_JSON:
         return ty_datum_from_text(type, typmod, (const char *)p, len, ctx, out);
+    case TY_JSONB:
+        /* jsonb_recv: a version byte (1) and the text. */
+        if (len < 1 || p[0] != 1)
+            return cm_err_set(ctx->err, CM_ERRCODE_INTERNAL_ERROR, "unsupported jsonb version number %d",
+                              len < 1 ? 0 : p[0]);
+        return ty_datum_from_text(type, typmod, (const char *)p + 1, len - 1, ctx, out);
     case TY_CHAR:
         if (len > 1)
             return ty__bin_err(ctx);
@@ -487,6 +502,8 @@ bool ty_datum_from_binary(ty_oid_t type, int32_t typmod, const uint8_t *p, size_
         return ty_interval_apply_typmod(ctx, &out->v.iv, typmod);
     case TY_VOID: return true;
     default:
+        if (ty_is_array_type(type))
+            return ty_array_recv(type, typmod, p, len, ctx, out);
         return cm_err_set(ctx->err, CM_ERRCODE_FEATURE_NOT_SUPPORTED, "no binary input function available for type %s",
                           ty_info(type) ? ty_info(type)->sql_name : "unknown");
     }
@@ -529,6 +546,10 @@ bool ty_datum_to_binary(ty_oid_t type, const ty_datum_t *d, ty_ctx_t *ctx, cm_bu
     case TY_JSON:
     case TY_CHAR:
     case TY_BYTEA: cm_buf_put(out, d->v.s.p, d->v.s.len); return true;
+    case TY_JSONB:
+        cm_buf_put_u8(out, 1);
+        cm_buf_put(out, d->v.s.p, d->v.s.len);
+        return true;
     case TY_UUID: cm_buf_put(out, d->v.uuid, 16); return true;
     case TY_INTERVAL:
         cm_buf_put_be64(out, (uint64_t)d->v.iv.us);
@@ -537,6 +558,8 @@ bool ty_datum_to_binary(ty_oid_t type, const ty_datum_t *d, ty_ctx_t *ctx, cm_bu
         return true;
     case TY_VOID: return true;
     default:
+        if (ty_is_array_type(type))
+            return ty_array_send(type, d, ctx, out);
         return cm_err_set(ctx->err, CM_ERRCODE_FEATURE_NOT_SUPPORTED, "no binary output function available for type %s",
                           ty_info(type) ? ty_info(type)->sql_name : "unknown");
     }

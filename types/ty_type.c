@@ -35,7 +35,54 @@ static const ty_info_t ty__types[] = {
     {TY_VOID, "void", "void", 4, TY_CAT_PSEUDO, false, 0},
     {TY_UUID, "uuid", "uuid", 16, TY_CAT_USER, false, 2951},
     {TY_JSONB, "jsonb", "jsonb", -1, TY_CAT_USER, false, 3807},
+    /* Array types: array_oid 0; ty_array_elem_type() finds the element type. */
+    {TY_BOOL_ARRAY, "_bool", "boolean[]", -1, TY_CAT_ARRAY, false, 0},
+    {TY_BYTEA_ARRAY, "_bytea", "bytea[]", -1, TY_CAT_ARRAY, false, 0},
+    {TY_NAME_ARRAY, "_name", "name[]", -1, TY_CAT_ARRAY, false, 0},
+    {TY_INT2_ARRAY, "_int2", "smallint[]", -1, TY_CAT_ARRAY, false, 0},
+    {TY_INT4_ARRAY, "_int4", "integer[]", -1, TY_CAT_ARRAY, false, 0},
+    {TY_TEXT_ARRAY, "_text", "text[]", -1, TY_CAT_ARRAY, false, 0},
+    {TY_BPCHAR_ARRAY, "_bpchar", "character[]", -1, TY_CAT_ARRAY, false, 0},
+    {TY_VARCHAR_ARRAY, "_varchar", "character varying[]", -1, TY_CAT_ARRAY, false, 0},
+    {TY_INT8_ARRAY, "_int8", "bigint[]", -1, TY_CAT_ARRAY, false, 0},
+    {TY_FLOAT4_ARRAY, "_float4", "real[]", -1, TY_CAT_ARRAY, false, 0},
+    {TY_FLOAT8_ARRAY, "_float8", "double precision[]", -1, TY_CAT_ARRAY, false, 0},
+    {TY_OID_ARRAY, "_oid", "oid[]", -1, TY_CAT_ARRAY, false, 0},
+    {TY_TIMESTAMP_ARRAY, "_timestamp", "timestamp without time zone[]", -1, TY_CAT_ARRAY, false, 0},
+    {TY_DATE_ARRAY, "_date", "date[]", -1, TY_CAT_ARRAY, false, 0},
+    {TY_TIME_ARRAY, "_time", "time without time zone[]", -1, TY_CAT_ARRAY, false, 0},
+    {TY_TIMESTAMPTZ_ARRAY, "_timestamptz", "timestamp with time zone[]", -1, TY_CAT_ARRAY, false, 0},
+    {TY_INTERVAL_ARRAY, "_interval", "interval[]", -1, TY_CAT_ARRAY, false, 0},
+    {TY_NUMERIC_ARRAY, "_numeric", "numeric[]", -1, TY_CAT_ARRAY, false, 0},
+    {TY_UUID_ARRAY, "_uuid", "uuid[]", -1, TY_CAT_ARRAY, false, 0},
+    {TY_JSON_ARRAY, "_json", "json[]", -1, TY_CAT_ARRAY, false, 0},
+    {TY_JSONB_ARRAY, "_jsonb", "jsonb[]", -1, TY_CAT_ARRAY, false, 0},
 };
+
+ty_oid_t ty_array_type_of(ty_oid_t elem)
+{
+    const ty_info_t *ti = ty_info(elem);
+    if (ti == NULL || ti->array_oid == 0 || ty_info(ti->array_oid) == NULL)
+        return TY_INVALID;
+    return ti->array_oid;
+}
+
+ty_oid_t ty_array_elem_type(ty_oid_t arr)
+{
+    const ty_info_t *ti = ty_info(arr);
+    if (ti == NULL || ti->category != TY_CAT_ARRAY)
+        return TY_INVALID;
+    for (size_t i = 0; i < CM_ARRAY_LEN(ty__types); i++)
+        if (ty__types[i].array_oid == arr)
+            return ty__types[i].oid;
+    return TY_INVALID;
+}
+
+bool ty_is_array_type(ty_oid_t t)
+{
+    const ty_info_t *ti = ty_info(t);
+    return ti != NULL && ti->category == TY_CAT_ARRAY;
+}
 
 const ty_info_t *ty_info(ty_oid_t oid)
 {
@@ -129,13 +176,16 @@ void ty_format_type(ty_oid_t oid, int32_t typmod, cm_buf_t *out)
         return;
     }
     case TY_INTERVAL:
-        /* Only the precision part of an interval typmod is supported. */
-        if (typmod >= 0 && (typmod & 0xffff) != 0xffff)
-            cm_buf_printf(out, "interval(%d)", typmod & 0xffff);
-        else
-            cm_buf_put_str(out, "interval");
+        cm_buf_put_str(out, "interval");
+        ty_interval_format_typmod(typmod, out);
         return;
     default:
+        if (ti->category == TY_CAT_ARRAY) {
+            /* The element's spelling with the typmod, then [] ("character varying(10)[]"). */
+            ty_format_type(ty_array_elem_type(oid), typmod, out);
+            cm_buf_put_str(out, "[]");
+            return;
+        }
         cm_buf_put_str(out, ti->sql_name);
         return;
     }

@@ -48,6 +48,31 @@ enum {
     TY_JSONB = 3802,
 };
 
+/* Array types (pg_type's "_elem" rows) of the element types above that have one. */
+enum {
+    TY_JSON_ARRAY = 199,
+    TY_BOOL_ARRAY = 1000,
+    TY_BYTEA_ARRAY = 1001,
+    TY_NAME_ARRAY = 1003,
+    TY_INT2_ARRAY = 1005,
+    TY_INT4_ARRAY = 1007,
+    TY_TEXT_ARRAY = 1009,
+    TY_BPCHAR_ARRAY = 1014,
+    TY_VARCHAR_ARRAY = 1015,
+    TY_INT8_ARRAY = 1016,
+    TY_FLOAT4_ARRAY = 1021,
+    TY_FLOAT8_ARRAY = 1022,
+    TY_OID_ARRAY = 1028,
+    TY_TIMESTAMP_ARRAY = 1115,
+    TY_DATE_ARRAY = 1182,
+    TY_TIME_ARRAY = 1183,
+    TY_TIMESTAMPTZ_ARRAY = 1185,
+    TY_INTERVAL_ARRAY = 1187,
+    TY_NUMERIC_ARRAY = 1231,
+    TY_UUID_ARRAY = 2951,
+    TY_JSONB_ARRAY = 3807,
+};
+
 /* PostgreSQL's type categories (pg_type.typcategory), used for overload
  * resolution and implicit casts. */
 enum {
@@ -59,6 +84,7 @@ enum {
     TY_CAT_USER = 'U',
     TY_CAT_UNKNOWN = 'X',
     TY_CAT_PSEUDO = 'P',
+    TY_CAT_ARRAY = 'A',
 };
 
 typedef struct ty_info {
@@ -72,6 +98,10 @@ typedef struct ty_info {
 } ty_info_t;
 
 const ty_info_t *ty_info(ty_oid_t oid);    /* NULL for an unsupported OID */
+/* The array type of an element type (TY_INT4 -> TY_INT4_ARRAY); TY_INVALID if none. */
+ty_oid_t ty_array_type_of(ty_oid_t elem);
+/* The element type of an array type; TY_INVALID if arr is not an array type. */
+ty_oid_t ty_array_elem_type(ty_oid_t arr);
 /*
  * Resolves a type name as written in SQL (case-insensitive, already
  * lower-cased by the parser): "int", "integer", "int4", "character varying",
@@ -105,6 +135,7 @@ typedef struct ty_interval {
  *   timestamp timestamptz           i = microseconds since 2000-01-01 00:00 (UTC for tz)
  *   interval                        iv
  *   uuid                            uuid
+ *   arrays (int4[], text[], ...)    arr (arena; see ty_array_t)
  */
 typedef struct ty_datum {
     bool isnull;
@@ -119,8 +150,26 @@ typedef struct ty_datum {
         ty_numeric_t *n;
         ty_interval_t iv;
         uint8_t uuid[16];
+        const struct ty_array *arr;
     } v;
 } ty_datum_t;
+
+/*
+ * An array value, immutable once built and owned by an arena like strings.
+ * Elements are datums of type elem in row-major order; a NULL element is a
+ * datum with isnull set (there is no separate bitmap). The empty array has
+ * ndim 0 and no items. Typmods of an array type apply to its elements.
+ */
+#define TY_ARRAY_MAXDIM 6
+typedef struct ty_array {
+    ty_oid_t elem;                  /* element type */
+    int ndim;                       /* 0..TY_ARRAY_MAXDIM */
+    int dims[TY_ARRAY_MAXDIM];      /* length of each dimension */
+    int lbound[TY_ARRAY_MAXDIM];    /* lower bound of each dimension (1 unless written [lo:hi]=) */
+    int nitems;                     /* product of dims (0 when ndim is 0) */
+    bool hasnull;
+    const ty_datum_t *items;
+} ty_array_t;
 
 /* ------------------------------------------------- session settings */
 
@@ -291,6 +340,21 @@ typedef enum ty_expr_kind {
     TY_EXPR_IN_LIST,      /* args[0] IN (args[1..]); func is "="; negated for NOT IN */
 } ty_expr_kind_t;
 
+/*
+ * Array expression kinds. They continue ty_expr_kind_t's numbering but stay
+ * outside the enum until every switch over it handles them (switches without
+ * a default would stop compiling, as warnings are errors); e->kind holds them
+ * like any other kind, and they will move into the enum unchanged.
+ *   TY_EXPR_ARRAY  ARRAY[args]: type is the array type; args are of its element type,
+ *                  or all of the array type itself for ARRAY[[1,2],[3,4]]
+ *   TY_EXPR_ANY    args[0] op ANY (args[1]): args[1] is an array; func is the operator
+ *                  (scalar, element) -> bool
+ *   TY_EXPR_ALL    args[0] op ALL (args[1])
+ */
+#define TY_EXPR_ARRAY ((ty_expr_kind_t)(TY_EXPR_IN_LIST + 1))
+#define TY_EXPR_ANY ((ty_expr_kind_t)(TY_EXPR_IN_LIST + 2))
+#define TY_EXPR_ALL ((ty_expr_kind_t)(TY_EXPR_IN_LIST + 3))
+
 typedef enum ty_bool_test {
     TY_BOOLTEST_TRUE,
     TY_BOOLTEST_FALSE,
@@ -333,5 +397,20 @@ ty_datum_t ty_datum_copy(ty_oid_t type, const ty_datum_t *d, cm_arena_t *a);
 /* Numeric helpers that other modules need. */
 bool ty_numeric_from_text(const char *p, size_t len, ty_ctx_t *ctx, ty_numeric_t **out);
 bool ty_numeric_to_int64(const ty_numeric_t *n, int64_t *out);
+
+/* ---------------------------------------------------------------- arrays */
+
+/* The array of a datum of an array type. */
+static inline const ty_array_t *ty_array_get(const ty_datum_t *d) { return d->v.arr; }
+/* Builds a one-dimensional array (lower bound 1) of n items copied from items;
+ * n 0 gives the empty array. */
+ty_datum_t ty_array_make(cm_arena_t *a, ty_oid_t elem, const ty_datum_t *items, int n);
+/*
+ * scalar op ANY (array) when all is false, op ALL when true, with SQL's
+ * three-valued result: op is called as op(lhs, element) for each element
+ * (strict: a NULL gives NULL without a call).
+ */
+bool ty_array_any(ty_ctx_t *ctx, const ty_func_t *op, const ty_datum_t *lhs, const ty_datum_t *array, bool all,
+                  ty_datum_t *out);
 
 #endif
