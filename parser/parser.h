@@ -85,6 +85,7 @@ typedef enum sql_expr_kind {
     SQL_EXPR_ROW,         /* ROW(args) or (a, b, ...) */
     SQL_EXPR_ARRAY,       /* ARRAY[args] */
     SQL_EXPR_COLLATE,     /* arg COLLATE names */
+    SQL_EXPR_NAMED_ARG,   /* a function argument given by name: str => arg (also str := arg) */
 } sql_expr_kind_t;
 
 typedef enum sql_const_kind {
@@ -104,6 +105,7 @@ typedef enum sql_func_syntax {
     SQL_FUNC_EXTRACT,     /* extract(field FROM x) */
     SQL_FUNC_OVERLAY,     /* overlay(a PLACING b FROM c [FOR d]) */
     SQL_FUNC_AT_TIME_ZONE,/* x AT TIME ZONE z: timezone(z, x) */
+    SQL_FUNC_OVERLAPS,    /* (a, b) OVERLAPS (c, d): overlaps(a, b, c, d) */
 } sql_func_syntax_t;
 
 typedef enum sql_cast_form {
@@ -166,6 +168,8 @@ struct sql_expr {
     bool star;                /* COLUMN: a.*; FUNC: count(*) */
     bool distinct;            /* FUNC: agg(DISTINCT ...) */
     sql_func_syntax_t syntax; /* FUNC */
+    sql_list_t *agg_order;    /* FUNC: agg(args ORDER BY ...): sql_sort_t * */
+    struct sql_expr *agg_filter; /* FUNC: agg(...) FILTER (WHERE agg_filter) */
 
     sql_expr_t *arg;          /* unary operand, CAST/CASE/test subject */
     sql_expr_t *left;         /* binary left operand (NULL for a prefix operator) */

@@ -462,6 +462,14 @@ a_expr(A) ::= a_expr(E) NOT_LA(T) IN LP expr_list(L) RP. [NOT_LA] { A = sql__in_
 a_expr(A) ::= a_expr(E) IN(T) select_with_parens(S). { A = sql__in_select(ctx, &T, E, S, false); }
 a_expr(A) ::= a_expr(E) NOT_LA(T) IN select_with_parens(S). [NOT_LA] { A = sql__in_select(ctx, &T, E, S, true); }
 
+a_expr(A) ::= row(L) OVERLAPS(T) row(R).         { A = sql__overlaps(ctx, &T, L, R); }
+
+/* The operands of OVERLAPS: explicit rows only, as in PostgreSQL. */
+%type row {sql_expr_t *}
+row(A) ::= ROW(T) LP expr_list(L) RP.            { A = sql__row(ctx, &T, L); }
+row(A) ::= ROW(T) LP RP.                         { A = sql__row(ctx, &T, NULL); }
+row(A) ::= LP(T) expr_list(L) COMMA a_expr(E) RP. { A = sql__row(ctx, &T, sql__list_add(ctx, L, E)); }
+
 opt_asymmetric ::= ASYMMETRIC.
 opt_asymmetric ::= .
 
@@ -553,20 +561,33 @@ case_arg(A) ::= a_expr(E).                       { A = E; }
 case_arg(A) ::= .                                { A = NULL; }
 
 %type func_expr {sql_expr_t *}
+%type func_application {sql_expr_t *}
 %type func_name {sql_expr_t *}
-func_expr(A) ::= func_name(N) LP RP.             { A = sql__func(ctx, N, NULL, false, false); }
-func_expr(A) ::= func_name(N) LP func_arg_list(L) RP. { A = sql__func(ctx, N, L, false, false); }
-func_expr(A) ::= func_name(N) LP ALL func_arg_list(L) RP. { A = sql__func(ctx, N, L, false, false); }
-func_expr(A) ::= func_name(N) LP DISTINCT func_arg_list(L) RP. { A = sql__func(ctx, N, L, false, true); }
-func_expr(A) ::= func_name(N) LP STAR RP.        { A = sql__func(ctx, N, NULL, true, false); }
+func_expr(A) ::= func_application(F).            { A = F; }
+func_expr(A) ::= func_application(F) FILTER LP WHERE a_expr(E) RP. { A = sql__func_filter(ctx, F, E); }
 func_expr(A) ::= func_expr_common(E).            { A = E; }
+
+func_application(A) ::= func_name(N) LP RP.      { A = sql__func(ctx, N, NULL, false, false, NULL); }
+func_application(A) ::= func_name(N) LP func_arg_list(L) opt_sort_clause(O) RP.
+        { A = sql__func(ctx, N, L, false, false, O); }
+func_application(A) ::= func_name(N) LP ALL func_arg_list(L) opt_sort_clause(O) RP.
+        { A = sql__func(ctx, N, L, false, false, O); }
+func_application(A) ::= func_name(N) LP DISTINCT func_arg_list(L) opt_sort_clause(O) RP.
+        { A = sql__func(ctx, N, L, false, true, O); }
+func_application(A) ::= func_name(N) LP STAR RP. { A = sql__func(ctx, N, NULL, true, false, NULL); }
 
 func_name(A) ::= type_function_name(N).          { A = sql__column(ctx, &N, NULL); }
 func_name(A) ::= colid(N) indirection(I).        { A = sql__column(ctx, &N, I); }
 
 %type func_arg_list {sql_list_t *}
-func_arg_list(A) ::= a_expr(E).                  { A = sql__list1(ctx, E); }
-func_arg_list(A) ::= func_arg_list(L) COMMA a_expr(E). { A = sql__list_add(ctx, L, E); }
+func_arg_list(A) ::= func_arg_expr(E).           { A = sql__list1(ctx, E); }
+func_arg_list(A) ::= func_arg_list(L) COMMA func_arg_expr(E). { A = sql__list_add(ctx, L, E); }
+
+/* Arguments by name (f(a => 1), f(a := 1)); the planner matches them to parameters. */
+%type func_arg_expr {sql_expr_t *}
+func_arg_expr(A) ::= a_expr(E).                  { A = E; }
+func_arg_expr(A) ::= type_function_name(N) COLON_EQUALS a_expr(E). { A = sql__named_arg(ctx, &N, E); }
+func_arg_expr(A) ::= type_function_name(N) EQUALS_GREATER a_expr(E). { A = sql__named_arg(ctx, &N, E); }
 
 %type func_expr_common {sql_expr_t *}
 func_expr_common(A) ::= CURRENT_DATE(T).         { A = sql__svf(ctx, &T, SQL_SVF_CURRENT_DATE, -1); }

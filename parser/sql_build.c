@@ -649,7 +649,8 @@ sql_expr_t *sql__case(sql_pctx_t *ctx, const sql_token_t *t, sql_expr_t *arg, sq
     return e;
 }
 
-sql_expr_t *sql__func(sql_pctx_t *ctx, sql_expr_t *name, sql_list_t *args, bool star, bool distinct)
+sql_expr_t *sql__func(sql_pctx_t *ctx, sql_expr_t *name, sql_list_t *args, bool star, bool distinct,
+                      sql_list_t *order)
 {
     sql_expr_t *e = name;
     e->kind = SQL_EXPR_FUNC;
@@ -657,8 +658,42 @@ sql_expr_t *sql__func(sql_pctx_t *ctx, sql_expr_t *name, sql_list_t *args, bool 
     e->distinct = distinct;
     e->args = args ? args : sql__list_new(ctx);
     e->syntax = SQL_FUNC_PLAIN;
+    e->agg_order = order;
     sql__children(ctx, e, args);
+    for (int i = 0; i < sql_list_len(order); i++)
+        sql__child(ctx, e, ((sql_sort_t *)order->items[i])->expr);
     return e;
+}
+
+sql_expr_t *sql__func_filter(sql_pctx_t *ctx, sql_expr_t *f, sql_expr_t *filter)
+{
+    f->agg_filter = filter;
+    sql__child(ctx, f, filter);
+    return f;
+}
+
+sql_expr_t *sql__named_arg(sql_pctx_t *ctx, const sql_token_t *name, sql_expr_t *value)
+{
+    sql_expr_t *e = sql__expr(ctx, SQL_EXPR_NAMED_ARG, name->pos);
+    e->str = name->str;
+    e->arg = value;
+    sql__child(ctx, e, value);
+    return e;
+}
+
+sql_expr_t *sql__overlaps(sql_pctx_t *ctx, const sql_token_t *t, sql_expr_t *l, sql_expr_t *r)
+{
+    if (sql_list_len(l->args) != 2) {
+        sql__error_at(ctx, l->pos, CM_ERRCODE_SYNTAX_ERROR, "wrong number of parameters on left side of OVERLAPS expression");
+        return l;
+    }
+    if (sql_list_len(r->args) != 2) {
+        sql__error_at(ctx, r->pos, CM_ERRCODE_SYNTAX_ERROR,
+                      "wrong number of parameters on right side of OVERLAPS expression");
+        return l;
+    }
+    sql_list_t *args = sql__list4(ctx, l->args->items[0], l->args->items[1], r->args->items[0], r->args->items[1]);
+    return sql__func_sql(ctx, t, "overlaps", SQL_FUNC_OVERLAPS, args);
 }
 
 sql_expr_t *sql__func_sql(sql_pctx_t *ctx, const sql_token_t *t, const char *name, sql_func_syntax_t syntax,

@@ -103,6 +103,20 @@ void sql_deparse_typename(const sql_typename_t *t, cm_buf_t *out)
         cm_buf_put_str(out, "[]");
 }
 
+/* ORDER BY items, of a query or inside an aggregate's parentheses. */
+static void dp_sort(const sql_list_t *order, const char *intro, cm_buf_t *out)
+{
+    for (int i = 0; i < sql_list_len(order); i++) {
+        const sql_sort_t *o = order->items[i];
+        cm_buf_put_str(out, i ? ", " : intro);
+        dp_expr(o->expr, out);
+        if (o->dir != SQL_SORT_DEFAULT)
+            cm_buf_put_str(out, o->dir == SQL_SORT_ASC ? " ASC" : " DESC");
+        if (o->nulls != SQL_NULLS_DEFAULT)
+            cm_buf_put_str(out, o->nulls == SQL_NULLS_FIRST ? " NULLS FIRST" : " NULLS LAST");
+    }
+}
+
 static const char *const svf_names[] = {
     [SQL_SVF_CURRENT_DATE] = "CURRENT_DATE", [SQL_SVF_CURRENT_TIME] = "CURRENT_TIME",
     [SQL_SVF_CURRENT_TIMESTAMP] = "CURRENT_TIMESTAMP", [SQL_SVF_LOCALTIME] = "LOCALTIME",
@@ -176,6 +190,17 @@ static void dp_func(const sql_expr_t *e, cm_buf_t *out)
         dp_expr(a->items[0], out);
         cm_buf_put_u8(out, ')');
         return;
+    case SQL_FUNC_OVERLAPS:
+        cm_buf_put_str(out, "((");
+        dp_expr(a->items[0], out);
+        cm_buf_put_str(out, ", ");
+        dp_expr(a->items[1], out);
+        cm_buf_put_str(out, ") OVERLAPS (");
+        dp_expr(a->items[2], out);
+        cm_buf_put_str(out, ", ");
+        dp_expr(a->items[3], out);
+        cm_buf_put_str(out, "))");
+        return;
     case SQL_FUNC_PLAIN:
         break;
     }
@@ -186,7 +211,13 @@ static void dp_func(const sql_expr_t *e, cm_buf_t *out)
     if (e->distinct)
         cm_buf_put_str(out, "DISTINCT ");
     dp_list(e->args, out);
+    dp_sort(e->agg_order, " ORDER BY ", out);
     cm_buf_put_u8(out, ')');
+    if (e->agg_filter) {
+        cm_buf_put_str(out, " FILTER (WHERE ");
+        dp_expr(e->agg_filter, out);
+        cm_buf_put_u8(out, ')');
+    }
 }
 
 static void dp_const(const sql_expr_t *e, cm_buf_t *out)
@@ -389,6 +420,11 @@ static void dp_expr(const sql_expr_t *e, cm_buf_t *out)
         dp_names(e->names, out);
         cm_buf_put_u8(out, ')');
         break;
+    case SQL_EXPR_NAMED_ARG:
+        sql_deparse_ident(e->str, out);
+        cm_buf_put_str(out, " => ");
+        dp_expr(e->arg, out);
+        break;
     }
 }
 
@@ -497,15 +533,7 @@ void sql_deparse_select(const sql_select_t *s, cm_buf_t *out)
             dp_expr(s->having, out);
         }
     }
-    for (int i = 0; i < sql_list_len(s->order_by); i++) {
-        const sql_sort_t *o = s->order_by->items[i];
-        cm_buf_put_str(out, i ? ", " : " ORDER BY ");
-        dp_expr(o->expr, out);
-        if (o->dir != SQL_SORT_DEFAULT)
-            cm_buf_put_str(out, o->dir == SQL_SORT_ASC ? " ASC" : " DESC");
-        if (o->nulls != SQL_NULLS_DEFAULT)
-            cm_buf_put_str(out, o->nulls == SQL_NULLS_FIRST ? " NULLS FIRST" : " NULLS LAST");
-    }
+    dp_sort(s->order_by, " ORDER BY ", out);
     if (s->limit) {
         cm_buf_put_str(out, " LIMIT ");
         dp_expr(s->limit, out);

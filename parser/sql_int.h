@@ -131,7 +131,12 @@ sql_expr_t *sql__array(sql_pctx_t *ctx, const sql_token_t *t, sql_list_t *l);
 sql_expr_t *sql__row(sql_pctx_t *ctx, const sql_token_t *t, sql_list_t *l);
 sql_expr_t *sql__case(sql_pctx_t *ctx, const sql_token_t *t, sql_expr_t *arg, sql_list_t *whens, sql_expr_t *def);
 /* name: the COLUMN node func_name built; it becomes the FUNC node. */
-sql_expr_t *sql__func(sql_pctx_t *ctx, sql_expr_t *name, sql_list_t *args, bool star, bool distinct);
+sql_expr_t *sql__func(sql_pctx_t *ctx, sql_expr_t *name, sql_list_t *args, bool star, bool distinct,
+                      sql_list_t *order);
+sql_expr_t *sql__func_filter(sql_pctx_t *ctx, sql_expr_t *f, sql_expr_t *filter);
+sql_expr_t *sql__named_arg(sql_pctx_t *ctx, const sql_token_t *name, sql_expr_t *value);
+/* (a, b) OVERLAPS (c, d): both rows must have two elements. */
+sql_expr_t *sql__overlaps(sql_pctx_t *ctx, const sql_token_t *t, sql_expr_t *l, sql_expr_t *r);
 sql_expr_t *sql__func_sql(sql_pctx_t *ctx, const sql_token_t *t, const char *name, sql_func_syntax_t syntax,
                           sql_list_t *args);
 sql_expr_t *sql__substring_for(sql_pctx_t *ctx, const sql_token_t *t, sql_expr_t *x, sql_expr_t *count);

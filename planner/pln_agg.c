@@ -84,6 +84,49 @@ static bool note_agg(pln_binder_t *b, pln_agg_t *a, int *index)
     return true;
 }
 
+/* FILTER (WHERE ...) and ORDER BY inside the call: over the input rows, without aggregates. */
+static bool bind_filter_order(pln_binder_t *b, const sql_expr_t *e, pln_agg_t *a)
+{
+    if (e->agg_filter) {
+        pln_aggctx_t *saved = b->aggs;
+        const char *saved_forbidden = b->agg_forbidden;
+        b->aggs = NULL;
+        b->agg_forbidden = "FILTER";
+        ty_expr_t *f = pln__bind_expr(b, e->agg_filter);
+        b->aggs = saved;
+        b->agg_forbidden = saved_forbidden;
+        if (!f || !(a->filter = pln__coerce_bool(b, f, "FILTER")))
+            return false;
+    }
+    a->norder = sql_list_len(e->agg_order);
+    if (a->norder == 0)
+        return true;
+    a->order = cm_arena_alloc(b->arena, sizeof(ty_expr_t *) * (size_t)a->norder);
+    a->keys = cm_arena_zalloc(b->arena, sizeof(pln_sortkey_t) * (size_t)a->norder);
+    for (int i = 0; i < a->norder; i++) {
+        const sql_sort_t *o = e->agg_order->items[i];
+        ty_expr_t *x = pln__bind_expr(b, o->expr);
+        if (!x || !(x = pln__resolve_unknown(b, x)))
+            return false;
+        if (a->distinct) {
+            /* DISTINCT removes duplicate arguments, so the order may only use them. */
+            bool found = false;
+            for (int k = 0; k < a->nargs && !found; k++)
+                found = pln__expr_equal(x, a->args[k]);
+            if (!found)
+                return pln__error(b, o->expr->pos, "42P10",
+                                  "in an aggregate with DISTINCT, ORDER BY expressions must appear in argument list");
+        }
+        a->order[i] = x;
+        pln_sortkey_t *k = &a->keys[i];
+        k->col = a->nargs + i;
+        k->type = x->type;
+        k->desc = o->dir == SQL_SORT_DESC;
+        k->nulls_first = o->nulls == SQL_NULLS_DEFAULT ? k->desc : o->nulls == SQL_NULLS_FIRST;
+    }
+    return true;
+}
+
 ty_expr_t *pln__bind_agg(pln_binder_t *b, const sql_expr_t *e)
 {
     const char *name = e->names->items[e->names->count - 1];
@@ -108,9 +151,13 @@ ty_expr_t *pln__bind_agg(pln_binder_t *b, const sql_expr_t *e)
             b->aggs->inside = false;
             return NULL;
         }
-    b->aggs->inside = false;
     a->nargs = n;
     a->distinct = e->distinct;
+    if (!bind_filter_order(b, e, a)) {
+        b->aggs->inside = false;
+        return NULL;
+    }
+    b->aggs->inside = false;
     const ty_func_t *cands[CM_ARRAY_LEN(pln_aggdefs)];
     int nc = 0;
     for (size_t i = 0; i < CM_ARRAY_LEN(pln_aggdefs); i++)

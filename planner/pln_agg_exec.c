@@ -5,7 +5,10 @@
  * small integers, numeric for bigint, double precision for avg(real)) with
  * the types module's operators, avg divides by the count at the end, and
  * an aggregate that saw no value gives NULL (count gives 0). DISTINCT
- * keeps a set of the argument values already seen.
+ * keeps a set of the argument values already seen. With ORDER BY inside the
+ * call the group's inputs are kept and fed in that order (stable, as
+ * PostgreSQL's sort of equal keys keeps no promise but input order is the
+ * natural choice) when the group finishes.
  */
 #include "planner/pln_internal.h"
 
@@ -18,7 +21,26 @@ struct pln_aggstate {
     char *buf;                    /* string_agg */
     size_t len, cap;
     pln_rowset_t *seen;           /* DISTINCT */
+    ty_datum_t **pending;         /* ORDER BY: inputs (arguments, then order values) not fed yet */
+    int npending, pending_cap;
 };
+
+int pln__agg_nexprs(const pln_agg_t *a)
+{
+    return (a->filter ? 1 : 0) + a->nargs + a->norder;
+}
+
+int pln__agg_exprs(const pln_agg_t *a, ty_expr_t **es)
+{
+    int n = 0;
+    if (a->filter)
+        es[n++] = a->filter;
+    for (int i = 0; i < a->nargs; i++)
+        es[n++] = a->args[i];
+    for (int i = 0; i < a->norder; i++)
+        es[n++] = a->order[i];
+    return n;
+}
 
 pln_aggstate_t *pln__agg_start(const pln_agg_t *a, ty_ctx_t *ctx)
 {
@@ -65,7 +87,7 @@ static bool add_value(const pln_agg_t *a, pln_aggstate_t *st, const ty_datum_t *
     return true;
 }
 
-bool pln__agg_step(const pln_agg_t *a, pln_aggstate_t *st, const ty_datum_t *args, ty_ctx_t *ctx)
+static bool step(const pln_agg_t *a, pln_aggstate_t *st, const ty_datum_t *args, ty_ctx_t *ctx)
 {
     if (st->seen) {
         bool added;
@@ -117,8 +139,70 @@ bool pln__agg_step(const pln_agg_t *a, pln_aggstate_t *st, const ty_datum_t *arg
     return true;
 }
 
+bool pln__agg_step(const pln_agg_t *a, pln_aggstate_t *st, const ty_datum_t *vals, ty_ctx_t *ctx)
+{
+    if (a->norder == 0)
+        return step(a, st, vals, ctx);
+    if (st->npending == st->pending_cap) {
+        int cap = st->pending_cap ? st->pending_cap * 2 : 16;
+        ty_datum_t **p = cm_arena_alloc(ctx->arena, sizeof(*p) * (size_t)cap);
+        if (st->npending)
+            memcpy(p, st->pending, sizeof(*p) * (size_t)st->npending);
+        st->pending = p;
+        st->pending_cap = cap;
+    }
+    int n = a->nargs + a->norder;
+    ty_datum_t *row = cm_arena_alloc(ctx->arena, sizeof(ty_datum_t) * (size_t)n);
+    memcpy(row, vals, sizeof(ty_datum_t) * (size_t)n);
+    st->pending[st->npending++] = row;
+    return true;
+}
+
+static int cmp_pending(const pln_agg_t *a, const ty_datum_t *x, const ty_datum_t *y)
+{
+    for (int i = 0; i < a->norder; i++) {
+        const pln_sortkey_t *k = &a->keys[i];
+        const ty_datum_t *p = &x[k->col], *q = &y[k->col];
+        if (p->isnull || q->isnull) {
+            if (p->isnull && q->isnull)
+                continue;
+            return p->isnull ? (k->nulls_first ? -1 : 1) : (k->nulls_first ? 1 : -1);
+        }
+        int c = ty_datum_compare(k->type, p, q);
+        if (c)
+            return k->desc ? -c : c;
+    }
+    return 0;
+}
+
+/* A stable merge sort of the pending inputs. */
+static void sort_pending(const pln_agg_t *a, ty_datum_t **rows, ty_datum_t **tmp, int n)
+{
+    if (n < 2)
+        return;
+    int h = n / 2;
+    sort_pending(a, rows, tmp, h);
+    sort_pending(a, rows + h, tmp, n - h);
+    int i = 0, j = h, k = 0;
+    while (i < h && j < n)
+        tmp[k++] = cmp_pending(a, rows[j], rows[i]) < 0 ? rows[j++] : rows[i++];
+    while (i < h)
+        tmp[k++] = rows[i++];
+    while (j < n)
+        tmp[k++] = rows[j++];
+    memcpy(rows, tmp, sizeof(*rows) * (size_t)n);
+}
+
 bool pln__agg_finish(const pln_agg_t *a, pln_aggstate_t *st, ty_ctx_t *ctx, ty_datum_t *out)
 {
+    if (st->npending) {
+        ty_datum_t **tmp = cm_arena_alloc(ctx->arena, sizeof(*tmp) * (size_t)st->npending);
+        sort_pending(a, st->pending, tmp, st->npending);
+        for (int i = 0; i < st->npending; i++)
+            if (!step(a, st, st->pending[i], ctx))
+                return false;
+        st->npending = 0;
+    }
     memset(out, 0, sizeof(*out));
     switch (a->op) {
     case PLN_AGG_COUNT_STAR:

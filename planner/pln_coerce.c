@@ -249,12 +249,18 @@ static const ty_func_t *pln_select(const ty_func_t **cands, int n, const ty_oid_
     if (m <= 1)
         return m == 1 ? ok[0] : NULL;
 
-    /* Most exact matches on known input types. */
+    /* Most exact matches on known input types. The types module lists PostgreSQL's
+     * polymorphic array functions once per element type (int4[] || int4, ...); their
+     * declared types in PostgreSQL (anycompatiblearray, anycompatible) never match an
+     * input exactly, so 'a' || 1 still goes to text || anynonarray as there. */
     int best = -1, k = 0;
     int score[PLN_CANDIDATES_MAX];
     for (int c = 0; c < m; c++) {
         score[c] = 0;
+        bool poly = false;
         for (int i = 0; i < nargs; i++)
+            poly |= ty_array_elem_type(cand_arg(ok[c], i)) != TY_INVALID;
+        for (int i = 0; i < nargs && !poly; i++)
             if (in[i] != TY_UNKNOWN && cand_arg(ok[c], i) == in[i])
                 score[c]++;
         if (score[c] > best)
@@ -272,7 +278,10 @@ static const ty_func_t *pln_select(const ty_func_t **cands, int n, const ty_oid_
     k = 0;
     for (int c = 0; c < m; c++) {
         score[c] = 0;
-        for (int i = 0; i < nargs; i++) {
+        bool poly = false;   /* as above: polymorphic types are not preferred ones */
+        for (int i = 0; i < nargs; i++)
+            poly |= ty_array_elem_type(cand_arg(ok[c], i)) != TY_INVALID;
+        for (int i = 0; i < nargs && !poly; i++) {
             ty_oid_t t = cand_arg(ok[c], i);
             if (in[i] != TY_UNKNOWN && t != in[i] && pln_preferred(t) && pln_category(t) == pln_category(in[i]))
                 score[c]++;

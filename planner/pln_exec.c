@@ -135,15 +135,18 @@ static bool reduce(pln_exec_t *x, pln_iter_t *it)
 {
     const pln_rel_t *rel = it->rel;
     int nk = rel->nkeys, na = rel->naggs;
-    int nargs = 0;
-    for (int a = 0; a < na; a++)
-        nargs += rel->aggs[a]->nargs;
+    int nargs = 0, maxvals = 1;
+    for (int a = 0; a < na; a++) {
+        nargs += pln__agg_nexprs(rel->aggs[a]);
+        if (pln__agg_nexprs(rel->aggs[a]) > maxvals)
+            maxvals = pln__agg_nexprs(rel->aggs[a]);
+    }
     ty_expr_t **es = cm_arena_alloc(x->ctx->arena, sizeof(ty_expr_t *) * (size_t)(nk + nargs + 1));
     for (int k = 0; k < nk; k++)
         es[k] = rel->keys[k];
     for (int a = 0, j = nk; a < na; a++)
-        for (int i = 0; i < rel->aggs[a]->nargs; i++)
-            es[j++] = rel->aggs[a]->args[i];
+        j += pln__agg_exprs(rel->aggs[a], es + j);
+    ty_datum_t *vals = new_row(x, maxvals);
     pln_rowset_t *groups = pln__rowset_new(x->ctx->arena, nk, rel->types);
     for (;;) {
         ty_datum_t *r;
@@ -167,12 +170,22 @@ static bool reduce(pln_exec_t *x, pln_iter_t *it)
         }
         pln_aggstate_t **st = g->state;
         for (int a = 0, j = nk; a < na; a++) {
-            ty_datum_t args[2];
-            memset(args, 0, sizeof(args));
-            for (int i = 0; i < rel->aggs[a]->nargs; i++)
-                if (!eval(x, it->inst[j++], r, &args[i]))
+            const pln_agg_t *ag = rel->aggs[a];
+            int nv = pln__agg_nexprs(ag);
+            memset(vals, 0, sizeof(ty_datum_t) * (size_t)maxvals);
+            bool skip = false;
+            for (int i = 0, v = 0; i < nv; i++, j++) {
+                if (skip)
+                    continue;
+                ty_datum_t d;
+                if (!eval(x, it->inst[j], r, &d))
                     return false;
-            if (!pln__agg_step(rel->aggs[a], st[a], args, x->ctx))
+                if (ag->filter && i == 0)
+                    skip = d.isnull || !d.v.b;   /* FILTER first: arguments of other rows are not evaluated */
+                else
+                    vals[v++] = d;
+            }
+            if (!skip && !pln__agg_step(ag, st[a], vals, x->ctx))
                 return false;
         }
     }

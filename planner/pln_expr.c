@@ -386,13 +386,18 @@ static ty_expr_t *bind_in(pln_binder_t *b, const sql_expr_t *e)
 
 static ty_expr_t *bind_like(pln_binder_t *b, const sql_expr_t *e)
 {
-    if (e->like_kind == SQL_SIMILAR)
-        return pln__error(b, e->pos, CM_ERRCODE_FEATURE_NOT_SUPPORTED, "SIMILAR TO is not supported yet"), NULL;
-    static const char *const ops[2][2] = {{"~~", "!~~"}, {"~~*", "!~~*"}};
+    static const char *const ops[3][2] = {{"~~", "!~~"}, {"~~*", "!~~*"}, {"~", "!~"}};
     ty_expr_t *l = bind(b, e->left), *r = bind(b, e->right);
     if (!l || !r)
         return NULL;
-    if (e->def) {
+    if (e->like_kind == SQL_SIMILAR) {
+        /* PostgreSQL: a ~ similar_to_escape(pattern [, escape]). */
+        ty_expr_t *args[2] = {r, NULL};
+        if (e->def && !(args[1] = bind(b, e->def)))
+            return NULL;
+        if (!(r = pln__make_call(b, "similar_to_escape", args, e->def ? 2 : 1, e->pos)))
+            return NULL;
+    } else if (e->def) {
         /* PostgreSQL rewrites the pattern with like_escape(pattern, escape). */
         ty_expr_t *esc = bind(b, e->def);
         if (!esc)
@@ -401,7 +406,7 @@ static ty_expr_t *bind_like(pln_binder_t *b, const sql_expr_t *e)
         if (!(r = pln__make_call(b, "like_escape", args, 2, e->def->pos)))
             return NULL;
     }
-    return pln__make_op(b, ops[e->like_kind == SQL_ILIKE][e->negated], l, r, e->pos);
+    return pln__make_op(b, ops[e->like_kind][e->negated], l, r, e->pos);
 }
 
 static ty_expr_t *bind_case(pln_binder_t *b, const sql_expr_t *e)
@@ -517,6 +522,27 @@ static ty_expr_t *bind_typeof(pln_binder_t *b, const sql_expr_t *e)
     return c;
 }
 
+/* (s1, e1) OVERLAPS (s2, e2); an interval as a pair's second value means s + i, as PostgreSQL's SQL-language overlaps forms say. */
+static ty_expr_t *bind_overlaps(pln_binder_t *b, const sql_expr_t *e)
+{
+    ty_expr_t *args[4];
+    if (!bind_list(b, e->args, args))
+        return NULL;
+    for (int i = 1; i < 4; i += 2)
+        if (args[i]->type == TY_INTERVAL && !(args[i] = pln__make_op(b, "+", args[i - 1], args[i], e->pos)))
+            return NULL;
+    if (!pln__resolve(b, "overlaps", false, args, 4, e->pos, false) && !b->err->set) {
+        /* The grammar names the function with its schema, and so does PostgreSQL's error. */
+        pln__error(b, e->pos, CM_ERRCODE_UNDEFINED_FUNCTION, "function pg_catalog.overlaps(%s, %s, %s, %s) does not exist",
+                   pln__type_name(b, args[0]->type), pln__type_name(b, args[1]->type),
+                   pln__type_name(b, args[2]->type), pln__type_name(b, args[3]->type));
+        cm_err_set_hint(b->err, "No function matches the given name and argument types. You might need to add "
+                                "explicit type casts.");
+        return NULL;
+    }
+    return pln__make_call(b, "overlaps", args, 4, e->pos);
+}
+
 static ty_expr_t *bind_func(pln_binder_t *b, const sql_expr_t *e)
 {
     int nn = e->names->count;
@@ -525,15 +551,23 @@ static ty_expr_t *bind_func(pln_binder_t *b, const sql_expr_t *e)
         pln__error(b, e->pos, CM_ERRCODE_UNDEFINED_FUNCTION, "function %s does not exist", name);
         return NULL;
     }
+    if (e->syntax == SQL_FUNC_OVERLAPS)
+        return bind_overlaps(b, e);
+    if (pln__has_named_args(e) && pln__check_named_args(b, e) && pln__is_aggregate(name))
+        return pln__no_function(b, e);
+    if (b->err->set)
+        return NULL;
     if (pln__is_aggregate(name))
         return pln__bind_agg(b, e);
     if (strcmp(name, "pg_typeof") == 0 && e->args->count == 1 && !e->star && !e->distinct)
         return bind_typeof(b, e);
-    if (e->star || e->distinct) {
+    if (e->star || e->distinct || e->agg_order || e->agg_filter) {
         pln__error(b, e->pos, "42809", "%s specified, but %s is not an aggregate function",
-                   e->star ? "*" : "DISTINCT", name);
+                   e->star ? "*" : e->distinct ? "DISTINCT" : e->agg_order ? "ORDER BY" : "FILTER", name);
         return NULL;
     }
+    if (pln__has_named_args(e))
+        return pln__bind_named_call(b, e);
     int n = e->args->count;
     ty_expr_t **args = alloc_args(b, n);
     if (!bind_list(b, e->args, args))
@@ -708,6 +742,10 @@ static ty_expr_t *bind(pln_binder_t *b, const sql_expr_t *e)
         break;
     case SQL_EXPR_ARRAY:
         pln__error(b, e->pos, CM_ERRCODE_FEATURE_NOT_SUPPORTED, "arrays are not supported yet");
+        break;
+    case SQL_EXPR_NAMED_ARG:
+        /* The grammar makes them only as function arguments, which bind_func takes apart. */
+        pln__error(b, e->pos, CM_ERRCODE_SYNTAX_ERROR, "named argument outside a function call");
         break;
     }
     b->depth--;

@@ -306,7 +306,8 @@ bool pln__fold_rel(pln_binder_t *b, pln_rel_t *r)
     if (!fold_list(b, &r->pred, 1) || !fold_list(b, r->keys, r->nkeys))
         return false;
     for (int i = 0; i < r->naggs; i++)
-        if (!fold_list(b, r->aggs[i]->args, r->aggs[i]->nargs))
+        if (!fold_list(b, r->aggs[i]->args, r->aggs[i]->nargs) || !fold_list(b, &r->aggs[i]->filter, 1) ||
+            !fold_list(b, r->aggs[i]->order, r->aggs[i]->norder))
             return false;
     return fold_list(b, &r->offset, 1) && fold_list(b, &r->limit, 1);
 }
@@ -333,7 +334,8 @@ bool pln__rel_any(const pln_rel_t *r, bool (*pred)(const ty_expr_t *e))
     if (any_list(&r->pred, 1, pred) || any_list(r->keys, r->nkeys, pred))
         return true;
     for (int i = 0; i < r->naggs; i++)
-        if (any_list(r->aggs[i]->args, r->aggs[i]->nargs, pred))
+        if (any_list(r->aggs[i]->args, r->aggs[i]->nargs, pred) || any_list(&r->aggs[i]->filter, 1, pred) ||
+            any_list(r->aggs[i]->order, r->aggs[i]->norder, pred))
             return true;
     return any_list(&r->offset, 1, pred) || any_list(&r->limit, 1, pred);
 }

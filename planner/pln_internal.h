@@ -69,6 +69,10 @@ typedef struct pln_agg {
     ty_expr_t *args[2];           /* over input rows; none for count(*) */
     int nargs;
     bool distinct;                /* agg(DISTINCT x) */
+    ty_expr_t *filter;            /* agg(...) FILTER (WHERE filter): rows where it is not true are skipped */
+    int norder;                   /* agg(... ORDER BY order[0], ...): values are fed in that order */
+    ty_expr_t **order;
+    pln_sortkey_t *keys;          /* col counts from the first order value, after the arguments */
     ty_oid_t type;                /* result type */
     const ty_func_t *add;         /* sum/avg: state + state */
     const ty_func_t *div;         /* avg: state / count */
@@ -187,6 +191,14 @@ ty_expr_t *pln__bind_expr(pln_binder_t *b, const sql_expr_t *e);
 const char *pln__colname(const sql_expr_t *e);
 bool pln__resolve_typename(pln_binder_t *b, const sql_typename_t *t, ty_oid_t *oid, int32_t *typmod);
 
+/* pln_namedarg.c: calls with arguments given by name (f(a => 1)). */
+bool pln__has_named_args(const sql_expr_t *call);
+/* PostgreSQL's checks before any lookup: no positional argument after a named one, no name twice. */
+bool pln__check_named_args(pln_binder_t *b, const sql_expr_t *call);
+ty_expr_t *pln__bind_named_call(pln_binder_t *b, const sql_expr_t *call);
+/* "function f(a => integer) does not exist", with the bound argument types. */
+ty_expr_t *pln__no_function(pln_binder_t *b, const sql_expr_t *call);
+
 /* pln_coerce.c */
 typedef enum pln_ccontext { PLN_CC_IMPLICIT, PLN_CC_ASSIGNMENT, PLN_CC_EXPLICIT } pln_ccontext_t;
 bool pln__can_coerce(ty_oid_t from, ty_oid_t to, pln_ccontext_t cc);
@@ -247,7 +259,12 @@ bool pln__expr_equal(const ty_expr_t *a, const ty_expr_t *b);
 /* pln_agg_exec.c: one aggregate's running state. */
 typedef struct pln_aggstate pln_aggstate_t;
 pln_aggstate_t *pln__agg_start(const pln_agg_t *a, ty_ctx_t *ctx);
-bool pln__agg_step(const pln_agg_t *a, pln_aggstate_t *st, const ty_datum_t *args, ty_ctx_t *ctx);
+/* The expressions an aggregate evaluates per input row: its FILTER if any,
+ * its arguments, then its ORDER BY values (pln__agg_exprs fills es, returns how many). */
+int pln__agg_nexprs(const pln_agg_t *a);
+int pln__agg_exprs(const pln_agg_t *a, ty_expr_t **es);
+/* vals: the arguments, then the ORDER BY values (the FILTER was checked by the caller). */
+bool pln__agg_step(const pln_agg_t *a, pln_aggstate_t *st, const ty_datum_t *vals, ty_ctx_t *ctx);
 bool pln__agg_finish(const pln_agg_t *a, pln_aggstate_t *st, ty_ctx_t *ctx, ty_datum_t *out);
 
 /* pln_sublink.c */

@@ -5,7 +5,9 @@
  * This uses the C library's POSIX extended regcomp, which is not
  * PostgreSQL's ARE engine: back-references, lookahead and embedded options
  * differ. The class escapes \d \D (which POSIX lacks) are rewritten to
- * bracket expressions; glibc supplies \w \s \b. Compiling and matching run
+ * bracket expressions; glibc supplies \w \s \b. The non-capturing groups
+ * (?:...) and non-greedy bounds {m,n}? that similar_to_escape writes become
+ * their POSIX plain forms. Compiling and matching run
  * under the shared UTF-8 locale so that "." matches a whole character and
  * case-insensitive matching folds 'Ä' and 'ä' as PostgreSQL does.
  */
@@ -18,6 +20,8 @@ bool ty_regex_compile(ty_ctx_t *ctx, const char *p, size_t plen, int cflags, reg
 {
     cm_buf_t pat;
     cm_buf_init(&pat, 0);
+    bool in_class = false;
+    size_t class_start = 0;
     for (size_t i = 0; i < plen; i++) {
         if (p[i] == '\\' && i + 1 < plen && (p[i + 1] == 'd' || p[i + 1] == 'D')) {
             cm_buf_put_str(&pat, p[i + 1] == 'd' ? "[0-9]" : "[^0-9]");
@@ -25,7 +29,24 @@ bool ty_regex_compile(ty_ctx_t *ctx, const char *p, size_t plen, int cflags, reg
         } else if (p[i] == '\\' && i + 1 < plen) {
             cm_buf_put(&pat, p + i, 2);
             i++;
+        } else if (p[i] == '(' && i + 2 < plen && p[i + 1] == '?' && p[i + 2] == ':' && !in_class) {
+            /* ARE's non-capturing group (SIMILAR TO's patterns are made of them): POSIX only
+             * has capturing ones, so later groups' numbers shift. */
+            cm_buf_put_u8(&pat, '(');
+            i += 2;
+        } else if (p[i] == '}' && i + 1 < plen && p[i + 1] == '?' && !in_class) {
+            /* A non-greedy bound: POSIX has none; whether a match exists does not depend on it. */
+            cm_buf_put_u8(&pat, '}');
+            i++;
         } else {
+            /* Track bracket expressions, where ( ? : } are ordinary ("[]...]" and "[^]...]" start with a literal ]). */
+            if (!in_class && p[i] == '[') {
+                in_class = true;
+                class_start = i;
+            } else if (in_class && p[i] == ']' && i != class_start + 1 &&
+                       !(i == class_start + 2 && p[class_start + 1] == '^')) {
+                in_class = false;
+            }
             cm_buf_put_u8(&pat, (uint8_t)p[i]);
         }
     }

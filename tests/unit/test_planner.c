@@ -49,8 +49,10 @@ static char *run_sql(const char *sql, const ty_oid_t *declared, int ndeclared, c
     cm_buf_init(&out, 0);
     ty_settings_t settings;
     ty_settings_default(&settings);
+    /* One transaction timestamp for the statement, as the server sets it (now() - now() is 0). */
+    int64_t ts = cm_now_wall_us() - INT64_C(946684800000000);
     ty_ctx_t ctx = {.arena = &arena, .settings = &settings, .err = &err, .user = "postgres",
-                    .database = "postgres", .schema = "public", .version = "eddy"};
+                    .database = "postgres", .schema = "public", .version = "eddy", .xact_ts = ts, .stmt_ts = ts};
     pln_raw_list_t raws;
     pln_stmt_t *st = NULL;
     if (!pln_parse(&arena, sql, strlen(sql), &raws, &err) ||
