@@ -838,8 +838,6 @@ static void srv__exec_describe(srv_conn_t *c, const srv_frame_t *f)
             srv__fail_extended(c, &err);
             return;
         }
-        int n = st->plan != NULL ? st->plan->nparams : 0;
-        srv_put_parameter_description(&c->out, n, n > 0 ? st->plan->param_types : NULL);
     } else {
         srv_portal_t *p = srv_portal_find(c, m.name);
         if (p == NULL) {
@@ -850,7 +848,20 @@ static void srv__exec_describe(srv_conn_t *c, const srv_frame_t *f)
         st = p->stmt;
         formats = p->formats;
     }
-    if (st->plan != NULL && (st->plan->kind == PLN_QUERY || st->plan->kind == PLN_SHOW))
+    bool rows = st->plan != NULL && (st->plan->kind == PLN_QUERY || st->plan->kind == PLN_SHOW);
+    if (rows && c->xact == 'E') {
+        /* PostgreSQL refuses to describe results in a failed transaction (it
+         * would need the catalog) but still describes commands, so that a
+         * client that describes everything can send its ROLLBACK. */
+        srv__aborted(&err);
+        srv__fail_extended(c, &err);
+        return;
+    }
+    if (m.what == 'S') {
+        int n = st->plan != NULL ? st->plan->nparams : 0;
+        srv_put_parameter_description(&c->out, n, n > 0 ? st->plan->param_types : NULL);
+    }
+    if (rows)
         srv_stmt_put_row_description(st, &c->out, formats);
     else
         srv_put_empty_message(&c->out, 'n');

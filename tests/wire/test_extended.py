@@ -315,6 +315,19 @@ def repeated_unnamed_parse(t):
 
 
 @case
+def describe_in_failed_transaction(t):
+    # Results cannot be described in a failed transaction; commands can (ROLLBACK).
+    def script(port):
+        with connect(port) as c:
+            out = [ex(c, Parse("SELECT $1::int4 AS a", "s"), Parse("ROLLBACK", "r"), Sync()),
+                   ex(c, Query("BEGIN"), Query("SELECT x"), n_sync=2),
+                   ex(c, Describe("S", "s"), Sync()),
+                   ex(c, Describe("S", "r"), Bind("r"), Describe("P"), Execute(), Sync())]
+            return out
+    t.same_as_ref(script, "Describe after an error in a block")
+
+
+@case
 def extended_matches_postgres(t):
     def script(port):
         with connect(port) as c:
