@@ -9,14 +9,14 @@
 #include <string.h>
 
 /* Tables added by the planner's work, declared here so ty_internal.h need not change with them. */
-extern const ty_func_table_t ty_funcs_similar, ty_funcs_overlaps;
+extern const ty_func_table_t ty_funcs_similar, ty_funcs_overlaps, ty_funcs_settings;
 
 static const ty_func_table_t *const ty__tables[] = {
     &ty_funcs_arith, &ty_funcs_cmp, &ty_funcs_cmp_any, &ty_funcs_math,
     &ty_funcs_string, &ty_funcs_datetime, &ty_funcs_misc,
     &ty_funcs_to_char_datetime, &ty_funcs_to_char_number, &ty_funcs_age,
     &ty_funcs_intbits,
-    &ty_funcs_similar, &ty_funcs_overlaps,
+    &ty_funcs_similar, &ty_funcs_overlaps, &ty_funcs_settings,
     &ty_funcs_numeric_more,
     &ty_funcs_trig,
     &ty_funcs_mixed,

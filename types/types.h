@@ -241,6 +241,17 @@ typedef struct ty_ctx {
     const char *database;            /* current_database() */
     const char *schema;              /* current_schema() */
     const char *version;             /* version() */
+    /*
+     * The session's settings for current_setting() and set_config() (ty_setting_funcs.c);
+     * NULL where there is no session (those functions then fail with 0A000).
+     * setting_get appends the value as SHOW prints it to out and returns true; an
+     * unknown name returns false with err unset when missing_ok, else with 42704 set.
+     * setting_set changes the setting (value NULL: back to its default) for the
+     * session, or until the transaction ends when is_local, as SET [LOCAL] does.
+     */
+    bool (*setting_get)(void *arg, const char *name, bool missing_ok, cm_buf_t *out, cm_err_t *err);
+    bool (*setting_set)(void *arg, const char *name, const char *value, bool is_local, cm_err_t *err);
+    void *setting_arg;
 } ty_ctx_t;
 
 /* Checks cancel and deadline; sets 57014 and returns false when either fired. */

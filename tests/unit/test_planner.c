@@ -13,6 +13,7 @@
 #include "tests/unit/unit.h"
 
 #include <stdlib.h>
+#include <strings.h>
 
 typedef struct render_ctx {
     cm_buf_t *out;
@@ -39,6 +40,39 @@ static bool render_row(void *arg, const ty_datum_t *row, int ncols)
     return true;
 }
 
+/* A stand-in for the server's session settings behind current_setting() and set_config(). */
+static const char *test_names[] = {"DateStyle", "application_name", "TimeZone"};
+static char test_values[3][64] = {"ISO, MDY", "", "UTC"};
+
+static int test_setting_find(const char *name)
+{
+    for (int i = 0; i < 3; i++)
+        if (strcasecmp(test_names[i], name) == 0)
+            return i;
+    return -1;
+}
+
+static bool test_setting_get(void *arg, const char *name, bool missing_ok, cm_buf_t *out, cm_err_t *err)
+{
+    int i = test_setting_find(name);
+    if (i < 0) {
+        if (!missing_ok)
+            cm_err_set(err, "42704", "unrecognized configuration parameter \"%s\"", name);
+        return false;
+    }
+    cm_buf_put_str(out, test_values[i]);
+    return true;
+}
+
+static bool test_setting_set(void *arg, const char *name, const char *value, bool is_local, cm_err_t *err)
+{
+    int i = test_setting_find(name);
+    if (i < 0)
+        return cm_err_set(err, "42704", "unrecognized configuration parameter \"%s\"", name);
+    snprintf(test_values[i], sizeof test_values[i], "%s", value ? value : "");
+    return true;
+}
+
 /* Renders one statement's result the way the reference client prints it. */
 static char *run_sql(const char *sql, const ty_oid_t *declared, int ndeclared, const ty_datum_t *params)
 {
@@ -52,7 +86,8 @@ static char *run_sql(const char *sql, const ty_oid_t *declared, int ndeclared, c
     /* One transaction timestamp for the statement, as the server sets it (now() - now() is 0). */
     int64_t ts = cm_now_wall_us() - INT64_C(946684800000000);
     ty_ctx_t ctx = {.arena = &arena, .settings = &settings, .err = &err, .user = "postgres",
-                    .database = "postgres", .schema = "public", .version = "eddy", .xact_ts = ts, .stmt_ts = ts};
+                    .database = "postgres", .schema = "public", .version = "eddy", .xact_ts = ts, .stmt_ts = ts,
+                    .setting_get = test_setting_get, .setting_set = test_setting_set};
     pln_raw_list_t raws;
     pln_stmt_t *st = NULL;
     if (!pln_parse(&arena, sql, strlen(sql), &raws, &err) ||
