@@ -180,7 +180,13 @@ static void srv__interrupt_message(const ty_ctx_t *ctx, cm_err_t *err)
                                      : "canceling statement due to user request");
 }
 
-static void srv__complete_select(srv_conn_t *c, srv_portal_t *portal, int32_t max_rows, uint64_t emitted)
+/*
+ * The end of an Execute or Query that returned rows: PortalSuspended when the
+ * row limit was reached (even if no row is left, as PostgreSQL cannot know
+ * either), else CommandComplete: "SHOW", or "SELECT n".
+ */
+static void srv__complete_rows(srv_conn_t *c, srv_portal_t *portal, int32_t max_rows, uint64_t emitted,
+                               bool show)
 {
     if (portal != NULL && max_rows > 0 && emitted >= (uint64_t)max_rows) {
         srv_put_empty_message(&c->out, 's');
@@ -188,6 +194,10 @@ static void srv__complete_select(srv_conn_t *c, srv_portal_t *portal, int32_t ma
     }
     if (portal != NULL)
         portal->done = true;
+    if (show) {
+        srv_put_command_complete(&c->out, "SHOW");
+        return;
+    }
     /* "SELECT n", written by hand: snprintf costs more than the rest of a SELECT 1. */
     char tag[32] = "SELECT ";
     char digits[24];
@@ -217,7 +227,7 @@ static void srv__portal_continue(srv_conn_t *c, srv_portal_t *p, int32_t max_row
         p->rows.len = p->rows_off = 0;
         cm_buf_shrink(&p->rows, 0);
     }
-    srv__complete_select(c, p, max_rows, n);
+    srv__complete_rows(c, p, max_rows, n, p->stmt->plan->kind == PLN_SHOW);
 }
 
 static void srv__work_cb(uv_work_t *req);
@@ -303,7 +313,7 @@ static void srv__after_work_cb(uv_work_t *req, int status)
         uint64_t emitted = extended && w->max_rows > 0 && w->nrows > (uint64_t)w->max_rows
                                ? (uint64_t)w->max_rows
                                : w->nrows;
-        srv__complete_select(c, w->portal, extended ? w->max_rows : 0, emitted);
+        srv__complete_rows(c, w->portal, extended ? w->max_rows : 0, emitted, false);
     } else if (extended) {
         srv__fail_extended(c, &w->err);
     } else {
@@ -336,10 +346,35 @@ static void srv__show_visit(void *arg, const char *name, const char *value, cons
         s->ok = srv__row_cb(s->k, row, 3);
 }
 
-static srv_run_rc_t srv__run_show(srv_conn_t *c, const srv_run_t *r, srv_sink_t *k, cm_err_t *err)
+/* A portal that ran before: the rows it kept, or an empty completion once it is done. */
+static bool srv__portal_resume(srv_conn_t *c, srv_portal_t *p, int32_t max_rows)
 {
+    if (p == NULL || !p->started)
+        return false;
+    if (p->done)
+        srv_put_command_complete(&c->out, p->stmt->plan->kind == PLN_SHOW ? "SHOW" : "SELECT 0");
+    else
+        srv__portal_continue(c, p, max_rows);
+    return true;
+}
+
+static srv_run_rc_t srv__run_show(srv_conn_t *c, const srv_run_t *r, const srv_cols_t *cols, cm_err_t *err)
+{
+    srv_portal_t *p = r->portal;
+    if (srv__portal_resume(c, p, r->max_rows))
+        return SRV_RUN_OK;
+    ty_ctx_t ctx;
+    srv__ctx_init(c, &ctx, &c->arena, err);
+    srv_sink_t k = {.out = &c->out,
+                    .spill = p != NULL ? &p->rows : NULL,
+                    .limit = p != NULL ? r->max_rows : 0,
+                    .types = cols->types,
+                    .formats = p != NULL ? p->formats : NULL,
+                    .ctx = &ctx,
+                    .c = c,
+                    .max = c->lp->srv->cfg.result_max_bytes};
     if (r->st->var_name != NULL && cm_strcasecmp(r->st->var_name, "all") == 0) {
-        srv_show_all_t s = {k, true};
+        srv_show_all_t s = {&k, true};
         srv_session_show_all(&c->sess, srv__show_visit, &s);
         if (!s.ok)
             return SRV_RUN_ERROR;
@@ -350,24 +385,21 @@ static srv_run_rc_t srv__run_show(srv_conn_t *c, const srv_run_t *r, srv_sink_t 
         ty_datum_t d = {.isnull = false};
         d.v.s.p = value;
         d.v.s.len = (uint32_t)strlen(value);
-        if (!srv__row_cb(k, &d, 1))
+        if (!srv__row_cb(&k, &d, 1))
             return SRV_RUN_ERROR;
     }
-    srv_put_command_complete(&c->out, "SHOW");
+    if (p != NULL)
+        p->started = true;
+    uint64_t emitted = k.limit > 0 && k.n > (uint64_t)k.limit ? (uint64_t)k.limit : k.n;
+    srv__complete_rows(c, p, r->max_rows, emitted, true);
     return SRV_RUN_OK;
 }
 
 static srv_run_rc_t srv__run_query(srv_conn_t *c, const srv_run_t *r, const srv_cols_t *cols, cm_err_t *err)
 {
     srv_portal_t *p = r->portal;
-    if (p != NULL && p->started) {
-        if (p->done) {
-            srv_put_command_complete(&c->out, "SELECT 0");
-            return SRV_RUN_OK;
-        }
-        srv__portal_continue(c, p, r->max_rows);
+    if (srv__portal_resume(c, p, r->max_rows))
         return SRV_RUN_OK;
-    }
     srv_cancel_stmt_begin(&c->cancel);
     if (r->st->blocking) {
         srv_run_rc_t rc = srv__run_blocking(c, r, cols, err);
@@ -395,7 +427,7 @@ static srv_run_rc_t srv__run_query(srv_conn_t *c, const srv_run_t *r, const srv_
     if (p != NULL)
         p->started = true;
     uint64_t emitted = k.limit > 0 && k.n > (uint64_t)k.limit ? (uint64_t)k.limit : k.n;
-    srv__complete_select(c, p, r->max_rows, emitted);
+    srv__complete_rows(c, p, r->max_rows, emitted, false);
     return SRV_RUN_OK;
 }
 
@@ -423,14 +455,8 @@ static srv_run_rc_t srv__run(srv_conn_t *c, const srv_run_t *r, bool describe, c
         return SRV_RUN_OK;
     case PLN_QUERY:
         return srv__run_query(c, r, &cols, err);
-    case PLN_SHOW: {
-        ty_ctx_t ctx;
-        srv__ctx_init(c, &ctx, &c->arena, err);
-        srv_sink_t k = {.out = &c->out, .types = cols.types, .ctx = &ctx, .c = c,
-                        .formats = r->portal != NULL ? r->portal->formats : NULL,
-                        .max = c->lp->srv->cfg.result_max_bytes};
-        return srv__run_show(c, r, &k, err);
-    }
+    case PLN_SHOW:
+        return srv__run_show(c, r, &cols, err);
     case PLN_SET:
         if (st->set_local && c->xact == 'I') {
             srv_conn_send_notice(c, CM_ERRCODE_NO_ACTIVE_SQL_TRANSACTION, CM_SEV_WARNING,

@@ -328,6 +328,19 @@ def describe_in_failed_transaction(t):
 
 
 @case
+def show_with_row_limit(t):
+    # SHOW returns rows like a query: a row limit suspends it, and it completes as SHOW.
+    def script(port):
+        with connect(port) as c:
+            out = [ex(c, Parse("SHOW DateStyle"), Bind(), Execute("", 1), Execute("", 1), Sync())]
+            c.send(Parse("SHOW ALL") + Bind() + Execute("", 3) + Execute("", 2) + Sync())
+            msgs = c.until_rfq()
+            out.append([m.t for m in msgs if m.t not in "SK"])
+            return out
+    t.same_as_ref(script, "SHOW through a portal with a row limit")
+
+
+@case
 def extended_matches_postgres(t):
     def script(port):
         with connect(port) as c:
