@@ -252,9 +252,12 @@ bool ty_datum_from_text(ty_oid_t type, int32_t typmod, const char *p, size_t len
     case TY_OID:
     case TY_REGPROC:
     case TY_REGCLASS:
-    case TY_REGTYPE:
         return ty_int_parse(p, len, type == TY_INT2 || type == TY_INT4 || type == TY_INT8 ? type : TY_OID, ctx,
                             &out->v.i);
+    case TY_REGTYPE: {
+        bool ty__regtype_in(const char *p, size_t len, ty_ctx_t *ctx, int64_t *out);   /* ty_regtype.c */
+        return ty__regtype_in(p, len, ctx, &out->v.i);
+    }
     case TY_FLOAT4:
     case TY_FLOAT8: return ty_float_parse(p, len, type, ctx, &out->v.f);
     case TY_NUMERIC: {
