@@ -74,6 +74,8 @@ static pln_rel_t *product(pln_binder_t *b, pln_rel_t *l, pln_rel_t *r)
 
 static bool bind_join(pln_binder_t *b, const sql_from_t *f, pln_scope_t *sc, pln_rel_t **rel)
 {
+    if (f->alias)   /* (a JOIN b) AS j hides a's and b's names, which the scope cannot express yet */
+        return pln__error(b, f->pos, CM_ERRCODE_FEATURE_NOT_SUPPORTED, "an alias on a JOIN is not supported yet");
     if (f->natural || f->using_cols || (f->join != SQL_JOIN_INNER && f->join != SQL_JOIN_CROSS))
         return pln__error(b, f->pos, CM_ERRCODE_FEATURE_NOT_SUPPORTED, "%s is not supported yet",
                           f->natural ? "NATURAL JOIN" : f->using_cols ? "JOIN ... USING" : "outer join");
