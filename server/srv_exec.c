@@ -167,6 +167,9 @@ static void srv__ctx_init(srv_conn_t *c, ty_ctx_t *ctx, cm_arena_t *a, cm_err_t 
     ctx->database = c->sess.database;
     ctx->schema = "public";
     ctx->version = SRV_VERSION_TEXT;
+    ctx->setting_get = srv_session_setting_get;
+    ctx->setting_set = srv_session_setting_set;
+    ctx->setting_arg = &c->sess;
 }
 
 /* PostgreSQL words a 57014 after what fired it. */

@@ -113,6 +113,9 @@ void srv_session_reset_all(srv_session_t *s);
 /* SHOW name: the value and the parameter's canonical name (the column name). */
 bool srv_session_show(srv_session_t *s, const char *name, const char **value, const char **canonical,
                       cm_err_t *err);
+/* The hooks of ty_ctx_t for current_setting() and set_config(); arg is the session. */
+bool srv_session_setting_get(void *arg, const char *name, bool missing_ok, cm_buf_t *out, cm_err_t *err);
+bool srv_session_setting_set(void *arg, const char *name, const char *value, bool is_local, cm_err_t *err);
 /* SHOW ALL: calls cb for every parameter in name order. */
 typedef void (*srv_guc_visit_cb)(void *arg, const char *name, const char *value, const char *desc);
 void srv_session_show_all(srv_session_t *s, srv_guc_visit_cb cb, void *arg);

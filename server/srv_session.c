@@ -493,6 +493,24 @@ bool srv_session_show(srv_session_t *s, const char *name, const char **value, co
     return true;
 }
 
+bool srv_session_setting_get(void *arg, const char *name, bool missing_ok, cm_buf_t *out, cm_err_t *err)
+{
+    srv_session_t *s = arg;
+    int i = srv__guc_find(name);
+    if (i < 0) {
+        if (!missing_ok)
+            cm_err_set(err, CM_ERRCODE_UNDEFINED_OBJECT, "unrecognized configuration parameter \"%s\"", name);
+        return false;
+    }
+    cm_buf_put_str(out, s->val[i]);
+    return true;
+}
+
+bool srv_session_setting_set(void *arg, const char *name, const char *value, bool is_local, cm_err_t *err)
+{
+    return srv_session_set(arg, name, value, is_local, err);
+}
+
 void srv_session_show_all(srv_session_t *s, srv_guc_visit_cb cb, void *arg)
 {
     for (int i = 0; i < SRV_NGUCS; i++)

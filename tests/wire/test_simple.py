@@ -81,6 +81,22 @@ def parameter_in_simple_query(t):
 
 
 @case
+def settings_functions(t):
+    # current_setting() and set_config() reach the session, SET LOCAL semantics included.
+    def script(port):
+        with connect(port) as c:
+            out = []
+            for q in ("SELECT current_setting('DateStyle'), set_config('application_name', 'zz', false), "
+                      "current_setting('nope', true)",
+                      "SELECT set_config('DateStyle', 'German', true)", "SHOW DateStyle",
+                      "BEGIN; SELECT set_config('DateStyle', 'German', true), current_setting('datestyle')",
+                      "COMMIT", "SHOW DateStyle", "SELECT current_setting('nope')", "SHOW application_name"):
+                out.append(shorts(c.q(q)))
+            return out
+    t.same_as_ref(script, "settings functions")
+
+
+@case
 def error_fields(t):
     with connect() as c:
         e = errors(c.q("SELECT 1/0"))[0].fields()
