@@ -61,6 +61,14 @@ typedef struct pln_stmt {
     const char *var_value;        /* SET: the value as text, list items joined with ", "; NULL = DEFAULT */
     bool set_local;
 
+    /*
+     * An error PostgreSQL raises while planning rather than analysing (a
+     * constant expression that fails when folded, e.g. 1/0), kept by
+     * pln_bind_prepare so that Parse succeeds and Bind reports it, as in
+     * PostgreSQL. NULL when the statement planned cleanly.
+     */
+    const struct pln_error *plan_error;
+
     /* PLN_BEGIN / PLN_SET_TRANSACTION: accepted modes (informational) */
     const char *isolation;        /* "read committed", "serializable", ...; NULL if not given */
     bool read_only;
@@ -92,6 +100,17 @@ bool pln_bind(cm_arena_t *arena, const pln_raw_t *raw, const char *sql, const ty
  */
 bool pln_bind_session(cm_arena_t *arena, const pln_raw_t *raw, const char *sql, const ty_oid_t *declared,
                       int ndeclared, const ty_settings_t *settings, pln_stmt_t **out, cm_err_t *err);
+
+/*
+ * pln_bind_session for the extended protocol's Parse: an error raised while
+ * folding constants does not fail the call but is kept in stmt->plan_error
+ * for the caller to raise at Bind (pln_plan_error_raise).
+ */
+bool pln_bind_prepare(cm_arena_t *arena, const pln_raw_t *raw, const char *sql, const ty_oid_t *declared,
+                      int ndeclared, const ty_settings_t *settings, pln_stmt_t **out, cm_err_t *err);
+
+/* Copies a kept planning error into err; returns false like cm_err_set. */
+bool pln_plan_error_raise(const pln_stmt_t *stmt, cm_err_t *err);
 
 /* Called once per result row; return false to stop (error already set in ctx). */
 typedef bool (*pln_row_cb)(void *arg, const ty_datum_t *row, int ncols);

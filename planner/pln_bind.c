@@ -50,11 +50,19 @@ static bool bind_query(pln_binder_t *b, const sql_select_t *s, pln_stmt_t *st)
     if (!pln__bind_select(b, s, &q))
         return false;
     /* Literal conversions, then every expression, as PostgreSQL's planner folds them. */
-    if (!pln__fold_literals(b) || !pln__fold_rel(b, q.rel))
+    if (!pln__fold_literals(b))
         return false;
-    for (int i = 0; i < b->nsublinks; i++)
-        if (!pln__fold_rel(b, b->sublinks[i].rel))
+    bool planned = pln__fold_rel(b, q.rel);
+    for (int i = 0; planned && i < b->nsublinks; i++)
+        planned = pln__fold_rel(b, b->sublinks[i].rel);
+    if (!planned) {
+        /* Folding is planning, not analysis: with defer_plan_errors the
+         * statement stays describable and the error waits for Bind. A
+         * partly folded tree is still a correct one, but it never runs. */
+        if (!b->defer_plan_errors)
             return false;
+        st->plan_error = pln__error_keep(b->arena, b->err);
+    }
     struct pln_query *pq = cm_arena_zalloc(b->arena, sizeof(*pq));
     pq->root = q.rel;
     pq->ncols = q.ncols;
@@ -177,10 +185,12 @@ bool pln_bind(cm_arena_t *arena, const pln_raw_t *raw, const char *sql, const ty
     return pln_bind_session(arena, raw, sql, declared, ndeclared, NULL, out, err);
 }
 
-bool pln_bind_session(cm_arena_t *arena, const pln_raw_t *raw, const char *sql, const ty_oid_t *declared,
-                      int ndeclared, const ty_settings_t *settings, pln_stmt_t **out, cm_err_t *err)
+static bool bind_stmt(cm_arena_t *arena, const pln_raw_t *raw, const char *sql, const ty_oid_t *declared,
+                      int ndeclared, const ty_settings_t *settings, bool defer_plan_errors, pln_stmt_t **out,
+                      cm_err_t *err)
 {
-    pln_binder_t b = {.arena = arena, .sql = sql, .sql_len = sql ? strlen(sql) : 0, .err = err};
+    pln_binder_t b = {.arena = arena, .sql = sql, .sql_len = sql ? strlen(sql) : 0, .err = err,
+                      .defer_plan_errors = defer_plan_errors};
     if (settings) {
         b.settings = *settings;
         b.settings_known = true;
@@ -232,4 +242,52 @@ bool pln_bind_session(cm_arena_t *arena, const pln_raw_t *raw, const char *sql, 
     st->param_types = b.param_types;
     *out = st;
     return true;
+}
+
+bool pln_bind_session(cm_arena_t *arena, const pln_raw_t *raw, const char *sql, const ty_oid_t *declared,
+                      int ndeclared, const ty_settings_t *settings, pln_stmt_t **out, cm_err_t *err)
+{
+    return bind_stmt(arena, raw, sql, declared, ndeclared, settings, false, out, err);
+}
+
+bool pln_bind_prepare(cm_arena_t *arena, const pln_raw_t *raw, const char *sql, const ty_oid_t *declared,
+                      int ndeclared, const ty_settings_t *settings, pln_stmt_t **out, cm_err_t *err)
+{
+    return bind_stmt(arena, raw, sql, declared, ndeclared, settings, true, out, err);
+}
+
+/* ============================================================ kept errors */
+
+struct pln_error {
+    char sqlstate[6];
+    const char *message;
+    const char *detail;
+    const char *hint;
+    int position;
+};
+
+const struct pln_error *pln__error_keep(cm_arena_t *arena, cm_err_t *err)
+{
+    struct pln_error *e = cm_arena_zalloc(arena, sizeof(*e));
+    memcpy(e->sqlstate, err->sqlstate, sizeof(e->sqlstate));
+    e->message = cm_arena_strdup(arena, err->message ? err->message : "");
+    e->detail = err->detail ? cm_arena_strdup(arena, err->detail) : NULL;
+    e->hint = err->hint ? cm_arena_strdup(arena, err->hint) : NULL;
+    e->position = err->position;
+    cm_err_clear(err);
+    return e;
+}
+
+bool pln_plan_error_raise(const pln_stmt_t *stmt, cm_err_t *err)
+{
+    const struct pln_error *e = stmt->plan_error;
+    if (e == NULL)
+        return true;
+    cm_err_set(err, e->sqlstate, "%s", e->message);
+    if (e->detail)
+        cm_err_set_detail(err, "%s", e->detail);
+    if (e->hint)
+        cm_err_set_hint(err, "%s", e->hint);
+    err->position = e->position;
+    return false;
 }

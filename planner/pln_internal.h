@@ -176,8 +176,12 @@ typedef struct pln_binder {
     int sublinks_cap;
     pln_sublink_t *sublinks;
     bool settings_known;          /* settings are the session's: settings-dependent literals fold */
+    bool defer_plan_errors;       /* keep folding errors in the statement (Parse) instead of failing */
     int depth;
 } pln_binder_t;
+
+/* Moves err into an arena copy for pln_stmt_t.plan_error; err is cleared. */
+const struct pln_error *pln__error_keep(cm_arena_t *arena, cm_err_t *err);
 
 /* Errors at a byte offset of the statement text (-1: no position). */
 bool pln__error(pln_binder_t *b, int byte_pos, const char *sqlstate, const char *fmt, ...)

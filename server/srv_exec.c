@@ -671,7 +671,7 @@ static void srv__exec_parse(srv_conn_t *c, const srv_frame_t *f)
     if (ok && raws.count > 1)
         ok = cm_err_set(&err, CM_ERRCODE_SYNTAX_ERROR, "cannot insert multiple commands into a prepared statement");
     if (ok && raws.count == 1)
-        ok = pln_bind_session(&st->arena, raws.items[0], sql, st->declared, m.nparams, &c->sess.settings,
+        ok = pln_bind_prepare(&st->arena, raws.items[0], sql, st->declared, m.nparams, &c->sess.settings,
                               &st->plan, &err);
     if (ok && c->xact == 'E' && !srv__is_exit_stmt(st->plan))
         ok = srv__aborted(&err);
@@ -836,7 +836,10 @@ static void srv__exec_bind(srv_conn_t *c, const srv_frame_t *f)
     p->name = cm_arena_strdup(&p->arena, m.portal);
     p->stmt = st;
     st->refs++;
-    if (!srv__bind_params(c, &m, st, p, &err) || !srv__bind_formats(&m, st, p, &err)) {
+    /* A constant that failed to fold is a planning error: PostgreSQL plans at
+     * Bind, after the parameters are read, so that is where it surfaces. */
+    if (!srv__bind_params(c, &m, st, p, &err) || !srv__bind_formats(&m, st, p, &err) ||
+        (st->plan != NULL && !pln_plan_error_raise(st->plan, &err))) {
         srv_portal_free(c, p);
         srv__fail_extended(c, &err);
         return;
