@@ -354,10 +354,13 @@ static size_t lx_clip_name(const char *s, size_t n)
 {
     if (n <= SQL_NAME_LEN_MAX)
         return n;
-    n = SQL_NAME_LEN_MAX;
-    while (n > 0 && ((unsigned char)s[n] & 0xC0) == 0x80)
-        n--;
-    return n;
+    /* A UTF-8 character has at most three continuation bytes; bytes that are
+     * not UTF-8 at all (the server rejects them, a fuzzer does not) are cut
+     * at the limit rather than backed over to an empty name. */
+    size_t cut = SQL_NAME_LEN_MAX;
+    while (cut > SQL_NAME_LEN_MAX - 3 && ((unsigned char)s[cut] & 0xC0) == 0x80)
+        cut--;
+    return ((unsigned char)s[cut] & 0xC0) == 0x80 ? SQL_NAME_LEN_MAX : cut;
 }
 
 static bool lx_quoted_ident(sql_lexer_t *lx, sql_token_t *tok, size_t start, bool unicode)
