@@ -86,6 +86,8 @@ typedef enum sql_expr_kind {
     SQL_EXPR_ARRAY,       /* ARRAY[args] */
     SQL_EXPR_COLLATE,     /* arg COLLATE names */
     SQL_EXPR_NAMED_ARG,   /* a function argument given by name: str => arg (also str := arg) */
+    SQL_EXPR_SUBSCRIPT,   /* arg[left] or, when slice, arg[left:right] (left/right NULL where omitted) */
+    SQL_EXPR_ARRAY_CMP,   /* left str ANY/SOME (right) when sublink is SQL_SUBLINK_ANY, ALL when SQL_SUBLINK_ALL */
 } sql_expr_kind_t;
 
 typedef enum sql_const_kind {
@@ -146,6 +148,8 @@ typedef enum sql_sublink {
     SQL_SUBLINK_EXISTS,   /* EXISTS (SELECT ...) */
     SQL_SUBLINK_IN,       /* left [NOT] IN (SELECT ...) */
     SQL_SUBLINK_ARRAY,    /* ARRAY(SELECT ...) */
+    SQL_SUBLINK_ANY,      /* arg str ANY/SOME (SELECT ...) (also names the quantifier of SQL_EXPR_ARRAY_CMP) */
+    SQL_SUBLINK_ALL,      /* arg str ALL (SELECT ...) */
 } sql_sublink_t;
 
 typedef struct sql_select sql_select_t;
@@ -186,6 +190,7 @@ struct sql_expr {
     int precision;            /* SQLVALUE: CURRENT_TIMESTAMP(p); -1 if none */
     sql_sublink_t sublink;    /* SUBQUERY */
     sql_select_t *select;     /* SUBQUERY */
+    bool slice;               /* SUBSCRIPT: [lower:upper] rather than [index] */
 };
 
 /* -------------------------------------------------------------- queries */

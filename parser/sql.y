@@ -464,6 +464,35 @@ a_expr(A) ::= a_expr(E) NOT_LA(T) IN select_with_parens(S). [NOT_LA] { A = sql__
 
 a_expr(A) ::= row(L) OVERLAPS(T) row(R).         { A = sql__overlaps(ctx, &T, L, R); }
 
+/* x op ANY/SOME/ALL (array) and (SELECT ...); the operator's token gives the position and the name. */
+a_expr(A) ::= a_expr(L) subquery_op(O) sub_type(Q) select_with_parens(S).
+        { A = sql__quantified_select(ctx, &O, Q, L, S); }
+a_expr(A) ::= a_expr(L) subquery_op(O) sub_type(Q) LP a_expr(R) RP. { A = sql__array_cmp(ctx, &O, Q, L, R); }
+
+%type subquery_op {sql_token_t}
+subquery_op(A) ::= PLUS(T).                      { A = T; A.str = "+"; }
+subquery_op(A) ::= MINUS(T).                     { A = T; A.str = "-"; }
+subquery_op(A) ::= STAR(T).                      { A = T; A.str = "*"; }
+subquery_op(A) ::= SLASH(T).                     { A = T; A.str = "/"; }
+subquery_op(A) ::= PERCENT(T).                   { A = T; A.str = "%"; }
+subquery_op(A) ::= CARET(T).                     { A = T; A.str = "^"; }
+subquery_op(A) ::= LT(T).                        { A = T; A.str = "<"; }
+subquery_op(A) ::= GT(T).                        { A = T; A.str = ">"; }
+subquery_op(A) ::= EQ(T).                        { A = T; A.str = "="; }
+subquery_op(A) ::= LESS_EQUALS(T).               { A = T; A.str = "<="; }
+subquery_op(A) ::= GREATER_EQUALS(T).            { A = T; A.str = ">="; }
+subquery_op(A) ::= NOT_EQUALS(T).                { A = T; A.str = "<>"; }
+subquery_op(A) ::= OP(T).                        { A = T; }
+subquery_op(A) ::= LIKE(T).                      { A = T; A.str = "~~"; }
+subquery_op(A) ::= NOT_LA(T) LIKE.               { A = T; A.str = "!~~"; }
+subquery_op(A) ::= ILIKE(T).                     { A = T; A.str = "~~*"; }
+subquery_op(A) ::= NOT_LA(T) ILIKE.              { A = T; A.str = "!~~*"; }
+
+%type sub_type {int}
+sub_type(A) ::= ANY.                             { A = SQL_SUBLINK_ANY; }
+sub_type(A) ::= SOME.                            { A = SQL_SUBLINK_ANY; }
+sub_type(A) ::= ALL.                             { A = SQL_SUBLINK_ALL; }
+
 /* The operands of OVERLAPS: explicit rows only, as in PostgreSQL. */
 %type row {sql_expr_t *}
 row(A) ::= ROW(T) LP expr_list(L) RP.            { A = sql__row(ctx, &T, L); }
@@ -506,6 +535,22 @@ c_expr(A) ::= EXISTS(T) select_with_parens(S).   { A = sql__sublink(ctx, &T, SQL
 c_expr(A) ::= ARRAY(T) select_with_parens(S).    { A = sql__sublink(ctx, &T, SQL_SUBLINK_ARRAY, S); }
 c_expr(A) ::= ARRAY(T) LBRACKET expr_list(L) RBRACKET. { A = sql__array(ctx, &T, L); }
 c_expr(A) ::= ARRAY(T) LBRACKET RBRACKET.        { A = sql__array(ctx, &T, NULL); }
+c_expr(A) ::= ARRAY(T) LBRACKET array_expr_list(L) RBRACKET. { A = sql__array(ctx, &T, L); }
+/* Subscripts and slices: a[1], a[1:2], a[:2], a[2:], a[:]. */
+c_expr(A) ::= c_expr(E) LBRACKET(T) a_expr(I) RBRACKET. { A = sql__subscript(ctx, &T, E, I, NULL, false); }
+c_expr(A) ::= c_expr(E) LBRACKET(T) a_expr(L) COLON a_expr(H) RBRACKET. { A = sql__subscript(ctx, &T, E, L, H, true); }
+c_expr(A) ::= c_expr(E) LBRACKET(T) COLON a_expr(H) RBRACKET. { A = sql__subscript(ctx, &T, E, NULL, H, true); }
+c_expr(A) ::= c_expr(E) LBRACKET(T) a_expr(L) COLON RBRACKET. { A = sql__subscript(ctx, &T, E, L, NULL, true); }
+c_expr(A) ::= c_expr(E) LBRACKET(T) COLON RBRACKET. { A = sql__subscript(ctx, &T, E, NULL, NULL, true); }
+
+/* The inner brackets of ARRAY[[1,2],[3,4]]: sub-arrays without the keyword. */
+%type array_expr {sql_expr_t *}
+array_expr(A) ::= LBRACKET(T) expr_list(L) RBRACKET. { A = sql__array(ctx, &T, L); }
+array_expr(A) ::= LBRACKET(T) array_expr_list(L) RBRACKET. { A = sql__array(ctx, &T, L); }
+array_expr(A) ::= LBRACKET(T) RBRACKET.          { A = sql__array(ctx, &T, NULL); }
+%type array_expr_list {sql_list_t *}
+array_expr_list(A) ::= array_expr(E).            { A = sql__list1(ctx, E); }
+array_expr_list(A) ::= array_expr_list(L) COMMA array_expr(E). { A = sql__list_add(ctx, L, E); }
 c_expr(A) ::= ROW(T) LP expr_list(L) RP.         { A = sql__row(ctx, &T, L); }
 c_expr(A) ::= ROW(T) LP RP.                      { A = sql__row(ctx, &T, NULL); }
 c_expr(A) ::= LP(T) expr_list(L) COMMA a_expr(E) RP. { A = sql__row(ctx, &T, sql__list_add(ctx, L, E)); }
@@ -658,6 +703,8 @@ extract_arg(A) ::= SCONST(T).                    { A = sql__const_string(ctx, &T
 %type simple_typename {sql_typename_t *}
 %type const_typename {sql_typename_t *}
 typename(A) ::= simple_typename(T) opt_array_bounds(B). { A = sql__typename_array(ctx, T, B); }
+typename(A) ::= simple_typename(T) ARRAY.        { A = sql__typename_array(ctx, T, 1); }
+typename(A) ::= simple_typename(T) ARRAY LBRACKET ICONST RBRACKET. { A = sql__typename_array(ctx, T, 1); }
 
 %type opt_array_bounds {int}
 opt_array_bounds(A) ::= opt_array_bounds(B) LBRACKET RBRACKET. { A = B + 1; }

@@ -629,6 +629,44 @@ sql_expr_t *sql__array(sql_pctx_t *ctx, const sql_token_t *t, sql_list_t *l)
     return e;
 }
 
+sql_expr_t *sql__subscript(sql_pctx_t *ctx, const sql_token_t *t, sql_expr_t *arg, sql_expr_t *lo, sql_expr_t *hi,
+                           bool slice)
+{
+    sql_expr_t *e = sql__expr(ctx, SQL_EXPR_SUBSCRIPT, t->pos);
+    e->arg = arg;
+    e->left = lo;
+    e->right = hi;
+    e->slice = slice;
+    sql__child(ctx, e, arg);
+    sql__child(ctx, e, lo);
+    sql__child(ctx, e, hi);
+    return e;
+}
+
+sql_expr_t *sql__array_cmp(sql_pctx_t *ctx, const sql_token_t *op, int quantifier, sql_expr_t *l, sql_expr_t *r)
+{
+    sql_expr_t *e = sql__expr(ctx, SQL_EXPR_ARRAY_CMP, op->pos);
+    e->str = op->str;
+    e->sublink = (sql_sublink_t)quantifier;
+    e->left = l;
+    e->right = r;
+    sql__child(ctx, e, l);
+    sql__child(ctx, e, r);
+    return e;
+}
+
+sql_expr_t *sql__quantified_select(sql_pctx_t *ctx, const sql_token_t *op, int quantifier, sql_expr_t *l,
+                                   sql_select_t *s)
+{
+    sql_expr_t *e = sql__expr(ctx, SQL_EXPR_SUBQUERY, op->pos);
+    e->sublink = (sql_sublink_t)quantifier;
+    e->str = op->str;
+    e->arg = l;
+    e->select = s;
+    sql__child(ctx, e, l);
+    return e;
+}
+
 sql_expr_t *sql__row(sql_pctx_t *ctx, const sql_token_t *t, sql_list_t *l)
 {
     sql_expr_t *e = sql__expr(ctx, SQL_EXPR_ROW, t->pos);

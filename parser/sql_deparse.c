@@ -396,12 +396,36 @@ static void dp_expr(const sql_expr_t *e, cm_buf_t *out)
             cm_buf_put_str(out, "EXISTS ");
         } else if (e->sublink == SQL_SUBLINK_ARRAY) {
             cm_buf_put_str(out, "ARRAY");
+        } else if (e->sublink == SQL_SUBLINK_ANY || e->sublink == SQL_SUBLINK_ALL) {
+            cm_buf_put_u8(out, '(');
+            dp_expr(e->arg, out);
+            cm_buf_printf(out, " %s %s ", e->str, e->sublink == SQL_SUBLINK_ALL ? "ALL" : "ANY");
         }
         cm_buf_put_u8(out, '(');
         sql_deparse_select(e->select, out);
         cm_buf_put_u8(out, ')');
-        if (e->sublink == SQL_SUBLINK_IN)
+        if (e->sublink == SQL_SUBLINK_IN || e->sublink == SQL_SUBLINK_ANY || e->sublink == SQL_SUBLINK_ALL)
             cm_buf_put_u8(out, ')');
+        break;
+    case SQL_EXPR_SUBSCRIPT:
+        /* The base in parentheses: the grammar subscripts any primary expression written so. */
+        cm_buf_put_u8(out, '(');
+        dp_expr(e->arg, out);
+        cm_buf_put_str(out, ")[");
+        if (e->left)
+            dp_expr(e->left, out);
+        if (e->slice)
+            cm_buf_put_u8(out, ':');
+        if (e->right)
+            dp_expr(e->right, out);
+        cm_buf_put_u8(out, ']');
+        break;
+    case SQL_EXPR_ARRAY_CMP:
+        cm_buf_put_u8(out, '(');
+        dp_expr(e->left, out);
+        cm_buf_printf(out, " %s %s (", e->str, e->sublink == SQL_SUBLINK_ALL ? "ALL" : "ANY");
+        dp_expr(e->right, out);
+        cm_buf_put_str(out, "))");
         break;
     case SQL_EXPR_ROW:
         cm_buf_put_str(out, "ROW(");

@@ -128,6 +128,12 @@ sql_expr_t *sql__in_list(sql_pctx_t *ctx, const sql_token_t *t, sql_expr_t *e, s
 sql_expr_t *sql__in_select(sql_pctx_t *ctx, const sql_token_t *t, sql_expr_t *e, sql_select_t *s, bool negated);
 sql_expr_t *sql__sublink(sql_pctx_t *ctx, const sql_token_t *t, sql_sublink_t kind, sql_select_t *s);
 sql_expr_t *sql__array(sql_pctx_t *ctx, const sql_token_t *t, sql_list_t *l);
+/* arg[lower] or arg[lower:upper] (slice); x op ANY/ALL (array) and (SELECT ...): quantifier SQL_SUBLINK_ANY/ALL. */
+sql_expr_t *sql__subscript(sql_pctx_t *ctx, const sql_token_t *t, sql_expr_t *arg, sql_expr_t *lo, sql_expr_t *hi,
+                           bool slice);
+sql_expr_t *sql__array_cmp(sql_pctx_t *ctx, const sql_token_t *op, int quantifier, sql_expr_t *l, sql_expr_t *r);
+sql_expr_t *sql__quantified_select(sql_pctx_t *ctx, const sql_token_t *op, int quantifier, sql_expr_t *l,
+                                   sql_select_t *s);
 sql_expr_t *sql__row(sql_pctx_t *ctx, const sql_token_t *t, sql_list_t *l);
 sql_expr_t *sql__case(sql_pctx_t *ctx, const sql_token_t *t, sql_expr_t *arg, sql_list_t *whens, sql_expr_t *def);
 /* name: the COLUMN node func_name built; it becomes the FUNC node. */

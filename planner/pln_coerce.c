@@ -10,7 +10,7 @@
 #include <stdarg.h>
 #include <string.h>
 
-#define PLN_CANDIDATES_MAX 64
+#define PLN_CANDIDATES_MAX 128
 
 int pln__char_pos(const char *sql, int byte_pos)
 {

@@ -35,6 +35,7 @@ static int colname_strength(const sql_expr_t *e, const char **name)
         return s;
     }
     case SQL_EXPR_COLLATE:
+    case SQL_EXPR_SUBSCRIPT:   /* a[1] is named after a */
         return colname_strength(e->arg, name);
     case SQL_EXPR_CASE: {
         int s = e->def ? colname_strength(e->def, name) : 0;
@@ -126,8 +127,6 @@ bool pln__resolve_typename(pln_binder_t *b, const sql_typename_t *t, ty_oid_t *o
         cm_buf_free(&full);
         return false;
     }
-    if (t->array_bounds)
-        return pln__error(b, t->pos, CM_ERRCODE_FEATURE_NOT_SUPPORTED, "array types are not supported yet");
     *oid = info->oid;
     *typmod = -1;
     int nmods = sql_list_len(t->typmods);
@@ -191,6 +190,13 @@ bool pln__resolve_typename(pln_binder_t *b, const sql_typename_t *t, ty_oid_t *o
             return pln__error(b, t->pos, CM_ERRCODE_SYNTAX_ERROR, "type modifier is not allowed for type \"%s\"",
                               info->name);
         break;
+    }
+    if (t->array_bounds) {
+        /* int[], int[][] and int ARRAY are all the one array type; the typmod stays the element's. */
+        ty_oid_t arr = ty_array_type_of(info->oid);
+        if (arr == TY_INVALID)
+            return pln__error(b, t->pos, CM_ERRCODE_UNDEFINED_OBJECT, "type \"%s[]\" does not exist", info->name);
+        *oid = arr;
     }
     return true;
 }
@@ -609,10 +615,20 @@ static ty_expr_t *bind_sqlvalue(pln_binder_t *b, const sql_expr_t *e)
 
 static ty_expr_t *bind_cast(pln_binder_t *b, const sql_expr_t *e)
 {
-    ty_expr_t *a = bind(b, e->arg);
     ty_oid_t oid;
     int32_t typmod;
-    if (!a || !pln__resolve_typename(b, e->type, &oid, &typmod))
+    ty_expr_t *a;
+    if (e->arg->kind == SQL_EXPR_ARRAY) {
+        /* ARRAY[...]::t[] builds the array of t directly, as PostgreSQL's transformTypeCast does (ARRAY[]::int[]). */
+        if (!pln__resolve_typename(b, e->type, &oid, &typmod))
+            return NULL;
+        a = pln__bind_array(b, e->arg, oid, typmod);
+    } else {
+        a = bind(b, e->arg);
+        if (!a || !pln__resolve_typename(b, e->type, &oid, &typmod))
+            return NULL;
+    }
+    if (!a)
         return NULL;
     if (a->type == oid && typmod < 0) {
         /* A cast to the same type keeps the value but drops a typmod. */
@@ -741,7 +757,13 @@ static ty_expr_t *bind(pln_binder_t *b, const sql_expr_t *e)
         pln__error(b, e->pos, CM_ERRCODE_FEATURE_NOT_SUPPORTED, "row expressions are not supported yet");
         break;
     case SQL_EXPR_ARRAY:
-        pln__error(b, e->pos, CM_ERRCODE_FEATURE_NOT_SUPPORTED, "arrays are not supported yet");
+        r = pln__bind_array(b, e, TY_INVALID, -1);
+        break;
+    case SQL_EXPR_ARRAY_CMP:
+        r = pln__bind_array_cmp(b, e);
+        break;
+    case SQL_EXPR_SUBSCRIPT:
+        r = pln__bind_subscript(b, e);
         break;
     case SQL_EXPR_NAMED_ARG:
         /* The grammar makes them only as function arguments, which bind_func takes apart. */

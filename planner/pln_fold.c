@@ -240,6 +240,9 @@ static ty_expr_t *fold(pln_binder_t *b, ty_expr_t *e)
     case TY_EXPR_NULLIF:
     case TY_EXPR_IS_DISTINCT:
     case TY_EXPR_IN_LIST:
+    case TY_EXPR_ARRAY:
+    case TY_EXPR_ANY:
+    case TY_EXPR_ALL:
         if (!fold_args(b, e, &all_const))
             return NULL;
         return all_const && (!e->func || pln__func_immutable(e->func)) ? eval_now(b, e) : e;

@@ -316,4 +316,11 @@ bool pln__rel_any(const pln_rel_t *rel, bool (*pred)(const ty_expr_t *e));
 /* Folds constant subtrees of e; NULL (error set) if evaluating one failed. */
 ty_expr_t *pln__fold(pln_binder_t *b, ty_expr_t *e);
 
+/* pln_array.c: ARRAY[...] (type: the array type a cast asks for, 0 if none), op ANY/ALL (array), subscripts. */
+ty_expr_t *pln__bind_array(pln_binder_t *b, const sql_expr_t *e, ty_oid_t type, int32_t typmod);
+ty_expr_t *pln__bind_array_cmp(pln_binder_t *b, const sql_expr_t *e);
+/* l op ANY (r) or, when all, op ALL: r is an array or an untyped literal. */
+ty_expr_t *pln__make_any(pln_binder_t *b, const char *op, ty_expr_t *l, ty_expr_t *r, bool all, int pos);
+ty_expr_t *pln__bind_subscript(pln_binder_t *b, const sql_expr_t *e);
+
 #endif

@@ -6,7 +6,8 @@
  * expression, and at run time pln__instantiate replaces it by the result,
  * computed when an expression that holds it is first evaluated. A scalar
  * subquery gives NULL when empty and fails with 21000 on a second row; IN
- * becomes an IN list of the subquery's values (false when it is empty).
+ * becomes an IN list of the subquery's values (false when it is empty), and
+ * x op ANY/ALL (SELECT ...) the same operator over an array of them.
  */
 #include "planner/pln_internal.h"
 
@@ -65,7 +66,9 @@ ty_expr_t *pln__bind_sublink(pln_binder_t *b, const sql_expr_t *e)
         s.type = q.cols[0].type;
         s.typmod = q.cols[0].typmod;
         return placeholder(b, add_sublink(b, &s), s.type, s.typmod, e->pos);
-    case SQL_SUBLINK_IN: {
+    case SQL_SUBLINK_IN:
+    case SQL_SUBLINK_ANY:
+    case SQL_SUBLINK_ALL: {
         if (q.ncols != 1) {
             pln__error(b, e->pos, CM_ERRCODE_SYNTAX_ERROR, "subquery has too many columns");
             return NULL;
@@ -73,15 +76,28 @@ ty_expr_t *pln__bind_sublink(pln_binder_t *b, const sql_expr_t *e)
         ty_expr_t *lhs = pln__bind_expr(b, e->arg);
         if (!lhs)
             return NULL;
-        /* "=" is chosen between the left side and the subquery's column as for any operator. */
+        /* The operator is chosen between the left side and the subquery's column as for any operator. */
+        const char *op = e->sublink == SQL_SUBLINK_IN ? "=" : e->str;
         ty_expr_t *args[2] = {lhs, placeholder(b, 0, q.cols[0].type, q.cols[0].typmod, e->pos)};
-        const ty_func_t *eq = pln__resolve(b, "=", true, args, 2, e->pos, true);
+        const ty_func_t *eq = pln__resolve(b, op, true, args, 2, e->pos, true);
         if (!eq)
             return NULL;
         if (eq->ret != TY_BOOL) {
-            pln__error(b, e->pos, CM_ERRCODE_DATATYPE_MISMATCH, "operator = must return type boolean, not type %s",
-                       pln__type_name(b, eq->ret));
+            pln__error(b, e->pos, CM_ERRCODE_DATATYPE_MISMATCH, "operator %s must return type boolean, not type %s",
+                       op, pln__type_name(b, eq->ret));
             return NULL;
+        }
+        if (e->sublink != SQL_SUBLINK_IN) {
+            /* Instantiated as op ANY/ALL over an array of the subquery's values (pln__instantiate). */
+            s.type = eq->args[1] != TY_INVALID ? eq->args[1] : q.cols[0].type;
+            s.typmod = -1;
+            int k = add_sublink(b, &s);
+            ty_expr_t *any = ty_expr_new(b->arena, e->sublink == SQL_SUBLINK_ALL ? TY_EXPR_ALL : TY_EXPR_ANY, TY_BOOL, 2);
+            any->args[0] = args[0];
+            any->args[1] = placeholder(b, k, q.cols[0].type, q.cols[0].typmod, e->pos);
+            any->func = eq;
+            any->location = e->pos;
+            return any;
         }
         s.type = eq->args[1];
         s.typmod = -1;
@@ -178,6 +194,26 @@ static ty_expr_t *expand_in(pln_exec_t *x, const ty_expr_t *e, int k, ty_expr_t 
     return in;
 }
 
+/* x op ANY/ALL (SELECT ...): the same over an array of the values cast to the operator's right type. */
+static ty_expr_t *expand_any(pln_exec_t *x, const ty_expr_t *e, int k, ty_expr_t *lhs)
+{
+    const pln_sublink_t *s = &x->q->sublinks[k];
+    ty_oid_t from = e->args[1]->type;
+    int n = x->sub_nrows[k];
+    ty_datum_t *items = cm_arena_alloc(x->ctx->arena, sizeof(ty_datum_t) * (size_t)(n ? n : 1));
+    for (int i = 0; i < n; i++) {
+        items[i] = x->sub_rows[k][i];
+        if (!items[i].isnull && from != s->type && !ty_cast_datum(from, s->type, -1, &x->sub_rows[k][i], x->ctx, &items[i]))
+            return NULL;
+    }
+    ty_expr_t *any = cm_arena_alloc(x->ctx->arena, sizeof(*any));
+    *any = *e;
+    any->args = cm_arena_alloc(x->ctx->arena, sizeof(ty_expr_t *) * 2);
+    any->args[0] = lhs;
+    any->args[1] = ty_expr_const(x->ctx->arena, ty_array_type_of(s->type), -1, ty_array_make(x->ctx->arena, s->type, items, n));
+    return any;
+}
+
 static ty_expr_t *inst(pln_exec_t *x, ty_expr_t *e)
 {
     if (is_sublink(e)) {
@@ -190,6 +226,13 @@ static ty_expr_t *inst(pln_exec_t *x, ty_expr_t *e)
         if (!lhs || !compute(x, k))
             return NULL;
         return expand_in(x, e, k, lhs);
+    }
+    if ((e->kind == TY_EXPR_ANY || e->kind == TY_EXPR_ALL) && is_sublink(e->args[1])) {
+        int k = PLN_SUBLINK_OF(e->args[1]->index);
+        ty_expr_t *lhs = inst(x, e->args[0]);
+        if (!lhs || !compute(x, k))
+            return NULL;
+        return expand_any(x, e, k, lhs);
     }
     if (!has_sublink(e))
         return e;

@@ -302,18 +302,14 @@ bool ty_expr_eval(const ty_expr_t *e, ty_ctx_t *ctx, const ty_datum_t *row, cons
             ty__bool(out, e->negated);
         return true;
     }
-    }
-    /* The array kinds, outside the enum for now (see types.h). */
-    switch ((int)e->kind) {
-    case (int)TY_EXPR_ARRAY: return ty__eval_array(e, ctx, row, params, out);
-    case (int)TY_EXPR_ANY:
-    case (int)TY_EXPR_ALL: {
+    case TY_EXPR_ARRAY: return ty__eval_array(e, ctx, row, params, out);
+    case TY_EXPR_ANY:
+    case TY_EXPR_ALL: {
         ty_datum_t lhs, arr;
         if (!ty_expr_eval(e->args[0], ctx, row, params, &lhs) || !ty_expr_eval(e->args[1], ctx, row, params, &arr))
             return false;
-        return ty_array_any(ctx, e->func, &lhs, &arr, (int)e->kind == TY_EXPR_ALL, out);
+        return ty_array_any(ctx, e->func, &lhs, &arr, e->kind == TY_EXPR_ALL, out);
     }
-    default: break;
     }
     CM_ASSERT(!"unknown expression kind");
     return false;

@@ -9,7 +9,7 @@
 #include <string.h>
 
 /* Tables added by the planner's work, declared here so ty_internal.h need not change with them. */
-extern const ty_func_table_t ty_funcs_similar, ty_funcs_overlaps, ty_funcs_settings;
+extern const ty_func_table_t ty_funcs_similar, ty_funcs_overlaps, ty_funcs_settings, ty_funcs_array_subscript;
 
 static const ty_func_table_t *const ty__tables[] = {
     &ty_funcs_arith, &ty_funcs_cmp, &ty_funcs_cmp_any, &ty_funcs_math,
@@ -28,6 +28,7 @@ static const ty_func_table_t *const ty__tables[] = {
     &ty_funcs_json,
     &ty_funcs_array,
     &ty_funcs_array_ops,
+    &ty_funcs_array_subscript,
 };
 
 size_t ty_func_candidates(const char *name, bool is_operator, const ty_func_t **out, size_t max)
@@ -49,7 +50,7 @@ size_t ty_func_candidates(const char *name, bool is_operator, const ty_func_t **
 
 const ty_func_t *ty_func_lookup(const char *name, bool is_operator, int nargs, const ty_oid_t *args)
 {
-    const ty_func_t *c[64];
+    const ty_func_t *c[128];   /* array || alone has 67 candidates */
     size_t n = ty_func_candidates(name, is_operator, c, CM_ARRAY_LEN(c));
     for (size_t i = 0; i < n; i++) {
         if (c[i]->nargs != nargs && !(c[i]->flags & TY_FN_VARIADIC))

@@ -349,22 +349,12 @@ typedef enum ty_expr_kind {
     TY_EXPR_IS_DISTINCT,  /* args[0], args[1]; func is "="; negated for IS NOT DISTINCT FROM */
     TY_EXPR_IS_BOOL,      /* args[0] IS [NOT] TRUE/FALSE/UNKNOWN: bool_test */
     TY_EXPR_IN_LIST,      /* args[0] IN (args[1..]); func is "="; negated for NOT IN */
+    TY_EXPR_ARRAY = 17,   /* ARRAY[args]: type is the array type; args are of its element type,
+                             or all of the array type itself for ARRAY[[1,2],[3,4]] */
+    TY_EXPR_ANY = 18,     /* args[0] op ANY (args[1]): args[1] is an array; func is the operator
+                             (scalar, element) -> bool */
+    TY_EXPR_ALL = 19,     /* args[0] op ALL (args[1]) */
 } ty_expr_kind_t;
-
-/*
- * Array expression kinds. They continue ty_expr_kind_t's numbering but stay
- * outside the enum until every switch over it handles them (switches without
- * a default would stop compiling, as warnings are errors); e->kind holds them
- * like any other kind, and they will move into the enum unchanged.
- *   TY_EXPR_ARRAY  ARRAY[args]: type is the array type; args are of its element type,
- *                  or all of the array type itself for ARRAY[[1,2],[3,4]]
- *   TY_EXPR_ANY    args[0] op ANY (args[1]): args[1] is an array; func is the operator
- *                  (scalar, element) -> bool
- *   TY_EXPR_ALL    args[0] op ALL (args[1])
- */
-#define TY_EXPR_ARRAY ((ty_expr_kind_t)(TY_EXPR_IN_LIST + 1))
-#define TY_EXPR_ANY ((ty_expr_kind_t)(TY_EXPR_IN_LIST + 2))
-#define TY_EXPR_ALL ((ty_expr_kind_t)(TY_EXPR_IN_LIST + 3))
 
 typedef enum ty_bool_test {
     TY_BOOLTEST_TRUE,
