@@ -47,6 +47,8 @@ static const pln_aggdef_t pln_aggdefs[] = {
     A1("every", TY_BOOL, TY_BOOL, PLN_AGG_BOOL_AND, 0),
     {{"string_agg", 2, {TY_TEXT, TY_TEXT}, TY_TEXT, 0, NULL, 3538}, PLN_AGG_STRING_AGG, 0},
     {{"string_agg", 2, {TY_BYTEA, TY_BYTEA}, TY_BYTEA, 0, NULL, 3545}, PLN_AGG_STRING_AGG, 0},
+    /* Any element type: the result type is chosen after resolution (pln__bind_agg). */
+    A1("array_agg", TY_INVALID, TY_INVALID, PLN_AGG_ARRAY_AGG, 0),
 };
 
 bool pln__is_aggregate(const char *name)
@@ -176,6 +178,23 @@ ty_expr_t *pln__bind_agg(pln_binder_t *b, const sql_expr_t *e)
     a->op = a->def->op;
     a->state = a->def->state;
     a->type = f->ret;
+    if (a->op == PLN_AGG_ARRAY_AGG) {
+        /* array_agg(anynonarray) is anyarray; array_agg(anyarray) stacks the arrays into one more dimension. */
+        ty_oid_t t = a->args[0]->type;
+        const sql_expr_t *arg = e->args->items[0];
+        if (arg->kind == SQL_EXPR_CONST && (arg->const_kind == SQL_CONST_STRING || arg->const_kind == SQL_CONST_NULL)) {
+            /* Both polymorphic forms accept an untyped literal, so PostgreSQL cannot choose. */
+            pln__error(b, e->pos, CM_ERRCODE_AMBIGUOUS_FUNCTION, "function array_agg(unknown) is not unique");
+            cm_err_set_hint(b->err, "Could not choose a best candidate function. You might need to add explicit type casts.");
+            return NULL;
+        }
+        a->type = ty_array_elem_type(t) != TY_INVALID ? t : ty_array_type_of(t);
+        if (a->type == TY_INVALID) {
+            pln__error(b, e->pos, CM_ERRCODE_UNDEFINED_OBJECT, "could not find array type for data type %s",
+                       pln__type_name(b, t));
+            return NULL;
+        }
+    }
     if (a->def->op == PLN_AGG_SUM || a->def->op == PLN_AGG_AVG) {
         a->add = exact_op("+", a->def->state, a->def->state);
         if (a->def->op == PLN_AGG_AVG)

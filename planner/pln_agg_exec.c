@@ -21,6 +21,8 @@ struct pln_aggstate {
     char *buf;                    /* string_agg */
     size_t len, cap;
     pln_rowset_t *seen;           /* DISTINCT */
+    ty_datum_t *items;            /* array_agg: the values so far */
+    int nitems, items_cap;
     ty_datum_t **pending;         /* ORDER BY: inputs (arguments, then order values) not fed yet */
     int npending, pending_cap;
 };
@@ -99,8 +101,20 @@ static bool step(const pln_agg_t *a, pln_aggstate_t *st, const ty_datum_t *args,
         st->count++;
         return true;
     }
+    if (a->op == PLN_AGG_ARRAY_AGG) {
+        if (st->nitems == st->items_cap) {
+            int cap = st->items_cap ? st->items_cap * 2 : 16;
+            ty_datum_t *n = cm_arena_alloc(ctx->arena, sizeof(ty_datum_t) * (size_t)cap);
+            if (st->nitems)
+                memcpy(n, st->items, sizeof(ty_datum_t) * (size_t)st->nitems);
+            st->items = n;
+            st->items_cap = cap;
+        }
+        st->items[st->nitems++] = args[0];
+        return true;
+    }
     if (args[0].isnull)
-        return true;   /* every aggregate here is strict in its first argument */
+        return true;   /* every other aggregate here is strict in its first argument */
     switch (a->op) {
     case PLN_AGG_COUNT:
         st->count++;
@@ -134,9 +148,52 @@ static bool step(const pln_agg_t *a, pln_aggstate_t *st, const ty_datum_t *args,
         st->have = true;
         return true;
     case PLN_AGG_COUNT_STAR:
+    case PLN_AGG_ARRAY_AGG:
         break;
     }
     return true;
+}
+
+/* DISTINCT without ORDER BY hands values over sorted, as PostgreSQL's sort for DISTINCT does (NULLs last). */
+static void sort_items(ty_oid_t type, ty_datum_t *v, ty_datum_t *tmp, int n)
+{
+    if (n < 2)
+        return;
+    int h = n / 2;
+    sort_items(type, v, tmp, h);
+    sort_items(type, v + h, tmp, n - h);
+    int i = 0, j = h, k = 0;
+    while (i < h && j < n)
+        tmp[k++] = ty_datum_compare(type, &v[j], &v[i]) < 0 ? v[j++] : v[i++];
+    while (i < h)
+        tmp[k++] = v[i++];
+    while (j < n)
+        tmp[k++] = v[j++];
+    memcpy(v, tmp, sizeof(*v) * (size_t)n);
+}
+
+static bool array_agg_finish(const pln_agg_t *a, pln_aggstate_t *st, ty_ctx_t *ctx, ty_datum_t *out)
+{
+    ty_oid_t in = a->args[0]->type;
+    if (a->distinct && a->norder == 0)
+        sort_items(in, st->items, cm_arena_alloc(ctx->arena, sizeof(ty_datum_t) * (size_t)st->nitems), st->nitems);
+    if (in != a->type) {
+        *out = ty_array_make(ctx->arena, in, st->items, st->nitems);
+        return true;
+    }
+    /* Arrays of arrays: an ARRAY[...] of the values builds the next dimension and checks their shapes. */
+    ty_expr_t *arr = ty_expr_new(ctx->arena, TY_EXPR_ARRAY, a->type, st->nitems);
+    for (int i = 0; i < st->nitems; i++) {
+        if (st->items[i].isnull)
+            return cm_err_set(ctx->err, CM_ERRCODE_NULL_VALUE_NOT_ALLOWED, "cannot accumulate null arrays");
+        const ty_array_t *x = ty_array_get(&st->items[i]), *first = ty_array_get(&st->items[0]);
+        if (x->ndim == 0)
+            return cm_err_set(ctx->err, "2202E", "cannot accumulate empty arrays");
+        if (x->ndim != first->ndim || memcmp(x->dims, first->dims, sizeof(int) * (size_t)x->ndim) != 0)
+            return cm_err_set(ctx->err, "2202E", "cannot accumulate arrays of different dimensionality");
+        arr->args[i] = ty_expr_const(ctx->arena, a->type, -1, st->items[i]);
+    }
+    return ty_expr_eval(arr, ctx, NULL, NULL, out);
 }
 
 bool pln__agg_step(const pln_agg_t *a, pln_aggstate_t *st, const ty_datum_t *vals, ty_ctx_t *ctx)
@@ -219,6 +276,10 @@ bool pln__agg_finish(const pln_agg_t *a, pln_aggstate_t *st, ty_ctx_t *ctx, ty_d
         ty_datum_t pair[2] = {st->acc, d};
         return a->div->impl(ctx, pair, 2, out);
     }
+    case PLN_AGG_ARRAY_AGG:
+        if (st->nitems == 0)
+            break;
+        return array_agg_finish(a, st, ctx, out);
     case PLN_AGG_STRING_AGG:
         if (!st->have)
             break;

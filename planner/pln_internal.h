@@ -58,6 +58,7 @@ typedef enum pln_aggop {
     PLN_AGG_BOOL_AND,
     PLN_AGG_BOOL_OR,
     PLN_AGG_STRING_AGG,
+    PLN_AGG_ARRAY_AGG,            /* keeps NULLs; of arrays: one dimension more */
 } pln_aggop_t;
 
 
