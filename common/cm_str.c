@@ -3,6 +3,7 @@
  */
 #include "common/common.h"
 
+#include <stdio.h>
 #include <time.h>
 
 static inline unsigned char cm__lower(unsigned char c)
@@ -43,6 +44,38 @@ int cm_utf8_chars(const char *s, size_t bytes)
         if (((unsigned char)s[i] & 0xC0) != 0x80)
             n++;
     return n;
+}
+
+/* Length of the sequence a lead byte announces, as pg_utf_mblen counts it. */
+static size_t cm__utf8_seq_len(unsigned char c)
+{
+    if ((c & 0xE0) == 0xC0)
+        return 2;
+    if ((c & 0xF0) == 0xE0)
+        return 3;
+    if ((c & 0xF8) == 0xF0)
+        return 4;
+    return 1;
+}
+
+bool cm_utf8_check(const char *s, size_t len, cm_err_t *err)
+{
+    const unsigned char *p = (const unsigned char *)s;
+    size_t i = 0;
+    while (i < len) {
+        size_t n = p[i] < 0x80 ? 1 : cm__utf8_seq_len(p[i]);
+        if (p[i] != 0 && i + n <= len && cm_utf8_valid(s + i, n)) {
+            i += n;
+            continue;
+        }
+        char bytes[4 * 5 + 1];
+        size_t shown = n < len - i ? n : len - i, at = 0;
+        for (size_t k = 0; k < shown; k++)
+            at += (size_t)snprintf(bytes + at, sizeof(bytes) - at, "%s0x%02x", k ? " " : "", p[i + k]);
+        return cm_err_set(err, CM_ERRCODE_CHARACTER_NOT_IN_REPERTOIRE,
+                          "invalid byte sequence for encoding \"UTF8\": %s", bytes);
+    }
+    return true;
 }
 
 bool cm_utf8_valid(const char *s, size_t len)

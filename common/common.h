@@ -212,6 +212,12 @@ void cm_str_lower(char *s);
 int cm_utf8_chars(const char *s, size_t bytes);
 /* True if s[0..len) is valid UTF-8 (no overlongs, no surrogates, no NUL). */
 bool cm_utf8_valid(const char *s, size_t len);
+/*
+ * Checks s[0..len) as PostgreSQL checks client text: on the first invalid
+ * sequence sets 22021 `invalid byte sequence for encoding "UTF8": 0xe2 0x28`
+ * (as many bytes as the lead byte announces) and returns false.
+ */
+bool cm_utf8_check(const char *s, size_t len, cm_err_t *err);
 
 /* Monotonic clock and wall clock in microseconds. */
 int64_t cm_now_mono_us(void);

@@ -595,7 +595,8 @@ static void srv__exec_query(srv_conn_t *c, const srv_frame_t *f)
     cm_arena_reset(&c->arena);
     char *sql = cm_arena_strndup(&c->arena, m.sql, m.len);
     c->q = (srv_query_run_t){.active = true, .sql = sql};
-    if (!pln_parse(&c->arena, sql, m.len, &c->q.raws, &err)) {
+    /* Client text is checked before anything reads it, as PostgreSQL does. */
+    if (!cm_utf8_check(sql, m.len, &err) || !pln_parse(&c->arena, sql, m.len, &c->q.raws, &err)) {
         srv__fail(c, &err);
         srv__query_finish(c);
         return;
@@ -667,7 +668,7 @@ static void srv__exec_parse(srv_conn_t *c, const srv_frame_t *f)
             st->declared[i] = srv_be32_at(m.param_types, i);
     }
     pln_raw_list_t raws;
-    bool ok = pln_parse(&st->arena, sql, m.sql_len, &raws, &err);
+    bool ok = cm_utf8_check(sql, m.sql_len, &err) && pln_parse(&st->arena, sql, m.sql_len, &raws, &err);
     if (ok && raws.count > 1)
         ok = cm_err_set(&err, CM_ERRCODE_SYNTAX_ERROR, "cannot insert multiple commands into a prepared statement");
     if (ok && raws.count == 1)
@@ -745,12 +746,8 @@ static bool srv__bind_params(srv_conn_t *c, const srv_msg_bind_t *m, srv_stmt_t 
         }
         bool ok;
         if (fmt == 0) {
-            if (memchr(v, 0, (size_t)len) != NULL)
-                return cm_err_set(err, CM_ERRCODE_CHARACTER_NOT_IN_REPERTOIRE,
-                                  "invalid byte sequence for encoding \"UTF8\": 0x00");
-            if (!cm_utf8_valid((const char *)v, (size_t)len))
-                return cm_err_set(err, CM_ERRCODE_CHARACTER_NOT_IN_REPERTOIRE,
-                                  "invalid byte sequence for encoding \"UTF8\"");
+            if (!cm_utf8_check((const char *)v, (size_t)len, err))
+                return false;
             ok = ty_datum_from_text(type, -1, (const char *)v, (size_t)len, &ctx, &p->params[i]);
         } else {
             if (!ty_has_binary(type)) {

@@ -60,11 +60,28 @@ static void test_utf8(void)
     UNIT_CHECK(cm_strcasecmp("DateStyle", "datestyle") == 0);
 }
 
+static void test_utf8_check_names_the_bytes(void)
+{
+    cm_err_t e = {0};
+    UNIT_CHECK(cm_utf8_check("h\xc3\xa9", 3, &e) && !e.set);
+    UNIT_CHECK(!cm_utf8_check("ab\xe2\x28\xa1z", 6, &e));
+    UNIT_CHECK_STR(e.sqlstate, "22021");
+    UNIT_CHECK_STR(e.message, "invalid byte sequence for encoding \"UTF8\": 0xe2 0x28 0xa1");
+    cm_err_clear(&e);
+    UNIT_CHECK(!cm_utf8_check("a\xe2", 2, &e));   /* truncated: only what is there */
+    UNIT_CHECK_STR(e.message, "invalid byte sequence for encoding \"UTF8\": 0xe2");
+    cm_err_clear(&e);
+    UNIT_CHECK(!cm_utf8_check("a\0b", 3, &e));
+    UNIT_CHECK_STR(e.message, "invalid byte sequence for encoding \"UTF8\": 0x00");
+    cm_err_clear(&e);
+}
+
 int main(void)
 {
     UNIT_RUN(test_arena_alloc_and_reset);
     UNIT_RUN(test_buf_cap_is_sticky);
     UNIT_RUN(test_err_first_wins);
     UNIT_RUN(test_utf8);
+    UNIT_RUN(test_utf8_check_names_the_bytes);
     UNIT_EXIT();
 }

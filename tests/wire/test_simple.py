@@ -180,6 +180,23 @@ def nul_in_query_string(t):
 
 
 @case
+def invalid_utf8_in_query_string(t):
+    # Client text is checked as PostgreSQL checks it: 22021 naming the bytes
+    # of the first bad sequence, and the session goes on.
+    from pgw import frame
+    with connect() as c:
+        for text, shown in ((b'SELECT 1 AS "\xa1"', "0xa1"), (b"SELECT '\xe2\x28\xa1'", "0xe2 0x28 0xa1")):
+            c.send(frame("Q", text + b"\0"))
+            msgs = c.until("Z")
+            err = [m for m in msgs if m.t == "E"]
+            t.ok(len(err) == 1 and err[0].sqlstate() == "22021", "22021 for %r" % text)
+            t.eq(err[0].fields().get("M") if err else None,
+                 'invalid byte sequence for encoding "UTF8": ' + shown, "message names the bytes")
+        t.eq(rows(c.q("SELECT 1")), [[b"1"]], "the session still answers")
+    t.served()
+
+
+@case
 def big_result_and_big_query(t):
     with connect(timeout=30) as c:
         msgs = c.q("SELECT repeat('x', 1000000) AS big")
