@@ -585,6 +585,26 @@ static void dp_modes(const sql_txn_modes_t *m, cm_buf_t *out)
         cm_buf_printf(out, "%s%s", sep, m->deferrable ? "DEFERRABLE" : "NOT DEFERRABLE");
 }
 
+/* A setting's name, each dotted part quoted as needed so it reads back the same. */
+static void dp_var_name(const char *name, cm_buf_t *out)
+{
+    if (strcmp(name, "all") == 0) {   /* SHOW ALL: the keyword reads better than "all" */
+        cm_buf_put_str(out, "ALL");
+        return;
+    }
+    const char *dot;
+    while ((dot = strchr(name, '.')) != NULL) {
+        char part[SQL_NAME_LEN_MAX * 4 + 1];
+        size_t n = (size_t)(dot - name) < sizeof(part) - 1 ? (size_t)(dot - name) : sizeof(part) - 1;
+        memcpy(part, name, n);
+        part[n] = '\0';
+        sql_deparse_ident(part, out);
+        cm_buf_put_u8(out, '.');
+        name = dot + 1;
+    }
+    sql_deparse_ident(name, out);
+}
+
 void sql_deparse_stmt(const sql_stmt_t *s, cm_buf_t *out)
 {
     static const char *const discards[] = {"ALL", "PLANS", "SEQUENCES", "TEMP"};
@@ -595,7 +615,8 @@ void sql_deparse_stmt(const sql_stmt_t *s, cm_buf_t *out)
         sql_deparse_select(s->select, out);
         break;
     case SQL_STMT_SET:
-        cm_buf_printf(out, "SET %s%s", s->set_local ? "LOCAL " : "", s->var_name);
+        cm_buf_printf(out, "SET %s", s->set_local ? "LOCAL " : "");
+        dp_var_name(s->var_name, out);
         cm_buf_put_str(out, " TO ");
         if (s->set_default)
             cm_buf_put_str(out, "DEFAULT");
@@ -607,11 +628,15 @@ void sql_deparse_stmt(const sql_stmt_t *s, cm_buf_t *out)
         dp_modes(&s->modes, out);
         break;
     case SQL_STMT_SHOW:
-        cm_buf_printf(out, "SHOW %s", s->var_name);
+        cm_buf_put_str(out, "SHOW ");
+        dp_var_name(s->var_name, out);
         break;
     case SQL_STMT_RESET:
         cm_buf_put_str(out, "RESET ");
-        cm_buf_put_str(out, s->var_name ? s->var_name : "ALL");
+        if (s->var_name)
+            dp_var_name(s->var_name, out);
+        else
+            cm_buf_put_str(out, "ALL");
         break;
     case SQL_STMT_BEGIN:
         cm_buf_put_str(out, s->start_transaction ? "START TRANSACTION" : "BEGIN");
