@@ -30,6 +30,8 @@ struct pln_iter {
     pln_rowset_t *set;            /* DISTINCT, UNION, INTERSECT/EXCEPT */
     pln_rowent_t *ent;            /* INTERSECT/EXCEPT: next entry to give */
     int64_t limit, skip, sent;
+    bool cur_matched;             /* JOIN: the left row met a right row */
+    bool *rmatched;               /* RIGHT/FULL JOIN: which right rows met a left row */
 };
 
 static bool next(pln_exec_t *x, pln_iter_t *it, ty_datum_t **row);
@@ -285,6 +287,75 @@ static bool setop_next(pln_exec_t *x, pln_iter_t *it, ty_datum_t **row)
     return true;
 }
 
+/* ---------------------------------------------------------------- joins */
+
+/* A left row with the right row r, or with NULLs for a missing side (l or r NULL). */
+static ty_datum_t *join_row(pln_exec_t *x, const pln_rel_t *rel, const ty_datum_t *l, const ty_datum_t *r)
+{
+    int lw = rel->input->ncols, rw = rel->right->ncols;
+    ty_datum_t *out = new_row(x, rel->ncols);
+    for (int c = 0; c < lw; c++)
+        out[c] = l ? l[c] : (ty_datum_t){.isnull = true};
+    for (int c = 0; c < rw; c++)
+        out[lw + c] = r ? r[c] : (ty_datum_t){.isnull = true};
+    return out;
+}
+
+/*
+ * A nested loop over the right side's rows: each left row with every right
+ * row the condition holds for; an outer join adds a left row that met none
+ * (LEFT, FULL) and, once the left side is done, the right rows that met
+ * none (RIGHT, FULL), padded with NULLs.
+ */
+static bool join_next(pln_exec_t *x, pln_iter_t *it, ty_datum_t **row)
+{
+    const pln_rel_t *rel = it->rel;
+    bool keep_left = rel->join == SQL_JOIN_LEFT || rel->join == SQL_JOIN_FULL;
+    bool keep_right = rel->join == SQL_JOIN_RIGHT || rel->join == SQL_JOIN_FULL;
+    while (!it->left_done) {
+        if (!it->cur) {
+            if (!next(x, it->in, &it->cur))
+                return false;
+            if (!it->cur) {
+                it->left_done = true;
+                it->pos = 0;
+                break;
+            }
+            it->pos = 0;
+            it->cur_matched = false;
+        }
+        while (it->pos < it->nr) {
+            int k = it->pos++;
+            ty_datum_t *r = join_row(x, rel, it->cur, it->rrows[k]);
+            if (rel->pred) {
+                ty_datum_t ok;
+                if (!inst_all(x, it, (ty_expr_t **)&rel->pred, 1) || !eval(x, it->inst[0], r, &ok))
+                    return false;
+                if (ok.isnull || !ok.v.b)
+                    continue;
+            }
+            it->cur_matched = true;
+            it->rmatched[k] = true;
+            *row = r;
+            return true;
+        }
+        ty_datum_t *l = it->cur;
+        it->cur = NULL;
+        if (keep_left && !it->cur_matched) {
+            *row = join_row(x, rel, l, NULL);
+            return true;
+        }
+    }
+    while (keep_right && it->pos < it->nr) {
+        int k = it->pos++;
+        if (!it->rmatched[k]) {
+            *row = join_row(x, rel, NULL, it->rrows[k]);
+            return true;
+        }
+    }
+    return true;
+}
+
 /* ------------------------------------------------------------ operators */
 
 static bool eval_bound(pln_exec_t *x, ty_expr_t *e, const char *what, const char *sqlstate, int64_t *out)
@@ -317,6 +388,11 @@ static bool start(pln_exec_t *x, pln_iter_t *it)
         return reduce(x, it);
     case PLN_REL_PRODUCT:
         return drain(x, it->right, -1, &it->rrows, &it->nr);
+    case PLN_REL_JOIN:
+        if (!drain(x, it->right, -1, &it->rrows, &it->nr))
+            return false;
+        it->rmatched = cm_arena_zalloc(x->ctx->arena, sizeof(bool) * (size_t)(it->nr ? it->nr : 1));
+        return true;
     case PLN_REL_DISTINCT:
         it->set = pln__rowset_new(x->ctx->arena, rel->ncols, rel->types);
         return true;
@@ -397,6 +473,8 @@ static bool next(pln_exec_t *x, pln_iter_t *it, ty_datum_t **row)
         *row = r;
         return true;
     }
+    case PLN_REL_JOIN:
+        return join_next(x, it, row);
     case PLN_REL_SORT:
     case PLN_REL_REDUCE:
         if (it->pos < it->nbuf)

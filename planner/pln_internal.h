@@ -43,6 +43,7 @@ typedef enum pln_rel_kind {
     PLN_REL_DISTINCT,  /* the first input row of each set of equal rows */
     PLN_REL_LIMIT,     /* OFFSET, then LIMIT */
     PLN_REL_SETOP,     /* UNION / INTERSECT / EXCEPT [ALL] of input and right */
+    PLN_REL_JOIN,      /* input JOIN right ON pred (NULL: true), join says INNER/LEFT/RIGHT/FULL */
 } pln_rel_kind_t;
 
 typedef struct pln_aggdef pln_aggdef_t;   /* an aggregate function (pln_agg.c) */
@@ -99,6 +100,7 @@ struct pln_rel {
     ty_expr_t *offset;
     sql_setop_t setop;            /* SETOP */
     bool all;
+    sql_join_kind_t join;         /* JOIN */
 };
 
 /* A subquery used as an expression, run once per execution (it cannot refer to the outer query). */
@@ -124,12 +126,21 @@ struct pln_query {
     pln_sublink_t *sublinks;
 };
 
-/* One FROM item as column references see it. */
+/*
+ * One FROM item as column references see it. A join with USING, NATURAL or
+ * an alias adds one for itself (PostgreSQL's join RTE): its columns are the
+ * join's output columns, found through index, and the items inside it then
+ * hide their columns from unqualified references (hidden_cols) and, under
+ * an alias, their names too (hidden_rel).
+ */
 typedef struct pln_rte {
     const char *alias;
     int ncols;
     pln_column_t *cols;
     int offset;                   /* of its first column in the FROM clause's row */
+    int *index;                   /* NULL: column c is at offset + c; else at index[c] */
+    bool hidden_cols;
+    bool hidden_rel;
 } pln_rte_t;
 
 /* The names a query's expressions can refer to. */

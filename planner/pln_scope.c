@@ -72,23 +72,161 @@ static pln_rel_t *product(pln_binder_t *b, pln_rel_t *l, pln_rel_t *r)
     return p;
 }
 
+/* Column references bound against the whole FROM row, made relative to a join's own row. */
+static void rebase(ty_expr_t *e, int base)
+{
+    if (e->kind == TY_EXPR_COLUMN && e->index >= 0 && e->index < PLN_AGG_BASE)
+        e->index -= base;
+    for (int i = 0; i < e->nargs; i++)
+        rebase(e->args[i], base);
+}
+
+static int col_index(const pln_rte_t *t, int c)
+{
+    return t->index ? t->index[c] : t->offset + c;
+}
+
+/* The columns one side of a join shows to unqualified names, in order (absolute indexes). */
+typedef struct side_cols {
+    int n;
+    pln_column_t *cols;
+    int *index;
+} side_cols_t;
+
+static void visible_cols(pln_binder_t *b, const pln_scope_t *sc, int from, int to, side_cols_t *out)
+{
+    int n = 0;
+    for (int r = from; r < to; r++)
+        if (!sc->rtes[r].hidden_cols)
+            n += sc->rtes[r].ncols;
+    out->cols = cm_arena_alloc(b->arena, sizeof(pln_column_t) * (size_t)(n ? n : 1));
+    out->index = cm_arena_alloc(b->arena, sizeof(int) * (size_t)(n ? n : 1));
+    out->n = 0;
+    for (int r = from; r < to; r++) {
+        const pln_rte_t *t = &sc->rtes[r];
+        for (int c = 0; !t->hidden_cols && c < t->ncols; c++) {
+            out->cols[out->n] = t->cols[c];
+            out->index[out->n++] = col_index(t, c);
+        }
+    }
+}
+
+static int find_side(const side_cols_t *s, const char *name, int *at)
+{
+    int hits = 0;
+    for (int i = 0; i < s->n; i++)
+        if (strcmp(s->cols[i].name, name) == 0) {
+            hits++;
+            *at = i;
+        }
+    return hits;
+}
+
+static bool using_col(pln_binder_t *b, const side_cols_t *s, const char *name, const char *side, int *at)
+{
+    int hits = find_side(s, name, at);
+    if (hits == 0)
+        return pln__error(b, -1, CM_ERRCODE_UNDEFINED_COLUMN, "column \"%s\" specified in USING clause does not exist in %s table",
+                          name, side);
+    if (hits > 1)
+        return pln__error(b, -1, CM_ERRCODE_AMBIGUOUS_COLUMN, "common column name \"%s\" appears more than once in %s table",
+                          name, side);
+    return true;
+}
+
+static ty_expr_t *side_ref(pln_binder_t *b, const side_cols_t *s, int i, int base)
+{
+    ty_expr_t *c = ty_expr_new(b->arena, TY_EXPR_COLUMN, s->cols[i].type, 0);
+    c->typmod = s->cols[i].typmod;
+    c->index = s->index[i] - base;
+    return c;
+}
+
+static ty_expr_t *and_of(pln_binder_t *b, ty_expr_t *p, ty_expr_t *q)
+{
+    if (!p)
+        return q;
+    ty_expr_t *a = ty_expr_new(b->arena, TY_EXPR_AND, TY_BOOL, 2);
+    a->args[0] = p;
+    a->args[1] = q;
+    return a;
+}
+
+/*
+ * JOIN as PostgreSQL's transformFromClauseItem: USING and NATURAL columns
+ * are compared with "=" after coercion to their common type and merged
+ * into one output column (the left value, the right one for RIGHT JOIN,
+ * COALESCE of both for FULL JOIN); the join then shows its own columns to
+ * unqualified names, and under an alias hides the items inside it.
+ */
 static bool bind_join(pln_binder_t *b, const sql_from_t *f, pln_scope_t *sc, pln_rel_t **rel)
 {
-    if (f->alias)   /* (a JOIN b) AS j hides a's and b's names, which the scope cannot express yet */
-        return pln__error(b, f->pos, CM_ERRCODE_FEATURE_NOT_SUPPORTED, "an alias on a JOIN is not supported yet");
-    if (f->natural || f->using_cols || (f->join != SQL_JOIN_INNER && f->join != SQL_JOIN_CROSS))
-        return pln__error(b, f->pos, CM_ERRCODE_FEATURE_NOT_SUPPORTED, "%s is not supported yet",
-                          f->natural ? "NATURAL JOIN" : f->using_cols ? "JOIN ... USING" : "outer join");
+    int start = sc->nrtes, base = sc->ncols;
     pln_rel_t *l, *r;
-    if (!bind_item(b, f->larg, sc, &l) || !bind_item(b, f->rarg, sc, &r))
+    if (!bind_item(b, f->larg, sc, &l))
         return false;
-    *rel = product(b, l, r);
+    int mid = sc->nrtes;
+    if (!bind_item(b, f->rarg, sc, &r))
+        return false;
+    int end = sc->nrtes, nraw = l->ncols + r->ncols;
+    if (f->join == SQL_JOIN_CROSS) {
+        *rel = product(b, l, r);
+        return true;
+    }
+    pln_rel_t *j = product(b, l, r);
+    j->kind = PLN_REL_JOIN;
+    j->join = f->join;
+    side_cols_t lc, rc;
+    visible_cols(b, sc, start, mid, &lc);
+    visible_cols(b, sc, mid, end, &rc);
+    /* The merged columns: USING's list, or the names both sides share for NATURAL. */
+    int nmerge = 0;
+    const char **names = cm_arena_alloc(b->arena, sizeof(char *) * (size_t)(lc.n + sql_list_len(f->using_cols) + 1));
+    if (f->natural) {
+        for (int i = 0; i < lc.n; i++) {
+            int at;
+            if (find_side(&rc, lc.cols[i].name, &at) > 0)
+                names[nmerge++] = lc.cols[i].name;
+        }
+    } else {
+        for (int i = 0; i < sql_list_len(f->using_cols); i++)
+            names[nmerge++] = f->using_cols->items[i];
+    }
+    int *lat = cm_arena_alloc(b->arena, sizeof(int) * (size_t)(nmerge + 1));
+    int *rat = cm_arena_alloc(b->arena, sizeof(int) * (size_t)(nmerge + 1));
+    ty_expr_t **merged = cm_arena_alloc(b->arena, sizeof(ty_expr_t *) * (size_t)(nmerge + 1));
+    for (int k = 0; k < nmerge; k++) {
+        for (int q = 0; q < k; q++)
+            if (strcmp(names[q], names[k]) == 0)
+                return pln__error(b, -1, "42701", "column \"%s\" appears more than once in USING clause",
+                                  names[k]);
+        if (!using_col(b, &lc, names[k], "left", &lat[k]) || !using_col(b, &rc, names[k], "right", &rat[k]))
+            return false;
+        ty_expr_t *pair[2] = {side_ref(b, &lc, lat[k], base), side_ref(b, &rc, rat[k], base)};
+        ty_oid_t t;
+        int32_t tm;
+        if (!pln__common_type(b, pair, 2, NULL, "JOIN/USING", &t, &tm) || !pln__coerce_all(b, pair, 2, t, -1, "JOIN/USING"))
+            return false;
+        ty_expr_t *eq = pln__make_op(b, "=", pair[0], pair[1], -1);
+        if (!eq || !(eq = pln__coerce_bool(b, eq, "JOIN/USING")))
+            return false;
+        j->pred = and_of(b, j->pred, eq);
+        if (f->join == SQL_JOIN_FULL) {
+            merged[k] = ty_expr_new(b->arena, TY_EXPR_COALESCE, t, 2);
+            merged[k]->args[0] = pair[0];
+            merged[k]->args[1] = pair[1];
+        } else {
+            merged[k] = pair[f->join == SQL_JOIN_RIGHT ? 1 : 0];
+        }
+        merged[k]->typmod = lc.cols[lat[k]].typmod == rc.cols[rat[k]].typmod ? lc.cols[lat[k]].typmod : -1;
+    }
     if (f->on) {
-        /* ON sees both sides, like WHERE, and is a filter over their product. */
+        /* ON sees the two sides only; its references are bound absolute and made relative to the join's row. */
+        pln_scope_t inner = {.nrtes = end - start, .rtes = sc->rtes + start, .ncols = sc->ncols, .outer = sc->outer};
         pln_scope_t *saved = b->scope;
         const char *saved_forbidden = b->agg_forbidden;
         pln_aggctx_t *saved_aggs = b->aggs;
-        b->scope = sc;
+        b->scope = &inner;
         b->aggs = NULL;
         b->agg_forbidden = "JOIN conditions";
         ty_expr_t *on = pln__bind_expr(b, f->on);
@@ -97,11 +235,61 @@ static bool bind_join(pln_binder_t *b, const sql_from_t *f, pln_scope_t *sc, pln
         b->agg_forbidden = saved_forbidden;
         if (!on || !(on = pln__coerce_bool(b, on, "JOIN/ON")))
             return false;
-        pln_rel_t *flt = pln__rel_new(b, PLN_REL_FILTER, *rel, (*rel)->ncols);
-        memcpy(flt->types, (*rel)->types, sizeof(ty_oid_t) * (size_t)(*rel)->ncols);
-        flt->pred = on;
-        *rel = flt;
+        rebase(on, base);
+        j->pred = and_of(b, j->pred, on);
     }
+    *rel = j;
+    if (nmerge == 0 && !f->alias)
+        return true;
+    /* The join's own row: both sides, then the merged columns. */
+    pln_rel_t *p = pln__rel_new(b, PLN_REL_PROJECT, j, nraw + nmerge);
+    p->exprs = cm_arena_alloc(b->arena, sizeof(ty_expr_t *) * (size_t)(nraw + nmerge));
+    for (int i = 0; i < nraw; i++) {
+        p->exprs[i] = ty_expr_new(b->arena, TY_EXPR_COLUMN, j->types[i], 0);
+        p->exprs[i]->index = i;
+        p->types[i] = j->types[i];
+    }
+    for (int k = 0; k < nmerge; k++) {
+        p->exprs[nraw + k] = merged[k];
+        p->types[nraw + k] = merged[k]->type;
+    }
+    *rel = p;
+    int ncols = nmerge + lc.n + rc.n - 2 * nmerge;
+    pln_column_t *cols = cm_arena_alloc(b->arena, sizeof(pln_column_t) * (size_t)(ncols ? ncols : 1));
+    int *index = cm_arena_alloc(b->arena, sizeof(int) * (size_t)(ncols ? ncols : 1));
+    int n = 0;
+    for (int k = 0; k < nmerge; k++, n++) {
+        cols[n] = (pln_column_t){.name = names[k], .type = merged[k]->type, .typmod = merged[k]->typmod};
+        index[n] = base + nraw + k;
+    }
+    for (int side = 0; side < 2; side++) {
+        const side_cols_t *sd = side ? &rc : &lc;
+        const int *at = side ? rat : lat;
+        for (int i = 0; i < sd->n; i++) {
+            bool used = false;
+            for (int k = 0; k < nmerge; k++)
+                used |= at[k] == i;
+            if (!used) {
+                cols[n] = sd->cols[i];
+                index[n++] = sd->index[i];
+            }
+        }
+    }
+    int naliases = sql_list_len(f->col_aliases);
+    if (naliases > ncols)
+        return pln__error(b, -1, "42P10", "table \"%s\" has %d columns available but %d columns specified", f->alias,
+                          ncols, naliases);
+    for (int i = 0; i < naliases; i++)
+        cols[i].name = f->col_aliases->items[i];
+    for (int t = start; t < end; t++) {
+        sc->rtes[t].hidden_cols = true;
+        sc->rtes[t].hidden_rel |= f->alias != NULL;
+    }
+    if (!add_rte(b, sc, f->alias, ncols, cols))
+        return false;
+    pln_rte_t *jr = &sc->rtes[sc->nrtes - 1];
+    jr->index = index;
+    sc->ncols = base + nraw + nmerge;   /* only the merged columns are new in the FROM row */
     return true;
 }
 
@@ -135,12 +323,29 @@ bool pln__bind_from(pln_binder_t *b, const sql_list_t *from, pln_scope_t *scope,
 
 /* ===================================================== column references */
 
-static const pln_rte_t *find_rte(const pln_scope_t *sc, const char *alias)
+static const pln_rte_t *find_rte_any(const pln_scope_t *sc, const char *alias, bool hidden)
 {
     for (int i = 0; sc && i < sc->nrtes; i++)
-        if (sc->rtes[i].alias && strcmp(sc->rtes[i].alias, alias) == 0)
+        if (sc->rtes[i].alias && sc->rtes[i].hidden_rel == hidden && strcmp(sc->rtes[i].alias, alias) == 0)
             return &sc->rtes[i];
     return NULL;
+}
+
+static const pln_rte_t *find_rte(const pln_scope_t *sc, const char *alias)
+{
+    return find_rte_any(sc, alias, false);
+}
+
+/* A name hidden under a join's alias: PostgreSQL's error differs from an unknown one. */
+static bool missing_rte(pln_binder_t *b, const char *rel, int pos)
+{
+    if (find_rte_any(b->scope, rel, true)) {
+        pln__error(b, pos, CM_ERRCODE_UNDEFINED_TABLE, "invalid reference to FROM-clause entry for table \"%s\"", rel);
+        cm_err_set_hint(b->err, "There is an entry for table \"%s\", but it cannot be referenced from this part of the query.",
+                        rel);
+        return false;
+    }
+    return pln__error(b, pos, CM_ERRCODE_UNDEFINED_TABLE, "missing FROM-clause entry for table \"%s\"", rel);
 }
 
 /* Columns named `name` in rte (or in every rte of sc when rte is NULL): how many, and the last. */
@@ -149,7 +354,7 @@ static int find_col(const pln_scope_t *sc, const pln_rte_t *rte, const char *nam
     int hits = 0;
     for (int r = 0; sc && r < sc->nrtes; r++) {
         const pln_rte_t *t = &sc->rtes[r];
-        if (rte && t != rte)
+        if (rte ? t != rte : t->hidden_cols)
             continue;
         for (int c = 0; c < t->ncols; c++)
             if (strcmp(t->cols[c].name, name) == 0) {
@@ -184,7 +389,7 @@ ty_expr_t *pln__bind_column(pln_binder_t *b, const sql_expr_t *e)
     if (rel && !(rte = find_rte(sc, rel))) {
         if (in_outer(b, rel, name))
             goto correlated;
-        pln__error(b, e->pos, CM_ERRCODE_UNDEFINED_TABLE, "missing FROM-clause entry for table \"%s\"", rel);
+        missing_rte(b, rel, e->pos);
         return NULL;
     }
     int hits = find_col(sc, rte, name, &in, &col);
@@ -203,7 +408,7 @@ ty_expr_t *pln__bind_column(pln_binder_t *b, const sql_expr_t *e)
     }
     ty_expr_t *c = ty_expr_new(b->arena, TY_EXPR_COLUMN, in->cols[col].type, 0);
     c->typmod = in->cols[col].typmod;
-    c->index = in->offset + col;
+    c->index = col_index(in, col);
     c->location = e->pos;
     return c;
 correlated:
@@ -218,22 +423,24 @@ bool pln__expand_star(pln_binder_t *b, const sql_expr_t *e, ty_expr_t ***exprs, 
     if (e->kind == SQL_EXPR_COLUMN) {
         const char *rel = e->names->items[e->names->count - 2];
         if (!(only = find_rte(sc, rel)))
-            return pln__error(b, e->pos, CM_ERRCODE_UNDEFINED_TABLE, "missing FROM-clause entry for table \"%s\"", rel);
+            return missing_rte(b, rel, e->pos);
     } else if (!sc || sc->nrtes == 0) {
         return pln__error(b, e->pos, CM_ERRCODE_SYNTAX_ERROR, "SELECT * with no tables specified is not valid");
     }
-    int total = only ? only->ncols : sc->ncols;
+    int total = 0;
+    for (int r = 0; r < sc->nrtes; r++)
+        total += sc->rtes[r].ncols;
     *exprs = cm_arena_alloc(b->arena, sizeof(ty_expr_t *) * (size_t)(total ? total : 1));
     *names = cm_arena_alloc(b->arena, sizeof(char *) * (size_t)(total ? total : 1));
     *n = 0;
     for (int r = 0; r < sc->nrtes; r++) {
         const pln_rte_t *t = &sc->rtes[r];
-        if (only && t != only)
+        if (only ? t != only : t->hidden_cols)
             continue;
         for (int c = 0; c < t->ncols; c++) {
             ty_expr_t *x = ty_expr_new(b->arena, TY_EXPR_COLUMN, t->cols[c].type, 0);
             x->typmod = t->cols[c].typmod;
-            x->index = t->offset + c;
+            x->index = col_index(t, c);
             x->location = e->pos;
             (*exprs)[*n] = x;
             (*names)[*n] = t->cols[c].name;
@@ -247,10 +454,11 @@ const char *pln__column_name(const pln_scope_t *scope, int index, bool qualified
 {
     for (int r = 0; scope && r < scope->nrtes; r++) {
         const pln_rte_t *t = &scope->rtes[r];
-        if (index >= t->offset && index < t->offset + t->ncols) {
-            const char *col = t->cols[index - t->offset].name;
-            return qualified && t->alias ? cm_arena_printf(a, "%s.%s", t->alias, col) : col;
-        }
+        for (int c = 0; !t->hidden_rel && c < t->ncols; c++)
+            if (col_index(t, c) == index) {
+                const char *col = t->cols[c].name;
+                return qualified && t->alias ? cm_arena_printf(a, "%s.%s", t->alias, col) : col;
+            }
     }
     return "?column?";
 }
