@@ -51,7 +51,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         cm_buf_put_u8(&once, 0);
         sql_stmt_list_t again = {0};
         cm_err_t err2 = {0};
-        if (!sql_parse(&arena, (const char *)once.data, once.len - 1, &again, &err2))
+        bool reparsed = sql_parse(&arena, (const char *)once.data, once.len - 1, &again, &err2);
+        /* Deparse adds parentheses, so a statement just under the nesting
+         * limit may exceed it when read back: that is the limit working. */
+        if (!reparsed && strcmp(err2.sqlstate, CM_ERRCODE_STATEMENT_TOO_COMPLEX) == 0) {
+            cm_err_clear(&err2);
+            cm_buf_free(&once);
+            cm_buf_free(&twice);
+            continue;
+        }
+        if (!reparsed)
             fuzz__fail("deparsed text does not parse", (const char *)once.data, err2.message);
         if (again.count != 1)
             fuzz__fail("deparsed text is not one statement", (const char *)once.data, NULL);
