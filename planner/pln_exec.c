@@ -394,6 +394,14 @@ static bool start(pln_exec_t *x, pln_iter_t *it)
         it->rmatched = cm_arena_zalloc(x->ctx->arena, sizeof(bool) * (size_t)(it->nr ? it->nr : 1));
         return true;
     case PLN_REL_DISTINCT:
+        if (rel->nsort) {
+            /* DISTINCT ON: a set of the key columns only. */
+            ty_oid_t *types = cm_arena_alloc(x->ctx->arena, sizeof(ty_oid_t) * (size_t)rel->nsort);
+            for (int i = 0; i < rel->nsort; i++)
+                types[i] = rel->sort[i].type;
+            it->set = pln__rowset_new(x->ctx->arena, rel->nsort, types);
+            return true;
+        }
         it->set = pln__rowset_new(x->ctx->arena, rel->ncols, rel->types);
         return true;
     case PLN_REL_LIMIT:
@@ -488,7 +496,14 @@ static bool next(pln_exec_t *x, pln_iter_t *it, ty_datum_t **row)
             if (!in)
                 return true;
             bool added;
-            pln__rowset_find(it->set, in, true, &added);
+            const ty_datum_t *key = in;
+            if (rel->nsort) {
+                ty_datum_t *k = new_row(x, rel->nsort);
+                for (int i = 0; i < rel->nsort; i++)
+                    k[i] = in[rel->sort[i].col];
+                key = k;
+            }
+            pln__rowset_find(it->set, key, true, &added);
             if (added) {
                 *row = in;
                 return true;

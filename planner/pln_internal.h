@@ -40,7 +40,7 @@ typedef enum pln_rel_kind {
     PLN_REL_PROJECT,   /* exprs evaluated over each input row */
     PLN_REL_REDUCE,    /* GROUP BY: one row per group of key values: keys, then aggregate results */
     PLN_REL_SORT,      /* input ordered by sort keys, stable */
-    PLN_REL_DISTINCT,  /* the first input row of each set of equal rows */
+    PLN_REL_DISTINCT,  /* the first input row of each set of equal rows (DISTINCT ON: of equal sort[].col values) */
     PLN_REL_LIMIT,     /* OFFSET, then LIMIT */
     PLN_REL_SETOP,     /* UNION / INTERSECT / EXCEPT [ALL] of input and right */
     PLN_REL_JOIN,      /* input JOIN right ON pred (NULL: true), join says INNER/LEFT/RIGHT/FULL */

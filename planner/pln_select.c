@@ -165,12 +165,15 @@ bool pln__bind_sort(pln_binder_t *b, const sql_list_t *order, pln_bound_t *q, bo
 
 void pln__finish_sort(pln_binder_t *b, pln_bound_t *q, pln_sortkey_t *keys, int nkeys)
 {
-    if (nkeys == 0)
-        return;
-    pln_rel_t *s = same_cols(b, PLN_REL_SORT, q->rel);
-    s->nsort = nkeys;
-    s->sort = keys;
-    q->rel = s;
+    pln_rel_t *s = q->rel;
+    if (nkeys > 0) {
+        s = same_cols(b, PLN_REL_SORT, q->rel);
+        s->nsort = nkeys;
+        s->sort = keys;
+        q->rel = s;
+    } else if (s->kind != PLN_REL_DISTINCT) {
+        return;   /* nothing sorted, nothing hidden (DISTINCT ON calls it to drop its hidden columns) */
+    }
     if (s->ncols > q->ncols) {
         ty_expr_t **cols = cm_arena_alloc(b->arena, sizeof(ty_expr_t *) * (size_t)(q->ncols ? q->ncols : 1));
         for (int i = 0; i < q->ncols; i++) {
@@ -350,10 +353,92 @@ static bool bind_group(pln_binder_t *b, const sql_select_t *s, const tlist_t *tl
     return true;
 }
 
+/*
+ * DISTINCT ON (exprs): each is an output (by name or position), an
+ * expression equal to a target or to an ORDER BY one, or a new hidden
+ * column. As PostgreSQL's transformDistinctOnClause, the ORDER BY items
+ * that are DISTINCT ON keys must come first, and the keys ORDER BY lacks
+ * are sorted on after it (only possible when it has nothing else).
+ */
+static bool bind_distinct_on(pln_binder_t *b, const sql_select_t *s, pln_aggctx_t *actx, tlist_t *tl,
+                             ty_expr_t ***hidden, int *nhidden, pln_sortkey_t **keys, int *nsort, pln_sortkey_t **on)
+{
+    int non = sql_list_len(s->distinct_on);
+    ty_expr_t **hid = cm_arena_zalloc(b->arena, sizeof(ty_expr_t *) * (size_t)(*nhidden + non));
+    memcpy(hid, *hidden, sizeof(ty_expr_t *) * (size_t)*nhidden);
+    *on = cm_arena_zalloc(b->arena, sizeof(pln_sortkey_t) * (size_t)non);
+    int *pos = cm_arena_alloc(b->arena, sizeof(int) * (size_t)non);
+    for (int i = 0; i < non; i++) {
+        const sql_expr_t *e = s->distinct_on->items[i];
+        pos[i] = e->pos;
+        int col = -1, hits = 0;
+        if (e->kind == SQL_EXPR_CONST && e->const_kind == SQL_CONST_INTEGER) {
+            if (e->ival < 1 || e->ival > tl->n)
+                return pln__error(b, e->pos, "42P10", "DISTINCT ON position %lld is not in select list", (long long)e->ival);
+            col = (int)e->ival - 1;
+        } else if (e->kind == SQL_EXPR_COLUMN && e->names->count == 1 && !e->star) {
+            for (int k = 0; k < tl->n; k++)
+                if (strcmp(tl->names[k], e->names->items[0]) == 0 && hits++ == 0)
+                    col = k;
+            if (hits > 1)
+                return pln__error(b, e->pos, CM_ERRCODE_AMBIGUOUS_COLUMN, "DISTINCT ON \"%s\" is ambiguous",
+                                  (const char *)e->names->items[0]);
+        }
+        if (col < 0) {
+            ty_expr_t *x = bind_in(b, e, actx, NULL);
+            if (!x || !(x = pln__resolve_unknown(b, x)))
+                return false;
+            for (int k = 0; k < tl->n && col < 0; k++)
+                if (pln__expr_equal(x, tl->e[k]))
+                    col = k;
+            for (int k = 0; k < *nhidden && col < 0; k++)
+                if (pln__expr_equal(x, hid[k]))
+                    col = tl->n + k;
+            if (col < 0) {
+                hid[*nhidden] = x;
+                col = tl->n + (*nhidden)++;
+            }
+        }
+        (*on)[i].col = col;
+        (*on)[i].type = col < tl->n ? tl->e[col]->type : hid[col - tl->n]->type;
+    }
+    *hidden = hid;
+    /* The ORDER BY keys that are DISTINCT ON keys must lead. */
+    bool skipped = false;
+    bool *covered = cm_arena_zalloc(b->arena, sizeof(bool) * (size_t)non);
+    for (int i = 0; i < *nsort; i++) {
+        bool in = false;
+        for (int k = 0; k < non; k++)
+            if ((*on)[k].col == (*keys)[i].col) {
+                in = true;
+                if (skipped)
+                    return pln__error(b, pos[k], "42P10",
+                                      "SELECT DISTINCT ON expressions must match initial ORDER BY expressions");
+                covered[k] = true;
+            }
+        skipped |= !in;
+    }
+    pln_sortkey_t *all = cm_arena_zalloc(b->arena, sizeof(pln_sortkey_t) * (size_t)(*nsort + non));
+    memcpy(all, *keys, sizeof(pln_sortkey_t) * (size_t)*nsort);
+    int n = *nsort;
+    for (int k = 0; k < non; k++) {
+        if (covered[k])
+            continue;
+        if (skipped)
+            return pln__error(b, pos[k], "42P10", "SELECT DISTINCT ON expressions must match initial ORDER BY expressions");
+        bool dup = false;
+        for (int i = 0; i < n; i++)
+            dup |= all[i].col == (*on)[k].col;
+        if (!dup)
+            all[n++] = (*on)[k];
+    }
+    *keys = all;
+    *nsort = n;
+    return true;
+}
+
 static bool bind_simple(pln_binder_t *b, const sql_select_t *s, bool resolve, pln_bound_t *out)
 {
-    if (s->distinct_on)
-        return pln__error(b, s->pos, CM_ERRCODE_FEATURE_NOT_SUPPORTED, "SELECT DISTINCT ON is not supported yet");
     pln_rel_t *rel = NULL;
     if (s->from && !pln__bind_from(b, s->from, b->scope, &rel))
         return false;
@@ -402,7 +487,7 @@ static bool bind_simple(pln_binder_t *b, const sql_select_t *s, bool resolve, pl
             keys[i].type = tl.e[same]->type;
             continue;
         }
-        if (s->distinct)
+        if (s->distinct && !s->distinct_on)
             return pln__error(b, o->expr->pos, "42P10",
                               "for SELECT DISTINCT, ORDER BY expressions must appear in select list");
         hidden[h] = x;
@@ -410,6 +495,10 @@ static bool bind_simple(pln_binder_t *b, const sql_select_t *s, bool resolve, pl
         keys[i].type = x->type;
     }
     nhidden = h;   /* those equal to a target took its column */
+    int non = sql_list_len(s->distinct_on);
+    pln_sortkey_t *on = NULL;
+    if (non && !bind_distinct_on(b, s, &actx, &tl, &hidden, &nhidden, &keys, &nsort, &on))
+        return false;
     tlist_t groups = {0};
     if (!bind_group(b, s, &tl, &groups))
         return false;
@@ -450,8 +539,23 @@ static bool bind_simple(pln_binder_t *b, const sql_select_t *s, bool resolve, pl
     }
     out->rel = project(b, rel, exprs, nout);
     out->targets = exprs;
-    pln__finish_sort(b, out, keys, nsort);
-    if (s->distinct)
+    if (non) {
+        /* DISTINCT ON keeps the first row of each set of keys in the sort's order, then drops hidden columns. */
+        if (nsort) {
+            pln_rel_t *st = same_cols(b, PLN_REL_SORT, out->rel);
+            st->nsort = nsort;
+            st->sort = keys;
+            out->rel = st;
+        }
+        pln_rel_t *d = same_cols(b, PLN_REL_DISTINCT, out->rel);
+        d->nsort = non;
+        d->sort = on;
+        out->rel = d;
+        pln__finish_sort(b, out, NULL, 0);
+    } else {
+        pln__finish_sort(b, out, keys, nsort);
+    }
+    if (s->distinct && !non)
         out->rel = same_cols(b, PLN_REL_DISTINCT, out->rel);
     return pln__bind_limit(b, s, out);
 }
