@@ -249,11 +249,29 @@ static const ty_func_t *pln_select(const ty_func_t **cands, int n, const ty_oid_
     if (m <= 1)
         return m == 1 ? ok[0] : NULL;
 
+    /* PostgreSQL's anyarray binds to the argument's own array type: of the per-element-type
+     * rows that fit, keep those taking the input arrays as they are, if any do
+     * (array_to_string(text[], '-') is not also a varchar[] or name[] call). */
+    int k = 0;
+    for (int c = 0; c < m; c++) {
+        bool same = true;
+        for (int i = 0; i < nargs && same; i++)
+            if (ty_array_elem_type(in[i]) != TY_INVALID && ty_array_elem_type(cand_arg(ok[c], i)) != TY_INVALID)
+                same = cand_arg(ok[c], i) == in[i];
+        if (same)
+            ok[k++] = ok[c];
+    }
+    if (k > 0)
+        m = k;
+    if (m == 1)
+        return ok[0];
+
     /* Most exact matches on known input types. The types module lists PostgreSQL's
      * polymorphic array functions once per element type (int4[] || int4, ...); their
      * declared types in PostgreSQL (anycompatiblearray, anycompatible) never match an
      * input exactly, so 'a' || 1 still goes to text || anynonarray as there. */
-    int best = -1, k = 0;
+    int best = -1;
+    k = 0;
     int score[PLN_CANDIDATES_MAX];
     for (int c = 0; c < m; c++) {
         score[c] = 0;

@@ -817,3 +817,5 @@
  "y:text(25,-1) | [b] [c]"},
 {"select distinct on (x) x from (values (1), (1), (2)) v(x) order by 1 desc",
  "x:integer(23,-1) | [2] [1]"},
+{"select array_to_string(array['x','y'], '-'), array_to_string('{a}'::text[], '-'), array_length(array[1], 1), array[1] || array[2], array[1,2] || 3, 0 || array[1,2]",
+ "array_to_string:text(25,-1) array_to_string:text(25,-1) array_length:integer(23,-1) ?column?:integer[](1007,-1) ?column?:integer[](1007,-1) ?column?:integer[](1007,-1) | [x-y,a,1,{1,2},{1,2,3},{0,1,2}]"},
