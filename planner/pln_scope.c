@@ -4,8 +4,9 @@
  * lists in FROM (with their alias and column aliases), comma lists and
  * CROSS/INNER joins as a product (ON is a filter above it), column
  * references with PostgreSQL's errors (ambiguous, missing FROM-clause
- * entry, undefined column) and the expansion of * and t.*. Relations named
- * by the catalog (tables, views, sources) are not readable yet.
+ * entry, undefined column) and the expansion of * and t.*. There is no
+ * catalog to resolve relation names yet, so each one is reported missing
+ * (42P01) as PostgreSQL reports a relation that does not exist.
  */
 #include "planner/pln_internal.h"
 
@@ -293,14 +294,41 @@ static bool bind_join(pln_binder_t *b, const sql_from_t *f, pln_scope_t *sc, pln
     return true;
 }
 
+/*
+ * A relation named in FROM. There is no catalog to look names up in yet, so
+ * no name resolves and the answer is PostgreSQL's for a missing relation:
+ * 42P01 naming it as written (schema.name when qualified). A database part
+ * other than the session's is refused first, as RangeVarGetRelid does; the
+ * only database is eddy (DESIGN §9). When the catalog arrives, a relation
+ * that exists but cannot be read yet is the place for 0A000.
+ */
+static bool bind_relname(pln_binder_t *b, const sql_from_t *f)
+{
+    const sql_list_t *n = f->names;
+    int k = n->count;
+    const char *const *it = (const char *const *)n->items;
+    if (k > 3) {
+        cm_buf_t all;
+        cm_buf_init(&all, 0);
+        for (int i = 0; i < k; i++)
+            cm_buf_printf(&all, "%s%s", i ? "." : "", it[i]);
+        char *s = cm_arena_strndup(b->arena, (const char *)all.data, all.len);
+        cm_buf_free(&all);
+        return pln__error(b, f->pos, "42601", "improper qualified name (too many dotted names): %s", s);
+    }
+    if (k == 3 && strcmp(it[0], "eddy") != 0)
+        return pln__error(b, f->pos, CM_ERRCODE_FEATURE_NOT_SUPPORTED,
+                          "cross-database references are not implemented: \"%s.%s.%s\"", it[0], it[1], it[2]);
+    if (k >= 2)
+        return pln__error(b, f->pos, "42P01", "relation \"%s.%s\" does not exist", it[k - 2], it[k - 1]);
+    return pln__error(b, f->pos, "42P01", "relation \"%s\" does not exist", it[0]);
+}
+
 static bool bind_item(pln_binder_t *b, const sql_from_t *f, pln_scope_t *sc, pln_rel_t **rel)
 {
     switch (f->kind) {
-    case SQL_FROM_RELATION: {
-        const char *name = f->names->items[f->names->count - 1];
-        return pln__error(b, f->pos, CM_ERRCODE_FEATURE_NOT_SUPPORTED,
-                          "cannot read relation \"%s\": tables, views and sources are not supported yet", name);
-    }
+    case SQL_FROM_RELATION:
+        return bind_relname(b, f);
     case SQL_FROM_SUBQUERY:
         return bind_subquery(b, f, sc, rel);
     case SQL_FROM_JOIN:
