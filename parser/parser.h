@@ -63,6 +63,7 @@ typedef enum sql_expr_kind {
     SQL_EXPR_PARAM,       /* $n: number */
     SQL_EXPR_COLUMN,      /* a.b.c or a.* : names, star */
     SQL_EXPR_STAR,        /* bare * in a target list */
+    SQL_EXPR_DEFAULT,     /* DEFAULT as a value: INSERT ... VALUES (DEFAULT), UPDATE ... SET a = DEFAULT */
     SQL_EXPR_OP,          /* left op right, or op right (left NULL): name is the operator */
     SQL_EXPR_AND,         /* args */
     SQL_EXPR_OR,          /* args */
@@ -154,6 +155,7 @@ typedef enum sql_sublink {
 
 typedef struct sql_select sql_select_t;
 typedef struct sql_expr sql_expr_t;
+typedef struct sql_window sql_window_t;
 
 struct sql_expr {
     sql_expr_kind_t kind;
@@ -168,11 +170,14 @@ struct sql_expr {
     int64_t ival;             /* CONST INTEGER value; PARAM number */
     bool boolval;
 
-    sql_list_t *names;        /* COLUMN / FUNC / COLLATE: qualified name (const char *) */
+    sql_list_t *names;        /* COLUMN / FUNC / COLLATE: qualified name (const char *); OP written as
+                                 OPERATOR(schema.op): the whole name, operator last (str is the operator) */
     bool star;                /* COLUMN: a.*; FUNC: count(*) */
     bool distinct;            /* FUNC: agg(DISTINCT ...) */
     sql_func_syntax_t syntax; /* FUNC */
     sql_list_t *agg_order;    /* FUNC: agg(args ORDER BY ...): sql_sort_t * */
+    bool within_group;        /* FUNC: agg_order came from WITHIN GROUP (ORDER BY ...) */
+    sql_window_t *over;       /* FUNC: f(...) OVER ...: a window function; NULL otherwise */
     struct sql_expr *agg_filter; /* FUNC: agg(...) FILTER (WHERE agg_filter) */
 
     sql_expr_t *arg;          /* unary operand, CAST/CASE/test subject */
@@ -210,7 +215,53 @@ typedef struct sql_sort {
     sql_sort_nulls_t nulls;
 } sql_sort_t;
 
-typedef enum sql_from_kind { SQL_FROM_RELATION, SQL_FROM_SUBQUERY, SQL_FROM_JOIN } sql_from_kind_t;
+/* Window frames (PostgreSQL's frame options, spelled out). */
+typedef enum sql_frame_mode { SQL_FRAME_DEFAULT, SQL_FRAME_RANGE, SQL_FRAME_ROWS, SQL_FRAME_GROUPS } sql_frame_mode_t;
+typedef enum sql_frame_bound {
+    SQL_BOUND_NONE,               /* no end bound (the frame was not written with BETWEEN) */
+    SQL_BOUND_UNBOUNDED_PRECEDING,
+    SQL_BOUND_PRECEDING,          /* offset PRECEDING */
+    SQL_BOUND_CURRENT_ROW,
+    SQL_BOUND_FOLLOWING,          /* offset FOLLOWING */
+    SQL_BOUND_UNBOUNDED_FOLLOWING,
+} sql_frame_bound_t;
+typedef enum sql_frame_exclude {
+    SQL_EXCLUDE_DEFAULT, SQL_EXCLUDE_CURRENT_ROW, SQL_EXCLUDE_GROUP, SQL_EXCLUDE_TIES, SQL_EXCLUDE_NO_OTHERS,
+} sql_frame_exclude_t;
+
+/*
+ * A window: OVER (...) of a window function, or one definition of a
+ * WINDOW clause. As in PostgreSQL, `OVER w` is a window with only `name`
+ * set, while `OVER (w ORDER BY x)` copies window w (`refname`).
+ */
+struct sql_window {
+    int pos;
+    const char *name;             /* WINDOW name AS (...), or OVER name */
+    const char *refname;          /* OVER (refname ...): the window definition it starts from */
+    bool spec;                    /* written as a parenthesised specification */
+    sql_list_t *partition_by;     /* sql_expr_t * */
+    sql_list_t *order_by;         /* sql_sort_t * */
+    sql_frame_mode_t frame_mode;  /* DEFAULT: no frame clause */
+    sql_frame_bound_t start, end; /* end is NONE unless written BETWEEN start AND end */
+    sql_expr_t *start_offset, *end_offset;
+    sql_frame_exclude_t exclude;
+};
+
+/* WITH name [(cols)] AS [[NOT] MATERIALIZED] (query) */
+typedef struct sql_cte {
+    int pos;
+    const char *name;
+    sql_list_t *columns;          /* const char *; NULL if none */
+    int materialized;             /* -1 not given, 0 NOT MATERIALIZED, 1 MATERIALIZED */
+    sql_select_t *query;
+} sql_cte_t;
+
+typedef enum sql_from_kind {
+    SQL_FROM_RELATION,
+    SQL_FROM_SUBQUERY,
+    SQL_FROM_JOIN,
+    SQL_FROM_FUNCTION,            /* a table function: func (FUNC node), ordinality */
+} sql_from_kind_t;
 typedef enum sql_join_kind { SQL_JOIN_INNER, SQL_JOIN_LEFT, SQL_JOIN_RIGHT, SQL_JOIN_FULL, SQL_JOIN_CROSS } sql_join_kind_t;
 
 typedef struct sql_from sql_from_t;
@@ -219,6 +270,9 @@ struct sql_from {
     int pos;
     sql_list_t *names;        /* RELATION: qualified name */
     sql_select_t *select;     /* SUBQUERY */
+    sql_expr_t *func;         /* FUNCTION: the call */
+    bool ordinality;          /* FUNCTION ... WITH ORDINALITY */
+    bool lateral;             /* LATERAL (SUBQUERY, FUNCTION) */
     const char *alias;        /* AS alias, NULL if none */
     sql_list_t *col_aliases;  /* alias(a, b): const char * */
     sql_join_kind_t join;     /* JOIN */
@@ -237,6 +291,8 @@ typedef enum sql_setop { SQL_SETOP_NONE, SQL_SETOP_UNION, SQL_SETOP_INTERSECT, S
 struct sql_select {
     int pos;
     int paren_pos;            /* byte offset of the outermost '(' around it; -1 if none */
+    sql_list_t *with;         /* WITH: sql_cte_t *; NULL if none */
+    bool with_recursive;      /* WITH RECURSIVE */
     sql_setop_t op;           /* NONE: a simple SELECT or VALUES */
     bool set_all;             /* UNION ALL ... */
     sql_select_t *larg, *rarg;
@@ -249,11 +305,260 @@ struct sql_select {
     sql_list_t *group_by;     /* sql_expr_t * */
     sql_expr_t *having;
     sql_list_t *values;       /* VALUES: sql_list_t * rows of sql_expr_t *; NULL otherwise */
+    sql_list_t *windows;      /* WINDOW clause: sql_window_t * with names */
 
     sql_list_t *order_by;     /* sql_sort_t * */
-    sql_expr_t *limit;        /* NULL if none or LIMIT ALL */
+    sql_expr_t *limit;        /* NULL if none or LIMIT ALL; FETCH FIRST n ROWS ONLY lands here too */
     sql_expr_t *offset;
 };
+
+/* ------------------------------------------------------ statement parts */
+
+/* A name as written, with where it was written (for 42P01 / 42P07 positions). */
+typedef struct sql_qname {
+    int pos;
+    sql_list_t *names;        /* const char *: [database.][schema.]name */
+} sql_qname_t;
+
+/*
+ * One option of a list. eddy's lists (CREATE SOURCE ... WITH (tail = true),
+ * LOAD GENERATOR (TICK INTERVAL '1s'), SUBSCRIBE ... WITH (snapshot = false))
+ * take names of several words and "name = value"; PostgreSQL's (COPY ...
+ * WITH (FORMAT csv), EXPLAIN (ANALYZE)) take one word and a value without "=".
+ */
+typedef struct sql_option {
+    int pos;
+    const char *name;         /* lower-case words joined by one space: "tail", "tick interval", "up to" */
+    sql_expr_t *value;        /* CONST: string (bare words become strings), number or boolean; NULL if none */
+} sql_option_t;
+
+/* Catalog object kinds, as statements name them. */
+typedef enum sql_object_kind {
+    SQL_OBJ_TABLE,
+    SQL_OBJ_SOURCE,
+    SQL_OBJ_VIEW,
+    SQL_OBJ_MATERIALIZED_VIEW,
+    SQL_OBJ_INDEX,
+    SQL_OBJ_SCHEMA,
+    SQL_OBJ_DATABASE,
+    SQL_OBJ_OBJECT,           /* SHOW OBJECTS: every item */
+} sql_object_kind_t;
+
+/* Upper-case display names: "TABLE", "MATERIALIZED VIEW", ... (plural for SHOW: "TABLES"). */
+const char *sql_object_name(sql_object_kind_t kind, bool plural);
+
+typedef enum sql_constraint_kind {
+    SQL_CONSTR_NULL,          /* NULL (explicitly nullable) */
+    SQL_CONSTR_NOT_NULL,
+    SQL_CONSTR_DEFAULT,       /* DEFAULT expr */
+    SQL_CONSTR_PRIMARY_KEY,
+    SQL_CONSTR_UNIQUE,
+    SQL_CONSTR_CHECK,         /* CHECK (expr) */
+} sql_constraint_kind_t;
+
+/* A column constraint, or a table constraint (then `columns` is set for PRIMARY KEY / UNIQUE). */
+typedef struct sql_constraint {
+    sql_constraint_kind_t kind;
+    int pos;                  /* the constraint's keyword (or CONSTRAINT) */
+    const char *name;         /* CONSTRAINT name; NULL if none */
+    sql_expr_t *expr;         /* DEFAULT value, CHECK condition */
+    sql_list_t *columns;      /* table constraints PRIMARY KEY (...) / UNIQUE (...): const char * */
+} sql_constraint_t;
+
+typedef struct sql_column_def {
+    int pos;
+    const char *name;
+    sql_typename_t *type;
+    sql_list_t *constraints;  /* sql_constraint_t *, as written */
+} sql_column_def_t;
+
+/* CREATE [TEMP] TABLE [IF NOT EXISTS] name (cols, constraints) [WITH (...)] | name [(cols)] AS query */
+typedef struct sql_create_table {
+    sql_qname_t *name;
+    bool if_not_exists;
+    bool temporary;
+    sql_list_t *columns;      /* sql_column_def_t * */
+    sql_list_t *constraints;  /* table constraints: sql_constraint_t * */
+    sql_list_t *with;         /* sql_option_t *; NULL if none */
+    sql_list_t *as_columns;   /* AS form: column names (const char *); NULL if none */
+    sql_select_t *query;      /* AS form: the query; NULL for a plain CREATE TABLE */
+} sql_create_table_t;
+
+typedef enum sql_connector { SQL_CONNECTOR_FILE, SQL_CONNECTOR_LOAD_GENERATOR, SQL_CONNECTOR_KAFKA } sql_connector_t;
+typedef enum sql_format {
+    SQL_FORMAT_NONE,          /* no FORMAT clause (load generators) */
+    SQL_FORMAT_CSV,
+    SQL_FORMAT_TEXT,
+    SQL_FORMAT_REGEX,
+    SQL_FORMAT_JSON,
+    SQL_FORMAT_BYTES,
+} sql_format_t;
+typedef enum sql_load_generator { SQL_GEN_COUNTER, SQL_GEN_AUCTION, SQL_GEN_TPCH } sql_load_generator_t;
+
+/*
+ * CREATE SOURCE [IF NOT EXISTS] name [(cols)] FROM
+ *   FILE 'path' [WITH (...)] FORMAT f
+ * | LOAD GENERATOR {COUNTER | AUCTION | TPCH} [(...)]
+ * | KAFKA BROKER 'b' TOPIC 't' [WITH (...)] FORMAT f
+ * with f = CSV [WITH HEADER | WITH n COLUMNS] [DELIMITED BY 'c'] | TEXT | REGEX '...' | JSON | BYTES.
+ * The grammar takes any format with either connector; the binder checks the pairs and the options.
+ */
+typedef struct sql_create_source {
+    sql_qname_t *name;
+    bool if_not_exists;
+    sql_list_t *columns;      /* (a, b, c): const char *; NULL if none */
+    sql_connector_t connector;
+    const char *path;         /* FILE */
+    int path_pos;
+    sql_load_generator_t generator; /* LOAD GENERATOR */
+    const char *broker;       /* KAFKA */
+    const char *topic;
+    sql_list_t *options;      /* FILE/KAFKA ... WITH (...), LOAD GENERATOR ... (...): sql_option_t * */
+    sql_format_t format;
+    int format_pos;
+    bool csv_header;          /* CSV WITH HEADER */
+    int64_t csv_columns;      /* CSV WITH n COLUMNS; 0 if not given */
+    const char *delimiter;    /* CSV ... DELIMITED BY 'c'; NULL if not given */
+    const char *regex;        /* REGEX '...' */
+} sql_create_source_t;
+
+/* CREATE [OR REPLACE] [TEMP] [MATERIALIZED] VIEW [IF NOT EXISTS] name [(cols)] AS query */
+typedef struct sql_create_view {
+    sql_qname_t *name;
+    bool materialized;
+    bool or_replace;
+    bool if_not_exists;
+    bool temporary;
+    sql_list_t *columns;      /* const char *; NULL if none */
+    sql_select_t *query;
+} sql_create_view_t;
+
+/*
+ * CREATE [UNIQUE] INDEX [IF NOT EXISTS] [name] ON obj [USING method] (keys)   (PostgreSQL, Materialize)
+ * CREATE DEFAULT INDEX ON obj                                                (Materialize)
+ */
+typedef struct sql_create_index {
+    const char *name;         /* NULL if not named */
+    bool is_default;          /* CREATE DEFAULT INDEX */
+    bool unique;
+    bool if_not_exists;
+    sql_qname_t *on;
+    const char *method;       /* USING method; NULL if none */
+    sql_list_t *keys;         /* sql_sort_t * (expression, ASC/DESC, NULLS); NULL for a DEFAULT INDEX */
+} sql_create_index_t;
+
+/* CREATE SCHEMA / CREATE DATABASE [IF NOT EXISTS] name */
+typedef struct sql_create_schema {
+    sql_qname_t *name;        /* schema: [database.]schema; database: one name */
+    bool if_not_exists;
+} sql_create_schema_t;
+
+typedef enum sql_drop_behavior { SQL_DROP_DEFAULT, SQL_DROP_CASCADE, SQL_DROP_RESTRICT } sql_drop_behavior_t;
+
+/* DROP object [IF EXISTS] a, b [CASCADE | RESTRICT] */
+typedef struct sql_drop {
+    sql_object_kind_t object;
+    bool if_exists;
+    sql_list_t *names;        /* sql_qname_t * */
+    sql_drop_behavior_t behavior;
+} sql_drop_t;
+
+/* ALTER object [IF EXISTS] name RENAME TO new; ALTER TABLE name RENAME [COLUMN] col TO new */
+typedef struct sql_alter_rename {
+    sql_object_kind_t object;
+    bool if_exists;
+    sql_qname_t *name;
+    const char *column;       /* RENAME COLUMN: the column; NULL when the object itself is renamed */
+    const char *new_name;
+} sql_alter_rename_t;
+
+/* `column = value` of UPDATE ... SET; a column of INSERT's list (value NULL). */
+typedef struct sql_assign {
+    int pos;
+    const char *column;
+    sql_expr_t *value;
+} sql_assign_t;
+
+/* INSERT INTO t [AS alias] [(cols)] {query | DEFAULT VALUES} [RETURNING ...] */
+typedef struct sql_insert {
+    sql_qname_t *table;
+    const char *alias;
+    sql_list_t *columns;      /* sql_assign_t * (value NULL); NULL if none */
+    sql_select_t *query;      /* VALUES or a query; NULL for DEFAULT VALUES */
+    sql_list_t *returning;    /* sql_target_t *; NULL if none */
+} sql_insert_t;
+
+/* UPDATE t [[AS] alias] SET a = x, ... [FROM ...] [WHERE ...] [RETURNING ...] */
+typedef struct sql_update {
+    sql_qname_t *table;
+    const char *alias;
+    sql_list_t *set;          /* sql_assign_t * */
+    sql_list_t *from;         /* sql_from_t *; NULL if none */
+    sql_expr_t *where;
+    sql_list_t *returning;
+} sql_update_t;
+
+/* DELETE FROM t [[AS] alias] [USING ...] [WHERE ...] [RETURNING ...] */
+typedef struct sql_delete {
+    sql_qname_t *table;
+    const char *alias;
+    sql_list_t *using_from;   /* sql_from_t *; NULL if none */
+    sql_expr_t *where;
+    sql_list_t *returning;
+} sql_delete_t;
+
+typedef struct sql_subscribe sql_subscribe_t;
+
+/* COPY t [(cols)] FROM STDIN | COPY t [(cols)] TO STDOUT | COPY (query) TO STDOUT | COPY (SUBSCRIBE ...) TO STDOUT */
+typedef struct sql_copy {
+    sql_qname_t *table;       /* NULL for COPY (query) */
+    sql_list_t *columns;      /* const char *; NULL if none */
+    sql_select_t *query;      /* COPY (query) TO */
+    sql_subscribe_t *subscribe; /* COPY (SUBSCRIBE ...) TO */
+    bool to;                  /* TO STDOUT; false: FROM STDIN */
+    sql_list_t *options;      /* [WITH] (format csv, header true, ...): sql_option_t * */
+} sql_copy_t;
+
+/* SUBSCRIBE [TO] {obj | (query)} [WITH (...)] */
+struct sql_subscribe {
+    sql_qname_t *object;      /* NULL for a query */
+    sql_select_t *query;
+    sql_list_t *options;      /* sql_option_t * */
+};
+
+/*
+ * SHOW objects [FROM schema] [LIKE 'p' | WHERE e]; SHOW INDEXES {ON | FROM | IN} x;
+ * SHOW COLUMNS {FROM | IN} x; SHOW CREATE object x.
+ */
+typedef struct sql_show {
+    sql_object_kind_t object; /* SHOW <objects>, SHOW CREATE <object> */
+    sql_qname_t *from;        /* SHOW <objects> FROM/IN schema */
+    sql_qname_t *on;          /* the relation of SHOW INDEXES ON/FROM and SHOW COLUMNS; the object of SHOW CREATE */
+    sql_expr_t *like;         /* LIKE 'pattern': a string CONST */
+    sql_expr_t *where;
+} sql_show_t;
+
+typedef struct sql_stmt sql_stmt_t;
+
+/*
+ * EXPLAIN [ANALYZE] [VERBOSE] stmt | EXPLAIN (options) stmt | EXPLAIN PLAN FOR stmt
+ * | EXPLAIN [PLAN FOR] {VIEW | MATERIALIZED VIEW | INDEX} name
+ */
+typedef struct sql_explain {
+    sql_list_t *options;      /* sql_option_t *; ANALYZE / VERBOSE keywords become options too; NULL if none */
+    bool plan_for;            /* EXPLAIN PLAN FOR (Materialize) */
+    sql_stmt_t *stmt;         /* SELECT / INSERT / UPDATE / DELETE / CREATE VIEW / CREATE INDEX / EXECUTE */
+    sql_object_kind_t object; /* EXPLAIN VIEW v: SQL_OBJ_VIEW / MATERIALIZED_VIEW / INDEX with name set */
+    sql_qname_t *name;        /* NULL when a statement is explained */
+} sql_explain_t;
+
+/* PREPARE name [(types)] AS stmt; EXECUTE name [(args)]; DEALLOCATE [PREPARE] {name | ALL} */
+typedef struct sql_prepare {
+    const char *name;         /* DEALLOCATE ALL: NULL */
+    sql_list_t *types;        /* PREPARE: sql_typename_t *; NULL if none */
+    sql_stmt_t *stmt;         /* PREPARE: SELECT / INSERT / UPDATE / DELETE */
+    sql_list_t *args;         /* EXECUTE: sql_expr_t *; NULL if none */
+} sql_prepare_t;
 
 /* ----------------------------------------------------------- statements */
 
@@ -268,6 +573,26 @@ typedef enum sql_stmt_kind {
     SQL_STMT_COMMIT,          /* COMMIT / END */
     SQL_STMT_ROLLBACK,        /* ROLLBACK / ABORT */
     SQL_STMT_DISCARD,         /* DISCARD ALL | PLANS | SEQUENCES | TEMP */
+    SQL_STMT_CREATE_TABLE,    /* create_table */
+    SQL_STMT_CREATE_SOURCE,   /* create_source */
+    SQL_STMT_CREATE_VIEW,     /* create_view (materialized or not) */
+    SQL_STMT_CREATE_INDEX,    /* create_index */
+    SQL_STMT_CREATE_SCHEMA,   /* create_schema */
+    SQL_STMT_CREATE_DATABASE, /* create_schema (the same parts) */
+    SQL_STMT_DROP,            /* drop */
+    SQL_STMT_ALTER_RENAME,    /* alter_rename */
+    SQL_STMT_INSERT,          /* insert */
+    SQL_STMT_UPDATE,          /* update */
+    SQL_STMT_DELETE,          /* delete_ */
+    SQL_STMT_COPY,            /* copy */
+    SQL_STMT_SUBSCRIBE,       /* subscribe */
+    SQL_STMT_SHOW_OBJECTS,    /* show: SHOW SOURCES / TABLES / VIEWS / MATERIALIZED VIEWS / INDEXES / OBJECTS / ... */
+    SQL_STMT_SHOW_COLUMNS,    /* show: SHOW COLUMNS FROM x */
+    SQL_STMT_SHOW_CREATE,     /* show: SHOW CREATE {TABLE | SOURCE | VIEW | MATERIALIZED VIEW | INDEX} x */
+    SQL_STMT_EXPLAIN,         /* explain */
+    SQL_STMT_PREPARE,         /* prepare */
+    SQL_STMT_EXECUTE,         /* prepare (name, args) */
+    SQL_STMT_DEALLOCATE,      /* prepare (name; NULL for ALL) */
     SQL_STMT_UNSUPPORTED,     /* a statement the grammar does not take yet: name says which */
 } sql_stmt_kind_t;
 
@@ -280,7 +605,7 @@ typedef struct sql_txn_modes {
     int deferrable;           /* -1 not given, 0 NOT DEFERRABLE, 1 DEFERRABLE */
 } sql_txn_modes_t;
 
-typedef struct sql_stmt {
+struct sql_stmt {
     sql_stmt_kind_t kind;
     int pos;                  /* byte offset of the statement's first token */
     int len;                  /* bytes up to (not including) the terminating ';' or the end */
@@ -300,8 +625,32 @@ typedef struct sql_stmt {
 
     sql_discard_t discard;    /* DISCARD */
 
-    const char *unsupported;  /* UNSUPPORTED: "CREATE TABLE", "INSERT", ... */
-} sql_stmt_t;
+    const char *unsupported;  /* UNSUPPORTED: "ALTER TABLE", "GRANT", ... */
+
+    /* The other statements keep their parts in one struct each (the comment on the kind says which). */
+    sql_create_table_t *create_table;
+    sql_create_source_t *create_source;
+    sql_create_view_t *create_view;
+    sql_create_index_t *create_index;
+    sql_create_schema_t *create_schema;
+    sql_drop_t *drop;
+    sql_alter_rename_t *alter_rename;
+    sql_insert_t *insert;
+    sql_update_t *update;
+    sql_delete_t *delete_;
+    sql_copy_t *copy;
+    sql_subscribe_t *subscribe;
+    sql_show_t *show;
+    sql_explain_t *explain;
+    sql_prepare_t *prepare;
+};
+
+/*
+ * The statement's display name, upper case: "CREATE MATERIALIZED VIEW",
+ * "DROP TABLE", "SHOW SOURCES", "INSERT", ... (for UNSUPPORTED, the name it
+ * carries). The planner words "<name> is not supported yet" with it.
+ */
+const char *sql_stmt_name(const sql_stmt_t *s);
 
 typedef struct sql_stmt_list {
     int count;

@@ -6,8 +6,11 @@
  * are single calls into the builders of sql_build.c, which allocate nodes in
  * the statement arena, so no %destructor is needed. Keyword categories and
  * operator precedence follow PostgreSQL so that the same texts parse and the
- * same syntax errors are reported at the same token. Statements the grammar
- * does not take yet arrive as one UNSUPPORTED token (see sql_parse.c).
+ * same syntax errors are reported at the same token. eddy's own statements
+ * (CREATE SOURCE, SUBSCRIBE, SHOW SOURCES, EXPLAIN VIEW, ...) follow
+ * Materialize's spelling; their words are unreserved keywords, so they stay
+ * usable as names. Statements the grammar does not take yet arrive as one
+ * UNSUPPORTED token (see sql_parse.c).
  */
 
 %include {
@@ -28,7 +31,7 @@
 /* Tokens the tokenizer produces that are not keywords. */
 %token IDENT ICONST FCONST SCONST BCONST XCONST PARAM OP TYPECAST DOT_DOT COLON_EQUALS EQUALS_GREATER
        LESS_EQUALS GREATER_EQUALS NOT_EQUALS LP RP LBRACKET RBRACKET COMMA SEMI COLON DOT
-       PLUS MINUS STAR SLASH PERCENT CARET LT GT EQ OTHER UNSUPPORTED NOT_LA NULLS_LA WITH_LA.
+       PLUS MINUS STAR SLASH PERCENT CARET LT GT EQ OTHER UNSUPPORTED NOT_LA NULLS_LA WITH_LA SHOW_LA.
 
 /* Keywords: every non-unreserved PostgreSQL keyword, and the unreserved ones the grammar uses. */
 %token ABORT ALL ANALYSE ANALYZE AND ANY ARRAY AS ASC ASYMMETRIC AT AUTHORIZATION BEGIN BETWEEN
@@ -49,7 +52,21 @@
        WITHIN WITHOUT WORK WRITE XMLATTRIBUTES XMLCONCAT XMLELEMENT XMLEXISTS XMLFOREST
        XMLNAMESPACES XMLPARSE XMLPI XMLROOT XMLSERIALIZE XMLTABLE YEAR ZONE.
 
-/* Precedence, lowest first, as PostgreSQL's grammar declares it. */
+/* Unreserved PostgreSQL keywords of the DDL/DML statements, window functions and CTEs. */
+%token ALTER CASCADE COLUMNS COPY CSV CURRENT DATABASE DEALLOCATE DELETE DELIMITER DROP EXCLUDE EXECUTE
+       EXPLAIN FOLLOWING GROUPS HEADER IF_P INDEX INDEXES INSERT KEY LOAD MATERIALIZED NEXT OPERATOR
+       ORDINALITY OTHERS PARTITION PRECEDING PREPARE QUOTE RANGE RECURSIVE RENAME REPLACE RESTRICT ROWS
+       SCHEMAS STDIN STDOUT TABLES TEXT TIES UNBOUNDED UPDATE VIEW VIEWS.
+
+/* eddy's own words (not PostgreSQL keywords; unreserved here). */
+%token AUCTION BROKER BYTES COUNTER DATABASES DELIMITED FILE FORMAT GENERATOR JSON KAFKA OBJECTS PLAN
+       REGEX SOURCE SOURCES SUBSCRIBE TOPIC TPCH.
+
+/* Precedence, lowest first, as PostgreSQL's grammar declares it. SET is
+ * lowest so that UPDATE t SET ... reads SET as the keyword, not an alias;
+ * UNBOUNDED, PARTITION, RANGE, ROWS, ... sit with IDENT so that window
+ * specifications prefer them as keywords over window names and columns. */
+%nonassoc SET.
 %left UNION EXCEPT.
 %left INTERSECT.
 %left OR.
@@ -59,8 +76,9 @@
 %nonassoc LT GT EQ LESS_EQUALS GREATER_EQUALS NOT_EQUALS.
 %nonassoc BETWEEN IN LIKE ILIKE SIMILAR NOT_LA.
 %nonassoc ESCAPE.
-%nonassoc IDENT.
-%left OP.
+%nonassoc UNBOUNDED.
+%nonassoc IDENT PARTITION RANGE ROWS GROUPS PRECEDING FOLLOWING.
+%left OP OPERATOR.
 %left PLUS MINUS.
 %left STAR SLASH PERCENT.
 %left CARET.
@@ -89,6 +107,19 @@ stmt(A) ::= show_stmt(S).        { A = S; }
 stmt(A) ::= reset_stmt(S).       { A = S; }
 stmt(A) ::= txn_stmt(S).         { A = S; }
 stmt(A) ::= discard_stmt(S).     { A = S; }
+stmt(A) ::= create_stmt(S).      { A = S; }
+stmt(A) ::= drop_stmt(S).        { A = S; }
+stmt(A) ::= alter_stmt(S).       { A = S; }
+stmt(A) ::= insert_stmt(S).      { A = S; }
+stmt(A) ::= update_stmt(S).      { A = S; }
+stmt(A) ::= delete_stmt(S).      { A = S; }
+stmt(A) ::= copy_stmt(S).        { A = S; }
+stmt(A) ::= subscribe_stmt(S).   { A = sql__stmt_subscribe(ctx, S); }
+stmt(A) ::= show_object_stmt(S). { A = S; }
+stmt(A) ::= explain_stmt(S).     { A = S; }
+stmt(A) ::= prepare_stmt(S).     { A = S; }
+stmt(A) ::= execute_stmt(S).     { A = S; }
+stmt(A) ::= deallocate_stmt(S).  { A = S; }
 
 ///////////////////////////////////////////////// SET / SHOW / RESET ////
 
@@ -220,6 +251,417 @@ discard_stmt(A) ::= DISCARD SEQUENCES.           { A = sql__stmt_discard(ctx, SQ
 discard_stmt(A) ::= DISCARD TEMP.                { A = sql__stmt_discard(ctx, SQL_DISCARD_TEMP); }
 discard_stmt(A) ::= DISCARD TEMPORARY.           { A = sql__stmt_discard(ctx, SQL_DISCARD_TEMP); }
 
+/////////////////////////////////////////////////////////////// CREATE ////
+
+/* Statements whose words PostgreSQL also takes as names (IF, a table named
+ * "if") repeat the IF [NOT] EXISTS forms instead of using an empty
+ * alternative, so the parser decides on the word after IF, as PostgreSQL's
+ * grammar does. cond_name carries the name and whether IF ... was written. */
+%type qname {sql_qname_t *}
+qname(A) ::= qualified_name(N).                  { A = sql__qname(ctx, N); }
+
+%type qname_list {sql_list_t *}
+qname_list(A) ::= qname(N).                      { A = sql__list1(ctx, N); }
+qname_list(A) ::= qname_list(L) COMMA qname(N).  { A = sql__list_add(ctx, L, N); }
+
+%type cond_name {sql_cond_t *}
+cond_name(A) ::= qname(N).                       { A = sql__cond(ctx, N, NULL, false); }
+cond_name(A) ::= IF_P NOT EXISTS qname(N).       { A = sql__cond(ctx, N, NULL, true); }
+
+%type cond_names {sql_cond_t *}
+cond_names(A) ::= qname_list(L).                 { A = sql__cond(ctx, NULL, L, false); }
+cond_names(A) ::= IF_P EXISTS qname_list(L).     { A = sql__cond(ctx, NULL, L, true); }
+
+%type cond_exists_name {sql_cond_t *}
+cond_exists_name(A) ::= qname(N).                { A = sql__cond(ctx, N, NULL, false); }
+cond_exists_name(A) ::= IF_P EXISTS qname(N).    { A = sql__cond(ctx, N, NULL, true); }
+
+/* Databases have one-part names, as in PostgreSQL. */
+%type cond_simple_name {sql_cond_t *}
+cond_simple_name(A) ::= colid(N).                { A = sql__cond(ctx, sql__qname_word(ctx, &N), NULL, false); }
+cond_simple_name(A) ::= IF_P NOT EXISTS colid(N). { A = sql__cond(ctx, sql__qname_word(ctx, &N), NULL, true); }
+
+%type opt_column_list {sql_list_t *}
+opt_column_list(A) ::= LP name_list(L) RP.       { A = L; }
+opt_column_list(A) ::= .                         { A = NULL; }
+
+/* OR REPLACE and TEMP are taken before any object word; the builders
+ * reject them where PostgreSQL's grammar has no place for them. Coded:
+ * 1 OR REPLACE, 2 TEMP. */
+%type create_prefix {int}
+create_prefix(A) ::= OR REPLACE opt_temp(T).     { A = 1 | T; }
+create_prefix(A) ::= opt_temp(T).                { A = T; }
+%type opt_temp {int}
+opt_temp(A) ::= TEMP.                            { A = 2; }
+opt_temp(A) ::= TEMPORARY.                       { A = 2; }
+opt_temp(A) ::= .                                { A = 0; }
+
+%type create_stmt {sql_stmt_t *}
+create_stmt(A) ::= CREATE create_prefix(P) TABLE(K) cond_name(N) LP opt_table_elements(E) RP opt_with_options(W).
+        { A = sql__create_table(ctx, P, &K, N, E, W); }
+create_stmt(A) ::= CREATE create_prefix(P) TABLE(K) cond_name(N) opt_column_list(C) AS select_stmt(Q).
+        { A = sql__create_table_as(ctx, P, &K, N, C, Q); }
+create_stmt(A) ::= CREATE create_prefix(P) VIEW cond_name(N) opt_column_list(C) AS select_stmt(Q).
+        { A = sql__create_view(ctx, P, false, N, C, Q); }
+create_stmt(A) ::= CREATE create_prefix(P) MATERIALIZED VIEW cond_name(N) opt_column_list(C) AS select_stmt(Q).
+        { A = sql__create_view(ctx, P, true, N, C, Q); }
+create_stmt(A) ::= CREATE SOURCE cond_name(N) opt_column_list(C) FROM source_connector(S).
+        { A = sql__create_source(ctx, N, C, S); }
+create_stmt(A) ::= CREATE opt_unique(U) INDEX opt_index_name(I) ON qname(T) opt_index_method(M) LP sortby_list(K) RP.
+        { A = sql__create_index(ctx, U, I, false, T, M, K); }
+create_stmt(A) ::= CREATE opt_unique(U) INDEX IF_P NOT EXISTS colid(I) ON qname(T) opt_index_method(M)
+                   LP sortby_list(K) RP.
+        { A = sql__create_index(ctx, U, I.str, true, T, M, K); }
+create_stmt(A) ::= CREATE DEFAULT INDEX ON qname(T). { A = sql__create_default_index(ctx, T); }
+create_stmt(A) ::= CREATE SCHEMA cond_name(N).   { A = sql__create_schema(ctx, SQL_STMT_CREATE_SCHEMA, N); }
+create_stmt(A) ::= CREATE DATABASE cond_simple_name(N). { A = sql__create_schema(ctx, SQL_STMT_CREATE_DATABASE, N); }
+
+/* Columns and table constraints, collected into a scratch CREATE TABLE node. */
+%type opt_table_elements {sql_create_table_t *}
+%type table_elements {sql_create_table_t *}
+opt_table_elements(A) ::= table_elements(T).     { A = T; }
+opt_table_elements(A) ::= .                      { A = NULL; }
+table_elements(A) ::= column_def(C).             { A = sql__table_column(ctx, NULL, C); }
+table_elements(A) ::= table_constraint(K).       { A = sql__table_constraint(ctx, NULL, K); }
+table_elements(A) ::= table_elements(T) COMMA column_def(C). { A = sql__table_column(ctx, T, C); }
+table_elements(A) ::= table_elements(T) COMMA table_constraint(K). { A = sql__table_constraint(ctx, T, K); }
+
+%type column_def {sql_column_def_t *}
+column_def(A) ::= colid(N) typename(T) col_constraints(Q). { A = sql__column_def(ctx, &N, T, Q); }
+
+%type col_constraints {sql_list_t *}
+col_constraints(A) ::= col_constraints(L) col_constraint(C). { A = sql__list_add(ctx, L, C); }
+col_constraints(A) ::= .                         { A = NULL; }
+
+%type col_constraint {sql_constraint_t *}
+%type col_constraint_elem {sql_constraint_t *}
+col_constraint(A) ::= CONSTRAINT(K) colid(N) col_constraint_elem(C). { A = sql__constraint_name(ctx, &K, &N, C); }
+col_constraint(A) ::= col_constraint_elem(C).    { A = C; }
+col_constraint_elem(A) ::= NOT(K) NULL.          { A = sql__constraint(ctx, &K, SQL_CONSTR_NOT_NULL, NULL, NULL); }
+col_constraint_elem(A) ::= NULL(K).              { A = sql__constraint(ctx, &K, SQL_CONSTR_NULL, NULL, NULL); }
+col_constraint_elem(A) ::= UNIQUE(K).            { A = sql__constraint(ctx, &K, SQL_CONSTR_UNIQUE, NULL, NULL); }
+col_constraint_elem(A) ::= PRIMARY(K) KEY.       { A = sql__constraint(ctx, &K, SQL_CONSTR_PRIMARY_KEY, NULL, NULL); }
+col_constraint_elem(A) ::= CHECK(K) LP a_expr(E) RP. { A = sql__constraint(ctx, &K, SQL_CONSTR_CHECK, E, NULL); }
+col_constraint_elem(A) ::= DEFAULT(K) b_expr(E). { A = sql__constraint(ctx, &K, SQL_CONSTR_DEFAULT, E, NULL); }
+
+%type table_constraint {sql_constraint_t *}
+%type constraint_elem {sql_constraint_t *}
+table_constraint(A) ::= CONSTRAINT(K) colid(N) constraint_elem(C). { A = sql__constraint_name(ctx, &K, &N, C); }
+table_constraint(A) ::= constraint_elem(C).      { A = C; }
+constraint_elem(A) ::= PRIMARY(K) KEY LP name_list(L) RP.
+        { A = sql__constraint(ctx, &K, SQL_CONSTR_PRIMARY_KEY, NULL, L); }
+constraint_elem(A) ::= UNIQUE(K) LP name_list(L) RP. { A = sql__constraint(ctx, &K, SQL_CONSTR_UNIQUE, NULL, L); }
+constraint_elem(A) ::= CHECK(K) LP a_expr(E) RP. { A = sql__constraint(ctx, &K, SQL_CONSTR_CHECK, E, NULL); }
+
+/* eddy's option lists: WITH (tail = true), (TICK INTERVAL '1s', UP TO 100), WITH (snapshot = false, progress). */
+%type opt_with_options {sql_list_t *}
+opt_with_options(A) ::= WITH LP with_option_list(L) RP. { A = L; }
+opt_with_options(A) ::= .                        { A = NULL; }
+%type with_option_list {sql_list_t *}
+with_option_list(A) ::= with_option(O).          { A = sql__list1(ctx, O); }
+with_option_list(A) ::= with_option_list(L) COMMA with_option(O). { A = sql__list_add(ctx, L, O); }
+%type with_option {sql_option_t *}
+with_option(A) ::= option_words(N).              { A = sql__option(ctx, N, NULL); }
+with_option(A) ::= option_words(N) EQ option_value(V). { A = sql__option(ctx, N, V); }
+with_option(A) ::= option_words(N) option_literal(V). { A = sql__option(ctx, N, V); }
+/* Names of one or more words: a scratch option whose name grows word by word. */
+%type option_words {sql_option_t *}
+option_words(A) ::= collabel(W).                 { A = sql__option_word(ctx, NULL, &W); }
+option_words(A) ::= option_words(L) collabel(W). { A = sql__option_word(ctx, L, &W); }
+%type option_literal {sql_expr_t *}
+option_literal(A) ::= SCONST(T).                 { A = sql__const_string(ctx, &T); }
+option_literal(A) ::= numeric_only(V).           { A = V; }
+%type option_value {sql_expr_t *}
+option_value(A) ::= option_literal(V).           { A = V; }
+option_value(A) ::= TRUE(T).                     { A = sql__const_bool(ctx, &T, true); }
+option_value(A) ::= FALSE(T).                    { A = sql__const_bool(ctx, &T, false); }
+option_value(A) ::= nonreserved_word(W).         { A = sql__const_word(ctx, &W, NULL); }
+
+/* PostgreSQL's generic option lists (COPY, EXPLAIN): one word, then an optional value. */
+%type generic_option_arg {sql_expr_t *}
+generic_option_arg(A) ::= option_value(V).       { A = V; }
+generic_option_arg(A) ::= ON(T).                 { A = sql__const_word(ctx, &T, "on"); }
+
+///////////////////////////////////////////////////////// CREATE SOURCE ////
+
+%type source_connector {sql_create_source_t *}
+source_connector(A) ::= FILE SCONST(P) opt_with_options(W) FORMAT source_format(F).
+        { A = sql__source_file(ctx, &P, W, F); }
+source_connector(A) ::= LOAD GENERATOR load_generator(G) opt_generator_options(O).
+        { A = sql__source_generator(ctx, G, O); }
+source_connector(A) ::= KAFKA BROKER SCONST(B) TOPIC SCONST(T) opt_with_options(W) FORMAT source_format(F).
+        { A = sql__source_kafka(ctx, &B, &T, W, F); }
+
+%type load_generator {int}
+load_generator(A) ::= COUNTER.                   { A = SQL_GEN_COUNTER; }
+load_generator(A) ::= AUCTION.                   { A = SQL_GEN_AUCTION; }
+load_generator(A) ::= TPCH.                      { A = SQL_GEN_TPCH; }
+
+%type opt_generator_options {sql_list_t *}
+opt_generator_options(A) ::= LP with_option_list(L) RP. { A = L; }
+opt_generator_options(A) ::= .                   { A = NULL; }
+
+/* The format parts travel in a scratch CREATE SOURCE node. */
+%type source_format {sql_create_source_t *}
+source_format(A) ::= CSV(K) WITH HEADER opt_delimited(D). { A = sql__source_format(ctx, &K, SQL_FORMAT_CSV, 1, NULL, D); }
+source_format(A) ::= CSV(K) WITH ICONST(N) COLUMNS opt_delimited(D).
+        { A = sql__source_format(ctx, &K, SQL_FORMAT_CSV, 0, &N, D); }
+source_format(A) ::= CSV(K) opt_delimited(D).   { A = sql__source_format(ctx, &K, SQL_FORMAT_CSV, 0, NULL, D); }
+source_format(A) ::= TEXT(K).                    { A = sql__source_format(ctx, &K, SQL_FORMAT_TEXT, 0, NULL, NULL); }
+source_format(A) ::= JSON(K).                    { A = sql__source_format(ctx, &K, SQL_FORMAT_JSON, 0, NULL, NULL); }
+source_format(A) ::= BYTES(K).                   { A = sql__source_format(ctx, &K, SQL_FORMAT_BYTES, 0, NULL, NULL); }
+source_format(A) ::= REGEX(K) SCONST(R).         { A = sql__source_format(ctx, &K, SQL_FORMAT_REGEX, 0, NULL, &R); }
+
+%type opt_delimited {sql_token_t *}
+opt_delimited(A) ::= DELIMITED BY SCONST(D).     { A = sql__token_copy(ctx, &D); }
+opt_delimited(A) ::= .                           { A = NULL; }
+
+///////////////////////////////////////////////////////////////// INDEX ////
+
+%type opt_unique {int}
+opt_unique(A) ::= UNIQUE.                        { A = 1; }
+opt_unique(A) ::= .                              { A = 0; }
+
+%type opt_index_name {const char *}
+opt_index_name(A) ::= colid(N).                  { A = N.str; }
+opt_index_name(A) ::= .                          { A = NULL; }
+
+%type opt_index_method {const char *}
+opt_index_method(A) ::= USING colid(N).          { A = N.str; }
+opt_index_method(A) ::= .                        { A = NULL; }
+
+////////////////////////////////////////////////////////// DROP / ALTER ////
+
+%type drop_stmt {sql_stmt_t *}
+drop_stmt(A) ::= DROP object_type(O) cond_names(N) opt_drop_behavior(B). { A = sql__drop(ctx, O, N, B); }
+
+%type object_type {int}
+object_type(A) ::= TABLE.                        { A = SQL_OBJ_TABLE; }
+object_type(A) ::= SOURCE.                       { A = SQL_OBJ_SOURCE; }
+object_type(A) ::= VIEW.                         { A = SQL_OBJ_VIEW; }
+object_type(A) ::= MATERIALIZED VIEW.            { A = SQL_OBJ_MATERIALIZED_VIEW; }
+object_type(A) ::= INDEX.                        { A = SQL_OBJ_INDEX; }
+object_type(A) ::= SCHEMA.                       { A = SQL_OBJ_SCHEMA; }
+object_type(A) ::= DATABASE.                     { A = SQL_OBJ_DATABASE; }
+
+%type opt_drop_behavior {int}
+opt_drop_behavior(A) ::= CASCADE.                { A = SQL_DROP_CASCADE; }
+opt_drop_behavior(A) ::= RESTRICT.               { A = SQL_DROP_RESTRICT; }
+opt_drop_behavior(A) ::= .                       { A = SQL_DROP_DEFAULT; }
+
+%type alter_stmt {sql_stmt_t *}
+alter_stmt(A) ::= ALTER object_type(O) cond_exists_name(N) RENAME TO colid(X).
+        { A = sql__alter_rename(ctx, O, N, NULL, &X); }
+alter_stmt(A) ::= ALTER object_type(O) cond_exists_name(N) RENAME opt_column colid(C) TO colid(X).
+        { A = sql__alter_rename(ctx, O, N, &C, &X); }
+opt_column ::= COLUMN.
+opt_column ::= .
+
+/////////////////////////////////////////////////// INSERT / UPDATE / DELETE ////
+
+%type insert_stmt {sql_stmt_t *}
+insert_stmt(A) ::= INSERT INTO insert_target(T) insert_rest(R) returning_clause(X).
+        { A = sql__insert(ctx, T, R, X); }
+
+/* The target and the alias in a scratch FROM item. */
+%type insert_target {sql_from_t *}
+insert_target(A) ::= qualified_name(N).          { A = sql__from_relation(ctx, N, NULL); }
+insert_target(A) ::= qualified_name(N) AS colid(L). { A = sql__from_relation(ctx, N, sql__alias(ctx, L.str, NULL)); }
+
+/* The column list and the source in a scratch INSERT node. */
+%type insert_rest {sql_insert_t *}
+insert_rest(A) ::= select_stmt(S).               { A = sql__insert_rest(ctx, NULL, S); }
+insert_rest(A) ::= LP insert_column_list(L) RP select_stmt(S). { A = sql__insert_rest(ctx, L, S); }
+insert_rest(A) ::= DEFAULT VALUES.               { A = sql__insert_rest(ctx, NULL, NULL); }
+
+%type insert_column_list {sql_list_t *}
+insert_column_list(A) ::= colid(N).              { A = sql__list1(ctx, sql__assign(ctx, &N, NULL)); }
+insert_column_list(A) ::= insert_column_list(L) COMMA colid(N). { A = sql__list_add(ctx, L, sql__assign(ctx, &N, NULL)); }
+
+%type returning_clause {sql_list_t *}
+returning_clause(A) ::= RETURNING target_list(L). { A = L; }
+returning_clause(A) ::= .                        { A = NULL; }
+
+%type update_stmt {sql_stmt_t *}
+update_stmt(A) ::= UPDATE relation_opt_alias(T) SET set_clause_list(S) from_clause(F) where_clause(W)
+                   returning_clause(X).
+        { A = sql__update(ctx, T, S, F, W, X); }
+
+/* UPDATE t set ...: SET binds as the keyword (see the precedence of SET). */
+%type relation_opt_alias {sql_from_t *}
+relation_opt_alias(A) ::= qualified_name(N). [UMINUS] { A = sql__from_relation(ctx, N, NULL); }
+relation_opt_alias(A) ::= qualified_name(N) colid(L). { A = sql__from_relation(ctx, N, sql__alias(ctx, L.str, NULL)); }
+relation_opt_alias(A) ::= qualified_name(N) AS colid(L). { A = sql__from_relation(ctx, N, sql__alias(ctx, L.str, NULL)); }
+
+%type set_clause_list {sql_list_t *}
+set_clause_list(A) ::= set_clause(C).            { A = sql__list1(ctx, C); }
+set_clause_list(A) ::= set_clause_list(L) COMMA set_clause(C). { A = sql__list_add(ctx, L, C); }
+%type set_clause {sql_assign_t *}
+set_clause(A) ::= colid(N) EQ a_expr(E).         { A = sql__assign(ctx, &N, E); }
+
+%type delete_stmt {sql_stmt_t *}
+delete_stmt(A) ::= DELETE FROM relation_opt_alias(T) using_clause(U) where_clause(W) returning_clause(X).
+        { A = sql__delete(ctx, T, U, W, X); }
+%type using_clause {sql_list_t *}
+using_clause(A) ::= USING from_list(L).          { A = L; }
+using_clause(A) ::= .                            { A = NULL; }
+
+////////////////////////////////////////////////////// COPY / SUBSCRIBE ////
+
+%type copy_stmt {sql_stmt_t *}
+copy_stmt(A) ::= COPY qname(T) opt_column_list(C) FROM STDIN copy_options(O).
+        { A = sql__copy(ctx, T, C, NULL, NULL, false, O); }
+copy_stmt(A) ::= COPY qname(T) opt_column_list(C) TO STDOUT copy_options(O).
+        { A = sql__copy(ctx, T, C, NULL, NULL, true, O); }
+copy_stmt(A) ::= COPY select_with_parens(Q) TO STDOUT copy_options(O).
+        { A = sql__copy(ctx, NULL, NULL, Q, NULL, true, O); }
+copy_stmt(A) ::= COPY LP subscribe_stmt(S) RP TO STDOUT copy_options(O).
+        { A = sql__copy(ctx, NULL, NULL, NULL, S, true, O); }
+
+/* PostgreSQL's [WITH] (name value, ...) and the older WITH CSV HEADER ... forms, as one option list. */
+%type copy_options {sql_list_t *}
+copy_options(A) ::= WITH LP copy_generic_list(L) RP. { A = L; }
+copy_options(A) ::= LP copy_generic_list(L) RP.  { A = L; }
+copy_options(A) ::= WITH copy_legacy_list(L).    { A = L; }
+copy_options(A) ::= copy_legacy_list(L).         { A = L; }
+copy_options(A) ::= .                            { A = NULL; }
+%type copy_generic_list {sql_list_t *}
+copy_generic_list(A) ::= copy_generic(O).        { A = sql__list1(ctx, O); }
+copy_generic_list(A) ::= copy_generic_list(L) COMMA copy_generic(O). { A = sql__list_add(ctx, L, O); }
+%type copy_generic {sql_option_t *}
+copy_generic(A) ::= collabel(N).                 { A = sql__option(ctx, sql__option_word(ctx, NULL, &N), NULL); }
+copy_generic(A) ::= collabel(N) generic_option_arg(V). { A = sql__option(ctx, sql__option_word(ctx, NULL, &N), V); }
+%type copy_legacy_list {sql_list_t *}
+copy_legacy_list(A) ::= copy_legacy(O).          { A = sql__list1(ctx, O); }
+copy_legacy_list(A) ::= copy_legacy_list(L) copy_legacy(O). { A = sql__list_add(ctx, L, O); }
+%type copy_legacy {sql_option_t *}
+copy_legacy(A) ::= BINARY(K).                    { A = sql__option_legacy(ctx, &K, "format", "binary"); }
+copy_legacy(A) ::= CSV(K).                       { A = sql__option_legacy(ctx, &K, "format", "csv"); }
+copy_legacy(A) ::= HEADER(K).                    { A = sql__option_legacy(ctx, &K, "header", NULL); }
+copy_legacy(A) ::= DELIMITER(K) opt_as SCONST(S). { A = sql__option_legacy_str(ctx, &K, "delimiter", &S); }
+copy_legacy(A) ::= NULL(K) opt_as SCONST(S).     { A = sql__option_legacy_str(ctx, &K, "null", &S); }
+copy_legacy(A) ::= QUOTE(K) opt_as SCONST(S).    { A = sql__option_legacy_str(ctx, &K, "quote", &S); }
+copy_legacy(A) ::= ESCAPE(K) opt_as SCONST(S).   { A = sql__option_legacy_str(ctx, &K, "escape", &S); }
+opt_as ::= AS.
+opt_as ::= .
+
+%type subscribe_stmt {sql_subscribe_t *}
+subscribe_stmt(A) ::= SUBSCRIBE opt_to qname(N) opt_with_options(W). { A = sql__subscribe(ctx, N, NULL, W); }
+subscribe_stmt(A) ::= SUBSCRIBE opt_to select_with_parens(Q) opt_with_options(W). { A = sql__subscribe(ctx, NULL, Q, W); }
+opt_to ::= TO.
+opt_to ::= .
+
+////////////////////////////////////////////// SHOW objects / EXPLAIN ////
+
+/* SHOW_LA: SHOW followed by an object word (the driver looks ahead), so
+ * SHOW TABLES lists tables while SHOW name still shows a setting. */
+%type show_object_stmt {sql_stmt_t *}
+show_object_stmt(A) ::= SHOW_LA show_objects(O) show_from(F) show_filter(X).
+        { A = sql__show(ctx, SQL_STMT_SHOW_OBJECTS, O, NULL, F, X); }
+show_object_stmt(A) ::= SHOW_LA index_word ON qname(N) show_from(F) show_filter(X).
+        { A = sql__show(ctx, SQL_STMT_SHOW_OBJECTS, SQL_OBJ_INDEX, N, F, X); }
+show_object_stmt(A) ::= SHOW_LA index_word show_from(F) show_filter(X).
+        { A = sql__show(ctx, SQL_STMT_SHOW_OBJECTS, SQL_OBJ_INDEX, F ? F->on : NULL, NULL, X); }
+show_object_stmt(A) ::= SHOW_LA COLUMNS FROM qname(N) show_filter(X).
+        { A = sql__show(ctx, SQL_STMT_SHOW_COLUMNS, SQL_OBJ_TABLE, N, NULL, X); }
+show_object_stmt(A) ::= SHOW_LA COLUMNS IN qname(N) show_filter(X).
+        { A = sql__show(ctx, SQL_STMT_SHOW_COLUMNS, SQL_OBJ_TABLE, N, NULL, X); }
+show_object_stmt(A) ::= SHOW_LA CREATE show_create_object(O) qname(N).
+        { A = sql__show(ctx, SQL_STMT_SHOW_CREATE, O, N, NULL, NULL); }
+
+%type show_objects {int}
+show_objects(A) ::= SOURCES.                     { A = SQL_OBJ_SOURCE; }
+show_objects(A) ::= TABLES.                      { A = SQL_OBJ_TABLE; }
+show_objects(A) ::= VIEWS.                       { A = SQL_OBJ_VIEW; }
+show_objects(A) ::= MATERIALIZED VIEWS.          { A = SQL_OBJ_MATERIALIZED_VIEW; }
+show_objects(A) ::= OBJECTS.                     { A = SQL_OBJ_OBJECT; }
+show_objects(A) ::= SCHEMAS.                     { A = SQL_OBJ_SCHEMA; }
+show_objects(A) ::= DATABASES.                   { A = SQL_OBJ_DATABASE; }
+index_word ::= INDEXES.
+index_word ::= INDEX.
+
+%type show_create_object {int}
+show_create_object(A) ::= TABLE.                 { A = SQL_OBJ_TABLE; }
+show_create_object(A) ::= SOURCE.                { A = SQL_OBJ_SOURCE; }
+show_create_object(A) ::= VIEW.                  { A = SQL_OBJ_VIEW; }
+show_create_object(A) ::= MATERIALIZED VIEW.     { A = SQL_OBJ_MATERIALIZED_VIEW; }
+show_create_object(A) ::= INDEX.                 { A = SQL_OBJ_INDEX; }
+
+/* FROM/IN name, and the filter, in scratch SHOW nodes. */
+%type show_from {sql_show_t *}
+show_from(A) ::= FROM qname(N).                  { A = sql__show_part(ctx, N, NULL, NULL); }
+show_from(A) ::= IN qname(N).                    { A = sql__show_part(ctx, N, NULL, NULL); }
+show_from(A) ::= .                               { A = NULL; }
+%type show_filter {sql_show_t *}
+show_filter(A) ::= LIKE SCONST(P).               { A = sql__show_part(ctx, NULL, sql__const_string(ctx, &P), NULL); }
+show_filter(A) ::= WHERE a_expr(E).              { A = sql__show_part(ctx, NULL, NULL, E); }
+show_filter(A) ::= .                             { A = NULL; }
+
+%type explain_stmt {sql_stmt_t *}
+explain_stmt(A) ::= EXPLAIN explainable(E).      { A = sql__explain(ctx, E, NULL, false); }
+explain_stmt(A) ::= EXPLAIN analyze_word(K) explainable(E).
+        { A = sql__explain(ctx, E, sql__list1(ctx, sql__option_legacy(ctx, &K, "analyze", NULL)), false); }
+explain_stmt(A) ::= EXPLAIN analyze_word(K) VERBOSE(V) explainable(E).
+        { A = sql__explain(ctx, E, sql__list_add(ctx, sql__list1(ctx, sql__option_legacy(ctx, &K, "analyze", NULL)),
+                                                 sql__option_legacy(ctx, &V, "verbose", NULL)), false); }
+explain_stmt(A) ::= EXPLAIN VERBOSE(V) explainable(E).
+        { A = sql__explain(ctx, E, sql__list1(ctx, sql__option_legacy(ctx, &V, "verbose", NULL)), false); }
+explain_stmt(A) ::= EXPLAIN LP explain_option_list(L) RP explainable(E). { A = sql__explain(ctx, E, L, false); }
+explain_stmt(A) ::= EXPLAIN PLAN FOR explainable(E). { A = sql__explain(ctx, E, NULL, true); }
+
+%type analyze_word {sql_token_t}
+analyze_word(A) ::= ANALYZE(T).                  { A = T; }
+analyze_word(A) ::= ANALYSE(T).                  { A = T; }
+
+%type explain_option_list {sql_list_t *}
+explain_option_list(A) ::= explain_option(O).    { A = sql__list1(ctx, O); }
+explain_option_list(A) ::= explain_option_list(L) COMMA explain_option(O). { A = sql__list_add(ctx, L, O); }
+%type explain_option {sql_option_t *}
+explain_option(A) ::= explain_option_name(N).    { A = sql__option(ctx, sql__option_word(ctx, NULL, &N), NULL); }
+explain_option(A) ::= explain_option_name(N) generic_option_arg(V).
+        { A = sql__option(ctx, sql__option_word(ctx, NULL, &N), V); }
+%type explain_option_name {sql_token_t}
+explain_option_name(A) ::= nonreserved_word(N).  { A = N; }
+explain_option_name(A) ::= analyze_word(N).      { A = N; }
+
+/* What EXPLAIN takes: a statement, or a view or index by name (Materialize). */
+%type explainable {sql_explain_t *}
+explainable(A) ::= select_stmt(S).               { A = sql__explainable(ctx, sql__stmt_select(ctx, S), 0, NULL); }
+explainable(A) ::= insert_stmt(S).               { A = sql__explainable(ctx, S, 0, NULL); }
+explainable(A) ::= update_stmt(S).               { A = sql__explainable(ctx, S, 0, NULL); }
+explainable(A) ::= delete_stmt(S).               { A = sql__explainable(ctx, S, 0, NULL); }
+explainable(A) ::= create_stmt(S).               { A = sql__explainable(ctx, S, 0, NULL); }
+explainable(A) ::= execute_stmt(S).              { A = sql__explainable(ctx, S, 0, NULL); }
+explainable(A) ::= VIEW qname(N).                { A = sql__explainable(ctx, NULL, SQL_OBJ_VIEW, N); }
+explainable(A) ::= MATERIALIZED VIEW qname(N).   { A = sql__explainable(ctx, NULL, SQL_OBJ_MATERIALIZED_VIEW, N); }
+explainable(A) ::= INDEX qname(N).               { A = sql__explainable(ctx, NULL, SQL_OBJ_INDEX, N); }
+
+////////////////////////////////////////////// PREPARE / EXECUTE / DEALLOCATE ////
+
+%type prepare_stmt {sql_stmt_t *}
+prepare_stmt(A) ::= PREPARE colid(N) AS preparable(S). { A = sql__prepare(ctx, &N, NULL, S); }
+prepare_stmt(A) ::= PREPARE colid(N) LP type_list(T) RP AS preparable(S). { A = sql__prepare(ctx, &N, T, S); }
+
+%type type_list {sql_list_t *}
+type_list(A) ::= typename(T).                    { A = sql__list1(ctx, T); }
+type_list(A) ::= type_list(L) COMMA typename(T). { A = sql__list_add(ctx, L, T); }
+
+%type preparable {sql_stmt_t *}
+preparable(A) ::= select_stmt(S).                { A = sql__stmt_select(ctx, S); }
+preparable(A) ::= insert_stmt(S).                { A = S; }
+preparable(A) ::= update_stmt(S).                { A = S; }
+preparable(A) ::= delete_stmt(S).                { A = S; }
+
+%type execute_stmt {sql_stmt_t *}
+execute_stmt(A) ::= EXECUTE colid(N).            { A = sql__execute(ctx, &N, NULL); }
+execute_stmt(A) ::= EXECUTE colid(N) LP expr_list(L) RP. { A = sql__execute(ctx, &N, L); }
+
+%type deallocate_stmt {sql_stmt_t *}
+deallocate_stmt(A) ::= DEALLOCATE colid(N).      { A = sql__deallocate(ctx, &N); }
+deallocate_stmt(A) ::= DEALLOCATE PREPARE colid(N). { A = sql__deallocate(ctx, &N); }
+deallocate_stmt(A) ::= DEALLOCATE ALL.           { A = sql__deallocate(ctx, NULL); }
+deallocate_stmt(A) ::= DEALLOCATE PREPARE ALL.   { A = sql__deallocate(ctx, NULL); }
+
 ////////////////////////////////////////////////////// the SELECT statement ////
 
 %type select_stmt {sql_select_t *}
@@ -238,16 +680,38 @@ select_no_parens(A) ::= select_clause(S) sort_clause(O).
         { A = sql__select_options(ctx, S, O, NULL); }
 select_no_parens(A) ::= select_clause(S) opt_sort_clause(O) select_limit(L).
         { A = sql__select_options(ctx, S, O, L); }
+select_no_parens(A) ::= with_clause(W) select_clause(S). { A = sql__select_with(ctx, S, W); }
+select_no_parens(A) ::= with_clause(W) select_clause(S) sort_clause(O).
+        { A = sql__select_with(ctx, sql__select_options(ctx, S, O, NULL), W); }
+select_no_parens(A) ::= with_clause(W) select_clause(S) opt_sort_clause(O) select_limit(L).
+        { A = sql__select_with(ctx, sql__select_options(ctx, S, O, L), W); }
+
+/* WITH [RECURSIVE] name [(cols)] AS [[NOT] MATERIALIZED] (query), ...: a scratch select carries the list. */
+%type with_clause {sql_select_t *}
+with_clause(A) ::= WITH(K) cte_list(L).          { A = sql__with(ctx, &K, false, L); }
+with_clause(A) ::= WITH(K) RECURSIVE cte_list(L). { A = sql__with(ctx, &K, true, L); }
+%type cte_list {sql_list_t *}
+cte_list(A) ::= common_table_expr(C).            { A = sql__list1(ctx, C); }
+cte_list(A) ::= cte_list(L) COMMA common_table_expr(C). { A = sql__list_add(ctx, L, C); }
+%type common_table_expr {sql_cte_t *}
+common_table_expr(A) ::= colid(N) opt_column_list(C) AS opt_materialized(M) select_with_parens(S).
+        { A = sql__cte(ctx, &N, C, M, S); }
+%type opt_materialized {int}
+opt_materialized(A) ::= MATERIALIZED.            { A = 1; }
+opt_materialized(A) ::= NOT MATERIALIZED.        { A = 0; }
+opt_materialized(A) ::= .                        { A = -1; }
 
 select_clause(A) ::= simple_select(S).           { A = S; }
 select_clause(A) ::= select_with_parens(S).      { A = S; }
 
 simple_select(A) ::= SELECT(K) opt_all_clause opt_target_list(T) from_clause(F) where_clause(W)
-                     group_clause(G) having_clause(H).
-        { A = sql__select(ctx, &K, NULL, T, F, W, G, H); }
+                     group_clause(G) having_clause(H) window_clause(X).
+        { A = sql__select(ctx, &K, NULL, T, F, W, G, H); A->windows = X; }
 simple_select(A) ::= SELECT(K) distinct_clause(D) target_list(T) from_clause(F) where_clause(W)
-                     group_clause(G) having_clause(H).
-        { A = sql__select(ctx, &K, D, T, F, W, G, H); }
+                     group_clause(G) having_clause(H) window_clause(X).
+        { A = sql__select(ctx, &K, D, T, F, W, G, H); A->windows = X; }
+/* TABLE name is SELECT * FROM name. */
+simple_select(A) ::= TABLE(K) qualified_name(N). { A = sql__table_select(ctx, &K, N); }
 simple_select(A) ::= values_clause(V).           { A = V; }
 simple_select(A) ::= select_clause(L) UNION set_quantifier(Q) select_clause(R).
         { A = sql__setop(ctx, SQL_SETOP_UNION, Q, L, R); }
@@ -297,6 +761,17 @@ from_list(A) ::= from_list(L) COMMA table_ref(T). { A = sql__list_add(ctx, L, T)
 table_ref(A) ::= qualified_name(N) opt_alias_clause(L).      { A = sql__from_relation(ctx, N, L); }
 table_ref(A) ::= select_with_parens(S) opt_alias_clause(L).  { A = sql__from_subquery(ctx, S, L); }
 table_ref(A) ::= joined_table(J).                            { A = J; }
+table_ref(A) ::= func_table(F) opt_alias_clause(L).          { A = sql__from_function(ctx, F, L, false); }
+table_ref(A) ::= LATERAL func_table(F) opt_alias_clause(L).  { A = sql__from_function(ctx, F, L, true); }
+table_ref(A) ::= LATERAL select_with_parens(S) opt_alias_clause(L).
+        { A = sql__from_subquery(ctx, S, L); A->lateral = true; }
+
+/* A table function: a call without OVER, and WITH ORDINALITY (a scratch FROM item carries both). */
+%type func_table {sql_from_t *}
+func_table(A) ::= func_application(F).           { A = sql__func_table(ctx, F, false); }
+func_table(A) ::= func_expr_common(F).           { A = sql__func_table(ctx, F, false); }
+func_table(A) ::= func_application(F) WITH_LA ORDINALITY. { A = sql__func_table(ctx, F, true); }
+func_table(A) ::= func_expr_common(F) WITH_LA ORDINALITY. { A = sql__func_table(ctx, F, true); }
 table_ref(A) ::= LP joined_table(J) RP alias_clause(L).      { A = sql__from_join_alias(ctx, J, L); }
 
 /* As in PostgreSQL, a joined table may stand in parentheses, so the
@@ -388,7 +863,72 @@ select_limit(A) ::= offset_clause(O).            { A = O; }
 limit_clause(A) ::= LIMIT a_expr(E).             { A = sql__limit(ctx, E, NULL); }
 limit_clause(A) ::= LIMIT ALL.                   { A = sql__limit(ctx, NULL, NULL); }
 limit_clause(A) ::= LIMIT(K) a_expr COMMA a_expr. { A = sql__limit_comma(ctx, &K); }
+limit_clause(A) ::= FETCH first_or_next fetch_value(E) row_or_rows ONLY. { A = sql__limit(ctx, E, NULL); }
+limit_clause(A) ::= FETCH(K) first_or_next row_or_rows ONLY. { A = sql__limit(ctx, sql__int_one(ctx, &K), NULL); }
 offset_clause(A) ::= OFFSET a_expr(E).           { A = sql__limit(ctx, NULL, E); }
+offset_clause(A) ::= OFFSET fetch_value(E) row_or_rows. { A = sql__limit(ctx, NULL, E); }
+
+/* The count of FETCH FIRST and OFFSET ... ROWS: a primary expression or a signed number, as in PostgreSQL. */
+%type fetch_value {sql_expr_t *}
+fetch_value(A) ::= c_expr(E).                    { A = E; }
+fetch_value(A) ::= PLUS ICONST(T).               { A = sql__const_number(ctx, &T); }
+fetch_value(A) ::= PLUS FCONST(T).               { A = sql__const_number(ctx, &T); }
+fetch_value(A) ::= MINUS(M) ICONST(T).           { A = sql__negate(ctx, &M, sql__const_number(ctx, &T)); }
+fetch_value(A) ::= MINUS(M) FCONST(T).           { A = sql__negate(ctx, &M, sql__const_number(ctx, &T)); }
+first_or_next ::= FIRST.
+first_or_next ::= NEXT.
+row_or_rows ::= ROW.
+row_or_rows ::= ROWS.
+
+/* WINDOW name AS (spec), ... */
+%type window_clause {sql_list_t *}
+window_clause(A) ::= WINDOW window_definition_list(L). { A = L; }
+window_clause(A) ::= .                           { A = NULL; }
+%type window_definition_list {sql_list_t *}
+window_definition_list(A) ::= window_definition(W). { A = sql__list1(ctx, W); }
+window_definition_list(A) ::= window_definition_list(L) COMMA window_definition(W). { A = sql__list_add(ctx, L, W); }
+%type window_definition {sql_window_t *}
+window_definition(A) ::= colid(N) AS window_specification(W). { A = W; A->name = N.str; A->pos = N.pos; }
+
+%type over_clause {sql_window_t *}
+over_clause(A) ::= OVER window_specification(W). { A = W; }
+over_clause(A) ::= OVER colid(N).                { A = sql__window_ref(ctx, &N); }
+
+/* An empty existing-window name has OP's precedence, so that PARTITION,
+ * RANGE, ROWS and GROUPS (lower, with IDENT) start the specification
+ * instead of naming a window. */
+%type window_specification {sql_window_t *}
+window_specification(A) ::= LP(T) opt_existing_window_name(N) opt_partition_clause(P) opt_sort_clause(O)
+                            opt_frame_clause(F) RP.
+        { A = sql__window_spec(ctx, &T, N, P, O, F); }
+%type opt_existing_window_name {const char *}
+opt_existing_window_name(A) ::= colid(N).        { A = N.str; }
+opt_existing_window_name(A) ::= . [OP]           { A = NULL; }
+%type opt_partition_clause {sql_list_t *}
+opt_partition_clause(A) ::= PARTITION BY expr_list(L). { A = L; }
+opt_partition_clause(A) ::= .                    { A = NULL; }
+
+/* Frames in scratch windows: bounds first, then the extent, then the mode and exclusion. */
+%type opt_frame_clause {sql_window_t *}
+opt_frame_clause(A) ::= RANGE frame_extent(E) opt_window_exclusion(X). { A = sql__frame(ctx, SQL_FRAME_RANGE, E, X); }
+opt_frame_clause(A) ::= ROWS frame_extent(E) opt_window_exclusion(X). { A = sql__frame(ctx, SQL_FRAME_ROWS, E, X); }
+opt_frame_clause(A) ::= GROUPS frame_extent(E) opt_window_exclusion(X). { A = sql__frame(ctx, SQL_FRAME_GROUPS, E, X); }
+opt_frame_clause(A) ::= .                        { A = NULL; }
+%type frame_extent {sql_window_t *}
+frame_extent(A) ::= frame_bound(B).              { A = sql__frame_extent(ctx, B, NULL); }
+frame_extent(A) ::= BETWEEN frame_bound(B) AND frame_bound(E). { A = sql__frame_extent(ctx, B, E); }
+%type frame_bound {sql_window_t *}
+frame_bound(A) ::= UNBOUNDED(T) PRECEDING.       { A = sql__frame_bound(ctx, T.pos, SQL_BOUND_UNBOUNDED_PRECEDING, NULL); }
+frame_bound(A) ::= UNBOUNDED(T) FOLLOWING.       { A = sql__frame_bound(ctx, T.pos, SQL_BOUND_UNBOUNDED_FOLLOWING, NULL); }
+frame_bound(A) ::= CURRENT(T) ROW.               { A = sql__frame_bound(ctx, T.pos, SQL_BOUND_CURRENT_ROW, NULL); }
+frame_bound(A) ::= a_expr(E) PRECEDING.          { A = sql__frame_bound(ctx, E->pos, SQL_BOUND_PRECEDING, E); }
+frame_bound(A) ::= a_expr(E) FOLLOWING.          { A = sql__frame_bound(ctx, E->pos, SQL_BOUND_FOLLOWING, E); }
+%type opt_window_exclusion {int}
+opt_window_exclusion(A) ::= EXCLUDE CURRENT ROW. { A = SQL_EXCLUDE_CURRENT_ROW; }
+opt_window_exclusion(A) ::= EXCLUDE GROUP.       { A = SQL_EXCLUDE_GROUP; }
+opt_window_exclusion(A) ::= EXCLUDE TIES.        { A = SQL_EXCLUDE_TIES; }
+opt_window_exclusion(A) ::= EXCLUDE NO OTHERS.   { A = SQL_EXCLUDE_NO_OTHERS; }
+opt_window_exclusion(A) ::= .                    { A = SQL_EXCLUDE_DEFAULT; }
 
 //////////////////////////////////////////////////////////// expressions ////
 
@@ -416,6 +956,10 @@ a_expr(A) ::= a_expr(L) GREATER_EQUALS(T) a_expr(R). { A = sql__op(ctx, &T, ">="
 a_expr(A) ::= a_expr(L) NOT_EQUALS(T) a_expr(R). { A = sql__op(ctx, &T, "<>", L, R); }
 a_expr(A) ::= a_expr(L) OP(T) a_expr(R). [OP]    { A = sql__op(ctx, &T, NULL, L, R); }
 a_expr(A) ::= OP(T) a_expr(R). [OP]              { A = sql__op(ctx, &T, NULL, NULL, R); }
+a_expr(A) ::= a_expr(L) OPERATOR(T) LP any_operator(O) RP a_expr(R). [OP] { A = sql__qual_op(ctx, &T, O, L, R); }
+a_expr(A) ::= OPERATOR(T) LP any_operator(O) RP a_expr(R). [OP] { A = sql__qual_op(ctx, &T, O, NULL, R); }
+/* DEFAULT is an expression only so that the binder can say where it is not allowed, as PostgreSQL does. */
+a_expr(A) ::= DEFAULT(T).                        { A = sql__default(ctx, &T); }
 a_expr(A) ::= a_expr(L) AND(T) a_expr(R).        { A = sql__bool(ctx, &T, SQL_EXPR_AND, L, R); }
 a_expr(A) ::= a_expr(L) OR(T) a_expr(R).         { A = sql__bool(ctx, &T, SQL_EXPR_OR, L, R); }
 a_expr(A) ::= NOT(T) a_expr(E).                  { A = sql__bool(ctx, &T, SQL_EXPR_NOT, E, NULL); }
@@ -521,6 +1065,27 @@ b_expr(A) ::= b_expr(L) GREATER_EQUALS(T) b_expr(R). { A = sql__op(ctx, &T, ">="
 b_expr(A) ::= b_expr(L) NOT_EQUALS(T) b_expr(R). { A = sql__op(ctx, &T, "<>", L, R); }
 b_expr(A) ::= b_expr(L) OP(T) b_expr(R). [OP]    { A = sql__op(ctx, &T, NULL, L, R); }
 b_expr(A) ::= OP(T) b_expr(R). [OP]              { A = sql__op(ctx, &T, NULL, NULL, R); }
+b_expr(A) ::= b_expr(L) OPERATOR(T) LP any_operator(O) RP b_expr(R). [OP] { A = sql__qual_op(ctx, &T, O, L, R); }
+b_expr(A) ::= OPERATOR(T) LP any_operator(O) RP b_expr(R). [OP] { A = sql__qual_op(ctx, &T, O, NULL, R); }
+
+/* OPERATOR(schema.op): the names, operator last. */
+%type any_operator {sql_list_t *}
+any_operator(A) ::= all_op(O).                   { A = sql__list1(ctx, (void *)O); }
+any_operator(A) ::= colid(N) DOT any_operator(L). { A = sql__list_prepend(ctx, L, (void *)N.str); }
+%type all_op {const char *}
+all_op(A) ::= OP(T).                             { A = T.str; }
+all_op(A) ::= PLUS.                              { A = "+"; }
+all_op(A) ::= MINUS.                             { A = "-"; }
+all_op(A) ::= STAR.                              { A = "*"; }
+all_op(A) ::= SLASH.                             { A = "/"; }
+all_op(A) ::= PERCENT.                           { A = "%"; }
+all_op(A) ::= CARET.                             { A = "^"; }
+all_op(A) ::= LT.                                { A = "<"; }
+all_op(A) ::= GT.                                { A = ">"; }
+all_op(A) ::= EQ.                                { A = "="; }
+all_op(A) ::= LESS_EQUALS.                       { A = "<="; }
+all_op(A) ::= GREATER_EQUALS.                    { A = ">="; }
+all_op(A) ::= NOT_EQUALS.                        { A = "<>"; }
 b_expr(A) ::= b_expr(L) IS(T) DISTINCT FROM b_expr(R). [IS] { A = sql__distinct(ctx, &T, L, R, false); }
 b_expr(A) ::= b_expr(L) IS(T) NOT DISTINCT FROM b_expr(R). [IS] { A = sql__distinct(ctx, &T, L, R, true); }
 
@@ -610,6 +1175,12 @@ case_arg(A) ::= .                                { A = NULL; }
 %type func_name {sql_expr_t *}
 func_expr(A) ::= func_application(F).            { A = F; }
 func_expr(A) ::= func_application(F) FILTER LP WHERE a_expr(E) RP. { A = sql__func_filter(ctx, F, E); }
+func_expr(A) ::= func_application(F) over_clause(O). { A = sql__func_over(ctx, F, O); }
+func_expr(A) ::= func_application(F) FILTER LP WHERE a_expr(E) RP over_clause(O).
+        { A = sql__func_over(ctx, sql__func_filter(ctx, F, E), O); }
+func_expr(A) ::= func_application(F) WITHIN(W) GROUP LP sort_clause(O) RP. { A = sql__within_group(ctx, &W, F, O); }
+func_expr(A) ::= func_application(F) WITHIN(W) GROUP LP sort_clause(O) RP FILTER LP WHERE a_expr(E) RP.
+        { A = sql__func_filter(ctx, sql__within_group(ctx, &W, F, O), E); }
 func_expr(A) ::= func_expr_common(E).            { A = E; }
 
 func_application(A) ::= func_name(N) LP RP.      { A = sql__func(ctx, N, NULL, false, false, NULL); }
@@ -890,6 +1461,73 @@ unreserved_keyword(A) ::= WORK(T). { A = T; }
 unreserved_keyword(A) ::= WRITE(T). { A = T; }
 unreserved_keyword(A) ::= YEAR(T). { A = T; }
 unreserved_keyword(A) ::= ZONE(T). { A = T; }
+unreserved_keyword(A) ::= ALTER(T). { A = T; }
+unreserved_keyword(A) ::= CASCADE(T). { A = T; }
+unreserved_keyword(A) ::= COLUMNS(T). { A = T; }
+unreserved_keyword(A) ::= COPY(T). { A = T; }
+unreserved_keyword(A) ::= CSV(T). { A = T; }
+unreserved_keyword(A) ::= CURRENT(T). { A = T; }
+unreserved_keyword(A) ::= DATABASE(T). { A = T; }
+unreserved_keyword(A) ::= DEALLOCATE(T). { A = T; }
+unreserved_keyword(A) ::= DELETE(T). { A = T; }
+unreserved_keyword(A) ::= DELIMITER(T). { A = T; }
+unreserved_keyword(A) ::= DROP(T). { A = T; }
+unreserved_keyword(A) ::= EXCLUDE(T). { A = T; }
+unreserved_keyword(A) ::= EXECUTE(T). { A = T; }
+unreserved_keyword(A) ::= EXPLAIN(T). { A = T; }
+unreserved_keyword(A) ::= FOLLOWING(T). { A = T; }
+unreserved_keyword(A) ::= GROUPS(T). { A = T; }
+unreserved_keyword(A) ::= HEADER(T). { A = T; }
+unreserved_keyword(A) ::= IF_P(T). { A = T; }
+unreserved_keyword(A) ::= INDEX(T). { A = T; }
+unreserved_keyword(A) ::= INDEXES(T). { A = T; }
+unreserved_keyword(A) ::= INSERT(T). { A = T; }
+unreserved_keyword(A) ::= KEY(T). { A = T; }
+unreserved_keyword(A) ::= LOAD(T). { A = T; }
+unreserved_keyword(A) ::= MATERIALIZED(T). { A = T; }
+unreserved_keyword(A) ::= NEXT(T). { A = T; }
+unreserved_keyword(A) ::= OPERATOR(T). { A = T; }
+unreserved_keyword(A) ::= ORDINALITY(T). { A = T; }
+unreserved_keyword(A) ::= OTHERS(T). { A = T; }
+unreserved_keyword(A) ::= PARTITION(T). { A = T; }
+unreserved_keyword(A) ::= PRECEDING(T). { A = T; }
+unreserved_keyword(A) ::= PREPARE(T). { A = T; }
+unreserved_keyword(A) ::= QUOTE(T). { A = T; }
+unreserved_keyword(A) ::= RANGE(T). { A = T; }
+unreserved_keyword(A) ::= RECURSIVE(T). { A = T; }
+unreserved_keyword(A) ::= RENAME(T). { A = T; }
+unreserved_keyword(A) ::= REPLACE(T). { A = T; }
+unreserved_keyword(A) ::= RESTRICT(T). { A = T; }
+unreserved_keyword(A) ::= ROWS(T). { A = T; }
+unreserved_keyword(A) ::= SCHEMAS(T). { A = T; }
+unreserved_keyword(A) ::= STDIN(T). { A = T; }
+unreserved_keyword(A) ::= STDOUT(T). { A = T; }
+unreserved_keyword(A) ::= TABLES(T). { A = T; }
+unreserved_keyword(A) ::= TEXT(T). { A = T; }
+unreserved_keyword(A) ::= TIES(T). { A = T; }
+unreserved_keyword(A) ::= UNBOUNDED(T). { A = T; }
+unreserved_keyword(A) ::= UPDATE(T). { A = T; }
+unreserved_keyword(A) ::= VIEW(T). { A = T; }
+unreserved_keyword(A) ::= VIEWS(T). { A = T; }
+unreserved_keyword(A) ::= AUCTION(T). { A = T; }
+unreserved_keyword(A) ::= BROKER(T). { A = T; }
+unreserved_keyword(A) ::= BYTES(T). { A = T; }
+unreserved_keyword(A) ::= COUNTER(T). { A = T; }
+unreserved_keyword(A) ::= DATABASES(T). { A = T; }
+unreserved_keyword(A) ::= DELIMITED(T). { A = T; }
+unreserved_keyword(A) ::= FILE(T). { A = T; }
+unreserved_keyword(A) ::= FORMAT(T). { A = T; }
+unreserved_keyword(A) ::= GENERATOR(T). { A = T; }
+unreserved_keyword(A) ::= JSON(T). { A = T; }
+unreserved_keyword(A) ::= KAFKA(T). { A = T; }
+unreserved_keyword(A) ::= OBJECTS(T). { A = T; }
+unreserved_keyword(A) ::= PLAN(T). { A = T; }
+unreserved_keyword(A) ::= REGEX(T). { A = T; }
+unreserved_keyword(A) ::= SOURCE(T). { A = T; }
+unreserved_keyword(A) ::= SOURCES(T). { A = T; }
+unreserved_keyword(A) ::= SUBSCRIBE(T). { A = T; }
+unreserved_keyword(A) ::= TOPIC(T). { A = T; }
+unreserved_keyword(A) ::= TPCH(T). { A = T; }
 
 col_name_keyword(A) ::= BETWEEN(T). { A = T; }
 col_name_keyword(A) ::= BIGINT(T). { A = T; }
@@ -1086,6 +1724,73 @@ bare_label_keyword(A) ::= UNKNOWN(T). { A = T; }
 bare_label_keyword(A) ::= WORK(T). { A = T; }
 bare_label_keyword(A) ::= WRITE(T). { A = T; }
 bare_label_keyword(A) ::= ZONE(T). { A = T; }
+bare_label_keyword(A) ::= ALTER(T). { A = T; }
+bare_label_keyword(A) ::= CASCADE(T). { A = T; }
+bare_label_keyword(A) ::= COLUMNS(T). { A = T; }
+bare_label_keyword(A) ::= COPY(T). { A = T; }
+bare_label_keyword(A) ::= CSV(T). { A = T; }
+bare_label_keyword(A) ::= CURRENT(T). { A = T; }
+bare_label_keyword(A) ::= DATABASE(T). { A = T; }
+bare_label_keyword(A) ::= DEALLOCATE(T). { A = T; }
+bare_label_keyword(A) ::= DELETE(T). { A = T; }
+bare_label_keyword(A) ::= DELIMITER(T). { A = T; }
+bare_label_keyword(A) ::= DROP(T). { A = T; }
+bare_label_keyword(A) ::= EXCLUDE(T). { A = T; }
+bare_label_keyword(A) ::= EXECUTE(T). { A = T; }
+bare_label_keyword(A) ::= EXPLAIN(T). { A = T; }
+bare_label_keyword(A) ::= FOLLOWING(T). { A = T; }
+bare_label_keyword(A) ::= GROUPS(T). { A = T; }
+bare_label_keyword(A) ::= HEADER(T). { A = T; }
+bare_label_keyword(A) ::= IF_P(T). { A = T; }
+bare_label_keyword(A) ::= INDEX(T). { A = T; }
+bare_label_keyword(A) ::= INDEXES(T). { A = T; }
+bare_label_keyword(A) ::= INSERT(T). { A = T; }
+bare_label_keyword(A) ::= KEY(T). { A = T; }
+bare_label_keyword(A) ::= LOAD(T). { A = T; }
+bare_label_keyword(A) ::= MATERIALIZED(T). { A = T; }
+bare_label_keyword(A) ::= NEXT(T). { A = T; }
+bare_label_keyword(A) ::= OPERATOR(T). { A = T; }
+bare_label_keyword(A) ::= ORDINALITY(T). { A = T; }
+bare_label_keyword(A) ::= OTHERS(T). { A = T; }
+bare_label_keyword(A) ::= PARTITION(T). { A = T; }
+bare_label_keyword(A) ::= PRECEDING(T). { A = T; }
+bare_label_keyword(A) ::= PREPARE(T). { A = T; }
+bare_label_keyword(A) ::= QUOTE(T). { A = T; }
+bare_label_keyword(A) ::= RANGE(T). { A = T; }
+bare_label_keyword(A) ::= RECURSIVE(T). { A = T; }
+bare_label_keyword(A) ::= RENAME(T). { A = T; }
+bare_label_keyword(A) ::= REPLACE(T). { A = T; }
+bare_label_keyword(A) ::= RESTRICT(T). { A = T; }
+bare_label_keyword(A) ::= ROWS(T). { A = T; }
+bare_label_keyword(A) ::= SCHEMAS(T). { A = T; }
+bare_label_keyword(A) ::= STDIN(T). { A = T; }
+bare_label_keyword(A) ::= STDOUT(T). { A = T; }
+bare_label_keyword(A) ::= TABLES(T). { A = T; }
+bare_label_keyword(A) ::= TEXT(T). { A = T; }
+bare_label_keyword(A) ::= TIES(T). { A = T; }
+bare_label_keyword(A) ::= UNBOUNDED(T). { A = T; }
+bare_label_keyword(A) ::= UPDATE(T). { A = T; }
+bare_label_keyword(A) ::= VIEW(T). { A = T; }
+bare_label_keyword(A) ::= VIEWS(T). { A = T; }
+bare_label_keyword(A) ::= AUCTION(T). { A = T; }
+bare_label_keyword(A) ::= BROKER(T). { A = T; }
+bare_label_keyword(A) ::= BYTES(T). { A = T; }
+bare_label_keyword(A) ::= COUNTER(T). { A = T; }
+bare_label_keyword(A) ::= DATABASES(T). { A = T; }
+bare_label_keyword(A) ::= DELIMITED(T). { A = T; }
+bare_label_keyword(A) ::= FILE(T). { A = T; }
+bare_label_keyword(A) ::= FORMAT(T). { A = T; }
+bare_label_keyword(A) ::= GENERATOR(T). { A = T; }
+bare_label_keyword(A) ::= JSON(T). { A = T; }
+bare_label_keyword(A) ::= KAFKA(T). { A = T; }
+bare_label_keyword(A) ::= OBJECTS(T). { A = T; }
+bare_label_keyword(A) ::= PLAN(T). { A = T; }
+bare_label_keyword(A) ::= REGEX(T). { A = T; }
+bare_label_keyword(A) ::= SOURCE(T). { A = T; }
+bare_label_keyword(A) ::= SOURCES(T). { A = T; }
+bare_label_keyword(A) ::= SUBSCRIBE(T). { A = T; }
+bare_label_keyword(A) ::= TOPIC(T). { A = T; }
+bare_label_keyword(A) ::= TPCH(T). { A = T; }
 bare_label_keyword(A) ::= BETWEEN(T). { A = T; }
 bare_label_keyword(A) ::= BIGINT(T). { A = T; }
 bare_label_keyword(A) ::= BIT(T). { A = T; }

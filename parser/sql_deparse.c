@@ -211,12 +211,21 @@ static void dp_func(const sql_expr_t *e, cm_buf_t *out)
     if (e->distinct)
         cm_buf_put_str(out, "DISTINCT ");
     dp_list(e->args, out);
-    dp_sort(e->agg_order, " ORDER BY ", out);
+    if (!e->within_group)
+        dp_sort(e->agg_order, " ORDER BY ", out);
     cm_buf_put_u8(out, ')');
+    if (e->within_group) {
+        dp_sort(e->agg_order, " WITHIN GROUP (ORDER BY ", out);
+        cm_buf_put_u8(out, ')');
+    }
     if (e->agg_filter) {
         cm_buf_put_str(out, " FILTER (WHERE ");
         dp_expr(e->agg_filter, out);
         cm_buf_put_u8(out, ')');
+    }
+    if (e->over) {
+        cm_buf_put_str(out, " OVER ");
+        sql__dp_window(e->over, out);
     }
 }
 
@@ -252,13 +261,25 @@ static void dp_expr(const sql_expr_t *e, cm_buf_t *out)
     case SQL_EXPR_STAR:
         cm_buf_put_u8(out, '*');
         break;
+    case SQL_EXPR_DEFAULT:
+        cm_buf_put_str(out, "DEFAULT");
+        break;
     case SQL_EXPR_OP:
         cm_buf_put_u8(out, '(');
         if (e->left) {
             dp_expr(e->left, out);
             cm_buf_put_u8(out, ' ');
         }
-        cm_buf_printf(out, "%s ", e->str);
+        if (e->names) {   /* OPERATOR(schema.op): the operator itself is never quoted */
+            cm_buf_put_str(out, "OPERATOR(");
+            for (int i = 0; i + 1 < e->names->count; i++) {
+                sql_deparse_ident(e->names->items[i], out);
+                cm_buf_put_u8(out, '.');
+            }
+            cm_buf_printf(out, "%s) ", e->str);
+        } else {
+            cm_buf_printf(out, "%s ", e->str);
+        }
         dp_expr(e->right, out);
         cm_buf_put_u8(out, ')');
         break;
@@ -460,9 +481,16 @@ void sql_deparse_expr(const sql_expr_t *e, cm_buf_t *out)
 static void dp_from(const sql_from_t *f, cm_buf_t *out)
 {
     static const char *const joins[] = {"JOIN", "LEFT JOIN", "RIGHT JOIN", "FULL JOIN", "CROSS JOIN"};
+    if (f->lateral)
+        cm_buf_put_str(out, "LATERAL ");
     switch (f->kind) {
     case SQL_FROM_RELATION:
         dp_names(f->names, out);
+        break;
+    case SQL_FROM_FUNCTION:
+        dp_expr(f->func, out);
+        if (f->ordinality)
+            cm_buf_put_str(out, " WITH ORDINALITY");
         break;
     case SQL_FROM_SUBQUERY:
         cm_buf_put_u8(out, '(');
@@ -505,9 +533,79 @@ static void dp_from(const sql_from_t *f, cm_buf_t *out)
     }
 }
 
+/* OVER name, or a parenthesised specification with PostgreSQL's frame words. */
+void sql__dp_window(const sql_window_t *w, cm_buf_t *out)
+{
+    static const char *const modes[] = {"", "RANGE", "ROWS", "GROUPS"};
+    static const char *const excludes[] = {"", " EXCLUDE CURRENT ROW", " EXCLUDE GROUP", " EXCLUDE TIES",
+                                           " EXCLUDE NO OTHERS"};
+    if (!w->spec) {
+        sql_deparse_ident(w->name, out);
+        return;
+    }
+    const char *sep = "";
+    cm_buf_put_u8(out, '(');
+    if (w->refname) {
+        sql_deparse_ident(w->refname, out);
+        sep = " ";
+    }
+    if (w->partition_by) {
+        cm_buf_printf(out, "%sPARTITION BY ", sep);
+        dp_list(w->partition_by, out);
+        sep = " ";
+    }
+    if (w->order_by) {
+        dp_sort(w->order_by, *sep ? " ORDER BY " : "ORDER BY ", out);
+        sep = " ";
+    }
+    if (w->frame_mode != SQL_FRAME_DEFAULT) {
+        cm_buf_printf(out, "%s%s %s", sep, modes[w->frame_mode], w->end != SQL_BOUND_NONE ? "BETWEEN " : "");
+        for (int i = 0; i < 2; i++) {
+            sql_frame_bound_t b = i ? w->end : w->start;
+            const sql_expr_t *off = i ? w->end_offset : w->start_offset;
+            if (i && b == SQL_BOUND_NONE)
+                break;
+            if (i)
+                cm_buf_put_str(out, " AND ");
+            if (off)
+                dp_expr(off, out);
+            cm_buf_put_str(out, b == SQL_BOUND_UNBOUNDED_PRECEDING   ? "UNBOUNDED PRECEDING"
+                                : b == SQL_BOUND_UNBOUNDED_FOLLOWING ? "UNBOUNDED FOLLOWING"
+                                : b == SQL_BOUND_CURRENT_ROW         ? "CURRENT ROW"
+                                : b == SQL_BOUND_PRECEDING           ? " PRECEDING"
+                                                                     : " FOLLOWING");
+        }
+        cm_buf_put_str(out, excludes[w->exclude]);
+    }
+    cm_buf_put_u8(out, ')');
+}
+
+/* WITH [RECURSIVE] name [(cols)] AS [[NOT] MATERIALIZED] (query), ... */
+static void dp_with(const sql_select_t *s, cm_buf_t *out)
+{
+    cm_buf_put_str(out, s->with_recursive ? "WITH RECURSIVE " : "WITH ");
+    for (int i = 0; i < s->with->count; i++) {
+        const sql_cte_t *c = s->with->items[i];
+        if (i)
+            cm_buf_put_str(out, ", ");
+        sql_deparse_ident(c->name, out);
+        if (c->columns) {
+            cm_buf_put_u8(out, '(');
+            sql__dp_ident_list(c->columns, out);
+            cm_buf_put_u8(out, ')');
+        }
+        cm_buf_put_str(out, c->materialized < 0 ? " AS (" : c->materialized ? " AS MATERIALIZED (" : " AS NOT MATERIALIZED (");
+        sql_deparse_select(c->query, out);
+        cm_buf_put_u8(out, ')');
+    }
+    cm_buf_put_u8(out, ' ');
+}
+
 void sql_deparse_select(const sql_select_t *s, cm_buf_t *out)
 {
     static const char *const ops[] = {"", "UNION", "INTERSECT", "EXCEPT"};
+    if (s->with)
+        dp_with(s, out);
     if (s->op != SQL_SETOP_NONE) {
         cm_buf_put_u8(out, '(');
         sql_deparse_select(s->larg, out);
@@ -531,15 +629,9 @@ void sql_deparse_select(const sql_select_t *s, cm_buf_t *out)
                 cm_buf_put_u8(out, ')');
             }
         }
-        for (int i = 0; i < sql_list_len(s->targets); i++) {
-            const sql_target_t *t = s->targets->items[i];
-            cm_buf_put_str(out, i ? ", " : " ");
-            dp_expr(t->expr, out);
-            if (t->alias) {
-                cm_buf_put_str(out, " AS ");
-                sql_deparse_ident(t->alias, out);
-            }
-        }
+        if (sql_list_len(s->targets))
+            cm_buf_put_u8(out, ' ');
+        sql__dp_targets(s->targets, out);
         for (int i = 0; i < sql_list_len(s->from); i++) {
             cm_buf_put_str(out, i ? ", " : " FROM ");
             dp_from(s->from->items[i], out);
@@ -556,6 +648,15 @@ void sql_deparse_select(const sql_select_t *s, cm_buf_t *out)
             cm_buf_put_str(out, " HAVING ");
             dp_expr(s->having, out);
         }
+        for (int i = 0; i < sql_list_len(s->windows); i++) {
+            const sql_window_t *w = s->windows->items[i];
+            cm_buf_put_str(out, i ? ", " : " WINDOW ");
+            sql_deparse_ident(w->name, out);
+            cm_buf_put_str(out, " AS ");
+            sql_window_t spec = *w;
+            spec.name = NULL;   /* the definition's own name goes before AS */
+            sql__dp_window(&spec, out);
+        }
     }
     dp_sort(s->order_by, " ORDER BY ", out);
     if (s->limit) {
@@ -568,91 +669,33 @@ void sql_deparse_select(const sql_select_t *s, cm_buf_t *out)
     }
 }
 
-static void dp_modes(const sql_txn_modes_t *m, cm_buf_t *out)
+/* ------------------------------------------- helpers for sql_deparse_stmt.c */
+
+void sql__dp_expr(const sql_expr_t *e, cm_buf_t *out) { dp_expr(e, out); }
+void sql__dp_names(const sql_list_t *names, cm_buf_t *out) { dp_names(names, out); }
+void sql__dp_string(const char *str, size_t len, cm_buf_t *out) { dp_string(str, len, out); }
+void sql__dp_sort(const sql_list_t *order, const char *intro, cm_buf_t *out) { dp_sort(order, intro, out); }
+void sql__dp_from(const sql_from_t *f, cm_buf_t *out) { dp_from(f, out); }
+
+void sql__dp_targets(const sql_list_t *targets, cm_buf_t *out)
 {
-    const char *sep = " ";
-    if (m->isolation) {
-        cm_buf_printf(out, "%sISOLATION LEVEL ", sep);
-        for (const char *p = m->isolation; *p; p++)
-            cm_buf_put_u8(out, (uint8_t)((*p >= 'a' && *p <= 'z') ? *p - 32 : *p));
-        sep = ", ";
+    for (int i = 0; i < sql_list_len(targets); i++) {
+        const sql_target_t *t = targets->items[i];
+        if (i)
+            cm_buf_put_str(out, ", ");
+        dp_expr(t->expr, out);
+        if (t->alias) {
+            cm_buf_put_str(out, " AS ");
+            sql_deparse_ident(t->alias, out);
+        }
     }
-    if (m->read_only >= 0) {
-        cm_buf_printf(out, "%s%s", sep, m->read_only ? "READ ONLY" : "READ WRITE");
-        sep = ", ";
-    }
-    if (m->deferrable >= 0)
-        cm_buf_printf(out, "%s%s", sep, m->deferrable ? "DEFERRABLE" : "NOT DEFERRABLE");
 }
 
-/* A setting's name, each dotted part quoted as needed so it reads back the same. */
-static void dp_var_name(const char *name, cm_buf_t *out)
+void sql__dp_ident_list(const sql_list_t *names, cm_buf_t *out)
 {
-    if (strcmp(name, "all") == 0) {   /* SHOW ALL: the keyword reads better than "all" */
-        cm_buf_put_str(out, "ALL");
-        return;
-    }
-    const char *dot;
-    while ((dot = strchr(name, '.')) != NULL) {
-        char part[SQL_NAME_LEN_MAX * 4 + 1];
-        size_t n = (size_t)(dot - name) < sizeof(part) - 1 ? (size_t)(dot - name) : sizeof(part) - 1;
-        memcpy(part, name, n);
-        part[n] = '\0';
-        sql_deparse_ident(part, out);
-        cm_buf_put_u8(out, '.');
-        name = dot + 1;
-    }
-    sql_deparse_ident(name, out);
-}
-
-void sql_deparse_stmt(const sql_stmt_t *s, cm_buf_t *out)
-{
-    static const char *const discards[] = {"ALL", "PLANS", "SEQUENCES", "TEMP"};
-    switch (s->kind) {
-    case SQL_STMT_EMPTY:
-        break;
-    case SQL_STMT_SELECT:
-        sql_deparse_select(s->select, out);
-        break;
-    case SQL_STMT_SET:
-        cm_buf_printf(out, "SET %s", s->set_local ? "LOCAL " : "");
-        dp_var_name(s->var_name, out);
-        cm_buf_put_str(out, " TO ");
-        if (s->set_default)
-            cm_buf_put_str(out, "DEFAULT");
-        else
-            dp_list(s->var_values, out);
-        break;
-    case SQL_STMT_SET_TRANSACTION:
-        cm_buf_put_str(out, s->session_chars ? "SET SESSION CHARACTERISTICS AS TRANSACTION" : "SET TRANSACTION");
-        dp_modes(&s->modes, out);
-        break;
-    case SQL_STMT_SHOW:
-        cm_buf_put_str(out, "SHOW ");
-        dp_var_name(s->var_name, out);
-        break;
-    case SQL_STMT_RESET:
-        cm_buf_put_str(out, "RESET ");
-        if (s->var_name)
-            dp_var_name(s->var_name, out);
-        else
-            cm_buf_put_str(out, "ALL");
-        break;
-    case SQL_STMT_BEGIN:
-        cm_buf_put_str(out, s->start_transaction ? "START TRANSACTION" : "BEGIN");
-        dp_modes(&s->modes, out);
-        break;
-    case SQL_STMT_COMMIT:
-    case SQL_STMT_ROLLBACK:
-        cm_buf_put_str(out, s->kind == SQL_STMT_COMMIT ? "COMMIT" : "ROLLBACK");
-        if (s->chain)
-            cm_buf_put_str(out, " AND CHAIN");
-        break;
-    case SQL_STMT_DISCARD:
-        cm_buf_printf(out, "DISCARD %s", discards[s->discard]);
-        break;
-    case SQL_STMT_UNSUPPORTED:
-        cm_buf_printf(out, "UNSUPPORTED %s", s->unsupported);
-        break;
+    for (int i = 0; i < sql_list_len(names); i++) {
+        if (i)
+            cm_buf_put_str(out, ", ");
+        sql_deparse_ident(names->items[i], out);
     }
 }

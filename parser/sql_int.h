@@ -166,6 +166,116 @@ int sql__interval_prec(int64_t p);
 sql_typename_t *sql__typename_interval(sql_pctx_t *ctx, const sql_token_t *kw, int fields, int precision);
 sql_typename_t *sql__typename_array(sql_pctx_t *ctx, sql_typename_t *t, int bounds);
 
+/* ---- statement builders (sql_build_stmt.c) */
+
+/* A name with its IF [NOT] EXISTS, or a list of names with IF EXISTS (DROP). */
+typedef struct sql_cond {
+    sql_qname_t *name;
+    sql_list_t *names;
+    bool cond;
+} sql_cond_t;
+
+sql_qname_t *sql__qname(sql_pctx_t *ctx, sql_expr_t *name);
+sql_qname_t *sql__qname_word(sql_pctx_t *ctx, const sql_token_t *t);
+sql_cond_t *sql__cond(sql_pctx_t *ctx, sql_qname_t *name, sql_list_t *names, bool cond);
+sql_token_t *sql__token_copy(sql_pctx_t *ctx, const sql_token_t *t);
+
+/* prefix: 1 OR REPLACE, 2 TEMP (the grammar's create_prefix). */
+sql_stmt_t *sql__create_table(sql_pctx_t *ctx, int prefix, const sql_token_t *kw, sql_cond_t *name,
+                              sql_create_table_t *elems, sql_list_t *with);
+sql_stmt_t *sql__create_table_as(sql_pctx_t *ctx, int prefix, const sql_token_t *kw, sql_cond_t *name,
+                                 sql_list_t *cols, sql_select_t *query);
+sql_create_table_t *sql__table_column(sql_pctx_t *ctx, sql_create_table_t *t, sql_column_def_t *col);
+sql_create_table_t *sql__table_constraint(sql_pctx_t *ctx, sql_create_table_t *t, sql_constraint_t *c);
+sql_column_def_t *sql__column_def(sql_pctx_t *ctx, const sql_token_t *name, sql_typename_t *type,
+                                  sql_list_t *constraints);
+sql_constraint_t *sql__constraint(sql_pctx_t *ctx, const sql_token_t *kw, sql_constraint_kind_t kind, sql_expr_t *e,
+                                  sql_list_t *cols);
+sql_constraint_t *sql__constraint_name(sql_pctx_t *ctx, const sql_token_t *kw, const sql_token_t *name,
+                                       sql_constraint_t *c);
+sql_stmt_t *sql__create_view(sql_pctx_t *ctx, int prefix, bool materialized, sql_cond_t *name, sql_list_t *cols,
+                             sql_select_t *query);
+sql_stmt_t *sql__create_source(sql_pctx_t *ctx, sql_cond_t *name, sql_list_t *cols, sql_create_source_t *src);
+sql_create_source_t *sql__source_file(sql_pctx_t *ctx, const sql_token_t *path, sql_list_t *with,
+                                      sql_create_source_t *format);
+sql_create_source_t *sql__source_generator(sql_pctx_t *ctx, int generator, sql_list_t *options);
+sql_create_source_t *sql__source_kafka(sql_pctx_t *ctx, const sql_token_t *broker, const sql_token_t *topic,
+                                       sql_list_t *with, sql_create_source_t *format);
+/* arg: the column count of CSV WITH n COLUMNS; str: DELIMITED BY's string or the REGEX. */
+sql_create_source_t *sql__source_format(sql_pctx_t *ctx, const sql_token_t *kw, sql_format_t format, int header,
+                                        const sql_token_t *count, const sql_token_t *str);
+sql_stmt_t *sql__create_index(sql_pctx_t *ctx, int unique, const char *name, bool if_not_exists, sql_qname_t *on,
+                              const char *method, sql_list_t *keys);
+sql_stmt_t *sql__create_default_index(sql_pctx_t *ctx, sql_qname_t *on);
+sql_stmt_t *sql__create_schema(sql_pctx_t *ctx, sql_stmt_kind_t kind, sql_cond_t *name);
+sql_stmt_t *sql__drop(sql_pctx_t *ctx, int object, sql_cond_t *names, int behavior);
+sql_stmt_t *sql__alter_rename(sql_pctx_t *ctx, int object, sql_cond_t *name, const sql_token_t *column,
+                              const sql_token_t *new_name);
+
+/* Option lists: words accumulate in a scratch option, then sql__option gives it its value. */
+sql_option_t *sql__option_word(sql_pctx_t *ctx, sql_option_t *o, const sql_token_t *word);
+sql_option_t *sql__option(sql_pctx_t *ctx, sql_option_t *o, sql_expr_t *value);
+/* COPY's older keyword options (CSV, HEADER, DELIMITER 'x', ...) as generic ones; value NULL: no value. */
+sql_option_t *sql__option_legacy(sql_pctx_t *ctx, const sql_token_t *kw, const char *name, const char *value);
+sql_option_t *sql__option_legacy_str(sql_pctx_t *ctx, const sql_token_t *kw, const char *name, const sql_token_t *s);
+
+sql_assign_t *sql__assign(sql_pctx_t *ctx, const sql_token_t *column, sql_expr_t *value);
+sql_insert_t *sql__insert_rest(sql_pctx_t *ctx, sql_list_t *cols, sql_select_t *query);
+sql_stmt_t *sql__insert(sql_pctx_t *ctx, sql_from_t *target, sql_insert_t *rest, sql_list_t *returning);
+sql_stmt_t *sql__update(sql_pctx_t *ctx, sql_from_t *target, sql_list_t *set, sql_list_t *from, sql_expr_t *where,
+                        sql_list_t *returning);
+sql_stmt_t *sql__delete(sql_pctx_t *ctx, sql_from_t *target, sql_list_t *using_from, sql_expr_t *where,
+                        sql_list_t *returning);
+sql_stmt_t *sql__copy(sql_pctx_t *ctx, sql_qname_t *table, sql_list_t *cols, sql_select_t *query,
+                      sql_subscribe_t *subscribe, bool to, sql_list_t *options);
+sql_subscribe_t *sql__subscribe(sql_pctx_t *ctx, sql_qname_t *object, sql_select_t *query, sql_list_t *options);
+sql_stmt_t *sql__stmt_subscribe(sql_pctx_t *ctx, sql_subscribe_t *s);
+
+/* SHOW parts: a scratch node holds FROM's name (in `on`) or the LIKE / WHERE filter. */
+sql_show_t *sql__show_part(sql_pctx_t *ctx, sql_qname_t *name, sql_expr_t *like, sql_expr_t *where);
+sql_stmt_t *sql__show(sql_pctx_t *ctx, sql_stmt_kind_t kind, int object, sql_qname_t *on, sql_show_t *from,
+                      sql_show_t *filter);
+sql_explain_t *sql__explainable(sql_pctx_t *ctx, sql_stmt_t *stmt, int object, sql_qname_t *name);
+sql_stmt_t *sql__explain(sql_pctx_t *ctx, sql_explain_t *e, sql_list_t *options, bool plan_for);
+sql_stmt_t *sql__prepare(sql_pctx_t *ctx, const sql_token_t *name, sql_list_t *types, sql_stmt_t *stmt);
+sql_stmt_t *sql__execute(sql_pctx_t *ctx, const sql_token_t *name, sql_list_t *args);
+sql_stmt_t *sql__deallocate(sql_pctx_t *ctx, const sql_token_t *name);
+
+/* ---- query extension builders (sql_build_query.c): CTEs, windows, table functions, OPERATOR(), DEFAULT */
+
+sql_select_t *sql__with(sql_pctx_t *ctx, const sql_token_t *kw, bool recursive, sql_list_t *ctes);
+sql_select_t *sql__select_with(sql_pctx_t *ctx, sql_select_t *s, sql_select_t *with);
+sql_cte_t *sql__cte(sql_pctx_t *ctx, const sql_token_t *name, sql_list_t *cols, int materialized, sql_select_t *q);
+sql_select_t *sql__table_select(sql_pctx_t *ctx, const sql_token_t *kw, sql_expr_t *name);
+sql_from_t *sql__func_table(sql_pctx_t *ctx, sql_expr_t *func, bool ordinality);
+sql_from_t *sql__from_function(sql_pctx_t *ctx, sql_from_t *f, sql_from_t *alias, bool lateral);
+sql_expr_t *sql__int_one(sql_pctx_t *ctx, const sql_token_t *kw);
+sql_window_t *sql__window_ref(sql_pctx_t *ctx, const sql_token_t *name);
+sql_window_t *sql__window_spec(sql_pctx_t *ctx, const sql_token_t *lp, const char *refname, sql_list_t *partition,
+                               sql_list_t *order, sql_window_t *frame);
+sql_window_t *sql__frame_bound(sql_pctx_t *ctx, int pos, sql_frame_bound_t kind, sql_expr_t *offset);
+sql_window_t *sql__frame_extent(sql_pctx_t *ctx, sql_window_t *start, sql_window_t *end);
+sql_window_t *sql__frame(sql_pctx_t *ctx, sql_frame_mode_t mode, sql_window_t *extent, int exclude);
+sql_expr_t *sql__func_over(sql_pctx_t *ctx, sql_expr_t *f, sql_window_t *over);
+sql_expr_t *sql__within_group(sql_pctx_t *ctx, const sql_token_t *kw, sql_expr_t *f, sql_list_t *order);
+/* l OPERATOR(schema.op) r: names ends with the operator. */
+sql_expr_t *sql__qual_op(sql_pctx_t *ctx, const sql_token_t *kw, sql_list_t *names, sql_expr_t *l, sql_expr_t *r);
+sql_expr_t *sql__default(sql_pctx_t *ctx, const sql_token_t *kw);
+
+/* Words after SHOW that name objects (SHOW TABLES) rather than a setting (sql_parse.c). */
+bool sql__show_object_word(const char *word);
+
+/* ---- deparse helpers shared by sql_deparse.c and sql_deparse_stmt.c */
+
+void sql__dp_expr(const sql_expr_t *e, cm_buf_t *out);
+void sql__dp_names(const sql_list_t *names, cm_buf_t *out);
+void sql__dp_string(const char *s, size_t len, cm_buf_t *out);
+void sql__dp_sort(const sql_list_t *order, const char *intro, cm_buf_t *out);
+void sql__dp_from(const sql_from_t *f, cm_buf_t *out);
+void sql__dp_targets(const sql_list_t *targets, cm_buf_t *out);
+void sql__dp_window(const sql_window_t *w, cm_buf_t *out);
+void sql__dp_ident_list(const sql_list_t *names, cm_buf_t *out);   /* a, b, c (no parentheses) */
+
 /* The lemon entry points (generated; declared here because lemon emits no prototypes). */
 void *sql_parserAlloc(void *(*alloc)(size_t), sql_pctx_t *ctx);
 void sql_parserFree(void *p, void (*dealloc)(void *));

@@ -2,7 +2,8 @@
  * sql_keywords.c: PostgreSQL 15's keywords with their categories, and the
  * grammar token each one becomes. Unreserved keywords that the grammar does
  * not use yet lex as plain identifiers (SQL_TOK_IDENT), which is exactly how
- * an unreserved keyword behaves wherever an identifier is allowed.
+ * an unreserved keyword behaves wherever an identifier is allowed. eddy's
+ * own statement words follow in a second table.
  */
 #include "parser/sql_int.h"
 
@@ -26,7 +27,7 @@ static const sql_keyword_t sql_keywords[] = {
     {"aggregate", SQL_KW_UNRESERVED, SQL_TOK_IDENT},
     {"all", SQL_KW_RESERVED, SQL_TOK_ALL},
     {"also", SQL_KW_UNRESERVED, SQL_TOK_IDENT},
-    {"alter", SQL_KW_UNRESERVED, SQL_TOK_IDENT},
+    {"alter", SQL_KW_UNRESERVED, SQL_TOK_ALTER},
     {"always", SQL_KW_UNRESERVED, SQL_TOK_IDENT},
     {"analyse", SQL_KW_RESERVED, SQL_TOK_ANALYSE},
     {"analyze", SQL_KW_RESERVED, SQL_TOK_ANALYZE},
@@ -58,7 +59,7 @@ static const sql_keyword_t sql_keywords[] = {
     {"cache", SQL_KW_UNRESERVED, SQL_TOK_IDENT},
     {"call", SQL_KW_UNRESERVED, SQL_TOK_IDENT},
     {"called", SQL_KW_UNRESERVED, SQL_TOK_IDENT},
-    {"cascade", SQL_KW_UNRESERVED, SQL_TOK_IDENT},
+    {"cascade", SQL_KW_UNRESERVED, SQL_TOK_CASCADE},
     {"cascaded", SQL_KW_UNRESERVED, SQL_TOK_IDENT},
     {"case", SQL_KW_RESERVED, SQL_TOK_CASE},
     {"cast", SQL_KW_RESERVED, SQL_TOK_CAST},
@@ -76,7 +77,7 @@ static const sql_keyword_t sql_keywords[] = {
     {"collate", SQL_KW_RESERVED, SQL_TOK_COLLATE},
     {"collation", SQL_KW_TYPE_FUNC_NAME, SQL_TOK_COLLATION},
     {"column", SQL_KW_RESERVED, SQL_TOK_COLUMN},
-    {"columns", SQL_KW_UNRESERVED, SQL_TOK_IDENT},
+    {"columns", SQL_KW_UNRESERVED, SQL_TOK_COLUMNS},
     {"comment", SQL_KW_UNRESERVED, SQL_TOK_IDENT},
     {"comments", SQL_KW_UNRESERVED, SQL_TOK_IDENT},
     {"commit", SQL_KW_UNRESERVED, SQL_TOK_COMMIT},
@@ -91,13 +92,13 @@ static const sql_keyword_t sql_keywords[] = {
     {"content", SQL_KW_UNRESERVED, SQL_TOK_IDENT},
     {"continue", SQL_KW_UNRESERVED, SQL_TOK_IDENT},
     {"conversion", SQL_KW_UNRESERVED, SQL_TOK_IDENT},
-    {"copy", SQL_KW_UNRESERVED, SQL_TOK_IDENT},
+    {"copy", SQL_KW_UNRESERVED, SQL_TOK_COPY},
     {"cost", SQL_KW_UNRESERVED, SQL_TOK_IDENT},
     {"create", SQL_KW_RESERVED, SQL_TOK_CREATE},
     {"cross", SQL_KW_TYPE_FUNC_NAME, SQL_TOK_CROSS},
-    {"csv", SQL_KW_UNRESERVED, SQL_TOK_IDENT},
+    {"csv", SQL_KW_UNRESERVED, SQL_TOK_CSV},
     {"cube", SQL_KW_UNRESERVED, SQL_TOK_IDENT},
-    {"current", SQL_KW_UNRESERVED, SQL_TOK_IDENT},
+    {"current", SQL_KW_UNRESERVED, SQL_TOK_CURRENT},
     {"current_catalog", SQL_KW_RESERVED, SQL_TOK_CURRENT_CATALOG},
     {"current_date", SQL_KW_RESERVED, SQL_TOK_CURRENT_DATE},
     {"current_role", SQL_KW_RESERVED, SQL_TOK_CURRENT_ROLE},
@@ -108,9 +109,9 @@ static const sql_keyword_t sql_keywords[] = {
     {"cursor", SQL_KW_UNRESERVED, SQL_TOK_IDENT},
     {"cycle", SQL_KW_UNRESERVED, SQL_TOK_IDENT},
     {"data", SQL_KW_UNRESERVED, SQL_TOK_IDENT},
-    {"database", SQL_KW_UNRESERVED, SQL_TOK_IDENT},
+    {"database", SQL_KW_UNRESERVED, SQL_TOK_DATABASE},
     {"day", SQL_KW_UNRESERVED, SQL_TOK_DAY},
-    {"deallocate", SQL_KW_UNRESERVED, SQL_TOK_IDENT},
+    {"deallocate", SQL_KW_UNRESERVED, SQL_TOK_DEALLOCATE},
     {"dec", SQL_KW_COL_NAME, SQL_TOK_DEC},
     {"decimal", SQL_KW_COL_NAME, SQL_TOK_DECIMAL},
     {"declare", SQL_KW_UNRESERVED, SQL_TOK_IDENT},
@@ -119,8 +120,8 @@ static const sql_keyword_t sql_keywords[] = {
     {"deferrable", SQL_KW_RESERVED, SQL_TOK_DEFERRABLE},
     {"deferred", SQL_KW_UNRESERVED, SQL_TOK_IDENT},
     {"definer", SQL_KW_UNRESERVED, SQL_TOK_IDENT},
-    {"delete", SQL_KW_UNRESERVED, SQL_TOK_IDENT},
-    {"delimiter", SQL_KW_UNRESERVED, SQL_TOK_IDENT},
+    {"delete", SQL_KW_UNRESERVED, SQL_TOK_DELETE},
+    {"delimiter", SQL_KW_UNRESERVED, SQL_TOK_DELIMITER},
     {"delimiters", SQL_KW_UNRESERVED, SQL_TOK_IDENT},
     {"depends", SQL_KW_UNRESERVED, SQL_TOK_IDENT},
     {"depth", SQL_KW_UNRESERVED, SQL_TOK_IDENT},
@@ -134,7 +135,7 @@ static const sql_keyword_t sql_keywords[] = {
     {"document", SQL_KW_UNRESERVED, SQL_TOK_IDENT},
     {"domain", SQL_KW_UNRESERVED, SQL_TOK_IDENT},
     {"double", SQL_KW_UNRESERVED, SQL_TOK_DOUBLE},
-    {"drop", SQL_KW_UNRESERVED, SQL_TOK_IDENT},
+    {"drop", SQL_KW_UNRESERVED, SQL_TOK_DROP},
     {"each", SQL_KW_UNRESERVED, SQL_TOK_IDENT},
     {"else", SQL_KW_RESERVED, SQL_TOK_ELSE},
     {"enable", SQL_KW_UNRESERVED, SQL_TOK_IDENT},
@@ -145,12 +146,12 @@ static const sql_keyword_t sql_keywords[] = {
     {"escape", SQL_KW_UNRESERVED, SQL_TOK_ESCAPE},
     {"event", SQL_KW_UNRESERVED, SQL_TOK_IDENT},
     {"except", SQL_KW_RESERVED, SQL_TOK_EXCEPT},
-    {"exclude", SQL_KW_UNRESERVED, SQL_TOK_IDENT},
+    {"exclude", SQL_KW_UNRESERVED, SQL_TOK_EXCLUDE},
     {"excluding", SQL_KW_UNRESERVED, SQL_TOK_IDENT},
     {"exclusive", SQL_KW_UNRESERVED, SQL_TOK_IDENT},
-    {"execute", SQL_KW_UNRESERVED, SQL_TOK_IDENT},
+    {"execute", SQL_KW_UNRESERVED, SQL_TOK_EXECUTE},
     {"exists", SQL_KW_COL_NAME, SQL_TOK_EXISTS},
-    {"explain", SQL_KW_UNRESERVED, SQL_TOK_IDENT},
+    {"explain", SQL_KW_UNRESERVED, SQL_TOK_EXPLAIN},
     {"expression", SQL_KW_UNRESERVED, SQL_TOK_IDENT},
     {"extension", SQL_KW_UNRESERVED, SQL_TOK_IDENT},
     {"external", SQL_KW_UNRESERVED, SQL_TOK_IDENT},
@@ -162,7 +163,7 @@ static const sql_keyword_t sql_keywords[] = {
     {"finalize", SQL_KW_UNRESERVED, SQL_TOK_IDENT},
     {"first", SQL_KW_UNRESERVED, SQL_TOK_FIRST},
     {"float", SQL_KW_COL_NAME, SQL_TOK_FLOAT},
-    {"following", SQL_KW_UNRESERVED, SQL_TOK_IDENT},
+    {"following", SQL_KW_UNRESERVED, SQL_TOK_FOLLOWING},
     {"for", SQL_KW_RESERVED, SQL_TOK_FOR},
     {"force", SQL_KW_UNRESERVED, SQL_TOK_IDENT},
     {"foreign", SQL_KW_RESERVED, SQL_TOK_FOREIGN},
@@ -179,14 +180,14 @@ static const sql_keyword_t sql_keywords[] = {
     {"greatest", SQL_KW_COL_NAME, SQL_TOK_GREATEST},
     {"group", SQL_KW_RESERVED, SQL_TOK_GROUP},
     {"grouping", SQL_KW_COL_NAME, SQL_TOK_GROUPING},
-    {"groups", SQL_KW_UNRESERVED, SQL_TOK_IDENT},
+    {"groups", SQL_KW_UNRESERVED, SQL_TOK_GROUPS},
     {"handler", SQL_KW_UNRESERVED, SQL_TOK_IDENT},
     {"having", SQL_KW_RESERVED, SQL_TOK_HAVING},
-    {"header", SQL_KW_UNRESERVED, SQL_TOK_IDENT},
+    {"header", SQL_KW_UNRESERVED, SQL_TOK_HEADER},
     {"hold", SQL_KW_UNRESERVED, SQL_TOK_IDENT},
     {"hour", SQL_KW_UNRESERVED, SQL_TOK_HOUR},
     {"identity", SQL_KW_UNRESERVED, SQL_TOK_IDENT},
-    {"if", SQL_KW_UNRESERVED, SQL_TOK_IDENT},
+    {"if", SQL_KW_UNRESERVED, SQL_TOK_IF_P},
     {"ilike", SQL_KW_TYPE_FUNC_NAME, SQL_TOK_ILIKE},
     {"immediate", SQL_KW_UNRESERVED, SQL_TOK_IDENT},
     {"immutable", SQL_KW_UNRESERVED, SQL_TOK_IDENT},
@@ -196,8 +197,8 @@ static const sql_keyword_t sql_keywords[] = {
     {"include", SQL_KW_UNRESERVED, SQL_TOK_IDENT},
     {"including", SQL_KW_UNRESERVED, SQL_TOK_IDENT},
     {"increment", SQL_KW_UNRESERVED, SQL_TOK_IDENT},
-    {"index", SQL_KW_UNRESERVED, SQL_TOK_IDENT},
-    {"indexes", SQL_KW_UNRESERVED, SQL_TOK_IDENT},
+    {"index", SQL_KW_UNRESERVED, SQL_TOK_INDEX},
+    {"indexes", SQL_KW_UNRESERVED, SQL_TOK_INDEXES},
     {"inherit", SQL_KW_UNRESERVED, SQL_TOK_IDENT},
     {"inherits", SQL_KW_UNRESERVED, SQL_TOK_IDENT},
     {"initially", SQL_KW_RESERVED, SQL_TOK_INITIALLY},
@@ -206,7 +207,7 @@ static const sql_keyword_t sql_keywords[] = {
     {"inout", SQL_KW_COL_NAME, SQL_TOK_INOUT},
     {"input", SQL_KW_UNRESERVED, SQL_TOK_IDENT},
     {"insensitive", SQL_KW_UNRESERVED, SQL_TOK_IDENT},
-    {"insert", SQL_KW_UNRESERVED, SQL_TOK_IDENT},
+    {"insert", SQL_KW_UNRESERVED, SQL_TOK_INSERT},
     {"instead", SQL_KW_UNRESERVED, SQL_TOK_IDENT},
     {"int", SQL_KW_COL_NAME, SQL_TOK_INT},
     {"integer", SQL_KW_COL_NAME, SQL_TOK_INTEGER},
@@ -218,7 +219,7 @@ static const sql_keyword_t sql_keywords[] = {
     {"isnull", SQL_KW_TYPE_FUNC_NAME, SQL_TOK_ISNULL},
     {"isolation", SQL_KW_UNRESERVED, SQL_TOK_ISOLATION},
     {"join", SQL_KW_TYPE_FUNC_NAME, SQL_TOK_JOIN},
-    {"key", SQL_KW_UNRESERVED, SQL_TOK_IDENT},
+    {"key", SQL_KW_UNRESERVED, SQL_TOK_KEY},
     {"label", SQL_KW_UNRESERVED, SQL_TOK_IDENT},
     {"language", SQL_KW_UNRESERVED, SQL_TOK_IDENT},
     {"large", SQL_KW_UNRESERVED, SQL_TOK_IDENT},
@@ -232,7 +233,7 @@ static const sql_keyword_t sql_keywords[] = {
     {"like", SQL_KW_TYPE_FUNC_NAME, SQL_TOK_LIKE},
     {"limit", SQL_KW_RESERVED, SQL_TOK_LIMIT},
     {"listen", SQL_KW_UNRESERVED, SQL_TOK_IDENT},
-    {"load", SQL_KW_UNRESERVED, SQL_TOK_IDENT},
+    {"load", SQL_KW_UNRESERVED, SQL_TOK_LOAD},
     {"local", SQL_KW_UNRESERVED, SQL_TOK_LOCAL},
     {"localtime", SQL_KW_RESERVED, SQL_TOK_LOCALTIME},
     {"localtimestamp", SQL_KW_RESERVED, SQL_TOK_LOCALTIMESTAMP},
@@ -243,7 +244,7 @@ static const sql_keyword_t sql_keywords[] = {
     {"mapping", SQL_KW_UNRESERVED, SQL_TOK_IDENT},
     {"match", SQL_KW_UNRESERVED, SQL_TOK_IDENT},
     {"matched", SQL_KW_UNRESERVED, SQL_TOK_IDENT},
-    {"materialized", SQL_KW_UNRESERVED, SQL_TOK_IDENT},
+    {"materialized", SQL_KW_UNRESERVED, SQL_TOK_MATERIALIZED},
     {"maxvalue", SQL_KW_UNRESERVED, SQL_TOK_IDENT},
     {"merge", SQL_KW_UNRESERVED, SQL_TOK_IDENT},
     {"method", SQL_KW_UNRESERVED, SQL_TOK_IDENT},
@@ -258,7 +259,7 @@ static const sql_keyword_t sql_keywords[] = {
     {"natural", SQL_KW_TYPE_FUNC_NAME, SQL_TOK_NATURAL},
     {"nchar", SQL_KW_COL_NAME, SQL_TOK_NCHAR},
     {"new", SQL_KW_UNRESERVED, SQL_TOK_IDENT},
-    {"next", SQL_KW_UNRESERVED, SQL_TOK_IDENT},
+    {"next", SQL_KW_UNRESERVED, SQL_TOK_NEXT},
     {"nfc", SQL_KW_UNRESERVED, SQL_TOK_IDENT},
     {"nfd", SQL_KW_UNRESERVED, SQL_TOK_IDENT},
     {"nfkc", SQL_KW_UNRESERVED, SQL_TOK_IDENT},
@@ -284,13 +285,13 @@ static const sql_keyword_t sql_keywords[] = {
     {"old", SQL_KW_UNRESERVED, SQL_TOK_IDENT},
     {"on", SQL_KW_RESERVED, SQL_TOK_ON},
     {"only", SQL_KW_RESERVED, SQL_TOK_ONLY},
-    {"operator", SQL_KW_UNRESERVED, SQL_TOK_IDENT},
+    {"operator", SQL_KW_UNRESERVED, SQL_TOK_OPERATOR},
     {"option", SQL_KW_UNRESERVED, SQL_TOK_IDENT},
     {"options", SQL_KW_UNRESERVED, SQL_TOK_IDENT},
     {"or", SQL_KW_RESERVED, SQL_TOK_OR},
     {"order", SQL_KW_RESERVED, SQL_TOK_ORDER},
-    {"ordinality", SQL_KW_UNRESERVED, SQL_TOK_IDENT},
-    {"others", SQL_KW_UNRESERVED, SQL_TOK_IDENT},
+    {"ordinality", SQL_KW_UNRESERVED, SQL_TOK_ORDINALITY},
+    {"others", SQL_KW_UNRESERVED, SQL_TOK_OTHERS},
     {"out", SQL_KW_COL_NAME, SQL_TOK_OUT},
     {"outer", SQL_KW_TYPE_FUNC_NAME, SQL_TOK_OUTER},
     {"over", SQL_KW_UNRESERVED, SQL_TOK_OVER},
@@ -303,16 +304,16 @@ static const sql_keyword_t sql_keywords[] = {
     {"parameter", SQL_KW_UNRESERVED, SQL_TOK_IDENT},
     {"parser", SQL_KW_UNRESERVED, SQL_TOK_IDENT},
     {"partial", SQL_KW_UNRESERVED, SQL_TOK_IDENT},
-    {"partition", SQL_KW_UNRESERVED, SQL_TOK_IDENT},
+    {"partition", SQL_KW_UNRESERVED, SQL_TOK_PARTITION},
     {"passing", SQL_KW_UNRESERVED, SQL_TOK_IDENT},
     {"password", SQL_KW_UNRESERVED, SQL_TOK_IDENT},
     {"placing", SQL_KW_RESERVED, SQL_TOK_PLACING},
     {"plans", SQL_KW_UNRESERVED, SQL_TOK_PLANS},
     {"policy", SQL_KW_UNRESERVED, SQL_TOK_IDENT},
     {"position", SQL_KW_COL_NAME, SQL_TOK_POSITION},
-    {"preceding", SQL_KW_UNRESERVED, SQL_TOK_IDENT},
+    {"preceding", SQL_KW_UNRESERVED, SQL_TOK_PRECEDING},
     {"precision", SQL_KW_COL_NAME, SQL_TOK_PRECISION},
-    {"prepare", SQL_KW_UNRESERVED, SQL_TOK_IDENT},
+    {"prepare", SQL_KW_UNRESERVED, SQL_TOK_PREPARE},
     {"prepared", SQL_KW_UNRESERVED, SQL_TOK_IDENT},
     {"preserve", SQL_KW_UNRESERVED, SQL_TOK_IDENT},
     {"primary", SQL_KW_RESERVED, SQL_TOK_PRIMARY},
@@ -323,13 +324,13 @@ static const sql_keyword_t sql_keywords[] = {
     {"procedures", SQL_KW_UNRESERVED, SQL_TOK_IDENT},
     {"program", SQL_KW_UNRESERVED, SQL_TOK_IDENT},
     {"publication", SQL_KW_UNRESERVED, SQL_TOK_IDENT},
-    {"quote", SQL_KW_UNRESERVED, SQL_TOK_IDENT},
-    {"range", SQL_KW_UNRESERVED, SQL_TOK_IDENT},
+    {"quote", SQL_KW_UNRESERVED, SQL_TOK_QUOTE},
+    {"range", SQL_KW_UNRESERVED, SQL_TOK_RANGE},
     {"read", SQL_KW_UNRESERVED, SQL_TOK_READ},
     {"real", SQL_KW_COL_NAME, SQL_TOK_REAL},
     {"reassign", SQL_KW_UNRESERVED, SQL_TOK_IDENT},
     {"recheck", SQL_KW_UNRESERVED, SQL_TOK_IDENT},
-    {"recursive", SQL_KW_UNRESERVED, SQL_TOK_IDENT},
+    {"recursive", SQL_KW_UNRESERVED, SQL_TOK_RECURSIVE},
     {"ref", SQL_KW_UNRESERVED, SQL_TOK_IDENT},
     {"references", SQL_KW_RESERVED, SQL_TOK_REFERENCES},
     {"referencing", SQL_KW_UNRESERVED, SQL_TOK_IDENT},
@@ -337,13 +338,13 @@ static const sql_keyword_t sql_keywords[] = {
     {"reindex", SQL_KW_UNRESERVED, SQL_TOK_IDENT},
     {"relative", SQL_KW_UNRESERVED, SQL_TOK_IDENT},
     {"release", SQL_KW_UNRESERVED, SQL_TOK_IDENT},
-    {"rename", SQL_KW_UNRESERVED, SQL_TOK_IDENT},
+    {"rename", SQL_KW_UNRESERVED, SQL_TOK_RENAME},
     {"repeatable", SQL_KW_UNRESERVED, SQL_TOK_REPEATABLE},
-    {"replace", SQL_KW_UNRESERVED, SQL_TOK_IDENT},
+    {"replace", SQL_KW_UNRESERVED, SQL_TOK_REPLACE},
     {"replica", SQL_KW_UNRESERVED, SQL_TOK_IDENT},
     {"reset", SQL_KW_UNRESERVED, SQL_TOK_RESET},
     {"restart", SQL_KW_UNRESERVED, SQL_TOK_IDENT},
-    {"restrict", SQL_KW_UNRESERVED, SQL_TOK_IDENT},
+    {"restrict", SQL_KW_UNRESERVED, SQL_TOK_RESTRICT},
     {"return", SQL_KW_UNRESERVED, SQL_TOK_IDENT},
     {"returning", SQL_KW_RESERVED, SQL_TOK_RETURNING},
     {"returns", SQL_KW_UNRESERVED, SQL_TOK_IDENT},
@@ -355,11 +356,11 @@ static const sql_keyword_t sql_keywords[] = {
     {"routine", SQL_KW_UNRESERVED, SQL_TOK_IDENT},
     {"routines", SQL_KW_UNRESERVED, SQL_TOK_IDENT},
     {"row", SQL_KW_COL_NAME, SQL_TOK_ROW},
-    {"rows", SQL_KW_UNRESERVED, SQL_TOK_IDENT},
+    {"rows", SQL_KW_UNRESERVED, SQL_TOK_ROWS},
     {"rule", SQL_KW_UNRESERVED, SQL_TOK_IDENT},
     {"savepoint", SQL_KW_UNRESERVED, SQL_TOK_IDENT},
     {"schema", SQL_KW_UNRESERVED, SQL_TOK_SCHEMA},
-    {"schemas", SQL_KW_UNRESERVED, SQL_TOK_IDENT},
+    {"schemas", SQL_KW_UNRESERVED, SQL_TOK_SCHEMAS},
     {"scroll", SQL_KW_UNRESERVED, SQL_TOK_IDENT},
     {"search", SQL_KW_UNRESERVED, SQL_TOK_IDENT},
     {"second", SQL_KW_UNRESERVED, SQL_TOK_SECOND},
@@ -388,8 +389,8 @@ static const sql_keyword_t sql_keywords[] = {
     {"start", SQL_KW_UNRESERVED, SQL_TOK_START},
     {"statement", SQL_KW_UNRESERVED, SQL_TOK_IDENT},
     {"statistics", SQL_KW_UNRESERVED, SQL_TOK_IDENT},
-    {"stdin", SQL_KW_UNRESERVED, SQL_TOK_IDENT},
-    {"stdout", SQL_KW_UNRESERVED, SQL_TOK_IDENT},
+    {"stdin", SQL_KW_UNRESERVED, SQL_TOK_STDIN},
+    {"stdout", SQL_KW_UNRESERVED, SQL_TOK_STDOUT},
     {"storage", SQL_KW_UNRESERVED, SQL_TOK_IDENT},
     {"stored", SQL_KW_UNRESERVED, SQL_TOK_IDENT},
     {"strict", SQL_KW_UNRESERVED, SQL_TOK_IDENT},
@@ -401,15 +402,15 @@ static const sql_keyword_t sql_keywords[] = {
     {"sysid", SQL_KW_UNRESERVED, SQL_TOK_IDENT},
     {"system", SQL_KW_UNRESERVED, SQL_TOK_IDENT},
     {"table", SQL_KW_RESERVED, SQL_TOK_TABLE},
-    {"tables", SQL_KW_UNRESERVED, SQL_TOK_IDENT},
+    {"tables", SQL_KW_UNRESERVED, SQL_TOK_TABLES},
     {"tablesample", SQL_KW_TYPE_FUNC_NAME, SQL_TOK_TABLESAMPLE},
     {"tablespace", SQL_KW_UNRESERVED, SQL_TOK_IDENT},
     {"temp", SQL_KW_UNRESERVED, SQL_TOK_TEMP},
     {"template", SQL_KW_UNRESERVED, SQL_TOK_IDENT},
     {"temporary", SQL_KW_UNRESERVED, SQL_TOK_TEMPORARY},
-    {"text", SQL_KW_UNRESERVED, SQL_TOK_IDENT},
+    {"text", SQL_KW_UNRESERVED, SQL_TOK_TEXT},
     {"then", SQL_KW_RESERVED, SQL_TOK_THEN},
-    {"ties", SQL_KW_UNRESERVED, SQL_TOK_IDENT},
+    {"ties", SQL_KW_UNRESERVED, SQL_TOK_TIES},
     {"time", SQL_KW_COL_NAME, SQL_TOK_TIME},
     {"timestamp", SQL_KW_COL_NAME, SQL_TOK_TIMESTAMP},
     {"to", SQL_KW_RESERVED, SQL_TOK_TO},
@@ -425,7 +426,7 @@ static const sql_keyword_t sql_keywords[] = {
     {"type", SQL_KW_UNRESERVED, SQL_TOK_IDENT},
     {"types", SQL_KW_UNRESERVED, SQL_TOK_IDENT},
     {"uescape", SQL_KW_UNRESERVED, SQL_TOK_IDENT},
-    {"unbounded", SQL_KW_UNRESERVED, SQL_TOK_IDENT},
+    {"unbounded", SQL_KW_UNRESERVED, SQL_TOK_UNBOUNDED},
     {"uncommitted", SQL_KW_UNRESERVED, SQL_TOK_UNCOMMITTED},
     {"unencrypted", SQL_KW_UNRESERVED, SQL_TOK_IDENT},
     {"union", SQL_KW_RESERVED, SQL_TOK_UNION},
@@ -434,7 +435,7 @@ static const sql_keyword_t sql_keywords[] = {
     {"unlisten", SQL_KW_UNRESERVED, SQL_TOK_IDENT},
     {"unlogged", SQL_KW_UNRESERVED, SQL_TOK_IDENT},
     {"until", SQL_KW_UNRESERVED, SQL_TOK_IDENT},
-    {"update", SQL_KW_UNRESERVED, SQL_TOK_IDENT},
+    {"update", SQL_KW_UNRESERVED, SQL_TOK_UPDATE},
     {"user", SQL_KW_RESERVED, SQL_TOK_USER},
     {"using", SQL_KW_RESERVED, SQL_TOK_USING},
     {"vacuum", SQL_KW_UNRESERVED, SQL_TOK_IDENT},
@@ -448,8 +449,8 @@ static const sql_keyword_t sql_keywords[] = {
     {"varying", SQL_KW_UNRESERVED, SQL_TOK_VARYING},
     {"verbose", SQL_KW_TYPE_FUNC_NAME, SQL_TOK_VERBOSE},
     {"version", SQL_KW_UNRESERVED, SQL_TOK_IDENT},
-    {"view", SQL_KW_UNRESERVED, SQL_TOK_IDENT},
-    {"views", SQL_KW_UNRESERVED, SQL_TOK_IDENT},
+    {"view", SQL_KW_UNRESERVED, SQL_TOK_VIEW},
+    {"views", SQL_KW_UNRESERVED, SQL_TOK_VIEWS},
     {"volatile", SQL_KW_UNRESERVED, SQL_TOK_IDENT},
     {"when", SQL_KW_RESERVED, SQL_TOK_WHEN},
     {"where", SQL_KW_RESERVED, SQL_TOK_WHERE},
@@ -478,32 +479,73 @@ static const sql_keyword_t sql_keywords[] = {
     {"zone", SQL_KW_UNRESERVED, SQL_TOK_ZONE},
 };
 
-bool sql__keyword_token(const char *word, size_t len, int *token, sql_kw_category_t *category)
+/*
+ * Words of eddy's own statements (CREATE SOURCE, SUBSCRIBE, SHOW SOURCES, ...)
+ * that are not PostgreSQL keywords. The grammar treats them as unreserved
+ * keywords, so they stay usable as names; sql_keyword_lookup does not report
+ * them, since PostgreSQL would not. Sorted like the table above.
+ */
+static const sql_keyword_t sql_eddy_words[] = {
+    {"auction", SQL_KW_UNRESERVED, SQL_TOK_AUCTION},
+    {"broker", SQL_KW_UNRESERVED, SQL_TOK_BROKER},
+    {"bytes", SQL_KW_UNRESERVED, SQL_TOK_BYTES},
+    {"counter", SQL_KW_UNRESERVED, SQL_TOK_COUNTER},
+    {"databases", SQL_KW_UNRESERVED, SQL_TOK_DATABASES},
+    {"delimited", SQL_KW_UNRESERVED, SQL_TOK_DELIMITED},
+    {"file", SQL_KW_UNRESERVED, SQL_TOK_FILE},
+    {"format", SQL_KW_UNRESERVED, SQL_TOK_FORMAT},
+    {"generator", SQL_KW_UNRESERVED, SQL_TOK_GENERATOR},
+    {"json", SQL_KW_UNRESERVED, SQL_TOK_JSON},
+    {"kafka", SQL_KW_UNRESERVED, SQL_TOK_KAFKA},
+    {"objects", SQL_KW_UNRESERVED, SQL_TOK_OBJECTS},
+    {"plan", SQL_KW_UNRESERVED, SQL_TOK_PLAN},
+    {"regex", SQL_KW_UNRESERVED, SQL_TOK_REGEX},
+    {"source", SQL_KW_UNRESERVED, SQL_TOK_SOURCE},
+    {"sources", SQL_KW_UNRESERVED, SQL_TOK_SOURCES},
+    {"subscribe", SQL_KW_UNRESERVED, SQL_TOK_SUBSCRIBE},
+    {"topic", SQL_KW_UNRESERVED, SQL_TOK_TOPIC},
+    {"tpch", SQL_KW_UNRESERVED, SQL_TOK_TPCH},
+};
+
+static const sql_keyword_t *kw_search(const sql_keyword_t *table, size_t count, const char *word, size_t len)
 {
-    if (len == 0 || len > 17)   /* the longest keyword is 17 bytes: skip the search for long names */
-        return false;
-    size_t lo = 0, hi = CM_ARRAY_LEN(sql_keywords);
+    size_t lo = 0, hi = count;
     while (lo < hi) {
         size_t mid = (lo + hi) / 2;
-        const char *w = sql_keywords[mid].word;
+        const char *w = table[mid].word;
         int c = strncmp(word, w, len);
         if (c == 0 && w[len] != '\0')
             c = -1;
-        if (c == 0) {
-            *token = sql_keywords[mid].token;
-            *category = sql_keywords[mid].category;
-            return true;
-        }
+        if (c == 0)
+            return &table[mid];
         if (c < 0)
             hi = mid;
         else
             lo = mid + 1;
     }
-    return false;
+    return NULL;
+}
+
+bool sql__keyword_token(const char *word, size_t len, int *token, sql_kw_category_t *category)
+{
+    if (len == 0 || len > 17)   /* the longest keyword is 17 bytes: skip the search for long names */
+        return false;
+    const sql_keyword_t *k = kw_search(sql_keywords, CM_ARRAY_LEN(sql_keywords), word, len);
+    if (!k)
+        k = kw_search(sql_eddy_words, CM_ARRAY_LEN(sql_eddy_words), word, len);
+    if (!k)
+        return false;
+    *token = k->token;
+    *category = k->category;
+    return true;
 }
 
 bool sql_keyword_lookup(const char *word, size_t len, sql_kw_category_t *category)
 {
-    int token;
-    return sql__keyword_token(word, len, &token, category);
+    if (len == 0 || len > 17)
+        return false;
+    const sql_keyword_t *k = kw_search(sql_keywords, CM_ARRAY_LEN(sql_keywords), word, len);
+    if (k)
+        *category = k->category;
+    return k != NULL;
 }

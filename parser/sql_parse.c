@@ -1,8 +1,9 @@
 /*
  * sql_parse.c: the parser driver. It pulls tokens from the tokenizer, does
  * PostgreSQL's one-token look-ahead rewrites (NOT before BETWEEN/IN/LIKE
- * becomes NOT_LA, ...), turns statements the grammar does not take yet into
- * one UNSUPPORTED token, pushes everything into the lemon parser, and words
+ * becomes NOT_LA, ...) and eddy's (SHOW before an object word becomes
+ * SHOW_LA), turns statements the grammar does not take yet into one
+ * UNSUPPORTED token, pushes everything into the lemon parser, and words
  * syntax errors the way PostgreSQL does, with 1-based character positions.
  */
 #include "parser/sql_int.h"
@@ -50,7 +51,7 @@ void sql__stack_overflow(sql_pctx_t *ctx)
 
 /* ================================================= token look-ahead */
 
-#define SQL_LOOKAHEAD_MAX 8
+#define SQL_LOOKAHEAD_MAX 16   /* enough to find RENAME in ALTER MATERIALIZED VIEW IF EXISTS d.s.v RENAME */
 
 typedef struct sql_feed {
     sql_lexer_t lx;
@@ -113,22 +114,35 @@ static bool word_in(const char *w, const char *const *set)
 
 /* Statements that begin with these words are recognised but not implemented yet. */
 static const char *const unsupported_leads[] = {
-    "alter", "analyse", "analyze", "call", "checkpoint", "close", "cluster", "comment", "copy", "create",
-    "deallocate", "declare", "delete", "do", "drop", "execute", "explain", "fetch", "grant", "import",
-    "insert", "listen", "load", "lock", "merge", "move", "notify", "prepare", "reassign", "refresh",
-    "reindex", "release", "revoke", "savepoint", "security", "subscribe", "table", "tail", "truncate",
-    "unlisten", "update", "vacuum", "with", NULL,
+    "analyse", "analyze", "call", "checkpoint", "close", "cluster", "comment", "declare", "do", "fetch", "grant",
+    "import", "listen", "load", "lock", "merge", "move", "notify", "reassign", "refresh", "reindex", "release",
+    "revoke", "savepoint", "security", "tail", "truncate", "unlisten", "vacuum", NULL,
 };
 /* Words between CREATE/DROP/ALTER and the object type that the name leaves out. */
 static const char *const object_modifiers[] = {
-    "or", "replace", "temp", "temporary", "unlogged", "unique", "global", "local", "if", "not", "exists",
-    "concurrently", NULL,
+    "or", "replace", "temp", "temporary", "unique", "if", "not", "exists", "default", NULL,
+};
+/* Modifiers of forms the grammar does not take (CREATE UNLOGGED TABLE, CREATE INDEX CONCURRENTLY). */
+static const char *const unsupported_modifiers[] = {"unlogged", "global", "local", "concurrently", NULL};
+/* The CREATE / DROP / ALTER forms the grammar takes (ALTER only with RENAME). */
+static const char *const ddl_supported[] = {
+    "CREATE TABLE", "CREATE SOURCE", "CREATE VIEW", "CREATE MATERIALIZED VIEW", "CREATE INDEX", "CREATE SCHEMA",
+    "CREATE DATABASE", "DROP TABLE", "DROP SOURCE", "DROP VIEW", "DROP MATERIALIZED VIEW", "DROP INDEX",
+    "DROP SCHEMA", "DROP DATABASE", "ALTER TABLE", "ALTER SOURCE", "ALTER VIEW", "ALTER MATERIALIZED VIEW",
+    "ALTER INDEX", "ALTER SCHEMA", "ALTER DATABASE", NULL,
 };
 /* eddy's introspection statements, which share SHOW with SHOW variable. */
 static const char *const show_objects[] = {
-    "sources", "tables", "views", "materialized", "indexes", "columns", "create", "sinks", "objects",
-    "schemas", "databases", "clusters", "secrets", "connections", NULL,
+    "sources", "tables", "views", "materialized", "indexes", "index", "columns", "create", "objects", "schemas",
+    "databases", NULL,
 };
+/* Materialize's SHOW forms for objects eddy does not have. */
+static const char *const show_unsupported[] = {"sinks", "clusters", "secrets", "connections", NULL};
+
+bool sql__show_object_word(const char *word)
+{
+    return word_in(word, show_objects);
+}
 
 static void name_add(cm_buf_t *b, const char *w)
 {
@@ -138,10 +152,20 @@ static void name_add(cm_buf_t *b, const char *w)
         cm_buf_put_u8(b, (uint8_t)((*w >= 'a' && *w <= 'z') ? *w - 32 : *w));
 }
 
+/* True if the statement's next words (within the look-ahead window) include RENAME. */
+static bool has_rename(sql_feed_t *f)
+{
+    sql_token_t *t;
+    for (int i = 1; i < SQL_LOOKAHEAD_MAX && feed_peek(f, i, &t) && t->type != 0 && t->type != SQL_TOK_SEMI; i++)
+        if (t->type == SQL_TOK_RENAME)
+            return true;
+    return false;
+}
+
 /*
  * If the statement starting at queue[0] is one the grammar does not take
- * yet, returns its display name ("CREATE MATERIALIZED VIEW", "INSERT",
- * "SHOW SOURCES"); NULL otherwise. May lex ahead.
+ * yet, returns its display name ("CREATE FUNCTION", "ALTER TABLE",
+ * "SHOW SINKS", "GRANT"); NULL otherwise. May lex ahead.
  */
 static const char *unsupported_name(sql_feed_t *f, cm_arena_t *arena)
 {
@@ -151,36 +175,47 @@ static const char *unsupported_name(sql_feed_t *f, cm_arena_t *arena)
         return NULL;
     cm_buf_t b;
     cm_buf_init(&b, 0);
+    bool unsupported = false;
     if (strcmp(w0, "show") == 0) {
-        if (!feed_peek(f, 1, &t) || !word_in(tok_word(t), show_objects)) {
-            cm_buf_free(&b);
-            return NULL;
-        }
-        name_add(&b, "show");
-        name_add(&b, tok_word(t));
-        const char *w1 = tok_word(t);
-        if ((strcmp(w1, "materialized") == 0 || strcmp(w1, "create") == 0) && feed_peek(f, 2, &t) && tok_word(t))
+        if (feed_peek(f, 1, &t) && word_in(tok_word(t), show_unsupported)) {
+            name_add(&b, "show");
             name_add(&b, tok_word(t));
-    } else if (word_in(w0, unsupported_leads)) {
+            unsupported = true;
+        }
+    } else if (strcmp(w0, "create") == 0 || strcmp(w0, "drop") == 0 || strcmp(w0, "alter") == 0) {
         name_add(&b, w0);
-        if (strcmp(w0, "create") == 0 || strcmp(w0, "drop") == 0 || strcmp(w0, "alter") == 0) {
-            /* Look past modifiers for the object type, within the look-ahead window. */
-            for (int i = 1; i < SQL_LOOKAHEAD_MAX && feed_peek(f, i, &t); i++) {
-                const char *w = tok_word(t);
-                if (!w)
-                    break;
-                if (word_in(w, object_modifiers))
-                    continue;
-                name_add(&b, w);
-                if (strcmp(w, "materialized") != 0)
-                    break;
+        bool odd = false, object = false;
+        /* Look past modifiers for the object type, within the look-ahead window. */
+        for (int i = 1; i < SQL_LOOKAHEAD_MAX && feed_peek(f, i, &t); i++) {
+            const char *w = tok_word(t);
+            if (!w)
+                break;
+            if (word_in(w, unsupported_modifiers)) {
+                odd = true;
+                continue;
+            }
+            if (word_in(w, object_modifiers))
+                continue;
+            name_add(&b, w);
+            object = true;
+            if (strcmp(w, "materialized") != 0) {
+                /* CREATE INDEX CONCURRENTLY: the modifier follows the object word. */
+                if (feed_peek(f, i + 1, &t) && word_in(tok_word(t), unsupported_modifiers))
+                    odd = true;
+                break;
             }
         }
-    } else {
-        cm_buf_free(&b);
-        return NULL;
+        if (object) {
+            cm_buf_put_u8(&b, '\0');
+            bool known = word_in((const char *)b.data, ddl_supported);
+            b.len--;
+            unsupported = odd || !known || (strcmp(w0, "alter") == 0 && !has_rename(f));
+        }
+    } else if (word_in(w0, unsupported_leads)) {
+        name_add(&b, w0);
+        unsupported = true;
     }
-    const char *name = cm_arena_strndup(arena, (const char *)b.data, b.len);
+    const char *name = unsupported ? cm_arena_strndup(arena, (const char *)b.data, b.len) : NULL;
     cm_buf_free(&b);
     return name;
 }
@@ -206,7 +241,7 @@ static bool lookahead_rewrite(sql_feed_t *f, sql_token_t *tok)
     case SQL_TOK_WITH:
         if (!feed_peek(f, 1, &next))
             return false;
-        if (next->type == SQL_TOK_TIME || (next->type == SQL_TOK_IDENT && strcmp(next->str, "ordinality") == 0))
+        if (next->type == SQL_TOK_TIME || next->type == SQL_TOK_ORDINALITY)
             tok->type = SQL_TOK_WITH_LA;
         break;
     default:
@@ -242,6 +277,14 @@ bool sql_parse(cm_arena_t *arena, const char *text, size_t len, sql_stmt_list_t 
             const char *name = unsupported_name(&feed, arena);
             if (feed.lex_failed)
                 break;
+            if (!name && tok->type == SQL_TOK_SHOW) {
+                /* SHOW TABLES and friends: a distinct token keeps them apart from SHOW setting. */
+                sql_token_t *next;
+                if (!feed_peek(&feed, 1, &next))
+                    break;
+                if (word_in(tok_word(next), show_objects))   /* unquoted words only: SHOW "tables" is a setting */
+                    tok->type = SQL_TOK_SHOW_LA;
+            }
             if (name) {
                 /* Skip to the statement's end; lexical errors inside still count. */
                 sql_token_t unsup = *tok;

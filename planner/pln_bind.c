@@ -171,7 +171,28 @@ static bool bind_command(pln_binder_t *b, const sql_stmt_t *s, pln_stmt_t *st)
         st->var_name = discard_names[s->discard];
         return true;
     case SQL_STMT_UNSUPPORTED:
-        return pln__error(b, -1, CM_ERRCODE_FEATURE_NOT_SUPPORTED, "%s is not supported yet", s->unsupported);
+    case SQL_STMT_CREATE_TABLE:
+    case SQL_STMT_CREATE_SOURCE:
+    case SQL_STMT_CREATE_VIEW:
+    case SQL_STMT_CREATE_INDEX:
+    case SQL_STMT_CREATE_SCHEMA:
+    case SQL_STMT_CREATE_DATABASE:
+    case SQL_STMT_DROP:
+    case SQL_STMT_ALTER_RENAME:
+    case SQL_STMT_INSERT:
+    case SQL_STMT_UPDATE:
+    case SQL_STMT_DELETE:
+    case SQL_STMT_COPY:
+    case SQL_STMT_SUBSCRIBE:
+    case SQL_STMT_SHOW_OBJECTS:
+    case SQL_STMT_SHOW_COLUMNS:
+    case SQL_STMT_SHOW_CREATE:
+    case SQL_STMT_EXPLAIN:
+    case SQL_STMT_PREPARE:
+    case SQL_STMT_EXECUTE:
+    case SQL_STMT_DEALLOCATE:
+        /* Parsed, not bound yet: the catalog and the statement binders come next. */
+        return pln__error(b, -1, CM_ERRCODE_FEATURE_NOT_SUPPORTED, "%s is not supported yet", sql_stmt_name(s));
     case SQL_STMT_EMPTY:
     case SQL_STMT_SELECT:
         break;

@@ -557,6 +557,14 @@ static ty_expr_t *bind_func(pln_binder_t *b, const sql_expr_t *e)
         pln__error(b, e->pos, CM_ERRCODE_UNDEFINED_FUNCTION, "function %s does not exist", name);
         return NULL;
     }
+    if (e->over) {
+        pln__error(b, e->pos, CM_ERRCODE_FEATURE_NOT_SUPPORTED, "window functions are not supported yet");
+        return NULL;
+    }
+    if (e->within_group) {
+        pln__error(b, e->pos, CM_ERRCODE_FEATURE_NOT_SUPPORTED, "WITHIN GROUP is not supported yet");
+        return NULL;
+    }
     if (e->syntax == SQL_FUNC_OVERLAPS)
         return bind_overlaps(b, e);
     if (pln__has_named_args(e) && pln__check_named_args(b, e) && pln__is_aggregate(name))
@@ -662,6 +670,10 @@ static ty_expr_t *bind(pln_binder_t *b, const sql_expr_t *e)
         break;
     case SQL_EXPR_STAR:
         pln__error(b, e->pos, CM_ERRCODE_SYNTAX_ERROR, "SELECT * with no tables specified is not valid");
+        break;
+    case SQL_EXPR_DEFAULT:
+        /* INSERT and UPDATE take DEFAULT apart before binding values; anywhere else it is an error. */
+        pln__error(b, e->pos, CM_ERRCODE_SYNTAX_ERROR, "DEFAULT is not allowed in this context");
         break;
     case SQL_EXPR_OP: {
         ty_expr_t *l = NULL, *rr;

@@ -333,6 +333,8 @@ static bool bind_item(pln_binder_t *b, const sql_from_t *f, pln_scope_t *sc, pln
         return bind_subquery(b, f, sc, rel);
     case SQL_FROM_JOIN:
         return bind_join(b, f, sc, rel);
+    case SQL_FROM_FUNCTION:
+        return pln__error(b, f->pos, CM_ERRCODE_FEATURE_NOT_SUPPORTED, "functions in FROM are not supported yet");
     }
     return pln__error(b, f->pos, CM_ERRCODE_INTERNAL_ERROR, "unexpected FROM item");
 }
