@@ -70,8 +70,8 @@ static __attribute__((unused)) ty_datum_t tt_in(ty_oid_t t, const char *in)
 /* Calls the operator or function whose argument types match exactly. */
 static __attribute__((unused)) const char *tt_call(const char *name, bool op, ty_oid_t *types, const char **vals, int n)
 {
-    const ty_func_t *c[64];
-    size_t nc = ty_func_candidates(name, op, c, 64);
+    const ty_func_t *c[128];
+    size_t nc = ty_func_candidates(name, op, c, 128);
     const ty_func_t *f = NULL;
     for (size_t i = 0; i < nc && f == NULL; i++) {
         if (c[i]->nargs != n)
@@ -84,7 +84,7 @@ static __attribute__((unused)) const char *tt_call(const char *name, bool op, ty
     }
     if (f == NULL)
         return "<no function>";
-    ty_datum_t args[4], out;
+    ty_datum_t args[TY_FUNC_ARGS_MAX], out;
     for (int k = 0; k < n; k++)
         args[k] = tt_in(types[k], vals[k]);
     memset(&out, 0, sizeof(out));
