@@ -55,7 +55,8 @@ bool pln__func_immutable(const ty_func_t *f)
         tz |= f->args[i] == TY_TIMESTAMPTZ && (i == 0 || f->args[0] != TY_TIMESTAMPTZ);
     }
     if (!tz)
-        return f->ret != TY_TIMESTAMPTZ || (f->flags & TY_FN_OPERATOR) || strcmp(f->name, "to_timestamp") == 0;
+        return f->ret != TY_TIMESTAMPTZ || (f->flags & TY_FN_OPERATOR) ||
+               (strcmp(f->name, "to_timestamp") == 0 && f->nargs == 1);   /* to_timestamp(text, text) reads the zone */
     /* Same-type comparisons and differences of timestamptz do not read the zone. */
     if ((f->flags & TY_FN_OPERATOR) && f->nargs == 2 && f->args[0] == f->args[1])
         return true;

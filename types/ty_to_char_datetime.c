@@ -27,24 +27,9 @@ typedef struct ty__dtm {
     bool interval;
 } ty__dtm_t;
 
-typedef enum ty__dch {
-    DCH_A_D, DCH_A_M, DCH_AD, DCH_AM, DCH_B_C, DCH_BC, DCH_CC, DCH_DAY, DCH_DDD, DCH_DD, DCH_DY,
-    DCH_Day, DCH_Dy, DCH_D, DCH_FF1, DCH_FF2, DCH_FF3, DCH_FF4, DCH_FF5, DCH_FF6, DCH_FX, DCH_HH24,
-    DCH_HH12, DCH_HH, DCH_IDDD, DCH_ID, DCH_IW, DCH_IYYY, DCH_IYY, DCH_IY, DCH_I, DCH_J, DCH_MI, DCH_MM,
-    DCH_MONTH, DCH_MON, DCH_MS, DCH_Month, DCH_Mon, DCH_OF, DCH_P_M, DCH_PM, DCH_Q, DCH_RM, DCH_SSSS,
-    DCH_SS, DCH_TZH, DCH_TZM, DCH_TZ, DCH_US, DCH_WW, DCH_W, DCH_Y_YYY, DCH_YYYY, DCH_YYY, DCH_YY,
-    DCH_Y, DCH_a_d, DCH_a_m, DCH_ad, DCH_am, DCH_b_c, DCH_bc, DCH_day, DCH_dy, DCH_month, DCH_mon,
-    DCH_p_m, DCH_pm, DCH_rm, DCH_tz,
-} ty__dch_t;
-
-typedef struct ty__dch_kw {
-    const char *name;
-    ty__dch_t id;
-} ty__dch_kw_t;
-
 /* Order matters: the first entry that prefixes the template wins, so
  * longer spellings come before their prefixes ("DDD" before "DD" before "D"). */
-static const ty__dch_kw_t ty__dch_kws[] = {
+static const ty_dch_kw_t ty__dch_kws[] = {
     {"A.D.", DCH_A_D}, {"A.M.", DCH_A_M}, {"AD", DCH_AD}, {"AM", DCH_AM},
     {"B.C.", DCH_B_C}, {"BC", DCH_BC}, {"CC", DCH_CC},
     {"DAY", DCH_DAY}, {"DDD", DCH_DDD}, {"DD", DCH_DD}, {"DY", DCH_DY}, {"Day", DCH_Day}, {"Dy", DCH_Dy},
@@ -88,7 +73,7 @@ static const char *const ty__rm_upper[] = {"XII", "XI", "X", "IX", "VIII", "VII"
 static const char *const ty__rm_lower[] = {"xii", "xi", "x", "ix", "viii", "vii", "vi", "v", "iv", "iii",
                                            "ii", "i"};
 
-static const ty__dch_kw_t *ty__dch_find(const char *p, size_t left)
+const ty_dch_kw_t *ty_dch_find(const char *p, size_t left)
 {
     for (size_t i = 0; i < CM_ARRAY_LEN(ty__dch_kws); i++) {
         size_t n = strlen(ty__dch_kws[i].name);
@@ -232,7 +217,7 @@ static bool ty__interval_err(ty_ctx_t *ctx)
     return false;
 }
 
-static bool ty__dch_for_interval_ok(ty__dch_t id)
+static bool ty__dch_for_interval_ok(ty_dch_t id)
 {
     switch (id) {
     case DCH_TZ: case DCH_tz: case DCH_TZH: case DCH_TZM: case DCH_OF:
@@ -264,7 +249,7 @@ static void ty__put_rm(cm_buf_t *out, const ty__dtm_t *tm, bool upper, unsigned 
         cm_buf_printf(out, "%-4s", s);
 }
 
-static void ty__dch_one(cm_buf_t *out, ty__dch_t id, unsigned sfx, const ty__dtm_t *tm)
+static void ty__dch_one(cm_buf_t *out, ty_dch_t id, unsigned sfx, const ty__dtm_t *tm)
 {
     bool pm = tm->hour % 24 >= 12;
     bool bc = tm->year <= 0;
@@ -396,7 +381,7 @@ static bool ty__dch_render(ty_ctx_t *ctx, const char *p, size_t len, const ty__d
             sfx |= TY__SFX_TM;
             i += 2;
         }
-        const ty__dch_kw_t *kw = i < len ? ty__dch_find(p + i, len - i) : NULL;
+        const ty_dch_kw_t *kw = i < len ? ty_dch_find(p + i, len - i) : NULL;
         if (kw) {
             i += strlen(kw->name);
             /* One postfix: TH, th, or SP (spell mode, which PostgreSQL accepts and ignores). */

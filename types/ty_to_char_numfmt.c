@@ -13,14 +13,9 @@
 
 #include <string.h>
 
-typedef enum ty__num_id {
-    NUM_COMMA, NUM_DEC, NUM_0, NUM_9, NUM_B, NUM_C, NUM_D, NUM_E, NUM_FM, NUM_G, NUM_L, NUM_MI, NUM_PL,
-    NUM_PR, NUM_RN, NUM_SG, NUM_SP, NUM_S, NUM_TH, NUM_V, NUM_rn, NUM_th,
-} ty__num_id_t;
-
 typedef struct ty__num_kw {
     const char *name;
-    ty__num_id_t id;
+    ty_num_id_t id;
 } ty__num_kw_t;
 
 static const ty__num_kw_t ty__num_kws[] = {
@@ -35,20 +30,13 @@ static const ty__num_kw_t ty__num_kws[] = {
 
 enum { LSIGN_NONE = 0, LSIGN_PRE = -1, LSIGN_POST = 1 };
 
-struct ty_numfmt_node {
-    bool action;
-    ty__num_id_t id;
-    const char *p;     /* literal bytes */
-    size_t len;
-};
-
 static bool ty__syntax(ty_ctx_t *ctx, const char *msg)
 {
     return cm_err_set(ctx->err, CM_ERRCODE_SYNTAX_ERROR, "%s", msg);
 }
 
 /* Folds one pattern into the description, rejecting the combinations PostgreSQL rejects. */
-static bool ty__num_describe(ty_ctx_t *ctx, ty_numfmt_desc_t *d, ty__num_id_t id)
+static bool ty__num_describe(ty_ctx_t *ctx, ty_numfmt_desc_t *d, ty_num_id_t id)
 {
     if ((d->flag & TY_NF_EEEE) && id != NUM_E)
         return ty__syntax(ctx, "\"EEEE\" must be the last pattern used");
@@ -216,7 +204,7 @@ static bool ty__predec_space(const ty__num_proc_t *np)
     return !(np->d->flag & TY_NF_ZERO) && np->number_p == 0 && np->number[0] == '0' && np->d->post != 0;
 }
 
-static void ty__num_part(ty__num_proc_t *np, ty__num_id_t id)
+static void ty__num_part(ty__num_proc_t *np, ty_num_id_t id)
 {
     ty_numfmt_desc_t *d = np->d;
     bool fm = (d->flag & TY_NF_FILLMODE) != 0;
