@@ -24,6 +24,9 @@ typedef enum pln_kind {
     PLN_ROLLBACK,         /* ROLLBACK / ABORT */
     PLN_SET_TRANSACTION,  /* SET [SESSION CHARACTERISTICS AS] TRANSACTION ... */
     PLN_DISCARD,          /* DISCARD ALL | PLANS | SEQUENCES | TEMP */
+    PLN_PREPARE,          /* PREPARE name [(types)] AS statement: bound when it runs (pln_prepare_bind) */
+    PLN_EXECUTE,          /* EXECUTE name [(args)]: arguments evaluated when it runs (pln_execute_params) */
+    PLN_DEALLOCATE,       /* DEALLOCATE [PREPARE] name | ALL (prep_name NULL) */
 } pln_kind_t;
 
 typedef struct pln_column {
@@ -72,6 +75,15 @@ typedef struct pln_stmt {
     /* PLN_BEGIN / PLN_SET_TRANSACTION: accepted modes (informational) */
     const char *isolation;        /* "read committed", "serializable", ...; NULL if not given */
     bool read_only;
+
+    /*
+     * PLN_PREPARE / PLN_EXECUTE / PLN_DEALLOCATE: the prepared statement's
+     * name (NULL: DEALLOCATE ALL) and the statement's syntax, which the
+     * functions below read when it runs: PostgreSQL analyses the statement
+     * a PREPARE names, and EXECUTE's arguments, only then.
+     */
+    const char *prep_name;
+    const struct sql_stmt *prep_src;
 } pln_stmt_t;
 
 /*
@@ -111,6 +123,29 @@ bool pln_bind_prepare(cm_arena_t *arena, const pln_raw_t *raw, const char *sql, 
 
 /* Copies a kept planning error into err; returns false like cm_err_set. */
 bool pln_plan_error_raise(const pln_stmt_t *stmt, cm_err_t *err);
+
+/*
+ * Runs the analysis half of a PLN_PREPARE `prepare` bound from `sql`: its
+ * text is copied into `arena` and the statement it names is parsed and
+ * bound there (declared parameter types from its list, the others
+ * inferred; folding errors kept as pln_bind_prepare keeps them), so that
+ * what *out and *text hold lives as long as the arena. Error positions
+ * count in `sql`, as PostgreSQL's do.
+ */
+bool pln_prepare_bind(cm_arena_t *arena, const pln_stmt_t *prepare, const char *sql, const ty_settings_t *settings,
+                      pln_stmt_t **out, const char **text, size_t *text_len, cm_err_t *err);
+
+/*
+ * The parameter values of a PLN_EXECUTE `execute` bound from `sql`, as
+ * PostgreSQL's EvaluateParams computes them for a prepared statement with
+ * parameters of `types`: their number must match (42601), each is bound
+ * (no columns, $n, subqueries or aggregates), coerced by assignment rules
+ * (42804) and evaluated in ctx. *out gets ntypes values in ctx->arena.
+ * PostgreSQL 15 skips all of this for a statement without parameters, so
+ * arguments given to one are ignored.
+ */
+bool pln_execute_params(const pln_stmt_t *execute, const char *sql, const ty_oid_t *types, int ntypes,
+                        ty_ctx_t *ctx, ty_datum_t **out);
 
 /* Called once per result row; return false to stop (error already set in ctx). */
 typedef bool (*pln_row_cb)(void *arg, const ty_datum_t *row, int ncols);

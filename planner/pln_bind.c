@@ -170,6 +170,10 @@ static bool bind_command(pln_binder_t *b, const sql_stmt_t *s, pln_stmt_t *st)
         st->tag = discard_tags[s->discard];
         st->var_name = discard_names[s->discard];
         return true;
+    case SQL_STMT_PREPARE:
+    case SQL_STMT_EXECUTE:
+    case SQL_STMT_DEALLOCATE:
+        return pln__bind_sqlprep(b, s, st);
     case SQL_STMT_UNSUPPORTED:
     case SQL_STMT_CREATE_TABLE:
     case SQL_STMT_CREATE_SOURCE:
@@ -188,9 +192,6 @@ static bool bind_command(pln_binder_t *b, const sql_stmt_t *s, pln_stmt_t *st)
     case SQL_STMT_SHOW_COLUMNS:
     case SQL_STMT_SHOW_CREATE:
     case SQL_STMT_EXPLAIN:
-    case SQL_STMT_PREPARE:
-    case SQL_STMT_EXECUTE:
-    case SQL_STMT_DEALLOCATE:
         /* Parsed, not bound yet: the catalog and the statement binders come next. */
         return pln__error(b, -1, CM_ERRCODE_FEATURE_NOT_SUPPORTED, "%s is not supported yet", sql_stmt_name(s));
     case SQL_STMT_EMPTY:

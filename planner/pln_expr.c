@@ -263,7 +263,7 @@ static ty_expr_t *bind_const(pln_binder_t *b, const sql_expr_t *e)
 
 static ty_expr_t *bind_param(pln_binder_t *b, const sql_expr_t *e)
 {
-    if (e->ival < 1 || e->ival > PLN_PARAMS_MAX) {
+    if (e->ival < 1 || e->ival > PLN_PARAMS_MAX || b->params_forbidden) {
         pln__error(b, e->pos, CM_ERRCODE_UNDEFINED_PARAMETER, "there is no parameter $%lld", (long long)e->ival);
         return NULL;
     }
@@ -555,6 +555,12 @@ static ty_expr_t *bind_func(pln_binder_t *b, const sql_expr_t *e)
     const char *name = e->names->items[nn - 1];
     if (nn > 2 || (nn == 2 && strcmp(e->names->items[0], "pg_catalog") != 0)) {
         pln__error(b, e->pos, CM_ERRCODE_UNDEFINED_FUNCTION, "function %s does not exist", name);
+        return NULL;
+    }
+    if (e->over && b->params_forbidden) {
+        /* EXECUTE's arguments, where PostgreSQL refuses them before it would run any. */
+        pln__error(b, e->pos, "42P20", "window functions are not allowed in %s",
+                   b->agg_forbidden ? b->agg_forbidden : "this context");
         return NULL;
     }
     if (e->over) {

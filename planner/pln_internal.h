@@ -189,8 +189,13 @@ typedef struct pln_binder {
     pln_sublink_t *sublinks;
     bool settings_known;          /* settings are the session's: settings-dependent literals fold */
     bool defer_plan_errors;       /* keep folding errors in the statement (Parse) instead of failing */
+    bool params_forbidden;        /* EXECUTE's arguments: $n is 42P02 wherever it appears */
+    const char *sublink_forbidden; /* "EXECUTE parameter": a subquery is 0A000 "cannot use subquery in ..." */
     int depth;
 } pln_binder_t;
+
+/* pln_prepare.c: PREPARE / EXECUTE / DEALLOCATE as commands (their work is done when they run). */
+bool pln__bind_sqlprep(pln_binder_t *b, const sql_stmt_t *s, pln_stmt_t *st);
 
 /* Moves err into an arena copy for pln_stmt_t.plan_error; err is cleared. */
 const struct pln_error *pln__error_keep(cm_arena_t *arena, cm_err_t *err);

@@ -38,6 +38,10 @@ static ty_expr_t *placeholder(pln_binder_t *b, int k, ty_oid_t type, int32_t typ
 
 ty_expr_t *pln__bind_sublink(pln_binder_t *b, const sql_expr_t *e)
 {
+    if (b->sublink_forbidden) {
+        pln__error(b, e->pos, CM_ERRCODE_FEATURE_NOT_SUPPORTED, "cannot use subquery in %s", b->sublink_forbidden);
+        return NULL;
+    }
     if (e->sublink == SQL_SUBLINK_ARRAY) {
         pln__error(b, e->pos, CM_ERRCODE_FEATURE_NOT_SUPPORTED, "ARRAY(subquery) is not supported yet");
         return NULL;

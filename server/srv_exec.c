@@ -434,6 +434,41 @@ static srv_run_rc_t srv__run_query(srv_conn_t *c, const srv_run_t *r, const srv_
     return SRV_RUN_OK;
 }
 
+static srv_run_rc_t srv__run(srv_conn_t *c, const srv_run_t *r, bool describe, cm_err_t *err);
+
+/*
+ * EXECUTE: the prepared statement runs in its place, with the arguments as
+ * its parameters and its own tag ("SELECT 2"). It is held by a reference
+ * while it runs, as it may drop itself (a protocol-level DEALLOCATE).
+ */
+static srv_run_rc_t srv__run_execute(srv_conn_t *c, const srv_run_t *r, bool describe, cm_err_t *err)
+{
+    if (srv__portal_resume(c, r->portal, r->max_rows))
+        return SRV_RUN_OK;
+    ty_ctx_t ctx;
+    srv__ctx_init(c, &ctx, &c->arena, err);
+    srv_run_t in = *r;
+    srv_cancel_stmt_begin(&c->cancel);
+    srv_stmt_t *t = srv_sqlprep_execute_begin(c, r->st, r->sql, r->cols, &ctx, &in.params);
+    srv__interrupt_message(&ctx, err);
+    srv_cancel_stmt_end(&c->cancel);
+    if (t == NULL)
+        return SRV_RUN_ERROR;
+    srv_run_rc_t rc = SRV_RUN_OK;
+    if (t->plan == NULL || t->plan->kind == PLN_EMPTY) {
+        srv_put_command_complete(&c->out, r->st->tag);
+    } else {
+        in.st = t->plan;
+        in.sql = t->sql;
+        in.cols = &t->cols;
+        if (describe && t->cols.rows)
+            srv_stmt_put_row_description(t, &c->out, NULL);
+        rc = srv__run(c, &in, false, err);
+    }
+    srv_stmt_release(c, t);
+    return rc;
+}
+
 static srv_run_rc_t srv__run(srv_conn_t *c, const srv_run_t *r, bool describe, cm_err_t *err)
 {
     const pln_stmt_t *st = r->st;
@@ -500,11 +535,25 @@ static srv_run_rc_t srv__run(srv_conn_t *c, const srv_run_t *r, bool describe, c
     case PLN_SET_TRANSACTION:
         break;
     case PLN_DISCARD:
+        /* PLANS, SEQUENCES and TEMP drop caches eddy does not keep: nothing to do, anywhere. */
+        if (strcmp(st->var_name, "all") != 0)
+            break;
         if (c->xact != 'I')
             return cm_err_set(err, CM_ERRCODE_ACTIVE_SQL_TRANSACTION,
                               "DISCARD ALL cannot run inside a transaction block"),
                    SRV_RUN_ERROR;
         srv_session_reset_all(&c->sess);
+        srv_sqlprep_drop_all(c);
+        break;
+    case PLN_PREPARE:
+        if (!srv_sqlprep_prepare(c, st, r->sql, err))
+            return SRV_RUN_ERROR;
+        break;
+    case PLN_EXECUTE:
+        return srv__run_execute(c, r, describe, err);
+    case PLN_DEALLOCATE:
+        if (!srv_sqlprep_deallocate(c, st, err))
+            return SRV_RUN_ERROR;
         break;
     default:
         cm_panic(__FILE__, __LINE__, "unknown statement kind %d", (int)st->kind);
@@ -826,6 +875,7 @@ static void srv__exec_bind(srv_conn_t *c, const srv_frame_t *f)
         srv__fail_extended(c, &err);
         return;
     }
+    srv_sqlprep_bind(c, st);
     srv__xact_touch(c);
     if (m.portal[0] == 0)
         srv_portal_drop(c, "");
@@ -877,7 +927,7 @@ static void srv__exec_describe(srv_conn_t *c, const srv_frame_t *f)
         st = p->stmt;
         formats = p->formats;
     }
-    bool rows = st->plan != NULL && (st->plan->kind == PLN_QUERY || st->plan->kind == PLN_SHOW);
+    bool rows = st->plan != NULL && st->cols.rows;
     if (rows && c->xact == 'E') {
         /* PostgreSQL refuses to describe results in a failed transaction (it
          * would need the catalog) but still describes commands, so that a
@@ -889,6 +939,10 @@ static void srv__exec_describe(srv_conn_t *c, const srv_frame_t *f)
     if (m.what == 'S') {
         int n = st->plan != NULL ? st->plan->nparams : 0;
         srv_put_parameter_description(&c->out, n, n > 0 ? st->plan->param_types : NULL);
+        if (!srv_sqlprep_describe(c, st, &err)) {
+            srv__fail_extended(c, &err);
+            return;
+        }
     }
     if (rows)
         srv_stmt_put_row_description(st, &c->out, formats);

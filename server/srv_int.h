@@ -133,6 +133,7 @@ typedef struct srv_cols {
     int n;
     srv_field_t *fields;
     ty_oid_t *types;
+    bool rows;                  /* it returns rows: Describe answers RowDescription, not NoData */
 } srv_cols_t;
 
 typedef struct srv_stmt {
@@ -307,6 +308,25 @@ void srv_portal_drop(srv_conn_t *c, const char *name);
 /* At the end of a transaction: every portal but the one running. */
 void srv_portal_drop_all(srv_conn_t *c);
 void srv_portal_free_all(srv_conn_t *c);
+
+/* srv_sqlprepare.c: PREPARE, EXECUTE and DEALLOCATE, in the namespace of protocol-level statements. */
+bool srv_sqlprep_prepare(srv_conn_t *c, const pln_stmt_t *st, const char *sql, cm_err_t *err);
+bool srv_sqlprep_deallocate(srv_conn_t *c, const pln_stmt_t *st, cm_err_t *err);
+/* DEALLOCATE ALL and DISCARD ALL: every named statement, whichever way it was made. */
+void srv_sqlprep_drop_all(srv_conn_t *c);
+/* srv_cols_build of an EXECUTE: the columns of the statement it names, as it is now. */
+void srv_sqlprep_cols(srv_conn_t *c, const pln_stmt_t *st, cm_arena_t *a, srv_cols_t *out);
+/* Bind of a statement that is an EXECUTE: its columns follow the prepared statement's changes. */
+void srv_sqlprep_bind(srv_conn_t *c, srv_stmt_t *st);
+/* Describe of a statement that is an EXECUTE with columns: 26000 if what it names is gone. */
+bool srv_sqlprep_describe(srv_conn_t *c, const srv_stmt_t *st, cm_err_t *err);
+/*
+ * EXECUTE: the prepared statement, with a reference the caller releases,
+ * and its parameter values evaluated in ctx; NULL with ctx->err set. A
+ * portal passes the columns it described, which the statement must still have.
+ */
+srv_stmt_t *srv_sqlprep_execute_begin(srv_conn_t *c, const pln_stmt_t *st, const char *sql,
+                                      const srv_cols_t *described, ty_ctx_t *ctx, const ty_datum_t **params);
 
 /* srv_paramref.c: the first $n outside literals, quoted names and comments
  * (its number and byte offset); false when the text has none. */

@@ -20,6 +20,7 @@ void srv_cols_build(srv_conn_t *c, const pln_stmt_t *st, cm_arena_t *a, srv_cols
     out->n = 0;
     out->fields = NULL;
     out->types = NULL;
+    out->rows = false;
     if (st == NULL)
         return;
     if (st->kind == PLN_SHOW) {
@@ -39,10 +40,16 @@ void srv_cols_build(srv_conn_t *c, const pln_stmt_t *st, cm_arena_t *a, srv_cols
             out->fields[i] = (srv_field_t){.name = name, .type_oid = TY_TEXT, .typlen = -1, .typmod = -1};
             out->types[i] = TY_TEXT;
         }
+        out->rows = true;
+        return;
+    }
+    if (st->kind == PLN_EXECUTE) {
+        srv_sqlprep_cols(c, st, a, out);
         return;
     }
     if (st->kind != PLN_QUERY)
         return;
+    out->rows = true;
     out->n = st->ncols;
     out->fields = cm_arena_zalloc(a, sizeof *out->fields * (size_t)(st->ncols + 1));
     out->types = cm_arena_zalloc(a, sizeof *out->types * (size_t)(st->ncols + 1));
