@@ -10,6 +10,7 @@
 #ifndef EDDY_PLANNER_H
 #define EDDY_PLANNER_H
 
+#include "catalog/catalog.h"
 #include "common/common.h"
 #include "types/types.h"
 
@@ -27,6 +28,7 @@ typedef enum pln_kind {
     PLN_PREPARE,          /* PREPARE name [(types)] AS statement: bound when it runs (pln_prepare_bind) */
     PLN_EXECUTE,          /* EXECUTE name [(args)]: arguments evaluated when it runs (pln_execute_params) */
     PLN_DEALLOCATE,       /* DEALLOCATE [PREPARE] name | ALL (prep_name NULL) */
+    PLN_DDL,              /* CREATE / DROP / ALTER of catalog objects: planned into a change by pln_ddl_plan */
 } pln_kind_t;
 
 typedef struct pln_column {
@@ -84,6 +86,11 @@ typedef struct pln_stmt {
      */
     const char *prep_name;
     const struct sql_stmt *prep_src;
+
+    /* PLN_DDL: the statement, planned against the catalog only when it runs (pln_ddl_plan). */
+    const struct pln_ddl *ddl;
+    /* The catalog index the statement was bound at; 0 when binding read no catalog. */
+    uint64_t catalog_index;
 } pln_stmt_t;
 
 /*
@@ -121,31 +128,36 @@ bool pln_bind_session(cm_arena_t *arena, const pln_raw_t *raw, const char *sql, 
 bool pln_bind_prepare(cm_arena_t *arena, const pln_raw_t *raw, const char *sql, const ty_oid_t *declared,
                       int ndeclared, const ty_settings_t *settings, pln_stmt_t **out, cm_err_t *err);
 
+/*
+ * The catalog a statement binds against: a snapshot (owned by the caller's
+ * thread, stable during the call) and the session's view of names. Without
+ * one, every relation name is missing (42P01) and SHOW of objects fails.
+ */
+typedef struct pln_catalog {
+    const cat_snap_t *snap;
+    cat_search_t search;
+} pln_catalog_t;
+
+/*
+ * pln_bind_session (defer_plan_errors false) or pln_bind_prepare (true)
+ * with a catalog: FROM names resolve to tables, views and sources (reading
+ * one is 0A000 until the dataflow engine exists, raised at Bind when
+ * deferred), SHOW of objects reads the snapshot, and DDL becomes PLN_DDL.
+ */
+bool pln_bind_catalog(cm_arena_t *arena, const pln_raw_t *raw, const char *sql, const ty_oid_t *declared,
+                      int ndeclared, const ty_settings_t *settings, const pln_catalog_t *cat,
+                      bool defer_plan_errors, pln_stmt_t **out, cm_err_t *err);
+
+/*
+ * Validates a PLN_DDL statement against the catalog and appends its effect
+ * (ops and notices) to `out`, as PostgreSQL words its errors. Called again
+ * with a newer snapshot when a commit lost a race. Scratch goes to arena.
+ */
+bool pln_ddl_plan(cm_arena_t *arena, const pln_stmt_t *st, const char *sql, const ty_settings_t *settings,
+                  const pln_catalog_t *cat, cat_change_t *out, cm_err_t *err);
+
 /* Copies a kept planning error into err; returns false like cm_err_set. */
 bool pln_plan_error_raise(const pln_stmt_t *stmt, cm_err_t *err);
-
-/*
- * Runs the analysis half of a PLN_PREPARE `prepare` bound from `sql`: its
- * text is copied into `arena` and the statement it names is parsed and
- * bound there (declared parameter types from its list, the others
- * inferred; folding errors kept as pln_bind_prepare keeps them), so that
- * what *out and *text hold lives as long as the arena. Error positions
- * count in `sql`, as PostgreSQL's do.
- */
-bool pln_prepare_bind(cm_arena_t *arena, const pln_stmt_t *prepare, const char *sql, const ty_settings_t *settings,
-                      pln_stmt_t **out, const char **text, size_t *text_len, cm_err_t *err);
-
-/*
- * The parameter values of a PLN_EXECUTE `execute` bound from `sql`, as
- * PostgreSQL's EvaluateParams computes them for a prepared statement with
- * parameters of `types`: their number must match (42601), each is bound
- * (no columns, $n, subqueries or aggregates), coerced by assignment rules
- * (42804) and evaluated in ctx. *out gets ntypes values in ctx->arena.
- * PostgreSQL 15 skips all of this for a statement without parameters, so
- * arguments given to one are ignored.
- */
-bool pln_execute_params(const pln_stmt_t *execute, const char *sql, const ty_oid_t *types, int ntypes,
-                        ty_ctx_t *ctx, ty_datum_t **out);
 
 /* Called once per result row; return false to stop (error already set in ctx). */
 typedef bool (*pln_row_cb)(void *arg, const ty_datum_t *row, int ncols);

@@ -78,7 +78,22 @@ static bool bind_query(pln_binder_t *b, const sql_select_t *s, pln_stmt_t *st)
     st->blocking = pln__rel_any(q.rel, has_blocking);
     for (int i = 0; i < b->nsublinks; i++)
         st->blocking |= pln__rel_any(b->sublinks[i].rel, has_blocking);
+    if (b->nrels > 0 && st->plan_error == NULL) {
+        /* Names, columns and types are known, so Describe is right; the rows
+         * are not there until the dataflow engine is (issue 3 allows this). */
+        const cat_item_t *it = b->rel_item[0];
+        pln__error(b, -1, CM_ERRCODE_FEATURE_NOT_SUPPORTED, "reading %s \"%s\" needs the dataflow engine, which is not built yet",
+                   cat_item_kind_name(it->kind), it->name);
+        if (!b->defer_plan_errors)
+            return false;
+        st->plan_error = pln__error_keep(b->arena, b->err);
+    }
     return true;
+}
+
+bool pln__bind_query_stmt(pln_binder_t *b, const sql_select_t *s, pln_stmt_t *st)
+{
+    return bind_query(b, s, st);
 }
 
 /* ============================================================ commands */
@@ -208,11 +223,11 @@ bool pln_bind(cm_arena_t *arena, const pln_raw_t *raw, const char *sql, const ty
 }
 
 static bool bind_stmt(cm_arena_t *arena, const pln_raw_t *raw, const char *sql, const ty_oid_t *declared,
-                      int ndeclared, const ty_settings_t *settings, bool defer_plan_errors, pln_stmt_t **out,
-                      cm_err_t *err)
+                      int ndeclared, const ty_settings_t *settings, const pln_catalog_t *cat,
+                      bool defer_plan_errors, pln_stmt_t **out, cm_err_t *err)
 {
     pln_binder_t b = {.arena = arena, .sql = sql, .sql_len = sql ? strlen(sql) : 0, .err = err,
-                      .defer_plan_errors = defer_plan_errors};
+                      .defer_plan_errors = defer_plan_errors, .cat = cat};
     if (settings) {
         b.settings = *settings;
         b.settings_known = true;
@@ -240,6 +255,10 @@ static bool bind_stmt(cm_arena_t *arena, const pln_raw_t *raw, const char *sql, 
         ok = true;
     } else if (s->kind == SQL_STMT_SELECT) {
         ok = bind_query(&b, s->select, st);
+    } else if (pln__is_ddl(s)) {
+        ok = pln__bind_ddl(&b, s, st);
+    } else if (pln__is_show_catalog(s)) {
+        ok = pln__bind_show(&b, s, st);
     } else {
         ok = bind_command(&b, s, st);
     }
@@ -262,6 +281,8 @@ static bool bind_stmt(cm_arena_t *arena, const pln_raw_t *raw, const char *sql, 
         b.param_nodes[k]->type = b.param_types[b.param_nodes[k]->index];
     st->nparams = b.nparams;
     st->param_types = b.param_types;
+    if (cat && cat->snap && (b.nrels > 0 || st->kind == PLN_DDL || pln__is_show_catalog(s)))
+        st->catalog_index = cat_snap_index(cat->snap);
     *out = st;
     return true;
 }
@@ -269,13 +290,20 @@ static bool bind_stmt(cm_arena_t *arena, const pln_raw_t *raw, const char *sql, 
 bool pln_bind_session(cm_arena_t *arena, const pln_raw_t *raw, const char *sql, const ty_oid_t *declared,
                       int ndeclared, const ty_settings_t *settings, pln_stmt_t **out, cm_err_t *err)
 {
-    return bind_stmt(arena, raw, sql, declared, ndeclared, settings, false, out, err);
+    return bind_stmt(arena, raw, sql, declared, ndeclared, settings, NULL, false, out, err);
+}
+
+bool pln_bind_catalog(cm_arena_t *arena, const pln_raw_t *raw, const char *sql, const ty_oid_t *declared,
+                      int ndeclared, const ty_settings_t *settings, const pln_catalog_t *cat,
+                      bool defer_plan_errors, pln_stmt_t **out, cm_err_t *err)
+{
+    return bind_stmt(arena, raw, sql, declared, ndeclared, settings, cat, defer_plan_errors, out, err);
 }
 
 bool pln_bind_prepare(cm_arena_t *arena, const pln_raw_t *raw, const char *sql, const ty_oid_t *declared,
                       int ndeclared, const ty_settings_t *settings, pln_stmt_t **out, cm_err_t *err)
 {
-    return bind_stmt(arena, raw, sql, declared, ndeclared, settings, true, out, err);
+    return bind_stmt(arena, raw, sql, declared, ndeclared, settings, NULL, true, out, err);
 }
 
 /* ============================================================ kept errors */

@@ -192,7 +192,26 @@ typedef struct pln_binder {
     bool params_forbidden;        /* EXECUTE's arguments: $n is 42P02 wherever it appears */
     const char *sublink_forbidden; /* "EXECUTE parameter": a subquery is 0A000 "cannot use subquery in ..." */
     int depth;
+    /* The catalog (pln_scope.c resolves FROM names in it) and what binding read from it. */
+    const pln_catalog_t *cat;
+    int nrels;                    /* FROM relations resolved: the AST node and the item */
+    int rels_cap;
+    const sql_from_t **rel_from;
+    const cat_item_t **rel_item;
 } pln_binder_t;
+
+/* pln_bind.c: a query statement (SELECT, VALUES, set operation) bound, folded and finished. */
+bool pln__bind_query_stmt(pln_binder_t *b, const sql_select_t *s, pln_stmt_t *st);
+
+/* pln_ddl.c: CREATE / DROP / ALTER become PLN_DDL (validated when run); true if s is one. */
+bool pln__is_ddl(const sql_stmt_t *s);
+bool pln__bind_ddl(pln_binder_t *b, const sql_stmt_t *s, pln_stmt_t *st);
+/* A name as written ([database.][schema.]name) for the catalog; 42601 beyond three parts. */
+bool pln__qname(pln_binder_t *b, const sql_list_t *names, int pos, cat_qname_t *out);
+
+/* pln_show.c: SHOW objects / COLUMNS / CREATE as a query over rows read from the snapshot. */
+bool pln__is_show_catalog(const sql_stmt_t *s);
+bool pln__bind_show(pln_binder_t *b, const sql_stmt_t *s, pln_stmt_t *st);
 
 /* pln_prepare.c: PREPARE / EXECUTE / DEALLOCATE as commands (their work is done when they run). */
 bool pln__bind_sqlprep(pln_binder_t *b, const sql_stmt_t *s, pln_stmt_t *st);

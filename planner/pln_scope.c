@@ -4,9 +4,9 @@
  * lists in FROM (with their alias and column aliases), comma lists and
  * CROSS/INNER joins as a product (ON is a filter above it), column
  * references with PostgreSQL's errors (ambiguous, missing FROM-clause
- * entry, undefined column) and the expansion of * and t.*. There is no
- * catalog to resolve relation names yet, so each one is reported missing
- * (42P01) as PostgreSQL reports a relation that does not exist.
+ * entry, undefined column) and the expansion of * and t.*. Relation
+ * names resolve in the binder's catalog snapshot through the search path;
+ * one that does not resolve is 42P01 at its position, as in PostgreSQL.
  */
 #include "planner/pln_internal.h"
 
@@ -294,41 +294,86 @@ static bool bind_join(pln_binder_t *b, const sql_from_t *f, pln_scope_t *sc, pln
     return true;
 }
 
+/* Remembers a relation the statement reads: its dependency, and the 0A000 a query answers for now. */
+static void note_rel(pln_binder_t *b, const sql_from_t *f, const cat_item_t *it)
+{
+    if (b->nrels == b->rels_cap) {
+        int cap = b->rels_cap ? 2 * b->rels_cap : 4;
+        const sql_from_t **fs = cm_arena_alloc(b->arena, sizeof(*fs) * (size_t)cap);
+        const cat_item_t **is = cm_arena_alloc(b->arena, sizeof(*is) * (size_t)cap);
+        if (b->nrels) {
+            memcpy(fs, b->rel_from, sizeof(*fs) * (size_t)b->nrels);
+            memcpy(is, b->rel_item, sizeof(*is) * (size_t)b->nrels);
+        }
+        b->rel_from = fs;
+        b->rel_item = is;
+        b->rels_cap = cap;
+    }
+    b->rel_from[b->nrels] = f;
+    b->rel_item[b->nrels++] = it;
+}
+
 /*
- * A relation named in FROM. There is no catalog to look names up in yet, so
- * no name resolves and the answer is PostgreSQL's for a missing relation:
- * 42P01 naming it as written (schema.name when qualified). A database part
- * other than the session's is refused first, as RangeVarGetRelid does; the
- * only database is eddy (DESIGN §9). When the catalog arrives, a relation
- * that exists but cannot be read yet is the place for 0A000.
+ * A relation named in FROM, resolved in the catalog snapshot. A database
+ * part other than the session's is refused first, as RangeVarGetRelid
+ * does. A missing schema is reported like a missing relation (42P01 with
+ * the name as written), as PostgreSQL does for a FROM item. The relation's
+ * rows do not exist before the dataflow engine, so its plan is an empty
+ * VALUES of the right shape; bind_query turns the read into 0A000.
  */
-static bool bind_relname(pln_binder_t *b, const sql_from_t *f)
+static bool bind_relname(pln_binder_t *b, const sql_from_t *f, pln_scope_t *sc, pln_rel_t **rel)
 {
     const sql_list_t *n = f->names;
     int k = n->count;
     const char *const *it = (const char *const *)n->items;
-    if (k > 3) {
-        cm_buf_t all;
-        cm_buf_init(&all, 0);
-        for (int i = 0; i < k; i++)
-            cm_buf_printf(&all, "%s%s", i ? "." : "", it[i]);
-        char *s = cm_arena_strndup(b->arena, (const char *)all.data, all.len);
-        cm_buf_free(&all);
-        return pln__error(b, f->pos, "42601", "improper qualified name (too many dotted names): %s", s);
-    }
-    if (k == 3 && strcmp(it[0], "eddy") != 0)
+    cat_qname_t qn;
+    if (!pln__qname(b, n, f->pos, &qn))
+        return false;
+    const char *db = b->cat && b->cat->search.database ? b->cat->search.database : "eddy";
+    if (k == 3 && strcmp(it[0], db) != 0)
         return pln__error(b, f->pos, CM_ERRCODE_FEATURE_NOT_SUPPORTED,
                           "cross-database references are not implemented: \"%s.%s.%s\"", it[0], it[1], it[2]);
-    if (k >= 2)
-        return pln__error(b, f->pos, "42P01", "relation \"%s.%s\" does not exist", it[k - 2], it[k - 1]);
-    return pln__error(b, f->pos, "42P01", "relation \"%s\" does not exist", it[0]);
+    const cat_item_t *item = NULL;
+    if (b->cat && b->cat->snap) {
+        cm_err_t e = {0};
+        item = cat_resolve_item(b->cat->snap, &b->cat->search, &qn, &e);
+        cm_err_clear(&e);
+    }
+    if (!item) {
+        if (k >= 2)
+            return pln__error(b, f->pos, "42P01", "relation \"%s.%s\" does not exist", it[k - 2], it[k - 1]);
+        return pln__error(b, f->pos, "42P01", "relation \"%s\" does not exist", it[0]);
+    }
+    if (item->kind == CAT_ITEM_INDEX) {
+        pln__error(b, f->pos, "42809", "cannot open relation \"%s\"", item->name);
+        cm_err_set_detail(b->err, "This operation is not supported for indexes.");
+        return false;
+    }
+    int ncols = (int)item->ncolumns;
+    const char *alias = f->alias ? f->alias : item->name;
+    int naliases = sql_list_len(f->col_aliases);
+    if (naliases > ncols)
+        return pln__error(b, -1, "42P10", "table \"%s\" has %d columns available but %d columns specified", alias,
+                          ncols, naliases);
+    pln_column_t *cols = cm_arena_alloc(b->arena, sizeof(pln_column_t) * (size_t)(ncols ? ncols : 1));
+    pln_rel_t *v = pln__rel_new(b, PLN_REL_VALUES, NULL, ncols);
+    for (int i = 0; i < ncols; i++) {
+        const cat_column_t *c = &item->columns[i];
+        cols[i] = (pln_column_t){.name = i < naliases ? f->col_aliases->items[i] : c->name, .type = c->type,
+                                 .typmod = c->typmod};
+        v->types[i] = c->type;
+    }
+    v->nrows = 0;
+    note_rel(b, f, item);
+    *rel = v;
+    return add_rte(b, sc, alias, ncols, cols);
 }
 
 static bool bind_item(pln_binder_t *b, const sql_from_t *f, pln_scope_t *sc, pln_rel_t **rel)
 {
     switch (f->kind) {
     case SQL_FROM_RELATION:
-        return bind_relname(b, f);
+        return bind_relname(b, f, sc, rel);
     case SQL_FROM_SUBQUERY:
         return bind_subquery(b, f, sc, rel);
     case SQL_FROM_JOIN:

@@ -158,6 +158,10 @@ static size_t srv__conn_consume(srv_conn_t *c, const uint8_t *p, size_t n)
             }
             break;
         }
+        /* A statement waits (the frame stays unread) until this loop's catalog
+         * holds every DDL already acknowledged to any session. */
+        if (c->state == SRV_CONN_READY && (f.type == 'Q' || f.type == 'P') && srv_catalog_hold(c))
+            break;
         used += f.total;
         if (c->state == SRV_CONN_STARTUP)
             srv_startup_packet(c, &f);

@@ -23,6 +23,7 @@ typedef enum srv_run_rc {
 
 void srv_exec_conn_free(srv_conn_t *c)
 {
+    srv_catalog_conn_free(c);
     srv_portal_free_all(c);
     srv_stmt_free_all(c);
     if (c->work != NULL) {
@@ -329,6 +330,23 @@ static void srv__after_work_cb(uv_work_t *req, int status)
     srv_conn_resume(c);
 }
 
+void srv_exec_ddl_done(srv_conn_t *c, cm_err_t *err, const char *tag)
+{
+    srv_conn_set_state(c, SRV_CONN_READY);
+    if (err == NULL)
+        srv_put_command_complete(&c->out, tag);
+    else if (c->current_portal != NULL)
+        srv__fail_extended(c, err);
+    else if (c->q.active)
+        srv__fail(c, err), c->q.failed = true;
+    else
+        srv__fail(c, err);
+    c->current_portal = NULL;
+    if (c->q.active)
+        srv__query_continue(c);
+    srv_conn_resume(c);
+}
+
 /* SHOW and SHOW ALL rows go through the same sink as query rows. */
 typedef struct srv_show_all {
     srv_sink_t *k;
@@ -534,6 +552,17 @@ static srv_run_rc_t srv__run(srv_conn_t *c, const srv_run_t *r, bool describe, c
     }
     case PLN_SET_TRANSACTION:
         break;
+    case PLN_DDL:
+        /* DDL commits to the catalog at once; a transaction block does not hold it back. */
+        switch (srv_catalog_ddl(c, st, r->sql, err)) {
+        case SRV_DDL_DONE:
+            break;
+        case SRV_DDL_ERROR:
+            return SRV_RUN_ERROR;
+        case SRV_DDL_BUSY:
+            return SRV_RUN_BUSY;
+        }
+        break;
     case PLN_DISCARD:
         /* PLANS, SEQUENCES and TEMP drop caches eddy does not keep: nothing to do, anywhere. */
         if (strcmp(st->var_name, "all") != 0)
@@ -604,7 +633,8 @@ static void srv__query_continue(srv_conn_t *c)
         cm_err_t err = {0};
         pln_stmt_t *st = NULL;
         const pln_raw_t *raw = q->raws.items[q->next++];
-        bool bound = pln_bind_session(&c->arena, raw, q->sql, NULL, 0, &c->sess.settings, &st, &err);
+        bool bound = pln_bind_catalog(&c->arena, raw, q->sql, NULL, 0, &c->sess.settings, srv_catalog_for(c), false,
+                                      &st, &err);
         if (c->xact == 'E' && (!bound || !srv__is_exit_stmt(st))) {
             cm_err_clear(&err);
             srv__aborted(&err);
@@ -667,12 +697,13 @@ static void srv__exec_query(srv_conn_t *c, const srv_frame_t *f)
  * session settings (the generation counts every change of any of them), so
  * a client that sends the same unnamed Parse before every Bind (libpq's
  * PQexecParams, pgbench -M extended, most drivers) pays for parsing once.
- * PostgreSQL parses again; the outcome the client sees is the same. Once
- * statements read the catalog, its version belongs in this test too.
+ * PostgreSQL parses again; the outcome the client sees is the same. A
+ * statement that read the catalog is bound again once the catalog moved.
  */
-static bool srv__unnamed_same(const srv_conn_t *c, const srv_stmt_t *st, const srv_msg_parse_t *m)
+static bool srv__unnamed_same(srv_conn_t *c, const srv_stmt_t *st, const srv_msg_parse_t *m)
 {
     if (st == NULL || st->settings_gen != c->sess.settings_gen || st->sql_len != m->sql_len ||
+        (st->plan != NULL && st->plan->catalog_index != 0 && st->plan->catalog_index != srv_catalog_index(c)) ||
         st->ndeclared != m->nparams || memcmp(st->sql, m->sql, m->sql_len) != 0)
         return false;
     for (int i = 0; i < m->nparams; i++)
@@ -721,8 +752,8 @@ static void srv__exec_parse(srv_conn_t *c, const srv_frame_t *f)
     if (ok && raws.count > 1)
         ok = cm_err_set(&err, CM_ERRCODE_SYNTAX_ERROR, "cannot insert multiple commands into a prepared statement");
     if (ok && raws.count == 1)
-        ok = pln_bind_prepare(&st->arena, raws.items[0], sql, st->declared, m.nparams, &c->sess.settings,
-                              &st->plan, &err);
+        ok = pln_bind_catalog(&st->arena, raws.items[0], sql, st->declared, m.nparams, &c->sess.settings,
+                              srv_catalog_for(c), true, &st->plan, &err);
     if (ok && c->xact == 'E' && !srv__is_exit_stmt(st->plan))
         ok = srv__aborted(&err);
     if (!ok) {

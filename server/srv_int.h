@@ -24,6 +24,8 @@
 
 typedef struct srv_conn srv_conn_t;
 typedef struct srv_loop srv_loop_t;
+typedef struct srv_cat_loop srv_cat_loop_t;   /* srv_catalog.c: a loop's store handle and snapshot */
+typedef struct srv_cat_conn srv_cat_conn_t;   /* srv_catalog.c: a connection's view of names */
 
 /* ------------------------------------------------------------ server */
 
@@ -40,6 +42,8 @@ typedef struct srv_server {
     srv_loop_t *loops;
     int nloops;
     atomic_uint next_loop;
+    cat_mem_db_t *catdb;            /* the embedded catalog store (laptop mode) */
+    _Atomic uint64_t cat_acked;     /* the highest catalog index acknowledged to any session */
 } srv_server_t;
 
 struct srv_loop {
@@ -60,6 +64,7 @@ struct srv_loop {
     int listen_fd;
     uv_poll_t listen_poll;
     uv_signal_t sigint, sigterm;
+    srv_cat_loop_t *cat;            /* this loop's catalog handle and snapshot */
 };
 
 /* ------------------------------------------------------------ cancel */
@@ -254,6 +259,8 @@ struct srv_conn {
     srv_stmt_t *spare_stmt;
     srv_portal_t *current_portal; /* the portal an Execute is running */
     srv_work_t *work;           /* allocated on first blocking statement */
+    struct srv_ddl *ddl;        /* a DDL statement in flight (the connection is BUSY) */
+    srv_cat_conn_t *catc;       /* search_path as the catalog reads it; NULL until needed */
 };
 
 /* srv_conn.c */
@@ -331,6 +338,28 @@ srv_stmt_t *srv_sqlprep_execute_begin(srv_conn_t *c, const pln_stmt_t *st, const
 /* srv_paramref.c: the first $n outside literals, quoted names and comments
  * (its number and byte offset); false when the text has none. */
 bool srv_paramref_first(const char *sql, size_t len, int *number, size_t *offset);
+
+/* srv_catalog.c: the embedded catalog, each loop's snapshot, and DDL (see there). */
+bool srv_catalog_start(srv_server_t *srv, cm_err_t *err);
+void srv_catalog_stop(srv_server_t *srv);
+void srv_catalog_loop_init(srv_loop_t *lp);
+void srv_catalog_loop_close(srv_loop_t *lp);
+void srv_catalog_loop_free(srv_loop_t *lp);
+/* The catalog a statement of this connection binds against (NULL: none). */
+const pln_catalog_t *srv_catalog_for(srv_conn_t *c);
+uint64_t srv_catalog_index(srv_conn_t *c);
+typedef enum srv_ddl_rc {
+    SRV_DDL_DONE,    /* nothing to commit (IF [NOT] EXISTS): notices sent, the tag is the caller's */
+    SRV_DDL_ERROR,   /* err is set */
+    SRV_DDL_BUSY,    /* committing: srv_exec_ddl_done answers later */
+} srv_ddl_rc_t;
+srv_ddl_rc_t srv_catalog_ddl(srv_conn_t *c, const pln_stmt_t *st, const char *sql, cm_err_t *err);
+void srv_catalog_conn_free(srv_conn_t *c);
+/* True (the connection is now BUSY until its loop caught up) when this loop's
+ * snapshot is behind a DDL some session was already told about. */
+bool srv_catalog_hold(srv_conn_t *c);
+/* srv_exec.c: the answer of a DDL that went BUSY (err NULL: CommandComplete tag). */
+void srv_exec_ddl_done(srv_conn_t *c, cm_err_t *err, const char *tag);
 
 /* srv_startup.c */
 void srv_startup_packet(srv_conn_t *c, const srv_frame_t *f);

@@ -48,6 +48,7 @@ static void srv__loop_close_handles(srv_loop_t *lp)
         uv_close((uv_handle_t *)&lp->async, NULL);
     if (!uv_is_closing((uv_handle_t *)&lp->tick))
         uv_close((uv_handle_t *)&lp->tick, NULL);
+    srv_catalog_loop_close(lp);
 }
 
 static void srv__loop_begin_stop(srv_loop_t *lp)
@@ -236,9 +237,18 @@ int srv_run(const srv_config_t *cfg)
     }
     signal(SIGPIPE, SIG_IGN);
     srv__raise_fd_limit();
-    int fd = srv__listen_socket(cfg);
-    if (fd < 0)
+    cm_err_t cerr = {0};
+    if (!srv_catalog_start(srv, &cerr)) {
+        cm_log_error("%s", cerr.message);
+        cm_err_clear(&cerr);
+        srv_catalog_stop(srv);
         return 1;
+    }
+    int fd = srv__listen_socket(cfg);
+    if (fd < 0) {
+        srv_catalog_stop(srv);
+        return 1;
+    }
     srv->nloops = cfg->io_threads > 0 ? cfg->io_threads : 1;
     srv->loops = cm_calloc((size_t)srv->nloops, sizeof *srv->loops);
     for (int i = 0; i < srv->nloops; i++) {
@@ -253,6 +263,7 @@ int srv_run(const srv_config_t *cfg)
         uv_timer_init(&lp->uv, &lp->tick);
         lp->tick.data = lp;
         uv_timer_start(&lp->tick, srv__tick_cb, 1000, 1000);
+        srv_catalog_loop_init(lp);
     }
     srv_loop_t *lp0 = &srv->loops[0];
     lp0->listen_fd = fd;
@@ -274,7 +285,9 @@ int srv_run(const srv_config_t *cfg)
     for (int i = 0; i < srv->nloops; i++) {
         uv_loop_close(&srv->loops[i].uv);
         pthread_mutex_destroy(&srv->loops[i].mu);
+        srv_catalog_loop_free(&srv->loops[i]);
     }
+    srv_catalog_stop(srv);
     for (int i = 0; i < srv->nusers; i++)
         free(srv->users[i].name);
     free(srv->users);

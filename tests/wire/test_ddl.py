@@ -1,0 +1,230 @@
+#!/usr/bin/python3
+"""test_ddl.py: DDL end to end (DESIGN §2, §7; issue 3): CREATE / DROP of tables, views,
+materialized views, indexes, schemas and databases committed to the catalog and visible to the
+next statement; SELECT from a relation binds (Describe as PostgreSQL) and answers 0A000 until the
+dataflow engine exists; SHOW objects / COLUMNS / CREATE. Where the behaviour is PostgreSQL's
+(errors, notices, 2BP01 details, positions, result columns) it is compared with PostgreSQL 15.
+
+Every case works in a schema of its own, so runs against the shared servers never collide."""
+import os
+
+from pgw import Describe, Parse, Query, Sync, case, connect, errors, main, rows, shorts
+
+RUN = "%d_%d" % (os.getpid(), id(object()) % 10000)
+
+
+def schema(name):
+    return "ddl_%s_%s" % (name, RUN)
+
+
+def outcome(msgs):
+    """What a client sees of a statement: notices and errors with their fields, and the tags."""
+    out = []
+    for m in msgs:
+        if m.t in "NE":
+            f = m.fields()
+            out.append((m.t, f.get("C"), f.get("M"), f.get("D"), f.get("H"), f.get("P")))
+        elif m.t == "C":
+            out.append(("C", m.text()))
+    return out
+
+
+def script(port, sch, stmts, keep=False):
+    """Runs stmts one Query each inside a fresh schema; returns each one's outcome."""
+    with connect(port) as c:
+        c.q("DROP SCHEMA IF EXISTS %s CASCADE" % sch)
+        c.q("CREATE SCHEMA %s" % sch)
+        c.q("SET search_path = %s" % sch)
+        got = [outcome(c.q(s)) for s in stmts]
+        if not keep:
+            c.q("DROP SCHEMA %s CASCADE" % sch)
+        return got
+
+
+def describe(c, sql):
+    """RowDescription of a statement as (name, type oid, typmod), or the error's SQLSTATE."""
+    c.send(Parse(sql) + Describe("S") + Sync())
+    msgs = c.until_rfq(1)
+    for m in msgs:
+        if m.t == "T":
+            return [(col[0], col[3], col[5]) for col in m.columns()]
+        if m.t == "E":
+            return m.sqlstate()
+    return None
+
+
+@case
+def create_table_duplicate_and_if_not_exists_as_postgres(t):
+    stmts = ["CREATE TABLE t (a int NOT NULL, b text DEFAULT 'x', c varchar(10), PRIMARY KEY (a))",
+             "CREATE TABLE t (a int)",
+             "CREATE TABLE IF NOT EXISTS t (a int)",
+             "CREATE TABLE u (a int, a text)",
+             "CREATE TABLE u (a nosuchtype)",
+             "CREATE TABLE u (a int, PRIMARY KEY (b))",
+             "CREATE VIEW t AS SELECT 1",
+             "CREATE VIEW v AS SELECT * FROM nosuch",
+             "CREATE VIEW v (x, y) AS SELECT 1",
+             "CREATE SCHEMA %s" % schema("dup")]
+    t.same_as_ref(lambda p: script(p, schema("create"), stmts), "CREATE outcomes")
+
+
+@case
+def drop_restrict_and_cascade_as_postgres(t):
+    stmts = ["CREATE TABLE t (a int, b text)",
+             "CREATE VIEW v AS SELECT a, b FROM t",
+             "CREATE MATERIALIZED VIEW mv AS SELECT a + 1 AS x FROM v",
+             "CREATE VIEW w AS SELECT x FROM mv",
+             "DROP TABLE t",
+             "DROP VIEW v",
+             "DROP TABLE v",
+             "DROP VIEW IF EXISTS nosuch, nosuch2",
+             "DROP TABLE nosuch",
+             "DROP MATERIALIZED VIEW mv CASCADE",
+             "DROP TABLE IF EXISTS nosuch, t CASCADE",
+             "DROP TABLE t"]
+    # PostgreSQL tags CREATE MATERIALIZED VIEW with its row count; eddy (as Materialize) with the command.
+    norm = lambda got: [[("C", "CREATE MATERIALIZED VIEW") if x == ("C", "SELECT 0") else x for x in o] for o in got]
+    t.same_as_ref(lambda p: script(p, schema("drop"), stmts), "DROP outcomes", norm)
+
+
+@case
+def drop_schema_with_objects_as_postgres(t):
+    sub = schema("sub")
+
+    def run(p):
+        with connect(p) as c:
+            c.q("DROP SCHEMA IF EXISTS %s CASCADE" % sub)
+            got = [outcome(c.q(s)) for s in (
+                "CREATE SCHEMA %s" % sub,
+                "CREATE SCHEMA %s" % sub,
+                "CREATE SCHEMA IF NOT EXISTS %s" % sub,
+                "CREATE TABLE %s.t (a int)" % sub,
+                "CREATE VIEW %s.v AS SELECT a FROM %s.t" % (sub, sub),
+                "DROP SCHEMA %s" % sub,
+                "DROP SCHEMA %s CASCADE" % sub,
+                "DROP SCHEMA %s" % sub,
+                "DROP SCHEMA IF EXISTS %s" % sub)]
+            return got
+    t.same_as_ref(run, "schema outcomes")
+
+
+@case
+def select_from_relation_binds_as_postgres(t):
+    sch = schema("select")
+    setup = ["CREATE TABLE t (a int NOT NULL, b text, c varchar(10), d numeric(10,2))",
+             "CREATE VIEW v AS SELECT a, b || 'y' AS bb, 1, d * 2 FROM t",
+             "CREATE VIEW v2 (x) AS SELECT a FROM t"]
+    queries = ["SELECT * FROM t", "SELECT * FROM v", "SELECT x FROM v2", "SELECT t.a, q.bb FROM t JOIN v AS q ON t.a = q.a",
+               "SELECT * FROM t AS z (p, q)", "SELECT nope FROM t", "SELECT * FROM nosuch",
+               "SELECT * FROM %s.t" % sch, "SELECT * FROM nosuchschema.t", "SELECT count(*) FROM t"]
+
+    def run(p):
+        with connect(p) as c:
+            c.q("DROP SCHEMA IF EXISTS %s CASCADE" % sch)
+            c.q("CREATE SCHEMA %s" % sch)
+            c.q("SET search_path = %s" % sch)
+            for s in setup:
+                c.q(s)
+            got = [describe(c, q) for q in queries]
+            errs = [(e[1], e[2], e[5]) for q in ("SELECT * FROM nosuch", "SELECT 1 FROM t, nosuch2",
+                                                 "SELECT nope FROM t")
+                    for e in outcome(c.q(q)) if e[0] == "E"]
+            c.q("DROP SCHEMA %s CASCADE" % sch)
+            return got, errs
+    t.same_as_ref(run, "RowDescription and name errors")
+    with connect() as c:
+        c.q("DROP SCHEMA IF EXISTS %s CASCADE" % sch)
+        c.q("CREATE SCHEMA %s; SET search_path = %s" % (sch, sch))
+        # Read your writes inside one Query string: the view exists for the next statement.
+        got = outcome(c.q("CREATE TABLE t (a int); CREATE VIEW v AS SELECT a FROM t; SELECT * FROM v"))
+        t.eq(got, [("C", "CREATE TABLE"), ("C", "CREATE VIEW"),
+                   ("E", "0A000", 'reading view "v" needs the dataflow engine, which is not built yet',
+                    None, None, None)], "SELECT from a view: 0A000 until the dataflow exists")
+        # Extended protocol: Parse and Describe succeed, Bind raises it.
+        c.send(Parse("SELECT a FROM t") + Describe("S") + Sync())
+        t.eq(shorts(c.until_rfq(1), skip="SKN"), ["1", "t:", "T:a/23/0", "Z:I"], "Describe of a table read")
+        c.q("DROP SCHEMA %s CASCADE" % sch)
+
+
+@case
+def show_objects_columns_create(t):
+    sch = schema("show")
+    with connect() as c:
+        c.q("DROP SCHEMA IF EXISTS %s CASCADE" % sch)
+        c.q("CREATE SCHEMA %s" % sch)
+        c.q("SET search_path = %s" % sch)
+        for s in ("CREATE TABLE zeta (a int NOT NULL, b text DEFAULT 'x')",
+                  "CREATE TABLE alpha (k bigint)",
+                  "CREATE VIEW v AS SELECT a, b FROM zeta",
+                  "CREATE MATERIALIZED VIEW mv AS SELECT count(*) AS n FROM alpha",
+                  "CREATE INDEX ON zeta (a)",
+                  "CREATE DEFAULT INDEX ON alpha"):
+            t.eq([m.t for m in c.q(s) if m.t in "CE"], ["C"], s)
+        msgs = c.q("SHOW TABLES")
+        t.eq(shorts(msgs), ["T:name/25/0", "D:alpha", "D:zeta", "C:SELECT 2", "Z:I"], "SHOW TABLES sorted by name")
+        t.eq(rows(c.q("SHOW TABLES LIKE 'z%'")), [[b"zeta"]], "SHOW TABLES LIKE")
+        t.eq(rows(c.q("SHOW TABLES WHERE name <> 'zeta'")), [[b"alpha"]], "SHOW TABLES WHERE")
+        t.eq(rows(c.q("SHOW VIEWS")), [[b"v"]], "SHOW VIEWS")
+        t.eq(rows(c.q("SHOW MATERIALIZED VIEWS")), [[b"mv"]], "SHOW MATERIALIZED VIEWS")
+        t.eq(rows(c.q("SHOW OBJECTS")),
+             [[b"alpha", b"table"], [b"alpha_primary_idx", b"index"], [b"mv", b"materialized view"],
+              [b"v", b"view"], [b"zeta", b"table"], [b"zeta_a_idx", b"index"]], "SHOW OBJECTS")
+        t.eq(rows(c.q("SHOW INDEXES ON zeta")), [[b"zeta_a_idx", b"zeta", b"{a}"]], "SHOW INDEXES ON")
+        t.eq(rows(c.q("SHOW TABLES FROM public LIKE 'no such %'")), [], "SHOW TABLES FROM public")
+        t.eq(rows(c.q("SHOW SCHEMAS LIKE '%s'" % sch)), [[sch.encode()]], "SHOW SCHEMAS")
+        t.ok([b"eddy"] in rows(c.q("SHOW DATABASES")), "SHOW DATABASES lists eddy")
+        msgs = c.q("SHOW COLUMNS FROM zeta")
+        t.eq(shorts(msgs), ["T:name/25/0,nullable/16/0,type/25/0", "D:a,f,integer", "D:b,t,text",
+                            "C:SELECT 2", "Z:I"], "SHOW COLUMNS in column order")
+        t.eq(rows(c.q("SHOW CREATE VIEW v")),
+             [[b"eddy.%s.v" % sch.encode(), b"CREATE VIEW eddy.%s.v AS SELECT a, b FROM eddy.%s.zeta" % (sch.encode(), sch.encode())]],
+             "SHOW CREATE VIEW: fully qualified")
+        t.eq([m.sqlstate() for m in errors(c.q("SHOW CREATE VIEW zeta"))], ["42809"], "SHOW CREATE VIEW of a table")
+        t.eq([m.sqlstate() for m in errors(c.q("SHOW COLUMNS FROM nosuch"))], ["42P01"], "SHOW COLUMNS of nothing")
+        t.eq([m.sqlstate() for m in errors(c.q("SELECT * FROM zeta_a_idx"))], ["42809"], "an index is not read")
+        t.eq(outcome(c.q("DROP TABLE zeta")),
+             [("E", "2BP01", "cannot drop table zeta because other objects depend on it",
+               "view v depends on table zeta", "Use DROP ... CASCADE to drop the dependent objects too.", None)],
+             "indexes go with their table; views hold it")
+        c.q("DROP SCHEMA %s CASCADE" % sch)
+
+
+@case
+def databases_and_other_sessions(t):
+    db = "ddl_db_%s" % RUN
+    sch = schema("other")
+    with connect() as a, connect() as b:
+        t.eq(outcome(a.q("CREATE DATABASE %s" % db)), [("C", "CREATE DATABASE")], "CREATE DATABASE")
+        t.eq([m.sqlstate() for m in errors(a.q("CREATE DATABASE %s" % db))], ["42P04"], "again: 42P04")
+        t.ok([db.encode()] in rows(b.q("SHOW DATABASES")), "another session sees the database")
+        t.eq(outcome(a.q("DROP DATABASE %s" % db)), [("C", "DROP DATABASE")], "DROP DATABASE")
+        a.q("CREATE SCHEMA %s; CREATE TABLE %s.t (a int)" % (sch, sch))
+        t.eq(describe(b, "SELECT * FROM %s.t" % sch), [("a", 23, -1)], "another session binds the new table")
+        # The same statement committed twice from two sessions at once: one wins, one hears 42P07.
+        a.send(Query("CREATE TABLE %s.race (a int)" % sch))
+        b.send(Query("CREATE TABLE %s.race (a int)" % sch))
+        got = sorted(tuple(m.text() if m.t == "C" else m.sqlstate() for m in c.until_rfq(1) if m.t in "CE")
+                     for c in (a, b))
+        t.eq(got, [("42P07",), ("CREATE TABLE",)], "a race: one commit, one 42P07")
+        a.q("DROP SCHEMA %s CASCADE" % sch)
+
+
+@case
+def extended_protocol_ddl(t):
+    sch = schema("ext")
+    with connect() as c:
+        c.q("DROP SCHEMA IF EXISTS %s CASCADE" % sch)
+        c.send(Parse("CREATE SCHEMA %s" % sch) + Describe("S") + Sync())
+        t.eq(shorts(c.until_rfq(1), skip="SK"), ["1", "t:", "n", "Z:I"], "DDL describes as NoData")
+        from pgw import Bind, Execute
+        c.send(Bind() + Execute() + Sync())
+        t.eq(shorts(c.until_rfq(1), skip="SK"), ["2", "C:CREATE SCHEMA", "Z:I"], "Execute commits")
+        c.send(Parse("CREATE TABLE %s.t (a int)" % sch) + Bind() + Execute() +
+               Parse("SELECT a FROM %s.t" % sch) + Describe("S") + Sync())
+        t.eq(shorts(c.until_rfq(1), skip="SK"), ["1", "2", "C:CREATE TABLE", "1", "t:", "T:a/23/0", "Z:I"],
+             "a pipeline: the next Parse sees the table")
+        c.q("DROP SCHEMA %s CASCADE" % sch)
+
+
+if __name__ == "__main__":
+    main()
