@@ -159,6 +159,29 @@ bool pln_ddl_plan(cm_arena_t *arena, const pln_stmt_t *st, const char *sql, cons
 /* Copies a kept planning error into err; returns false like cm_err_set. */
 bool pln_plan_error_raise(const pln_stmt_t *stmt, cm_err_t *err);
 
+/*
+ * Runs the analysis half of a PLN_PREPARE `prepare` bound from `sql`: its
+ * text is copied into `arena` and the statement it names is parsed and
+ * bound there (declared parameter types from its list, the others
+ * inferred; folding errors kept as pln_bind_prepare keeps them), so that
+ * what *out and *text hold lives as long as the arena. Error positions
+ * count in `sql`, as PostgreSQL's do.
+ */
+bool pln_prepare_bind(cm_arena_t *arena, const pln_stmt_t *prepare, const char *sql, const ty_settings_t *settings,
+                      pln_stmt_t **out, const char **text, size_t *text_len, cm_err_t *err);
+
+/*
+ * The parameter values of a PLN_EXECUTE `execute` bound from `sql`, as
+ * PostgreSQL's EvaluateParams computes them for a prepared statement with
+ * parameters of `types`: their number must match (42601), each is bound
+ * (no columns, $n, subqueries or aggregates), coerced by assignment rules
+ * (42804) and evaluated in ctx. *out gets ntypes values in ctx->arena.
+ * PostgreSQL 15 skips all of this for a statement without parameters, so
+ * arguments given to one are ignored.
+ */
+bool pln_execute_params(const pln_stmt_t *execute, const char *sql, const ty_oid_t *types, int ntypes,
+                        ty_ctx_t *ctx, ty_datum_t **out);
+
 /* Called once per result row; return false to stop (error already set in ctx). */
 typedef bool (*pln_row_cb)(void *arg, const ty_datum_t *row, int ncols);
 
