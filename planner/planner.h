@@ -164,11 +164,12 @@ bool pln_plan_error_raise(const pln_stmt_t *stmt, cm_err_t *err);
  * text is copied into `arena` and the statement it names is parsed and
  * bound there (declared parameter types from its list, the others
  * inferred; folding errors kept as pln_bind_prepare keeps them), so that
- * what *out and *text hold lives as long as the arena. Error positions
- * count in `sql`, as PostgreSQL's do.
+ * what *out and *text hold lives as long as the arena. Names resolve in
+ * `cat` (NULL: none), as Parse's do. Error positions count in `sql`, as
+ * PostgreSQL's do.
  */
 bool pln_prepare_bind(cm_arena_t *arena, const pln_stmt_t *prepare, const char *sql, const ty_settings_t *settings,
-                      pln_stmt_t **out, const char **text, size_t *text_len, cm_err_t *err);
+                      const pln_catalog_t *cat, pln_stmt_t **out, const char **text, size_t *text_len, cm_err_t *err);
 
 /*
  * The parameter values of a PLN_EXECUTE `execute` bound from `sql`, as

@@ -45,7 +45,7 @@ static bool shift_position(cm_err_t *err, const char *sql, int off)
 }
 
 bool pln_prepare_bind(cm_arena_t *arena, const pln_stmt_t *prepare, const char *sql, const ty_settings_t *settings,
-                      pln_stmt_t **out, const char **text, size_t *text_len, cm_err_t *err)
+                      const pln_catalog_t *cat, pln_stmt_t **out, const char **text, size_t *text_len, cm_err_t *err)
 {
     CM_ASSERT(prepare->kind == PLN_PREPARE && prepare->prep_src != NULL);
     /*
@@ -77,7 +77,7 @@ bool pln_prepare_bind(cm_arena_t *arena, const pln_stmt_t *prepare, const char *
         }
     }
     pln_raw_t raw = {.stmt = p->stmt, .offset = 0, .length = (int)len};
-    if (!pln_bind_prepare(arena, &raw, copy, declared, ndeclared, settings, out, err)) {
+    if (!pln_bind_catalog(arena, &raw, copy, declared, ndeclared, settings, cat, true, out, err)) {
         /* PrepareQuery checks that every parameter got a type after analysis, with no position. */
         if (strcmp(err->sqlstate, CM_ERRCODE_INDETERMINATE_DATATYPE) == 0)
             err->position = 0;

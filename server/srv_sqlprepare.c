@@ -23,7 +23,7 @@ bool srv_sqlprep_prepare(srv_conn_t *c, const pln_stmt_t *st, const char *sql, c
     const char *text;
     size_t len;
     /* As PrepareQuery: the statement is analysed first, the name checked when it is stored. */
-    if (!pln_prepare_bind(&ps->arena, st, sql, &c->sess.settings, &plan, &text, &len, err)) {
+    if (!pln_prepare_bind(&ps->arena, st, sql, &c->sess.settings, srv_catalog_for(c), &plan, &text, &len, err)) {
         srv_stmt_release(c, ps);
         return false;
     }

@@ -59,7 +59,7 @@ static pln_stmt_t *prepare(cm_arena_t *keep, const char *sql, int index, const c
     pln_stmt_t *out = NULL;
     size_t len = 0;
     pln_stmt_t *st = bind_at(&a, sql, index, err);
-    if (st == NULL || !pln_prepare_bind(keep, st, sql, &settings, &out, text, &len, err))
+    if (st == NULL || !pln_prepare_bind(keep, st, sql, &settings, NULL, &out, text, &len, err))
         out = NULL;
     /* What the prepared statement holds must outlive the command's arena. */
     cm_arena_free(&a);
