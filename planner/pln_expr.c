@@ -682,6 +682,10 @@ static ty_expr_t *bind(pln_binder_t *b, const sql_expr_t *e)
         pln__error(b, e->pos, CM_ERRCODE_SYNTAX_ERROR, "DEFAULT is not allowed in this context");
         break;
     case SQL_EXPR_OP: {
+        if (e->left && e->left->kind == SQL_EXPR_ROW && e->right->kind == SQL_EXPR_ROW) {
+            r = pln__bind_row_op(b, e);
+            break;
+        }
         ty_expr_t *l = NULL, *rr;
         if (e->left && !(l = bind(b, e->left)))
             break;
@@ -734,6 +738,10 @@ static ty_expr_t *bind(pln_binder_t *b, const sql_expr_t *e)
         break;
     }
     case SQL_EXPR_DISTINCT: {
+        if (e->left->kind == SQL_EXPR_ROW && e->right->kind == SQL_EXPR_ROW) {
+            r = pln__bind_row_distinct(b, e);
+            break;
+        }
         ty_expr_t *l = bind(b, e->left), *rr = bind(b, e->right);
         if (!l || !rr)
             break;
@@ -752,7 +760,7 @@ static ty_expr_t *bind(pln_binder_t *b, const sql_expr_t *e)
         r = bind_between(b, e);
         break;
     case SQL_EXPR_IN:
-        r = bind_in(b, e);
+        r = pln__is_row_in(e) ? pln__bind_row_in(b, e) : bind_in(b, e);
         break;
     case SQL_EXPR_LIKE:
         r = bind_like(b, e);
@@ -772,7 +780,7 @@ static ty_expr_t *bind(pln_binder_t *b, const sql_expr_t *e)
         r = pln__bind_sublink(b, e);
         break;
     case SQL_EXPR_ROW:
-        pln__error(b, e->pos, CM_ERRCODE_FEATURE_NOT_SUPPORTED, "row expressions are not supported yet");
+        r = pln__bind_row(b, e);
         break;
     case SQL_EXPR_ARRAY:
         r = pln__bind_array(b, e, TY_INVALID, -1);

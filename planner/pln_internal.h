@@ -359,4 +359,11 @@ ty_expr_t *pln__bind_array_cmp(pln_binder_t *b, const sql_expr_t *e);
 ty_expr_t *pln__make_any(pln_binder_t *b, const char *op, ty_expr_t *l, ty_expr_t *r, bool all, int pos);
 ty_expr_t *pln__bind_subscript(pln_binder_t *b, const sql_expr_t *e);
 
+/* pln_row.c: ROW(...) constructors and the comparisons PostgreSQL expands over two rows. */
+ty_expr_t *pln__bind_row(pln_binder_t *b, const sql_expr_t *e);
+ty_expr_t *pln__bind_row_op(pln_binder_t *b, const sql_expr_t *e);        /* ROW op ROW */
+ty_expr_t *pln__bind_row_distinct(pln_binder_t *b, const sql_expr_t *e);  /* ROW IS [NOT] DISTINCT FROM ROW */
+bool pln__is_row_in(const sql_expr_t *e);
+ty_expr_t *pln__bind_row_in(pln_binder_t *b, const sql_expr_t *e);        /* (a, b) [NOT] IN ((c, d), ...) */
+
 #endif

@@ -64,8 +64,10 @@ bool ty_cast_exists(ty_oid_t from, ty_oid_t to, ty_cast_context_t *context)
             return true;
         }
     }
-    if (ty_info(from) == NULL || ty_info(to) == NULL || from == TY_VOID || to == TY_VOID || from == TY_RECORD ||
-        to == TY_RECORD)
+    /* A record converts only to the string types, through its output (ROW(1, 2)::text). */
+    bool to_string = to == TY_TEXT || to == TY_VARCHAR || to == TY_BPCHAR || to == TY_NAME;
+    if (ty_info(from) == NULL || ty_info(to) == NULL || from == TY_VOID || to == TY_VOID ||
+        (from == TY_RECORD && !to_string) || to == TY_RECORD)
         return false;
     /* Between array types: as the elements cast, in the same contexts. */
     if (ty_is_array_type(from) && ty_is_array_type(to))
@@ -75,7 +77,7 @@ bool ty_cast_exists(ty_oid_t from, ty_oid_t to, ty_cast_context_t *context)
         *context = TY_CAST_IMPLICIT;
         return true;
     }
-    if (to == TY_TEXT || to == TY_VARCHAR || to == TY_BPCHAR || to == TY_NAME) {
+    if (to_string) {
         *context = TY_CAST_ASSIGNMENT;
         return true;
     }

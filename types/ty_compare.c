@@ -54,6 +54,7 @@ int ty_datum_compare(ty_oid_t type, const ty_datum_t *a, const ty_datum_t *b)
     case TY_REGCLASS:
     case TY_REGTYPE:
     case TY_REGPROC: return (uint32_t)a->v.i < (uint32_t)b->v.i ? -1 : (uint32_t)a->v.i > (uint32_t)b->v.i;
+    case TY_RECORD: return ty_record_cmp(a, b);
     default:
         if (ty_is_array_type(type))
             return ty_array_cmp(a, b);
@@ -101,6 +102,7 @@ uint64_t ty_datum_hash(ty_oid_t type, const ty_datum_t *d)
         __int128 span = (__int128)d->v.iv.us + ((__int128)d->v.iv.days + (__int128)d->v.iv.months * 30) * TY_USECS_PER_DAY;
         return ty__fnv(h, &span, sizeof(span));
     }
+    case TY_RECORD: return ty_record_hash(d);
     default:
         if (ty_is_array_type(type))
             return ty_array_hash(d);
@@ -133,6 +135,7 @@ ty_datum_t ty_datum_copy(ty_oid_t type, const ty_datum_t *d, cm_arena_t *a)
     case TY_CHAR:
     case TY_JSON:
     case TY_JSONB: return ty_text_datum(a, d->v.s.p, d->v.s.len);
+    case TY_RECORD: return ty_record_copy(d, a);
     default: return ty_is_array_type(type) ? ty_array_copy(d, a) : r;
     }
 }

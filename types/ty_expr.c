@@ -1,6 +1,7 @@
 /*
  * ty_expr.c: typed scalar expression trees and their evaluator, with SQL's
- * three-valued logic. Arguments declared "any" (TY_INVALID) are handed to
+ * three-valued logic, including row constructors and row comparisons.
+ * Arguments declared "any" (TY_INVALID) are handed to
  * the function as their text output, which is what concat and the
  * anynonarray || text operators need.
  */
@@ -118,6 +119,67 @@ static bool ty__eval_array(const ty_expr_t *e, ty_ctx_t *ctx, const ty_datum_t *
     if (e->nargs > 0 && e->args[0]->type == e->type)
         return ty_array_nest(ctx, elem, items, e->nargs, out);
     *out = ty_array_make(ctx->arena, elem, items, e->nargs);
+    return true;
+}
+
+/* ROW(...): a record of the arguments' values, each column typed as its argument. */
+static bool ty__eval_row(const ty_expr_t *e, ty_ctx_t *ctx, const ty_datum_t *row, const ty_datum_t *params,
+                         ty_datum_t *out)
+{
+    int n = e->nargs;
+    ty_datum_t *items = cm_arena_alloc(ctx->arena, sizeof(ty_datum_t) * (size_t)(n ? n : 1));
+    ty_oid_t *types = cm_arena_alloc(ctx->arena, sizeof(ty_oid_t) * (size_t)(n ? n : 1));
+    for (int i = 0; i < n; i++) {
+        if (!ty_expr_eval(e->args[i], ctx, row, params, &items[i]))
+            return false;
+        types[i] = e->args[i]->type;
+    }
+    *out = ty_record_make(ctx->arena, n, types, items);
+    return true;
+}
+
+/* (l1, l2, ...) < (r1, r2, ...) and the like: pairs are compared in order
+ * and only as far as needed, as PostgreSQL's RowCompareExpr does. */
+static bool ty__eval_row_compare(const ty_expr_t *e, ty_ctx_t *ctx, const ty_datum_t *row, const ty_datum_t *params,
+                                 ty_datum_t *out)
+{
+    int c = 0;
+    for (int i = 0; i + 1 < e->nargs && c == 0; i += 2) {
+        ty_datum_t l, r;
+        if (!ty_expr_eval(e->args[i], ctx, row, params, &l) || !ty_expr_eval(e->args[i + 1], ctx, row, params, &r))
+            return false;
+        if (l.isnull || r.isnull) {
+            ty__null(out);
+            return true;
+        }
+        if (e->args[i]->type == TY_RECORD) {
+            /* Nested records compare as record_cmp does, with its errors. */
+            if (!ty_record_compare(ctx, &l, &r, false, &c))
+                return false;
+        } else {
+            c = ty_datum_compare(e->args[i]->type, &l, &r);
+        }
+    }
+    bool v;
+    switch (e->index) {
+    case TY_ROWCMP_LT: v = c < 0; break;
+    case TY_ROWCMP_LE: v = c <= 0; break;
+    case TY_ROWCMP_GE: v = c >= 0; break;
+    default: v = c > 0; break;
+    }
+    ty__bool(out, v);
+    return true;
+}
+
+/* IS [NOT] NULL: a record is NULL when every column is, NOT NULL when none is (PostgreSQL's row tests). */
+static bool ty__is_null(const ty_expr_t *e, const ty_datum_t *a)
+{
+    if (a->isnull || e->args[0]->type != TY_RECORD)
+        return a->isnull != e->negated;
+    const ty_record_t *r = a->v.rec;
+    for (int i = 0; i < r->ncols; i++)
+        if (r->items[i].isnull == e->negated)
+            return false;
     return true;
 }
 
@@ -243,7 +305,7 @@ bool ty_expr_eval(const ty_expr_t *e, ty_ctx_t *ctx, const ty_datum_t *row, cons
         ty_datum_t a;
         if (!ty_expr_eval(e->args[0], ctx, row, params, &a))
             return false;
-        ty__bool(out, a.isnull != e->negated);
+        ty__bool(out, ty__is_null(e, &a));
         return true;
     }
     case TY_EXPR_IS_DISTINCT: {
@@ -310,6 +372,8 @@ bool ty_expr_eval(const ty_expr_t *e, ty_ctx_t *ctx, const ty_datum_t *row, cons
             return false;
         return ty_array_any(ctx, e->func, &lhs, &arr, e->kind == TY_EXPR_ALL, out);
     }
+    case TY_EXPR_ROW: return ty__eval_row(e, ctx, row, params, out);
+    case TY_EXPR_ROW_COMPARE: return ty__eval_row_compare(e, ctx, row, params, out);
     }
     CM_ASSERT(!"unknown expression kind");
     return false;

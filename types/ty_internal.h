@@ -307,4 +307,17 @@ ty_datum_t ty_array_build(cm_arena_t *a, ty_oid_t elem, int ndim, const int *dim
 /* ARRAY[...] of sub-arrays: all must have the same shape (2202E otherwise). */
 bool ty_array_nest(ty_ctx_t *ctx, ty_oid_t elem, const ty_datum_t *subs, int n, ty_datum_t *out);
 
+/* ===== records (ty_record.c) ===== */
+
+/* A record datum of n columns, copying types and items into the arena. */
+ty_datum_t ty_record_make(cm_arena_t *a, int n, const ty_oid_t *types, const ty_datum_t *items);
+bool ty_record_out(const ty_datum_t *d, ty_ctx_t *ctx, cm_buf_t *out);
+bool ty_record_send(const ty_datum_t *d, ty_ctx_t *ctx, cm_buf_t *out);
+int ty_record_cmp(const ty_datum_t *a, const ty_datum_t *b);
+/* record_eq (eq) or record_cmp as operators run them: 42804 for records of different column
+ * types or counts, 42883 for unknown-typed columns; *out is <0, 0 or >0. */
+bool ty_record_compare(ty_ctx_t *ctx, const ty_datum_t *a, const ty_datum_t *b, bool eq, int *out);
+uint64_t ty_record_hash(const ty_datum_t *d);
+ty_datum_t ty_record_copy(const ty_datum_t *d, cm_arena_t *a);
+
 #endif

@@ -303,6 +303,10 @@ bool ty_datum_from_text(ty_oid_t type, int32_t typmod, const char *p, size_t len
         return ty_interval_in_range(p, len, ty_interval_typmod_range(typmod), ctx, &out->v.iv) &&
                ty_interval_apply_typmod(ctx, &out->v.iv, typmod);
     case TY_VOID: return true;
+    case TY_RECORD:
+        /* Without a declared row type there are no column types to read with. */
+        return cm_err_set(ctx->err, CM_ERRCODE_FEATURE_NOT_SUPPORTED,
+                          "input of anonymous composite types is not implemented");
     default: {
         if (ty_is_array_type(type))
             return ty_array_in(type, typmod, p, len, ctx, out);
@@ -361,6 +365,7 @@ bool ty_datum_to_text(ty_oid_t type, const ty_datum_t *d, ty_ctx_t *ctx, cm_buf_
     case TY_TIMESTAMPTZ: ty_timestamp_out(d->v.i, true, st, out); return true;
     case TY_INTERVAL: ty_interval_out(&d->v.iv, st, out); return true;
     case TY_VOID: return true;
+    case TY_RECORD: return ty_record_out(d, ctx, out);
     default: {
         if (ty_is_array_type(type))
             return ty_array_out(type, d, ctx, out);
@@ -380,6 +385,7 @@ bool ty_has_binary(ty_oid_t type)
     case TY_REGTYPE: case TY_FLOAT4: case TY_FLOAT8: case TY_NUMERIC: case TY_TEXT: case TY_VARCHAR: case TY_BPCHAR:
     case TY_NAME: case TY_UNKNOWN: case TY_BYTEA: case TY_CHAR: case TY_DATE: case TY_TIME: case TY_TIMESTAMP:
     case TY_TIMESTAMPTZ: case TY_INTERVAL: case TY_UUID: case TY_JSON: case TY_JSONB: case TY_VOID:
+    case TY_RECORD:
         return true;
     default: return ty_is_array_type(type) && ty_has_binary(ty_array_elem_type(type));
     }
@@ -504,6 +510,9 @@ bool ty_datum_from_binary(ty_oid_t type, int32_t typmod, const uint8_t *p, size_
         out->v.iv.months = (int32_t)ty__be(p + 12, 4);
         return ty_interval_apply_typmod(ctx, &out->v.iv, typmod);
     case TY_VOID: return true;
+    case TY_RECORD:
+        return cm_err_set(ctx->err, CM_ERRCODE_FEATURE_NOT_SUPPORTED,
+                          "input of anonymous composite types is not implemented");
     default:
         if (ty_is_array_type(type))
             return ty_array_recv(type, typmod, p, len, ctx, out);
@@ -560,6 +569,7 @@ bool ty_datum_to_binary(ty_oid_t type, const ty_datum_t *d, ty_ctx_t *ctx, cm_bu
         cm_buf_put_be32(out, (uint32_t)d->v.iv.months);
         return true;
     case TY_VOID: return true;
+    case TY_RECORD: return ty_record_send(d, ctx, out);
     default:
         if (ty_is_array_type(type))
             return ty_array_send(type, d, ctx, out);

@@ -136,6 +136,7 @@ typedef struct ty_interval {
  *   interval                        iv
  *   uuid                            uuid
  *   arrays (int4[], text[], ...)    arr (arena; see ty_array_t)
+ *   record (ROW(...), (a, b))       rec (arena; see ty_record_t)
  */
 typedef struct ty_datum {
     bool isnull;
@@ -151,6 +152,7 @@ typedef struct ty_datum {
         ty_interval_t iv;
         uint8_t uuid[16];
         const struct ty_array *arr;
+        const struct ty_record *rec;
     } v;
 } ty_datum_t;
 
@@ -170,6 +172,19 @@ typedef struct ty_array {
     bool hasnull;
     const ty_datum_t *items;
 } ty_array_t;
+
+/*
+ * A record value (type record, an anonymous composite such as ROW(1, 'a')),
+ * immutable once built and owned by an arena like strings. Each column
+ * carries its own type, as PostgreSQL's blessed anonymous row types do, so
+ * a record's text and binary forms and comparisons need nothing beside the
+ * datum. A NULL column is a datum with isnull set.
+ */
+typedef struct ty_record {
+    int ncols;
+    const ty_oid_t *types;          /* ncols column types */
+    const ty_datum_t *items;        /* ncols values */
+} ty_record_t;
 
 /* ------------------------------------------------- session settings */
 
@@ -354,7 +369,15 @@ typedef enum ty_expr_kind {
     TY_EXPR_ANY = 18,     /* args[0] op ANY (args[1]): args[1] is an array; func is the operator
                              (scalar, element) -> bool */
     TY_EXPR_ALL = 19,     /* args[0] op ALL (args[1]) */
+    TY_EXPR_ROW = 20,     /* ROW(args) or (a, b, ...): type is TY_RECORD, one column per argument */
+    TY_EXPR_ROW_COMPARE = 21, /* (l1, l2, ...) op (r1, r2, ...) for op <, <=, >= or > (index 0..3,
+                             TY_ROWCMP_*): args = l1, r1, l2, r2, ..., each pair of one type;
+                             compared column by column as PostgreSQL's RowCompareExpr: the first
+                             unequal pair decides, a NULL met before that gives NULL */
 } ty_expr_kind_t;
+
+/* TY_EXPR_ROW_COMPARE's operator, in its index. */
+enum { TY_ROWCMP_LT = 0, TY_ROWCMP_LE = 1, TY_ROWCMP_GE = 2, TY_ROWCMP_GT = 3 };
 
 typedef enum ty_bool_test {
     TY_BOOLTEST_TRUE,
@@ -369,7 +392,7 @@ struct ty_expr {
     int location;              /* byte offset of the expression in the statement text, -1 if none */
     bool negated;
     ty_bool_test_t bool_test;
-    int index;                 /* PARAM, COLUMN */
+    int index;                 /* PARAM, COLUMN; ROW_COMPARE: TY_ROWCMP_* */
     ty_datum_t value;          /* CONST */
     const ty_func_t *func;     /* CALL, NULLIF, IS_DISTINCT, IN_LIST, GREATEST, LEAST */
     int nargs;
