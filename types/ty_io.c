@@ -319,6 +319,26 @@ bool ty_datum_from_text(ty_oid_t type, int32_t typmod, const char *p, size_t len
 
 /* ===== text output ===== */
 
+/*
+ * Decimal digits of an integer without printf: integer output is on the hot
+ * path of every result row (SELECT 1 spends a quarter of its user time in
+ * vsnprintf otherwise).
+ */
+static void ty__put_int64(cm_buf_t *out, int64_t v)
+{
+    char tmp[24];
+    char *p = tmp + sizeof(tmp);
+    /* Work on the unsigned magnitude so INT64_MIN needs no special case. */
+    uint64_t u = v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v;
+    do {
+        *--p = (char)('0' + u % 10);
+        u /= 10;
+    } while (u != 0);
+    if (v < 0)
+        *--p = '-';
+    cm_buf_put(out, p, (size_t)(tmp + sizeof(tmp) - p));
+}
+
 bool ty_datum_to_text(ty_oid_t type, const ty_datum_t *d, ty_ctx_t *ctx, cm_buf_t *out)
 {
     const ty_settings_t *st = ctx->settings;
@@ -331,7 +351,7 @@ bool ty_datum_to_text(ty_oid_t type, const ty_datum_t *d, ty_ctx_t *ctx, cm_buf_
     case TY_BOOL: cm_buf_put_u8(out, d->v.b ? 't' : 'f'); return true;
     case TY_INT2:
     case TY_INT4:
-    case TY_INT8: cm_buf_printf(out, "%lld", (long long)d->v.i); return true;
+    case TY_INT8: ty__put_int64(out, d->v.i); return true;
     case TY_OID:
     case TY_REGPROC:
     case TY_REGCLASS: cm_buf_printf(out, "%u", (unsigned)d->v.i); return true;
