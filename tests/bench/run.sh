@@ -4,6 +4,10 @@
 # prepared protocols. Runs alternate between the servers (and which goes first)
 # so that both see the same machine; the table gives TPS and eddy/PostgreSQL.
 #   BENCH_SECONDS=10 BENCH_CLIENTS=8 BENCH_THREADS=2 BENCH_ROUNDS=1 tests/bench/run.sh
+# Then DDL latency on the same two servers (tests/bench/ddl.py): a 10,000-object
+# catalog, CREATE VIEW p50/p99 and SHOW OBJECTS against PostgreSQL's CREATE VIEW and
+# pg_class listing, with issue 3's targets. BENCH_DDL=0 skips it;
+#   BENCH_DDL_OBJECTS=10000 BENCH_DDL_STATEMENTS=300 BENCH_DDL_SHOWS=30 size it.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 BUILD=${BUILD:-build}
@@ -55,3 +59,11 @@ for m in "${MODES[@]}"; do
     ratio=$(awk -v e="$e" -v p="$p" 'BEGIN { if (p > 0) printf "%.2f", e / p; else print "n/a" }')
     printf '%-10s %14.0f %14.0f %10s\n' "$m" "$e" "$p" "$ratio"
 done
+
+# --- DDL latency on a large catalog (tests/bench/ddl.py).
+rc=0
+if [ "${BENCH_DDL:-1}" != 0 ]; then
+    echo
+    /usr/bin/python3 tests/bench/ddl.py "$EDDY_PORT" "$PG_PORT" || rc=1
+fi
+exit $rc
