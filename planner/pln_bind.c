@@ -259,6 +259,8 @@ static bool bind_stmt(cm_arena_t *arena, const pln_raw_t *raw, const char *sql, 
         ok = pln__bind_ddl(&b, s, st);
     } else if (pln__is_show_catalog(s)) {
         ok = pln__bind_show(&b, s, st);
+    } else if (s->kind == SQL_STMT_EXPLAIN) {
+        ok = pln__bind_explain(&b, s, st);
     } else {
         ok = bind_command(&b, s, st);
     }
@@ -281,7 +283,8 @@ static bool bind_stmt(cm_arena_t *arena, const pln_raw_t *raw, const char *sql, 
         b.param_nodes[k]->type = b.param_types[b.param_nodes[k]->index];
     st->nparams = b.nparams;
     st->param_types = b.param_types;
-    if (cat && cat->snap && (b.nrels > 0 || st->kind == PLN_DDL || pln__is_show_catalog(s)))
+    if (cat && cat->snap &&
+        (b.nrels > 0 || st->kind == PLN_DDL || pln__is_show_catalog(s) || (s && s->kind == SQL_STMT_EXPLAIN)))
         st->catalog_index = cat_snap_index(cat->snap);
     *out = st;
     return true;

@@ -88,6 +88,7 @@ struct pln_rel {
     pln_rel_t *input, *right;
     int nrows;                    /* VALUES */
     ty_expr_t ***rows;            /* VALUES: rows[r][0..ncols) */
+    const char *get;              /* VALUES standing for a catalog relation (no rows yet): its qualified name */
     ty_expr_t *pred;              /* FILTER */
     ty_expr_t **exprs;            /* PROJECT: ncols */
     int nkeys;                    /* REDUCE */
@@ -212,6 +213,17 @@ bool pln__qname(pln_binder_t *b, const sql_list_t *names, int pos, cat_qname_t *
 /* pln_show.c: SHOW objects / COLUMNS / CREATE as a query over rows read from the snapshot. */
 bool pln__is_show_catalog(const sql_stmt_t *s);
 bool pln__bind_show(pln_binder_t *b, const sql_stmt_t *s, pln_stmt_t *st);
+
+/* pln_explain.c: EXPLAIN [PLAN FOR] query | VIEW v | MATERIALIZED VIEW v as rows of plan text. */
+bool pln__bind_explain(pln_binder_t *b, const sql_stmt_t *s, pln_stmt_t *st);
+/* database.schema.name, each part quoted where needed (EXPLAIN's Get). */
+const char *pln__item_qualified(cm_arena_t *arena, const cat_item_t *it);
+/* pln_explain_expr.c: expressions as EXPLAIN writes them, appended to o. */
+void pln__explain_expr(pln_binder_t *b, cm_buf_t *o, const ty_expr_t *e, bool top);   /* top: no outer parentheses */
+void pln__explain_list(pln_binder_t *b, cm_buf_t *o, ty_expr_t *const *es, int n);    /* e1, e2, ... */
+void pln__explain_pred(pln_binder_t *b, cm_buf_t *o, const ty_expr_t *p, bool paren); /* conjuncts joined by AND */
+void pln__explain_agg(pln_binder_t *b, cm_buf_t *o, const pln_agg_t *a);
+void pln__explain_keys(cm_buf_t *o, const pln_sortkey_t *k, int n);                    /* #0 asc nulls_last, ... */
 
 /* pln_prepare.c: PREPARE / EXECUTE / DEALLOCATE as commands (their work is done when they run). */
 bool pln__bind_sqlprep(pln_binder_t *b, const sql_stmt_t *s, pln_stmt_t *st);

@@ -364,6 +364,7 @@ static bool bind_relname(pln_binder_t *b, const sql_from_t *f, pln_scope_t *sc, 
         v->types[i] = c->type;
     }
     v->nrows = 0;
+    v->get = pln__item_qualified(b->arena, item);
     note_rel(b, f, item);
     *rel = v;
     return add_rte(b, sc, alias, ncols, cols);

@@ -1,7 +1,7 @@
 /*
  * test_parser_roundtrip.c: parse -> deparse -> parse -> deparse must be a
  * fixed point for every statement the other tests use: the golden files in
- * tests/parser/, the differential queries in tests/diff/ (*.sql) and the
+ * tests/parser/ and tests/explain/, the differential queries in tests/diff/ (*.sql) and the
  * planner cases. The catalog stores view definitions as deparsed SQL and
  * parses them again, so a deparse that does not parse back (or parses to a
  * different tree) would corrupt a view; the fuzzer finds such texts at
@@ -196,6 +196,7 @@ static void each_file(const char *dir, const char *suffix, void (*fn)(const char
 static void test_golden_files_round_trip(void)
 {
     each_file("tests/parser", ".txt", check_golden);
+    each_file("tests/explain", ".txt", check_golden);   /* the same case format */
 }
 
 static void test_diff_queries_round_trip(void)

@@ -1,0 +1,535 @@
+/*
+ * pln_explain.c: EXPLAIN [PLAN FOR] query, EXPLAIN VIEW v and EXPLAIN
+ * MATERIALIZED VIEW v. The query (or the view's stored definition) is
+ * bound and folded exactly as it would be to run, and its logical plan is
+ * printed as indented text in Materialize's style, one row per line in a
+ * single text column named "Optimized Plan", as Materialize names it:
+ *
+ *   Explained Query:
+ *     Project (#0, #2)
+ *       Filter (#1 > 10)
+ *         Get eddy.public.t
+ *
+ * An operator's inputs are indented two spaces below it. Columns are
+ * written by position (#0 is the first column of the operator's input; for
+ * a join, the inputs' columns side by side), as Materialize does by
+ * default: names are ambiguous after joins and do not exist for computed
+ * columns. Tables, sources and views are "Get <database>.<schema>.<name>".
+ * Reading them answers 0A000 until the dataflow engine exists; explaining
+ * them does not, since EXPLAIN shows what would run. The result is bound
+ * as a query over constant rows, so Describe, portals and row limits work
+ * as for any query.
+ *
+ * The operators map onto the dataflow engine's (DESIGN §6): Constant, Get,
+ * Filter, Map/Project, CrossJoin / Join on=(...) (a filter directly above
+ * a product is the join's condition), the outer joins, Reduce, Distinct,
+ * TopK (ORDER BY, LIMIT/OFFSET, DISTINCT ON as TopK group_by limit=1), and
+ * the set operations as Union, Negate and Threshold. pln_explain_expr.c
+ * writes the expressions inside them.
+ */
+#include "planner/pln_internal.h"
+
+#include <string.h>
+
+#define EXPLAIN_COLUMN "Optimized Plan"
+
+typedef struct explain {
+    pln_binder_t *b;
+    int n, cap;
+    const char **lines;
+    cm_buf_t line;               /* the line being written */
+} explain_t;
+
+/* ============================================================ lines */
+
+static void line_begin(explain_t *x, int depth)
+{
+    cm_buf_reset(&x->line);
+    for (int i = 0; i < depth; i++)
+        cm_buf_put_str(&x->line, "  ");
+}
+
+static void line_end(explain_t *x)
+{
+    if (x->n == x->cap) {
+        int cap = x->cap ? 2 * x->cap : 32;
+        const char **l = cm_arena_alloc(x->b->arena, sizeof(*l) * (size_t)cap);
+        if (x->n)
+            memcpy(l, x->lines, sizeof(*l) * (size_t)x->n);
+        x->lines = l;
+        x->cap = cap;
+    }
+    x->lines[x->n++] = cm_arena_strndup(x->b->arena, (const char *)x->line.data, x->line.len);
+}
+
+static void line_put(explain_t *x, int depth, const char *text)
+{
+    line_begin(x, depth);
+    cm_buf_put_str(&x->line, text);
+    line_end(x);
+}
+
+/* ============================================================ operators */
+
+static void rel_out(explain_t *x, const pln_rel_t *r, int depth);
+
+static void row_out(explain_t *x, int depth, ty_expr_t *const *row, int ncols)
+{
+    line_begin(x, depth);
+    cm_buf_put_str(&x->line, "- (");
+    pln__explain_list(x->b, &x->line, row, ncols);
+    cm_buf_put_u8(&x->line, ')');
+    line_end(x);
+}
+
+static void values_out(explain_t *x, const pln_rel_t *r, int depth)
+{
+    if (r->nrows == 0) {
+        line_put(x, depth, "Constant <empty>");
+    } else {
+        line_put(x, depth, "Constant");
+        for (int i = 0; i < r->nrows; i++)
+            row_out(x, depth + 1, r->rows[i], r->ncols);
+    }
+}
+
+static bool all_const(ty_expr_t *const *es, int n)
+{
+    for (int i = 0; i < n; i++)
+        if (es[i]->kind != TY_EXPR_CONST)
+            return false;
+    return true;
+}
+
+/*
+ * A projection as Materialize's MIR writes it: the computed expressions
+ * are a Map appending columns to its input's (#n, #n+1, ... for an input
+ * of n columns), and a Project picks the output columns from those. Either
+ * is left out when it would do nothing; SELECT of constants without FROM
+ * is the Constant row it folded to.
+ */
+static bool only_columns(const pln_rel_t *r)
+{
+    for (int i = 0; i < r->ncols; i++)
+        if (r->exprs[i]->kind != TY_EXPR_COLUMN)
+            return false;
+    return true;
+}
+
+static void project_out(explain_t *x, const pln_rel_t *r, int depth)
+{
+    const pln_rel_t *in = r->input;
+    while (in->kind == PLN_REL_PROJECT && !in->get && only_columns(r) && only_columns(in)) {
+        /* Projections that only pick columns, one over another (SELECT * over USING's merge), are one. */
+        pln_rel_t *one = cm_arena_alloc(x->b->arena, sizeof(*one));
+        *one = *r;
+        one->exprs = cm_arena_alloc(x->b->arena, sizeof(ty_expr_t *) * (size_t)(r->ncols ? r->ncols : 1));
+        for (int i = 0; i < r->ncols; i++)
+            one->exprs[i] = in->exprs[r->exprs[i]->index];
+        one->input = in->input;
+        r = one;
+        in = one->input;
+    }
+    if (in->kind == PLN_REL_VALUES && !in->get && in->nrows == 1 && in->ncols == 0 && all_const(r->exprs, r->ncols)) {
+        line_put(x, depth, "Constant");
+        row_out(x, depth + 1, r->exprs, r->ncols);
+        return;
+    }
+    int nin = in->ncols, nmap = 0;
+    int *pick = cm_arena_alloc(x->b->arena, sizeof(int) * (size_t)(r->ncols ? r->ncols : 1));
+    for (int i = 0; i < r->ncols; i++)
+        pick[i] = r->exprs[i]->kind == TY_EXPR_COLUMN ? r->exprs[i]->index : nin + nmap++;
+    bool identity = r->ncols == nin + nmap;
+    for (int i = 0; identity && i < r->ncols; i++)
+        identity = pick[i] == i;
+    if (!identity) {
+        line_begin(x, depth);
+        cm_buf_put_str(&x->line, "Project (");
+        for (int i = 0; i < r->ncols; i++)
+            cm_buf_printf(&x->line, "%s#%d", i ? ", " : "", pick[i]);
+        cm_buf_put_u8(&x->line, ')');
+        line_end(x);
+        depth++;
+    }
+    if (nmap > 0) {
+        line_begin(x, depth);
+        cm_buf_put_str(&x->line, "Map (");
+        bool first = true;
+        for (int i = 0; i < r->ncols; i++) {
+            if (r->exprs[i]->kind == TY_EXPR_COLUMN)
+                continue;
+            if (!first)
+                cm_buf_put_str(&x->line, ", ");
+            first = false;
+            pln__explain_expr(x->b, &x->line, r->exprs[i], true);
+        }
+        cm_buf_put_u8(&x->line, ')');
+        line_end(x);
+        depth++;
+    }
+    rel_out(x, in, depth);
+}
+
+/* The inputs of a tree of products, left to right: one n-way join, as Materialize shows it. */
+static void product_inputs_out(explain_t *x, const pln_rel_t *r, int depth)
+{
+    if (r->kind == PLN_REL_PRODUCT) {
+        product_inputs_out(x, r->input, depth);
+        product_inputs_out(x, r->right, depth);
+    } else {
+        rel_out(x, r, depth);
+    }
+}
+
+static void join_out(explain_t *x, const pln_rel_t *r, const ty_expr_t *on, int depth)
+{
+    static const char *const kinds[] = {[SQL_JOIN_INNER] = "Join", [SQL_JOIN_LEFT] = "LeftOuterJoin",
+                                        [SQL_JOIN_RIGHT] = "RightOuterJoin", [SQL_JOIN_FULL] = "FullOuterJoin",
+                                        [SQL_JOIN_CROSS] = "CrossJoin"};
+    line_begin(x, depth);
+    if (r->kind == PLN_REL_PRODUCT && on == NULL) {
+        cm_buf_put_str(&x->line, "CrossJoin");
+    } else {
+        cm_buf_put_str(&x->line, r->kind == PLN_REL_PRODUCT ? "Join" : kinds[r->join]);
+        cm_buf_put_str(&x->line, " on=(");
+        if (on)
+            pln__explain_pred(x->b, &x->line, on, false);
+        else
+            cm_buf_put_str(&x->line, "true");
+        cm_buf_put_u8(&x->line, ')');
+    }
+    line_end(x);
+    if (r->kind == PLN_REL_PRODUCT) {
+        product_inputs_out(x, r, depth + 1);
+    } else {
+        rel_out(x, r->input, depth + 1);
+        rel_out(x, r->right, depth + 1);
+    }
+}
+
+static void reduce_out(explain_t *x, const pln_rel_t *r, int depth)
+{
+    line_begin(x, depth);
+    if (r->naggs == 0 && r->nkeys > 0) {
+        /* GROUP BY without aggregates keeps one row per key: Materialize prints that Reduce as a Distinct. */
+        cm_buf_put_str(&x->line, "Distinct project=[");
+        pln__explain_list(x->b, &x->line, r->keys, r->nkeys);
+        cm_buf_put_u8(&x->line, ']');
+    } else {
+        cm_buf_put_str(&x->line, "Reduce");
+        if (r->nkeys > 0) {
+            cm_buf_put_str(&x->line, " group_by=[");
+            pln__explain_list(x->b, &x->line, r->keys, r->nkeys);
+            cm_buf_put_u8(&x->line, ']');
+        }
+        cm_buf_put_str(&x->line, " aggregates=[");
+        for (int i = 0; i < r->naggs; i++) {
+            if (i)
+                cm_buf_put_str(&x->line, ", ");
+            pln__explain_agg(x->b, &x->line, r->aggs[i]);
+        }
+        cm_buf_put_u8(&x->line, ']');
+    }
+    line_end(x);
+    rel_out(x, r->input, depth + 1);
+}
+
+/*
+ * ORDER BY, LIMIT/OFFSET and DISTINCT ON are one TopK each: a LIMIT over a
+ * sort takes the sort's order, and so does DISTINCT ON (limit=1 per group).
+ * A projection that only drops the sort's hidden columns is printed above
+ * the TopK; dropping columns after the limit or before it is the same.
+ */
+static void topk_out(explain_t *x, const pln_rel_t *r, int depth)
+{
+    const pln_rel_t *sort = NULL, *in = r->input;
+    if (r->kind == PLN_REL_SORT) {
+        sort = r;
+    } else if (in->kind == PLN_REL_SORT) {
+        sort = in;
+        in = in->input;
+    } else if (r->kind == PLN_REL_LIMIT && in->kind == PLN_REL_PROJECT && only_columns(in) &&
+               in->input->kind == PLN_REL_SORT) {
+        line_begin(x, depth);
+        cm_buf_put_str(&x->line, "Project (");
+        for (int i = 0; i < in->ncols; i++)
+            cm_buf_printf(&x->line, "%s#%d", i ? ", " : "", in->exprs[i]->index);
+        cm_buf_put_u8(&x->line, ')');
+        line_end(x);
+        depth++;
+        sort = in->input;
+        in = sort->input;
+    }
+    if (sort == r)
+        in = r->input;
+    line_begin(x, depth);
+    cm_buf_put_str(&x->line, "TopK");
+    if (r->kind == PLN_REL_DISTINCT) {
+        cm_buf_put_str(&x->line, " group_by=[");
+        for (int i = 0; i < r->nsort; i++)
+            cm_buf_printf(&x->line, "%s#%d", i ? ", " : "", r->sort[i].col);
+        cm_buf_put_u8(&x->line, ']');
+    }
+    if (sort) {
+        cm_buf_put_str(&x->line, " order_by=[");
+        pln__explain_keys(&x->line, sort->sort, sort->nsort);
+        cm_buf_put_u8(&x->line, ']');
+    }
+    if (r->kind == PLN_REL_DISTINCT) {
+        cm_buf_put_str(&x->line, " limit=1");
+    } else if (r->kind == PLN_REL_LIMIT) {
+        if (r->limit) {
+            cm_buf_put_str(&x->line, " limit=");
+            pln__explain_expr(x->b, &x->line, r->limit, false);
+        }
+        if (r->offset) {
+            cm_buf_put_str(&x->line, " offset=");
+            pln__explain_expr(x->b, &x->line, r->offset, false);
+        }
+    }
+    line_end(x);
+    rel_out(x, in, depth + 1);
+}
+
+/* The inputs of a chain of the same set operation, left to right (UNION is associative). */
+static void union_inputs_out(explain_t *x, const pln_rel_t *r, sql_setop_t op, bool all, int depth)
+{
+    if (r->kind == PLN_REL_SETOP && r->setop == op && (r->all == all || !all)) {
+        union_inputs_out(x, r->input, op, all, depth);
+        union_inputs_out(x, r->right, op, all, depth);
+    } else {
+        rel_out(x, r, depth);
+    }
+}
+
+static void distinct_of(explain_t *x, const pln_rel_t *r, bool distinct, int depth)
+{
+    if (distinct) {
+        line_put(x, depth++, "Distinct");
+    }
+    rel_out(x, r, depth);
+}
+
+/* a EXCEPT ALL b: the rows of a whose count stays positive after b's are subtracted. */
+static void except_out(explain_t *x, const pln_rel_t *a, const pln_rel_t *b, bool distinct, int depth)
+{
+    line_put(x, depth, "Threshold");
+    line_put(x, depth + 1, "Union");
+    distinct_of(x, a, distinct, depth + 2);
+    line_put(x, depth + 2, "Negate");
+    distinct_of(x, b, distinct, depth + 3);
+}
+
+static void setop_out(explain_t *x, const pln_rel_t *r, int depth)
+{
+    bool distinct = !r->all;
+    switch (r->setop) {
+    case SQL_SETOP_UNION:
+        if (distinct)
+            line_put(x, depth++, "Distinct");
+        line_put(x, depth, "Union");
+        union_inputs_out(x, r, SQL_SETOP_UNION, r->all, depth + 1);
+        return;
+    case SQL_SETOP_EXCEPT:
+        except_out(x, r->input, r->right, distinct, depth);
+        return;
+    case SQL_SETOP_INTERSECT:
+        /* The dataflow has no intersection: min(a, b) is a - (a EXCEPT ALL b). */
+        line_put(x, depth, "Union");
+        distinct_of(x, r->input, distinct, depth + 1);
+        line_put(x, depth + 1, "Negate");
+        except_out(x, r->input, r->right, distinct, depth + 2);
+        return;
+    case SQL_SETOP_NONE:
+        break;
+    }
+    line_put(x, depth, "?");
+}
+
+static void rel_out(explain_t *x, const pln_rel_t *r, int depth)
+{
+    if (r->get) {
+        line_begin(x, depth);
+        cm_buf_printf(&x->line, "Get %s", r->get);
+        line_end(x);
+        return;
+    }
+    switch (r->kind) {
+    case PLN_REL_VALUES:
+        values_out(x, r, depth);
+        return;
+    case PLN_REL_PRODUCT:
+        join_out(x, r, NULL, depth);
+        return;
+    case PLN_REL_JOIN:
+        join_out(x, r, r->pred, depth);
+        return;
+    case PLN_REL_FILTER:
+        if (r->input->kind == PLN_REL_PRODUCT) {
+            /* WHERE or ON over a product: the join's condition, which the dataflow evaluates while joining. */
+            join_out(x, r->input, r->pred, depth);
+            return;
+        }
+        line_begin(x, depth);
+        cm_buf_put_str(&x->line, "Filter ");
+        pln__explain_pred(x->b, &x->line, r->pred, true);
+        line_end(x);
+        rel_out(x, r->input, depth + 1);
+        return;
+    case PLN_REL_PROJECT:
+        project_out(x, r, depth);
+        return;
+    case PLN_REL_REDUCE:
+        reduce_out(x, r, depth);
+        return;
+    case PLN_REL_DISTINCT:
+        if (r->nsort == 0) {
+            line_put(x, depth, "Distinct");
+            rel_out(x, r->input, depth + 1);
+            return;
+        }
+        topk_out(x, r, depth);
+        return;
+    case PLN_REL_SORT:
+    case PLN_REL_LIMIT:
+        topk_out(x, r, depth);
+        return;
+    case PLN_REL_SETOP:
+        setop_out(x, r, depth);
+        return;
+    default:
+        /* A kind this printer does not know yet still shows where it is in the plan. */
+        break;
+    }
+    line_begin(x, depth);
+    cm_buf_printf(&x->line, "Unknown operator %d", (int)r->kind);
+    line_end(x);
+}
+
+/* ============================================================ statements */
+
+const char *pln__item_qualified(cm_arena_t *arena, const cat_item_t *it)
+{
+    cm_buf_t t;
+    cm_buf_init(&t, 0);
+    if (it->schema && it->schema->database) {
+        cat_quote_ident(it->schema->database->name, &t);
+        cm_buf_put_u8(&t, '.');
+    }
+    if (it->schema) {
+        cat_quote_ident(it->schema->name, &t);
+        cm_buf_put_u8(&t, '.');
+    }
+    cat_quote_ident(it->name, &t);
+    const char *s = cm_arena_strndup(arena, (const char *)t.data, t.len);
+    cm_buf_free(&t);
+    return s;
+}
+
+/* Binds and folds a query as bind_query does for running it, without the 0A000 of reading relations. */
+static bool bind_plan(pln_binder_t *b, const sql_select_t *s, pln_bound_t *q)
+{
+    if (!pln__bind_select(b, s, q) || !pln__fold_literals(b) || !pln__fold_rel(b, q->rel))
+        return false;
+    for (int i = 0; i < b->nsublinks; i++)
+        if (!pln__fold_rel(b, b->sublinks[i].rel))
+            return false;
+    return true;
+}
+
+/*
+ * EXPLAIN VIEW v: the view's stored definition (normalized SQL with every
+ * name qualified) parsed and bound again. Positions of errors in it would
+ * point into text the user did not write, so they are dropped.
+ */
+static bool bind_view(pln_binder_t *b, const sql_explain_t *ex, pln_bound_t *q, const char **header)
+{
+    if (ex->object == SQL_OBJ_INDEX)
+        return pln__error(b, -1, CM_ERRCODE_FEATURE_NOT_SUPPORTED, "EXPLAIN INDEX is not supported yet");
+    if (!b->cat || !b->cat->snap)
+        return pln__error(b, -1, CM_ERRCODE_FEATURE_NOT_SUPPORTED, "EXPLAIN VIEW needs a catalog");
+    cat_qname_t qn;
+    if (!pln__qname(b, ex->name->names, ex->name->pos, &qn))
+        return false;
+    const cat_item_t *it = cat_resolve_item(b->cat->snap, &b->cat->search, &qn, b->err);
+    if (!it) {
+        b->err->position = pln__char_pos(b->sql, ex->name->pos);
+        return false;
+    }
+    bool mat = ex->object == SQL_OBJ_MATERIALIZED_VIEW;
+    const char *name = pln__item_qualified(b->arena, it);
+    if (it->kind != (mat ? CAT_ITEM_MATVIEW : CAT_ITEM_VIEW))
+        return pln__error(b, ex->name->pos, "42809", "\"%s\" is not a %s", name,
+                          mat ? "materialized view" : "view");
+    sql_stmt_list_t list;
+    if (!sql_parse(b->arena, it->create_sql, strlen(it->create_sql), &list, b->err))
+        return false;
+    if (list.count != 1 || list.items[0]->kind != SQL_STMT_CREATE_VIEW)
+        return pln__error(b, -1, CM_ERRCODE_INTERNAL_ERROR, "the definition of \"%s\" is not a view", name);
+    const char *sql = b->sql;
+    size_t sql_len = b->sql_len;
+    b->sql = it->create_sql;
+    b->sql_len = strlen(it->create_sql);
+    bool ok = bind_plan(b, list.items[0]->create_view->query, q);
+    b->sql = sql;
+    b->sql_len = sql_len;
+    if (!ok)
+        b->err->position = 0;   /* it would count in the stored text, which the user did not write */
+    *header = cm_arena_printf(b->arena, "%s:", name);
+    return ok;
+}
+
+bool pln__bind_explain(pln_binder_t *b, const sql_stmt_t *s, pln_stmt_t *st)
+{
+    const sql_explain_t *ex = s->explain;
+    if (sql_list_len(ex->options) > 0) {
+        const sql_option_t *o = ex->options->items[0];
+        return pln__error(b, o->pos, CM_ERRCODE_FEATURE_NOT_SUPPORTED, "EXPLAIN option \"%s\" is not supported",
+                          o->name);
+    }
+    pln_bound_t q;
+    const char *header = "Explained Query:";
+    if (ex->name) {
+        if (!bind_view(b, ex, &q, &header))
+            return false;
+    } else if (ex->stmt->kind != SQL_STMT_SELECT) {
+        return pln__error(b, -1, CM_ERRCODE_FEATURE_NOT_SUPPORTED, "EXPLAIN of %s is not supported yet",
+                          sql_stmt_name(ex->stmt));
+    } else if (!bind_plan(b, ex->stmt->select, &q)) {
+        return false;
+    }
+    explain_t x = {.b = b};
+    cm_buf_init(&x.line, 0);
+    line_put(&x, 0, header);
+    rel_out(&x, q.rel, 1);
+    for (int i = 0; i < b->nsublinks; i++) {
+        line_begin(&x, 0);
+        cm_buf_printf(&x.line, "Subquery %d:", i + 1);
+        line_end(&x);
+        rel_out(&x, b->sublinks[i].rel, 1);
+    }
+    cm_buf_free(&x.line);
+
+    /* The answer: one text row per line, run like any query over constant rows. */
+    pln_rel_t *v = pln__rel_new(b, PLN_REL_VALUES, NULL, 1);
+    v->types[0] = TY_TEXT;
+    v->nrows = x.n;
+    v->rows = cm_arena_alloc(b->arena, sizeof(ty_expr_t **) * (size_t)x.n);
+    for (int i = 0; i < x.n; i++) {
+        ty_datum_t d = {.isnull = false};
+        d.v.s.p = x.lines[i];
+        d.v.s.len = (uint32_t)strlen(x.lines[i]);
+        v->rows[i] = cm_arena_alloc(b->arena, sizeof(ty_expr_t *));
+        v->rows[i][0] = ty_expr_const(b->arena, TY_TEXT, -1, d);
+    }
+    struct pln_query *pq = cm_arena_zalloc(b->arena, sizeof(*pq));
+    pq->root = v;
+    pq->ncols = 1;
+    st->query = pq;
+    st->kind = PLN_QUERY;
+    st->tag = "SELECT";
+    st->ncols = 1;
+    st->cols = cm_arena_zalloc(b->arena, sizeof(pln_column_t));
+    st->cols[0] = (pln_column_t){EXPLAIN_COLUMN, TY_TEXT, -1};
+    return true;
+}

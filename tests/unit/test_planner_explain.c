@@ -1,0 +1,219 @@
+/*
+ * test_planner_explain.c: runs the EXPLAIN golden files in tests/explain/.
+ *
+ * The files use the parser golden files' case format: a case starts with
+ * "> SQL", lines "| more" continue the SQL, and the expected result
+ * follows; blank lines and lines starting with '#' end a case. Cases run
+ * in order against one embedded catalog, the path a statement takes in
+ * the server (bind with the catalog; DDL planned, committed and followed
+ * into the snapshot), so a file creates its tables and views first. A
+ * result is the command tag for DDL, the rows of a query one per line
+ * (columns joined by " | "), or "ERROR <sqlstate> <position> <message>".
+ * Every EXPLAIN must also describe one text column named "Optimized Plan".
+ *
+ * With --print FILE the program prints FILE with the actual results
+ * instead, which is how new cases are drafted (then read line by line
+ * before they are committed).
+ */
+#include "planner/planner.h"
+#include "tests/unit/test_catalog_helpers.h"
+
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+typedef struct collect {
+    cm_buf_t *out;
+    ty_ctx_t *ctx;
+    const pln_stmt_t *st;
+} collect_t;
+
+static bool row_cb(void *arg, const ty_datum_t *row, int ncols)
+{
+    collect_t *c = arg;
+    for (int i = 0; i < ncols; i++) {
+        if (i)
+            cm_buf_put_str(c->out, " | ");
+        if (row[i].isnull)
+            cm_buf_put_str(c->out, "NULL");
+        else if (!ty_datum_to_text(c->st->cols[i].type, &row[i], c->ctx, c->out))
+            return false;
+    }
+    cm_buf_put_u8(c->out, '\n');
+    return true;
+}
+
+static bool is_explain(const char *sql)
+{
+    while (*sql == ' ' || *sql == '\n')
+        sql++;
+    return strncasecmp(sql, "explain", 7) == 0;
+}
+
+/* Runs one statement against the catalog and renders what a client would see. */
+static char *render(tc_t *t, const char *sql)
+{
+    cm_arena_t arena;
+    cm_arena_init(&arena, 4096);
+    cm_err_t err = {0};
+    cm_buf_t out;
+    cm_buf_init(&out, 0);
+    ty_settings_t settings;
+    ty_settings_default(&settings);
+    pln_catalog_t cat = {.snap = t->snap, .search = t->search};
+    pln_raw_list_t raws;
+    pln_stmt_t *st = NULL;
+    bool ok = pln_parse(&arena, sql, strlen(sql), &raws, &err) &&
+              pln_bind_catalog(&arena, raws.items[0], sql, NULL, 0, &settings, &cat, false, &st, &err);
+    if (ok && st->kind == PLN_DDL) {
+        tc_begin(t);
+        ok = pln_ddl_plan(&arena, st, sql, &settings, &cat, t->last, &err);
+        if (ok && tc_commit_change(t, t->last, st->tag) != CAT_STORE_OK) {
+            cm_buf_printf(&out, "ERROR commit failed: %s\n", t->err.message ? t->err.message : "");
+            ok = true;
+        } else if (ok) {
+            cm_buf_printf(&out, "%s\n", st->tag);
+        }
+    } else if (ok && st->kind == PLN_QUERY) {
+        if (is_explain(sql) &&
+            (st->ncols != 1 || strcmp(st->cols[0].name, "Optimized Plan") != 0 || st->cols[0].type != TY_TEXT))
+            cm_buf_put_str(&out, "(not one text column named \"Optimized Plan\")\n");
+        ty_ctx_t ctx = {.arena = &arena, .settings = &settings, .err = &err};
+        collect_t c = {.out = &out, .ctx = &ctx, .st = st};
+        ok = pln_query_run(st, sql, NULL, &ctx, row_cb, &c);
+    } else if (ok) {
+        cm_buf_printf(&out, "%s\n", st->tag);
+    }
+    if (!ok) {
+        cm_buf_reset(&out);
+        cm_buf_printf(&out, "ERROR %s %d %s\n", err.sqlstate, err.position, err.message);
+    }
+    cm_err_clear(&err);
+    cm_arena_free(&arena);
+    cm_buf_put_u8(&out, '\0');
+    char *s = cm_strdup((const char *)out.data);
+    cm_buf_free(&out);
+    return s;
+}
+
+static void print_sql(const char *sql)
+{
+    for (const char *p = sql; *p;) {
+        const char *nl = strchr(p, '\n');
+        size_t n = nl ? (size_t)(nl - p) : strlen(p);
+        printf("%s%.*s\n", p == sql ? "> " : "| ", (int)n, p);
+        p += n + (nl ? 1 : 0);
+    }
+}
+
+static void finish_case(tc_t *t, const char *file, int line, const char *sql, const char *expected, bool print)
+{
+    char *got = render(t, sql);
+    if (print) {
+        print_sql(sql);
+        printf("%s\n", got);
+    } else if (strcmp(got, expected) == 0) {
+        printf("ok %s:%d\n", file, line);
+    } else {
+        printf("not ok %s:%d\n  sql: %s\n  expected:\n%s  got:\n%s", file, line, sql, expected, got);
+        unit__failed_cases++;
+    }
+    free(got);
+}
+
+static void run_file(const char *dir, const char *name, bool print)
+{
+    char path[1024];
+    snprintf(path, sizeof path, "%s%s%s", dir, *dir ? "/" : "", name);
+    FILE *f = fopen(path, "r");
+    if (!f) {
+        printf("not ok %s (cannot open)\n", path);
+        unit__failed_cases++;
+        return;
+    }
+    tc_t t;
+    tc_init(&t);
+    cm_buf_t sql, expected;
+    cm_buf_init(&sql, 0);
+    cm_buf_init(&expected, 0);
+    bool in_case = false;
+    int case_line = 0, lineno = 0;
+    char line[65536];
+    for (;;) {
+        char *got = fgets(line, sizeof line, f);
+        if (got)
+            lineno++;
+        size_t n = got ? strlen(line) : 0;
+        if (n && line[n - 1] == '\n')
+            line[--n] = '\0';
+        bool boundary = !got || n == 0 || line[0] == '#' || (line[0] == '>' && line[1] == ' ');
+        if (boundary && in_case) {
+            cm_buf_put_u8(&sql, '\0');
+            cm_buf_put_u8(&expected, '\0');
+            finish_case(&t, name, case_line, (const char *)sql.data, (const char *)expected.data, print);
+            in_case = false;
+        }
+        if (!got)
+            break;
+        if (line[0] == '>' && line[1] == ' ') {
+            cm_buf_reset(&sql);
+            cm_buf_reset(&expected);
+            cm_buf_put_str(&sql, line + 2);
+            in_case = true;
+            case_line = lineno;
+        } else if (in_case && line[0] == '|' && (line[1] == ' ' || line[1] == '\0') && expected.len == 0) {
+            cm_buf_put_u8(&sql, '\n');
+            cm_buf_put_str(&sql, line[1] ? line + 2 : "");
+        } else if (in_case) {
+            cm_buf_put_str(&expected, line);
+            cm_buf_put_u8(&expected, '\n');
+        } else if (print) {
+            printf("%s\n", line);
+        }
+    }
+    cm_buf_free(&sql);
+    cm_buf_free(&expected);
+    fclose(f);
+    tc_free(&t);
+}
+
+static int cmp_names(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+int main(int argc, char **argv)
+{
+    const char *dir = "tests/explain";
+    if (argc == 3 && strcmp(argv[1], "--print") == 0) {
+        run_file(argv[2][0] == '/' ? "" : ".", argv[2], true);
+        return 0;
+    }
+    DIR *d = opendir(dir);
+    if (!d) {
+        printf("not ok explain golden files: cannot open %s\n", dir);
+        return 1;
+    }
+    char *names[256];
+    int count = 0;
+    struct dirent *de;
+    while ((de = readdir(d)) && count < 256) {
+        size_t n = strlen(de->d_name);
+        if (n > 4 && strcmp(de->d_name + n - 4, ".txt") == 0)
+            names[count++] = cm_strdup(de->d_name);
+    }
+    closedir(d);
+    qsort(names, (size_t)count, sizeof(char *), cmp_names);
+    for (int i = 0; i < count; i++) {
+        run_file(dir, names[i], false);
+        free(names[i]);
+    }
+    if (count == 0) {
+        printf("not ok explain golden files: none found\n");
+        return 1;
+    }
+    (void)unit__case_failed;   /* cases are counted per file line, not through UNIT_RUN */
+    return unit__failed_cases ? 1 : 0;
+}
