@@ -183,6 +183,18 @@ bool pln_prepare_bind(cm_arena_t *arena, const pln_stmt_t *prepare, const char *
 bool pln_execute_params(const pln_stmt_t *execute, const char *sql, const ty_oid_t *types, int ntypes,
                         ty_ctx_t *ctx, ty_datum_t **out);
 
+/*
+ * Session relations: relations of pg_catalog whose rows the session holds,
+ * not the catalog. A query that reads one asks ty_ctx_t.session_rows for
+ * them by name each time it runs, as PostgreSQL's views over set-returning
+ * functions read session state when executed, not when planned. The rows
+ * have the columns PostgreSQL 15 gives the view, in this order:
+ *   pg_prepared_statements: name text, statement text, prepare_time
+ *   timestamptz, parameter_types regtype[], from_sql bool, generic_plans
+ *   int8, custom_plans int8.
+ */
+#define PLN_PREPARED_STATEMENTS "pg_prepared_statements"
+
 /* Called once per result row; return false to stop (error already set in ctx). */
 typedef bool (*pln_row_cb)(void *arg, const ty_datum_t *row, int ncols);
 

@@ -21,7 +21,7 @@ struct pln_iter {
     bool left_done;               /* UNION: reading the right side */
     int pos;
     ty_expr_t **inst;             /* the operator's expressions, sublinks replaced */
-    ty_datum_t **buf;             /* SORT, REDUCE, INTERSECT/EXCEPT: the output rows */
+    ty_datum_t **buf;             /* SORT, REDUCE, SESSION, INTERSECT/EXCEPT: the output rows */
     int nbuf;
     int64_t repeat;               /* INTERSECT/EXCEPT ALL: copies of buf[pos] still to give */
     ty_datum_t *cur;              /* PRODUCT: the left row */
@@ -410,6 +410,12 @@ static bool start(pln_exec_t *x, pln_iter_t *it)
                (!rel->limit || eval_bound(x, rel->limit, "LIMIT", "2201W", &it->limit));
     case PLN_REL_SETOP:
         return setop_start(x, it);
+    case PLN_REL_SESSION:
+        /* Without a session (unit tests, workers) the relation is empty. */
+        if (!x->ctx->session_rows)
+            return true;
+        return x->ctx->session_rows(x->ctx->session_arg, rel->session, rel->ncols, x->ctx->arena, &it->buf,
+                                    &it->nbuf, x->ctx->err);
     default:
         return true;
     }
@@ -485,6 +491,7 @@ static bool next(pln_exec_t *x, pln_iter_t *it, ty_datum_t **row)
         return join_next(x, it, row);
     case PLN_REL_SORT:
     case PLN_REL_REDUCE:
+    case PLN_REL_SESSION:
         if (it->pos < it->nbuf)
             *row = it->buf[it->pos++];
         return true;

@@ -44,6 +44,7 @@ typedef enum pln_rel_kind {
     PLN_REL_LIMIT,     /* OFFSET, then LIMIT */
     PLN_REL_SETOP,     /* UNION / INTERSECT / EXCEPT [ALL] of input and right */
     PLN_REL_JOIN,      /* input JOIN right ON pred (NULL: true), join says INNER/LEFT/RIGHT/FULL */
+    PLN_REL_SESSION,   /* the rows of a session relation (session), asked of the session each run */
 } pln_rel_kind_t;
 
 typedef struct pln_aggdef pln_aggdef_t;   /* an aggregate function (pln_agg.c) */
@@ -102,6 +103,7 @@ struct pln_rel {
     sql_setop_t setop;            /* SETOP */
     bool all;
     sql_join_kind_t join;         /* JOIN */
+    const char *session;          /* SESSION: the relation's name for ty_ctx_t.session_rows */
 };
 
 /* A subquery used as an expression, run once per execution (it cannot refer to the outer query). */
@@ -293,6 +295,15 @@ void pln__finish_sort(pln_binder_t *b, pln_bound_t *q, pln_sortkey_t *keys, int 
 
 /* pln_setop.c */
 bool pln__bind_setop(pln_binder_t *b, const sql_select_t *s, pln_bound_t *out);
+
+/* pln_sysrel.c: the session relations of pg_catalog (planner.h) and how a FROM name finds one. */
+typedef struct pln_sysrel {
+    const char *name;
+    const cat_column_t *columns;
+    uint32_t ncolumns;
+} pln_sysrel_t;
+/* The session relation a FROM name means, by PostgreSQL's lookup rules; NULL: a catalog name. */
+const pln_sysrel_t *pln__sysrel_find(const pln_binder_t *b, const cat_qname_t *qn);
 
 /* pln_scope.c */
 bool pln__bind_from(pln_binder_t *b, const sql_list_t *from, pln_scope_t *scope, pln_rel_t **rel);

@@ -7,6 +7,7 @@
  * entry, undefined column) and the expansion of * and t.*. Relation
  * names resolve in the binder's catalog snapshot through the search path;
  * one that does not resolve is 42P01 at its position, as in PostgreSQL.
+ * Session relations (pg_prepared_statements) resolve first, by the same rules.
  */
 #include "planner/pln_internal.h"
 
@@ -313,6 +314,29 @@ static void note_rel(pln_binder_t *b, const sql_from_t *f, const cat_item_t *it)
     b->rel_item[b->nrels++] = it;
 }
 
+/* A session relation in FROM: its rows are read from the session when the query runs. */
+static bool bind_sysrel(pln_binder_t *b, const sql_from_t *f, const pln_sysrel_t *sys, pln_scope_t *sc,
+                        pln_rel_t **rel)
+{
+    int ncols = (int)sys->ncolumns;
+    const char *alias = f->alias ? f->alias : sys->name;
+    int naliases = sql_list_len(f->col_aliases);
+    if (naliases > ncols)
+        return pln__error(b, -1, "42P10", "table \"%s\" has %d columns available but %d columns specified", alias,
+                          ncols, naliases);
+    pln_column_t *cols = cm_arena_alloc(b->arena, sizeof(pln_column_t) * (size_t)ncols);
+    pln_rel_t *r = pln__rel_new(b, PLN_REL_SESSION, NULL, ncols);
+    r->session = sys->name;
+    for (int i = 0; i < ncols; i++) {
+        const cat_column_t *c = &sys->columns[i];
+        cols[i] = (pln_column_t){.name = i < naliases ? f->col_aliases->items[i] : c->name, .type = c->type,
+                                 .typmod = c->typmod};
+        r->types[i] = c->type;
+    }
+    *rel = r;
+    return add_rte(b, sc, alias, ncols, cols);
+}
+
 /*
  * A relation named in FROM, resolved in the catalog snapshot. A database
  * part other than the session's is refused first, as RangeVarGetRelid
@@ -333,6 +357,9 @@ static bool bind_relname(pln_binder_t *b, const sql_from_t *f, pln_scope_t *sc, 
     if (k == 3 && strcmp(it[0], db) != 0)
         return pln__error(b, f->pos, CM_ERRCODE_FEATURE_NOT_SUPPORTED,
                           "cross-database references are not implemented: \"%s.%s.%s\"", it[0], it[1], it[2]);
+    const pln_sysrel_t *sys = pln__sysrel_find(b, &qn);
+    if (sys)
+        return bind_sysrel(b, f, sys, sc, rel);
     const cat_item_t *item = NULL;
     if (b->cat && b->cat->snap) {
         cm_err_t e = {0};

@@ -12,7 +12,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define SRV_PG_EPOCH_US 946684800000000LL   /* 2000-01-01 in Unix microseconds */
 #define SRV_VERSION_TEXT "PostgreSQL 15.0 (eddy " EDDY_VERSION ") on x86_64-pc-linux-gnu, 64-bit"
 
 typedef enum srv_run_rc {
@@ -171,6 +170,8 @@ static void srv__ctx_init(srv_conn_t *c, ty_ctx_t *ctx, cm_arena_t *a, cm_err_t 
     ctx->setting_get = srv_session_setting_get;
     ctx->setting_set = srv_session_setting_set;
     ctx->setting_arg = &c->sess;
+    ctx->session_rows = srv_prepstmt_session_rows;
+    ctx->session_arg = c;
 }
 
 /* PostgreSQL words a 57014 after what fired it. */
@@ -762,6 +763,7 @@ static void srv__exec_parse(srv_conn_t *c, const srv_frame_t *f)
         return;
     }
     srv_stmt_ready(c, st);
+    srv_prepstmt_made(st, st->sql, st->sql_len, false);
     if (m.name[0] == 0) {
         c->unnamed_stmt = st;
     } else {
@@ -922,6 +924,7 @@ static void srv__exec_bind(srv_conn_t *c, const srv_frame_t *f)
         srv__fail_extended(c, &err);
         return;
     }
+    srv_prepstmt_planned(st);
     if (m.portal[0] == 0) {
         c->unnamed_portal = p;
     } else {

@@ -20,6 +20,7 @@
 #define SRV_READ_CHUNK (64 * 1024)          /* one shared read buffer per loop */
 #define SRV_FLUSH_BYTES (64 * 1024)         /* write early when this much output waits */
 #define SRV_BUF_KEEP (16 * 1024)            /* idle buffers above this go back to malloc */
+#define SRV_PG_EPOCH_US 946684800000000LL   /* 2000-01-01 (PostgreSQL's epoch) in Unix microseconds */
 #define SRV_HANDOFF_MAX 4096                /* accepted sockets waiting for a loop */
 
 typedef struct srv_conn srv_conn_t;
@@ -156,6 +157,12 @@ typedef struct srv_stmt {
     bool rowdesc_valid;
     int16_t *rowdesc_formats;   /* malloc'd; NULL: all text */
     int refs;                   /* the table's reference plus one per portal */
+    /* What pg_prepared_statements shows of a named statement (srv_prepstmts.c). */
+    const char *source;         /* the query string it came in: Parse's, or the whole one around a PREPARE */
+    int64_t prepare_time;       /* microseconds since 2000-01-01 UTC */
+    bool from_sql;              /* made by PREPARE, not by Parse */
+    int64_t generic_plans;      /* executions PostgreSQL's plan cache would run generically */
+    int64_t custom_plans;       /* ... and with a plan made for the parameter values */
 } srv_stmt_t;
 
 typedef struct srv_portal {
@@ -334,6 +341,15 @@ bool srv_sqlprep_describe(srv_conn_t *c, const srv_stmt_t *st, cm_err_t *err);
  */
 srv_stmt_t *srv_sqlprep_execute_begin(srv_conn_t *c, const pln_stmt_t *st, const char *sql,
                                       const srv_cols_t *described, ty_ctx_t *ctx, const ty_datum_t **params);
+
+/* srv_prepstmts.c: the rows of pg_prepared_statements, and the plan counts they show. */
+/* Marks a statement made now, by Parse or (from_sql) PREPARE, from the query string `source`. */
+void srv_prepstmt_made(srv_stmt_t *st, const char *source, size_t len, bool from_sql);
+/* A Bind or EXECUTE got a plan for it: counted as PostgreSQL's choose_custom_plan decides. */
+void srv_prepstmt_planned(srv_stmt_t *st);
+/* ty_ctx_t.session_rows; arg is the connection. */
+bool srv_prepstmt_session_rows(void *arg, const char *relation, int ncols, cm_arena_t *arena, ty_datum_t ***rows,
+                               int *nrows, cm_err_t *err);
 
 /* srv_paramref.c: the first $n outside literals, quoted names and comments
  * (its number and byte offset); false when the text has none. */

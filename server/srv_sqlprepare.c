@@ -38,6 +38,8 @@ bool srv_sqlprep_prepare(srv_conn_t *c, const pln_stmt_t *st, const char *sql, c
     ps->settings_gen = c->sess.settings_gen;
     ps->plan = plan;
     srv_stmt_ready(c, ps);
+    /* PostgreSQL shows the whole query string the PREPARE came in. */
+    srv_prepstmt_made(ps, sql, strlen(sql), true);
     ps->next = c->stmts;
     c->stmts = ps;
     return true;
@@ -153,6 +155,7 @@ srv_stmt_t *srv_sqlprep_execute_begin(srv_conn_t *c, const pln_stmt_t *st, const
         return cm_err_set(ctx->err, CM_ERRCODE_FEATURE_NOT_SUPPORTED, "cached plan must not change result type"),
                NULL;
     *params = values;
+    srv_prepstmt_planned(t);
     t->refs++;
     return t;
 }

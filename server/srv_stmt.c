@@ -95,6 +95,10 @@ srv_stmt_t *srv_stmt_new(srv_conn_t *c)
     st->rowdesc_valid = false;
     st->rowdesc_formats = NULL;
     st->refs = 1;
+    st->source = NULL;
+    st->prepare_time = 0;
+    st->from_sql = false;
+    st->generic_plans = st->custom_plans = 0;
     return st;
 }
 

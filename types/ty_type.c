@@ -54,6 +54,7 @@ static const ty_info_t ty__types[] = {
     {TY_TIMESTAMPTZ_ARRAY, "_timestamptz", "timestamp with time zone[]", -1, TY_CAT_ARRAY, false, 0},
     {TY_INTERVAL_ARRAY, "_interval", "interval[]", -1, TY_CAT_ARRAY, false, 0},
     {TY_NUMERIC_ARRAY, "_numeric", "numeric[]", -1, TY_CAT_ARRAY, false, 0},
+    {TY_REGTYPE_ARRAY, "_regtype", "regtype[]", -1, TY_CAT_ARRAY, false, 0},
     {TY_UUID_ARRAY, "_uuid", "uuid[]", -1, TY_CAT_ARRAY, false, 0},
     {TY_JSON_ARRAY, "_json", "json[]", -1, TY_CAT_ARRAY, false, 0},
     {TY_JSONB_ARRAY, "_jsonb", "jsonb[]", -1, TY_CAT_ARRAY, false, 0},

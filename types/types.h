@@ -69,6 +69,7 @@ enum {
     TY_TIMESTAMPTZ_ARRAY = 1185,
     TY_INTERVAL_ARRAY = 1187,
     TY_NUMERIC_ARRAY = 1231,
+    TY_REGTYPE_ARRAY = 2211,
     TY_UUID_ARRAY = 2951,
     TY_JSONB_ARRAY = 3807,
 };
@@ -267,6 +268,15 @@ typedef struct ty_ctx {
     bool (*setting_get)(void *arg, const char *name, bool missing_ok, cm_buf_t *out, cm_err_t *err);
     bool (*setting_set)(void *arg, const char *name, const char *value, bool is_local, cm_err_t *err);
     void *setting_arg;
+    /*
+     * Rows of a relation the session holds rather than the catalog (the
+     * planner names it and declares its columns: planner.h, "session
+     * relations"): *rows gets *nrows rows of ncols datums each, all in arena.
+     * NULL where there is no session: such a relation then has no rows.
+     */
+    bool (*session_rows)(void *arg, const char *relation, int ncols, cm_arena_t *arena, ty_datum_t ***rows,
+                         int *nrows, cm_err_t *err);
+    void *session_arg;
 } ty_ctx_t;
 
 /* Checks cancel and deadline; sets 57014 and returns false when either fired. */

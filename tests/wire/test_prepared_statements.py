@@ -1,0 +1,124 @@
+#!/usr/bin/python3
+"""test_prepared_statements.py: the session view pg_prepared_statements as PostgreSQL 15
+shows it: one row per named statement made by Parse or by PREPARE (the unnamed one is not
+listed), the statement text, parameter types, from_sql and the generic/custom plan counts,
+read when the query runs; usable as any relation (WHERE, count(*), ORDER BY, joins), found
+unqualified through pg_catalog's place in search_path. Each case runs a script on eddy and
+on the reference PostgreSQL and compares every message; prepare_time is never shown as a
+value because it differs between the servers."""
+from pgw import Bind, Close, Describe, Execute, Parse, Query, Sync, case, connect, main
+
+
+def script_runner(steps):
+    """A function of a port that runs steps (SQL strings, or tuples of messages for the
+    extended protocol) on a fresh connection and returns what came back, errors in full."""
+    def run(port):
+        out = []
+        with connect(port) as c:
+            for s in steps:
+                msgs = (Query(s),) if isinstance(s, str) else s
+                c.send(b"".join(msgs))
+                n = sum(1 for m in msgs if m == Sync() or m[:1] == b"Q")
+                got = []
+                for m in c.until_rfq(n):
+                    if m.t in "EN":
+                        f = m.fields()
+                        got.append("%s:%s:%s|%s|%s|%s" % (m.t, f.get("C"), f.get("M"), f.get("D"),
+                                                          f.get("H"), f.get("P")))
+                    elif m.t not in "SK":
+                        got.append(m.short())
+                out.append((s if isinstance(s, str) else "extended", got))
+        return out
+    return run
+
+
+# Every column but prepare_time, in an order that does not depend on hashing.
+LIST = ("SELECT name, statement, parameter_types, from_sql, generic_plans, custom_plans "
+        "FROM pg_prepared_statements ORDER BY name")
+
+
+@case
+def columns_as_postgres(t):
+    t.same_as_ref(script_runner([
+        "SELECT * FROM pg_prepared_statements",
+        "SELECT * FROM pg_catalog.pg_prepared_statements",
+        (Parse("SELECT * FROM pg_prepared_statements"), Describe("S"), Sync()),
+        "SELECT p.name AS n, x.v FROM pg_prepared_statements AS p(v), (VALUES (1)) AS x(v)",
+        "SELECT pg_typeof(parameter_types), pg_typeof(prepare_time) FROM pg_prepared_statements",
+        "SELECT p.v, x.v FROM pg_prepared_statements AS p(v), (VALUES (1)) AS x(v)",
+        "SELECT nosuch FROM pg_prepared_statements",
+        "SELECT * FROM public.pg_prepared_statements",
+    ]), "columns and names")
+
+
+@case
+def rows_as_postgres(t):
+    t.same_as_ref(script_runner([
+        "PREPARE q(int, text, timestamptz) AS SELECT $1, $2",
+        "PREPARE r AS SELECT 1; PREPARE s(numeric) AS SELECT $1 + 1",
+        (Parse("SELECT $1::int8 + $2", "proto", oids=(0, 23)), Sync()),
+        (Parse("SELECT 'unnamed'"), Sync()),
+        (Parse("", "empty"), Sync()),
+        LIST,
+        "SELECT count(*) FROM pg_prepared_statements",
+        "SELECT name FROM pg_prepared_statements WHERE from_sql ORDER BY 1 DESC",
+        "SELECT count(*) FROM pg_prepared_statements WHERE prepare_time <= now() AND prepare_time IS NOT NULL",
+        "SELECT name, array_length(parameter_types, 1) FROM pg_catalog.pg_prepared_statements "
+        "WHERE parameter_types <> '{}' ORDER BY 2, 1",
+        "SELECT from_sql, count(*) FROM pg_prepared_statements GROUP BY from_sql ORDER BY 1",
+        (Parse(LIST), Bind(rfmts=(1,)), Execute(), Sync()),
+        "DEALLOCATE r", (Close("S", "proto"), Sync()), LIST,
+        "DISCARD ALL", LIST,
+    ]), "rows")
+
+
+@case
+def plan_counts_as_postgres(t):
+    t.same_as_ref(script_runner([
+        "PREPARE g AS SELECT 1", "PREPARE c(int) AS SELECT $1",
+        "EXECUTE g", "EXECUTE g", "EXECUTE c(1)", "EXECUTE c(2)", LIST,
+        "EXECUTE c(3); EXECUTE c(4); EXECUTE c(5); EXECUTE c(6); EXECUTE c(7)", LIST,
+        (Parse("SELECT $1::int", "pc"), Parse("SELECT 2", "pg"), Sync()),
+        (Bind("pc", values=["1"]), Execute(), Bind("pg"), Execute(), Bind("pg"), Execute(), Sync()),
+        (Parse("EXECUTE c(8)", "pe"), Bind("pe"), Execute(), Sync()),
+        LIST,
+        # A failed EXECUTE plans nothing.
+        "EXECUTE c('x')", "EXECUTE c(1, 2)", LIST,
+    ]), "generic_plans and custom_plans")
+
+
+@case
+def read_when_run_as_postgres(t):
+    t.same_as_ref(script_runner([
+        "PREPARE me AS SELECT name, generic_plans FROM pg_prepared_statements ORDER BY name",
+        "EXECUTE me", "PREPARE other AS SELECT 1", "EXECUTE me",
+        (Parse("SELECT name, custom_plans FROM pg_prepared_statements ORDER BY 1", "mine"), Sync()),
+        (Bind("mine"), Execute(), Sync()),
+        "DEALLOCATE other",
+        (Bind("mine"), Execute(), Sync()),
+        (Parse("SELECT count(*) FROM pg_prepared_statements"), Bind(), Execute(), Sync()),
+        (Parse("SELECT 1", "late"), Sync()),
+        (Parse("SELECT count(*) FROM pg_prepared_statements"), Bind(), Execute(), Sync()),
+        "SELECT count(*) FROM pg_prepared_statements WHERE name IN (SELECT name FROM pg_prepared_statements)",
+    ]), "rows of the moment the query runs")
+
+
+@case
+def search_path_as_postgres(t):
+    t.same_as_ref(script_runner([
+        "CREATE SCHEMA pst",
+        "CREATE TABLE pst.pg_prepared_statements (a int)",
+        "SET search_path = pst",
+        (Parse("SELECT * FROM pg_prepared_statements"), Describe("S"), Sync()),
+        "SET search_path = pst, pg_catalog",
+        (Parse("SELECT * FROM pg_prepared_statements"), Describe("S"), Sync()),
+        (Parse("SELECT * FROM pg_catalog.pg_prepared_statements"), Describe("S"), Sync()),
+        "SET search_path = pg_catalog, pst",
+        (Parse("SELECT * FROM pg_prepared_statements"), Describe("S"), Sync()),
+        "RESET search_path",
+        "DROP SCHEMA pst CASCADE",
+    ]), "pg_catalog first unless search_path lists it")
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
