@@ -11,7 +11,7 @@ SAN_FLAGS  ?=
 CFLAGS_ALL  = -std=c11 -D_GNU_SOURCE $(OPT) -g -Wall -Wextra -Werror -Wno-unused-parameter \
               -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wno-missing-field-initializers \
               -pthread -I. -I$(BUILD)/gen $(SAN_FLAGS) $(CFLAGS)
-LDLIBS_ALL  = -luv -lssl -lcrypto -lm -pthread $(SAN_FLAGS) $(LDLIBS)
+LDLIBS_ALL  = -luv -lzookeeper_st -lssl -lcrypto -lm -pthread $(SAN_FLAGS) $(LDLIBS)
 
 MODULES    := common types parser planner catalog sequencer dataflow server
 LIB_SRC    := $(filter-out server/main.c,$(wildcard $(addsuffix /*.c,$(MODULES))))

@@ -6,7 +6,8 @@
 set -euo pipefail
 
 packages=(build-essential clang libclang-rt-14-dev lemon libuv1-dev libssl-dev libpq-dev postgresql-15
-          postgresql-client-15 python3-psycopg default-jdk-headless libpostgresql-jdbc-java)
+          postgresql-client-15 python3-psycopg default-jdk-headless libpostgresql-jdbc-java
+          zookeeper libzookeeper-st-dev)
 
 missing=()
 for p in "${packages[@]}"; do

@@ -7,6 +7,9 @@
 #                          starts it on a free port: PG_PORT, PG_DATA, PG_PID
 #   servers_need           in a layer: reuse the servers run.sh exported, or start
 #                          both (eddy only if it is built) and stop them on exit
+#   zk_start               starts a standalone ZooKeeper (Debian's `zookeeper` package)
+#                          in a temp dir on a free port: ZK_PORT, ZK_ADDR, ZK_PID, ZK_DIR
+#   zk_stop                stops it and removes its directory
 #   servers_stop_all       stops everything started through this file
 #
 # Everything binds to 127.0.0.1 only; PostgreSQL's unix socket lives in its temp dir.
@@ -115,8 +118,73 @@ pg_stop() {   # stops the cluster pg_start made and removes its directory
     PG_DATA= PG_DIR= PG_PORT= PG_PID= PG_OWNED=
 }
 
+# ZooKeeper runs from the jars of Debian's package with a minimal config: no
+# admin server (it would take port 8080 and clash between tests), tickTime 500
+# so that session timeouts (2 to 20 ticks) make expiry tests fast, and only the
+# four-letter words the tests use. The server logs nothing (no SLF4J binding).
+ZK_JAR=${ZK_JAR:-/usr/share/java/zookeeper.jar}
+
+zk_start() {   # zk_start: standalone ZooKeeper on a free port: ZK_PORT, ZK_ADDR, ZK_PID, ZK_DIR
+    local dir i
+    if [ ! -f "$ZK_JAR" ] || ! command -v java >/dev/null 2>&1; then
+        echo "ZooKeeper is not installed ($ZK_JAR, java); run scripts/setup.sh" >&2
+        return 1
+    fi
+    dir=$(mktemp -d /tmp/eddy-zk.XXXXXX) || return 1
+    ZK_DIR=$dir
+    ZK_PORT=$(free_port)
+    {
+        echo "tickTime=500"
+        echo "dataDir=$dir/data"
+        echo "clientPort=$ZK_PORT"
+        echo "clientPortAddress=127.0.0.1"
+        echo "admin.enableServer=false"
+        echo "4lw.commands.whitelist=ruok,srvr,stat,mntr,cons"
+        echo "maxClientCnxns=0"
+        echo "forceSync=no"
+    } >"$dir/zoo.cfg"
+    mkdir -p "$dir/data"
+    java -Xmx256m -cp "$dir:$ZK_JAR" org.apache.zookeeper.server.quorum.QuorumPeerMain "$dir/zoo.cfg" \
+        >"$dir/server.log" 2>&1 &
+    ZK_PID=$!
+    SERVERS_PIDS+=("$ZK_PID")
+    ZK_ADDR=127.0.0.1:$ZK_PORT
+    export ZK_PORT ZK_ADDR ZK_PID ZK_DIR
+    # Listening is not serving: wait until it answers ruok with imok.
+    for ((i = 0; i < 600; i++)); do
+        kill -0 "$ZK_PID" 2>/dev/null || break
+        if [ "$(zk__4lw ruok)" = imok ]; then return 0; fi
+        sleep 0.05
+    done
+    echo "ZooKeeper did not start on $ZK_ADDR:" >&2
+    tail -20 "$dir/server.log" >&2
+    zk_stop
+    return 1
+}
+
+zk__4lw() {   # zk__4lw WORD: a four-letter word's answer from the server zk_start made
+    local out
+    out=$({ exec 3<>/dev/tcp/127.0.0.1/"$ZK_PORT" && printf '%s' "$1" >&3 && timeout 2 cat <&3; } 2>/dev/null)
+    printf '%s' "$out"
+}
+
+zk_stop() {   # stops the ZooKeeper zk_start made and removes its directory
+    [ -n "${ZK_DIR:-}" ] || return 0
+    local p keep=()
+    if [ -n "${ZK_PID:-}" ]; then
+        kill "$ZK_PID" 2>/dev/null
+        wait "$ZK_PID" 2>/dev/null
+        for p in "${SERVERS_PIDS[@]}"; do [ "$p" != "$ZK_PID" ] && keep+=("$p"); done
+        SERVERS_PIDS=("${keep[@]}")
+    fi
+    rm -rf "$ZK_DIR"
+    ZK_DIR= ZK_PORT= ZK_ADDR= ZK_PID=
+    return 0
+}
+
 servers_stop_all() {
     local p
+    zk_stop
     for p in "${SERVERS_PIDS[@]}"; do kill "$p" 2>/dev/null; done
     for p in "${SERVERS_PIDS[@]}"; do wait "$p" 2>/dev/null; done
     SERVERS_PIDS=()
