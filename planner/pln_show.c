@@ -121,7 +121,7 @@ static int cmp_rows(const void *x, const void *y)
  */
 static bool bind_rows(pln_binder_t *b, show_rows_t *r, const sql_show_t *sh, bool by_name, pln_stmt_t *st)
 {
-    if (by_name)
+    if (by_name && r->n > 1)   /* qsort's pointer must not be NULL, even for no rows */
         qsort(r->rows, (size_t)r->n, sizeof(*r->rows), cmp_rows);
     sql_select_t *vals = cm_arena_zalloc(b->arena, sizeof(*vals));
     vals->paren_pos = -1;
