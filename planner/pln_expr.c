@@ -644,11 +644,18 @@ static ty_expr_t *bind_cast(pln_binder_t *b, const sql_expr_t *e)
     }
     if (!a)
         return NULL;
-    if (a->type == oid && typmod < 0) {
-        /* A cast to the same type keeps the value but drops a typmod. */
-        return a;
-    }
     int pos = e->cast_form == SQL_CAST_LITERAL ? e->arg->pos : e->pos;
+    if (a->type == oid && typmod < 0) {
+        /* A cast to the same type keeps the value but drops a typmod, as PostgreSQL's
+         * coerce_type_typmod relabels to -1: amount::numeric describes as numeric, not numeric(10,2). */
+        if (a->typmod < 0)
+            return a;
+        ty_expr_t *c = ty_expr_new(b->arena, TY_EXPR_CAST, oid, 1);
+        c->args[0] = a;
+        c->typmod = -1;
+        c->location = pos;
+        return c;
+    }
     return pln__coerce(b, a, oid, typmod, PLN_CC_EXPLICIT, pos);
 }
 

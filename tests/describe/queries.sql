@@ -70,6 +70,8 @@ SELECT amount::varchar(3), name::char(10), email::varchar(100) FROM orders, cust
 SELECT '12:30'::time, '1 day'::interval, '2024-01-01 00:00'::timestamp(3), now()::timestamptz(0) FROM orders
 SELECT int4 '1', date '2024-01-02', timestamptz '2024-01-01 00:00+00', numeric(10,2) '1.5' FROM orders
 SELECT tags::text, '{a,b}'::text[], ARRAY[1]::text[] FROM items
+SELECT amount::numeric, CAST(amount AS numeric), amount::decimal, amount::dec FROM orders
+SELECT status::varchar, CAST(name AS character varying) FROM orders, customers
 -- functions
 SELECT upper(name), lower(email), length(name), substr(email, 1, 3), trim(name), btrim(email) FROM customers
 SELECT coalesce(name, email), coalesce(balance, 0), coalesce(id, 0), nullif(name, 'x'), greatest(id, 5), least(balance, 1.5) FROM customers
