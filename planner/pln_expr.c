@@ -439,11 +439,24 @@ static ty_expr_t *bind_case(pln_binder_t *b, const sql_expr_t *e)
         res[nw] = ty_expr_const(b->arena, TY_UNKNOWN, -1, null);
         pos[nw] = e->pos;
     }
+    /* PostgreSQL's transformCaseExpr resolves the ELSE first, then the THENs, and
+     * select_common_type favours its first input: CASE WHEN c THEN text ELSE varchar END is varchar. */
+    ty_expr_t **ord = alloc_args(b, nw + 1);
+    int *opos = cm_arena_alloc(b->arena, sizeof(int) * (size_t)(nw + 1));
+    ord[0] = res[nw];
+    opos[0] = pos[nw];
+    for (int i = 0; i < nw; i++) {
+        ord[i + 1] = res[i];
+        opos[i + 1] = pos[i];
+    }
     ty_oid_t type;
     int32_t typmod;
-    if (!pln__common_type(b, res, nw + 1, pos, "CASE", &type, &typmod) ||
-        !pln__coerce_all(b, res, nw + 1, type, typmod, "CASE"))
+    if (!pln__common_type(b, ord, nw + 1, opos, "CASE", &type, &typmod) ||
+        !pln__coerce_all(b, ord, nw + 1, type, typmod, "CASE"))
         return NULL;
+    res[nw] = ord[0];
+    for (int i = 0; i < nw; i++)
+        res[i] = ord[i + 1];
     ty_expr_t *c = ty_expr_new(b->arena, TY_EXPR_CASE, type, 2 * nw + 1);
     c->typmod = typmod;
     c->location = e->pos;

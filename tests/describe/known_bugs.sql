@@ -4,9 +4,6 @@
 -- neither as passed nor failed so that make test stays green until the fix lands; run with
 -- DESCRIBE_STRICT=1 to count them as failures. Once one agrees with PostgreSQL the runner says
 -- so: move it to queries.sql then. "-- bug: TEXT" describes the bug for the lines below it.
--- bug: CASE resolves its type starting from the first THEN; PostgreSQL starts from the ELSE (select_common_type over ELSE, THEN...)
-SELECT CASE WHEN shipped THEN note ELSE status END AS s FROM orders
-SELECT CASE WHEN shipped THEN status ELSE note END, CASE WHEN shipped THEN code ELSE note END FROM orders, items
 -- bug: NULLIF loses its first argument's typmod (PostgreSQL keeps it)
 SELECT nullif(amount, 0), nullif(status, name), nullif(code, code) FROM orders, items, customers
 -- bug: the same table name or alias twice in one FROM is accepted (PostgreSQL: 42712)

@@ -106,6 +106,8 @@ SELECT CASE WHEN shipped THEN NULL ELSE status END, CASE WHEN shipped THEN NULL 
 SELECT CASE WHEN shipped THEN 1 ELSE 'x' END FROM orders
 SELECT CASE WHEN shipped THEN id ELSE note END FROM orders
 SELECT CASE WHEN id THEN 1 END FROM orders
+SELECT CASE WHEN shipped THEN note ELSE status END AS s FROM orders
+SELECT CASE WHEN shipped THEN status ELSE note END, CASE WHEN shipped THEN code ELSE note END FROM orders, items
 -- WHERE
 SELECT id FROM orders WHERE amount > 10
 SELECT id FROM orders WHERE shipped
