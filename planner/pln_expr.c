@@ -491,6 +491,8 @@ static ty_expr_t *bind_varargs(pln_binder_t *b, const sql_expr_t *e)
         if (!eq)
             return NULL;
         ty_expr_t *x = ty_expr_new(b->arena, TY_EXPR_NULLIF, args[0]->type, 2);
+        /* The result is a itself or NULL, so a's typmod holds (PostgreSQL's exprTypmod of NullIfExpr). */
+        x->typmod = args[0]->typmod;
         x->args[0] = args[0];
         x->args[1] = args[1];
         x->func = eq;

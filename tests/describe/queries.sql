@@ -96,6 +96,7 @@ SELECT nosuchfunc(id) FROM orders
 SELECT round(note) FROM orders
 SELECT substr(id, 1) FROM orders
 SELECT length(1) FROM orders
+SELECT nullif(amount, 0), nullif(status, name), nullif(code, code) FROM orders, items, customers
 -- CASE
 SELECT CASE WHEN amount > 10 THEN 'big' ELSE 'small' END FROM orders
 SELECT CASE status WHEN 'new' THEN 1 WHEN 'old' THEN 2 END FROM orders
