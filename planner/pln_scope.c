@@ -15,6 +15,11 @@
 
 static bool add_rte(pln_binder_t *b, pln_scope_t *sc, const char *alias, int ncols, pln_column_t *cols)
 {
+    /* One FROM may not name two visible items alike, or a qualified name would be ambiguous
+     * (PostgreSQL's checkNameSpaceConflicts); items inside an aliased join are hidden. */
+    for (int i = 0; alias && i < sc->nrtes; i++)
+        if (sc->rtes[i].alias && !sc->rtes[i].hidden_rel && strcmp(sc->rtes[i].alias, alias) == 0)
+            return pln__error(b, -1, "42712", "table name \"%s\" specified more than once", alias);
     pln_rte_t *r = cm_arena_alloc(b->arena, sizeof(pln_rte_t) * (size_t)(sc->nrtes + 1));
     if (sc->nrtes)
         memcpy(r, sc->rtes, sizeof(pln_rte_t) * (size_t)sc->nrtes);

@@ -4,10 +4,6 @@
 -- neither as passed nor failed so that make test stays green until the fix lands; run with
 -- DESCRIBE_STRICT=1 to count them as failures. Once one agrees with PostgreSQL the runner says
 -- so: move it to queries.sql then. "-- bug: TEXT" describes the bug for the lines below it.
--- bug: the same table name or alias twice in one FROM is accepted (PostgreSQL: 42712)
-SELECT * FROM orders, orders
-SELECT * FROM orders o JOIN customers o ON true
-SELECT * FROM (SELECT id FROM l) s, (SELECT id FROM r) s
 -- bug: a column in LIMIT answers 42703 (PostgreSQL: 42P10 argument of LIMIT must not contain variables)
 SELECT id FROM orders LIMIT id
 -- bug: sum(*) answers 42809 (PostgreSQL: 42883 function sum() does not exist)

@@ -167,6 +167,9 @@ SELECT * FROM nosuch
 SELECT * FROM nosuchschema.orders
 SELECT o.nosuch FROM orders o
 SELECT orders.id FROM orders o
+SELECT * FROM orders, orders
+SELECT * FROM orders o JOIN customers o ON true
+SELECT * FROM (SELECT id FROM l) s, (SELECT id FROM r) s
 -- GROUP BY, HAVING, aggregates
 SELECT status, count(*) FROM orders GROUP BY status
 SELECT status, count(*), sum(amount), avg(amount), min(amount), max(amount) FROM orders GROUP BY status
