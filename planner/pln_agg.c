@@ -167,8 +167,9 @@ ty_expr_t *pln__bind_agg(pln_binder_t *b, const sql_expr_t *e)
                                                                    : pln_aggdefs[i].op != PLN_AGG_COUNT_STAR))
             cands[nc++] = &pln_aggdefs[i].sig;
     if (e->star && nc == 0) {
-        pln__error(b, e->pos, "42809", "%s(*) must be used to call a parameterless aggregate function",
-                   name);
+        /* agg(*) looks up agg() with no arguments; only count has one, so like PostgreSQL's
+         * ParseFuncOrColumn this is an undefined function, not a misused one. */
+        pln__error(b, e->pos, CM_ERRCODE_UNDEFINED_FUNCTION, "function %s() does not exist", name);
         return NULL;
     }
     const ty_func_t *f = e->star ? cands[0] : pln__resolve_in(b, name, false, cands, nc, a->args, n, e->pos, true);

@@ -6,8 +6,6 @@
 -- so: move it to queries.sql then. "-- bug: TEXT" describes the bug for the lines below it.
 -- bug: a column in LIMIT answers 42703 (PostgreSQL: 42P10 argument of LIMIT must not contain variables)
 SELECT id FROM orders LIMIT id
--- bug: sum(*) answers 42809 (PostgreSQL: 42883 function sum() does not exist)
-SELECT sum(*) FROM orders
 -- bug: the type name "char" (quoted: the one-byte internal type, OID 18) becomes bpchar
 SELECT note::"char", 'a'::"char" FROM orders
 -- bug: a WITH clause is ignored, so a CTE that shadows a table describes the table

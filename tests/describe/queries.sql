@@ -206,6 +206,7 @@ SELECT status FROM orders GROUP BY status HAVING note = 'x'
 SELECT count(*) FILTER (WHERE count(*) > 1) FROM orders
 SELECT count(*) FILTER (WHERE id) FROM orders
 SELECT upper(note) FROM orders GROUP BY upper(status)
+SELECT sum(*) FROM orders
 -- DISTINCT, DISTINCT ON
 SELECT DISTINCT status FROM orders
 SELECT DISTINCT status, shipped FROM orders
