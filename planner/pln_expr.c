@@ -115,7 +115,11 @@ bool pln__resolve_typename(pln_binder_t *b, const sql_typename_t *t, ty_oid_t *o
     int n = t->names->count;
     const char *name = t->names->items[n - 1];
     const ty_info_t *info = NULL;
-    if (n == 1 || (n == 2 && strcmp(t->names->items[0], "pg_catalog") == 0))
+    /* The grammar spells the CHAR keyword bpchar, so a type named char here is an identifier:
+     * "char" quoted (or pg_catalog.char), the one-byte type, as in PostgreSQL. */
+    if ((n == 1 || (n == 2 && strcmp(t->names->items[0], "pg_catalog") == 0)) && strcmp(name, "char") == 0)
+        info = ty_info(TY_CHAR);
+    else if (n == 1 || (n == 2 && strcmp(t->names->items[0], "pg_catalog") == 0))
         info = ty_info_by_name(name);
     if (!info) {
         cm_buf_t full;

@@ -6,7 +6,5 @@
 -- so: move it to queries.sql then. "-- bug: TEXT" describes the bug for the lines below it.
 -- bug: a column in LIMIT answers 42703 (PostgreSQL: 42P10 argument of LIMIT must not contain variables)
 SELECT id FROM orders LIMIT id
--- bug: the type name "char" (quoted: the one-byte internal type, OID 18) becomes bpchar
-SELECT note::"char", 'a'::"char" FROM orders
 -- bug: a WITH clause is ignored, so a CTE that shadows a table describes the table
 WITH orders AS (SELECT 1 AS x) SELECT * FROM orders

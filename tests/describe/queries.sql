@@ -72,6 +72,7 @@ SELECT int4 '1', date '2024-01-02', timestamptz '2024-01-01 00:00+00', numeric(1
 SELECT tags::text, '{a,b}'::text[], ARRAY[1]::text[] FROM items
 SELECT amount::numeric, CAST(amount AS numeric), amount::decimal, amount::dec FROM orders
 SELECT status::varchar, CAST(name AS character varying) FROM orders, customers
+SELECT note::"char", 'a'::"char" FROM orders
 -- functions
 SELECT upper(name), lower(email), length(name), substr(email, 1, 3), trim(name), btrim(email) FROM customers
 SELECT coalesce(name, email), coalesce(balance, 0), coalesce(id, 0), nullif(name, 'x'), greatest(id, 5), least(balance, 1.5) FROM customers
