@@ -185,16 +185,31 @@ void pln__finish_sort(pln_binder_t *b, pln_bound_t *q, pln_sortkey_t *keys, int 
     }
 }
 
+/* The first column reference in e, or NULL. */
+static const ty_expr_t *first_column(const ty_expr_t *e)
+{
+    if (e->kind == TY_EXPR_COLUMN)
+        return e;
+    for (int i = 0; i < e->nargs; i++) {
+        const ty_expr_t *c = e->args[i] ? first_column(e->args[i]) : NULL;
+        if (c)
+            return c;
+    }
+    return NULL;
+}
+
 static ty_expr_t *bind_bound(pln_binder_t *b, const sql_expr_t *e, const char *what)
 {
-    /* LIMIT and OFFSET cannot see the FROM clause. */
-    pln_scope_t none = {.outer = b->scope ? b->scope->outer : NULL};
-    pln_scope_t *saved = b->scope;
-    b->scope = &none;
+    /* LIMIT and OFFSET see the FROM clause only to refuse its columns: PostgreSQL's
+     * checkExprIsVarFree answers 42P10 for LIMIT id, not 42703. */
     ty_expr_t *x = bind_in(b, e, NULL, what);
-    b->scope = saved;
     if (!x)
         return NULL;
+    const ty_expr_t *col = first_column(x);
+    if (col) {
+        pln__error(b, col->location, "42P10", "argument of %s must not contain variables", what);
+        return NULL;
+    }
     if (x->type != TY_INT8 && x->type != TY_UNKNOWN && !pln__can_coerce(x->type, TY_INT8, PLN_CC_ASSIGNMENT)) {
         pln__error(b, e->pos, CM_ERRCODE_DATATYPE_MISMATCH, "argument of %s must be type %s, not type %s", what,
                    "bigint", pln__type_name(b, x->type));

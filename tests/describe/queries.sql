@@ -239,6 +239,7 @@ SELECT id FROM orders ORDER BY nosuch
 SELECT id FROM orders LIMIT 'x'
 SELECT id FROM orders LIMIT 1.5
 SELECT id FROM orders OFFSET -1
+SELECT id FROM orders LIMIT id
 -- set operations
 SELECT id FROM l UNION SELECT id FROM r
 SELECT id, x FROM l UNION ALL SELECT id, y FROM r
