@@ -293,6 +293,7 @@ struct sql_select {
     int paren_pos;            /* byte offset of the outermost '(' around it; -1 if none */
     sql_list_t *with;         /* WITH: sql_cte_t *; NULL if none */
     bool with_recursive;      /* WITH RECURSIVE */
+    int with_pos;             /* byte offset of WITH (its errors point there) */
     sql_setop_t op;           /* NONE: a simple SELECT or VALUES */
     bool set_all;             /* UNION ALL ... */
     sql_select_t *larg, *rarg;

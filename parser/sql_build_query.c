@@ -43,6 +43,7 @@ sql_select_t *sql__select_with(sql_pctx_t *ctx, sql_select_t *s, sql_select_t *w
     }
     s->with = with->with;
     s->with_recursive = with->with_recursive;
+    s->with_pos = with->pos;
     return s;
 }
 

@@ -581,6 +581,9 @@ bool pln__bind_select(pln_binder_t *b, const sql_select_t *s, pln_bound_t *out)
     if (++b->depth > PLN_BIND_DEPTH_MAX)
         return pln__error(b, -1, CM_ERRCODE_STATEMENT_TOO_COMPLEX, "stack depth limit exceeded");
     /* Each query level has its own FROM names; the enclosing level's stay visible as outer ones. */
+    if (s->with)
+        /* Binding without the WITH would describe a table its CTE shadows: refuse until CTEs exist. */
+        return pln__error(b, s->with_pos, CM_ERRCODE_FEATURE_NOT_SUPPORTED, "WITH is not supported yet");
     pln_scope_t scope = {.outer = b->scope};
     pln_scope_t *saved = b->scope;
     bool resolve = !b->setop_leaf;

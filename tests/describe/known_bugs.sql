@@ -4,5 +4,3 @@
 -- neither as passed nor failed so that make test stays green until the fix lands; run with
 -- DESCRIBE_STRICT=1 to count them as failures. Once one agrees with PostgreSQL the runner says
 -- so: move it to queries.sql then. "-- bug: TEXT" describes the bug for the lines below it.
--- bug: a WITH clause is ignored, so a CTE that shadows a table describes the table
-WITH orders AS (SELECT 1 AS x) SELECT * FROM orders

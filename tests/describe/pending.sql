@@ -25,7 +25,8 @@ SELECT id, dense_rank() OVER (ORDER BY status), ntile(4) OVER (ORDER BY id), fir
 SELECT count(*) OVER () FROM orders
 SELECT sum(amount) FILTER (WHERE true) OVER () FROM orders
 SELECT id FROM orders WHERE row_number() OVER () > 1
--- pending: WITH (CTEs) are not bound: the WITH clause is ignored and its names answer 42P01
+-- pending: WITH (CTEs) are not bound yet: any query with WITH answers 0A000
+WITH orders AS (SELECT 1 AS x) SELECT * FROM orders
 WITH t AS (SELECT id, amount FROM orders) SELECT * FROM t
 WITH t (a, b) AS (SELECT id, amount FROM orders) SELECT * FROM t
 WITH t AS (SELECT id FROM l), u AS (SELECT id FROM t) SELECT * FROM u
