@@ -215,46 +215,11 @@ bool pln__agg_step(const pln_agg_t *a, pln_aggstate_t *st, const ty_datum_t *val
     return true;
 }
 
-static int cmp_pending(const pln_agg_t *a, const ty_datum_t *x, const ty_datum_t *y)
-{
-    for (int i = 0; i < a->norder; i++) {
-        const pln_sortkey_t *k = &a->keys[i];
-        const ty_datum_t *p = &x[k->col], *q = &y[k->col];
-        if (p->isnull || q->isnull) {
-            if (p->isnull && q->isnull)
-                continue;
-            return p->isnull ? (k->nulls_first ? -1 : 1) : (k->nulls_first ? 1 : -1);
-        }
-        int c = ty_datum_compare(k->type, p, q);
-        if (c)
-            return k->desc ? -c : c;
-    }
-    return 0;
-}
-
-/* A stable merge sort of the pending inputs. */
-static void sort_pending(const pln_agg_t *a, ty_datum_t **rows, ty_datum_t **tmp, int n)
-{
-    if (n < 2)
-        return;
-    int h = n / 2;
-    sort_pending(a, rows, tmp, h);
-    sort_pending(a, rows + h, tmp, n - h);
-    int i = 0, j = h, k = 0;
-    while (i < h && j < n)
-        tmp[k++] = cmp_pending(a, rows[j], rows[i]) < 0 ? rows[j++] : rows[i++];
-    while (i < h)
-        tmp[k++] = rows[i++];
-    while (j < n)
-        tmp[k++] = rows[j++];
-    memcpy(rows, tmp, sizeof(*rows) * (size_t)n);
-}
-
 bool pln__agg_finish(const pln_agg_t *a, pln_aggstate_t *st, ty_ctx_t *ctx, ty_datum_t *out)
 {
     if (st->npending) {
         ty_datum_t **tmp = cm_arena_alloc(ctx->arena, sizeof(*tmp) * (size_t)st->npending);
-        sort_pending(a, st->pending, tmp, st->npending);
+        pln__rows_sort(a->keys, a->norder, st->pending, tmp, st->npending);
         for (int i = 0; i < st->npending; i++)
             if (!step(a, st, st->pending[i], ctx))
                 return false;

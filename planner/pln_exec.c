@@ -72,10 +72,10 @@ static ty_datum_t *new_row(pln_exec_t *x, int n)
 
 /* ---------------------------------------------------------------- sort */
 
-static int cmp_rows(const pln_rel_t *rel, const ty_datum_t *a, const ty_datum_t *b)
+static int cmp_rows(const pln_sortkey_t *keys, int nkeys, const ty_datum_t *a, const ty_datum_t *b)
 {
-    for (int i = 0; i < rel->nsort; i++) {
-        const pln_sortkey_t *k = &rel->sort[i];
+    for (int i = 0; i < nkeys; i++) {
+        const pln_sortkey_t *k = &keys[i];
         const ty_datum_t *p = &a[k->col], *q = &b[k->col];
         if (p->isnull || q->isnull) {
             if (p->isnull && q->isnull)
@@ -89,17 +89,17 @@ static int cmp_rows(const pln_rel_t *rel, const ty_datum_t *a, const ty_datum_t 
     return 0;
 }
 
-/* A stable merge sort: ORDER BY keeps equal rows in input order. */
-static void sort_rows(const pln_rel_t *rel, ty_datum_t **rows, ty_datum_t **tmp, int n)
+/* A stable merge sort: ORDER BY (and ORDER BY inside aggregates) keeps equal rows in input order. */
+void pln__rows_sort(const pln_sortkey_t *keys, int nkeys, ty_datum_t **rows, ty_datum_t **tmp, int n)
 {
     if (n < 2)
         return;
     int h = n / 2;
-    sort_rows(rel, rows, tmp, h);
-    sort_rows(rel, rows + h, tmp, n - h);
+    pln__rows_sort(keys, nkeys, rows, tmp, h);
+    pln__rows_sort(keys, nkeys, rows + h, tmp, n - h);
     int i = 0, j = h, k = 0;
     while (i < h && j < n)
-        tmp[k++] = cmp_rows(rel, rows[j], rows[i]) < 0 ? rows[j++] : rows[i++];
+        tmp[k++] = cmp_rows(keys, nkeys, rows[j], rows[i]) < 0 ? rows[j++] : rows[i++];
     while (i < h)
         tmp[k++] = rows[i++];
     while (j < n)
@@ -381,7 +381,7 @@ static bool start(pln_exec_t *x, pln_iter_t *it)
         if (!drain(x, it->in, -1, &it->buf, &it->nbuf))
             return false;
         ty_datum_t **tmp = cm_arena_alloc(x->ctx->arena, sizeof(ty_datum_t *) * (size_t)(it->nbuf + 1));
-        sort_rows(rel, it->buf, tmp, it->nbuf);
+        pln__rows_sort(rel->sort, rel->nsort, it->buf, tmp, it->nbuf);
         return true;
     }
     case PLN_REL_REDUCE:

@@ -389,4 +389,7 @@ ty_expr_t *pln__bind_row_distinct(pln_binder_t *b, const sql_expr_t *e);  /* ROW
 bool pln__is_row_in(const sql_expr_t *e);
 ty_expr_t *pln__bind_row_in(pln_binder_t *b, const sql_expr_t *e);        /* (a, b) [NOT] IN ((c, d), ...) */
 
+/* Stable merge sort of rows by keys (NULLS FIRST/LAST, DESC); tmp holds n pointers. */
+void pln__rows_sort(const pln_sortkey_t *keys, int nkeys, ty_datum_t **rows, ty_datum_t **tmp, int n);
+
 #endif
