@@ -28,7 +28,7 @@ void srv_cancel_register(srv_cancel_slot_t *slot)
 {
     pthread_mutex_init(&slot->mu, NULL);
     slot->running = false;
-    slot->cancel = 0;
+    __atomic_store_n(&slot->cancel, 0, __ATOMIC_RELEASE);
     if (RAND_bytes((unsigned char *)&slot->secret, sizeof slot->secret) != 1)
         cm_panic(__FILE__, __LINE__, "RAND_bytes failed");
     pthread_mutex_lock(&srv__cancel_mu);
@@ -64,7 +64,7 @@ void srv_cancel_request(int32_t pid, int32_t secret)
         if (CRYPTO_memcmp(&s->secret, &secret, sizeof secret) == 0) {
             pthread_mutex_lock(&s->mu);
             if (s->running)
-                s->cancel = 1;
+                __atomic_store_n(&s->cancel, 1, __ATOMIC_RELEASE);
             pthread_mutex_unlock(&s->mu);
         }
         break;
@@ -75,7 +75,7 @@ void srv_cancel_request(int32_t pid, int32_t secret)
 void srv_cancel_stmt_begin(srv_cancel_slot_t *slot)
 {
     pthread_mutex_lock(&slot->mu);
-    slot->cancel = 0;
+    __atomic_store_n(&slot->cancel, 0, __ATOMIC_RELEASE);
     slot->running = true;
     pthread_mutex_unlock(&slot->mu);
 }
@@ -84,6 +84,6 @@ void srv_cancel_stmt_end(srv_cancel_slot_t *slot)
 {
     pthread_mutex_lock(&slot->mu);
     slot->running = false;
-    slot->cancel = 0;
+    __atomic_store_n(&slot->cancel, 0, __ATOMIC_RELEASE);
     pthread_mutex_unlock(&slot->mu);
 }

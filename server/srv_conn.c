@@ -407,7 +407,7 @@ static void srv__conn_really_close(srv_conn_t *c)
     c->counted = false;
     if (c->cancel.pid != 0) {
         /* Stop the statement if one runs, then forget the key. */
-        c->cancel.cancel = 1;
+        __atomic_store_n(&c->cancel.cancel, 1, __ATOMIC_RELEASE);
         srv_cancel_unregister(&c->cancel);
         c->cancel.pid = 0;
     }

@@ -147,7 +147,8 @@ const char *ty_intervalstyle_name(ty_intervalstyle_t style)
 
 bool ty_ctx_check_interrupt(ty_ctx_t *ctx)
 {
-    if (ctx->cancel != NULL && *ctx->cancel)
+    /* The flag is set by another thread (a CancelRequest on another loop): read it atomically. */
+    if (ctx->cancel != NULL && __atomic_load_n(ctx->cancel, __ATOMIC_ACQUIRE))
         return cm_err_set(ctx->err, CM_ERRCODE_QUERY_CANCELED, "canceling statement due to user request");
     if (ctx->deadline_mono_us != 0 && cm_now_mono_us() >= ctx->deadline_mono_us)
         return cm_err_set(ctx->err, CM_ERRCODE_QUERY_CANCELED, "canceling statement due to statement timeout");
