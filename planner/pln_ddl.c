@@ -1,5 +1,5 @@
 /*
- * pln_ddl.c: CREATE TABLE / VIEW / MATERIALIZED VIEW / INDEX / SCHEMA /
+ * pln_ddl.c: CREATE TABLE / SOURCE (checked in pln_source.c) / VIEW / MATERIALIZED VIEW / INDEX / SCHEMA /
  * DATABASE and DROP as catalog changes. Binding only marks the statement
  * PLN_DDL: like PostgreSQL's utility statements, it is validated when it
  * runs, against the snapshot the commit will be checked against, and again
@@ -21,6 +21,7 @@ bool pln__is_ddl(const sql_stmt_t *s)
 {
     switch (s->kind) {
     case SQL_STMT_CREATE_TABLE:
+    case SQL_STMT_CREATE_SOURCE:
     case SQL_STMT_CREATE_VIEW:
     case SQL_STMT_CREATE_INDEX:
     case SQL_STMT_CREATE_SCHEMA:
@@ -225,6 +226,18 @@ static bool plan_create_table(pln_binder_t *b, const sql_stmt_t *s, cat_change_t
     return cat_plan_create_item(b->cat->snap, &b->cat->search, &def, t->if_not_exists, out, b->err);
 }
 
+/* ------------------------------------------------------------ CREATE SOURCE */
+
+const char *pln__source_create_sql(pln_binder_t *b, const sql_stmt_t *s, const cat_qname_t *qn)
+{
+    sql_create_source_t norm = *s->create_source;
+    norm.if_not_exists = false;
+    norm.name = qualified_new(b, s->create_source->name, qn);
+    sql_stmt_t ns = *s;
+    ns.create_source = &norm;
+    return deparse(b, &ns);
+}
+
 /* ------------------------------------------------------------ CREATE VIEW */
 
 static bool plan_create_view(pln_binder_t *b, const sql_stmt_t *s, cat_change_t *out)
@@ -405,6 +418,8 @@ bool pln_ddl_plan(cm_arena_t *arena, const pln_stmt_t *st, const char *sql, cons
     switch (s->kind) {
     case SQL_STMT_CREATE_TABLE:
         return plan_create_table(&b, s, out);
+    case SQL_STMT_CREATE_SOURCE:
+        return pln__plan_create_source(&b, s, out);
     case SQL_STMT_CREATE_VIEW:
         return plan_create_view(&b, s, out);
     case SQL_STMT_CREATE_INDEX:

@@ -226,5 +226,60 @@ def extended_protocol_ddl(t):
         c.q("DROP SCHEMA %s CASCADE" % sch)
 
 
+@case
+def create_source_validated_and_committed(t):
+    sch = schema("source")
+    import tempfile
+    with tempfile.TemporaryDirectory() as d:
+        path = os.path.join(d, "in.csv")
+        with open(path, "w") as f:
+            f.write("1,a\n")
+        missing = os.path.join(d, "nosuch")
+        bad = [("CREATE SOURCE e FROM FILE '%s' FORMAT TEXT" % missing, "58P01",
+                'could not open file "%s" for reading: No such file or directory' % missing),
+               ("CREATE SOURCE e FROM FILE '%s' FORMAT CSV WITH 0 COLUMNS" % path, "22023", None),
+               ("CREATE SOURCE e FROM FILE '%s' FORMAT REGEX '(a'" % path, "2201B", None),
+               ("CREATE SOURCE e FROM FILE '%s' WITH (bogus = 1) FORMAT TEXT" % path, "22023",
+                'unrecognized FILE option "bogus"'),
+               ("CREATE SOURCE e FROM FILE '%s' WITH (tail = 'maybe') FORMAT TEXT" % path, "22023",
+                "tail requires a Boolean value"),
+               ("CREATE SOURCE e FROM LOAD GENERATOR COUNTER (SCALE FACTOR 1)", "22023",
+                'unrecognized LOAD GENERATOR COUNTER option "scale factor"'),
+               ("CREATE SOURCE e FROM LOAD GENERATOR TPCH (SCALE FACTOR 0)", "22023", None),
+               ("CREATE SOURCE e FROM KAFKA BROKER '' TOPIC 't' FORMAT BYTES", "22023", None)]
+        good = ["CREATE SOURCE txt FROM FILE '%s' WITH (tail = true) FORMAT TEXT" % path,
+                "CREATE SOURCE csv FROM FILE '%s' FORMAT CSV WITH 2 COLUMNS" % path,
+                "CREATE SOURCE named (x, y) FROM FILE '%s' FORMAT CSV WITH 2 COLUMNS" % path,
+                "CREATE SOURCE re FROM FILE '%s' FORMAT REGEX '(?P<num>[0-9]+),([a-z]+)'" % path,
+                "CREATE SOURCE cnt FROM LOAD GENERATOR COUNTER (TICK INTERVAL '1s')",
+                "CREATE SOURCE kf FROM KAFKA BROKER 'localhost:9092' TOPIC 't' FORMAT BYTES"]
+        with connect() as c:
+            c.q("DROP SCHEMA IF EXISTS %s CASCADE" % sch)
+            c.q("CREATE SCHEMA %s; SET search_path = %s" % (sch, sch))
+            for sql, code, msg in bad:
+                got = [(e[1], e[2]) for e in outcome(c.q(sql)) if e[0] == "E"]
+                t.eq([g[0] for g in got], [code], sql)
+                if msg:
+                    t.eq(got[0][1], msg, "message of " + sql)
+            for sql in good:
+                t.eq(outcome(c.q(sql)), [("C", "CREATE SOURCE")], sql)
+            t.eq([m.sqlstate() for m in errors(c.q(good[0]))], ["42P07"], "a second CREATE SOURCE: 42P07")
+            t.eq(outcome(c.q(good[0].replace("SOURCE", "SOURCE IF NOT EXISTS", 1))),
+                 [("N", "42P07", 'relation "txt" already exists, skipping', None, None, None),
+                  ("C", "CREATE SOURCE")], "IF NOT EXISTS")
+            t.eq([r[0] for r in rows(c.q("SHOW SOURCES"))], [b"cnt", b"csv", b"kf", b"named", b"re", b"txt"],
+                 "SHOW SOURCES")
+            cols = lambda rel: [r[0] + b" " + r[2] for r in rows(c.q("SHOW COLUMNS FROM " + rel))]
+            t.eq(cols("txt"), [b"text text"], "FORMAT TEXT: one text column")
+            t.eq(cols("csv"), [b"column1 text", b"column2 text"], "CSV WITH 2 COLUMNS")
+            t.eq(cols("named"), [b"x text", b"y text"], "CSV with declared columns")
+            t.eq(cols("re"), [b"num text", b"column2 text"], "REGEX: named groups, then columnN")
+            t.eq(cols("cnt"), [b"counter bigint"], "COUNTER")
+            t.eq(describe(c, "SELECT * FROM cnt"), [("counter", 20, -1)], "SELECT from a source binds")
+            t.eq([m.sqlstate() for m in errors(c.q("SELECT * FROM txt"))], ["0A000"], "reading it: 0A000")
+            t.eq(outcome(c.q("DROP SOURCE txt")), [("C", "DROP SOURCE")], "DROP SOURCE")
+            c.q("DROP SCHEMA %s CASCADE" % sch)
+
+
 if __name__ == "__main__":
     main()
