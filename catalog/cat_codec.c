@@ -420,7 +420,7 @@ static bool cat__op_read(cat__rd_t *rd, cm_arena_t *a, cat_op_t *op, cm_err_t *e
         if (f.tag == OP_KIND) {
             if (!cat__field_uint(&f, &v, err))
                 return false;
-            if (v != CAT_OP_CREATE && v != CAT_OP_DROP)
+            if (v != CAT_OP_CREATE && v != CAT_OP_DROP && v != CAT_OP_RENAME)
                 return cat__corrupt(err, "unknown op");
             op->kind = (cat_op_kind_t)v;
         } else if (f.tag == OP_OBJECT) {

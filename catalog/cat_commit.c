@@ -115,6 +115,23 @@ cat_commit_t *cat_commit_build(const cat_change_t *ch, const cat_snap_t *s, cons
                 }
                 continue;
             }
+            if (op->kind == CAT_OP_RENAME) {
+                /* The object is rewritten in place (delete and create of one
+                 * key in one commit) and the name index moves with it. */
+                const cat_item_t *it = cat_snap_item_by_id(s, op->obj.id);
+                const char *okey = key_str(c, CAT_CLASS_ITEM, it->id);
+                const char *db = it->schema->database->name, *sch = it->schema->name;
+                c->obj_deletes[c->nobj_d++] = okey;
+                c->name_deletes[c->nname_d++] = name_str(c, CAT_CLASS_ITEM, db, sch, it->name);
+                cm_buf_t *b = &c->bufs[c->nbufs++];
+                cm_buf_init(b, 0);
+                cat_object_encode(&eo->obj, b);
+                c->obj_creates[c->nobj_c++] = (cat_kv_t){.key = okey, .data = b->data, .len = b->len};
+                c->name_creates[c->nname_c++] = (cat_kv_t){
+                    .key = name_str(c, CAT_CLASS_ITEM, db, sch, eo->obj.name), .data = (const uint8_t *)okey,
+                    .len = strlen(okey)};
+                continue;
+            }
             cat_object_t *o = &eo->obj;
             o->id = index;
             o->oid = cat__oid_for(index, o->cls);

@@ -480,6 +480,34 @@ static bool cat__check_create(const cat_snap_t *s, cat__overlay_t *ov, const cat
     return true;
 }
 
+/* A rename: the item exists, keeps its ID, OID and kind, and the new name is free. */
+static bool cat__check_rename(const cat_snap_t *s, cat__overlay_t *ov, const cat_object_t *o, cm_err_t *err)
+{
+    const cat__item_t *it = o->cls == CAT_CLASS_ITEM ? cat__map_get(&s->item_by_id, o->id, NULL) : NULL;
+    if (!it || cat_id_is_system(o->id) || !cat__alive(s, ov, o->cls, o->id) ||
+        cat__map_get(&ov->made, cat__ok(o->cls, o->id), NULL))
+        return cat__bad(err, "the item to rename does not exist", o->id);
+    if (it->pub.oid != o->oid || it->pub.kind != o->kind || it->pub.schema->id != o->parent)
+        return cat__bad(err, "a rename changes more than the name", o->id);
+    uint64_t nk = o->parent << 2 | cat__clsbits(o->cls);
+    bool taken = cat__map_get(&s->item_by_name, o->parent, o->name) != NULL;
+    if ((taken && !cat__map_get(&ov->names_gone, nk, o->name)) || cat__map_get(&ov->names_made, nk, o->name))
+        return cat__bad(err, "the name is taken", o->id);
+    cat__map_put(&ov->names_gone, nk, it->pub.name, (void *)1);
+    cat__map_put(&ov->names_made, nk, o->name, (void *)1);
+    return true;
+}
+
+/* Renames in place, so the pointers others hold (dependents, schema lists) stay valid. */
+static void cat__snap_rename(cat_snap_t *s, const cat_object_t *o)
+{
+    cat__item_t *it = cat__map_get(&s->item_by_id, o->id, NULL);
+    cat__map_del(&s->item_by_name, o->parent, it->pub.name);
+    it->pub.name = cm_arena_strdup(&it->arena, o->name);
+    it->pub.create_sql = cm_arena_strdup(&it->arena, o->create_sql ? o->create_sql : "");
+    cat__map_put(&s->item_by_name, o->parent, it->pub.name, it);
+}
+
 bool cat_snap_apply(cat_snap_t *s, const uint8_t *data, size_t len, cm_err_t *err)
 {
     cm_arena_t a;
@@ -495,8 +523,9 @@ bool cat_snap_apply(cat_snap_t *s, const uint8_t *data, size_t len, cm_err_t *er
     cat__map_init(&ov.names_gone);
     cat__map_init(&ov.names_made);
     for (uint32_t i = 0; ok && i < e.nops; i++)
-        ok = e.ops[i].kind == CAT_OP_DROP ? cat__check_drop(s, &ov, &e.ops[i].obj, err)
-                                          : cat__check_create(s, &ov, &e.ops[i].obj, err);
+        ok = e.ops[i].kind == CAT_OP_DROP     ? cat__check_drop(s, &ov, &e.ops[i].obj, err)
+             : e.ops[i].kind == CAT_OP_RENAME ? cat__check_rename(s, &ov, &e.ops[i].obj, err)
+                                              : cat__check_create(s, &ov, &e.ops[i].obj, err);
     cat__map_free(&ov.gone);
     cat__map_free(&ov.made);
     cat__map_free(&ov.names_gone);
@@ -504,6 +533,10 @@ bool cat_snap_apply(cat_snap_t *s, const uint8_t *data, size_t len, cm_err_t *er
     for (uint32_t i = 0; ok && i < e.nops; i++) {
         /* The checks above make every step succeed; a failure here is a bug. */
         cm_err_t bug = {0};
+        if (e.ops[i].kind == CAT_OP_RENAME) {
+            cat__snap_rename(s, &e.ops[i].obj);
+            continue;
+        }
         bool done = e.ops[i].kind == CAT_OP_DROP ? cat__snap_remove(s, e.ops[i].obj.cls, e.ops[i].obj.id, &bug)
                                                  : cat__snap_insert(s, &e.ops[i].obj, &bug);
         if (!done)

@@ -423,6 +423,12 @@ bool cat_plan_drop_schemas(const cat_snap_t *s, const cat_search_t *search, cons
                            size_t n, bool if_exists, bool cascade, cat_change_t *out, cm_err_t *err);
 bool cat_plan_create_item(const cat_snap_t *s, const cat_search_t *search, const cat_item_def_t *def,
                           bool if_not_exists, cat_change_t *out, cm_err_t *err);
+/* ALTER ... RENAME TO: 42P07 when the schema has new_name; create_sql is
+ * the definition rewritten under the new name. */
+bool cat_plan_rename_item(const cat_snap_t *s, const cat_item_t *item, const char *new_name, const char *create_sql,
+                          cat_change_t *out, cm_err_t *err);
+/* ALTER ... IF EXISTS of a missing relation: only the notice PostgreSQL sends. */
+void cat_plan_rename_missing(const cat_snap_t *s, const char *name, cat_change_t *out);
 bool cat_plan_drop_items(const cat_snap_t *s, const cat_search_t *search, cat_item_kind_t kind,
                          const cat_qname_t *names, size_t n, bool if_exists, bool cascade, cat_change_t *out,
                          cm_err_t *err);
@@ -453,6 +459,7 @@ void cat_commit_free(cat_commit_t *c);
 typedef enum cat_op_kind {
     CAT_OP_CREATE = 1,   /* object: a full definition */
     CAT_OP_DROP = 2,     /* class and id */
+    CAT_OP_RENAME = 3,   /* item: its full definition under the new name, same ID and OID */
 } cat_op_kind_t;
 
 /* A decoded object; strings point into `arena`. */

@@ -27,6 +27,7 @@ bool pln__is_ddl(const sql_stmt_t *s)
     case SQL_STMT_CREATE_SCHEMA:
     case SQL_STMT_CREATE_DATABASE:
     case SQL_STMT_DROP:
+    case SQL_STMT_ALTER_RENAME:
         return true;
     default:
         return false;
@@ -438,6 +439,8 @@ bool pln_ddl_plan(cm_arena_t *arena, const pln_stmt_t *st, const char *sql, cons
     }
     case SQL_STMT_DROP:
         return plan_drop(&b, s, out);
+    case SQL_STMT_ALTER_RENAME:
+        return pln__plan_rename(&b, s, out);
     default:
         break;
     }

@@ -215,6 +215,8 @@ bool pln__qname(pln_binder_t *b, const sql_list_t *names, int pos, cat_qname_t *
 const char *pln__source_create_sql(pln_binder_t *b, const sql_stmt_t *s, const cat_qname_t *qn);
 /* pln_source.c: CREATE SOURCE validated (connector, format, options) into a catalog change. */
 bool pln__plan_create_source(pln_binder_t *b, const sql_stmt_t *s, cat_change_t *out);
+/* pln_rename.c: ALTER ... RENAME TO of an item into a catalog change. */
+bool pln__plan_rename(pln_binder_t *b, const sql_stmt_t *s, cat_change_t *out);
 
 /* pln_show.c: SHOW objects / COLUMNS / CREATE as a query over rows read from the snapshot. */
 bool pln__is_show_catalog(const sql_stmt_t *s);

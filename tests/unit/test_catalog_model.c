@@ -616,6 +616,21 @@ static void test_replay_equals_snapshot(void)
     UNIT_CHECK(tc_create(&t, CAT_ITEM_SOURCE, "src", NULL));
     UNIT_CHECK(tc_create(&t, CAT_ITEM_MATVIEW, "mv", "v,src"));
     UNIT_CHECK(tc_drop(&t, CAT_ITEM_SOURCE, "src", false, true));
+    /* A rename keeps ID and OID and moves the name: replay, load and the
+     * store's name index agree, and the old name is free again. */
+    const cat_item_t *tb = find(&t, "s.t");
+    uint64_t tid = tb->id;
+    uint32_t toid = tb->oid;
+    cat_change_t *rn = cat_change_new();
+    UNIT_CHECK(!cat_plan_rename_item(t.snap, tb, "t", "CREATE TABLE s.t ()", rn, &t.err));
+    UNIT_CHECK_STR(t.err.sqlstate, "42P07");
+    cm_err_clear(&t.err);
+    UNIT_CHECK(cat_plan_rename_item(t.snap, tb, "t2", "CREATE TABLE s.t2 ()", rn, &t.err));
+    UNIT_CHECK(tc_commit_change(&t, rn, "ALTER TABLE") == CAT_STORE_OK);
+    cat_change_free(rn);
+    const cat_item_t *t2 = find(&t, "s.t2");
+    UNIT_CHECK(t2 && t2->id == tid && t2->oid == toid && strcmp(t2->create_sql, "CREATE TABLE s.t2 ()") == 0);
+    UNIT_CHECK(tc_create(&t, CAT_ITEM_TABLE, "s.t", NULL));
     cat_change_t *ch = cat_change_new();
     UNIT_CHECK(cat_plan_create_database(t.snap, "other", false, ch, &t.err));
     UNIT_CHECK(tc_commit_change(&t, ch, "CREATE DATABASE") == CAT_STORE_OK);
