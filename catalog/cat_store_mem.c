@@ -423,16 +423,19 @@ static int mem_commit(cat_store_t *base, const cat_store_commit_t *c, cat_store_
         }
     }
     mem_enqueue_locked(s, d);
+    /* Other handles are woken under the lock: once it is released another
+     * thread may close its handle and free it. Wake hooks only signal
+     * (uv_async_send), so calling them here cannot deadlock. */
     if (wake_all) {
-        /* More handles than the stack list holds: wake them all under the lock. */
         for (mem_store_t *h = db->handles; h; h = h->next)
-            mem_wake(h);
-        nwoken = 0;
+            if (h != s)
+                mem_wake(h);
+    } else {
+        for (size_t i = 0; i < nwoken; i++)
+            if (woken[i] != s)
+                mem_wake(woken[i]);
     }
     pthread_mutex_unlock(&db->mu);
-    for (size_t i = 0; i < nwoken; i++)
-        if (woken[i] != s)
-            mem_wake(woken[i]);
     mem_wake(s);
     return 0;
 }

@@ -227,7 +227,8 @@ void cat_store_close(cat_store_t *s);
 /*
  * The embedded store's shared state: one per process, thread-safe (one mutex;
  * DDL rates are tiny). Handles opened on it may live on different threads.
- * `wake` is called (from any thread) when the handle has something for
+ * `wake` is called (from any thread, possibly with the store's mutex held, so
+ * it must only signal, e.g. uv_async_send) when the handle has something for
  * cat_store_dispatch; NULL means the owner polls.
  */
 typedef struct cat_mem_db cat_mem_db_t;
