@@ -29,84 +29,34 @@ static bool ty__overflow(ty_ctx_t *c)
 
 /* ===== radians ===== */
 
-static bool ty__sin(ty_ctx_t *c, const ty_datum_t *a, int n, ty_datum_t *o)
+/*
+ * The radian functions share PostgreSQL's argument checks: NaN passes
+ * through, and an argument outside the domain (infinite for sin, cos, tan
+ * and cot; outside [-1, 1] for asin and acos) is 22003.
+ */
+static bool ty__radian_call(ty_ctx_t *c, double x, double (*fn)(double), bool unit_domain, ty_datum_t *o)
 {
-    double x = a[0].v.f;
-    if (x != x) {
+    if (isnan(x)) {
         o->v.f = x;
         return true;
     }
-    if (isinf(x))
+    if (unit_domain ? (x < -1.0 || x > 1.0) : isinf(x))
         return ty__range_err(c);
-    o->v.f = sin(x);
+    o->v.f = fn(x);
     return true;
 }
 
-static bool ty__cos(ty_ctx_t *c, const ty_datum_t *a, int n, ty_datum_t *o)
+static double ty__cot_of(double x)
 {
-    double x = a[0].v.f;
-    if (x != x) {
-        o->v.f = x;
-        return true;
-    }
-    if (isinf(x))
-        return ty__range_err(c);
-    o->v.f = cos(x);
-    return true;
+    return 1.0 / tan(x);
 }
 
-static bool ty__tan(ty_ctx_t *c, const ty_datum_t *a, int n, ty_datum_t *o)
-{
-    double x = a[0].v.f;
-    if (x != x) {
-        o->v.f = x;
-        return true;
-    }
-    if (isinf(x))
-        return ty__range_err(c);
-    o->v.f = tan(x);
-    return true;
-}
-
-/* cot(0) is Infinity, not an error, as in PostgreSQL. */
-static bool ty__cot(ty_ctx_t *c, const ty_datum_t *a, int n, ty_datum_t *o)
-{
-    double x = a[0].v.f;
-    if (x != x) {
-        o->v.f = x;
-        return true;
-    }
-    if (isinf(x))
-        return ty__range_err(c);
-    o->v.f = 1.0 / tan(x);
-    return true;
-}
-
-static bool ty__asin(ty_ctx_t *c, const ty_datum_t *a, int n, ty_datum_t *o)
-{
-    double x = a[0].v.f;
-    if (x != x) {
-        o->v.f = x;
-        return true;
-    }
-    if (x < -1.0 || x > 1.0)
-        return ty__range_err(c);
-    o->v.f = asin(x);
-    return true;
-}
-
-static bool ty__acos(ty_ctx_t *c, const ty_datum_t *a, int n, ty_datum_t *o)
-{
-    double x = a[0].v.f;
-    if (x != x) {
-        o->v.f = x;
-        return true;
-    }
-    if (x < -1.0 || x > 1.0)
-        return ty__range_err(c);
-    o->v.f = acos(x);
-    return true;
-}
+static bool ty__sin(ty_ctx_t *c, const ty_datum_t *a, int n, ty_datum_t *o) { return ty__radian_call(c, a[0].v.f, sin, false, o); }
+static bool ty__cos(ty_ctx_t *c, const ty_datum_t *a, int n, ty_datum_t *o) { return ty__radian_call(c, a[0].v.f, cos, false, o); }
+static bool ty__tan(ty_ctx_t *c, const ty_datum_t *a, int n, ty_datum_t *o) { return ty__radian_call(c, a[0].v.f, tan, false, o); }
+static bool ty__cot(ty_ctx_t *c, const ty_datum_t *a, int n, ty_datum_t *o) { return ty__radian_call(c, a[0].v.f, ty__cot_of, false, o); }
+static bool ty__asin(ty_ctx_t *c, const ty_datum_t *a, int n, ty_datum_t *o) { return ty__radian_call(c, a[0].v.f, asin, true, o); }
+static bool ty__acos(ty_ctx_t *c, const ty_datum_t *a, int n, ty_datum_t *o) { return ty__radian_call(c, a[0].v.f, acos, true, o); }
 
 static bool ty__atan(ty_ctx_t *c, const ty_datum_t *a, int n, ty_datum_t *o)
 {
