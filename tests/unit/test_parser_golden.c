@@ -15,7 +15,8 @@
 #include "common/common.h"
 #include "parser/parser.h"
 
-#include <dirent.h>
+#include "tests/unit/test_files.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -122,11 +123,6 @@ static void run_file(const char *dir, const char *name, bool print)
     fclose(f);
 }
 
-static int cmp_names(const void *a, const void *b)
-{
-    return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
 int main(int argc, char **argv)
 {
     const char *dir = "tests/parser";
@@ -134,21 +130,12 @@ int main(int argc, char **argv)
         run_file(argv[2][0] == '/' ? "" : ".", argv[2], true);
         return 0;
     }
-    DIR *d = opendir(dir);
-    if (!d) {
+    char *names[256];
+    int count = tf_list(dir, ".txt", names, 256);
+    if (count < 0) {
         printf("not ok parser golden files: cannot open %s\n", dir);
         return 1;
     }
-    char *names[256];
-    int count = 0;
-    struct dirent *de;
-    while ((de = readdir(d)) && count < 256) {
-        size_t n = strlen(de->d_name);
-        if (n > 4 && strcmp(de->d_name + n - 4, ".txt") == 0)
-            names[count++] = cm_strdup(de->d_name);
-    }
-    closedir(d);
-    qsort(names, (size_t)count, sizeof(char *), cmp_names);
     for (int i = 0; i < count; i++) {
         run_file(dir, names[i], false);
         free(names[i]);

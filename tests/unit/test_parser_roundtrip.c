@@ -14,8 +14,8 @@
 #include "common/common.h"
 #include "parser/parser.h"
 #include "tests/unit/unit.h"
+#include "tests/unit/test_files.h"
 
-#include <dirent.h>
 #include <stdlib.h>
 
 typedef struct pcase {
@@ -163,27 +163,11 @@ static void check_lines(const char *path)
 /* Calls fn for each file of dir whose name ends in suffix, in name order. */
 static void each_file(const char *dir, const char *suffix, void (*fn)(const char *path))
 {
-    DIR *d = opendir(dir);
-    UNIT_CHECK(d != NULL);
-    if (!d)
-        return;
     char *names[256];
-    int count = 0;
-    struct dirent *de;
-    size_t sl = strlen(suffix);
-    while ((de = readdir(d)) && count < 256) {
-        size_t n = strlen(de->d_name);
-        if (n > sl && strcmp(de->d_name + n - sl, suffix) == 0)
-            names[count++] = cm_strdup(de->d_name);
-    }
-    closedir(d);
-    for (int i = 0; i < count; i++)
-        for (int j = i + 1; j < count; j++)
-            if (strcmp(names[j], names[i]) < 0) {
-                char *t = names[i];
-                names[i] = names[j];
-                names[j] = t;
-            }
+    int count = tf_list(dir, suffix, names, 256);
+    UNIT_CHECK(count >= 0);
+    if (count < 0)
+        return;
     UNIT_CHECK(count > 0);
     for (int i = 0; i < count; i++) {
         char path[1024];
