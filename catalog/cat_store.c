@@ -12,12 +12,35 @@
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+/* A per-thread xorshift generator seeded from the clock and the thread: a
+ * backoff needs spread, not secrecy. */
+static uint64_t cat__jitter_next(void)
+{
+    static _Thread_local uint64_t x;
+    if (x == 0) {
+        struct timespec ts;
+        clock_gettime(CLOCK_MONOTONIC, &ts);
+        x = ((uint64_t)ts.tv_nsec << 20) ^ (uint64_t)ts.tv_sec ^ ((uint64_t)getpid() << 40) ^ (uintptr_t)&x;
+        if (x == 0)
+            x = 0x9E3779B97F4A7C15u;
+    }
+    x ^= x << 13;
+    x ^= x >> 7;
+    x ^= x << 17;
+    return x;
+}
 
 void cat_limits_default(cat_limits_t *l)
 {
     l->entry_max_bytes = 512 * 1024;
     l->object_max_bytes = 512 * 1024;
     l->commit_max_bytes = 900 * 1024 - 1;
+    l->commit_attempts_max = 16;
+    l->commit_backoff_ms = 2;
+    l->commit_backoff_max_ms = 200;
 }
 
 const char *cat_store_status_name(cat_store_status_t s)
@@ -126,6 +149,20 @@ void cat_store_dispatch(cat_store_t *s)
 void cat_store_close(cat_store_t *s)
 {
     s->ops->close(s);
+}
+
+int cat_store_commit_backoff_ms(const cat_store_t *s, int attempt)
+{
+    if (attempt <= 1 || s->limits.commit_backoff_ms <= 0)
+        return 0;
+    int64_t cap = s->limits.commit_backoff_ms;
+    for (int i = 2; i < attempt && cap < s->limits.commit_backoff_max_ms; i++)
+        cap *= 2;
+    if (cap > s->limits.commit_backoff_max_ms)
+        cap = s->limits.commit_backoff_max_ms;
+    /* Full jitter: racing processes spread out instead of colliding again. */
+    uint64_t r = cat__jitter_next();
+    return (int)(r % (uint64_t)(cap + 1));
 }
 
 /* ------------------------------------------------------------- keys */

@@ -13,7 +13,7 @@
  * library calls every completion exactly once, with ZCLOSING or
  * ZCONNECTIONLOSS if need be, so each request frees itself there.
  */
-#include "catalog/cat_store_zk.h"
+#include "catalog/catalog.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -1029,8 +1029,62 @@ static void zk_create_layout(zk_store_t *s)
     }
 }
 
-cat_store_t *cat_store_zk_open(const char *hosts, int session_timeout_ms, const cat_limits_t *limits, cm_err_t *err)
+void cat_zk_options_default(cat_zk_options_t *o)
 {
+    memset(o, 0, sizeof(*o));
+    o->session_timeout_ms = 10000;
+    o->op_timeout_ms = 10000;
+    o->log_keep = 1000;
+    o->log_keep_ms = 3600 * 1000;
+}
+
+bool cat_store_zk_failed(cat_store_t *base, cm_err_t *err)
+{
+    zk_store_t *s = (zk_store_t *)base;
+    if (s->dead && err)
+        cm_err_set(err, ZK__ERRCODE_SYSTEM_ERROR, "catalog store \"zookeeper\" has lost its session");
+    return s->dead;
+}
+
+const char *cat_store_zk_catalog_uuid(cat_store_t *base)
+{
+    return "";
+}
+
+uint64_t cat_store_zk_sessions(cat_store_t *base)
+{
+    return 1;
+}
+
+int64_t cat_store_zk_session_id(cat_store_t *base, char passwd[16])
+{
+    zk_store_t *s = (zk_store_t *)base;
+    const clientid_t *id = zoo_client_id(s->zh);
+    memcpy(passwd, id->passwd, 16);
+    return id->client_id;
+}
+
+int cat_store_zk_trim_claim(cat_store_t *base, cm_err_t *err)
+{
+    cm_err_set(err, CM_ERRCODE_FEATURE_NOT_SUPPORTED, "fenced log trimming is not implemented yet");
+    return -1;
+}
+
+cat_zk_trim_state_t cat_store_zk_trim_state(cat_store_t *base)
+{
+    return CAT_ZK_TRIM_NONE;
+}
+
+uint64_t cat_store_zk_trimmed(cat_store_t *base)
+{
+    return 0;
+}
+
+cat_store_t *cat_store_zk_open(const cat_zk_options_t *o, const cat_limits_t *limits, cm_err_t *err)
+{
+    const char *hosts = o->hosts ? o->hosts : "";
+    int session_timeout_ms = o->session_timeout_ms;
+
     const char *slash = strchr(hosts, '/');
     size_t hl = slash ? (size_t)(slash - hosts) : strlen(hosts);
     if (hl == 0 || (slash && (strlen(slash) >= 512 || slash[strlen(slash) - 1] == '/' || strstr(slash, "//")))) {

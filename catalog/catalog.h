@@ -4,8 +4,8 @@
  * Three layers, bottom up:
  *   1. The store interface (cat_store_t): a head, an ordered gap-free log of
  *      entries, the current objects, unique names, request markers and a
- *      "head may have moved" notification, all as bytes. store_mem (here) and
- *      store_zk (issue 4) implement it with identical semantics.
+ *      "head may have moved" notification, all as bytes. store_mem and
+ *      store_zk implement it with identical semantics.
  *   2. The catalog model: databases, schemas and items (sources, tables,
  *      views, materialized views, indexes) with stable IDs and OIDs, kept in
  *      an in-memory snapshot (cat_snap_t) that is built by applying log
@@ -72,6 +72,12 @@ typedef struct cat_limits {
     size_t entry_max_bytes;    /* one log entry; default 512 KiB */
     size_t object_max_bytes;   /* one object definition; default 512 KiB */
     size_t commit_max_bytes;   /* a whole commit (ZooKeeper multi); default 900 KiB - 1 */
+    /* A caller whose commit lost the head race (CAT_STORE_CONFLICT) catches
+     * up, validates again and retries, at most commit_attempts_max times in
+     * all, waiting cat_store_commit_backoff_ms between attempts. */
+    int commit_attempts_max;   /* default 16 */
+    int commit_backoff_ms;     /* first backoff; doubles per attempt; default 2 */
+    int commit_backoff_max_ms; /* cap of one backoff; default 200 */
 } cat_limits_t;
 
 void cat_limits_default(cat_limits_t *l);
@@ -221,6 +227,13 @@ void cat_store_set_notify(cat_store_t *s, cat_store_notify_cb cb, void *arg);
 void cat_store_dispatch(cat_store_t *s);
 /* Pending calls complete with an ERROR status first (so their memory is freed). */
 void cat_store_close(cat_store_t *s);
+/*
+ * How long to wait before commit attempt `attempt` (2 = the first retry):
+ * a random delay in [0, min(backoff_max, backoff << (attempt - 2))] from the
+ * handle's limits, so processes that lost one race do not collide again in
+ * lockstep. 0 for attempt <= 1.
+ */
+int cat_store_commit_backoff_ms(const cat_store_t *s, int attempt);
 
 /* --------------------------------------------------------- store_mem */
 
@@ -238,6 +251,103 @@ cat_mem_db_t *cat_mem_db_new(void);
 void cat_mem_db_free(cat_mem_db_t *db);
 cat_store_t *cat_store_mem_open(cat_mem_db_t *db, const cat_limits_t *limits, void (*wake)(void *arg),
                                 void *wake_arg);
+
+/* --------------------------------------------------------- store_zk */
+
+/*
+ * The ZooKeeper store (DESIGN §4, docs/architecture.md "The ZooKeeper
+ * store"). The catalog may not include uv.h, so the store owns no loop: it
+ * says what it waits for (cat_store_zk_interest: fd, events, timeout) and
+ * the caller's loop calls cat_store_zk_process. The server binds them to
+ * uv_poll and uv_timer; tests use cat_store_zk_run, a blocking poll() loop.
+ * Completions and notifications run inside cat_store_zk_process (and
+ * cat_store_dispatch, which is one non-blocking turn of it).
+ *
+ * Failures are handled inside the handle: a connection loss reconnects; an
+ * expired session is replaced by a new one (the head watch re-armed, the
+ * catalog identity checked again); reads in flight are sent again; a commit
+ * whose answer was lost is resolved through its /requests marker, so it
+ * reports OK exactly once or, if it did not happen, is sent again. A call
+ * that cannot be answered within op_timeout_ms fails with 58000. The handle
+ * gives up for good (every call fails, cat_store_zk_failed says why) only
+ * when the catalog it serves is no longer the one it opened (/meta deleted
+ * or replaced), its format is unknown, or authentication fails.
+ */
+#define CAT_ZK_READ 1
+#define CAT_ZK_WRITE 2
+
+typedef struct cat_zk_options {
+    const char *hosts;         /* "HOST:PORT[,HOST:PORT...][/CHROOT]" (copied) */
+    int session_timeout_ms;    /* ZooKeeper session timeout; default 10000 */
+    int op_timeout_ms;         /* a call unanswered this long fails with 58000; default 10000 */
+    uint64_t log_keep;         /* log trimming keeps at least the newest log_keep entries; default 1000 */
+    int64_t log_keep_ms;       /* ... and every entry younger than this; default 3600000 (1 h) */
+} cat_zk_options_t;
+
+void cat_zk_options_default(cat_zk_options_t *o);
+
+/*
+ * Opens a session and, once it is up, creates the chroot and the DESIGN §4
+ * layout (/meta with a new catalog_uuid, /catalog/{head,objects,names},
+ * /log, /requests, /trim) if /meta is missing, then reads /meta: a format
+ * newer than CAT_FORMAT is refused. Calls fail (-1, 58000) until
+ * cat_store_zk_ready. NULL with err when the address cannot be used.
+ */
+cat_store_t *cat_store_zk_open(const cat_zk_options_t *o, const cat_limits_t *limits, cm_err_t *err);
+
+/*
+ * What the loop must wait for: the fd (-1 while not connected), CAT_ZK_READ
+ * and/or CAT_ZK_WRITE, and the longest wait before calling
+ * cat_store_zk_process(s, 0) anyway. `generation` changes whenever the
+ * library may have closed its socket, even if the new one has the same
+ * number (and whenever the session is replaced): a caller polling through
+ * libuv must then stop and recreate its poll handle. Call it again after
+ * every process call and every store call. -1 when the handle has failed
+ * for good (cat_store_zk_failed) or is closing.
+ */
+int cat_store_zk_interest(cat_store_t *s, int *fd, int *events, int *timeout_ms, uint64_t *generation);
+/* Does the socket I/O for `events` (0 on a timeout), runs completions, and
+ * handles session replacement and call timeouts. */
+void cat_store_zk_process(cat_store_t *s, int events);
+/* True when no call (a user's or the store's own) waits for ZooKeeper. */
+bool cat_store_zk_idle(cat_store_t *s);
+/* True while the session is connected. */
+bool cat_store_zk_connected(cat_store_t *s);
+/* True once the layout exists, /meta was checked and calls are accepted. */
+bool cat_store_zk_ready(cat_store_t *s);
+/* True when the handle has failed for good; err (may be NULL) gets why. */
+bool cat_store_zk_failed(cat_store_t *s, cm_err_t *err);
+/* The catalog_uuid of /meta (32 hex digits), "" before the first check. */
+const char *cat_store_zk_catalog_uuid(cat_store_t *s);
+/* How many sessions the handle has opened (1 + replacements after expiry). */
+uint64_t cat_store_zk_sessions(cat_store_t *s);
+/* The current session's id and password (for diagnostics and fault tests). */
+int64_t cat_store_zk_session_id(cat_store_t *s, char passwd[16]);
+
+/*
+ * Log trimming is fenced: a handle trims only as the owner of /trim, whose
+ * version is the epoch. cat_store_zk_trim_claim (and the first
+ * cat_store_log_trim of a handle that never claimed) takes ownership by a
+ * compare-and-swap on /trim; every trim transaction checks that version, so
+ * once another handle claims, this one's trims fail and it stays FENCED.
+ */
+typedef enum cat_zk_trim_state {
+    CAT_ZK_TRIM_NONE = 0,
+    CAT_ZK_TRIM_CLAIMING,
+    CAT_ZK_TRIM_OWNER,
+    CAT_ZK_TRIM_FENCED,
+} cat_zk_trim_state_t;
+
+int cat_store_zk_trim_claim(cat_store_t *s, cm_err_t *err);
+cat_zk_trim_state_t cat_store_zk_trim_state(cat_store_t *s);
+/* Log entries removed by this handle's trims so far. */
+uint64_t cat_store_zk_trimmed(cat_store_t *s);
+
+/*
+ * For tests and tools: drives the handle with poll() until done(arg) is
+ * true (done NULL: until idle) or timeout_ms passes. 0 when done.
+ */
+int cat_store_zk_run(cat_store_t *s, int timeout_ms, bool (*done)(void *arg), void *arg);
 
 /* ------------------------------------------------------------- keys */
 

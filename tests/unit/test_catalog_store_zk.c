@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "catalog/cat_store_zk.h"
+#include "catalog/catalog.h"
 #include "tests/unit/test_catalog_helpers.h"
 
 static const char *zk_addr;
@@ -28,7 +28,11 @@ static cat_store_t *open_fresh(const char *chroot, const cat_limits_t *lim)
     char hosts[512];
     snprintf(hosts, sizeof(hosts), "%s/eddy-test-%d/%s", zk_addr, (int)getpid(), chroot);
     cm_err_t err = {0};
-    cat_store_t *st = cat_store_zk_open(hosts, 4000, lim, &err);
+    cat_zk_options_t o;
+    cat_zk_options_default(&o);
+    o.hosts = hosts;
+    o.session_timeout_ms = 4000;
+    cat_store_t *st = cat_store_zk_open(&o, lim, &err);
     UNIT_CHECK(st != NULL);
     if (!st) {
         printf("  open failed: %s\n", err.message);
@@ -423,9 +427,13 @@ static void test_zk_two_sessions_commit_gap_free(void)
 static void test_zk_bad_address(void)
 {
     cm_err_t err = {0};
-    UNIT_CHECK(cat_store_zk_open("/nohost", 4000, NULL, &err) == NULL && err.set);
+    cat_zk_options_t o;
+    cat_zk_options_default(&o);
+    o.hosts = "/nohost";
+    UNIT_CHECK(cat_store_zk_open(&o, NULL, &err) == NULL && err.set);
     cm_err_clear(&err);
-    UNIT_CHECK(cat_store_zk_open("127.0.0.1:1/a/", 4000, NULL, &err) == NULL && err.set);
+    o.hosts = "127.0.0.1:1/a/";
+    UNIT_CHECK(cat_store_zk_open(&o, NULL, &err) == NULL && err.set);
     cm_err_clear(&err);
 }
 
