@@ -62,6 +62,10 @@ static bool bind_query(pln_binder_t *b, const sql_select_t *s, pln_stmt_t *st)
         if (!b->defer_plan_errors)
             return false;
         st->plan_error = pln__error_keep(b->arena, b->err);
+    } else {
+        pln__optimize(b, &q.rel);
+        for (int i = 0; i < b->nsublinks; i++)
+            pln__optimize(b, &b->sublinks[i].rel);
     }
     struct pln_query *pq = cm_arena_zalloc(b->arena, sizeof(*pq));
     pq->root = q.rel;

@@ -27,7 +27,7 @@
  * the set operations as Union, Negate and Threshold. pln_explain_expr.c
  * writes the expressions inside them.
  */
-#include "planner/pln_internal.h"
+#include "planner/pln_opt.h"
 
 #include <string.h>
 
@@ -170,14 +170,87 @@ static void project_out(explain_t *x, const pln_rel_t *r, int depth)
     rel_out(x, in, depth);
 }
 
-/* The inputs of a tree of products, left to right: one n-way join, as Materialize shows it. */
-static void product_inputs_out(explain_t *x, const pln_rel_t *r, int depth)
+/*
+ * Nested products and inner joins are one n-way join, as Materialize shows
+ * it: the inputs left to right, and every condition over the row of all of
+ * them (the nested ones' columns shifted to where their inputs sit).
+ */
+typedef struct join_block {
+    int n, cap;
+    const pln_rel_t **in;
+    pln_conj_t on;
+} join_block_t;
+
+static bool is_inner(const pln_rel_t *r)
 {
-    if (r->kind == PLN_REL_PRODUCT) {
-        product_inputs_out(x, r->input, depth);
-        product_inputs_out(x, r->right, depth);
-    } else {
-        rel_out(x, r, depth);
+    return !r->get && (r->kind == PLN_REL_PRODUCT || (r->kind == PLN_REL_JOIN && r->join == SQL_JOIN_INNER));
+}
+
+static void block_collect(explain_t *x, const pln_rel_t *r, int offset, join_block_t *jb)
+{
+    if (!is_inner(r)) {
+        if (jb->n == jb->cap) {
+            int cap = jb->cap ? 2 * jb->cap : 8;
+            const pln_rel_t **g = cm_arena_alloc(x->b->arena, sizeof(*g) * (size_t)cap);
+            if (jb->n)
+                memcpy(g, jb->in, sizeof(*g) * (size_t)jb->n);
+            jb->in = g;
+            jb->cap = cap;
+        }
+        jb->in[jb->n++] = r;
+        return;
+    }
+    block_collect(x, r->input, offset, jb);
+    block_collect(x, r->right, offset + r->input->ncols, jb);
+    pln__conj_split(x->b->arena, &jb->on, pln__expr_shift(x->b->arena, r->pred, offset));
+}
+
+static int class_root(int *parent, int c)
+{
+    while (parent[c] != c)
+        c = parent[c] = parent[parent[c]];
+    return c;
+}
+
+/*
+ * A join's condition: the columns its equalities make equal as classes
+ * (#0 = #3 = #6, Materialize's join keys), in the order of their first
+ * column, then the other conjuncts as written.
+ */
+static void join_on_out(explain_t *x, int ncols, const pln_conj_t *on)
+{
+    cm_arena_t *a = x->b->arena;
+    int *parent = cm_arena_alloc(a, sizeof(int) * (size_t)(ncols ? ncols : 1));
+    bool *in_class = cm_arena_zalloc(a, sizeof(bool) * (size_t)(ncols ? ncols : 1));
+    for (int c = 0; c < ncols; c++)
+        parent[c] = c;
+    pln_conj_t rest = {0};
+    for (int i = 0; i < on->n; i++) {
+        int l, r;
+        if (pln__expr_col_eq(on->e[i], &l, &r) && l < ncols && r < ncols) {
+            int pl = class_root(parent, l), pr = class_root(parent, r);
+            parent[pl > pr ? pl : pr] = pl < pr ? pl : pr;   /* the smallest column is each class's root */
+            in_class[l] = in_class[r] = true;
+        } else {
+            pln__conj_add(a, &rest, on->e[i]);
+        }
+    }
+    bool first = true;
+    for (int c = 0; c < ncols; c++) {
+        if (!in_class[c] || class_root(parent, c) != c)
+            continue;
+        if (!first)
+            cm_buf_put_str(&x->line, " AND ");
+        first = false;
+        cm_buf_printf(&x->line, "#%d", c);
+        for (int m = c + 1; m < ncols; m++)
+            if (in_class[m] && class_root(parent, m) == c)
+                cm_buf_printf(&x->line, " = #%d", m);
+    }
+    if (rest.n) {
+        if (!first)
+            cm_buf_put_str(&x->line, " AND ");
+        pln__explain_pred(x->b, &x->line, pln__conj_and(a, rest.e, rest.n), false);
     }
 }
 
@@ -186,21 +259,28 @@ static void join_out(explain_t *x, const pln_rel_t *r, const ty_expr_t *on, int 
     static const char *const kinds[] = {[SQL_JOIN_INNER] = "Join", [SQL_JOIN_LEFT] = "LeftOuterJoin",
                                         [SQL_JOIN_RIGHT] = "RightOuterJoin", [SQL_JOIN_FULL] = "FullOuterJoin",
                                         [SQL_JOIN_CROSS] = "CrossJoin"};
+    join_block_t jb = {0};
+    if (is_inner(r))
+        block_collect(x, r, 0, &jb);
+    else
+        pln__conj_split(x->b->arena, &jb.on, r->pred);   /* an outer join's inputs are each their own plan */
+    pln__conj_split(x->b->arena, &jb.on, (ty_expr_t *)on);
     line_begin(x, depth);
-    if (r->kind == PLN_REL_PRODUCT && on == NULL) {
+    if (is_inner(r) && jb.on.n == 0) {
         cm_buf_put_str(&x->line, "CrossJoin");
     } else {
-        cm_buf_put_str(&x->line, r->kind == PLN_REL_PRODUCT ? "Join" : kinds[r->join]);
+        cm_buf_put_str(&x->line, kinds[is_inner(r) ? SQL_JOIN_INNER : r->join]);
         cm_buf_put_str(&x->line, " on=(");
-        if (on)
-            pln__explain_pred(x->b, &x->line, on, false);
+        if (jb.on.n)
+            join_on_out(x, r->ncols, &jb.on);
         else
             cm_buf_put_str(&x->line, "true");
         cm_buf_put_u8(&x->line, ')');
     }
     line_end(x);
-    if (r->kind == PLN_REL_PRODUCT) {
-        product_inputs_out(x, r, depth + 1);
+    if (is_inner(r)) {
+        for (int i = 0; i < jb.n; i++)
+            rel_out(x, jb.in[i], depth + 1);
     } else {
         rel_out(x, r->input, depth + 1);
         rel_out(x, r->right, depth + 1);
@@ -362,7 +442,7 @@ static void rel_out(explain_t *x, const pln_rel_t *r, int depth)
         join_out(x, r, NULL, depth);
         return;
     case PLN_REL_JOIN:
-        join_out(x, r, r->pred, depth);
+        join_out(x, r, NULL, depth);
         return;
     case PLN_REL_FILTER:
         if (r->input->kind == PLN_REL_PRODUCT) {
@@ -426,7 +506,7 @@ const char *pln__item_qualified(cm_arena_t *arena, const cat_item_t *it)
     return s;
 }
 
-/* Binds and folds a query as bind_query does for running it, without the 0A000 of reading relations. */
+/* Binds, folds and optimizes a query as bind_query does for running it, without the 0A000 of reading relations. */
 static bool bind_plan(pln_binder_t *b, const sql_select_t *s, pln_bound_t *q)
 {
     if (!pln__bind_select(b, s, q) || !pln__fold_literals(b) || !pln__fold_rel(b, q->rel))
@@ -434,6 +514,9 @@ static bool bind_plan(pln_binder_t *b, const sql_select_t *s, pln_bound_t *q)
     for (int i = 0; i < b->nsublinks; i++)
         if (!pln__fold_rel(b, b->sublinks[i].rel))
             return false;
+    pln__optimize(b, &q->rel);
+    for (int i = 0; i < b->nsublinks; i++)
+        pln__optimize(b, &b->sublinks[i].rel);
     return true;
 }
 

@@ -381,6 +381,9 @@ bool pln__rel_any(const pln_rel_t *rel, bool (*pred)(const ty_expr_t *e));
 /* Folds constant subtrees of e; NULL (error set) if evaluating one failed. */
 ty_expr_t *pln__fold(pln_binder_t *b, ty_expr_t *e);
 
+/* pln_opt.c: the optimizer's passes over a folded plan (its root keeps its columns). */
+void pln__optimize(pln_binder_t *b, pln_rel_t **root);
+
 /* pln_array.c: ARRAY[...] (type: the array type a cast asks for, 0 if none), op ANY/ALL (array), subscripts. */
 ty_expr_t *pln__bind_array(pln_binder_t *b, const sql_expr_t *e, ty_oid_t type, int32_t typmod);
 ty_expr_t *pln__bind_array_cmp(pln_binder_t *b, const sql_expr_t *e);

@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """diff.py: differential test of constant queries, eddy against PostgreSQL 15.
 
-  diff.py TARGET_PORT REF_PORT [queries.sql]
+  diff.py TARGET_PORT REF_PORT [FILE.sql]   (default: queries.sql)
 
 Runs each line of queries.sql in order on one connection per server, through
 libpq (psycopg's pq layer) in the simple protocol and, for queries, again in
@@ -77,7 +77,7 @@ def main():
             se, sre = signature(et), signature(er)
             if se != sre:
                 diffs.append("extended protocol: eddy %r\n    PostgreSQL %r" % (se, sre))
-        name = "line%d %s" % (n, sql[:60])
+        name = "%s:%d %s" % (os.path.basename(path), n, sql[:60])
         if diffs:
             failed += 1
             print("not ok %s" % name)

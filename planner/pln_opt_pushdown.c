@@ -1,0 +1,253 @@
+/*
+ * pln_opt_pushdown.c: predicate pushdown. Filters are split into their
+ * conjuncts, and each conjunct moves down the plan as far as it keeps the
+ * same rows: through projections (reading the projected expressions
+ * instead of their columns), sorts, DISTINCT and set operations, below a
+ * GROUP BY when it reads only grouping keys, and into the inputs of joins
+ * whose columns it reads. A conjunct that reads both inputs of an inner
+ * join (or a product) becomes part of the join's condition, so a filter
+ * over a product is a join.
+ *
+ * What must not move, and so stays where it is:
+ *  - anything through LIMIT/OFFSET or DISTINCT ON (which rows are first
+ *    would change), or an operator kind this pass does not know;
+ *  - below a GROUP BY a conjunct reading an aggregate, and below one
+ *    without GROUP BY anything (it always makes one row);
+ *  - into the nullable side of an outer join from WHERE (it would filter
+ *    the padded rows' NULLs differently); WHERE conjuncts go only to the
+ *    preserved side, and conjuncts of an outer join's ON only to the
+ *    nullable side (on the preserved side they decide matches, not rows);
+ *    nothing moves across a FULL JOIN;
+ *  - into the right side of EXCEPT (rows equal for EXCEPT may differ for
+ *    the predicate, e.g. 1.0 and 1.00);
+ *  - a volatile conjunct (random(), clock_timestamp(), pg_sleep(): stable
+ *    ones such as now() move), and every conjunct evaluated after one, so
+ *    the volatile call sees the same rows in the same order; nor a conjunct
+ *    reading a projected column whose expression is volatile.
+ *
+ * Errors: a conjunct that can fail (1/x > 0) is moved as PostgreSQL moves
+ * it, to where its columns are produced, where it may see rows that a join
+ * or another conjunct would have removed first; PostgreSQL's planner puts
+ * restriction clauses on the scan in the same way. The conjuncts of one
+ * place keep their written order, the lower filter's first, since AND
+ * stops at the first false one (WHERE x <> 0 AND 1/x > 0 stays safe).
+ */
+#include "planner/pln_opt.h"
+
+#include <limits.h>
+
+typedef struct push {
+    pln_binder_t *b;
+} push_t;
+
+static pln_rel_t *push(push_t *p, pln_rel_t *r, const pln_conj_t *preds);
+
+static pln_rel_t *push_none(push_t *p, pln_rel_t *r)
+{
+    pln_conj_t none = {0};
+    return push(p, r, &none);
+}
+
+/* The first volatile conjunct: it and all after it stay where they are. */
+static int first_volatile(const pln_conj_t *l)
+{
+    for (int i = 0; i < l->n; i++)
+        if (pln__expr_volatile(l->e[i]))
+            return i;
+    return l->n;
+}
+
+/* Which inputs of a join a conjunct reads. */
+typedef enum side { SIDE_NONE, SIDE_LEFT, SIDE_RIGHT, SIDE_BOTH } side_t;
+
+static side_t side_of(const ty_expr_t *e, int lw)
+{
+    int lo, hi;
+    pln__expr_cols(e, &lo, &hi);
+    if (lo > hi)
+        return SIDE_NONE;
+    if (hi < lw)
+        return SIDE_LEFT;
+    return lo >= lw ? SIDE_RIGHT : SIDE_BOTH;
+}
+
+/* Kids keep their own filters' work: the operator's inputs are pushed into with nothing from above. */
+static pln_rel_t *wall(push_t *p, pln_rel_t *r, const pln_conj_t *preds)
+{
+    if (r->input)
+        r->input = push_none(p, r->input);
+    if (r->right)
+        r->right = push_none(p, r->right);
+    return pln__filter_over(p->b, r, preds->e, preds->n);
+}
+
+static pln_rel_t *push_filter(push_t *p, pln_rel_t *r, const pln_conj_t *preds)
+{
+    /* The filter's own conjuncts run before those from above. */
+    pln_conj_t all = {0};
+    pln__conj_split(p->b->arena, &all, r->pred);
+    for (int i = 0; i < preds->n; i++)
+        pln__conj_add(p->b->arena, &all, preds->e[i]);
+    int v = first_volatile(&all);
+    pln_conj_t down = {.n = v, .cap = v, .e = all.e};
+    pln_rel_t *in = push(p, r->input, &down);
+    return pln__filter_over(p->b, in, all.e + v, all.n - v);
+}
+
+static pln_rel_t *push_project(push_t *p, pln_rel_t *r, const pln_conj_t *preds)
+{
+    pln_conj_t down = {0}, stay = {0};
+    bool *used = cm_arena_zalloc(p->b->arena, sizeof(bool) * (size_t)(r->ncols ? r->ncols : 1));
+    for (int i = 0; i < preds->n; i++) {
+        for (int c = 0; c < r->ncols; c++)
+            used[c] = false;
+        pln__expr_mark(preds->e[i], used);
+        bool ok = true;
+        for (int c = 0; c < r->ncols && ok; c++)
+            ok = !used[c] || !pln__expr_volatile(r->exprs[c]);
+        if (ok)
+            pln__conj_add(p->b->arena, &down, pln__expr_subst(p->b->arena, preds->e[i], r->exprs));
+        else
+            pln__conj_add(p->b->arena, &stay, preds->e[i]);
+    }
+    r->input = push(p, r->input, &down);
+    return pln__filter_over(p->b, r, stay.e, stay.n);
+}
+
+static pln_rel_t *push_reduce(push_t *p, pln_rel_t *r, const pln_conj_t *preds)
+{
+    pln_conj_t down = {0}, stay = {0};
+    for (int i = 0; i < preds->n; i++) {
+        int lo, hi;
+        pln__expr_cols(preds->e[i], &lo, &hi);
+        bool keys_only = r->nkeys > 0 && hi < r->nkeys;
+        for (int k = 0; keys_only && k < r->nkeys; k++)
+            keys_only = !pln__expr_volatile(r->keys[k]);
+        if (keys_only)
+            pln__conj_add(p->b->arena, &down, pln__expr_subst(p->b->arena, preds->e[i], r->keys));
+        else
+            pln__conj_add(p->b->arena, &stay, preds->e[i]);
+    }
+    r->input = push(p, r->input, &down);
+    return pln__filter_over(p->b, r, stay.e, stay.n);
+}
+
+static pln_rel_t *push_setop(push_t *p, pln_rel_t *r, const pln_conj_t *preds)
+{
+    pln_conj_t none = {0};
+    switch (r->setop) {
+    case SQL_SETOP_UNION:
+    case SQL_SETOP_INTERSECT:
+        r->input = push(p, r->input, preds);
+        r->right = push(p, r->right, preds);
+        return r;
+    case SQL_SETOP_EXCEPT:
+        r->input = push(p, r->input, preds);
+        r->right = push(p, r->right, &none);
+        return r;
+    case SQL_SETOP_NONE:
+        break;
+    }
+    return wall(p, r, preds);
+}
+
+/*
+ * Joins and products. The conjuncts of an inner join's condition and those
+ * from above are one list; each goes to the input it reads, the ones that
+ * read both stay as the condition. An outer join keeps its condition's
+ * conjuncts that read the preserved side, and the filter above keeps those
+ * that read the nullable side.
+ */
+static pln_rel_t *push_join(push_t *p, pln_rel_t *r, const pln_conj_t *preds)
+{
+    cm_arena_t *a = p->b->arena;
+    int lw = r->input->ncols;
+    sql_join_kind_t kind = r->kind == PLN_REL_PRODUCT ? SQL_JOIN_INNER : r->join;
+    pln_conj_t on = {0}, left = {0}, right = {0}, cond = {0}, above = {0};
+    pln__conj_split(a, &on, r->pred);
+    bool inner = kind == SQL_JOIN_INNER || kind == SQL_JOIN_CROSS;
+    if (inner)
+        for (int i = 0; i < preds->n; i++)
+            pln__conj_add(a, &on, preds->e[i]);
+    int v = first_volatile(&on);
+    bool keep_left = kind == SQL_JOIN_LEFT, keep_right = kind == SQL_JOIN_RIGHT;
+    for (int i = 0; i < v; i++) {
+        ty_expr_t *e = on.e[i];
+        side_t s = side_of(e, lw);
+        if (inner && (s == SIDE_LEFT || s == SIDE_NONE))
+            pln__conj_add(a, &left, e);
+        else if ((inner || keep_left) && s == SIDE_RIGHT)
+            pln__conj_add(a, &right, pln__expr_shift(a, e, -lw));
+        else if (keep_left && s == SIDE_NONE)
+            pln__conj_add(a, &right, e);
+        else if (keep_right && (s == SIDE_LEFT || s == SIDE_NONE))
+            pln__conj_add(a, &left, e);
+        else
+            pln__conj_add(a, &cond, e);
+    }
+    for (int i = v; i < on.n; i++)
+        pln__conj_add(a, &cond, on.e[i]);
+    if (!inner) {
+        /* WHERE over an outer join: only into the preserved side. */
+        for (int i = 0; i < preds->n; i++) {
+            ty_expr_t *e = preds->e[i];
+            side_t s = side_of(e, lw);
+            if (keep_left && (s == SIDE_LEFT || s == SIDE_NONE))
+                pln__conj_add(a, &left, e);
+            else if (keep_right && s == SIDE_RIGHT)
+                pln__conj_add(a, &right, pln__expr_shift(a, e, -lw));
+            else if (keep_right && s == SIDE_NONE)
+                pln__conj_add(a, &right, e);
+            else
+                pln__conj_add(a, &above, e);
+        }
+    }
+    r->input = push(p, r->input, &left);
+    r->right = push(p, r->right, &right);
+    r->pred = pln__conj_and(a, cond.e, cond.n);
+    if (inner) {
+        /* A product with a condition is a join, and a join without one a product. */
+        r->kind = r->pred ? PLN_REL_JOIN : PLN_REL_PRODUCT;
+        r->join = SQL_JOIN_INNER;
+    }
+    return pln__filter_over(p->b, r, above.e, above.n);
+}
+
+/* Returns a plan with the rows of Filter(preds) over r, each conjunct as low as it may go. */
+static pln_rel_t *push(push_t *p, pln_rel_t *r, const pln_conj_t *preds)
+{
+    if (r->get)
+        return pln__filter_over(p->b, r, preds->e, preds->n);   /* a catalog or session relation */
+    switch (r->kind) {
+    case PLN_REL_FILTER:
+        return push_filter(p, r, preds);
+    case PLN_REL_PROJECT:
+        return push_project(p, r, preds);
+    case PLN_REL_REDUCE:
+        return push_reduce(p, r, preds);
+    case PLN_REL_SORT:
+        r->input = push(p, r->input, preds);
+        return r;
+    case PLN_REL_DISTINCT:
+        if (r->nsort > 0)
+            return wall(p, r, preds);   /* DISTINCT ON: the first row of a group may be one the filter drops */
+        r->input = push(p, r->input, preds);
+        return r;
+    case PLN_REL_SETOP:
+        return push_setop(p, r, preds);
+    case PLN_REL_PRODUCT:
+    case PLN_REL_JOIN:
+        return push_join(p, r, preds);
+    case PLN_REL_LIMIT:
+    case PLN_REL_VALUES:
+    case PLN_REL_SESSION:
+        return wall(p, r, preds);
+    }
+    return wall(p, r, preds);   /* a kind this pass does not know: nothing moves through it */
+}
+
+pln_rel_t *pln__opt_pushdown(pln_binder_t *b, pln_rel_t *r)
+{
+    push_t p = {.b = b};
+    return push_none(&p, r);
+}

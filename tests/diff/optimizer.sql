@@ -1,0 +1,56 @@
+-- optimizer.sql: constant queries whose plans the optimizer rewrites (planner/pln_opt*.c),
+-- run against PostgreSQL 15 and eddy by tests/diff/diff.py like queries.sql. Each pass must
+-- keep the rows: pushdown into join inputs and through projections, unions and GROUP BY,
+-- what must not move (outer joins' nullable sides, LIMIT, DISTINCT ON, aggregates), join
+-- keys from equivalence classes with constants, and pruned columns. ORDER BY makes row
+-- order PostgreSQL's where more than one row comes back.
+-- pushdown: filters over products become joins, conjuncts go to the input they read
+SELECT * FROM (VALUES (1, 'a'), (2, 'b'), (3, 'c')) t(a, b), (VALUES (1, 'x'), (3, 'y'), (4, 'z')) u(a, d) WHERE t.a = u.a ORDER BY 1
+SELECT * FROM (VALUES (1, 'a'), (2, 'b'), (3, 'c')) t(a, b), (VALUES (1, 'x'), (3, 'y'), (4, 'z')) u(a, d) WHERE t.a = u.a AND t.b <> 'a' AND u.d < 'z' ORDER BY 1
+SELECT t.b, u.d FROM (VALUES (1, 'a'), (2, 'b')) t(a, b) JOIN (VALUES (1, 'x'), (2, 'y'), (2, 'w')) u(a, d) ON t.a = u.a AND u.d LIKE 'w%' ORDER BY 1, 2
+SELECT * FROM (SELECT a + 1 AS x, b FROM (VALUES (1, 'p'), (9, 'q'), (10, 'r')) t(a, b)) s WHERE x > 5 AND b <> 'q'
+SELECT * FROM (SELECT * FROM (VALUES (0), (1), (5)) t(a) WHERE a <> 0) s WHERE 10 / a > 1
+SELECT * FROM (VALUES (0), (1), (5)) t(a) WHERE a <> 0 AND 10 / a > 1
+SELECT * FROM (VALUES (1), (2)) a(x), (VALUES (1), (2)) b(y), (VALUES (2), (3)) c(z) WHERE x = y AND y = z
+SELECT * FROM (VALUES (1), (2)) a(x), (VALUES (1), (2)) b(y), (VALUES (2), (3)) c(z) WHERE x + y = z ORDER BY 1, 2
+SELECT count(*) FROM (VALUES (1), (2), (3)) a(x), (VALUES (1), (2), (3)) b(y) WHERE x < y
+SELECT * FROM (VALUES (1), (2)) a(x) CROSS JOIN (VALUES ('p'), ('q')) b(y) WHERE y = 'q' ORDER BY 1
+-- outer joins: WHERE and ON conditions that differ
+SELECT * FROM (VALUES (1, 10), (2, 20), (3, 30)) t(a, c) LEFT JOIN (VALUES (1, 'x'), (3, 'y')) u(a, d) ON t.a = u.a WHERE t.c > 10 ORDER BY 1
+SELECT * FROM (VALUES (1, 10), (2, 20), (3, 30)) t(a, c) LEFT JOIN (VALUES (1, 'x'), (3, 'y')) u(a, d) ON t.a = u.a WHERE u.d IS NULL ORDER BY 1
+SELECT * FROM (VALUES (1, 10), (2, 20), (3, 30)) t(a, c) LEFT JOIN (VALUES (1, 'x'), (3, 'y')) u(a, d) ON t.a = u.a AND u.d = 'y' ORDER BY 1
+SELECT * FROM (VALUES (1, 10), (2, 20), (3, 30)) t(a, c) LEFT JOIN (VALUES (1, 'x'), (3, 'y')) u(a, d) ON t.a = u.a WHERE u.d = 'y' ORDER BY 1
+SELECT * FROM (VALUES (1, 10), (2, 20), (3, 30)) t(a, c) LEFT JOIN (VALUES (1, 'x'), (3, 'y')) u(a, d) ON t.a = u.a AND t.c = 30 ORDER BY 1
+SELECT * FROM (VALUES (1, 10), (2, 20), (3, 30)) t(a, c) LEFT JOIN (VALUES (1, 'x'), (3, 'y')) u(a, d) ON t.a = u.a WHERE t.c = 30 ORDER BY 1
+SELECT * FROM (VALUES (1, 10), (2, 20)) t(a, c) RIGHT JOIN (VALUES (1, 'x'), (3, 'y')) u(a, d) ON t.a = u.a AND t.c = 20 ORDER BY 3
+SELECT * FROM (VALUES (1, 10), (2, 20)) t(a, c) RIGHT JOIN (VALUES (1, 'x'), (3, 'y')) u(a, d) ON t.a = u.a WHERE u.d = 'x' OR t.c IS NULL ORDER BY 3
+SELECT * FROM (VALUES (1, 10), (2, 20)) t(a, c) RIGHT JOIN (VALUES (1, 'x'), (3, 'y')) u(a, d) ON t.a = u.a WHERE t.c = 10
+SELECT * FROM (VALUES (1, 10), (2, 20)) t(a, c) FULL JOIN (VALUES (1, 'x'), (3, 'y')) u(a, d) ON t.a = u.a AND u.d = 'x' ORDER BY 1, 3
+SELECT * FROM (VALUES (1, 10), (2, 20)) t(a, c) FULL JOIN (VALUES (1, 'x'), (3, 'y')) u(a, d) ON t.a = u.a WHERE t.c = 10 OR u.d = 'y' ORDER BY 1, 3
+SELECT * FROM (VALUES (1, 10), (2, 20)) t(a, c) FULL JOIN (VALUES (1, 'x'), (3, 'y')) u(a, d) USING (a) WHERE a > 1 ORDER BY 1
+SELECT * FROM (VALUES (1, 10), (2, 20)) t(a, c) LEFT JOIN (VALUES (1, 'x'), (3, 'y')) u(a, d) USING (a) WHERE a > 1 ORDER BY 1
+SELECT * FROM (VALUES (1), (2)) a(x) LEFT JOIN ((VALUES (1), (2)) b(y) JOIN (VALUES (2), (3)) c(z) ON y = z) ON x = y ORDER BY 1
+SELECT * FROM (VALUES (1), (2)) a(x) LEFT JOIN (VALUES (1), (2)) b(y) ON x = y LEFT JOIN (VALUES (2), (3)) c(z) ON y = z WHERE x > 0 ORDER BY 1
+-- set operations
+SELECT * FROM (SELECT * FROM (VALUES (1), (2)) a(x) UNION ALL SELECT * FROM (VALUES (2), (3)) b(x)) s WHERE x > 1 ORDER BY 1
+SELECT * FROM (SELECT * FROM (VALUES (1), (2)) a(x) UNION SELECT * FROM (VALUES (2), (3)) b(x)) s WHERE x >= 2 ORDER BY 1
+SELECT * FROM (SELECT * FROM (VALUES (1), (2), (3)) a(x) INTERSECT SELECT * FROM (VALUES (2), (3)) b(x)) s WHERE x < 3
+SELECT * FROM (SELECT * FROM (VALUES (1), (2), (3)) a(x) EXCEPT SELECT * FROM (VALUES (2)) b(x)) s WHERE x > 1
+SELECT * FROM (SELECT * FROM (VALUES (1), (1), (2)) a(x) EXCEPT ALL SELECT * FROM (VALUES (1)) b(x)) s WHERE x < 2
+-- aggregates: below GROUP BY only on keys, never below an aggregate without GROUP BY
+SELECT * FROM (SELECT x, count(*) AS n FROM (VALUES (1), (1), (2), (3)) v(x) GROUP BY x) s WHERE x < 3 AND n > 1
+SELECT * FROM (SELECT x, sum(y) AS s FROM (VALUES (1, 5), (1, 6), (2, 7)) v(x, y) GROUP BY x) s WHERE s > 10
+SELECT x, count(*) FROM (VALUES (1), (1), (2), (3)) v(x) GROUP BY x HAVING x <> 2 ORDER BY 1
+SELECT * FROM (SELECT count(*) AS n FROM (VALUES (1), (2)) v(x) WHERE x > 5) s WHERE n = 0
+SELECT * FROM (SELECT count(*) AS n FROM (VALUES (1), (2)) v(x)) s WHERE false
+SELECT * FROM (SELECT max(x) AS m FROM (VALUES (1), (2)) v(x)) s, (VALUES (2), (3)) w(y) WHERE m = y
+-- limits and DISTINCT ON: nothing moves past them
+SELECT * FROM (SELECT x FROM (VALUES (1), (2), (3), (4)) v(x) ORDER BY x LIMIT 2) s WHERE x > 1
+SELECT * FROM (SELECT x FROM (VALUES (1), (2), (3), (4)) v(x) ORDER BY x OFFSET 2) s WHERE x < 4
+SELECT * FROM (SELECT DISTINCT ON (g) g, x FROM (VALUES (1, 1), (1, 2), (2, 3)) v(g, x) ORDER BY g, x) s WHERE x > 1
+SELECT * FROM (SELECT DISTINCT x FROM (VALUES (1), (1), (2)) v(x)) s WHERE x = 1
+-- stable functions move, errors stay where PostgreSQL has them
+SELECT count(*) FROM (VALUES (1), (2)) a(x), (VALUES (1), (2)) b(y) WHERE x = y AND now() > '2000-01-01'
+SELECT * FROM (SELECT x, 10 / x AS y FROM (VALUES (0), (2)) v(x)) s WHERE x <> 0
+SELECT * FROM (VALUES (0), (2)) a(x), (VALUES (5)) b(y) WHERE x <> 0 AND y / x > 1
+SELECT * FROM (VALUES (1, 2)) a(x, y) WHERE x = 1 AND y = 1 / 0
