@@ -19,6 +19,7 @@ struct cat_commit {
     cat_kv_t *obj_creates, *name_creates;
     const char **obj_deletes, **name_deletes;
     size_t nobj_c, nname_c, nobj_d, nname_d;
+    size_t cap;       /* of each of the four arrays above */
     cm_buf_t *bufs;   /* object encodings, one buffer each */
     size_t nbufs;
 };
@@ -61,6 +62,102 @@ static const char *name_str(cat_commit_t *c, cat_class_t cls, const char *db, co
     return s;
 }
 
+/* The name an object has once this change is applied (a RENAME op's, else its own). */
+static const char *renamed_to(const cat_change_t *ch, cat_class_t cls, cat_id_t id, const char *name)
+{
+    for (size_t i = 0; i < ch->nops; i++)
+        if (ch->ops[i].kind == CAT_OP_RENAME && ch->ops[i].obj.cls == cls && ch->ops[i].obj.id == id)
+            return ch->ops[i].obj.name;
+    return name;
+}
+
+static bool is_renamed(const cat_change_t *ch, cat_class_t cls, cat_id_t id)
+{
+    return renamed_to(ch, cls, id, NULL) != NULL;
+}
+
+/* Moves the name key of every item of a schema whose database or own name changes. */
+static void move_items(cat_commit_t *c, const cat_change_t *ch, const cat_schema_t *sc, const char *new_db,
+                       const char *new_schema)
+{
+    const cat__vec_t *items = &((const cat__schema_t *)sc)->items;
+    for (size_t i = 0; i < items->n; i++) {
+        const cat_item_t *it = items->v[i];
+        const char *okey = key_str(c, CAT_CLASS_ITEM, it->id);
+        c->name_deletes[c->nname_d++] = name_str(c, CAT_CLASS_ITEM, sc->database->name, sc->name, it->name);
+        c->name_creates[c->nname_c++] = (cat_kv_t){
+            .key = name_str(c, CAT_CLASS_ITEM, new_db, new_schema, renamed_to(ch, CAT_CLASS_ITEM, it->id, it->name)),
+            .data = (const uint8_t *)okey, .len = strlen(okey)};
+    }
+}
+
+static void grow(cat_commit_t *c, size_t more)
+{
+    size_t n = c->nobj_c + c->nobj_d + c->nname_c + c->nname_d + more;
+    if (n <= c->cap)
+        return;
+    c->cap = n * 2;
+    c->obj_creates = cm_realloc(c->obj_creates, c->cap * sizeof(cat_kv_t));
+    c->name_creates = cm_realloc(c->name_creates, c->cap * sizeof(cat_kv_t));
+    c->obj_deletes = cm_realloc(c->obj_deletes, c->cap * sizeof(char *));
+    c->name_deletes = cm_realloc(c->name_deletes, c->cap * sizeof(char *));
+}
+
+/*
+ * A RENAME op: the object is rewritten in place (delete and create of one
+ * key in one commit) and the name index moves with it; a schema or database
+ * moves the names of everything inside it too, under the names this change
+ * gives them.
+ */
+static void rename_keys(cat_commit_t *c, const cat_change_t *ch, const cat_snap_t *s, const cat_object_t *o)
+{
+    const char *okey = key_str(c, o->cls, o->id);
+    cm_buf_t *b = &c->bufs[c->nbufs++];
+    cm_buf_init(b, 0);
+    cat_object_encode(o, b);
+    grow(c, 2);
+    c->obj_deletes[c->nobj_d++] = okey;
+    c->obj_creates[c->nobj_c++] = (cat_kv_t){.key = okey, .data = b->data, .len = b->len};
+    const char *new_key = NULL, *old_key = NULL;
+    if (o->cls == CAT_CLASS_DATABASE) {
+        const cat_database_t *d = cat_snap_database_by_id(s, o->id);
+        old_key = name_str(c, CAT_CLASS_DATABASE, d->name, NULL, NULL);
+        new_key = name_str(c, CAT_CLASS_DATABASE, o->name, NULL, NULL);
+        const cat__vec_t *schemas = &((const cat__db_t *)d)->schemas;
+        for (size_t i = 0; i < schemas->n; i++) {
+            const cat_schema_t *sc = schemas->v[i];
+            const char *skey = key_str(c, CAT_CLASS_SCHEMA, sc->id);
+            const char *sname = renamed_to(ch, CAT_CLASS_SCHEMA, sc->id, sc->name);
+            grow(c, 2 + 2 * ((const cat__schema_t *)sc)->items.n);
+            c->name_deletes[c->nname_d++] = name_str(c, CAT_CLASS_SCHEMA, d->name, sc->name, NULL);
+            c->name_creates[c->nname_c++] = (cat_kv_t){.key = name_str(c, CAT_CLASS_SCHEMA, o->name, sname, NULL),
+                                                       .data = (const uint8_t *)skey, .len = strlen(skey)};
+            move_items(c, ch, sc, o->name, sname);
+        }
+    } else if (o->cls == CAT_CLASS_SCHEMA) {
+        const cat_schema_t *sc = cat_snap_schema_by_id(s, o->id);
+        if (is_renamed(ch, CAT_CLASS_DATABASE, sc->database->id))
+            return;   /* its database's rename moves its names */
+        old_key = name_str(c, CAT_CLASS_SCHEMA, sc->database->name, sc->name, NULL);
+        new_key = name_str(c, CAT_CLASS_SCHEMA, sc->database->name, o->name, NULL);
+        grow(c, 2 + 2 * ((const cat__schema_t *)sc)->items.n);
+        move_items(c, ch, sc, sc->database->name, o->name);
+    } else {
+        const cat_item_t *it = cat_snap_item_by_id(s, o->id);
+        if (is_renamed(ch, CAT_CLASS_SCHEMA, it->schema->id) ||
+            is_renamed(ch, CAT_CLASS_DATABASE, it->schema->database->id))
+            return;   /* its container's rename moves its name */
+        if (strcmp(it->name, o->name) == 0)
+            return;   /* redefined under its own name */
+        const char *db = it->schema->database->name, *sch = it->schema->name;
+        old_key = name_str(c, CAT_CLASS_ITEM, db, sch, it->name);
+        new_key = name_str(c, CAT_CLASS_ITEM, db, sch, o->name);
+    }
+    grow(c, 2);
+    c->name_deletes[c->nname_d++] = old_key;
+    c->name_creates[c->nname_c++] = (cat_kv_t){.key = new_key, .data = (const uint8_t *)okey, .len = strlen(okey)};
+}
+
 cat_commit_t *cat_commit_build(const cat_change_t *ch, const cat_snap_t *s, const cat_head_t *head,
                                const uint8_t request_uuid[16], const char *tag, const char *sql,
                                const cat_limits_t *limits, cm_err_t *err)
@@ -72,6 +169,7 @@ cat_commit_t *cat_commit_build(const cat_change_t *ch, const cat_snap_t *s, cons
     cm_arena_init(&c->arena, 4096);
     cm_buf_init(&c->entry, 0);
     size_t n = ch->nops ? ch->nops : 1;
+    c->cap = n;
     c->obj_creates = cm_calloc(n, sizeof(cat_kv_t));
     c->name_creates = cm_calloc(n, sizeof(cat_kv_t));
     c->obj_deletes = cm_calloc(n, sizeof(char *));
@@ -116,20 +214,7 @@ cat_commit_t *cat_commit_build(const cat_change_t *ch, const cat_snap_t *s, cons
                 continue;
             }
             if (op->kind == CAT_OP_RENAME) {
-                /* The object is rewritten in place (delete and create of one
-                 * key in one commit) and the name index moves with it. */
-                const cat_item_t *it = cat_snap_item_by_id(s, op->obj.id);
-                const char *okey = key_str(c, CAT_CLASS_ITEM, it->id);
-                const char *db = it->schema->database->name, *sch = it->schema->name;
-                c->obj_deletes[c->nobj_d++] = okey;
-                c->name_deletes[c->nname_d++] = name_str(c, CAT_CLASS_ITEM, db, sch, it->name);
-                cm_buf_t *b = &c->bufs[c->nbufs++];
-                cm_buf_init(b, 0);
-                cat_object_encode(&eo->obj, b);
-                c->obj_creates[c->nobj_c++] = (cat_kv_t){.key = okey, .data = b->data, .len = b->len};
-                c->name_creates[c->nname_c++] = (cat_kv_t){
-                    .key = name_str(c, CAT_CLASS_ITEM, db, sch, eo->obj.name), .data = (const uint8_t *)okey,
-                    .len = strlen(okey)};
+                rename_keys(c, ch, s, &eo->obj);
                 continue;
             }
             cat_object_t *o = &eo->obj;

@@ -480,32 +480,102 @@ static bool cat__check_create(const cat_snap_t *s, cat__overlay_t *ov, const cat
     return true;
 }
 
-/* A rename: the item exists, keeps its ID, OID and kind, and the new name is free. */
+/*
+ * A rename or redefinition: the object exists, keeps its ID, OID (and an
+ * item its kind and schema), the new name is free, and an item's
+ * dependencies exist.
+ */
 static bool cat__check_rename(const cat_snap_t *s, cat__overlay_t *ov, const cat_object_t *o, cm_err_t *err)
 {
-    const cat__item_t *it = o->cls == CAT_CLASS_ITEM ? cat__map_get(&s->item_by_id, o->id, NULL) : NULL;
-    if (!it || cat_id_is_system(o->id) || !cat__alive(s, ov, o->cls, o->id) ||
+    if (cat_id_is_system(o->id) || !cat__alive(s, ov, o->cls, o->id) ||
         cat__map_get(&ov->made, cat__ok(o->cls, o->id), NULL))
-        return cat__bad(err, "the item to rename does not exist", o->id);
-    if (it->pub.oid != o->oid || it->pub.kind != o->kind || it->pub.schema->id != o->parent)
-        return cat__bad(err, "a rename changes more than the name", o->id);
-    uint64_t nk = o->parent << 2 | cat__clsbits(o->cls);
-    bool taken = cat__map_get(&s->item_by_name, o->parent, o->name) != NULL;
+        return cat__bad(err, "the object to rename does not exist", o->id);
+    uint64_t parent;
+    const char *old_name;
+    bool taken;
+    if (o->cls == CAT_CLASS_DATABASE) {
+        const cat__db_t *d = cat__map_get(&s->db_by_id, o->id, NULL);
+        if (!d || d->pub.oid != o->oid)
+            return cat__bad(err, "a rename changes more than the name", o->id);
+        parent = 0, old_name = d->pub.name;
+        taken = cat__map_get(&s->db_by_name, 0, o->name) != NULL;
+    } else if (o->cls == CAT_CLASS_SCHEMA) {
+        const cat__schema_t *sc = cat__map_get(&s->schema_by_id, o->id, NULL);
+        if (!sc || !sc->pub.database || sc->pub.oid != o->oid || sc->pub.database->id != o->parent)
+            return cat__bad(err, "a rename changes more than the name", o->id);
+        parent = o->parent, old_name = sc->pub.name;
+        taken = cat__map_get(&s->schema_by_name, parent, o->name) || cat__map_get(&s->schema_by_name, 0, o->name);
+    } else {
+        const cat__item_t *it = cat__map_get(&s->item_by_id, o->id, NULL);
+        if (!it || it->pub.oid != o->oid || it->pub.kind != o->kind || it->pub.schema->id != o->parent)
+            return cat__bad(err, "a rename changes more than the name", o->id);
+        for (uint32_t i = 0; i < o->ndeps; i++)
+            if (o->deps[i] == o->id || !cat__alive(s, ov, CAT_CLASS_ITEM, o->deps[i]))
+                return cat__bad(err, "a dependency does not exist", o->id);
+        parent = o->parent, old_name = it->pub.name;
+        taken = cat__map_get(&s->item_by_name, parent, o->name) != NULL;
+    }
+    if (strcmp(old_name, o->name) == 0)
+        return true;   /* redefined under its own name */
+    uint64_t nk = parent << 2 | cat__clsbits(o->cls);
     if ((taken && !cat__map_get(&ov->names_gone, nk, o->name)) || cat__map_get(&ov->names_made, nk, o->name))
         return cat__bad(err, "the name is taken", o->id);
-    cat__map_put(&ov->names_gone, nk, it->pub.name, (void *)1);
+    cat__map_put(&ov->names_gone, nk, old_name, (void *)1);
     cat__map_put(&ov->names_made, nk, o->name, (void *)1);
     return true;
 }
 
-/* Renames in place, so the pointers others hold (dependents, schema lists) stay valid. */
+/* Renames and redefines in place, so the pointers others hold (dependents,
+ * schema lists, an item's schema) stay valid. */
 static void cat__snap_rename(cat_snap_t *s, const cat_object_t *o)
 {
+    if (o->cls == CAT_CLASS_DATABASE) {
+        cat__db_t *d = cat__map_get(&s->db_by_id, o->id, NULL);
+        cat__map_del(&s->db_by_name, 0, d->pub.name);
+        d->pub.name = cm_arena_strdup(&d->arena, o->name);
+        cat__map_put(&s->db_by_name, 0, d->pub.name, d);
+        return;
+    }
+    if (o->cls == CAT_CLASS_SCHEMA) {
+        cat__schema_t *sc = cat__map_get(&s->schema_by_id, o->id, NULL);
+        cat__map_del(&s->schema_by_name, o->parent, sc->pub.name);
+        sc->pub.name = cm_arena_strdup(&sc->arena, o->name);
+        cat__map_put(&s->schema_by_name, o->parent, sc->pub.name, sc);
+        return;
+    }
     cat__item_t *it = cat__map_get(&s->item_by_id, o->id, NULL);
     cat__map_del(&s->item_by_name, o->parent, it->pub.name);
-    it->pub.name = cm_arena_strdup(&it->arena, o->name);
-    it->pub.create_sql = cm_arena_strdup(&it->arena, o->create_sql ? o->create_sql : "");
+    cm_arena_t *a = &it->arena;
+    it->pub.name = cm_arena_strdup(a, o->name);
+    it->pub.create_sql = cm_arena_strdup(a, o->create_sql ? o->create_sql : "");
     cat__map_put(&s->item_by_name, o->parent, it->pub.name, it);
+    /* The old strings stay in the item's arena until it is dropped: redefinitions are rare. */
+    cat_column_t *cols = o->ncolumns ? cm_arena_alloc(a, o->ncolumns * sizeof(cat_column_t)) : NULL;
+    for (uint32_t i = 0; i < o->ncolumns; i++) {
+        cols[i] = o->columns[i];
+        cols[i].name = cm_arena_strdup(a, o->columns[i].name);
+        cols[i].default_sql = o->columns[i].default_sql ? cm_arena_strdup(a, o->columns[i].default_sql) : NULL;
+    }
+    it->pub.columns = cols;
+    it->pub.ncolumns = o->ncolumns;
+    for (uint32_t i = 0; i < it->pub.ndeps; i++) {
+        cat__item_t *d = cat__map_get(&s->item_by_id, it->pub.deps[i], NULL);
+        if (d)
+            cat__vec_remove(&d->dependents, it);
+    }
+    cat_id_t *deps = o->ndeps ? cm_arena_alloc(a, o->ndeps * sizeof(cat_id_t)) : NULL;
+    if (o->ndeps)
+        memcpy(deps, o->deps, o->ndeps * sizeof(cat_id_t));
+    it->pub.deps = deps;
+    it->pub.ndeps = o->ndeps;
+    for (uint32_t i = 0; i < o->ndeps; i++) {
+        cat__item_t *d = cat__map_get(&s->item_by_id, o->deps[i], NULL);
+        bool seen = false;
+        for (uint32_t j = 0; j < i; j++)
+            seen = seen || o->deps[j] == o->deps[i];
+        if (!seen && d)
+            cat__vec_insert_sorted(&d->dependents, it, o->id);
+    }
 }
 
 bool cat_snap_apply(cat_snap_t *s, const uint8_t *data, size_t len, cm_err_t *err)

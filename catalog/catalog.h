@@ -538,6 +538,19 @@ bool cat_plan_create_item(const cat_snap_t *s, const cat_search_t *search, const
  * the definition rewritten under the new name. */
 bool cat_plan_rename_item(const cat_snap_t *s, const cat_item_t *item, const char *new_name, const char *create_sql,
                           cat_change_t *out, cm_err_t *err);
+/* Redefines an item in place (same ID, OID, kind and schema): def->name.name
+ * (NULL: kept), def->create_sql (NULL: kept), and, when def->columns is set,
+ * the columns and deps. 42P07 when the new name is taken. A second call for
+ * the same item in one change replaces the first. */
+bool cat_plan_alter_item(const cat_snap_t *s, const cat_item_t *item, const cat_item_def_t *def, cat_change_t *out,
+                         cm_err_t *err);
+/* ALTER SCHEMA s RENAME TO n: 42P06, 42939 as PostgreSQL. The stored SQL of the
+ * items that name the schema is the planner's to rewrite (cat_plan_alter_item). */
+bool cat_plan_rename_schema(const cat_snap_t *s, const cat_schema_t *schema, const char *new_name, cat_change_t *out,
+                            cm_err_t *err);
+/* ALTER DATABASE d RENAME TO n: 3D000, 42P04, and 0A000 for the session's own database. */
+bool cat_plan_rename_database(const cat_snap_t *s, const cat_search_t *search, const char *name,
+                              const char *new_name, cat_change_t *out, cm_err_t *err);
 /* ALTER ... IF EXISTS of a missing relation: only the notice PostgreSQL sends. */
 void cat_plan_rename_missing(const cat_snap_t *s, const char *name, cat_change_t *out);
 bool cat_plan_drop_items(const cat_snap_t *s, const cat_search_t *search, cat_item_kind_t kind,
@@ -570,7 +583,8 @@ void cat_commit_free(cat_commit_t *c);
 typedef enum cat_op_kind {
     CAT_OP_CREATE = 1,   /* object: a full definition */
     CAT_OP_DROP = 2,     /* class and id */
-    CAT_OP_RENAME = 3,   /* item: its full definition under the new name, same ID and OID */
+    CAT_OP_RENAME = 3,   /* item: its full new definition (name, SQL, columns, deps), same ID, OID, kind and
+                            schema; schema or database: its new name (what lives in it moves along) */
 } cat_op_kind_t;
 
 /* A decoded object; strings point into `arena`. */

@@ -144,6 +144,8 @@ typedef struct pln_rte {
     int *index;                   /* NULL: column c is at offset + c; else at index[c] */
     bool hidden_cols;
     bool hidden_rel;
+    const cat_item_t *item;       /* a catalog relation: columns from naliased on carry its column names */
+    int naliased;
 } pln_rte_t;
 
 /* The names a query's expressions can refer to. */
@@ -201,6 +203,13 @@ typedef struct pln_binder {
     int rels_cap;
     const sql_from_t **rel_from;
     const cat_item_t **rel_item;
+    /* When note_cols: each column reference that names a catalog relation's column (pln_rewrite.c). */
+    bool note_cols;
+    int ncolrefs;
+    int colrefs_cap;
+    const sql_expr_t **colref_expr;
+    const cat_item_t **colref_item;
+    int *colref_col;
 } pln_binder_t;
 
 /* pln_bind.c: a query statement (SELECT, VALUES, set operation) bound, folded and finished. */
@@ -217,6 +226,22 @@ const char *pln__source_create_sql(pln_binder_t *b, const sql_stmt_t *s, const c
 bool pln__plan_create_source(pln_binder_t *b, const sql_stmt_t *s, cat_change_t *out);
 /* pln_rename.c: ALTER ... RENAME TO of an item into a catalog change. */
 bool pln__plan_rename(pln_binder_t *b, const sql_stmt_t *s, cat_change_t *out);
+
+/* pln_rewrite.c: what one ALTER ... RENAME renames (0: nothing of that class). */
+typedef struct pln_renames {
+    cat_id_t item;                /* ALTER ... RENAME TO item_name */
+    const char *item_name;
+    cat_id_t col_item;            /* ALTER ... RENAME COLUMN col_old TO col_new */
+    const char *col_old, *col_new;
+    cat_id_t schema;              /* ALTER SCHEMA ... RENAME TO schema_name */
+    const char *schema_name;
+    cat_id_t db;                  /* ALTER DATABASE ... RENAME TO db_name */
+    const char *db_name;
+} pln_renames_t;
+/* Redefines every item whose stored SQL (or columns) the renames touch: the
+ * renamed item and everything that reads it, all items of a renamed schema or
+ * database and their readers, each re-deparsed under the new names. */
+bool pln__rewrite_renamed(pln_binder_t *b, const pln_renames_t *r, cat_change_t *out);
 
 /* pln_show.c: SHOW objects / COLUMNS / CREATE as a query over rows read from the snapshot. */
 bool pln__is_show_catalog(const sql_stmt_t *s);

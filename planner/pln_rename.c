@@ -1,105 +1,80 @@
 /*
  * pln_rename.c: ALTER {TABLE | VIEW | MATERIALIZED VIEW | SOURCE | INDEX}
  * [IF EXISTS] x RENAME TO y as a catalog change. The item keeps its ID and
- * OID; its create_sql is re-parsed and deparsed under the new name so SHOW
- * CREATE stays true.
- *
- * Items that other items read are refused (0A000): a dependent view's (or
- * index's) stored SQL names the item, and rewriting that SQL is not built
- * yet. Renaming one without the other would leave create_sql that no
- * longer parses against the catalog.
+ * OID. ALTER ... RENAME COLUMN, ALTER SCHEMA ... RENAME TO and ALTER
+ * DATABASE ... RENAME TO too. The checks and PostgreSQL's errors are here;
+ * the stored SQL of the renamed object and of everything naming it is
+ * rewritten in the same change by pln_rewrite.c, so SHOW CREATE and EXPLAIN
+ * VIEW stay true and the commit is one atomic catalog entry.
  */
 #include "planner/pln_internal.h"
 
 #include <string.h>
 
-static sql_qname_t *renamed(pln_binder_t *b, const sql_qname_t *q, const char *new_name)
+/* ALTER {TABLE | VIEW | MATERIALIZED VIEW} r RENAME [COLUMN] a TO b: PostgreSQL's renameatt. */
+static bool plan_rename_column(pln_binder_t *b, const sql_alter_rename_t *r, const cat_item_t *it, cat_change_t *out)
 {
-    sql_qname_t *r = cm_arena_zalloc(b->arena, sizeof(*r));
-    *r = *q;
-    sql_list_t *l = cm_arena_zalloc(b->arena, sizeof(*l));
-    int n = sql_list_len(q->names);
-    l->items = cm_arena_alloc(b->arena, sizeof(void *) * (size_t)(n ? n : 1));
-    for (int i = 0; i < n; i++)
-        l->items[i] = q->names->items[i];
-    if (n)
-        l->items[n - 1] = (void *)new_name;
-    l->count = l->cap = n;
-    r->names = l;
-    return r;
+    if (it->kind == CAT_ITEM_INDEX || it->kind == CAT_ITEM_SOURCE)
+        return pln__error(b, -1, CM_ERRCODE_FEATURE_NOT_SUPPORTED, "cannot rename columns of %s \"%s\"",
+                          it->kind == CAT_ITEM_INDEX ? "index" : "source", it->name);
+    bool found = false;
+    for (uint32_t i = 0; i < it->ncolumns; i++)
+        found |= strcmp(it->columns[i].name, r->column) == 0;
+    if (!found)
+        return pln__error(b, -1, CM_ERRCODE_UNDEFINED_COLUMN, "column \"%s\" does not exist", r->column);
+    for (uint32_t i = 0; i < it->ncolumns; i++)
+        if (strcmp(it->columns[i].name, r->new_name) == 0)
+            return pln__error(b, -1, "42701", "column \"%s\" of relation \"%s\" already exists", r->new_name,
+                              it->name);
+    pln_renames_t rn = {.col_item = it->id, .col_old = r->column, .col_new = r->new_name};
+    return pln__rewrite_renamed(b, &rn, out);
 }
 
-/* The item's create_sql with its own name replaced (all else as stored). */
-static bool rewrite_create_sql(pln_binder_t *b, const cat_item_t *it, const char *new_name, const char **out)
+static bool plan_rename_schema(pln_binder_t *b, const sql_alter_rename_t *r, cat_change_t *out)
 {
-    sql_stmt_list_t list;
-    cm_err_t e = {0};
-    if (!sql_parse(b->arena, it->create_sql, strlen(it->create_sql), &list, &e) || list.count != 1) {
-        cm_err_clear(&e);
-        return pln__error(b, -1, CM_ERRCODE_INTERNAL_ERROR, "stored definition of \"%s\" does not parse", it->name);
-    }
-    sql_stmt_t ns = *list.items[0];
-    switch (ns.kind) {
-    case SQL_STMT_CREATE_TABLE: {
-        sql_create_table_t *t = cm_arena_alloc(b->arena, sizeof(*t));
-        *t = *ns.create_table;
-        t->name = renamed(b, t->name, new_name);
-        ns.create_table = t;
-        break;
-    }
-    case SQL_STMT_CREATE_SOURCE: {
-        sql_create_source_t *t = cm_arena_alloc(b->arena, sizeof(*t));
-        *t = *ns.create_source;
-        t->name = renamed(b, t->name, new_name);
-        ns.create_source = t;
-        break;
-    }
-    case SQL_STMT_CREATE_VIEW: {
-        sql_create_view_t *t = cm_arena_alloc(b->arena, sizeof(*t));
-        *t = *ns.create_view;
-        t->name = renamed(b, t->name, new_name);
-        ns.create_view = t;
-        break;
-    }
-    case SQL_STMT_CREATE_INDEX: {
-        sql_create_index_t *t = cm_arena_alloc(b->arena, sizeof(*t));
-        *t = *ns.create_index;
-        /* A DEFAULT INDEX is written without a name; the item's name is kept apart. */
-        if (!t->is_default)
-            t->name = new_name;
-        ns.create_index = t;
-        break;
-    }
-    default:
-        return pln__error(b, -1, CM_ERRCODE_INTERNAL_ERROR, "stored definition of \"%s\" is not a CREATE", it->name);
-    }
-    cm_buf_t buf;
-    cm_buf_init(&buf, 0);
-    sql_deparse_stmt(&ns, &buf);
-    *out = cm_arena_strndup(b->arena, buf.len ? (const char *)buf.data : "", buf.len);
-    cm_buf_free(&buf);
-    return true;
+    cat_qname_t qn;
+    if (!pln__qname(b, r->name->names, r->name->pos, &qn))
+        return false;
+    const cat_snap_t *snap = b->cat->snap;
+    const char *dbname = qn.schema ? qn.schema : b->cat->search.database;
+    const cat_database_t *db = dbname ? cat_snap_database(snap, dbname) : NULL;
+    if (!db)
+        return pln__error(b, -1, CM_ERRCODE_INVALID_CATALOG_NAME, "database \"%s\" does not exist",
+                          dbname ? dbname : "");
+    const cat_schema_t *sc = cat_snap_schema(snap, db, qn.name);
+    if (!sc)
+        return pln__error(b, -1, "3F000", "schema \"%s\" does not exist", qn.name);
+    if (!cat_plan_rename_schema(snap, sc, r->new_name, out, b->err))
+        return false;
+    pln_renames_t rn = {.schema = sc->id, .schema_name = r->new_name};
+    return pln__rewrite_renamed(b, &rn, out);
 }
 
-static bool has_dependents(const cat_snap_t *snap, const cat_item_t *it)
+static bool plan_rename_database(pln_binder_t *b, const sql_alter_rename_t *r, cat_change_t *out)
 {
-    for (size_t i = 0;; i++) {
-        const cat_item_t *x = cat_snap_item_at(snap, i);
-        if (!x)
-            return false;
-        for (uint32_t d = 0; d < x->ndeps; d++)
-            if (x->deps[d] == it->id)
-                return true;
-    }
+    const char *name = r->name->names->items[r->name->names->count - 1];
+    if (r->name->names->count > 1)
+        return pln__error(b, r->name->pos, CM_ERRCODE_SYNTAX_ERROR, "syntax error at or near \".\"");
+    const cat_snap_t *snap = b->cat->snap;
+    if (!cat_plan_rename_database(snap, &b->cat->search, name, r->new_name, out, b->err))
+        return false;
+    pln_renames_t rn = {.db = cat_snap_database(snap, name)->id, .db_name = r->new_name};
+    return pln__rewrite_renamed(b, &rn, out);
 }
 
 bool pln__plan_rename(pln_binder_t *b, const sql_stmt_t *s, cat_change_t *out)
 {
     const sql_alter_rename_t *r = s->alter_rename;
-    if (r->column)
-        return pln__error(b, -1, CM_ERRCODE_FEATURE_NOT_SUPPORTED, "ALTER TABLE ... RENAME COLUMN is not supported yet");
     static const cat_item_kind_t kinds[] = {CAT_ITEM_TABLE, CAT_ITEM_SOURCE, CAT_ITEM_VIEW, CAT_ITEM_MATVIEW,
                                             CAT_ITEM_INDEX};
+    if ((r->column && (r->object == SQL_OBJ_INDEX || r->object > SQL_OBJ_MATERIALIZED_VIEW)) ||
+        (r->if_exists && r->object > SQL_OBJ_INDEX))
+        return pln__error(b, -1, CM_ERRCODE_SYNTAX_ERROR, "syntax error at or near \"%s\"",
+                          r->column ? "COLUMN" : "EXISTS");
+    if (r->object == SQL_OBJ_SCHEMA)
+        return plan_rename_schema(b, r, out);
+    if (r->object == SQL_OBJ_DATABASE)
+        return plan_rename_database(b, r, out);
     if (r->object > SQL_OBJ_INDEX)
         return pln__error(b, -1, CM_ERRCODE_FEATURE_NOT_SUPPORTED, "%s ... RENAME is not supported yet",
                           sql_stmt_name(s));
@@ -116,17 +91,17 @@ bool pln__plan_rename(pln_binder_t *b, const sql_stmt_t *s, cat_change_t *out)
         }
         return false;
     }
+    if (cat_id_is_system(it->id) || !it->schema->database)
+        return pln__error(b, -1, "42501", "permission denied: \"%s\" is a system catalog", it->name);
+    if (r->column)   /* PostgreSQL's renameatt takes any relation whatever the ALTER says */
+        return plan_rename_column(b, r, it, out);
     /* PostgreSQL 15's RenameRelation: ALTER TABLE and ALTER INDEX take any
      * relation; ALTER VIEW / MATERIALIZED VIEW (and eddy's SOURCE) only their own kind. */
     if (r->object != SQL_OBJ_TABLE && r->object != SQL_OBJ_INDEX && it->kind != kinds[r->object])
         return pln__error(b, -1, "42809", "\"%s\" is not %s %s", it->name, r->object == SQL_OBJ_INDEX ? "an" : "a",
                           cat_item_kind_name(kinds[r->object]));
-    if (has_dependents(snap, it))
-        return pln__error(b, -1, CM_ERRCODE_FEATURE_NOT_SUPPORTED,
-                          "cannot rename %s \"%s\" because other objects depend on it (not supported yet)",
-                          cat_item_kind_name(it->kind), it->name);
-    const char *create_sql = NULL;
-    if (!rewrite_create_sql(b, it, r->new_name, &create_sql))
-        return false;
-    return cat_plan_rename_item(snap, it, r->new_name, create_sql, out, b->err);
+    if (cat_snap_item(snap, it->schema, r->new_name))
+        return pln__error(b, -1, "42P07", "relation \"%s\" already exists", r->new_name);
+    pln_renames_t rn = {.item = it->id, .item_name = r->new_name};
+    return pln__rewrite_renamed(b, &rn, out);
 }

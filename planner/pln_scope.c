@@ -400,7 +400,11 @@ static bool bind_relname(pln_binder_t *b, const sql_from_t *f, pln_scope_t *sc, 
     v->get = pln__item_qualified(b->arena, item);
     note_rel(b, f, item);
     *rel = v;
-    return add_rte(b, sc, alias, ncols, cols);
+    if (!add_rte(b, sc, alias, ncols, cols))
+        return false;
+    sc->rtes[sc->nrtes - 1].item = item;
+    sc->rtes[sc->nrtes - 1].naliased = naliases;
+    return true;
 }
 
 static bool bind_item(pln_binder_t *b, const sql_from_t *f, pln_scope_t *sc, pln_rel_t **rel)
@@ -487,6 +491,27 @@ static bool in_outer(const pln_binder_t *b, const char *rel, const char *name)
     return false;
 }
 
+/* A reference to a catalog relation's column, for rewriting stored SQL when the column is renamed. */
+static void note_colref(pln_binder_t *b, const sql_expr_t *e, const cat_item_t *item, int col)
+{
+    if (b->ncolrefs == b->colrefs_cap) {
+        int cap = b->colrefs_cap ? 2 * b->colrefs_cap : 8;
+        const sql_expr_t **es = cm_arena_alloc(b->arena, sizeof(*es) * (size_t)cap);
+        const cat_item_t **is = cm_arena_alloc(b->arena, sizeof(*is) * (size_t)cap);
+        int *cs = cm_arena_alloc(b->arena, sizeof(*cs) * (size_t)cap);
+        if (b->ncolrefs) {
+            memcpy(es, b->colref_expr, sizeof(*es) * (size_t)b->ncolrefs);
+            memcpy(is, b->colref_item, sizeof(*is) * (size_t)b->ncolrefs);
+            memcpy(cs, b->colref_col, sizeof(*cs) * (size_t)b->ncolrefs);
+        }
+        b->colref_expr = es, b->colref_item = is, b->colref_col = cs;
+        b->colrefs_cap = cap;
+    }
+    b->colref_expr[b->ncolrefs] = e;
+    b->colref_item[b->ncolrefs] = item;
+    b->colref_col[b->ncolrefs++] = col;
+}
+
 ty_expr_t *pln__bind_column(pln_binder_t *b, const sql_expr_t *e)
 {
     int n = e->names->count;
@@ -515,6 +540,8 @@ ty_expr_t *pln__bind_column(pln_binder_t *b, const sql_expr_t *e)
             pln__error(b, e->pos, CM_ERRCODE_UNDEFINED_COLUMN, "column \"%s\" does not exist", name);
         return NULL;
     }
+    if (b->note_cols && in->item && col >= in->naliased)
+        note_colref(b, e, in->item, col);
     ty_expr_t *c = ty_expr_new(b->arena, TY_EXPR_COLUMN, in->cols[col].type, 0);
     c->typmod = in->cols[col].typmod;
     c->index = col_index(in, col);

@@ -665,6 +665,101 @@ static void test_replay_equals_snapshot(void)
     tc_free(&t);
 }
 
+/* Dumps of a snapshot replayed from index 1 and of the live one agree. */
+static bool replay_agrees(tc_t *t)
+{
+    tc_t r = *t;
+    r.snap = cat_snap_new();
+    bool ok = tc_sync(&r);
+    cm_buf_t a, b;
+    cm_buf_init(&a, 0);
+    cm_buf_init(&b, 0);
+    cat_snap_dump(t->snap, &a);
+    cat_snap_dump(r.snap, &b);
+    ok = ok && a.len == b.len && memcmp(a.data, b.data, a.len) == 0;
+    cm_buf_free(&a);
+    cm_buf_free(&b);
+    cat_snap_free(r.snap);
+    return ok;
+}
+
+/* Renaming a schema and a database moves every name inside them in one
+ * commit; redefining an item replaces its columns and dependencies. */
+static void test_rename_containers_and_redefine(void)
+{
+    tc_t t;
+    tc_init(&t);
+    UNIT_CHECK(tc_create_schema(&t, "s", false));
+    UNIT_CHECK(tc_create(&t, CAT_ITEM_TABLE, "s.t", NULL));
+    UNIT_CHECK(tc_create(&t, CAT_ITEM_TABLE, "s.u", NULL));
+    UNIT_CHECK(tc_create(&t, CAT_ITEM_VIEW, "s.v", "s.t"));
+    const cat_schema_t *sc = find(&t, "s.t")->schema;
+    uint64_t sid = sc->id;
+    cat_change_t *ch = cat_change_new();
+    UNIT_CHECK(!cat_plan_rename_schema(t.snap, sc, "pg_x", ch, &t.err));
+    UNIT_CHECK_STR(t.err.sqlstate, "42939");
+    cm_err_clear(&t.err);
+    UNIT_CHECK(!cat_plan_rename_schema(t.snap, sc, "public", ch, &t.err));
+    UNIT_CHECK_STR(t.err.sqlstate, "42P06");
+    cm_err_clear(&t.err);
+    UNIT_CHECK(cat_plan_rename_schema(t.snap, sc, "s2", ch, &t.err));
+    UNIT_CHECK(tc_commit_change(&t, ch, "ALTER SCHEMA") == CAT_STORE_OK);
+    cat_change_free(ch);
+    UNIT_CHECK(find(&t, "s2.t") && find(&t, "s2.v") && !find(&t, "s.t"));
+    cm_err_clear(&t.err);
+    UNIT_CHECK(find(&t, "s2.t")->schema->id == sid);
+    /* The old schema name and the old item names are free in the store's name index. */
+    UNIT_CHECK(tc_create_schema(&t, "s", false));
+    UNIT_CHECK(tc_create(&t, CAT_ITEM_TABLE, "s.t", NULL));
+    /* v now reads u instead of t, with one column: the dependents move with it. */
+    const cat_item_t *v = find(&t, "s2.v");
+    const cat_item_t *u = find(&t, "s2.u");
+    static const cat_column_t one[] = {{.name = "x", .type = 23, .typmod = -1}};
+    cat_id_t dep = u->id;
+    cat_item_def_t def = {.kind = CAT_ITEM_VIEW, .create_sql = "CREATE VIEW s2.v AS SELECT 1 AS x FROM s2.u",
+                          .columns = one, .ncolumns = 1, .deps = &dep, .ndeps = 1};
+    ch = cat_change_new();
+    UNIT_CHECK(cat_plan_alter_item(t.snap, v, &def, ch, &t.err));
+    UNIT_CHECK(tc_commit_change(&t, ch, "CREATE VIEW") == CAT_STORE_OK);
+    cat_change_free(ch);
+    v = find(&t, "s2.v");
+    const cat_item_t *out[4];
+    UNIT_CHECK(v->ncolumns == 1 && strcmp(v->columns[0].name, "x") == 0 && v->ndeps == 1 && v->deps[0] == dep);
+    UNIT_CHECK(cat_snap_dependents(t.snap, find(&t, "s2.t")->id, out, 4) == 0);
+    UNIT_CHECK(cat_snap_dependents(t.snap, dep, out, 4) == 1 && out[0] == v);
+    /* t can go now; u cannot. */
+    UNIT_CHECK(tc_drop(&t, CAT_ITEM_TABLE, "s2.t", false, false));
+    UNIT_CHECK(!tc_drop(&t, CAT_ITEM_TABLE, "s2.u", false, false));
+    cm_err_clear(&t.err);
+    /* A database with schemas and items is renamed; the session's own one is not. */
+    ch = cat_change_new();
+    UNIT_CHECK(cat_plan_create_database(t.snap, "other", false, ch, &t.err));
+    UNIT_CHECK(tc_commit_change(&t, ch, "CREATE DATABASE") == CAT_STORE_OK);
+    cat_change_free(ch);
+    UNIT_CHECK(tc_create(&t, CAT_ITEM_TABLE, "other.public.ot", NULL));
+    cat_search_t here = {.database = "eddy"};
+    ch = cat_change_new();
+    UNIT_CHECK(!cat_plan_rename_database(t.snap, &here, "eddy", "e2", ch, &t.err));
+    UNIT_CHECK_STR(t.err.sqlstate, "0A000");
+    cm_err_clear(&t.err);
+    UNIT_CHECK(!cat_plan_rename_database(t.snap, &here, "other", "eddy", ch, &t.err));
+    UNIT_CHECK_STR(t.err.sqlstate, "42P04");
+    cm_err_clear(&t.err);
+    UNIT_CHECK(cat_plan_rename_database(t.snap, &here, "other", "third", ch, &t.err));
+    UNIT_CHECK(tc_commit_change(&t, ch, "ALTER DATABASE") == CAT_STORE_OK);
+    cat_change_free(ch);
+    UNIT_CHECK(find(&t, "third.public.ot") != NULL);
+    cm_err_clear(&t.err);
+    ch = cat_change_new();
+    UNIT_CHECK(cat_plan_create_database(t.snap, "other", false, ch, &t.err));
+    UNIT_CHECK(tc_commit_change(&t, ch, "CREATE DATABASE") == CAT_STORE_OK);
+    cat_change_free(ch);
+    UNIT_CHECK(tc_create(&t, CAT_ITEM_TABLE, "other.public.ot", NULL));
+    UNIT_CHECK(replay_equals_bootstrap(&t, NULL));
+    UNIT_CHECK(replay_agrees(&t));
+    tc_free(&t);
+}
+
 static void test_ten_thousand_objects(void)
 {
     tc_t t;
@@ -757,6 +852,7 @@ static void test_chain_of_views(void)
 int main(void)
 {
     UNIT_RUN(test_bootstrap_objects);
+    UNIT_RUN(test_rename_containers_and_redefine);
     UNIT_RUN(test_drop_restrict_and_cascade);
     UNIT_RUN(test_dependent_order_as_postgres);
     UNIT_RUN(test_if_exists_and_wrong_kinds);

@@ -306,16 +306,10 @@ def alter_rename_as_postgres(t):
         c.q("CREATE SCHEMA %s; SET search_path = %s" % (sch, sch))
         c.q("CREATE TABLE t (a int); CREATE VIEW v AS SELECT a FROM t; CREATE TABLE k (a int); CREATE INDEX ON k (a)")
         c.q("CREATE SOURCE s FROM LOAD GENERATOR COUNTER")
-        # Dependent SQL is not rewritten yet, so an item something reads keeps its name.
-        t.eq([(e[1], e[2]) for e in outcome(c.q("ALTER TABLE t RENAME TO t2")) if e[0] == "E"],
-             [("0A000", 'cannot rename table "t" because other objects depend on it (not supported yet)')],
-             "a table a view reads: 0A000")
-        t.eq([m.sqlstate() for m in errors(c.q("ALTER TABLE k RENAME TO k2"))], ["0A000"], "a table with an index")
         t.eq(outcome(c.q("ALTER INDEX k_a_idx RENAME TO kx")), [("C", "ALTER INDEX")], "ALTER INDEX")
         t.eq(outcome(c.q("ALTER SOURCE s RENAME TO s2")), [("C", "ALTER SOURCE")], "ALTER SOURCE")
         t.eq(outcome(c.q("ALTER VIEW v RENAME TO w")), [("C", "ALTER VIEW")], "ALTER VIEW")
         t.eq([m.sqlstate() for m in errors(c.q("ALTER SOURCE w RENAME TO x"))], ["42809"], "ALTER SOURCE of a view")
-        t.eq([m.sqlstate() for m in errors(c.q("ALTER TABLE w RENAME COLUMN a TO b"))], ["0A000"], "RENAME COLUMN")
         q = sch.encode()
         t.eq(rows(c.q("SHOW CREATE VIEW w")), [[b"eddy.%s.w" % q, b"CREATE VIEW eddy.%s.w AS SELECT a FROM eddy.%s.t" % (q, q)]],
              "SHOW CREATE under the new name")
@@ -326,6 +320,85 @@ def alter_rename_as_postgres(t):
             t.eq(describe(other, "SELECT * FROM %s.s2" % sch), [("counter", 20, -1)], "another session binds the new name")
             t.eq(describe(other, "SELECT * FROM %s.s" % sch), "42P01", "and not the old one")
         c.q("DROP SCHEMA %s CASCADE" % sch)
+
+
+@case
+def rename_with_dependents_as_postgres(t):
+    """Renaming what others read: the outcomes (tags, errors, notices) as PostgreSQL's, and each
+    dependent's stored SQL rewritten so that it names the new objects and keeps its column names."""
+    stmts = ["CREATE TABLE t (a int, b text)",
+             "CREATE VIEW v AS SELECT a FROM t",
+             "CREATE VIEW w AS SELECT x.a FROM (SELECT a FROM t) x",
+             "CREATE INDEX ON t (a)",
+             "ALTER TABLE t RENAME TO t",
+             "ALTER TABLE t RENAME TO t2",
+             "ALTER TABLE t2 RENAME COLUMN a TO c",
+             "ALTER TABLE t2 RENAME COLUMN c TO b",
+             "ALTER TABLE t2 RENAME COLUMN c TO c",
+             "ALTER TABLE t2 RENAME COLUMN zz TO y",
+             "ALTER TABLE nosuch RENAME COLUMN a TO b",
+             "ALTER TABLE IF EXISTS nosuch RENAME COLUMN a TO b",
+             "ALTER VIEW v RENAME COLUMN a TO x",
+             "ALTER VIEW v RENAME COLUMN zz TO a",
+             "ALTER TABLE v RENAME COLUMN x TO y",
+             "ALTER MATERIALIZED VIEW v RENAME COLUMN y TO x",
+             "ALTER SCHEMA nosuch RENAME TO x",
+             "ALTER SCHEMA %s RENAME TO pg_x" % schema("rdep"),
+             "ALTER SCHEMA %s RENAME TO public" % schema("rdep"),
+             "ALTER DATABASE eddy RENAME TO e2",
+             "ALTER DATABASE nosuch RENAME TO e2"]
+
+    def run(p):
+        got = script(p, schema("rdep"), stmts, keep=True)
+        with connect(p) as c:
+            # What a reader of the renamed relations binds to (rows need the dataflow engine).
+            got += [describe(c, "SELECT * FROM %s.%s" % (schema("rdep"), r)) for r in ("v", "w", "t2")]
+            c.q("DROP SCHEMA %s CASCADE" % schema("rdep"))
+        return got
+    t.same_as_ref(run, "rename outcomes")
+    sch, sch2 = schema("rsql"), schema("rsql2")
+    with connect() as c:
+        c.q("DROP SCHEMA IF EXISTS %s CASCADE; DROP SCHEMA IF EXISTS %s CASCADE" % (sch, sch2))
+        c.q("CREATE SCHEMA %s; SET search_path = %s" % (sch, sch))
+        c.q("CREATE TABLE t (a int, b text); CREATE VIEW v AS SELECT a FROM t; CREATE VIEW s AS SELECT * FROM t")
+        c.q("CREATE VIEW w AS SELECT x.a FROM (SELECT a FROM t) x; CREATE VIEW vv AS SELECT a FROM v")
+        c.q("CREATE INDEX ON t (a); CREATE MATERIALIZED VIEW mv AS SELECT a + 1 AS n FROM t GROUP BY a")
+        t.eq(outcome(c.q("ALTER TABLE t RENAME TO t2")), [("C", "ALTER TABLE")], "a table views and an index read")
+        t.eq(outcome(c.q("ALTER TABLE t2 RENAME COLUMN a TO c")), [("C", "ALTER TABLE")], "RENAME COLUMN")
+        t.eq(outcome(c.q("ALTER VIEW v RENAME COLUMN a TO x")), [("C", "ALTER VIEW")], "a view's column")
+        q = sch.encode()
+
+        def create(kind, name):
+            return rows(c.q("SHOW CREATE %s %s" % (kind, name)))[0][1].replace(q, b"S")
+        t.eq(create("VIEW", "v"), b"CREATE VIEW eddy.S.v AS SELECT c AS x FROM eddy.S.t2", "v keeps its own name")
+        t.eq(create("VIEW", "s"), b"CREATE VIEW eddy.S.s (a, b) AS SELECT * FROM eddy.S.t2", "* keeps its names")
+        t.eq(create("VIEW", "w"), b"CREATE VIEW eddy.S.w AS SELECT x.a FROM (SELECT c AS a FROM eddy.S.t2) AS x",
+             "a subquery keeps its names")
+        t.eq(create("VIEW", "vv"), b"CREATE VIEW eddy.S.vv AS SELECT x AS a FROM eddy.S.v", "a reader of v")
+        t.eq(create("MATERIALIZED VIEW", "mv"),
+             b"CREATE MATERIALIZED VIEW eddy.S.mv AS SELECT (c + 1) AS n FROM eddy.S.t2 GROUP BY c", "GROUP BY")
+        t.eq(create("INDEX", "t_a_idx"), b"CREATE INDEX t_a_idx ON eddy.S.t2 (c)", "the index")
+        t.eq(create("TABLE", "t2"), b"CREATE TABLE eddy.S.t2 (c int4, b text)", "the table")
+        t.eq([r[0] for r in rows(c.q("SHOW COLUMNS FROM vv"))], [b"a"], "a reader's columns do not change")
+        t.eq(rows(c.q("EXPLAIN VIEW vv"))[0:1] != [], True, "EXPLAIN VIEW binds the rewritten SQL")
+        t.eq(outcome(c.q("ALTER SCHEMA %s RENAME TO %s" % (sch, sch2))), [("C", "ALTER SCHEMA")], "ALTER SCHEMA")
+        c.q("SET search_path = %s" % sch2)
+        t.eq(create("VIEW", "vv").replace(sch2.encode(), b"S2"), b"CREATE VIEW eddy.S2.vv AS SELECT x AS a FROM eddy.S2.v",
+             "a schema rename rewrites what lives in it")
+        with connect() as other:
+            t.eq(describe(other, "SELECT * FROM %s.vv" % sch2), [("a", 23, -1)], "another session binds the new schema")
+            t.eq(describe(other, "SELECT * FROM %s.vv" % sch), "42P01", "and not the old one")
+        db, db2 = "rdb_%s" % RUN, "rdb2_%s" % RUN
+        c.q("DROP DATABASE IF EXISTS %s; DROP DATABASE IF EXISTS %s" % (db, db2))
+        c.q("CREATE DATABASE %s; CREATE TABLE %s.public.dt (a int)" % (db, db))
+        t.eq(outcome(c.q("ALTER DATABASE %s RENAME TO %s" % (db, db2))), [("C", "ALTER DATABASE")], "ALTER DATABASE")
+        t.eq(rows(c.q("SHOW CREATE TABLE %s.public.dt" % db2)),
+             [[b"%s.public.dt" % db2.encode(), b"CREATE TABLE %s.public.dt (a int4)" % db2.encode()]],
+             "a database rename rewrites what lives in it")
+        t.eq([m.sqlstate() for m in errors(c.q("SHOW CREATE TABLE %s.public.dt" % db))], ["42P01"], "old name gone")
+        t.eq([m.sqlstate() for m in errors(c.q("ALTER DATABASE %s RENAME TO eddy" % db2))], ["42P04"], "42P04")
+        c.q("DROP DATABASE %s" % db2)
+        c.q("DROP SCHEMA %s CASCADE" % sch2)
 
 
 if __name__ == "__main__":
