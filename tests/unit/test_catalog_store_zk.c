@@ -4,6 +4,10 @@
  * indexes, all-or-nothing commits, request markers, notifications as hints,
  * completions never inside the call and exactly once, log reads and
  * trimming, snapshots, the size limits, and two sessions committing at once.
+ * Then the failures (test_zk_tools.h): trimming retention and fencing,
+ * commits whose request or answer is lost on the wire (a proxy), ZooKeeper
+ * unreachable (call timeouts), forced session expiry, and a catalog whose
+ * identity (/meta) changes under a running handle.
  *
  * The server's address comes from EDDY_ZK (tests/layers/zk_store.sh starts
  * one); each case uses a fresh chroot. Without EDDY_ZK the binary prints
@@ -15,6 +19,7 @@
 
 #include "catalog/catalog.h"
 #include "tests/unit/test_catalog_helpers.h"
+#include "tests/unit/test_zk_tools.h"
 
 static const char *zk_addr;
 
@@ -23,15 +28,24 @@ static bool is_ready(void *arg)
     return cat_store_zk_ready(arg);
 }
 
-static cat_store_t *open_fresh(const char *chroot, const cat_limits_t *lim)
+/* Opens a handle on `addr` (ZooKeeper or a proxy in front of it) at this
+ * run's chroot `chroot`, with the test's options (NULL: short timeouts, no
+ * trim retention), and waits until it is ready. */
+static cat_store_t *open_at(const char *addr, const char *chroot, const cat_limits_t *lim, const cat_zk_options_t *opt)
 {
     char hosts[512];
-    snprintf(hosts, sizeof(hosts), "%s/eddy-test-%d/%s", zk_addr, (int)getpid(), chroot);
+    snprintf(hosts, sizeof(hosts), "%s/eddy-test-%d/%s", addr, (int)getpid(), chroot);
     cm_err_t err = {0};
     cat_zk_options_t o;
-    cat_zk_options_default(&o);
+    if (opt) {
+        o = *opt;
+    } else {
+        cat_zk_options_default(&o);
+        o.session_timeout_ms = 4000;
+        o.log_keep = 1;
+        o.log_keep_ms = 0;
+    }
     o.hosts = hosts;
-    o.session_timeout_ms = 4000;
     cat_store_t *st = cat_store_zk_open(&o, lim, &err);
     UNIT_CHECK(st != NULL);
     if (!st) {
@@ -41,6 +55,17 @@ static cat_store_t *open_fresh(const char *chroot, const cat_limits_t *lim)
     }
     UNIT_CHECK(cat_store_zk_run(st, 10000, is_ready, st) == 0);
     return st;
+}
+
+static cat_store_t *open_fresh(const char *chroot, const cat_limits_t *lim)
+{
+    return open_at(zk_addr, chroot, lim, NULL);
+}
+
+/* The chroot's path on the server, for raw reads and writes behind the store. */
+static void raw_path(char *out, size_t n, const char *chroot, const char *node)
+{
+    snprintf(out, n, "/eddy-test-%d/%s%s", (int)getpid(), chroot, node);
 }
 
 static bool calls_done(void *arg)
@@ -356,6 +381,71 @@ static void test_zk_size_limits(void)
     cat_store_close(st);
 }
 
+/* The default limits (DESIGN §4) against a real server: 512 KiB per entry
+ * and object, under 900 KiB per transaction, refused with 54000 before
+ * anything is sent; what passes the check does fit ZooKeeper's request size. */
+static void test_zk_default_size_limits(void)
+{
+    cat_store_t *st = open_fresh("limits2", NULL);
+    enum { KIB = 1024 };
+    uint8_t *big = malloc(1000 * KIB);
+    memset(big, 'y', 1000 * KIB);
+    struct {
+        size_t entry, obj;
+        const char *want;   /* NULL: commits */
+    } cases[] = {
+        {512 * KIB + 1, 0, "catalog entry is too large"},
+        {1000, 512 * KIB + 1, "catalog object is too large"},
+        {400 * KIB, 500 * KIB, "catalog change is too large"},
+        {512 * KIB, 0, NULL},
+        {400 * KIB, 450 * KIB, NULL},
+    };
+    uint64_t head = 0;
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        raw_t c;
+        raw_init(&c, head, (uint8_t)(i + 1));
+        c.c.entry = big;
+        c.c.entry_len = cases[i].entry;
+        if (cases[i].obj) {
+            c.objs[0] = (cat_kv_t){"i9", big, cases[i].obj};
+            c.c.n_obj_creates = 1;
+        }
+        tc_res_t r = {0};
+        cm_err_t err = {0};
+        int rc = cat_store_commit(st, &c.c, tc_commit_cb, &r, &err);
+        if (cases[i].want) {
+            UNIT_CHECK(rc == -1);
+            UNIT_CHECK_STR(err.sqlstate, "54000");
+            UNIT_CHECK_STR(err.message, cases[i].want);
+            cm_err_clear(&err);
+            cat_store_zk_run(st, 100, NULL, NULL);
+            UNIT_CHECK(r.calls == 0);
+        } else {
+            UNIT_CHECK(rc == 0);
+            wait_calls(st, &r.calls);
+            UNIT_CHECK(r.st == CAT_STORE_OK && r.index == head + 1);
+            if (r.st != CAT_STORE_OK)
+                printf("  case %zu: %s %s\n", i, cat_store_status_name(r.st), r.errmsg);
+            head++;
+            /* A later case creates the same object key again: drop it in between. */
+            if (cases[i].obj) {
+                raw_init(&c, head, 0x40);
+                c.odel[c.c.n_obj_deletes++] = "i9";
+                UNIT_CHECK(raw_commit(st, &c, &r) == CAT_STORE_OK);
+                head++;
+            }
+        }
+    }
+    tc_res_t lg = {0};
+    cm_err_t err = {0};
+    UNIT_CHECK(cat_store_log_read(st, 1, 0, tc_log_cb, &lg, &err) == 0);
+    wait_calls(st, &lg.calls);
+    UNIT_CHECK(lg.st == CAT_STORE_OK && lg.n == head && lg.len[0] == 512 * KIB);
+    tc_res_clear(&lg);
+    free(big);
+    cat_store_close(st);
+}
+
 static void test_zk_close_completes_pending_calls(void)
 {
     cat_store_t *st = open_fresh("close", NULL);
@@ -424,6 +514,356 @@ static void test_zk_two_sessions_commit_gap_free(void)
     cat_store_close(s[1]);
 }
 
+/* ---------------------------------------------------------------- trimming */
+
+static void commit_n(cat_store_t *st, uint64_t from_head, int n, uint8_t uuid_base)
+{
+    tc_res_t r;
+    raw_t c;
+    for (int i = 0; i < n; i++) {
+        raw_init(&c, from_head + (uint64_t)i, (uint8_t)(uuid_base + i));
+        UNIT_CHECK(raw_commit(st, &c, &r) == CAT_STORE_OK);
+    }
+}
+
+static cat_store_status_t log_status(cat_store_t *st, uint64_t from, size_t *n)
+{
+    tc_res_t lg = {0};
+    cm_err_t err = {0};
+    UNIT_CHECK(cat_store_log_read(st, from, 0, tc_log_cb, &lg, &err) == 0);
+    wait_calls(st, &lg.calls);
+    cat_store_status_t out = lg.st;
+    *n = lg.n;
+    tc_res_clear(&lg);
+    return out;
+}
+
+static void test_zk_trim_retention(void)
+{
+    cat_zk_options_t o;
+    cat_zk_options_default(&o);
+    o.session_timeout_ms = 4000;
+    o.log_keep = 3;
+    o.log_keep_ms = 0;
+    cat_store_t *st = open_at(zk_addr, "keep", NULL, &o);
+    commit_n(st, 0, 10, 1);
+    cm_err_t err = {0};
+    UNIT_CHECK(cat_store_log_trim(st, 100, &err) == 0);
+    UNIT_CHECK(cat_store_zk_run(st, 10000, NULL, NULL) == 0);
+    UNIT_CHECK(cat_store_zk_trimmed(st) == 7);
+    size_t n;
+    UNIT_CHECK(log_status(st, 7, &n) == CAT_STORE_TRIMMED);
+    UNIT_CHECK(log_status(st, 8, &n) == CAT_STORE_OK && n == 3);
+    cat_store_close(st);
+    /* Entries younger than the window stay, whatever `below` says. */
+    o.log_keep = 1;
+    o.log_keep_ms = 600000;
+    st = open_at(zk_addr, "keep", NULL, &o);
+    UNIT_CHECK(cat_store_log_trim(st, 100, &err) == 0);
+    UNIT_CHECK(cat_store_zk_run(st, 10000, NULL, NULL) == 0);
+    UNIT_CHECK(cat_store_zk_trim_state(st) == CAT_ZK_TRIM_OWNER);
+    UNIT_CHECK(cat_store_zk_trimmed(st) == 0);
+    UNIT_CHECK(log_status(st, 8, &n) == CAT_STORE_OK && n == 3);
+    cat_store_close(st);
+}
+
+static bool trim_owner(void *arg)
+{
+    return cat_store_zk_trim_state(arg) == CAT_ZK_TRIM_OWNER;
+}
+
+/* Two processes that both believe they own trimming: the later claim wins,
+ * and the earlier one's trim changes nothing and leaves it fenced. */
+static void test_zk_trim_is_fenced(void)
+{
+    cat_store_t *a = open_fresh("fence", NULL);
+    cat_store_t *b = open_fresh("fence", NULL);
+    commit_n(a, 0, 10, 1);
+    cm_err_t err = {0};
+    UNIT_CHECK(cat_store_zk_trim_claim(a, &err) == 0);
+    UNIT_CHECK(cat_store_zk_run(a, 10000, trim_owner, a) == 0);
+    UNIT_CHECK(cat_store_zk_trim_claim(b, &err) == 0);
+    UNIT_CHECK(cat_store_zk_run(b, 10000, trim_owner, b) == 0);
+    /* a still thinks it owns trimming: the epoch check stops its transaction. */
+    UNIT_CHECK(cat_store_zk_trim_state(a) == CAT_ZK_TRIM_OWNER);
+    UNIT_CHECK(cat_store_log_trim(a, 6, &err) == 0);
+    UNIT_CHECK(cat_store_zk_run(a, 10000, NULL, NULL) == 0);
+    UNIT_CHECK(cat_store_zk_trim_state(a) == CAT_ZK_TRIM_FENCED);
+    UNIT_CHECK(cat_store_zk_trimmed(a) == 0);
+    size_t n;
+    UNIT_CHECK(log_status(b, 1, &n) == CAT_STORE_OK && n == 10);
+    UNIT_CHECK(cat_store_log_trim(a, 6, &err) == -1);
+    UNIT_CHECK(err.message && strstr(err.message, "another process") != NULL);
+    cm_err_clear(&err);
+    UNIT_CHECK(cat_store_log_trim(b, 6, &err) == 0);
+    UNIT_CHECK(cat_store_zk_run(b, 10000, NULL, NULL) == 0);
+    UNIT_CHECK(cat_store_zk_trimmed(b) == 5);
+    UNIT_CHECK(log_status(a, 5, &n) == CAT_STORE_TRIMMED);
+    UNIT_CHECK(log_status(a, 6, &n) == CAT_STORE_OK && n == 5);
+    /* A new claim (a new epoch) takes it back and fences b in turn. */
+    UNIT_CHECK(cat_store_zk_trim_claim(a, &err) == 0);
+    UNIT_CHECK(cat_store_zk_run(a, 10000, trim_owner, a) == 0);
+    UNIT_CHECK(cat_store_log_trim(b, 8, &err) == 0);
+    UNIT_CHECK(cat_store_zk_run(b, 10000, NULL, NULL) == 0);
+    UNIT_CHECK(cat_store_zk_trim_state(b) == CAT_ZK_TRIM_FENCED);
+    UNIT_CHECK(log_status(a, 6, &n) == CAT_STORE_OK && n == 5);
+    cat_store_close(a);
+    cat_store_close(b);
+}
+
+/* ---------------------------------------------------------------- ambiguous commits */
+
+static void lookup(cat_store_t *st, uint8_t b0, tc_res_t *q)
+{
+    memset(q, 0, sizeof(*q));
+    uint8_t uuid[16] = {b0, 0x77};
+    cm_err_t err = {0};
+    UNIT_CHECK(cat_store_request_lookup(st, uuid, tc_request_cb, q, &err) == 0);
+    wait_calls(st, &q->calls);
+}
+
+/* The process that sent a commit went away before hearing the answer; the
+ * next one finds out through the marker, and a repeat is refused. */
+static void test_zk_request_resolved_after_reopen(void)
+{
+    cat_store_t *a = open_fresh("reopen", NULL);
+    raw_t c;
+    raw_init(&c, 0, 0x31);
+    tc_res_t r = {0};
+    cm_err_t err = {0};
+    UNIT_CHECK(cat_store_commit(a, &c.c, tc_commit_cb, &r, &err) == 0);
+    /* Let the transaction leave, then go away without reading the answer. */
+    cat_store_zk_run(a, 20, NULL, NULL);
+    cat_store_close(a);
+    UNIT_CHECK(r.calls == 1);
+    cat_store_t *b = open_fresh("reopen", NULL);
+    tc_res_t q;
+    lookup(b, 0x31, &q);
+    UNIT_CHECK(q.st == CAT_STORE_OK && q.index == 1);
+    lookup(b, 0x32, &q);
+    UNIT_CHECK(q.st == CAT_STORE_NOT_FOUND);
+    raw_init(&c, 1, 0x31);
+    UNIT_CHECK(raw_commit(b, &c, &r) == CAT_STORE_DUPLICATE && r.index == 1);
+    UNIT_CHECK(read_head(b).index == 1);
+    cat_store_close(b);
+}
+
+/* Reads the head through a second, direct handle: what ZooKeeper really has. */
+static uint64_t true_head(const char *chroot)
+{
+    cat_store_t *d = open_fresh(chroot, NULL);
+    uint64_t h = read_head(d).index;
+    cat_store_close(d);
+    return h;
+}
+
+/*
+ * A commit whose transaction or answer is lost on the wire: the proxy
+ * swallows one direction, then cuts the connection. The store reconnects
+ * (same session), looks up the marker and reports the commit exactly once:
+ * OK at index 1 whether the server had applied it (answer lost) or not
+ * (request lost, so it is sent again).
+ */
+static void lost_on_the_wire(zt_mode_t mode, const char *chroot, uint64_t head_meanwhile)
+{
+    int zk_port = atoi(strrchr(zk_addr, ':') + 1);
+    zt_proxy_t px;
+    UNIT_CHECK(zt_proxy_start(&px, zk_port));
+    char paddr[64];
+    snprintf(paddr, sizeof(paddr), "127.0.0.1:%d", px.port);
+    cat_store_t *a = open_at(paddr, chroot, NULL, NULL);
+    UNIT_CHECK(read_head(a).index == 0);
+    atomic_store(&px.mode, mode);
+    raw_t c;
+    raw_init(&c, 0, 0x51);
+    tc_res_t r = {0};
+    cm_err_t err = {0};
+    UNIT_CHECK(cat_store_commit(a, &c.c, tc_commit_cb, &r, &err) == 0);
+    cat_store_zk_run(a, 400, calls_done, &r.calls);
+    UNIT_CHECK(r.calls == 0);   /* no answer came through */
+    UNIT_CHECK(true_head(chroot) == head_meanwhile);
+    atomic_store(&px.mode, ZT_PASS);
+    zt_proxy_cut(&px);
+    UNIT_CHECK(cat_store_zk_run(a, 10000, calls_done, &r.calls) == 0);
+    cat_store_zk_run(a, 300, NULL, NULL);
+    UNIT_CHECK(r.calls == 1 && r.st == CAT_STORE_OK && r.index == 1);
+    if (r.st != CAT_STORE_OK)
+        printf("  %s: %s\n", cat_store_status_name(r.st), r.errmsg);
+    UNIT_CHECK(cat_store_zk_sessions(a) == 1);
+    UNIT_CHECK(atomic_load(&px.accepted) >= 2);
+    size_t n;
+    UNIT_CHECK(log_status(a, 1, &n) == CAT_STORE_OK && n == 1);
+    UNIT_CHECK(true_head(chroot) == 1);
+    cat_store_close(a);
+    zt_proxy_stop(&px);
+}
+
+static void test_zk_lost_answer_is_resolved(void)
+{
+    lost_on_the_wire(ZT_SWALLOW_DOWN, "lostanswer", 1);
+}
+
+static void test_zk_lost_request_is_resent(void)
+{
+    lost_on_the_wire(ZT_SWALLOW_UP, "lostrequest", 0);
+}
+
+/* ZooKeeper unreachable: a call ends with 58000 at op_timeout_ms instead of
+ * hanging, and the handle recovers when the way is open again. */
+static void test_zk_unreachable_times_out(void)
+{
+    int zk_port = atoi(strrchr(zk_addr, ':') + 1);
+    zt_proxy_t px;
+    UNIT_CHECK(zt_proxy_start(&px, zk_port));
+    char paddr[64];
+    snprintf(paddr, sizeof(paddr), "127.0.0.1:%d", px.port);
+    cat_zk_options_t o;
+    cat_zk_options_default(&o);
+    o.session_timeout_ms = 4000;
+    o.op_timeout_ms = 1500;
+    cat_store_t *a = open_at(paddr, "unreachable", NULL, &o);
+    atomic_store(&px.mode, ZT_BLACKHOLE);
+    zt_proxy_cut(&px);
+    raw_t c;
+    raw_init(&c, 0, 0x61);
+    tc_res_t r = {0};
+    cm_err_t err = {0};
+    int64_t t0 = zt_now_ms();
+    UNIT_CHECK(cat_store_commit(a, &c.c, tc_commit_cb, &r, &err) == 0);
+    UNIT_CHECK(cat_store_zk_run(a, 10000, calls_done, &r.calls) == 0);
+    int64_t took = zt_now_ms() - t0;
+    UNIT_CHECK(r.calls == 1 && r.st == CAT_STORE_ERROR);
+    UNIT_CHECK(strstr(r.errmsg, "did not answer within 1500 ms") != NULL);
+    UNIT_CHECK(took >= 1400 && took < 4000);
+    printf("  commit failed after %lld ms: %s\n", (long long)took, r.errmsg);
+    atomic_store(&px.mode, ZT_PASS);
+    zt_proxy_cut(&px);
+    UNIT_CHECK(cat_store_zk_run(a, 10000, is_ready, a) == 0);
+    raw_init(&c, 0, 0x61);
+    tc_res_t r2;
+    cat_store_status_t st = raw_commit(a, &c, &r2);
+    UNIT_CHECK(st == CAT_STORE_OK && r2.index == 1);
+    UNIT_CHECK(read_head(a).index == 1);
+    cat_store_close(a);
+    zt_proxy_stop(&px);
+}
+
+/* ---------------------------------------------------------------- session expiry */
+
+static bool sessions_two_ready(void *arg)
+{
+    return cat_store_zk_sessions(arg) >= 2 && cat_store_zk_ready(arg);
+}
+
+static void test_zk_session_expiry_is_transparent(void)
+{
+    cat_store_t *a = open_fresh("expiry", NULL);
+    cat_store_t *b = open_fresh("expiry", NULL);
+    commit_n(a, 0, 1, 0x71);
+    char uuid[33];
+    snprintf(uuid, sizeof(uuid), "%s", cat_store_zk_catalog_uuid(a));
+    char pw[16];
+    int64_t id = cat_store_zk_session_id(a, pw);
+    UNIT_CHECK(zt_expire(zk_addr, id, pw));
+    /* A commit sent into the dead session. */
+    raw_t c;
+    raw_init(&c, 1, 0x72);
+    tc_res_t r = {0};
+    cm_err_t err = {0};
+    UNIT_CHECK(cat_store_commit(a, &c.c, tc_commit_cb, &r, &err) == 0);
+    UNIT_CHECK(cat_store_zk_run(a, 15000, calls_done, &r.calls) == 0);
+    UNIT_CHECK(r.st == CAT_STORE_OK && r.index == 2);
+    if (r.st != CAT_STORE_OK)
+        printf("  %s: %s\n", cat_store_status_name(r.st), r.errmsg);
+    UNIT_CHECK(cat_store_zk_run(a, 10000, sessions_two_ready, a) == 0);
+    UNIT_CHECK(cat_store_zk_sessions(a) == 2);
+    UNIT_CHECK_STR(cat_store_zk_catalog_uuid(a), uuid);
+    /* The new session watches the head again. */
+    int na = 0;
+    cat_store_set_notify(a, on_notify, &na);
+    commit_n(b, 2, 1, 0x73);
+    UNIT_CHECK(cat_store_zk_run(a, 10000, calls_done, &na) == 0);
+    size_t n;
+    UNIT_CHECK(log_status(a, 1, &n) == CAT_STORE_OK && n == 3);
+    UNIT_CHECK(!cat_store_zk_failed(a, NULL));
+    cat_store_close(a);
+    cat_store_close(b);
+}
+
+/* ---------------------------------------------------------------- catalog identity */
+
+static bool has_failed(void *arg)
+{
+    return cat_store_zk_failed(arg, NULL);
+}
+
+static void expect_refusal(cat_store_t *a, const char *chroot, const char *what)
+{
+    UNIT_CHECK(cat_store_zk_run(a, 10000, has_failed, a) == 0);
+    cm_err_t err = {0};
+    UNIT_CHECK(cat_store_zk_failed(a, &err));
+    char root[256];
+    raw_path(root, sizeof(root), chroot, "");
+    UNIT_CHECK(err.message && strstr(err.message, root) && strstr(err.message, what));
+    if (err.message && !strstr(err.message, what))
+        printf("  got: %s\n", err.message);
+    cm_err_clear(&err);
+    /* Every later call fails at once, with the same reason. */
+    tc_res_t h = {0};
+    UNIT_CHECK(cat_store_head(a, tc_head_cb, &h, &err) == -1);
+    UNIT_CHECK(err.message && strstr(err.message, root));
+    cm_err_clear(&err);
+    int fd, ev, to;
+    uint64_t gen;
+    UNIT_CHECK(cat_store_zk_interest(a, &fd, &ev, &to, &gen) == -1);
+    UNIT_CHECK(h.calls == 0);
+}
+
+static void test_zk_meta_identity(void)
+{
+    zhandle_t *zh = zt_connect(zk_addr);
+    UNIT_CHECK(zh != NULL);
+    char p[256];
+    /* Two handles on one chroot serve one catalog. */
+    cat_store_t *a = open_fresh("meta", NULL);
+    cat_store_t *b = open_fresh("meta", NULL);
+    UNIT_CHECK(strlen(cat_store_zk_catalog_uuid(a)) == 32);
+    UNIT_CHECK_STR(cat_store_zk_catalog_uuid(a), cat_store_zk_catalog_uuid(b));
+    cat_store_close(b);
+    /* Another catalog appears at the same place: refuse, do not mix. */
+    raw_path(p, sizeof(p), "meta", "/meta");
+    UNIT_CHECK(zt_set(zh, p, "{\"catalog_uuid\": \"0123456789abcdef0123456789abcdef\", \"format\": 1}") == ZOK);
+    expect_refusal(a, "meta", "names another catalog");
+    cat_store_close(a);
+    /* The catalog vanishes (a wiped ZooKeeper). */
+    a = open_fresh("meta2", NULL);
+    commit_n(a, 0, 1, 0x21);
+    raw_path(p, sizeof(p), "meta2", "/meta");
+    UNIT_CHECK(zt_delete(zh, p) == ZOK);
+    expect_refusal(a, "meta2", "/meta is gone");
+    cat_store_close(a);
+    /* A catalog from a newer eddy. */
+    raw_path(p, sizeof(p), "meta3", "");
+    UNIT_CHECK(zt_create(zh, p, NULL) == ZOK);
+    raw_path(p, sizeof(p), "meta3", "/meta");
+    UNIT_CHECK(zt_create(zh, p, "{\"catalog_uuid\": \"00000000000000000000000000000003\", \"format\": 99}") == ZOK);
+    char hosts[512];
+    snprintf(hosts, sizeof(hosts), "%s/eddy-test-%d/meta3", zk_addr, (int)getpid());
+    cat_zk_options_t o;
+    cat_zk_options_default(&o);
+    o.hosts = hosts;
+    o.session_timeout_ms = 4000;
+    cm_err_t err = {0};
+    a = cat_store_zk_open(&o, NULL, &err);
+    UNIT_CHECK(a != NULL);
+    UNIT_CHECK(cat_store_zk_run(a, 10000, has_failed, a) == 0);
+    UNIT_CHECK(!cat_store_zk_ready(a));
+    UNIT_CHECK(cat_store_zk_failed(a, &err) && strstr(err.message, "format 99"));
+    cm_err_clear(&err);
+    cat_store_close(a);
+    zookeeper_close(zh);
+}
+
 static void test_zk_bad_address(void)
 {
     cm_err_t err = {0};
@@ -449,6 +889,15 @@ int main(void)
     UNIT_RUN(test_zk_notification_is_a_hint);
     UNIT_RUN(test_zk_log_trim);
     UNIT_RUN(test_zk_size_limits);
+    UNIT_RUN(test_zk_default_size_limits);
+    UNIT_RUN(test_zk_trim_retention);
+    UNIT_RUN(test_zk_trim_is_fenced);
+    UNIT_RUN(test_zk_request_resolved_after_reopen);
+    UNIT_RUN(test_zk_lost_answer_is_resolved);
+    UNIT_RUN(test_zk_lost_request_is_resent);
+    UNIT_RUN(test_zk_unreachable_times_out);
+    UNIT_RUN(test_zk_session_expiry_is_transparent);
+    UNIT_RUN(test_zk_meta_identity);
     UNIT_RUN(test_zk_close_completes_pending_calls);
     UNIT_RUN(test_zk_two_sessions_commit_gap_free);
     UNIT_RUN(test_zk_bad_address);
