@@ -129,37 +129,28 @@ static bool bind_filter_order(pln_binder_t *b, const sql_expr_t *e, pln_agg_t *a
     return true;
 }
 
-ty_expr_t *pln__bind_agg(pln_binder_t *b, const sql_expr_t *e)
+/* Binds the call; over: used OVER a window, so its arguments belong to the current level (sum(count(*)) OVER ()). */
+static pln_agg_t *bind_call(pln_binder_t *b, const sql_expr_t *e, bool over)
 {
     const char *name = e->names->items[e->names->count - 1];
-    if (!b->aggs) {
-        pln__error(b, e->pos, CM_ERRCODE_GROUPING_ERROR, "aggregate functions are not allowed in %s",
-                   b->agg_forbidden ? b->agg_forbidden : "this context");
-        return NULL;
-    }
-    if (b->aggs->inside) {
-        pln__error(b, e->pos, CM_ERRCODE_GROUPING_ERROR, "aggregate function calls cannot be nested");
-        return NULL;
-    }
     int n = sql_list_len(e->args);
     if (n > 2) {
         pln__error(b, e->pos, CM_ERRCODE_UNDEFINED_FUNCTION, "function %s with %d arguments does not exist", name, n);
         return NULL;
     }
     pln_agg_t *a = cm_arena_zalloc(b->arena, sizeof(*a));
-    b->aggs->inside = true;
-    for (int i = 0; i < n; i++)
-        if (!(a->args[i] = pln__bind_expr(b, e->args->items[i]))) {
-            b->aggs->inside = false;
-            return NULL;
-        }
+    if (!over)
+        b->aggs->inside = true;
+    bool ok = true;
+    for (int i = 0; i < n && ok; i++)
+        ok = (a->args[i] = pln__bind_expr(b, e->args->items[i])) != NULL;
     a->nargs = n;
     a->distinct = e->distinct;
-    if (!bind_filter_order(b, e, a)) {
+    ok = ok && bind_filter_order(b, e, a);
+    if (!over)
         b->aggs->inside = false;
+    if (!ok)
         return NULL;
-    }
-    b->aggs->inside = false;
     const ty_func_t *cands[CM_ARRAY_LEN(pln_aggdefs)];
     int nc = 0;
     for (size_t i = 0; i < CM_ARRAY_LEN(pln_aggdefs); i++)
@@ -206,6 +197,28 @@ ty_expr_t *pln__bind_agg(pln_binder_t *b, const sql_expr_t *e)
             return NULL;
         }
     }
+    return a;
+}
+
+pln_agg_t *pln__bind_agg_over(pln_binder_t *b, const sql_expr_t *e)
+{
+    return bind_call(b, e, true);
+}
+
+ty_expr_t *pln__bind_agg(pln_binder_t *b, const sql_expr_t *e)
+{
+    if (!b->aggs) {
+        pln__error(b, e->pos, CM_ERRCODE_GROUPING_ERROR, "aggregate functions are not allowed in %s",
+                   b->agg_forbidden ? b->agg_forbidden : "this context");
+        return NULL;
+    }
+    if (b->aggs->inside) {
+        pln__error(b, e->pos, CM_ERRCODE_GROUPING_ERROR, "aggregate function calls cannot be nested");
+        return NULL;
+    }
+    pln_agg_t *a = bind_call(b, e, false);
+    if (!a)
+        return NULL;
     int index;
     note_agg(b, a, &index);
     ty_expr_t *c = ty_expr_new(b->arena, TY_EXPR_COLUMN, a->type, 0);
@@ -257,6 +270,8 @@ ty_expr_t *pln__regroup(pln_binder_t *b, ty_expr_t *e, ty_expr_t **keys, int nke
             return c;
         }
     if (e->kind == TY_EXPR_COLUMN) {
+        if (e->index >= PLN_WIN_BASE)
+            return e;   /* a window function's result: the WINDOW above the REDUCE computes it */
         if (e->index >= PLN_AGG_BASE) {
             ty_expr_t *c = ty_expr_new(b->arena, TY_EXPR_COLUMN, e->type, 0);
             *c = *e;

@@ -386,6 +386,11 @@ static bool start(pln_exec_t *x, pln_iter_t *it)
     }
     case PLN_REL_REDUCE:
         return reduce(x, it);
+    case PLN_REL_WINDOW: {
+        ty_datum_t **in;
+        int n;
+        return drain(x, it->in, -1, &in, &n) && pln__window_run(x, rel, in, n, &it->buf) && (it->nbuf = n, true);
+    }
     case PLN_REL_PRODUCT:
         return drain(x, it->right, -1, &it->rrows, &it->nr);
     case PLN_REL_JOIN:
@@ -492,6 +497,7 @@ static bool next(pln_exec_t *x, pln_iter_t *it, ty_datum_t **row)
     case PLN_REL_SORT:
     case PLN_REL_REDUCE:
     case PLN_REL_SESSION:
+    case PLN_REL_WINDOW:
         if (it->pos < it->nbuf)
             *row = it->buf[it->pos++];
         return true;

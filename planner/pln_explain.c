@@ -477,6 +477,12 @@ static void rel_out(explain_t *x, const pln_rel_t *r, int depth)
     case PLN_REL_SETOP:
         setop_out(x, r, depth);
         return;
+    case PLN_REL_WINDOW:
+        line_begin(x, depth);
+        pln__window_explain(x->b, &x->line, r);
+        line_end(x);
+        rel_out(x, r->input, depth + 1);
+        return;
     default:
         /* A kind this printer does not know yet still shows where it is in the plan. */
         break;

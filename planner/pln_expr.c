@@ -582,14 +582,12 @@ static ty_expr_t *bind_func(pln_binder_t *b, const sql_expr_t *e)
                    b->agg_forbidden ? b->agg_forbidden : "this context");
         return NULL;
     }
-    if (e->over) {
-        pln__error(b, e->pos, CM_ERRCODE_FEATURE_NOT_SUPPORTED, "window functions are not supported yet");
-        return NULL;
-    }
     if (e->within_group) {
         pln__error(b, e->pos, CM_ERRCODE_FEATURE_NOT_SUPPORTED, "WITHIN GROUP is not supported yet");
         return NULL;
     }
+    if (e->over)
+        return pln__bind_window_call(b, e);
     if (e->syntax == SQL_FUNC_OVERLAPS)
         return bind_overlaps(b, e);
     if (pln__has_named_args(e) && pln__check_named_args(b, e) && pln__is_aggregate(name))
@@ -607,6 +605,10 @@ static ty_expr_t *bind_func(pln_binder_t *b, const sql_expr_t *e)
     }
     if (pln__has_named_args(e))
         return pln__bind_named_call(b, e);
+    if (pln__is_window_func(name)) {
+        pln__error(b, e->pos, "42809", "window function %s requires an OVER clause", name);
+        return NULL;
+    }
     int n = e->args->count;
     ty_expr_t **args = alloc_args(b, n);
     if (!bind_list(b, e->args, args))

@@ -311,6 +311,8 @@ bool pln__fold_rel(pln_binder_t *b, pln_rel_t *r)
         return false;
     if (!fold_list(b, &r->pred, 1) || !fold_list(b, r->keys, r->nkeys))
         return false;
+    if (r->kind == PLN_REL_WINDOW && !pln__window_fold(b, r))
+        return false;
     for (int i = 0; i < r->naggs; i++)
         if (!fold_list(b, r->aggs[i]->args, r->aggs[i]->nargs) || !fold_list(b, &r->aggs[i]->filter, 1) ||
             !fold_list(b, r->aggs[i]->order, r->aggs[i]->norder))
@@ -338,6 +340,8 @@ bool pln__rel_any(const pln_rel_t *r, bool (*pred)(const ty_expr_t *e))
     if (r->kind == PLN_REL_PROJECT && any_list(r->exprs, r->ncols, pred))
         return true;
     if (any_list(&r->pred, 1, pred) || any_list(r->keys, r->nkeys, pred))
+        return true;
+    if (r->kind == PLN_REL_WINDOW && pln__window_any(r, pred))
         return true;
     for (int i = 0; i < r->naggs; i++)
         if (any_list(r->aggs[i]->args, r->aggs[i]->nargs, pred) || any_list(&r->aggs[i]->filter, 1, pred) ||

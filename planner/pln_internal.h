@@ -45,9 +45,12 @@ typedef enum pln_rel_kind {
     PLN_REL_SETOP,     /* UNION / INTERSECT / EXCEPT [ALL] of input and right */
     PLN_REL_JOIN,      /* input JOIN right ON pred (NULL: true), join says INNER/LEFT/RIGHT/FULL */
     PLN_REL_SESSION,   /* the rows of a session relation (session), asked of the session each run */
+    PLN_REL_WINDOW,    /* input columns, then one per window function over one window (pln_window.c) */
 } pln_rel_kind_t;
 
 typedef struct pln_aggdef pln_aggdef_t;   /* an aggregate function (pln_agg.c) */
+typedef struct pln_exec pln_exec_t;       /* one execution of a query (pln_exec.c) */
+typedef struct pln_winctx pln_winctx_t;   /* window functions of one query level (pln_window.c) */
 
 /* What an aggregate computes. */
 typedef enum pln_aggop {
@@ -104,7 +107,56 @@ struct pln_rel {
     bool all;
     sql_join_kind_t join;         /* JOIN */
     const char *session;          /* SESSION: the relation's name for ty_ctx_t.session_rows */
+    struct pln_window *window;    /* WINDOW */
 };
+
+/* ---------------------------------------------------- window functions */
+
+typedef enum pln_wfunc_kind {
+    PLN_WF_AGG,                   /* an aggregate over the frame */
+    PLN_WF_ROW_NUMBER, PLN_WF_RANK, PLN_WF_DENSE_RANK, PLN_WF_PERCENT_RANK, PLN_WF_CUME_DIST, PLN_WF_NTILE,
+    PLN_WF_LAG, PLN_WF_LEAD,      /* args: value [, offset int4 [, default]] */
+    PLN_WF_FIRST_VALUE, PLN_WF_LAST_VALUE, PLN_WF_NTH_VALUE,
+} pln_wfunc_kind_t;
+
+/* One window function call of a WINDOW; its arguments are over the input row. */
+typedef struct pln_wfunc {
+    pln_wfunc_kind_t kind;
+    const char *name;
+    ty_oid_t type;
+    int32_t typmod;
+    int nargs;
+    ty_expr_t *args[3];
+    pln_agg_t *agg;               /* AGG: its arguments and FILTER are the aggregate's */
+} pln_wfunc_t;
+
+/*
+ * A window's frame, PostgreSQL's semantics: ROWS counts rows, GROUPS peer
+ * groups, RANGE compares the single ORDER BY value with the current row's
+ * plus or minus the offset (start_bound / end_bound: that value, computed
+ * over the current row; the other rows' values are cast to its type).
+ */
+typedef struct pln_frame {
+    sql_frame_mode_t mode;        /* ROWS, RANGE or GROUPS (no frame clause: RANGE) */
+    sql_frame_bound_t start, end; /* end is never NONE */
+    ty_expr_t *start_offset, *end_offset;   /* n PRECEDING / FOLLOWING: var-free */
+    ty_expr_t *start_bound, *end_bound;     /* RANGE with an offset */
+    sql_frame_exclude_t exclude;
+} pln_frame_t;
+
+typedef struct pln_window {
+    int npart;
+    ty_expr_t **part;             /* PARTITION BY */
+    int norder;
+    ty_expr_t **order;            /* ORDER BY; keys[i].col is npart + i */
+    pln_sortkey_t *keys;
+    pln_frame_t frame;
+    int nfuncs;
+    pln_wfunc_t **funcs;
+} pln_window_t;
+
+/* A COLUMN of this index or more is window function (index - PLN_WIN_BASE) until planned. */
+#define PLN_WIN_BASE (1 << 25)
 
 /* A subquery used as an expression, run once per execution (it cannot refer to the outer query). */
 typedef struct pln_sublink {
@@ -188,6 +240,8 @@ typedef struct pln_binder {
     pln_scope_t *scope;           /* FROM items of the query being bound; NULL outside */
     pln_aggctx_t *aggs;           /* where aggregates may appear; NULL: not allowed */
     const char *agg_forbidden;    /* the clause named when they may not ("WHERE") */
+    pln_winctx_t *wins;           /* where window functions may appear; NULL: not allowed */
+    const char *win_forbidden;    /* the clause named when they may not, if not agg_forbidden ("HAVING") */
     bool setop_leaf;              /* the query being bound is a set operation's leaf: keep unknown outputs */
     int nsublinks;
     int sublinks_cap;
@@ -349,6 +403,22 @@ ty_expr_t *pln__bind_agg(pln_binder_t *b, const sql_expr_t *e);
 /* Rewrites an expression over the FROM row into one over a REDUCE's row (keys, then aggregates). */
 ty_expr_t *pln__regroup(pln_binder_t *b, ty_expr_t *e, ty_expr_t **keys, int nkeys);
 bool pln__expr_equal(const ty_expr_t *a, const ty_expr_t *b);
+/* An aggregate call used OVER a window: bound at the current level, not noted as the level's aggregate. */
+pln_agg_t *pln__bind_agg_over(pln_binder_t *b, const sql_expr_t *e);
+
+/* pln_window.c: window functions of one query level (pln_select.c calls these in this order). */
+pln_winctx_t *pln__window_ctx(pln_binder_t *b, const sql_select_t *s);
+bool pln__is_window_func(const char *name);
+ty_expr_t *pln__bind_window_call(pln_binder_t *b, const sql_expr_t *e);   /* f(...) OVER ... */
+bool pln__window_bind_defs(pln_binder_t *b, pln_winctx_t *w);           /* after GROUP BY, before the REDUCE */
+bool pln__window_regroup(pln_binder_t *b, pln_winctx_t *w, ty_expr_t **keys, int nkeys);
+/* WINDOW operators over rel; the window results in exprs become their columns. */
+pln_rel_t *pln__window_plan(pln_binder_t *b, pln_winctx_t *w, pln_rel_t *rel, ty_expr_t **exprs, int nexprs);
+void pln__window_explain(pln_binder_t *b, cm_buf_t *o, const pln_rel_t *r);   /* the operator's line */
+bool pln__window_fold(pln_binder_t *b, pln_rel_t *r);
+bool pln__window_any(const pln_rel_t *r, bool (*pred)(const ty_expr_t *e));
+/* pln_window_exec.c: the rows of a WINDOW over its input's (all of them, in the window's order). */
+bool pln__window_run(pln_exec_t *x, const pln_rel_t *rel, ty_datum_t **in, int n, ty_datum_t ***out);
 
 /* pln_agg_exec.c: one aggregate's running state. */
 typedef struct pln_aggstate pln_aggstate_t;
@@ -363,7 +433,6 @@ bool pln__agg_finish(const pln_agg_t *a, pln_aggstate_t *st, ty_ctx_t *ctx, ty_d
 
 /* pln_sublink.c */
 ty_expr_t *pln__bind_sublink(pln_binder_t *b, const sql_expr_t *e);
-typedef struct pln_exec pln_exec_t;
 /* The expression with every sublink replaced by its value for this execution (computed on first use). */
 ty_expr_t *pln__instantiate(pln_exec_t *x, ty_expr_t *e);
 

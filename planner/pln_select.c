@@ -462,7 +462,12 @@ static bool bind_simple(pln_binder_t *b, const sql_select_t *s, bool resolve, pl
 
     pln_aggctx_t actx = {0};
     tlist_t tl = {0};
-    if (!bind_targets(b, s, &actx, resolve, &tl))
+    /* Window functions may appear in the targets and ORDER BY (and DISTINCT ON) only. */
+    pln_winctx_t *wctx = pln__window_ctx(b, s);
+    b->wins = wctx;
+    bool ok = bind_targets(b, s, &actx, resolve, &tl);
+    b->wins = NULL;
+    if (!ok)
         return false;
     ty_expr_t *where = NULL, *having = NULL;
     if (s->where) {
@@ -470,7 +475,10 @@ static bool bind_simple(pln_binder_t *b, const sql_select_t *s, bool resolve, pl
             return false;
     }
     if (s->having) {
-        if (!(having = bind_in(b, s->having, &actx, NULL)) || !(having = pln__coerce_bool(b, having, "HAVING")))
+        b->win_forbidden = "HAVING";
+        having = bind_in(b, s->having, &actx, NULL);
+        b->win_forbidden = NULL;
+        if (!having || !(having = pln__coerce_bool(b, having, "HAVING")))
             return false;
     }
     out->ncols = tl.n;
@@ -490,7 +498,9 @@ static bool bind_simple(pln_binder_t *b, const sql_select_t *s, bool resolve, pl
         if (keys[i].col >= 0)
             continue;
         const sql_sort_t *o = s->order_by->items[i];
+        b->wins = wctx;
         ty_expr_t *x = bind_in(b, o->expr, &actx, NULL);
+        b->wins = NULL;
         if (!x || !(x = pln__resolve_unknown(b, x)))
             return false;
         int same = -1;
@@ -512,10 +522,20 @@ static bool bind_simple(pln_binder_t *b, const sql_select_t *s, bool resolve, pl
     nhidden = h;   /* those equal to a target took its column */
     int non = sql_list_len(s->distinct_on);
     pln_sortkey_t *on = NULL;
-    if (non && !bind_distinct_on(b, s, &actx, &tl, &hidden, &nhidden, &keys, &nsort, &on))
+    b->wins = wctx;
+    ok = !non || bind_distinct_on(b, s, &actx, &tl, &hidden, &nhidden, &keys, &nsort, &on);
+    b->wins = NULL;
+    if (!ok)
         return false;
     tlist_t groups = {0};
     if (!bind_group(b, s, &tl, &groups))
+        return false;
+    /* The windows' PARTITION BY and ORDER BY may hold aggregates, which make the query grouped. */
+    pln_aggctx_t *saved_aggs = b->aggs;
+    b->aggs = &actx;
+    ok = pln__window_bind_defs(b, wctx);
+    b->aggs = saved_aggs;
+    if (!ok)
         return false;
 
     if (where) {
@@ -544,6 +564,8 @@ static bool bind_simple(pln_binder_t *b, const sql_select_t *s, bool resolve, pl
         for (int i = 0; i < nout; i++)
             if (!(exprs[i] = pln__regroup(b, exprs[i], groups.e, groups.n)))
                 return false;
+        if (!pln__window_regroup(b, wctx, groups.e, groups.n))
+            return false;
         if (having) {
             if (!(having = pln__regroup(b, having, groups.e, groups.n)))
                 return false;
@@ -552,6 +574,7 @@ static bool bind_simple(pln_binder_t *b, const sql_select_t *s, bool resolve, pl
             rel = f;
         }
     }
+    rel = pln__window_plan(b, wctx, rel, exprs, nout);
     out->rel = project(b, rel, exprs, nout);
     out->targets = exprs;
     if (non) {
@@ -586,6 +609,11 @@ bool pln__bind_select(pln_binder_t *b, const sql_select_t *s, pln_bound_t *out)
         return pln__error(b, s->with_pos, CM_ERRCODE_FEATURE_NOT_SUPPORTED, "WITH is not supported yet");
     pln_scope_t scope = {.outer = b->scope};
     pln_scope_t *saved = b->scope;
+    /* Window functions belong to the level they are written in: a subquery starts without. */
+    pln_winctx_t *saved_wins = b->wins;
+    const char *saved_win_forbidden = b->win_forbidden;
+    b->wins = NULL;
+    b->win_forbidden = NULL;
     bool resolve = !b->setop_leaf;
     b->setop_leaf = false;
     b->scope = &scope;
@@ -597,6 +625,8 @@ bool pln__bind_select(pln_binder_t *b, const sql_select_t *s, pln_bound_t *out)
     else
         ok = bind_simple(b, s, resolve, out);
     b->scope = saved;
+    b->wins = saved_wins;
+    b->win_forbidden = saved_win_forbidden;
     b->depth--;
     return ok;
 }

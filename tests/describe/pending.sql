@@ -15,16 +15,6 @@ SELECT id FROM orders o WHERE id = (SELECT max(o.id))
 -- pending: LATERAL references to earlier FROM items (42P01 missing FROM-clause entry)
 SELECT * FROM orders o, LATERAL (SELECT * FROM items i WHERE i.order_id = o.id) x
 SELECT * FROM orders o CROSS JOIN LATERAL (SELECT count(*) FROM items i WHERE i.order_id = o.id) x
--- pending: window functions (0A000)
-SELECT id, row_number() OVER (ORDER BY id) FROM orders
-SELECT id, rank() OVER (PARTITION BY status ORDER BY amount DESC) FROM orders
-SELECT id, sum(amount) OVER (PARTITION BY customer_id) FROM orders
-SELECT id, avg(amount) OVER w FROM orders WINDOW w AS (ORDER BY id ROWS BETWEEN 1 PRECEDING AND CURRENT ROW)
-SELECT id, lag(amount) OVER (ORDER BY id), lead(note, 2) OVER (ORDER BY id) FROM orders
-SELECT id, dense_rank() OVER (ORDER BY status), ntile(4) OVER (ORDER BY id), first_value(note) OVER (ORDER BY id) FROM orders
-SELECT count(*) OVER () FROM orders
-SELECT sum(amount) FILTER (WHERE true) OVER () FROM orders
-SELECT id FROM orders WHERE row_number() OVER () > 1
 -- pending: WITH (CTEs) are not bound yet: any query with WITH answers 0A000
 WITH orders AS (SELECT 1 AS x) SELECT * FROM orders
 WITH t AS (SELECT id, amount FROM orders) SELECT * FROM t

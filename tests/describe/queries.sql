@@ -524,3 +524,23 @@ SELECT * FROM l NATURAL JOIN (SELECT id FROM r) s
 SELECT * FROM l JOIN r USING (k)
 SELECT * FROM customers JOIN orders USING (id)
 SELECT * FROM l LEFT JOIN r ON true RIGHT JOIN orders ON true FULL JOIN items ON true
+SELECT id, row_number() OVER (ORDER BY id) FROM orders
+SELECT id, rank() OVER (PARTITION BY status ORDER BY amount DESC) FROM orders
+SELECT id, sum(amount) OVER (PARTITION BY customer_id) FROM orders
+SELECT id, avg(amount) OVER w FROM orders WINDOW w AS (ORDER BY id ROWS BETWEEN 1 PRECEDING AND CURRENT ROW)
+SELECT id, lag(amount) OVER (ORDER BY id), lead(note, 2) OVER (ORDER BY id) FROM orders
+SELECT id, dense_rank() OVER (ORDER BY status), ntile(4) OVER (ORDER BY id), first_value(note) OVER (ORDER BY id) FROM orders
+SELECT count(*) OVER () FROM orders
+SELECT sum(amount) FILTER (WHERE true) OVER () FROM orders
+SELECT id FROM orders WHERE row_number() OVER () > 1
+SELECT first_value(status) OVER w, last_value(amount) OVER w, nth_value(code, 2) OVER w FROM orders, items WINDOW w AS (ORDER BY id)
+SELECT lag(amount, 1, 0) OVER (), lead(qty, 1, 0.5) OVER (), lag(status, 1, 'x') OVER () FROM orders, items
+SELECT percent_rank() OVER (), cume_dist() OVER (ORDER BY amount), ntile(3) OVER () FROM orders
+SELECT status, count(*), sum(count(*)) OVER (ORDER BY status), rank() OVER (ORDER BY max(amount)) FROM orders GROUP BY status
+SELECT id, sum(amount) OVER (ORDER BY placed_at RANGE BETWEEN '1 day' PRECEDING AND CURRENT ROW) FROM orders
+SELECT id, count(*) OVER (ORDER BY due RANGE BETWEEN '1 day' PRECEDING AND '2 days' FOLLOWING) FROM orders
+SELECT id, array_agg(id) OVER (ORDER BY id GROUPS BETWEEN 1 PRECEDING AND 1 FOLLOWING EXCLUDE TIES) FROM orders
+SELECT id FROM orders ORDER BY row_number() OVER (PARTITION BY status ORDER BY amount)
+SELECT id, sum(id) OVER (ORDER BY status RANGE BETWEEN 1 PRECEDING AND CURRENT ROW) FROM orders
+SELECT id, sum(id) OVER (ORDER BY id RANGE BETWEEN 'x' PRECEDING AND CURRENT ROW) FROM orders
+SELECT id FROM orders GROUP BY id HAVING rank() OVER () > 1

@@ -361,3 +361,78 @@ SELECT 1.5e3, 1e-2, .5, 5., 1E+2
 SELECT 'Ω' = 'Ω', 'abc' = 'ABC', lower('ABC') = 'abc'
 SELECT 'a' COLLATE "C" < 'B' COLLATE "C"
 SELECT hashtext('x') IS NOT NULL
+-- window functions
+SELECT x, row_number() OVER (ORDER BY x), rank() OVER (ORDER BY x), dense_rank() OVER (ORDER BY x) FROM (VALUES (1), (2), (2), (3), (NULL)) v(x) ORDER BY x, 2
+SELECT x, percent_rank() OVER (ORDER BY x), cume_dist() OVER (ORDER BY x) FROM (VALUES (1), (2), (2), (3), (NULL)) v(x) ORDER BY x
+SELECT g, x, row_number() OVER (PARTITION BY g ORDER BY x DESC) FROM (VALUES ('a', 1), ('b', 2), ('a', 3), (NULL, 4), ('b', 5)) v(g, x) ORDER BY g, x
+SELECT x, sum(x) OVER (), count(*) OVER (), avg(x) OVER (), min(x) OVER (), max(x) OVER () FROM (VALUES (1), (2), (NULL), (4)) v(x) ORDER BY x
+SELECT x, sum(x) OVER (ORDER BY x), count(x) OVER (ORDER BY x), count(*) OVER (ORDER BY x) FROM (VALUES (1), (2), (2), (NULL), (4)) v(x) ORDER BY x
+SELECT x, sum(x) OVER (ORDER BY x ROWS BETWEEN 1 PRECEDING AND 1 FOLLOWING) FROM (VALUES (1), (2), (3), (4), (5), (6)) v(x) ORDER BY x
+SELECT x, sum(x) OVER (ORDER BY x ROWS 2 PRECEDING), sum(x) OVER (ORDER BY x ROWS BETWEEN CURRENT ROW AND UNBOUNDED FOLLOWING) FROM (VALUES (1), (2), (3), (4), (5)) v(x) ORDER BY x
+SELECT x, sum(x) OVER (ORDER BY x ROWS BETWEEN 2 FOLLOWING AND 3 FOLLOWING), sum(x) OVER (ORDER BY x ROWS BETWEEN 3 PRECEDING AND 2 PRECEDING) FROM (VALUES (1), (2), (3), (4), (5)) v(x) ORDER BY x
+SELECT x, sum(x) OVER (ORDER BY x RANGE BETWEEN 1 PRECEDING AND 1 FOLLOWING) FROM (VALUES (1), (2), (2), (4), (5), (NULL)) v(x) ORDER BY x
+SELECT x, sum(x) OVER (ORDER BY x DESC RANGE BETWEEN 1 PRECEDING AND CURRENT ROW) FROM (VALUES (1), (2), (2), (4), (5), (NULL)) v(x) ORDER BY x
+SELECT x, count(*) OVER (ORDER BY x NULLS FIRST RANGE BETWEEN 2 PRECEDING AND 1 PRECEDING) FROM (VALUES (1), (2), (3), (5), (NULL), (NULL)) v(x) ORDER BY x
+SELECT x, sum(x) OVER (ORDER BY x RANGE BETWEEN 1.5 PRECEDING AND 0.5 FOLLOWING) FROM (VALUES (1.0), (2.0), (2.5), (4.0)) v(x) ORDER BY x
+SELECT d, count(*) OVER (ORDER BY d RANGE BETWEEN '1 day' PRECEDING AND CURRENT ROW) FROM (VALUES (date '2024-01-01'), (date '2024-01-02'), (date '2024-01-04')) v(d) ORDER BY d
+SELECT x, sum(x) OVER (ORDER BY x GROUPS BETWEEN 1 PRECEDING AND CURRENT ROW), sum(x) OVER (ORDER BY x GROUPS BETWEEN CURRENT ROW AND 1 FOLLOWING) FROM (VALUES (1), (2), (2), (3), (4), (4)) v(x) ORDER BY x
+SELECT x, sum(x) OVER (ORDER BY x ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING EXCLUDE CURRENT ROW) FROM (VALUES (1), (2), (2), (3)) v(x) ORDER BY x
+SELECT x, sum(x) OVER (ORDER BY x ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING EXCLUDE GROUP), sum(x) OVER (ORDER BY x ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING EXCLUDE TIES) FROM (VALUES (1), (2), (2), (3)) v(x) ORDER BY x
+SELECT x, lag(x) OVER (ORDER BY x), lead(x) OVER (ORDER BY x), lag(x, 2) OVER (ORDER BY x), lead(x, 2, -1) OVER (ORDER BY x), lag(x, 1, 0.5) OVER (ORDER BY x) FROM (VALUES (1), (2), (3), (4)) v(x) ORDER BY x
+SELECT x, lag(x, -1) OVER (ORDER BY x), lead(x, 0) OVER (ORDER BY x), lag(x, NULL) OVER (ORDER BY x), lag('a') OVER (ORDER BY x) FROM (VALUES (1), (2), (3)) v(x) ORDER BY x
+SELECT x, first_value(x) OVER w, last_value(x) OVER w, nth_value(x, 2) OVER w FROM (VALUES (1), (2), (3), (4)) v(x) WINDOW w AS (ORDER BY x) ORDER BY x
+SELECT x, first_value(x) OVER w, last_value(x) OVER w, nth_value(x, 3) OVER w FROM (VALUES (1), (2), (3), (4)) v(x) WINDOW w AS (ORDER BY x ROWS BETWEEN 1 PRECEDING AND 1 FOLLOWING) ORDER BY x
+SELECT x, ntile(3) OVER (ORDER BY x), ntile(1) OVER (ORDER BY x), ntile(10) OVER (ORDER BY x) FROM (VALUES (1), (2), (3), (4), (5), (6), (7)) v(x) ORDER BY x
+SELECT x, ntile(0) OVER (ORDER BY x) FROM (VALUES (1)) v(x)
+SELECT x, ntile(NULL) OVER (ORDER BY x) FROM (VALUES (1)) v(x)
+SELECT x, nth_value(x, 0) OVER (ORDER BY x) FROM (VALUES (1)) v(x)
+SELECT x, sum(x) OVER (ORDER BY x ROWS BETWEEN -1 PRECEDING AND CURRENT ROW) FROM (VALUES (1)) v(x)
+SELECT x, sum(x) OVER (ORDER BY x ROWS BETWEEN NULL PRECEDING AND CURRENT ROW) FROM (VALUES (1)) v(x)
+SELECT x, sum(x) OVER (ORDER BY x RANGE BETWEEN -1 PRECEDING AND CURRENT ROW) FROM (VALUES (1)) v(x)
+SELECT x, sum(x) OVER (RANGE BETWEEN 1 PRECEDING AND CURRENT ROW) FROM (VALUES (1)) v(x)
+SELECT x, sum(x) OVER (ORDER BY x, x RANGE BETWEEN 1 PRECEDING AND CURRENT ROW) FROM (VALUES (1)) v(x)
+SELECT x, sum(x) OVER (GROUPS BETWEEN 1 PRECEDING AND CURRENT ROW) FROM (VALUES (1)) v(x)
+SELECT x, sum(x) OVER (ORDER BY x ROWS BETWEEN x PRECEDING AND CURRENT ROW) FROM (VALUES (1)) v(x)
+SELECT x, sum(x) OVER (ORDER BY x ROWS BETWEEN 'a' PRECEDING AND CURRENT ROW) FROM (VALUES (1)) v(x)
+SELECT s, count(*) OVER (ORDER BY s RANGE BETWEEN 1 PRECEDING AND CURRENT ROW) FROM (VALUES ('a')) v(s)
+SELECT x, row_number() OVER w, sum(x) OVER (w ORDER BY x) FROM (VALUES (1, 'a'), (2, 'a'), (3, 'b')) v(x, g) WINDOW w AS (PARTITION BY g) ORDER BY x
+SELECT x, sum(x) OVER (w) FROM (VALUES (1)) v(x) WINDOW w AS (ORDER BY x ROWS CURRENT ROW)
+SELECT x, sum(x) OVER (w ORDER BY x) FROM (VALUES (1)) v(x) WINDOW w AS (ORDER BY x)
+SELECT x, sum(x) OVER (w PARTITION BY x) FROM (VALUES (1)) v(x) WINDOW w AS (ORDER BY x)
+SELECT x, sum(x) OVER nope FROM (VALUES (1)) v(x)
+SELECT x, sum(x) OVER (nope) FROM (VALUES (1)) v(x)
+SELECT x FROM (VALUES (1)) v(x) WINDOW w AS (ORDER BY x), w AS (ORDER BY x)
+SELECT x FROM (VALUES (1)) v(x) WINDOW w AS (ORDER BY y)
+SELECT x FROM (VALUES (1)) v(x) WHERE row_number() OVER () > 1
+SELECT x FROM (VALUES (1)) v(x) GROUP BY x HAVING sum(x) OVER () > 1
+SELECT count(*) FROM (VALUES (1)) v(x) GROUP BY row_number() OVER ()
+SELECT sum(row_number() OVER ()) FROM (VALUES (1)) v(x)
+SELECT sum(x) OVER (ORDER BY row_number() OVER ()) FROM (VALUES (1)) v(x)
+SELECT lag(row_number() OVER ()) OVER () FROM (VALUES (1)) v(x)
+SELECT row_number() FROM (VALUES (1)) v(x)
+SELECT upper('a') OVER ()
+SELECT nosuch(1) OVER ()
+SELECT row_number(1) OVER ()
+SELECT sum(DISTINCT x) OVER () FROM (VALUES (1)) v(x)
+SELECT sum(x ORDER BY x) OVER () FROM (VALUES (1)) v(x)
+SELECT row_number() FILTER (WHERE true) OVER ()
+SELECT x, sum(x) FILTER (WHERE x > 1) OVER (ORDER BY x) FROM (VALUES (1), (2), (3)) v(x) ORDER BY x
+SELECT g, count(*), sum(count(*)) OVER (), rank() OVER (ORDER BY count(*) DESC) FROM (VALUES ('a'), ('b'), ('a'), ('c'), ('a'), ('b')) v(g) GROUP BY g ORDER BY g
+SELECT g, sum(x) OVER () FROM (VALUES ('a', 1), ('b', 2)) v(g, x) GROUP BY g
+SELECT row_number() OVER (ORDER BY count(*)) FROM (VALUES (1), (2)) v(x)
+SELECT x, row_number() OVER (ORDER BY x DESC) AS rn FROM (VALUES (3), (1), (2)) v(x) ORDER BY rn
+SELECT x FROM (VALUES (3), (1), (2)) v(x) ORDER BY row_number() OVER (ORDER BY x DESC)
+SELECT DISTINCT count(*) OVER () FROM (VALUES (1), (2), (3)) v(x)
+SELECT x, row_number() OVER () FROM (VALUES (1)) v(x) WHERE x > 5
+SELECT count(*) OVER (), sum(1) OVER ()
+SELECT string_agg(s, ',') OVER (ORDER BY s), array_agg(s) OVER (ORDER BY s DESC) FROM (VALUES ('a'), ('b'), ('c')) v(s) ORDER BY 1
+SELECT x, bool_and(x > 1) OVER (ORDER BY x), every(x > 0) OVER () FROM (VALUES (1), (2)) v(x) ORDER BY x
+SELECT x, avg(x) OVER (ORDER BY x ROWS BETWEEN 1 PRECEDING AND CURRENT ROW) FROM (VALUES (1::float8), (2), (4)) v(x) ORDER BY x
+SELECT x, (SELECT count(*) OVER () FROM (VALUES (1), (2)) w(y) LIMIT 1) FROM (VALUES (1)) v(x)
+SELECT pg_typeof(row_number() OVER ()), pg_typeof(rank() OVER ()), pg_typeof(percent_rank() OVER ()), pg_typeof(ntile(2) OVER ()), pg_typeof(lag(1::int2) OVER ())
+SELECT row_number() OVER () + 1, sum(x) OVER () * 2 FROM (VALUES (1), (2)) v(x)
+SELECT x, y, sum(y) OVER (PARTITION BY x ORDER BY y ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW), last_value(y) OVER (PARTITION BY x ORDER BY y RANGE BETWEEN CURRENT ROW AND UNBOUNDED FOLLOWING) FROM (VALUES (1, 1), (1, 2), (2, 3), (2, 3), (2, 5)) v(x, y) ORDER BY x, y
+SELECT x, sum(x) OVER (ORDER BY x RANGE BETWEEN UNBOUNDED PRECEDING AND 1 FOLLOWING) FROM (VALUES (1), (2), (3), (7)) v(x) ORDER BY x
+SELECT x, count(*) OVER (ORDER BY x RANGE BETWEEN 1 FOLLOWING AND 3 FOLLOWING) FROM (VALUES (1), (2), (3), (7)) v(x) ORDER BY x
+SELECT t, count(*) OVER (ORDER BY t RANGE BETWEEN '1 hour' PRECEDING AND '1 hour' FOLLOWING) FROM (VALUES (timestamp '2024-01-01 10:00'), (timestamp '2024-01-01 10:30'), (timestamp '2024-01-01 12:00')) v(t) ORDER BY t
+SELECT x, count(*) OVER (ORDER BY x RANGE BETWEEN 2147483647 PRECEDING AND 2147483647 FOLLOWING) FROM (VALUES (2147483647), (-2147483648)) v(x) ORDER BY x

@@ -1,0 +1,537 @@
+/*
+ * pln_window_exec.c: runs one WINDOW operator over all of its input's rows,
+ * as PostgreSQL's WindowAgg: rows are sorted by the partition values
+ * (ascending, NULLs last) and the window's ORDER BY, and each row gets its
+ * input columns followed by one value per window function. Rows with equal
+ * ORDER BY values are peers; the frame (ROWS, RANGE or GROUPS between two
+ * bounds, minus an EXCLUDE) is worked out per row. Aggregates over a frame
+ * that always starts at the partition's start are computed incrementally;
+ * others are recomputed per distinct frame. Frame offsets are evaluated once
+ * per execution and checked as PostgreSQL does (not NULL, not negative).
+ */
+#include "planner/pln_internal.h"
+
+#include <string.h>
+
+/* A row with its sort values: partition values, ORDER BY values, then the RANGE value and input index. */
+typedef struct wrow {
+    ty_datum_t *key;
+    ty_datum_t rv;                /* RANGE with offset: the ORDER BY value in the bound's type */
+    ty_datum_t sb, eb;            /* RANGE with offset: this row's start and end bound values */
+    int index;                    /* in the input */
+} wrow_t;
+
+typedef struct wrun {
+    pln_exec_t *x;
+    const pln_window_t *w;
+    ty_expr_t **part, **order, *sbound, *ebound;
+    int64_t soff, eoff;           /* ROWS / GROUPS offsets */
+    ty_datum_t **in;
+    wrow_t *rows;                 /* sorted */
+    int *group;                   /* per sorted row: its peer group number in the partition */
+    int *gstart, *gend;           /* per peer group: first and last row (inclusive) */
+} wrun_t;
+
+static bool eval(pln_exec_t *x, ty_expr_t *e, const ty_datum_t *row, ty_datum_t *out)
+{
+    memset(out, 0, sizeof(*out));
+    return ty_expr_eval(e, x->ctx, row, x->params, out);
+}
+
+static bool inst(pln_exec_t *x, ty_expr_t **es, int n, ty_expr_t ***out)
+{
+    *out = cm_arena_zalloc(x->ctx->arena, sizeof(ty_expr_t *) * (size_t)(n ? n : 1));
+    for (int i = 0; i < n; i++)
+        if (es[i] && !((*out)[i] = pln__instantiate(x, es[i])))
+            return false;
+    return true;
+}
+
+static int cmp_key(const pln_sortkey_t *k, const ty_datum_t *p, const ty_datum_t *q)
+{
+    if (p->isnull || q->isnull) {
+        if (p->isnull && q->isnull)
+            return 0;
+        return p->isnull ? (k->nulls_first ? -1 : 1) : (k->nulls_first ? 1 : -1);
+    }
+    int c = ty_datum_compare(k->type, p, q);
+    return k->desc ? -c : c;
+}
+
+/* Equal on keys [from, to) of the window's sort (partition keys come first). */
+static bool same_keys(const pln_sortkey_t *keys, int from, int to, const wrow_t *a, const wrow_t *b)
+{
+    for (int i = from; i < to; i++)
+        if (cmp_key(&keys[i], &a->key[keys[i].col], &b->key[keys[i].col]) != 0)
+            return false;
+    return true;
+}
+
+static bool offset_value(pln_exec_t *x, ty_expr_t *e, bool start, bool range, ty_datum_t *out)
+{
+    ty_expr_t *i = pln__instantiate(x, e);
+    if (!i || !eval(x, i, NULL, out))
+        return false;
+    if (out->isnull)
+        return cm_err_set(x->ctx->err, CM_ERRCODE_NULL_VALUE_NOT_ALLOWED, "frame %s offset must not be null",
+                          start ? "starting" : "ending");
+    bool negative;
+    switch (e->type) {
+    case TY_FLOAT8:
+        negative = out->v.f < 0;
+        break;
+    case TY_NUMERIC:
+    case TY_INTERVAL: {
+        ty_datum_t zero;
+        memset(&zero, 0, sizeof(zero));
+        if (e->type == TY_NUMERIC && !ty_numeric_from_text("0", 1, x->ctx, &zero.v.n))
+            return false;
+        negative = ty_datum_compare(e->type, out, &zero) < 0;
+        break;
+    }
+    default:
+        negative = out->v.i < 0;
+        break;
+    }
+    if (negative) {
+        if (range)
+            return cm_err_set(x->ctx->err, "22013", "invalid preceding or following size in window function");
+        return cm_err_set(x->ctx->err, "22013", "frame %s offset must not be negative", start ? "starting" : "ending");
+    }
+    return true;
+}
+
+/* ------------------------------------------------------------- frames */
+
+/* RANGE with offset: does value v lie on the frame's side of bound (start: at or after, end: at or before)? */
+static bool range_in(const wrun_t *r, const ty_datum_t *v, const ty_datum_t *bound, bool start)
+{
+    if (v->isnull || bound->isnull)
+        return false;
+    ty_oid_t t = r->sbound ? r->sbound->type : r->ebound->type;
+    int c = ty_datum_compare(t, v, bound);
+    if (r->w->keys[0].desc)
+        c = -c;
+    return start ? c >= 0 : c <= 0;
+}
+
+/* The frame of row i of the partition [ps, pe) as rows [*fs, *fe] (empty when *fs > *fe). */
+static void frame_of(const wrun_t *r, int ps, int pe, int i, int *fs, int *fe)
+{
+    const pln_frame_t *f = &r->w->frame;
+    int g = r->group[i], ngroups = r->group[pe - 1] + 1;
+    int64_t s = ps, e = pe - 1;
+    bool null_cur = f->mode == SQL_FRAME_RANGE && r->w->norder == 1 && r->rows[i].rv.isnull;
+    switch (f->start) {
+    case SQL_BOUND_UNBOUNDED_PRECEDING:
+        s = ps;
+        break;
+    case SQL_BOUND_CURRENT_ROW:
+        s = f->mode == SQL_FRAME_ROWS ? i : r->gstart[g];
+        break;
+    case SQL_BOUND_PRECEDING:
+    case SQL_BOUND_FOLLOWING: {
+        int64_t d = f->start == SQL_BOUND_PRECEDING ? -r->soff : r->soff;
+        if (f->mode == SQL_FRAME_ROWS) {
+            s = i + d;
+        } else if (f->mode == SQL_FRAME_GROUPS) {
+            int64_t gg = g + d;
+            s = gg < 0 ? ps : gg >= ngroups ? pe : r->gstart[gg];
+        } else if (null_cur) {
+            s = r->gstart[g];
+        } else {
+            s = pe;
+            for (int j = ps; j < pe; j++)
+                if (range_in(r, &r->rows[j].rv, &r->rows[i].sb, true)) {
+                    s = j;
+                    break;
+                }
+        }
+        break;
+    }
+    default:
+        break;
+    }
+    switch (f->end) {
+    case SQL_BOUND_UNBOUNDED_FOLLOWING:
+        e = pe - 1;
+        break;
+    case SQL_BOUND_CURRENT_ROW:
+    case SQL_BOUND_NONE:
+        e = f->mode == SQL_FRAME_ROWS ? i : r->gend[g];
+        break;
+    case SQL_BOUND_PRECEDING:
+    case SQL_BOUND_FOLLOWING: {
+        int64_t d = f->end == SQL_BOUND_PRECEDING ? -r->eoff : r->eoff;
+        if (f->mode == SQL_FRAME_ROWS) {
+            e = i + d;
+        } else if (f->mode == SQL_FRAME_GROUPS) {
+            int64_t gg = g + d;
+            e = gg < 0 ? ps - 1 : gg >= ngroups ? pe - 1 : r->gend[gg];
+        } else if (null_cur) {
+            e = r->gend[g];
+        } else {
+            e = ps - 1;
+            for (int j = pe - 1; j >= ps; j--)
+                if (range_in(r, &r->rows[j].rv, &r->rows[i].eb, false)) {
+                    e = j;
+                    break;
+                }
+        }
+        break;
+    }
+    default:
+        break;
+    }
+    if (s < ps)
+        s = ps;
+    if (e > pe - 1)
+        e = pe - 1;
+    if (s > pe)
+        s = pe;
+    if (e < ps - 1)
+        e = ps - 1;
+    *fs = (int)s;
+    *fe = (int)e;
+}
+
+static bool excluded(const wrun_t *r, int i, int j)
+{
+    switch (r->w->frame.exclude) {
+    case SQL_EXCLUDE_CURRENT_ROW:
+        return j == i;
+    case SQL_EXCLUDE_GROUP:
+        return r->group[j] == r->group[i];
+    case SQL_EXCLUDE_TIES:
+        return j != i && r->group[j] == r->group[i];
+    default:
+        return false;
+    }
+}
+
+/* The n-th (0-based; from the end when last) row of the frame after exclusion, or -1. */
+static int frame_row(const wrun_t *r, int i, int fs, int fe, int64_t n, bool last)
+{
+    if (last) {
+        for (int j = fe; j >= fs; j--)
+            if (!excluded(r, i, j) && n-- == 0)
+                return j;
+    } else {
+        for (int j = fs; j <= fe; j++)
+            if (!excluded(r, i, j) && n-- == 0)
+                return j;
+    }
+    return -1;
+}
+
+/* ------------------------------------------------------------- functions */
+
+/* The value of expression e (instantiated) over sorted row j. */
+static bool value_at(const wrun_t *r, ty_expr_t *e, int j, ty_datum_t *out)
+{
+    return eval(r->x, e, r->in[r->rows[j].index], out);
+}
+
+/* An aggregate over each row's frame of the partition [ps, pe); results into out[i]. */
+static bool agg_partition(const wrun_t *r, const pln_agg_t *a, ty_expr_t **es, int nes, int ps, int pe, ty_datum_t *out)
+{
+    pln_exec_t *x = r->x;
+    /* The aggregate's inputs of each row, evaluated once. */
+    ty_datum_t **vals = cm_arena_alloc(x->ctx->arena, sizeof(ty_datum_t *) * (size_t)(pe - ps));
+    bool *skip = cm_arena_zalloc(x->ctx->arena, sizeof(bool) * (size_t)(pe - ps));
+    for (int j = ps; j < pe; j++) {
+        ty_datum_t *v = cm_arena_zalloc(x->ctx->arena, sizeof(ty_datum_t) * (size_t)(nes + 1));
+        int nv = 0;
+        for (int k = 0; k < nes; k++) {
+            ty_datum_t d;
+            if (!value_at(r, es[k], j, &d))
+                return false;
+            if (a->filter && k == 0) {
+                skip[j - ps] = d.isnull || !d.v.b;
+                if (skip[j - ps])
+                    break;
+            } else {
+                v[nv++] = d;
+            }
+        }
+        vals[j - ps] = v;
+    }
+    const pln_frame_t *f = &r->w->frame;
+    bool incremental = f->start == SQL_BOUND_UNBOUNDED_PRECEDING && f->exclude == SQL_EXCLUDE_DEFAULT;
+    pln_aggstate_t *st = NULL;
+    int done = ps - 1, pfs = -1, pfe = -2;
+    ty_datum_t prev = {.isnull = true};
+    for (int i = ps; i < pe; i++) {
+        int fs, fe;
+        frame_of(r, ps, pe, i, &fs, &fe);
+        if (incremental && fe >= done) {
+            /* The frame grew from the previous row's: only its new rows are added. */
+            if (!st)
+                st = pln__agg_start(a, x->ctx);
+            for (int j = done + 1; j <= fe; j++)
+                if (!skip[j - ps] && !pln__agg_step(a, st, vals[j - ps], x->ctx))
+                    return false;
+            if (fe > done)
+                done = fe;
+            if (!pln__agg_finish(a, st, x->ctx, &out[i]))
+                return false;
+            continue;
+        }
+        if (f->exclude == SQL_EXCLUDE_DEFAULT && fs == pfs && fe == pfe) {
+            out[i] = prev;
+            continue;
+        }
+        pln_aggstate_t *one = pln__agg_start(a, x->ctx);
+        for (int j = fs; j <= fe; j++)
+            if (!skip[j - ps] && !excluded(r, i, j) && !pln__agg_step(a, one, vals[j - ps], x->ctx))
+                return false;
+        if (!pln__agg_finish(a, one, x->ctx, &out[i]))
+            return false;
+        prev = out[i];
+        pfs = fs;
+        pfe = fe;
+    }
+    return true;
+}
+
+static bool int_arg(const wrun_t *r, ty_expr_t *e, int i, ty_datum_t *out)
+{
+    return value_at(r, e, i, out);
+}
+
+static bool func_partition(const wrun_t *r, const pln_wfunc_t *fn, ty_expr_t **args, int ps, int pe, ty_datum_t *out)
+{
+    pln_exec_t *x = r->x;
+    int np = pe - ps;
+    for (int i = ps; i < pe; i++) {
+        ty_datum_t *o = &out[i];
+        memset(o, 0, sizeof(*o));
+        int g = r->group[i];
+        switch (fn->kind) {
+        case PLN_WF_ROW_NUMBER:
+            o->v.i = i - ps + 1;
+            break;
+        case PLN_WF_RANK:
+            o->v.i = r->gstart[g] - ps + 1;
+            break;
+        case PLN_WF_DENSE_RANK:
+            o->v.i = g + 1;
+            break;
+        case PLN_WF_PERCENT_RANK:
+            o->v.f = np > 1 ? (double)(r->gstart[g] - ps) / (double)(np - 1) : 0.0;
+            break;
+        case PLN_WF_CUME_DIST:
+            o->v.f = (double)(r->gend[g] - ps + 1) / (double)np;
+            break;
+        case PLN_WF_NTILE: {
+            /* The bucket count is read at the partition's first row, as PostgreSQL does. */
+            ty_datum_t k;
+            if (!int_arg(r, args[0], ps, &k))
+                return false;
+            if (k.isnull) {
+                o->isnull = true;
+                break;
+            }
+            if (k.v.i <= 0)
+                return cm_err_set(x->ctx->err, "22014", "argument of ntile must be greater than zero");
+            /* The first np % k buckets hold one row more than the others. */
+            int64_t per = np / k.v.i, extra = np % k.v.i, pos = i - ps;
+            int64_t big = extra * (per + 1);
+            o->v.i = pos < big ? pos / (per + 1) + 1 : extra + (pos - big) / (per ? per : 1) + 1;
+            break;
+        }
+        case PLN_WF_LAG:
+        case PLN_WF_LEAD: {
+            int64_t off = 1;
+            if (fn->nargs > 1) {
+                ty_datum_t d;
+                if (!int_arg(r, args[1], i, &d))
+                    return false;
+                if (d.isnull) {
+                    o->isnull = true;
+                    break;
+                }
+                off = d.v.i;
+            }
+            int64_t j = fn->kind == PLN_WF_LAG ? (int64_t)i - off : (int64_t)i + off;
+            if (j >= ps && j < pe) {
+                if (!value_at(r, args[0], (int)j, o))
+                    return false;
+            } else if (fn->nargs > 2) {
+                if (!value_at(r, args[2], i, o))
+                    return false;
+            } else {
+                o->isnull = true;
+            }
+            break;
+        }
+        case PLN_WF_FIRST_VALUE:
+        case PLN_WF_LAST_VALUE:
+        case PLN_WF_NTH_VALUE: {
+            int64_t n = 0;
+            if (fn->kind == PLN_WF_NTH_VALUE) {
+                ty_datum_t d;
+                if (!int_arg(r, args[1], i, &d))
+                    return false;
+                if (d.isnull) {
+                    o->isnull = true;
+                    break;
+                }
+                if (d.v.i <= 0)
+                    return cm_err_set(x->ctx->err, "22016", "argument of nth_value must be greater than zero");
+                n = d.v.i - 1;
+            }
+            int fs, fe;
+            frame_of(r, ps, pe, i, &fs, &fe);
+            int j = frame_row(r, i, fs, fe, n, fn->kind == PLN_WF_LAST_VALUE);
+            if (j < 0)
+                o->isnull = true;
+            else if (!value_at(r, args[0], j, o))
+                return false;
+            break;
+        }
+        case PLN_WF_AGG:
+            break;
+        }
+    }
+    return true;
+}
+
+/* ------------------------------------------------------------- the operator */
+
+static void sort_rows(const pln_sortkey_t *keys, int nkeys, wrow_t *rows, wrow_t *tmp, int n)
+{
+    if (n < 2)
+        return;
+    int h = n / 2;
+    sort_rows(keys, nkeys, rows, tmp, h);
+    sort_rows(keys, nkeys, rows + h, tmp, n - h);
+    int i = 0, j = h, k = 0;
+    while (i < h && j < n) {
+        int c = 0;
+        for (int q = 0; q < nkeys && c == 0; q++)
+            c = cmp_key(&keys[q], &rows[j].key[keys[q].col], &rows[i].key[keys[q].col]);
+        tmp[k++] = c < 0 ? rows[j++] : rows[i++];
+    }
+    while (i < h)
+        tmp[k++] = rows[i++];
+    while (j < n)
+        tmp[k++] = rows[j++];
+    memcpy(rows, tmp, sizeof(*rows) * (size_t)n);
+}
+
+bool pln__window_run(pln_exec_t *x, const pln_rel_t *rel, ty_datum_t **in, int n, ty_datum_t ***out)
+{
+    const pln_window_t *w = rel->window;
+    wrun_t r = {.x = x, .w = w, .in = in};
+    const pln_frame_t *f = &w->frame;
+    if (!inst(x, w->part, w->npart, &r.part) || !inst(x, w->order, w->norder, &r.order))
+        return false;
+    if (f->start_bound && !(r.sbound = pln__instantiate(x, f->start_bound)))
+        return false;
+    if (f->end_bound && !(r.ebound = pln__instantiate(x, f->end_bound)))
+        return false;
+    bool range = f->mode == SQL_FRAME_RANGE;
+    ty_datum_t d;
+    if (f->start_offset) {
+        if (!offset_value(x, f->start_offset, true, range, &d))
+            return false;
+        r.soff = d.v.i;
+    }
+    if (f->end_offset) {
+        if (!offset_value(x, f->end_offset, false, range, &d))
+            return false;
+        r.eoff = d.v.i;
+    }
+    int nk = w->npart + w->norder;
+    pln_sortkey_t *keys = cm_arena_zalloc(x->ctx->arena, sizeof(pln_sortkey_t) * (size_t)(nk + 1));
+    for (int i = 0; i < w->npart; i++)
+        keys[i] = (pln_sortkey_t){.col = i, .type = w->part[i]->type};
+    for (int i = 0; i < w->norder; i++)
+        keys[w->npart + i] = w->keys[i];
+    ty_oid_t btype = r.sbound ? r.sbound->type : r.ebound ? r.ebound->type : TY_INVALID;
+    r.rows = cm_arena_zalloc(x->ctx->arena, sizeof(wrow_t) * (size_t)(n + 1));
+    for (int j = 0; j < n; j++) {
+        if (!ty_ctx_check_interrupt(x->ctx))
+            return false;
+        wrow_t *wr = &r.rows[j];
+        wr->index = j;
+        wr->key = cm_arena_zalloc(x->ctx->arena, sizeof(ty_datum_t) * (size_t)(nk + 1));
+        for (int i = 0; i < w->npart; i++)
+            if (!eval(x, r.part[i], in[j], &wr->key[i]))
+                return false;
+        for (int i = 0; i < w->norder; i++)
+            if (!eval(x, r.order[i], in[j], &wr->key[w->npart + i]))
+                return false;
+        if (btype != TY_INVALID) {
+            /* RANGE with offset: this row's value in the bound's type, and its own bounds. */
+            ty_datum_t *v = &wr->key[w->npart];
+            wr->rv = *v;
+            if (!v->isnull && w->order[0]->type != btype && !ty_cast_datum(w->order[0]->type, btype, -1, v, x->ctx, &wr->rv))
+                return false;
+            wr->sb.isnull = wr->eb.isnull = true;
+            if (!v->isnull && r.sbound && !eval(x, r.sbound, in[j], &wr->sb))
+                return false;
+            if (!v->isnull && r.ebound && !eval(x, r.ebound, in[j], &wr->eb))
+                return false;
+        } else if (w->norder == 1) {
+            wr->rv = wr->key[w->npart];
+        }
+    }
+    sort_rows(keys, nk, r.rows, cm_arena_alloc(x->ctx->arena, sizeof(wrow_t) * (size_t)(n + 1)), n);
+    /* Peer groups, numbered from 0 in each partition. */
+    r.group = cm_arena_zalloc(x->ctx->arena, sizeof(int) * (size_t)(n + 1));
+    r.gstart = cm_arena_zalloc(x->ctx->arena, sizeof(int) * (size_t)(n + 1));
+    r.gend = cm_arena_zalloc(x->ctx->arena, sizeof(int) * (size_t)(n + 1));
+    int nfn = w->nfuncs;
+    ty_datum_t **vals = cm_arena_alloc(x->ctx->arena, sizeof(ty_datum_t *) * (size_t)(nfn ? nfn : 1));
+    ty_expr_t ***args = cm_arena_alloc(x->ctx->arena, sizeof(ty_expr_t **) * (size_t)(nfn ? nfn : 1));
+    int *nargs = cm_arena_zalloc(x->ctx->arena, sizeof(int) * (size_t)(nfn ? nfn : 1));
+    for (int k = 0; k < nfn; k++) {
+        const pln_wfunc_t *fn = w->funcs[k];
+        vals[k] = cm_arena_zalloc(x->ctx->arena, sizeof(ty_datum_t) * (size_t)(n + 1));
+        if (fn->agg) {
+            ty_expr_t **es = cm_arena_alloc(x->ctx->arena, sizeof(ty_expr_t *) * (size_t)(pln__agg_nexprs(fn->agg) + 1));
+            nargs[k] = pln__agg_exprs(fn->agg, es);
+            if (!inst(x, es, nargs[k], &args[k]))
+                return false;
+        } else {
+            nargs[k] = fn->nargs;
+            if (!inst(x, (ty_expr_t **)fn->args, fn->nargs, &args[k]))
+                return false;
+        }
+    }
+    for (int ps = 0; ps < n;) {
+        int pe = ps + 1;
+        while (pe < n && same_keys(keys, 0, w->npart, &r.rows[ps], &r.rows[pe]))
+            pe++;
+        int g = 0;
+        r.gstart[0] = ps;
+        for (int i = ps; i < pe; i++) {
+            if (i > ps && !same_keys(keys, w->npart, nk, &r.rows[i - 1], &r.rows[i])) {
+                r.gend[g] = i - 1;
+                r.gstart[++g] = i;
+            }
+            r.group[i] = g;
+        }
+        r.gend[g] = pe - 1;
+        for (int k = 0; k < nfn; k++) {
+            const pln_wfunc_t *fn = w->funcs[k];
+            bool ok = fn->agg ? agg_partition(&r, fn->agg, args[k], nargs[k], ps, pe, vals[k])
+                              : func_partition(&r, fn, args[k], ps, pe, vals[k]);
+            if (!ok)
+                return false;
+        }
+        ps = pe;
+    }
+    int m = rel->input->ncols;
+    *out = cm_arena_alloc(x->ctx->arena, sizeof(ty_datum_t *) * (size_t)(n + 1));
+    for (int i = 0; i < n; i++) {
+        ty_datum_t *row = cm_arena_alloc(x->ctx->arena, sizeof(ty_datum_t) * (size_t)(rel->ncols ? rel->ncols : 1));
+        memcpy(row, in[r.rows[i].index], sizeof(ty_datum_t) * (size_t)m);
+        for (int k = 0; k < nfn; k++)
+            row[m + k] = vals[k][i];
+        (*out)[i] = row;
+    }
+    return true;
+}
