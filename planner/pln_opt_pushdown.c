@@ -241,6 +241,7 @@ static pln_rel_t *push(push_t *p, pln_rel_t *r, const pln_conj_t *preds)
     case PLN_REL_LIMIT:
     case PLN_REL_VALUES:
     case PLN_REL_SESSION:
+    case PLN_REL_WINDOW:   /* a window's rows are the whole partition's: a filter below would change them */
         return wall(p, r, preds);
     }
     return wall(p, r, preds);   /* a kind this pass does not know: nothing moves through it */
