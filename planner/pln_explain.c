@@ -616,7 +616,7 @@ bool pln__bind_explain(pln_binder_t *b, const sql_stmt_t *s, pln_stmt_t *st)
     pq->ncols = 1;
     st->query = pq;
     st->kind = PLN_QUERY;
-    st->tag = "SELECT";
+    st->tag = "EXPLAIN";   /* PostgreSQL's CommandComplete for EXPLAIN, whatever the row count */
     st->ncols = 1;
     st->cols = cm_arena_zalloc(b->arena, sizeof(pln_column_t));
     st->cols[0] = (pln_column_t){EXPLAIN_COLUMN, TY_TEXT, -1};

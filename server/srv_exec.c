@@ -190,8 +190,17 @@ static void srv__interrupt_message(const ty_ctx_t *ctx, cm_err_t *err)
  * row limit was reached (even if no row is left, as PostgreSQL cannot know
  * either), else CommandComplete: "SHOW", or "SELECT n".
  */
+/* The tag of a row-returning statement when it is not "SELECT n": "SHOW", "EXPLAIN" (NULL: SELECT n). */
+static const char *srv__rows_tag(const pln_stmt_t *st)
+{
+    if (st->kind == PLN_SHOW)
+        return "SHOW";
+    /* Only a query's own tag: a portal over EXECUTE keeps the tag of the statement it ran. */
+    return st->kind == PLN_QUERY && st->tag != NULL && strcmp(st->tag, "EXPLAIN") == 0 ? st->tag : NULL;
+}
+
 static void srv__complete_rows(srv_conn_t *c, srv_portal_t *portal, int32_t max_rows, uint64_t emitted,
-                               bool show)
+                               const char *fixed)
 {
     if (portal != NULL && max_rows > 0 && emitted >= (uint64_t)max_rows) {
         srv_put_empty_message(&c->out, 's');
@@ -199,8 +208,8 @@ static void srv__complete_rows(srv_conn_t *c, srv_portal_t *portal, int32_t max_
     }
     if (portal != NULL)
         portal->done = true;
-    if (show) {
-        srv_put_command_complete(&c->out, "SHOW");
+    if (fixed != NULL) {
+        srv_put_command_complete(&c->out, fixed);
         return;
     }
     /* "SELECT n", written by hand: snprintf costs more than the rest of a SELECT 1. */
@@ -232,7 +241,7 @@ static void srv__portal_continue(srv_conn_t *c, srv_portal_t *p, int32_t max_row
         p->rows.len = p->rows_off = 0;
         cm_buf_shrink(&p->rows, 0);
     }
-    srv__complete_rows(c, p, max_rows, n, p->stmt->plan->kind == PLN_SHOW);
+    srv__complete_rows(c, p, max_rows, n, srv__rows_tag(p->stmt->plan));
 }
 
 static void srv__work_cb(uv_work_t *req);
@@ -318,7 +327,7 @@ static void srv__after_work_cb(uv_work_t *req, int status)
         uint64_t emitted = extended && w->max_rows > 0 && w->nrows > (uint64_t)w->max_rows
                                ? (uint64_t)w->max_rows
                                : w->nrows;
-        srv__complete_rows(c, w->portal, extended ? w->max_rows : 0, emitted, false);
+        srv__complete_rows(c, w->portal, extended ? w->max_rows : 0, emitted, srv__rows_tag(w->stmt));
     } else if (extended) {
         srv__fail_extended(c, &w->err);
     } else {
@@ -374,7 +383,7 @@ static bool srv__portal_resume(srv_conn_t *c, srv_portal_t *p, int32_t max_rows)
     if (p == NULL || !p->started)
         return false;
     if (p->done)
-        srv_put_command_complete(&c->out, p->stmt->plan->kind == PLN_SHOW ? "SHOW" : "SELECT 0");
+        srv_put_command_complete(&c->out, srv__rows_tag(p->stmt->plan) ? srv__rows_tag(p->stmt->plan) : "SELECT 0");
     else
         srv__portal_continue(c, p, max_rows);
     return true;
@@ -413,7 +422,7 @@ static srv_run_rc_t srv__run_show(srv_conn_t *c, const srv_run_t *r, const srv_c
     if (p != NULL)
         p->started = true;
     uint64_t emitted = k.limit > 0 && k.n > (uint64_t)k.limit ? (uint64_t)k.limit : k.n;
-    srv__complete_rows(c, p, r->max_rows, emitted, true);
+    srv__complete_rows(c, p, r->max_rows, emitted, "SHOW");
     return SRV_RUN_OK;
 }
 
@@ -449,7 +458,7 @@ static srv_run_rc_t srv__run_query(srv_conn_t *c, const srv_run_t *r, const srv_
     if (p != NULL)
         p->started = true;
     uint64_t emitted = k.limit > 0 && k.n > (uint64_t)k.limit ? (uint64_t)k.limit : k.n;
-    srv__complete_rows(c, p, r->max_rows, emitted, false);
+    srv__complete_rows(c, p, r->max_rows, emitted, srv__rows_tag(r->st));
     return SRV_RUN_OK;
 }
 

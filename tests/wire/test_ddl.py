@@ -8,7 +8,7 @@ dataflow engine exists; SHOW objects / COLUMNS / CREATE. Where the behaviour is 
 Every case works in a schema of its own, so runs against the shared servers never collide."""
 import os
 
-from pgw import Describe, Parse, Query, Sync, case, connect, errors, main, rows, shorts
+from pgw import Bind, Describe, Execute, Parse, Query, Sync, case, connect, errors, main, rows, shorts
 
 RUN = "%d_%d" % (os.getpid(), id(object()) % 10000)
 
@@ -399,6 +399,32 @@ def rename_with_dependents_as_postgres(t):
         t.eq([m.sqlstate() for m in errors(c.q("ALTER DATABASE %s RENAME TO eddy" % db2))], ["42P04"], "42P04")
         c.q("DROP DATABASE %s" % db2)
         c.q("DROP SCHEMA %s CASCADE" % sch2)
+
+
+@case
+def command_tags_as_postgres(t):
+    """The CommandComplete tag of every DDL (and EXPLAIN, utility statements) PostgreSQL has,
+    simple and extended protocol; CREATE MATERIALIZED VIEW keeps eddy's own tag (Materialize's)."""
+    sch = schema("tags")
+    stmts = ["CREATE SCHEMA %s" % sch, "SET search_path = %s" % sch,
+             "CREATE TABLE t (a int)", "CREATE TABLE IF NOT EXISTS t (a int)", "CREATE VIEW v AS SELECT a FROM t",
+             "CREATE INDEX i ON t (a)", "CREATE INDEX IF NOT EXISTS i ON t (a)",
+             "EXPLAIN SELECT 1", "EXPLAIN SELECT a FROM t WHERE a > 1", "SHOW search_path",
+             "ALTER TABLE t RENAME COLUMN a TO b", "ALTER VIEW v RENAME TO v2", "ALTER INDEX i RENAME TO i2",
+             "ALTER TABLE v2 RENAME TO v3", "ALTER SCHEMA %s RENAME TO %s_r" % (sch, sch),
+             "SET search_path = %s_r" % sch, "DROP INDEX i2", "DROP VIEW IF EXISTS nosuch", "DROP VIEW v3",
+             "DROP TABLE t", "PREPARE p AS EXPLAIN SELECT 1", "EXECUTE p", "DEALLOCATE p",
+             "BEGIN", "COMMIT", "DROP SCHEMA %s_r" % sch]
+
+    def run(p):
+        with connect(p) as c:
+            c.q("DROP SCHEMA IF EXISTS %s CASCADE; DROP SCHEMA IF EXISTS %s_r CASCADE" % (sch, sch))
+            got = [[m.text() for m in c.q(s) if m.t == "C"] for s in stmts]
+            for s in ("EXPLAIN SELECT 1", "SELECT 1"):
+                c.send(Parse(s) + Bind() + Execute() + Sync())
+                got.append([m.text() for m in c.until_rfq(1) if m.t == "C"])
+            return got
+    t.same_as_ref(run, "command tags")
 
 
 if __name__ == "__main__":
