@@ -864,6 +864,279 @@ static void test_zk_meta_identity(void)
     zookeeper_close(zh);
 }
 
+/* ---------------------------------------------------------------- the catalog on top */
+
+/* A front end's follower: a snapshot kept at the store's head from the log,
+ * re-bootstrapped from the objects when the log was trimmed past it. */
+typedef struct follower {
+    cat_store_t *st;
+    cat_snap_t *snap;
+    int bootstraps;
+    int calls;
+    bool ok;
+} follower_t;
+
+static void load_cb(void *arg, cat_store_status_t st, const cat_head_t *h, const cat_kv_t *o, size_t n,
+                    const cm_err_t *e)
+{
+    follower_t *f = arg;
+    cm_err_t err = {0};
+    f->calls++;
+    f->ok = st == CAT_STORE_OK && cat_snap_load(f->snap, h->index, o, n, &err);
+    if (err.set)
+        printf("  load: %s\n", err.message);
+    cm_err_clear(&err);
+}
+
+static bool follow(follower_t *f)
+{
+    for (;;) {
+        tc_res_t r = {0};
+        cm_err_t err = {0};
+        if (cat_store_log_read(f->st, cat_snap_index(f->snap) + 1, 0, tc_log_cb, &r, &err) != 0)
+            return false;
+        wait_calls(f->st, &r.calls);
+        if (r.st == CAT_STORE_TRIMMED) {
+            f->calls = 0;
+            UNIT_CHECK(cat_store_snapshot(f->st, load_cb, f, &err) == 0);
+            wait_calls(f->st, &f->calls);
+            f->bootstraps++;
+            if (!f->ok)
+                return false;
+            continue;
+        }
+        bool ok = r.st == CAT_STORE_OK;
+        for (size_t i = 0; ok && i < r.n; i++) {
+            ok = cat_snap_apply(f->snap, r.data[i], r.len[i], &err);
+            if (!ok)
+                printf("  apply %llu: %s\n", (unsigned long long)r.idx[i], err.message);
+            cm_err_clear(&err);
+        }
+        size_t n = r.n;
+        tc_res_clear(&r);
+        if (!ok)
+            return false;
+        if (n == 0)
+            return true;
+    }
+}
+
+static const char *const search_path[] = {"public"};
+static const cat_search_t search = {.database = "eddy", .path = search_path, .npath = 1, .user = "postgres"};
+
+/* Plans CREATE TABLE/DROP TABLE against the follower's snapshot at `head`
+ * and builds the store commit (NULL with err when validation refuses). */
+static cat_commit_t *plan_ddl(follower_t *f, bool create, const char *name, const cat_head_t *head, uint8_t uuid_b,
+                              cm_err_t *err)
+{
+    static const cat_column_t one[] = {{.name = "a", .type = 23, .typmod = -1}};
+    char sql[128];
+    snprintf(sql, sizeof(sql), "%s TABLE %s", create ? "CREATE" : "DROP", name);
+    cat_qname_t qn = {.name = name};
+    cat_change_t *ch = cat_change_new();
+    bool ok;
+    if (create) {
+        cat_item_def_t def = {.kind = CAT_ITEM_TABLE, .name = qn, .create_sql = sql, .columns = one, .ncolumns = 1};
+        ok = cat_plan_create_item(f->snap, &search, &def, false, ch, err);
+    } else {
+        ok = cat_plan_drop_items(f->snap, &search, CAT_ITEM_TABLE, &qn, 1, false, false, ch, err);
+    }
+    uint8_t uuid[16] = {uuid_b, 0x99};
+    cat_commit_t *c = ok ? cat_commit_build(ch, f->snap, head, uuid, create ? "CREATE TABLE" : "DROP TABLE", sql,
+                                            &f->st->limits, err)
+                         : NULL;
+    cat_change_free(ch);
+    return c;
+}
+
+/* The front end's whole path: catch up, read the head, plan, commit. */
+static cat_store_status_t run_ddl(follower_t *f, bool create, const char *name, uint8_t uuid_b, uint64_t *index,
+                                  cm_err_t *err)
+{
+    UNIT_CHECK(follow(f));
+    cat_head_t h = read_head(f->st);
+    cat_commit_t *c = plan_ddl(f, create, name, &h, uuid_b, err);
+    if (!c)
+        return CAT_STORE_ERROR;
+    tc_res_t r = {0};
+    UNIT_CHECK(cat_store_commit(f->st, cat_commit_store(c), tc_commit_cb, &r, err) == 0);
+    cat_commit_free(c);
+    wait_calls(f->st, &r.calls);
+    *index = r.index;
+    UNIT_CHECK(follow(f));
+    return r.st;
+}
+
+static void follower_open(follower_t *f, const char *chroot)
+{
+    memset(f, 0, sizeof(*f));
+    f->st = open_fresh(chroot, NULL);
+    f->snap = cat_snap_new();
+}
+
+static void follower_close(follower_t *f)
+{
+    cat_snap_free(f->snap);
+    cat_store_close(f->st);
+}
+
+static void bootstrap_catalog(follower_t *f)
+{
+    cat_head_t h0 = {0, 0};
+    cm_err_t err = {0};
+    cat_commit_t *boot = cat_commit_bootstrap(&h0, &f->st->limits, &err);
+    tc_res_t r = {0};
+    UNIT_CHECK(cat_store_commit(f->st, cat_commit_store(boot), tc_commit_cb, &r, &err) == 0);
+    wait_calls(f->st, &r.calls);
+    UNIT_CHECK(r.st == CAT_STORE_OK && r.index == 1);
+    cat_commit_free(boot);
+    UNIT_CHECK(follow(f));
+}
+
+/* Two front ends validate CREATE TABLE t at the same head and commit at
+ * once: exactly one wins; the loser's commit is a CONFLICT, and when it
+ * catches up and validates again it gets PostgreSQL's 42P07. */
+static void test_zk_name_race_revalidates(void)
+{
+    follower_t f[2];
+    follower_open(&f[0], "namerace");
+    follower_open(&f[1], "namerace");
+    bootstrap_catalog(&f[0]);
+    UNIT_CHECK(follow(&f[1]));
+    cat_commit_t *c[2];
+    tc_res_t r[2] = {{0}};
+    cm_err_t err = {0};
+    for (int k = 0; k < 2; k++) {
+        cat_head_t h = read_head(f[k].st);
+        c[k] = plan_ddl(&f[k], true, "t", &h, (uint8_t)(k + 1), &err);
+        UNIT_CHECK(c[k] != NULL);
+    }
+    for (int k = 0; k < 2; k++)
+        UNIT_CHECK(cat_store_commit(f[k].st, cat_commit_store(c[k]), tc_commit_cb, &r[k], &err) == 0);
+    for (int k = 0; k < 2; k++) {
+        UNIT_CHECK(cat_store_zk_run(f[k].st, 10000, calls_done, &r[k].calls) == 0);
+        cat_commit_free(c[k]);
+    }
+    int win = r[0].st == CAT_STORE_OK ? 0 : 1, lose = 1 - win;
+    UNIT_CHECK(r[win].st == CAT_STORE_OK && r[win].index == 2);
+    UNIT_CHECK(r[lose].st == CAT_STORE_CONFLICT);
+    uint64_t ix = 0;
+    UNIT_CHECK(run_ddl(&f[lose], true, "t", 9, &ix, &err) == CAT_STORE_ERROR);
+    UNIT_CHECK_STR(err.sqlstate, "42P07");
+    UNIT_CHECK_STR(err.message, "relation \"t\" already exists");
+    cm_err_clear(&err);
+    /* Both see the winner's t, with the ID and OID of index 2. */
+    for (int k = 0; k < 2; k++) {
+        UNIT_CHECK(follow(&f[k]));
+        const cat_item_t *t = cat_snap_item_by_id(f[k].snap, 2);
+        UNIT_CHECK(t && strcmp(t->name, "t") == 0 && t->oid == CAT_OID_FIRST_USER + 4);
+    }
+    follower_close(&f[0]);
+    follower_close(&f[1]);
+}
+
+/* IDs and OIDs come from log indexes: after a drop, a trim and a fresh
+ * bootstrap from the objects, a new object never gets an old one's ID. */
+static void test_zk_ids_survive_trim_and_bootstrap(void)
+{
+    follower_t a, b;
+    follower_open(&a, "ids");
+    bootstrap_catalog(&a);
+    cm_err_t err = {0};
+    uint64_t ix;
+    UNIT_CHECK(run_ddl(&a, true, "t", 2, &ix, &err) == CAT_STORE_OK && ix == 2);
+    UNIT_CHECK(run_ddl(&a, false, "t", 3, &ix, &err) == CAT_STORE_OK && ix == 3);
+    UNIT_CHECK(run_ddl(&a, true, "u", 4, &ix, &err) == CAT_STORE_OK && ix == 4);
+    UNIT_CHECK(cat_store_log_trim(a.st, 4, &err) == 0);
+    UNIT_CHECK(cat_store_zk_run(a.st, 10000, NULL, NULL) == 0);
+    UNIT_CHECK(cat_store_zk_trimmed(a.st) == 3);
+    follower_open(&b, "ids");
+    UNIT_CHECK(follow(&b));
+    UNIT_CHECK(b.bootstraps == 1 && cat_snap_index(b.snap) == 4);
+    cm_buf_t da, db;
+    cm_buf_init(&da, 0);
+    cm_buf_init(&db, 0);
+    cat_snap_dump(a.snap, &da);
+    cat_snap_dump(b.snap, &db);
+    UNIT_CHECK(da.len == db.len && memcmp(da.data, db.data, da.len) == 0);
+    cm_buf_free(&da);
+    cm_buf_free(&db);
+    UNIT_CHECK(run_ddl(&b, true, "t", 5, &ix, &err) == CAT_STORE_OK && ix == 5);
+    const cat_item_t *t = cat_snap_item_by_id(b.snap, 5);
+    UNIT_CHECK(t && strcmp(t->name, "t") == 0 && t->oid == CAT_OID_FIRST_USER + 16);
+    UNIT_CHECK(cat_snap_item_by_id(b.snap, 2) == NULL);
+    UNIT_CHECK(follow(&a) && cat_snap_item_by_id(a.snap, 5) != NULL);
+    follower_close(&a);
+    follower_close(&b);
+}
+
+/* A writer on another thread commits while snapshots are taken: each
+ * snapshot holds exactly the objects of entries 1..head, and the log goes
+ * on gap-free from head+1. */
+typedef struct writer {
+    int n;
+    atomic_int done;
+    atomic_int failures;
+} writer_t;
+
+static void *writer_main(void *arg)
+{
+    writer_t *w = arg;
+    cat_store_t *st = open_fresh("bootwrite", NULL);
+    for (int i = 0; i < w->n; i++) {
+        raw_t c;
+        raw_init(&c, (uint64_t)i, (uint8_t)(i + 1));
+        char key[16];
+        snprintf(key, sizeof(key), "i%d", i + 1);
+        raw_obj(&c, key);
+        tc_res_t r;
+        if (raw_commit(st, &c, &r) != CAT_STORE_OK)
+            atomic_fetch_add(&w->failures, 1);
+        usleep(2000);
+    }
+    cat_store_close(st);
+    atomic_store(&w->done, 1);
+    return NULL;
+}
+
+static void test_zk_snapshot_under_concurrent_writes(void)
+{
+    cat_store_t *a = open_fresh("bootwrite", NULL);
+    writer_t w = {.n = 40};
+    pthread_t th;
+    UNIT_CHECK(pthread_create(&th, NULL, writer_main, &w) == 0);
+    int snaps = 0, during = 0;
+    for (;;) {
+        bool writing = !atomic_load(&w.done);
+        snapres_t sr;
+        take_snapshot(a, &sr);
+        snaps++;
+        during += writing && sr.head > 0 && sr.head < (uint64_t)w.n;
+        UNIT_CHECK(sr.n == sr.head);
+        for (uint64_t i = 1; i <= sr.head; i++) {
+            char key[16];
+            snprintf(key, sizeof(key), "i%llu", (unsigned long long)i);
+            UNIT_CHECK(snap_has(&sr, key));
+        }
+        tc_res_t lg = {0};
+        cm_err_t err = {0};
+        UNIT_CHECK(cat_store_log_read(a, sr.head + 1, 0, tc_log_cb, &lg, &err) == 0);
+        wait_calls(a, &lg.calls);
+        UNIT_CHECK(lg.st == CAT_STORE_OK);
+        for (size_t i = 0; i < lg.n; i++)
+            UNIT_CHECK(lg.idx[i] == sr.head + 1 + i);
+        tc_res_clear(&lg);
+        if (!writing)
+            break;
+    }
+    pthread_join(th, NULL);
+    UNIT_CHECK(atomic_load(&w.failures) == 0);
+    UNIT_CHECK(read_head(a).index == (uint64_t)w.n);
+    UNIT_CHECK(during >= 1);
+    printf("  %d snapshots, %d of them while the writer was half-way\n", snaps, during);
+    cat_store_close(a);
+}
+
 static void test_zk_bad_address(void)
 {
     cm_err_t err = {0};
@@ -898,6 +1171,9 @@ int main(void)
     UNIT_RUN(test_zk_unreachable_times_out);
     UNIT_RUN(test_zk_session_expiry_is_transparent);
     UNIT_RUN(test_zk_meta_identity);
+    UNIT_RUN(test_zk_name_race_revalidates);
+    UNIT_RUN(test_zk_ids_survive_trim_and_bootstrap);
+    UNIT_RUN(test_zk_snapshot_under_concurrent_writes);
     UNIT_RUN(test_zk_close_completes_pending_calls);
     UNIT_RUN(test_zk_two_sessions_commit_gap_free);
     UNIT_RUN(test_zk_bad_address);
