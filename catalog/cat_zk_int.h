@@ -3,7 +3,8 @@
  * includes it).
  *
  *   cat_zk_session.c  open, close, the session watcher, replacing an expired
- *                     session, the loop hooks, parking and call timeouts
+ *                     session, the loop hooks
+ *   cat_zk_call.c     the life of a call: send or park, restart, answer, timeouts
  *   cat_zk_meta.c     the layout, the /meta identity check and its watch
  *   cat_zk_read.c     head, log reads, snapshots, request lookups, head watch
  *   cat_zk_commit.c   the commit transaction and resolving ambiguous ones
@@ -117,7 +118,7 @@ struct cat__zk_req {
     bool resolving;             /* the next step looks the marker up */
 };
 
-/* ---- cat_zk_session.c ---- */
+/* ---- cat_zk_session.c (helpers) and cat_zk_call.c (calls) ---- */
 
 void cat__zk_path(const cat__zk_store_t *s, char *out, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 void cat__zk_uuid_key(const uint8_t uuid[16], char out[33]);
@@ -154,6 +155,9 @@ void cat__zk_answered(cat__zk_req_t *r);
 int cat__zk_submit(cat__zk_req_t *r, cm_err_t *err);
 /* The store became ready (again): start every parked request. */
 void cat__zk_unpark_all(cat__zk_store_t *s);
+/* Answers every call whose deadline passed; the wait until the next one (INT32_MAX: none). */
+void cat__zk_expire_calls(cat__zk_store_t *s);
+int cat__zk_next_deadline_ms(const cat__zk_store_t *s, int64_t now);
 /* The catalog this handle serves is gone: every call fails from now on. */
 void cat__zk_fail_for_good(cat__zk_store_t *s, cm_err_t *why);
 void cat__zk_notify(cat__zk_store_t *s);
