@@ -52,6 +52,10 @@ static bool bind_query(pln_binder_t *b, const sql_select_t *s, pln_stmt_t *st)
     /* Literal conversions, then every expression, as PostgreSQL's planner folds them. */
     if (!pln__fold_literals(b))
         return false;
+    /* Optimized before folding: an expression pruning drops is never evaluated, as in PostgreSQL. */
+    pln__optimize(b, &q.rel);
+    for (int i = 0; i < b->nsublinks; i++)
+        pln__optimize(b, &b->sublinks[i].rel);
     bool planned = pln__fold_rel(b, q.rel);
     for (int i = 0; planned && i < b->nsublinks; i++)
         planned = pln__fold_rel(b, b->sublinks[i].rel);
@@ -62,10 +66,6 @@ static bool bind_query(pln_binder_t *b, const sql_select_t *s, pln_stmt_t *st)
         if (!b->defer_plan_errors)
             return false;
         st->plan_error = pln__error_keep(b->arena, b->err);
-    } else {
-        pln__optimize(b, &q.rel);
-        for (int i = 0; i < b->nsublinks; i++)
-            pln__optimize(b, &b->sublinks[i].rel);
     }
     struct pln_query *pq = cm_arena_zalloc(b->arena, sizeof(*pq));
     pq->root = q.rel;

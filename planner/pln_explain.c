@@ -515,14 +515,16 @@ const char *pln__item_qualified(cm_arena_t *arena, const cat_item_t *it)
 /* Binds, folds and optimizes a query as bind_query does for running it, without the 0A000 of reading relations. */
 static bool bind_plan(pln_binder_t *b, const sql_select_t *s, pln_bound_t *q)
 {
-    if (!pln__bind_select(b, s, q) || !pln__fold_literals(b) || !pln__fold_rel(b, q->rel))
+    if (!pln__bind_select(b, s, q) || !pln__fold_literals(b))
+        return false;
+    pln__optimize(b, &q->rel);
+    for (int i = 0; i < b->nsublinks; i++)
+        pln__optimize(b, &b->sublinks[i].rel);
+    if (!pln__fold_rel(b, q->rel))
         return false;
     for (int i = 0; i < b->nsublinks; i++)
         if (!pln__fold_rel(b, b->sublinks[i].rel))
             return false;
-    pln__optimize(b, &q->rel);
-    for (int i = 0; i < b->nsublinks; i++)
-        pln__optimize(b, &b->sublinks[i].rel);
     return true;
 }
 

@@ -30,6 +30,7 @@ void pln__optimize(pln_binder_t *b, pln_rel_t **root)
 {
     pln_rel_t *r = *root;
     r = pln__opt_pushdown(b, r);
+    r = pln__opt_prune(b, r);
     *root = r;
 }
 

@@ -54,3 +54,21 @@ SELECT count(*) FROM (VALUES (1), (2)) a(x), (VALUES (1), (2)) b(y) WHERE x = y 
 SELECT * FROM (SELECT x, 10 / x AS y FROM (VALUES (0), (2)) v(x)) s WHERE x <> 0
 SELECT * FROM (VALUES (0), (2)) a(x), (VALUES (5)) b(y) WHERE x <> 0 AND y / x > 1
 SELECT * FROM (VALUES (1, 2)) a(x, y) WHERE x = 1 AND y = 1 / 0
+-- pruning: unread columns are not computed, volatile ones are
+SELECT b FROM (SELECT a, b, a * 2 AS d, upper(b) AS e FROM (VALUES (1, 'x'), (2, 'y')) t(a, b)) s ORDER BY 1
+SELECT x FROM (SELECT x, 10 / y AS z FROM (VALUES (1, 0), (2, 5)) v(x, y)) s ORDER BY 1
+SELECT x FROM (SELECT x, 10 / y AS z FROM (VALUES (1, 0), (2, 5)) v(x, y)) s WHERE z > 0
+SELECT count(*) FROM (SELECT x, random() AS r FROM (VALUES (1), (2), (3)) v(x)) s
+SELECT g FROM (SELECT g, count(*) AS n, sum(x) AS s FROM (VALUES (1, 1), (1, 2), (2, 3)) v(g, x) GROUP BY g) s ORDER BY 1
+SELECT count(*) FROM (SELECT g, max(x) FROM (VALUES (1, 1), (1, 2), (2, 3)) v(g, x) GROUP BY g) s
+SELECT b FROM (SELECT DISTINCT a, b FROM (VALUES (1, 'x'), (2, 'x'), (1, 'x')) t(a, b)) s ORDER BY 1
+SELECT a FROM (SELECT a, b FROM (VALUES (1, 'x'), (1, 'y')) t(a, b) UNION SELECT 1, 'x') s ORDER BY 1
+SELECT u.d FROM (VALUES (1, 'a', 10)) t(a, b, c) JOIN (VALUES (1, 'x'), (1, 'y')) u(a, d) ON t.a = u.a ORDER BY 1
+SELECT count(*) FROM (VALUES (1, 'a'), (2, 'b')) t(a, b), (VALUES (1, 'x'), (2, 'y')) u(a, d) WHERE t.a = u.a AND u.d = 'y'
+SELECT x FROM (SELECT 1 AS x, 1 / 0 AS y) s
+SELECT y, x FROM (SELECT b AS x, a AS y FROM (VALUES (1, 'p')) t(a, b)) s
+SELECT a FROM (VALUES (1, 1 / 0)) v(a, b)
+SELECT x FROM (SELECT x, 1 / 0 AS y FROM (VALUES (1), (2)) v(x)) s ORDER BY 1
+SELECT x FROM (SELECT x, 1 / 0 AS y FROM (VALUES (1), (2)) v(x) GROUP BY x) s ORDER BY 1
+SELECT x FROM (SELECT x FROM (VALUES (1), (2)) v(x) WHERE 1 / 0 = 1) s
+SELECT a FROM (VALUES (1, 1 / 0), (2, 3)) v(a, b)

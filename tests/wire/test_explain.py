@@ -57,8 +57,8 @@ def explain_extended_protocol(t):
         c.send(Parse("EXPLAIN PLAN FOR SELECT count(*) FROM t") + Describe("S") + Bind() + Execute() + Sync())
         got = c.until_rfq(1)
         t.eq(shorts(got, skip="SKN")[:4], ["1", "t:", "T:Optimized Plan/25/0", "2"], "Parse, Describe, Bind")
-        t.eq(lines(got), ["Explained Query:", "  Reduce aggregates=[count(*)]", "    Get eddy.%s.t" % sch],
-             "rows")
+        t.eq(lines(got), ["Explained Query:", "  Reduce aggregates=[count(*)]", "    Project ()",
+                          "      Get eddy.%s.t" % sch], "rows")
         c.q("DROP SCHEMA %s CASCADE" % sch)
 
 

@@ -1,0 +1,373 @@
+/*
+ * pln_opt_prune.c: projection pruning. Walking down from the root with
+ * the set of columns the operators above read, each operator stops
+ * producing columns nobody reads: a projection drops unused expressions,
+ * a GROUP BY its unused aggregates, constant rows their unused columns,
+ * and a catalog or session relation (which always gives all its columns)
+ * gets a projection just above it and the filters on it that keeps the
+ * read ones, so joins and GROUP BY carry only what is used. A projection over another one is
+ * merged into it, and one that gives its input's columns unchanged goes.
+ *
+ * Kept on purpose even when unread: volatile expressions (random() in a
+ * projection or an aggregate's arguments, which PostgreSQL would still
+ * call), expressions of a VALUES list of several rows that are not
+ * constants (PostgreSQL computes them, so 1/0 there fails as it does in
+ * PostgreSQL; a one-row VALUES is a projection to both), grouping keys (they decide the groups), and every
+ * column of DISTINCT, set operations and operator kinds this pass does not
+ * know (their result depends on all columns).
+ *
+ * Each operator's remaining columns stay in their order, so a column's new
+ * position is given by a map (old position -> new, -1: dropped), and when
+ * every column is read nothing changes: the root keeps its columns.
+ */
+#include "planner/pln_opt.h"
+
+#include <string.h>
+
+typedef struct prune {
+    pln_binder_t *b;
+} prune_t;
+
+static pln_rel_t *prune(prune_t *p, pln_rel_t *r, const bool *need, int *map);
+
+static bool *bools(prune_t *p, int n)
+{
+    return cm_arena_zalloc(p->b->arena, sizeof(bool) * (size_t)(n ? n : 1));
+}
+
+static int *ints(prune_t *p, int n)
+{
+    return cm_arena_alloc(p->b->arena, sizeof(int) * (size_t)(n ? n : 1));
+}
+
+static bool *all_cols(prune_t *p, int n)
+{
+    bool *need = bools(p, n);
+    for (int i = 0; i < n; i++)
+        need[i] = true;
+    return need;
+}
+
+/* An input pruned with every column needed keeps them all, in place. */
+static pln_rel_t *prune_all(prune_t *p, pln_rel_t *r)
+{
+    int *map = ints(p, r->ncols);
+    return prune(p, r, all_cols(p, r->ncols), map);
+}
+
+static void identity(int *map, int n)
+{
+    for (int i = 0; i < n; i++)
+        map[i] = i;
+}
+
+/* A relation that gives all its columns: a projection above it keeps the needed ones. */
+static pln_rel_t *narrow(prune_t *p, pln_rel_t *r, const bool *need, int *map)
+{
+    int n = 0;
+    for (int i = 0; i < r->ncols; i++)
+        map[i] = need[i] ? n++ : -1;
+    if (n == r->ncols)
+        return r;
+    pln_rel_t *proj = pln__rel_new(p->b, PLN_REL_PROJECT, r, n);
+    proj->exprs = cm_arena_alloc(p->b->arena, sizeof(ty_expr_t *) * (size_t)(n ? n : 1));
+    for (int i = 0; i < r->ncols; i++) {
+        if (map[i] < 0)
+            continue;
+        proj->exprs[map[i]] = pln__expr_column(p->b->arena, i, r->types[i]);
+        proj->types[map[i]] = r->types[i];
+    }
+    return proj;
+}
+
+static bool all_columns(ty_expr_t *const *es, int n)
+{
+    for (int i = 0; i < n; i++)
+        if (es[i]->kind != TY_EXPR_COLUMN)
+            return false;
+    return true;
+}
+
+static pln_rel_t *prune_values(prune_t *p, pln_rel_t *r, const bool *need, int *map)
+{
+    int n = 0;
+    for (int c = 0; c < r->ncols; c++) {
+        bool keep = need[c];
+        /* One row is a projection to PostgreSQL (it pulls it up); more are a VALUES scan that computes each. */
+        for (int row = 0; row < r->nrows && !keep; row++)
+            keep = r->nrows > 1 ? r->rows[row][c]->kind != TY_EXPR_CONST : pln__expr_volatile(r->rows[row][c]);
+        map[c] = keep ? n++ : -1;
+    }
+    if (n == r->ncols)
+        return r;
+    ty_expr_t ***rows = cm_arena_alloc(p->b->arena, sizeof(ty_expr_t **) * (size_t)(r->nrows ? r->nrows : 1));
+    for (int row = 0; row < r->nrows; row++) {
+        rows[row] = cm_arena_alloc(p->b->arena, sizeof(ty_expr_t *) * (size_t)(n ? n : 1));
+        for (int c = 0; c < r->ncols; c++)
+            if (map[c] >= 0)
+                rows[row][map[c]] = r->rows[row][c];
+    }
+    ty_oid_t *types = cm_arena_alloc(p->b->arena, sizeof(ty_oid_t) * (size_t)(n ? n : 1));
+    for (int c = 0; c < r->ncols; c++)
+        if (map[c] >= 0)
+            types[map[c]] = r->types[c];
+    r->types = types;
+    r->rows = rows;
+    r->ncols = n;
+    return r;
+}
+
+/* Operators whose columns are their input's (filter, sort, limit, DISTINCT ON) take the input's map. */
+static void same_as_input(pln_rel_t *r)
+{
+    r->ncols = r->input->ncols;
+    r->types = r->input->types;
+}
+
+static pln_rel_t *prune_filter(prune_t *p, pln_rel_t *r, const bool *need, int *map)
+{
+    bool *in = bools(p, r->ncols);
+    memcpy(in, need, sizeof(bool) * (size_t)r->ncols);
+    pln__expr_mark(r->pred, in);
+    r->input = prune(p, r->input, in, map);
+    r->pred = pln__expr_remap(p->b->arena, r->pred, map);
+    same_as_input(r);
+    return r;
+}
+
+static pln_rel_t *prune_sorted(prune_t *p, pln_rel_t *r, const bool *need, int *map)
+{
+    bool *in = bools(p, r->ncols);
+    memcpy(in, need, sizeof(bool) * (size_t)r->ncols);
+    for (int i = 0; i < r->nsort; i++)
+        in[r->sort[i].col] = true;
+    r->input = prune(p, r->input, in, map);
+    if (r->nsort) {
+        pln_sortkey_t *keys = cm_arena_alloc(p->b->arena, sizeof(*keys) * (size_t)r->nsort);
+        for (int i = 0; i < r->nsort; i++) {
+            keys[i] = r->sort[i];
+            keys[i].col = map[r->sort[i].col];
+        }
+        r->sort = keys;
+    }
+    same_as_input(r);
+    return r;
+}
+
+/*
+ * Project over project is one projection when that computes nothing twice
+ * and drops nothing volatile: the lower one only picks columns, or the
+ * upper one only picks columns, each of the lower's expressions at most once.
+ */
+static bool fuse(prune_t *p, pln_rel_t *r)
+{
+    pln_rel_t *in = r->input;
+    if (in->kind != PLN_REL_PROJECT || in->get)
+        return false;
+    cm_arena_t *a = p->b->arena;
+    ty_expr_t **exprs = cm_arena_alloc(a, sizeof(ty_expr_t *) * (size_t)(r->ncols ? r->ncols : 1));
+    if (all_columns(in->exprs, in->ncols)) {
+        for (int i = 0; i < r->ncols; i++)
+            exprs[i] = pln__expr_subst(a, r->exprs[i], in->exprs);
+    } else if (all_columns(r->exprs, r->ncols)) {
+        int *uses = cm_arena_zalloc(a, sizeof(int) * (size_t)(in->ncols ? in->ncols : 1));
+        for (int i = 0; i < r->ncols; i++)
+            uses[r->exprs[i]->index]++;
+        for (int c = 0; c < in->ncols; c++)
+            if (in->exprs[c]->kind != TY_EXPR_COLUMN && (uses[c] > 1 || (uses[c] == 0 && pln__expr_volatile(in->exprs[c]))))
+                return false;
+        for (int i = 0; i < r->ncols; i++)
+            exprs[i] = in->exprs[r->exprs[i]->index];
+    } else {
+        return false;
+    }
+    r->exprs = exprs;
+    r->input = in->input;
+    return true;
+}
+
+static pln_rel_t *prune_project(prune_t *p, pln_rel_t *r, const bool *need, int *map)
+{
+    int nin = r->input->ncols, n = 0;
+    bool *in = bools(p, nin);
+    for (int i = 0; i < r->ncols; i++) {
+        bool keep = need[i] || pln__expr_volatile(r->exprs[i]);
+        map[i] = keep ? n++ : -1;
+        if (keep)
+            pln__expr_mark(r->exprs[i], in);
+    }
+    int *in_map = ints(p, nin);
+    r->input = prune(p, r->input, in, in_map);
+    ty_expr_t **exprs = cm_arena_alloc(p->b->arena, sizeof(ty_expr_t *) * (size_t)(n ? n : 1));
+    ty_oid_t *types = cm_arena_alloc(p->b->arena, sizeof(ty_oid_t) * (size_t)(n ? n : 1));
+    for (int i = 0; i < r->ncols; i++) {
+        if (map[i] < 0)
+            continue;
+        exprs[map[i]] = pln__expr_remap(p->b->arena, r->exprs[i], in_map);
+        types[map[i]] = r->types[i];
+    }
+    r->exprs = exprs;
+    r->types = types;
+    r->ncols = n;
+    while (fuse(p, r))
+        ;
+    /* A projection giving its input's columns as they are does nothing. */
+    bool same = n == r->input->ncols;
+    for (int i = 0; same && i < n; i++)
+        same = r->exprs[i]->kind == TY_EXPR_COLUMN && r->exprs[i]->index == i;
+    return same && !r->get ? r->input : r;
+}
+
+static pln_agg_t *agg_remap(prune_t *p, const pln_agg_t *ag, const int *map)
+{
+    cm_arena_t *a = p->b->arena;
+    pln_agg_t *c = cm_arena_alloc(a, sizeof(*c));
+    *c = *ag;
+    c->args[0] = pln__expr_remap(a, ag->args[0], map);
+    c->args[1] = pln__expr_remap(a, ag->args[1], map);
+    c->filter = pln__expr_remap(a, ag->filter, map);
+    if (ag->norder) {
+        c->order = cm_arena_alloc(a, sizeof(ty_expr_t *) * (size_t)ag->norder);
+        for (int i = 0; i < ag->norder; i++)
+            c->order[i] = pln__expr_remap(a, ag->order[i], map);
+    }
+    return c;
+}
+
+static bool agg_volatile(const pln_agg_t *ag)
+{
+    bool v = pln__expr_volatile(ag->args[0]) || pln__expr_volatile(ag->args[1]) || pln__expr_volatile(ag->filter);
+    for (int i = 0; i < ag->norder; i++)
+        v |= pln__expr_volatile(ag->order[i]);
+    return v;
+}
+
+static void agg_mark(const pln_agg_t *ag, bool *in)
+{
+    for (int i = 0; i < ag->nargs; i++)
+        pln__expr_mark(ag->args[i], in);
+    pln__expr_mark(ag->filter, in);
+    for (int i = 0; i < ag->norder; i++)
+        pln__expr_mark(ag->order[i], in);
+}
+
+static pln_rel_t *prune_reduce(prune_t *p, pln_rel_t *r, const bool *need, int *map)
+{
+    int nin = r->input->ncols, nk = r->nkeys, na = 0;
+    bool *in = bools(p, nin);
+    for (int k = 0; k < nk; k++) {
+        map[k] = k;
+        pln__expr_mark(r->keys[k], in);
+    }
+    for (int a = 0; a < r->naggs; a++) {
+        bool keep = need[nk + a] || agg_volatile(r->aggs[a]);
+        map[nk + a] = keep ? nk + na++ : -1;
+        if (keep)
+            agg_mark(r->aggs[a], in);
+    }
+    int *in_map = ints(p, nin);
+    r->input = prune(p, r->input, in, in_map);
+    ty_expr_t **keys = cm_arena_alloc(p->b->arena, sizeof(ty_expr_t *) * (size_t)(nk ? nk : 1));
+    for (int k = 0; k < nk; k++)
+        keys[k] = pln__expr_remap(p->b->arena, r->keys[k], in_map);
+    pln_agg_t **aggs = cm_arena_alloc(p->b->arena, sizeof(pln_agg_t *) * (size_t)(na ? na : 1));
+    ty_oid_t *types = cm_arena_alloc(p->b->arena, sizeof(ty_oid_t) * (size_t)(nk + na ? nk + na : 1));
+    memcpy(types, r->types, sizeof(ty_oid_t) * (size_t)nk);
+    for (int a = 0; a < r->naggs; a++) {
+        if (map[nk + a] < 0)
+            continue;
+        aggs[map[nk + a] - nk] = agg_remap(p, r->aggs[a], in_map);
+        types[map[nk + a]] = r->types[nk + a];
+    }
+    r->keys = keys;
+    r->aggs = aggs;
+    r->naggs = na;
+    r->types = types;
+    r->ncols = nk + na;
+    return r;
+}
+
+static pln_rel_t *prune_join(prune_t *p, pln_rel_t *r, const bool *need, int *map)
+{
+    int lw = r->input->ncols, rw = r->right->ncols;
+    bool *in = bools(p, lw + rw);
+    memcpy(in, need, sizeof(bool) * (size_t)(lw + rw));
+    pln__expr_mark(r->pred, in);
+    int *lmap = ints(p, lw), *rmap = ints(p, rw);
+    r->input = prune(p, r->input, in, lmap);
+    r->right = prune(p, r->right, in + lw, rmap);
+    int nl = r->input->ncols, nr = r->right->ncols;
+    for (int i = 0; i < lw; i++)
+        map[i] = lmap[i];
+    for (int i = 0; i < rw; i++)
+        map[lw + i] = rmap[i] < 0 ? -1 : nl + rmap[i];
+    r->pred = pln__expr_remap(p->b->arena, r->pred, map);
+    r->ncols = nl + nr;
+    r->types = cm_arena_alloc(p->b->arena, sizeof(ty_oid_t) * (size_t)(nl + nr ? nl + nr : 1));
+    memcpy(r->types, r->input->types, sizeof(ty_oid_t) * (size_t)nl);
+    memcpy(r->types + nl, r->right->types, sizeof(ty_oid_t) * (size_t)nr);
+    return r;
+}
+
+/* Every column stays and every input keeps all of its own. */
+static pln_rel_t *keep_all(prune_t *p, pln_rel_t *r, int *map)
+{
+    identity(map, r->ncols);
+    if (r->input)
+        r->input = prune_all(p, r->input);
+    if (r->right)
+        r->right = prune_all(p, r->right);
+    return r;
+}
+
+/* A catalog or session relation, under the filters pushdown put on it: it gives all its columns. */
+static bool is_source(const pln_rel_t *r)
+{
+    while (r->kind == PLN_REL_FILTER && !r->get)
+        r = r->input;
+    return r->get != NULL || r->kind == PLN_REL_SESSION;
+}
+
+/* Returns r computing at least the needed columns, in their order; map[old] is each one's new position. */
+static pln_rel_t *prune(prune_t *p, pln_rel_t *r, const bool *need, int *map)
+{
+    if (is_source(r))
+        return narrow(p, r, need, map);   /* the projection goes above its filters, which read what they like */
+    switch (r->kind) {
+    case PLN_REL_VALUES:
+        return prune_values(p, r, need, map);
+    case PLN_REL_SESSION:
+        break;
+    case PLN_REL_FILTER:
+        return prune_filter(p, r, need, map);
+    case PLN_REL_PROJECT:
+        return prune_project(p, r, need, map);
+    case PLN_REL_REDUCE:
+        return prune_reduce(p, r, need, map);
+    case PLN_REL_SORT:
+        return prune_sorted(p, r, need, map);
+    case PLN_REL_DISTINCT:
+        if (r->nsort > 0)
+            return prune_sorted(p, r, need, map);   /* DISTINCT ON reads its keys; the other columns ride along */
+        return keep_all(p, r, map);
+    case PLN_REL_LIMIT:
+        r->input = prune(p, r->input, need, map);
+        same_as_input(r);
+        return r;
+    case PLN_REL_PRODUCT:
+    case PLN_REL_JOIN:
+        return prune_join(p, r, need, map);
+    case PLN_REL_SETOP:
+        return keep_all(p, r, map);
+    }
+    return keep_all(p, r, map);   /* a kind this pass does not know reads all its inputs' columns */
+}
+
+pln_rel_t *pln__opt_prune(pln_binder_t *b, pln_rel_t *r)
+{
+    prune_t p = {.b = b};
+    int ncols = r->ncols;
+    pln_rel_t *out = prune_all(&p, r);
+    CM_ASSERT(out->ncols == ncols);
+    return out;
+}
