@@ -358,6 +358,7 @@ static pln_rel_t *prune(prune_t *p, pln_rel_t *r, const bool *need, int *map)
     case PLN_REL_JOIN:
         return prune_join(p, r, need, map);
     case PLN_REL_SETOP:
+    case PLN_REL_WINDOW:   /* partitions and frames read all of the input's columns' rows; kept whole for now */
         return keep_all(p, r, map);
     }
     return keep_all(p, r, map);   /* a kind this pass does not know reads all its inputs' columns */
