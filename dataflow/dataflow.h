@@ -1,13 +1,199 @@
 /*
- * dataflow.h: the public header of the dataflow module.
+ * dataflow.h: the public header of the dataflow module (prefix df_).
  *
- * This module will own worker threads, operators, arrangements, exchange, peeks and subscribe (issue 5 onwards).
- * It has no code yet; the folder exists so the module boundaries of DESIGN §3
- * are visible from the first commit and scripts/check-deps.sh can hold them.
+ * The workers (DESIGN §5, §6): N threads, each with its own libuv loop and a
+ * bounded command queue fed with uv_async_send. A worker applies the
+ * commands worker 0's sequencer numbers strictly in sequence order, drops
+ * duplicates, refuses a lower epoch, keeps the dataflows the commands
+ * install, and acknowledges what it applied. The operators themselves come
+ * in a later issue: a dataflow here is its id, name and plan bytes.
+ *
+ * This module includes only common/ and types/: everything a worker needs
+ * travels inside the command (df_cmd_t), which is immutable once sent and
+ * shared by every worker it is sent to (reference counted).
  */
 #ifndef EDDY_DATAFLOW_H
 #define EDDY_DATAFLOW_H
 
 #include "common/common.h"
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <uv.h>
+
+/* ====================================================================
+ * Commands
+ * ==================================================================== */
+
+typedef enum df_cmd_kind {
+    DF_CMD_BOOTSTRAP = 1,   /* every dataflow at one catalog index: replaces a worker's state */
+    DF_CMD_APPLY,           /* one catalog log entry: dataflows to install or drop */
+    DF_CMD_WRITE,           /* rows for a table (a later issue) */
+    DF_CMD_PEEK,            /* read a dataflow's result at a time (a later issue) */
+    DF_CMD_SUBSCRIBE,       /* stream a dataflow's changes (a later issue) */
+    DF_CMD_TICK,            /* advance logical time */
+} df_cmd_kind_t;
+
+/* "bootstrap", "apply", ...: the names eddy_internal shows. */
+const char *df_cmd_kind_name(df_cmd_kind_t kind);
+
+typedef enum df_op_kind {
+    DF_OP_INSTALL = 1,   /* install (or replace, same id) a dataflow */
+    DF_OP_DROP,          /* drop the dataflow with this id */
+} df_op_kind_t;
+
+/* One dataflow change. Strings and bytes live in the command's arena. */
+typedef struct df_op {
+    df_op_kind_t kind;
+    uint64_t id;                 /* the catalog ID of the object the dataflow maintains */
+    const char *name;            /* qualified name, for introspection */
+    const uint8_t *plan;         /* self-contained plan bytes (INSTALL) */
+    size_t plan_len;
+} df_op_t;
+
+/*
+ * A sequenced command. The sequencer fills it, then hands it to the
+ * transport; from then on nobody writes it. `refs` counts its holders.
+ */
+typedef struct df_cmd {
+    atomic_int refs;
+    df_cmd_kind_t kind;
+    uint64_t seq;                /* 1, 2, 3, ... within an epoch; Bootstrap may restart nothing */
+    uint64_t epoch;              /* the sequencer incarnation that numbered it */
+    uint64_t index;              /* the catalog index it brings a worker to (Tick, Peek: the one it follows) */
+    int64_t time_us;             /* wall clock when it was sequenced (Tick: its timestamp) */
+    df_op_t *ops;                /* Bootstrap, Apply */
+    uint32_t nops;
+    uint32_t ops_cap;
+    uint64_t object_id;          /* what eddy_internal shows for it: the entry's first object */
+    const char *object_name;
+    const uint8_t *payload;      /* Write, Peek, Subscribe: their body (later issues) */
+    size_t payload_len;
+    cm_arena_t arena;
+} df_cmd_t;
+
+/* A new command with one reference. */
+df_cmd_t *df_cmd_new(df_cmd_kind_t kind);
+void df_cmd_ref(df_cmd_t *c);
+/* Drops a reference; the last one frees the command. Any thread. */
+void df_cmd_unref(df_cmd_t *c);
+/* Appends an op; name and plan are copied into the command. */
+void df_cmd_add_op(df_cmd_t *c, df_op_kind_t kind, uint64_t id, const char *name, const uint8_t *plan,
+                   size_t plan_len);
+
+/* ====================================================================
+ * The bounded queue (one producer side, one consumer: a worker)
+ * ==================================================================== */
+
+/*
+ * A ring of commands under a mutex. A full queue refuses (back-pressure: the
+ * sender keeps the command and retries after the worker acknowledged); it
+ * never grows. The consumer takes everything queued at once.
+ */
+typedef struct df_queue {
+    pthread_mutex_t mu;
+    df_cmd_t **ring;
+    size_t cap, head, len;
+} df_queue_t;
+
+void df_queue_init(df_queue_t *q, size_t cap);
+void df_queue_destroy(df_queue_t *q);   /* drops the references still queued */
+/* Takes over the caller's reference on success; false when full. */
+bool df_queue_push(df_queue_t *q, df_cmd_t *c);
+/* Moves every queued command into out (room for cap), oldest first; returns how many. */
+size_t df_queue_drain(df_queue_t *q, df_cmd_t **out);
+
+/* ====================================================================
+ * A worker's state (pure: the worker thread drives it, tests call it)
+ * ==================================================================== */
+
+typedef enum df_apply_rc {
+    DF_APPLY_APPLIED = 0,   /* applied (and any buffered successors after it) */
+    DF_APPLY_DUPLICATE,     /* seq already applied in this epoch: dropped */
+    DF_APPLY_STALE_EPOCH,   /* from an older sequencer incarnation: refused */
+    DF_APPLY_BUFFERED,      /* ahead of a gap: kept until the gap is filled */
+    DF_APPLY_OVERFLOW,      /* ahead of a gap with the buffer full, or a new epoch without Bootstrap: refused */
+} df_apply_rc_t;
+
+typedef struct df_dataflow {
+    uint64_t id;
+    char *name;
+    uint8_t *plan;
+    size_t plan_len;
+    uint64_t index;              /* the catalog index that installed it */
+} df_dataflow_t;
+
+/* One applied command, as eddy_internal.worker_commands shows it. */
+typedef struct df_applied {
+    uint64_t seq, epoch, index;
+    df_cmd_kind_t kind;
+    uint64_t object_id;
+} df_applied_t;
+
+typedef struct df_state {
+    uint64_t epoch;              /* 0 until the first Bootstrap */
+    uint64_t seq;                /* last applied sequence number in `epoch` */
+    uint64_t index;              /* catalog index reached */
+    df_dataflow_t *flows;        /* installed, in install order */
+    size_t nflows, flows_cap;
+    df_cmd_t **pending;          /* buffered commands past a gap, ascending seq */
+    size_t npending, pending_max;
+    df_applied_t *hist;          /* ring of the last hist_max applied commands */
+    size_t hist_max, hist_len, hist_next;
+    uint64_t duplicates, refused;
+} df_state_t;
+
+void df_state_init(df_state_t *st, size_t pending_max, size_t hist_max);
+void df_state_destroy(df_state_t *st);
+/* Offers one command (the state takes its own reference when it keeps it). */
+df_apply_rc_t df_state_offer(df_state_t *st, df_cmd_t *c);
+/* The i-th applied command still remembered, oldest first (i < hist_len). */
+const df_applied_t *df_state_applied_at(const df_state_t *st, size_t i);
+
+/* ====================================================================
+ * Worker threads
+ * ==================================================================== */
+
+/* Called on a worker's thread after each batch: what it has applied so far. */
+typedef void (*df_ack_fn)(void *arg, int worker, uint64_t epoch, uint64_t seq, uint64_t index);
+
+typedef struct df_config {
+    int workers;                 /* >= 1 */
+    size_t queue_max;            /* commands waiting per worker; default 1024 */
+    size_t pending_max;          /* out-of-order commands a worker buffers; default 64 */
+    size_t history_max;          /* applied commands a worker remembers for eddy_internal; default 10000 */
+} df_config_t;
+
+void df_config_default(df_config_t *cfg);
+
+typedef struct df_workers df_workers_t;
+
+/* Creates the workers and their loops; no thread runs yet. NULL with err. */
+df_workers_t *df_workers_new(const df_config_t *cfg, cm_err_t *err);
+/* Before df_workers_start: who hears the acknowledgements. */
+void df_workers_set_ack(df_workers_t *ws, df_ack_fn fn, void *arg);
+int df_workers_count(const df_workers_t *ws);
+/* Worker i's loop: others (the sequencer on worker 0) may add handles to it
+ * before df_workers_start, or from its own thread. */
+uv_loop_t *df_workers_loop(df_workers_t *ws, int i);
+void df_workers_start(df_workers_t *ws);
+/* Any thread. Takes a reference to c on success; false: the queue is full. */
+bool df_workers_push(df_workers_t *ws, int i, df_cmd_t *c);
+/* Stops every worker and joins its thread; handles others added to a
+ * worker's loop must be closed before. */
+void df_workers_stop(df_workers_t *ws);
+void df_workers_free(df_workers_t *ws);
+
+/* Introspection (any thread): each calls back under the worker's lock; copy what you keep. */
+typedef struct df_worker_status {
+    int worker;
+    uint64_t epoch, seq, index;
+    size_t ndataflows;
+    uint64_t duplicates, refused;
+} df_worker_status_t;
+void df_workers_status(df_workers_t *ws, int i, df_worker_status_t *out);
+void df_workers_visit_applied(df_workers_t *ws, int i, void (*cb)(void *arg, const df_applied_t *a), void *arg);
+void df_workers_visit_dataflows(df_workers_t *ws, int i, void (*cb)(void *arg, const df_dataflow_t *d),
+                                void *arg);
 
 #endif

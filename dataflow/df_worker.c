@@ -1,0 +1,208 @@
+/*
+ * df_worker.c: the worker threads (DESIGN §5, §10.7). Each worker owns a
+ * libuv loop, a bounded command queue and an uv_async_t that the sender
+ * signals after a push; the async callback takes the whole queue, applies
+ * it in order and then acknowledges once for the batch. Acknowledging after
+ * every drain (even of duplicates only) is also what tells a sender that
+ * was refused by a full queue to try again.
+ *
+ * The worker's state is written only on its thread, under its lock, so
+ * that eddy_internal can read it from a pgwire thread; applies are rare
+ * and short, so the lock is never held for long.
+ */
+#include "dataflow/dataflow.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct df_worker {
+    df_workers_t *ws;
+    int index;
+    uv_loop_t loop;
+    uv_async_t async;            /* "commands queued" and the stop order */
+    uv_thread_t thread;
+    df_queue_t queue;
+    df_cmd_t **batch;            /* room for one whole queue */
+    atomic_bool stop;
+    pthread_mutex_t mu;          /* guards state for readers on other threads */
+    df_state_t state;
+} df_worker_t;
+
+struct df_workers {
+    df_config_t cfg;
+    df_worker_t *w;
+    int n;
+    bool started;
+    df_ack_fn ack;
+    void *ack_arg;
+};
+
+void df_config_default(df_config_t *cfg)
+{
+    memset(cfg, 0, sizeof *cfg);
+    cfg->workers = 1;
+    cfg->queue_max = 1024;
+    cfg->pending_max = 64;
+    cfg->history_max = 10000;
+}
+
+static void df__async_cb(uv_async_t *a)
+{
+    df_worker_t *w = a->data;
+    df_workers_t *ws = w->ws;
+    size_t n = df_queue_drain(&w->queue, w->batch);
+    if (n > 0) {
+        pthread_mutex_lock(&w->mu);
+        for (size_t i = 0; i < n; i++) {
+            df_apply_rc_t rc = df_state_offer(&w->state, w->batch[i]);
+            if (rc == DF_APPLY_STALE_EPOCH || rc == DF_APPLY_OVERFLOW)
+                cm_log_warn("worker %d: refused %s seq %llu of epoch %llu (at epoch %llu seq %llu)", w->index,
+                            df_cmd_kind_name(w->batch[i]->kind), (unsigned long long)w->batch[i]->seq,
+                            (unsigned long long)w->batch[i]->epoch, (unsigned long long)w->state.epoch,
+                            (unsigned long long)w->state.seq);
+            df_cmd_unref(w->batch[i]);
+        }
+        uint64_t epoch = w->state.epoch, seq = w->state.seq, index = w->state.index;
+        pthread_mutex_unlock(&w->mu);
+        if (ws->ack)
+            ws->ack(ws->ack_arg, w->index, epoch, seq, index);
+    }
+    if (atomic_load(&w->stop))
+        uv_close((uv_handle_t *)&w->async, NULL);
+}
+
+static void df__thread(void *arg)
+{
+    df_worker_t *w = arg;
+    uv_run(&w->loop, UV_RUN_DEFAULT);
+}
+
+df_workers_t *df_workers_new(const df_config_t *cfg, cm_err_t *err)
+{
+    if (cfg->workers < 1 || cfg->queue_max < 1) {
+        cm_err_set(err, CM_ERRCODE_INVALID_PARAMETER_VALUE, "workers and queue size must be at least 1");
+        return NULL;
+    }
+    df_workers_t *ws = cm_calloc(1, sizeof *ws);
+    ws->cfg = *cfg;
+    ws->n = cfg->workers;
+    ws->w = cm_calloc((size_t)ws->n, sizeof *ws->w);
+    for (int i = 0; i < ws->n; i++) {
+        df_worker_t *w = &ws->w[i];
+        w->ws = ws;
+        w->index = i;
+        uv_loop_init(&w->loop);
+        uv_async_init(&w->loop, &w->async, df__async_cb);
+        w->async.data = w;
+        df_queue_init(&w->queue, cfg->queue_max);
+        w->batch = cm_calloc(cfg->queue_max, sizeof *w->batch);
+        atomic_init(&w->stop, false);
+        pthread_mutex_init(&w->mu, NULL);
+        df_state_init(&w->state, cfg->pending_max, cfg->history_max);
+    }
+    return ws;
+}
+
+void df_workers_set_ack(df_workers_t *ws, df_ack_fn fn, void *arg)
+{
+    CM_ASSERT(!ws->started);
+    ws->ack = fn;
+    ws->ack_arg = arg;
+}
+
+int df_workers_count(const df_workers_t *ws)
+{
+    return ws->n;
+}
+
+uv_loop_t *df_workers_loop(df_workers_t *ws, int i)
+{
+    CM_ASSERT(i >= 0 && i < ws->n);
+    return &ws->w[i].loop;
+}
+
+void df_workers_start(df_workers_t *ws)
+{
+    ws->started = true;
+    for (int i = 0; i < ws->n; i++)
+        uv_thread_create(&ws->w[i].thread, df__thread, &ws->w[i]);
+}
+
+bool df_workers_push(df_workers_t *ws, int i, df_cmd_t *c)
+{
+    CM_ASSERT(i >= 0 && i < ws->n);
+    df_worker_t *w = &ws->w[i];
+    df_cmd_ref(c);
+    if (!df_queue_push(&w->queue, c)) {
+        df_cmd_unref(c);
+        return false;
+    }
+    uv_async_send(&w->async);
+    return true;
+}
+
+void df_workers_stop(df_workers_t *ws)
+{
+    if (!ws->started)
+        return;
+    for (int i = 0; i < ws->n; i++) {
+        atomic_store(&ws->w[i].stop, true);
+        uv_async_send(&ws->w[i].async);
+    }
+    for (int i = 0; i < ws->n; i++)
+        uv_thread_join(&ws->w[i].thread);
+    ws->started = false;
+}
+
+void df_workers_free(df_workers_t *ws)
+{
+    if (ws == NULL)
+        return;
+    CM_ASSERT(!ws->started);
+    for (int i = 0; i < ws->n; i++) {
+        df_worker_t *w = &ws->w[i];
+        if (!uv_is_closing((uv_handle_t *)&w->async)) {
+            /* Never started: close the handle and let the loop finish it. */
+            uv_close((uv_handle_t *)&w->async, NULL);
+            uv_run(&w->loop, UV_RUN_DEFAULT);
+        }
+        uv_loop_close(&w->loop);
+        df_queue_destroy(&w->queue);
+        free(w->batch);
+        pthread_mutex_destroy(&w->mu);
+        df_state_destroy(&w->state);
+    }
+    free(ws->w);
+    free(ws);
+}
+
+void df_workers_status(df_workers_t *ws, int i, df_worker_status_t *out)
+{
+    CM_ASSERT(i >= 0 && i < ws->n);
+    df_worker_t *w = &ws->w[i];
+    pthread_mutex_lock(&w->mu);
+    *out = (df_worker_status_t){.worker = i, .epoch = w->state.epoch, .seq = w->state.seq,
+                                .index = w->state.index, .ndataflows = w->state.nflows,
+                                .duplicates = w->state.duplicates, .refused = w->state.refused};
+    pthread_mutex_unlock(&w->mu);
+}
+
+void df_workers_visit_applied(df_workers_t *ws, int i, void (*cb)(void *arg, const df_applied_t *a), void *arg)
+{
+    CM_ASSERT(i >= 0 && i < ws->n);
+    df_worker_t *w = &ws->w[i];
+    pthread_mutex_lock(&w->mu);
+    for (size_t k = 0; k < w->state.hist_len; k++)
+        cb(arg, df_state_applied_at(&w->state, k));
+    pthread_mutex_unlock(&w->mu);
+}
+
+void df_workers_visit_dataflows(df_workers_t *ws, int i, void (*cb)(void *arg, const df_dataflow_t *d), void *arg)
+{
+    CM_ASSERT(i >= 0 && i < ws->n);
+    df_worker_t *w = &ws->w[i];
+    pthread_mutex_lock(&w->mu);
+    for (size_t k = 0; k < w->state.nflows; k++)
+        cb(arg, &w->state.flows[k]);
+    pthread_mutex_unlock(&w->mu);
+}

@@ -1,0 +1,279 @@
+/*
+ * test_dataflow.c: the workers' queue, ordering, duplicate and epoch rules,
+ * and the worker threads applying one stream in one order.
+ */
+#include "dataflow/dataflow.h"
+#include "tests/unit/unit.h"
+
+#include <pthread.h>
+#include <stdlib.h>
+
+static df_cmd_t *cmd(df_cmd_kind_t kind, uint64_t epoch, uint64_t seq, uint64_t index)
+{
+    df_cmd_t *c = df_cmd_new(kind);
+    c->epoch = epoch;
+    c->seq = seq;
+    c->index = index;
+    return c;
+}
+
+static df_cmd_t *install(uint64_t epoch, uint64_t seq, uint64_t id, const char *name)
+{
+    df_cmd_t *c = cmd(DF_CMD_APPLY, epoch, seq, id);
+    df_cmd_add_op(c, DF_OP_INSTALL, id, name, (const uint8_t *)name, strlen(name));
+    c->object_id = id;
+    return c;
+}
+
+/* Offers and drops the caller's reference, as a worker does. */
+static df_apply_rc_t offer(df_state_t *st, df_cmd_t *c)
+{
+    df_apply_rc_t rc = df_state_offer(st, c);
+    df_cmd_unref(c);
+    return rc;
+}
+
+static void queue_bounded_fifo(void)
+{
+    df_queue_t q;
+    df_queue_init(&q, 3);
+    df_cmd_t *out[3];
+    for (uint64_t i = 1; i <= 3; i++)
+        UNIT_CHECK(df_queue_push(&q, cmd(DF_CMD_TICK, 1, i, 0)));
+    df_cmd_t *extra = cmd(DF_CMD_TICK, 1, 4, 0);
+    UNIT_CHECK(!df_queue_push(&q, extra));   /* full: refused, never grown */
+    UNIT_CHECK(df_queue_drain(&q, out) == 3);
+    for (uint64_t i = 0; i < 3; i++) {
+        UNIT_CHECK(out[i]->seq == i + 1);
+        df_cmd_unref(out[i]);
+    }
+    UNIT_CHECK(df_queue_drain(&q, out) == 0);
+    /* After a drain the ring wraps around and keeps order. */
+    UNIT_CHECK(df_queue_push(&q, extra));
+    UNIT_CHECK(df_queue_push(&q, cmd(DF_CMD_TICK, 1, 5, 0)));
+    UNIT_CHECK(df_queue_drain(&q, out) == 2);
+    UNIT_CHECK(out[0]->seq == 4 && out[1]->seq == 5);
+    df_cmd_unref(out[0]);
+    df_cmd_unref(out[1]);
+    UNIT_CHECK(df_queue_push(&q, cmd(DF_CMD_TICK, 1, 6, 0)));
+    df_queue_destroy(&q);   /* drops what is still queued */
+}
+
+static void state_order_and_duplicates(void)
+{
+    df_state_t st;
+    df_state_init(&st, 4, 100);
+    UNIT_CHECK(offer(&st, install(1, 2, 5, "x")) == DF_APPLY_OVERFLOW);   /* a new epoch starts with Bootstrap */
+    UNIT_CHECK(offer(&st, cmd(DF_CMD_BOOTSTRAP, 1, 1, 4)) == DF_APPLY_APPLIED);
+    UNIT_CHECK(st.epoch == 1 && st.seq == 1 && st.index == 4);
+    UNIT_CHECK(offer(&st, install(1, 2, 5, "a")) == DF_APPLY_APPLIED);
+    UNIT_CHECK(offer(&st, install(1, 2, 5, "a")) == DF_APPLY_DUPLICATE);
+    UNIT_CHECK(offer(&st, cmd(DF_CMD_BOOTSTRAP, 1, 1, 4)) == DF_APPLY_DUPLICATE);
+    /* 4 and 5 arrive before 3: buffered, then applied in order when 3 comes. */
+    UNIT_CHECK(offer(&st, install(1, 4, 7, "c")) == DF_APPLY_BUFFERED);
+    UNIT_CHECK(offer(&st, install(1, 5, 8, "d")) == DF_APPLY_BUFFERED);
+    UNIT_CHECK(offer(&st, install(1, 4, 7, "c")) == DF_APPLY_DUPLICATE);
+    UNIT_CHECK(st.seq == 2 && st.nflows == 1);
+    UNIT_CHECK(offer(&st, install(1, 3, 6, "b")) == DF_APPLY_APPLIED);
+    UNIT_CHECK(st.seq == 5 && st.index == 8 && st.nflows == 4 && st.npending == 0);
+    for (size_t i = 0; i < st.hist_len; i++)
+        UNIT_CHECK(df_state_applied_at(&st, i)->seq == i + 1);
+    /* A drop removes by id; dropping something without a dataflow is harmless. */
+    df_cmd_t *d = cmd(DF_CMD_APPLY, 1, 6, 9);
+    df_cmd_add_op(d, DF_OP_DROP, 6, NULL, NULL, 0);
+    df_cmd_add_op(d, DF_OP_DROP, 99, NULL, NULL, 0);
+    UNIT_CHECK(offer(&st, d) == DF_APPLY_APPLIED);
+    UNIT_CHECK(st.nflows == 3 && st.flows[0].id == 5 && st.flows[1].id == 7 && st.flows[2].id == 8);
+    /* Installing an id again (a rename) replaces it in place. */
+    UNIT_CHECK(offer(&st, install(1, 7, 7, "c2")) == DF_APPLY_APPLIED);
+    UNIT_CHECK(st.nflows == 3 && strcmp(st.flows[1].name, "c2") == 0);
+    UNIT_CHECK(st.duplicates == 3 && st.refused == 1);
+    df_state_destroy(&st);
+}
+
+static void state_gap_buffer_is_bounded(void)
+{
+    df_state_t st;
+    df_state_init(&st, 2, 100);
+    UNIT_CHECK(offer(&st, cmd(DF_CMD_BOOTSTRAP, 1, 1, 1)) == DF_APPLY_APPLIED);
+    UNIT_CHECK(offer(&st, cmd(DF_CMD_TICK, 1, 5, 1)) == DF_APPLY_BUFFERED);
+    UNIT_CHECK(offer(&st, cmd(DF_CMD_TICK, 1, 4, 1)) == DF_APPLY_BUFFERED);
+    UNIT_CHECK(offer(&st, cmd(DF_CMD_TICK, 1, 3, 1)) == DF_APPLY_OVERFLOW);
+    UNIT_CHECK(st.seq == 1 && st.npending == 2);
+    df_state_destroy(&st);   /* frees the buffered commands */
+}
+
+static void state_epochs(void)
+{
+    df_state_t st;
+    df_state_init(&st, 4, 3);
+    df_cmd_t *b = cmd(DF_CMD_BOOTSTRAP, 2, 1, 10);
+    df_cmd_add_op(b, DF_OP_INSTALL, 3, "old", NULL, 0);
+    UNIT_CHECK(offer(&st, b) == DF_APPLY_APPLIED);
+    UNIT_CHECK(offer(&st, install(2, 2, 11, "v")) == DF_APPLY_APPLIED);
+    UNIT_CHECK(offer(&st, install(2, 4, 12, "w")) == DF_APPLY_BUFFERED);
+    /* A zombie from epoch 1 is refused whatever its sequence number. */
+    UNIT_CHECK(offer(&st, cmd(DF_CMD_BOOTSTRAP, 1, 9, 50)) == DF_APPLY_STALE_EPOCH);
+    UNIT_CHECK(offer(&st, install(1, 3, 13, "z")) == DF_APPLY_STALE_EPOCH);
+    UNIT_CHECK(st.epoch == 2 && st.seq == 2 && st.nflows == 2);
+    /* Epoch 3's Bootstrap replaces everything and voids epoch 2's buffered command. */
+    df_cmd_t *b3 = cmd(DF_CMD_BOOTSTRAP, 3, 1, 11);
+    df_cmd_add_op(b3, DF_OP_INSTALL, 11, "v", NULL, 0);
+    UNIT_CHECK(offer(&st, b3) == DF_APPLY_APPLIED);
+    UNIT_CHECK(st.epoch == 3 && st.seq == 1 && st.index == 11 && st.nflows == 1 && st.npending == 0);
+    UNIT_CHECK(offer(&st, install(2, 3, 12, "w")) == DF_APPLY_STALE_EPOCH);
+    /* The history ring keeps the last 3. */
+    UNIT_CHECK(offer(&st, install(3, 2, 12, "w")) == DF_APPLY_APPLIED);
+    UNIT_CHECK(offer(&st, install(3, 3, 13, "x")) == DF_APPLY_APPLIED);
+    UNIT_CHECK(st.hist_len == 3);
+    UNIT_CHECK(df_state_applied_at(&st, 0)->epoch == 3 && df_state_applied_at(&st, 0)->seq == 1);
+    UNIT_CHECK(df_state_applied_at(&st, 2)->seq == 3 && df_state_applied_at(&st, 2)->object_id == 13);
+    UNIT_CHECK(df_state_applied_at(&st, 3) == NULL);
+    df_state_destroy(&st);
+}
+
+/* ------------------------------------------------------------ threads */
+
+typedef struct acks {
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    uint64_t seq[8];
+    int calls;
+} acks_t;
+
+static void ack_cb(void *arg, int worker, uint64_t epoch, uint64_t seq, uint64_t index)
+{
+    acks_t *a = arg;
+    pthread_mutex_lock(&a->mu);
+    a->seq[worker] = seq;
+    a->calls++;
+    pthread_cond_broadcast(&a->cv);
+    pthread_mutex_unlock(&a->mu);
+}
+
+static void wait_all(acks_t *a, int n, uint64_t seq)
+{
+    pthread_mutex_lock(&a->mu);
+    for (;;) {
+        bool done = true;
+        for (int i = 0; i < n; i++)
+            done = done && a->seq[i] >= seq;
+        if (done)
+            break;
+        pthread_cond_wait(&a->cv, &a->mu);
+    }
+    pthread_mutex_unlock(&a->mu);
+}
+
+typedef struct trace {
+    uint64_t seq[600];
+    uint64_t obj[600];
+    size_t n;
+} trace_t;
+
+static void trace_cb(void *arg, const df_applied_t *a)
+{
+    trace_t *t = arg;
+    if (t->n < 600) {
+        t->seq[t->n] = a->seq;
+        t->obj[t->n++] = a->object_id;
+    }
+}
+
+static void workers_apply_one_order(void)
+{
+    df_config_t cfg;
+    df_config_default(&cfg);
+    cfg.workers = 4;
+    cfg.queue_max = 8;   /* small: the sender meets back-pressure */
+    cm_err_t err = {0};
+    df_workers_t *ws = df_workers_new(&cfg, &err);
+    UNIT_CHECK(ws != NULL && df_workers_count(ws) == 4);
+    acks_t a = {.mu = PTHREAD_MUTEX_INITIALIZER, .cv = PTHREAD_COND_INITIALIZER};
+    df_workers_set_ack(ws, ack_cb, &a);
+    /* Before the threads run nothing drains: the ninth push is refused. */
+    df_cmd_t *boot = cmd(DF_CMD_BOOTSTRAP, 1, 1, 1);
+    for (int i = 0; i < 4; i++)
+        UNIT_CHECK(df_workers_push(ws, i, boot));
+    df_cmd_unref(boot);
+    df_cmd_t *cs[500];
+    for (uint64_t s = 2; s <= 500; s++)
+        cs[s - 1] = s % 3 == 0 ? cmd(DF_CMD_TICK, 1, s, s) : install(1, s, s, "v");
+    for (uint64_t s = 2; s <= 8; s++)
+        UNIT_CHECK(df_workers_push(ws, 0, cs[s - 1]));
+    UNIT_CHECK(!df_workers_push(ws, 0, cs[8]));
+    df_workers_start(ws);
+    /* Send everything to every worker, retrying a full queue after an ack. */
+    uint64_t sent[4] = {8, 1, 1, 1};
+    for (bool more = true; more;) {
+        more = false;
+        int calls;
+        pthread_mutex_lock(&a.mu);
+        calls = a.calls;
+        pthread_mutex_unlock(&a.mu);
+        bool stuck = false;
+        for (int w = 0; w < 4; w++) {
+            while (sent[w] < 500 && df_workers_push(ws, w, cs[sent[w]]))
+                sent[w]++;
+            more = more || sent[w] < 500;
+            stuck = stuck || sent[w] < 500;
+        }
+        if (stuck) {
+            pthread_mutex_lock(&a.mu);
+            while (a.calls == calls)
+                pthread_cond_wait(&a.cv, &a.mu);
+            pthread_mutex_unlock(&a.mu);
+        }
+    }
+    /* A duplicate on worker 2 is dropped. */
+    UNIT_CHECK(df_workers_push(ws, 2, cs[100]));
+    wait_all(&a, 4, 500);
+    for (uint64_t s = 2; s <= 500; s++)
+        df_cmd_unref(cs[s - 1]);
+    trace_t t0 = {0};
+    df_workers_visit_applied(ws, 0, trace_cb, &t0);
+    UNIT_CHECK(t0.n == 500);
+    for (size_t i = 0; i < t0.n; i++)
+        UNIT_CHECK(t0.seq[i] == i + 1);
+    for (int w = 1; w < 4; w++) {
+        trace_t t = {0};
+        df_workers_visit_applied(ws, w, trace_cb, &t);
+        UNIT_CHECK(t.n == t0.n && memcmp(t.seq, t0.seq, sizeof t.seq) == 0 && memcmp(t.obj, t0.obj, sizeof t.obj) == 0);
+        df_worker_status_t s;
+        df_workers_status(ws, w, &s);
+        UNIT_CHECK(s.seq == 500 && s.epoch == 1 && s.ndataflows == 333);
+    }
+    df_workers_stop(ws);
+    df_worker_status_t s2;
+    df_workers_status(ws, 2, &s2);
+    UNIT_CHECK(s2.duplicates == 1);
+    df_workers_free(ws);
+}
+
+static void workers_never_started(void)
+{
+    df_config_t cfg;
+    df_config_default(&cfg);
+    cfg.workers = 2;
+    cm_err_t err = {0};
+    df_workers_t *ws = df_workers_new(&cfg, &err);
+    df_cmd_t *c = cmd(DF_CMD_TICK, 1, 1, 0);
+    UNIT_CHECK(df_workers_push(ws, 1, c));
+    df_cmd_unref(c);
+    df_workers_stop(ws);
+    df_workers_free(ws);   /* frees the queued command too (ASan would say otherwise) */
+    cfg.workers = 0;
+    UNIT_CHECK(df_workers_new(&cfg, &err) == NULL && strcmp(err.sqlstate, "22023") == 0);
+    cm_err_clear(&err);
+}
+
+int main(void)
+{
+    UNIT_RUN(queue_bounded_fifo);
+    UNIT_RUN(state_order_and_duplicates);
+    UNIT_RUN(state_gap_buffer_is_bounded);
+    UNIT_RUN(state_epochs);
+    UNIT_RUN(workers_apply_one_order);
+    UNIT_RUN(workers_never_started);
+    UNIT_EXIT();
+}
