@@ -12,7 +12,7 @@ declare -A allowed=(
     [parser]="common"
     [planner]="common parser types catalog"
     [catalog]="common types"
-    [sequencer]="common planner catalog types parser"
+    [sequencer]="common planner catalog types parser dataflow"
     [dataflow]="common types"
     [server]="common types parser planner catalog sequencer dataflow"
 )

@@ -1,0 +1,545 @@
+/*
+ * seq_core.c: the sequencer (sequencer.h; reference/zk.md §6.4 steps 2-4).
+ *
+ * On worker 0's loop: load a consistent snapshot of the store and broadcast
+ * it as Bootstrap; then follow the log from the snapshot's index, one read
+ * in flight (a notification during a read marks it dirty and the read runs
+ * again); every entry is applied to the sequencer's own catalog, planned,
+ * numbered and broadcast as Apply. Commands wait in a bounded outbox until
+ * every worker's queue took them: a full outbox stops the log reads, so a
+ * slow worker pushes back all the way to the store, never onto memory.
+ *
+ * Acknowledgements arrive from worker threads through seq_ack (atomics and
+ * an uv_async_t); on the loop they move the published "applied by every
+ * worker" index, tell the owner (on_progress), and refill the queues.
+ */
+#include "sequencer/sequencer.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define SEQ_RETRY_MS 100   /* after a store error: try again this much later */
+
+typedef struct seq__worker {
+    _Atomic uint64_t epoch, seq, index;   /* its last acknowledgement */
+    uint64_t sent;                        /* loop only: highest seq its transport accepted */
+} seq__worker_t;
+
+typedef struct seq__hist {
+    seq_record_t r;
+    char *name;
+    char *tag;
+} seq__hist_t;
+
+struct seq {
+    seq_config_t cfg;
+    uv_loop_t *loop;
+    uv_async_t wake;           /* the store has completions for us */
+    uv_async_t ackev;          /* workers acknowledged */
+    uv_async_t stopev;         /* seq_stop */
+    uv_timer_t retry;          /* a store call failed: again later */
+    int open_handles;
+    uv_sem_t stopped;
+    pthread_mutex_t ack_mu;    /* orders uv_async_send(ackev) against its close */
+    bool closed;
+    bool stopping;             /* loop only */
+    bool running;              /* seq_start succeeded */
+
+    cat_store_t *store;
+    cat_snap_t *snap;          /* the catalog at the last index sequenced */
+    uint64_t next_seq;
+    bool reading, dirty, booted, boot_pending, paused;
+
+    df_cmd_t **outbox;         /* ring: sequenced, not yet accepted by every worker */
+    size_t ob_cap, ob_head, ob_len;
+    uint64_t ob_first;         /* seq of outbox[ob_head] */
+
+    int nworkers;
+    seq__worker_t *w;
+    _Atomic uint64_t applied;  /* min index applied by all workers (current epoch) */
+
+    pthread_mutex_t hist_mu;
+    seq__hist_t *hist;
+    size_t hist_len, hist_next;
+};
+
+void seq_config_default(seq_config_t *cfg)
+{
+    memset(cfg, 0, sizeof *cfg);
+    cfg->epoch = 1;
+    cfg->outbox_max = 256;
+    cfg->history_max = 10000;
+    cfg->read_batch = 64;
+}
+
+static void seq__tail(seq_t *s);
+static void seq__boot(seq_t *s);
+static void seq__stop_cb(uv_async_t *a);
+
+/* ------------------------------------------------------------ history */
+
+static void seq__remember(seq_t *s, const df_cmd_t *c, const char *tag)
+{
+    pthread_mutex_lock(&s->hist_mu);
+    seq__hist_t *h = &s->hist[s->hist_next];
+    free(h->name);
+    free(h->tag);
+    h->name = cm_strdup(c->object_name ? c->object_name : "");
+    h->tag = cm_strdup(tag ? tag : "");
+    h->r = (seq_record_t){.seq = c->seq, .epoch = c->epoch, .index = c->index, .kind = c->kind,
+                          .object_id = c->object_id, .time_us = c->time_us};
+    s->hist_next = (s->hist_next + 1) % s->cfg.history_max;
+    if (s->hist_len < s->cfg.history_max)
+        s->hist_len++;
+    pthread_mutex_unlock(&s->hist_mu);
+}
+
+void seq_visit_commands(seq_t *s, void (*cb)(void *arg, const seq_record_t *r), void *arg)
+{
+    pthread_mutex_lock(&s->hist_mu);
+    size_t first = (s->hist_next + s->cfg.history_max - s->hist_len) % s->cfg.history_max;
+    for (size_t i = 0; i < s->hist_len; i++) {
+        const seq__hist_t *h = &s->hist[(first + i) % s->cfg.history_max];
+        seq_record_t r = h->r;
+        r.object_name = h->name;
+        r.tag = h->tag;
+        cb(arg, &r);
+    }
+    pthread_mutex_unlock(&s->hist_mu);
+}
+
+/* ------------------------------------------------------------ outbox */
+
+static bool seq__room(const seq_t *s)
+{
+    return s->ob_len < s->ob_cap;
+}
+
+/* Offers every worker what it has not taken yet; frees what all have taken. */
+static void seq__pump(seq_t *s)
+{
+    uint64_t last = s->ob_first + s->ob_len;   /* one past the newest */
+    uint64_t low = UINT64_MAX;
+    for (int i = 0; i < s->nworkers; i++) {
+        seq__worker_t *w = &s->w[i];
+        while (w->sent + 1 < last) {
+            df_cmd_t *c = s->outbox[(s->ob_head + (w->sent + 1 - s->ob_first)) % s->ob_cap];
+            if (!s->cfg.transport->ops->send(s->cfg.transport, i, c))
+                break;   /* full: its next acknowledgement brings us back */
+            w->sent++;
+        }
+        if (w->sent < low)
+            low = w->sent;
+    }
+    while (s->ob_len > 0 && s->ob_first <= low) {
+        df_cmd_unref(s->outbox[s->ob_head]);
+        s->outbox[s->ob_head] = NULL;
+        s->ob_head = (s->ob_head + 1) % s->ob_cap;
+        s->ob_len--;
+        s->ob_first++;
+    }
+}
+
+/* Numbers a command and broadcasts it (the caller checked seq__room). */
+static void seq__emit(seq_t *s, df_cmd_t *c, const char *tag)
+{
+    CM_ASSERT(seq__room(s));
+    c->seq = s->next_seq++;
+    c->epoch = s->cfg.epoch;
+    c->time_us = cm_now_wall_us();
+    seq__remember(s, c, tag);
+    if (s->ob_len == 0)
+        s->ob_first = c->seq;
+    s->outbox[(s->ob_head + s->ob_len++) % s->ob_cap] = c;
+    seq__pump(s);
+}
+
+/* ------------------------------------------------------------ planning */
+
+static const char *seq__qualified(const cat_item_t *it, cm_arena_t *a)
+{
+    const char *db = it->schema && it->schema->database ? it->schema->database->name : "";
+    return cm_arena_printf(a, "%s.%s.%s", db, it->schema ? it->schema->name : "", it->name);
+}
+
+static void seq__install(seq_t *s, df_cmd_t *c, const cat_item_t *it)
+{
+    cm_buf_t plan;
+    cm_buf_init(&plan, 0);
+    cm_err_t err = {0};
+    seq_planner_t *p = &s->cfg.planner;
+    if (!p->plan_item(p->arg, s->snap, it, &plan, &err))
+        /* The catalog accepted it, so the workers get it; its plan says what failed. */
+        cm_log_warn("sequencer: planning item %llu (%s): %s", (unsigned long long)it->id, it->name,
+                    err.message ? err.message : "failed");
+    cm_err_clear(&err);
+    cm_arena_t a;
+    cm_arena_init(&a, 0);
+    df_cmd_add_op(c, DF_OP_INSTALL, it->id, seq__qualified(it, &a), plan.data, plan.len);
+    cm_arena_free(&a);
+    cm_buf_free(&plan);
+}
+
+/* ------------------------------------------------------------ bootstrap */
+
+static void seq__retry_cb(uv_timer_t *t)
+{
+    seq_t *s = t->data;
+    if (!s->booted)
+        seq__boot(s);
+    else
+        seq__tail(s);
+}
+
+static void seq__retry_later(seq_t *s)
+{
+    if (!s->stopping)
+        uv_timer_start(&s->retry, seq__retry_cb, SEQ_RETRY_MS, 0);
+}
+
+static void seq__snapshot_cb(void *arg, cat_store_status_t st, const cat_head_t *head, const cat_kv_t *objects,
+                             size_t n, const cm_err_t *err)
+{
+    seq_t *s = arg;
+    s->reading = false;
+    if (s->stopping)
+        return;
+    cm_err_t e = {0};
+    if (st != CAT_STORE_OK || !cat_snap_load(s->snap, head->index, objects, n, &e)) {
+        cm_log_warn("sequencer: could not load a catalog snapshot: %s",
+                    e.set ? e.message : (err && err->message ? err->message : cat_store_status_name(st)));
+        cm_err_clear(&e);
+        seq__retry_later(s);
+        return;
+    }
+    df_cmd_t *c = df_cmd_new(DF_CMD_BOOTSTRAP);
+    c->index = head->index;
+    for (size_t i = 0;; i++) {
+        const cat_item_t *it = cat_snap_item_at(s->snap, i);
+        if (it == NULL)
+            break;
+        if (!cat_id_is_system(it->id))
+            seq__install(s, c, it);   /* ID order: every item after what it reads */
+    }
+    s->booted = true;
+    seq__emit(s, c, "");
+    seq__tail(s);
+}
+
+/* Loads a consistent snapshot and broadcasts it (at start, or when the log was trimmed past us). */
+static void seq__boot(seq_t *s)
+{
+    if (s->stopping)
+        return;
+    if (s->reading) {
+        s->boot_pending = true;
+        return;
+    }
+    if (!seq__room(s)) {
+        s->boot_pending = true;   /* after the workers took some of the outbox */
+        return;
+    }
+    s->boot_pending = false;
+    s->booted = false;
+    cm_err_t e = {0};
+    if (cat_store_snapshot(s->store, seq__snapshot_cb, s, &e) != 0) {
+        cm_log_warn("sequencer: could not read a catalog snapshot: %s", e.message ? e.message : "");
+        cm_err_clear(&e);
+        seq__retry_later(s);
+        return;
+    }
+    s->reading = true;
+}
+
+/* ------------------------------------------------------------ the log */
+
+/* One entry into one Apply. false: it does not fit our catalog (bootstrap again). */
+static bool seq__entry(seq_t *s, const cat_log_entry_bytes_t *eb)
+{
+    cm_arena_t a;
+    cm_arena_init(&a, 0);
+    cm_err_t e = {0};
+    cat_entry_t entry;
+    df_cmd_t *c = NULL;
+    bool ok = cat_entry_decode(eb->data, eb->len, &a, &entry, &e);
+    if (ok) {
+        c = df_cmd_new(DF_CMD_APPLY);
+        c->index = eb->index;
+        /* Names of what is dropped, while the catalog still has them. */
+        for (uint32_t i = 0; i < entry.nops; i++) {
+            const cat_op_t *op = &entry.ops[i];
+            if (op->kind == CAT_OP_DROP && op->obj.cls == CAT_CLASS_ITEM) {
+                const cat_item_t *it = cat_snap_item_by_id(s->snap, op->obj.id);
+                df_cmd_add_op(c, DF_OP_DROP, op->obj.id, it ? seq__qualified(it, &a) : "", NULL, 0);
+            }
+        }
+        ok = cat_snap_apply(s->snap, eb->data, eb->len, &e);
+    }
+    if (ok) {
+        for (uint32_t i = 0; i < entry.nops; i++) {
+            const cat_op_t *op = &entry.ops[i];
+            if (op->kind != CAT_OP_DROP && op->obj.cls == CAT_CLASS_ITEM) {
+                const cat_item_t *it = cat_snap_item_by_id(s->snap, op->obj.id);
+                if (it)
+                    seq__install(s, c, it);
+            }
+        }
+        if (entry.nops > 0) {
+            const cat_op_t *op = &entry.ops[0];
+            c->object_id = op->obj.id;
+            if (op->kind != CAT_OP_DROP && op->obj.name) {
+                c->object_name = cm_arena_strdup(&c->arena, op->obj.name);
+            } else {
+                for (uint32_t k = 0; k < c->nops; k++)
+                    if (c->ops[k].id == op->obj.id)
+                        c->object_name = c->ops[k].name;
+            }
+        }
+        seq__emit(s, c, entry.kind);
+    } else {
+        cm_log_error("sequencer: log entry %llu does not apply: %s", (unsigned long long)eb->index,
+                     e.message ? e.message : "");
+        df_cmd_unref(c);
+    }
+    cm_err_clear(&e);
+    cm_arena_free(&a);
+    return ok;
+}
+
+static void seq__log_cb(void *arg, cat_store_status_t st, const cat_log_entry_bytes_t *entries, size_t n,
+                        const cm_err_t *err)
+{
+    seq_t *s = arg;
+    s->reading = false;
+    if (s->stopping)
+        return;
+    if (st == CAT_STORE_TRIMMED) {
+        seq__boot(s);
+        return;
+    }
+    if (st != CAT_STORE_OK) {
+        cm_log_warn("sequencer: log read failed: %s", err && err->message ? err->message : cat_store_status_name(st));
+        seq__retry_later(s);
+        return;
+    }
+    size_t done = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (entries[i].index <= cat_snap_index(s->snap))
+            continue;   /* already sequenced */
+        if (entries[i].index != cat_snap_index(s->snap) + 1 || !seq__room(s))
+            break;      /* the rest is read again once the outbox has room */
+        if (!seq__entry(s, &entries[i])) {
+            seq__boot(s);
+            return;
+        }
+        done++;
+    }
+    if (s->boot_pending) {
+        seq__boot(s);
+        return;
+    }
+    if (!seq__room(s)) {
+        s->paused = true;   /* resumed by an acknowledgement */
+        return;
+    }
+    if (done > 0 || s->dirty) {
+        s->dirty = false;
+        seq__tail(s);
+    }
+}
+
+static void seq__tail(seq_t *s)
+{
+    if (s->stopping || !s->booted)
+        return;
+    if (s->reading) {
+        s->dirty = true;
+        return;
+    }
+    if (!seq__room(s)) {
+        s->paused = true;
+        return;
+    }
+    s->paused = false;
+    cm_err_t e = {0};
+    if (cat_store_log_read(s->store, cat_snap_index(s->snap) + 1, s->cfg.read_batch, seq__log_cb, s, &e) != 0) {
+        cm_log_warn("sequencer: could not read the log: %s", e.message ? e.message : "");
+        cm_err_clear(&e);
+        seq__retry_later(s);
+        return;
+    }
+    s->reading = true;
+}
+
+/* ------------------------------------------------------------ acknowledgements */
+
+void seq_ack(seq_t *s, int worker, uint64_t epoch, uint64_t seq, uint64_t index)
+{
+    CM_ASSERT(worker >= 0 && worker < s->nworkers);
+    seq__worker_t *w = &s->w[worker];
+    /* One writer per worker (its own thread): plain stores in order suffice. */
+    atomic_store(&w->index, index);
+    atomic_store(&w->seq, seq);
+    atomic_store(&w->epoch, epoch);
+    pthread_mutex_lock(&s->ack_mu);
+    if (!s->closed)
+        uv_async_send(&s->ackev);
+    pthread_mutex_unlock(&s->ack_mu);
+}
+
+uint64_t seq_applied_index(const seq_t *s)
+{
+    return atomic_load(&((seq_t *)s)->applied);
+}
+
+static void seq__ack_cb(uv_async_t *a)
+{
+    seq_t *s = a->data;
+    if (s->stopping)
+        return;
+    uint64_t low = UINT64_MAX;
+    for (int i = 0; i < s->nworkers; i++) {
+        uint64_t idx = atomic_load(&s->w[i].index);
+        if (atomic_load(&s->w[i].epoch) != s->cfg.epoch)
+            idx = 0;
+        if (idx < low)
+            low = idx;
+    }
+    if (low != UINT64_MAX && low > atomic_load(&s->applied)) {
+        atomic_store(&s->applied, low);
+        if (s->cfg.on_progress)
+            s->cfg.on_progress(s->cfg.progress_arg);
+    }
+    seq__pump(s);
+    if (s->boot_pending)
+        seq__boot(s);
+    else if (s->paused)
+        seq__tail(s);
+}
+
+/* ------------------------------------------------------------ store wake-ups */
+
+static void seq__wake(void *arg)
+{
+    seq_t *s = arg;
+    uv_async_send(&s->wake);
+}
+
+static void seq__wake_cb(uv_async_t *a)
+{
+    seq_t *s = a->data;
+    if (s->store)
+        cat_store_dispatch(s->store);
+}
+
+static void seq__notify_cb(void *arg)
+{
+    seq__tail(arg);   /* a hint only: the log says what changed */
+}
+
+/* ------------------------------------------------------------ start and stop */
+
+seq_t *seq_start(const seq_config_t *cfg, uv_loop_t *loop, cm_err_t *err)
+{
+    if (cfg->transport == NULL || cfg->store_open == NULL || cfg->epoch == 0 || cfg->outbox_max == 0 ||
+        cfg->history_max == 0) {
+        cm_err_set(err, CM_ERRCODE_INVALID_PARAMETER_VALUE, "sequencer: incomplete configuration");
+        return NULL;
+    }
+    seq_t *s = cm_calloc(1, sizeof *s);
+    s->cfg = *cfg;
+    if (s->cfg.planner.plan_item == NULL)
+        s->cfg.planner.plan_item = seq_plan_item_default;
+    if (s->cfg.read_batch == 0)
+        s->cfg.read_batch = 64;
+    s->loop = loop;
+    s->next_seq = 1;
+    s->nworkers = cfg->transport->ops->workers(cfg->transport);
+    s->w = cm_calloc((size_t)s->nworkers, sizeof *s->w);
+    s->ob_cap = cfg->outbox_max;
+    s->outbox = cm_calloc(s->ob_cap, sizeof *s->outbox);
+    s->ob_first = 1;
+    s->hist = cm_calloc(cfg->history_max, sizeof *s->hist);
+    pthread_mutex_init(&s->ack_mu, NULL);
+    pthread_mutex_init(&s->hist_mu, NULL);
+    uv_sem_init(&s->stopped, 0);
+    atomic_init(&s->applied, 0);
+    s->snap = cat_snap_new();
+    uv_async_init(loop, &s->wake, seq__wake_cb);
+    uv_async_init(loop, &s->ackev, seq__ack_cb);
+    uv_async_init(loop, &s->stopev, seq__stop_cb);
+    uv_timer_init(loop, &s->retry);
+    s->wake.data = s->ackev.data = s->stopev.data = s->retry.data = s;
+    s->open_handles = 4;
+    s->store = cfg->store_open(cfg->store_arg, loop, seq__wake, s, err);
+    if (s->store == NULL) {
+        /* Nothing ran yet: seq_stop closes the handles on this thread. */
+        seq_stop(s);
+        seq_free(s);
+        return NULL;
+    }
+    cat_store_set_notify(s->store, seq__notify_cb, s);
+    atomic_store(&cfg->transport->seq, s);
+    s->running = true;
+    seq__boot(s);
+    return s;
+}
+
+static void seq__closed_cb(uv_handle_t *h)
+{
+    seq_t *s = h->data;
+    if (--s->open_handles == 0)
+        uv_sem_post(&s->stopped);
+}
+
+static void seq__stop_cb(uv_async_t *a)
+{
+    seq_t *s = a->data;
+    s->stopping = true;
+    pthread_mutex_lock(&s->ack_mu);
+    s->closed = true;
+    pthread_mutex_unlock(&s->ack_mu);
+    if (s->store) {
+        cat_store_t *st = s->store;
+        s->store = NULL;
+        cat_store_close(st);   /* pending reads complete now, with an error */
+    }
+    uv_close((uv_handle_t *)&s->wake, seq__closed_cb);
+    uv_close((uv_handle_t *)&s->ackev, seq__closed_cb);
+    uv_close((uv_handle_t *)&s->retry, seq__closed_cb);
+    uv_close((uv_handle_t *)&s->stopev, seq__closed_cb);
+}
+
+void seq_stop(seq_t *s)
+{
+    if (!s->running) {
+        /* seq_start failed before the loop ran: close the handles here. */
+        seq__stop_cb(&s->stopev);
+        while (s->open_handles > 0)
+            uv_run(s->loop, UV_RUN_ONCE);
+        return;
+    }
+    uv_async_send(&s->stopev);
+    uv_sem_wait(&s->stopped);
+}
+
+void seq_free(seq_t *s)
+{
+    if (s == NULL)
+        return;
+    atomic_store(&s->cfg.transport->seq, NULL);
+    for (size_t i = 0; i < s->ob_len; i++)
+        df_cmd_unref(s->outbox[(s->ob_head + i) % s->ob_cap]);
+    free(s->outbox);
+    for (size_t i = 0; i < s->cfg.history_max; i++) {
+        free(s->hist[i].name);
+        free(s->hist[i].tag);
+    }
+    free(s->hist);
+    free(s->w);
+    cat_snap_free(s->snap);
+    pthread_mutex_destroy(&s->ack_mu);
+    pthread_mutex_destroy(&s->hist_mu);
+    uv_sem_destroy(&s->stopped);
+    free(s);
+}
