@@ -195,6 +195,23 @@ bool pln_execute_params(const pln_stmt_t *execute, const char *sql, const ty_oid
  */
 #define PLN_PREPARED_STATEMENTS "pg_prepared_statements"
 
+/*
+ * The session relations of eddy_internal: the sequencer and the workers as
+ * they are when the query runs (found when qualified, or through a
+ * search_path that lists eddy_internal):
+ *   commands: seq int8, epoch int8, catalog_index int8, kind text,
+ *     statement text, object_id int8, object_name text, sequenced_at timestamptz
+ *   workers: worker int4, epoch int8, applied_seq int8, applied_index int8,
+ *     dataflows int8, duplicates int8, refused int8
+ *   worker_commands: worker int4, seq int8, epoch int8, catalog_index int8,
+ *     kind text, object_id int8
+ *   dataflows: worker int4, id int8, name text, catalog_index int8, plan_bytes int4
+ */
+#define PLN_INTERNAL_COMMANDS "eddy_internal.commands"
+#define PLN_INTERNAL_WORKERS "eddy_internal.workers"
+#define PLN_INTERNAL_WORKER_COMMANDS "eddy_internal.worker_commands"
+#define PLN_INTERNAL_DATAFLOWS "eddy_internal.dataflows"
+
 /* Called once per result row; return false to stop (error already set in ctx). */
 typedef bool (*pln_row_cb)(void *arg, const ty_datum_t *row, int ncols);
 

@@ -381,9 +381,11 @@ void pln__finish_sort(pln_binder_t *b, pln_bound_t *q, pln_sortkey_t *keys, int 
 /* pln_setop.c */
 bool pln__bind_setop(pln_binder_t *b, const sql_select_t *s, pln_bound_t *out);
 
-/* pln_sysrel.c: the session relations of pg_catalog (planner.h) and how a FROM name finds one. */
+/* pln_sysrel.c: the session relations (planner.h) and how a FROM name finds one. */
 typedef struct pln_sysrel {
+    const char *schema;           /* "pg_catalog" or "eddy_internal" */
     const char *name;
+    const char *session;          /* the name ty_ctx_t.session_rows is asked for */
     const cat_column_t *columns;
     uint32_t ncolumns;
 } pln_sysrel_t;

@@ -331,8 +331,8 @@ static bool bind_sysrel(pln_binder_t *b, const sql_from_t *f, const pln_sysrel_t
                           ncols, naliases);
     pln_column_t *cols = cm_arena_alloc(b->arena, sizeof(pln_column_t) * (size_t)ncols);
     pln_rel_t *r = pln__rel_new(b, PLN_REL_SESSION, NULL, ncols);
-    r->session = sys->name;
-    r->get = cm_arena_printf(b->arena, "pg_catalog.%s", sys->name);   /* what EXPLAIN prints */
+    r->session = sys->session;
+    r->get = cm_arena_printf(b->arena, "%s.%s", sys->schema, sys->name);   /* what EXPLAIN prints */
     for (int i = 0; i < ncols; i++) {
         const cat_column_t *c = &sys->columns[i];
         cols[i] = (pln_column_t){.name = i < naliases ? f->col_aliases->items[i] : c->name, .type = c->type,

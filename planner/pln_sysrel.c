@@ -1,10 +1,12 @@
 /*
- * pln_sysrel.c: the session relations of pg_catalog (planner.h): their
- * columns as PostgreSQL 15 declares the views, and which FROM names mean
- * them. They are not catalog items because their rows are the session's,
- * not the catalog's; the name lookup still follows PostgreSQL's rule that
- * pg_catalog is searched first unless search_path lists it, in which case
- * a relation of the same name in a schema listed before it wins.
+ * pln_sysrel.c: the session relations (planner.h): pg_catalog's, with their
+ * columns as PostgreSQL 15 declares the views, and eddy_internal's, which
+ * show the sequencer and the workers; and which FROM names mean them. They
+ * are not catalog items because their rows are the process's state when
+ * the query runs, not the catalog's. The name lookup follows PostgreSQL's
+ * rules: pg_catalog is searched first unless search_path lists it; any
+ * other schema only where the path lists it; a relation of the same name
+ * in a schema listed earlier wins.
  */
 #include "planner/pln_internal.h"
 
@@ -22,24 +24,78 @@ static const cat_column_t cols_prepared_statements[] = {
     COL("custom_plans", TY_INT8),
 };
 
-static const pln_sysrel_t sysrels[] = {
-    {PLN_PREPARED_STATEMENTS, cols_prepared_statements, CM_ARRAY_LEN(cols_prepared_statements)},
+static const cat_column_t cols_commands[] = {
+    COL("seq", TY_INT8),
+    COL("epoch", TY_INT8),
+    COL("catalog_index", TY_INT8),
+    COL("kind", TY_TEXT),
+    COL("statement", TY_TEXT),
+    COL("object_id", TY_INT8),
+    COL("object_name", TY_TEXT),
+    COL("sequenced_at", TY_TIMESTAMPTZ),
 };
 
-/* Whether a schema the path lists before pg_catalog holds a relation of this name. */
-static bool shadowed(const pln_binder_t *b, const char *name)
+static const cat_column_t cols_workers[] = {
+    COL("worker", TY_INT4),
+    COL("epoch", TY_INT8),
+    COL("applied_seq", TY_INT8),
+    COL("applied_index", TY_INT8),
+    COL("dataflows", TY_INT8),
+    COL("duplicates", TY_INT8),
+    COL("refused", TY_INT8),
+};
+
+static const cat_column_t cols_worker_commands[] = {
+    COL("worker", TY_INT4),
+    COL("seq", TY_INT8),
+    COL("epoch", TY_INT8),
+    COL("catalog_index", TY_INT8),
+    COL("kind", TY_TEXT),
+    COL("object_id", TY_INT8),
+};
+
+static const cat_column_t cols_dataflows[] = {
+    COL("worker", TY_INT4),
+    COL("id", TY_INT8),
+    COL("name", TY_TEXT),
+    COL("catalog_index", TY_INT8),
+    COL("plan_bytes", TY_INT4),
+};
+
+#define REL(schema, name, session, cols) {schema, name, session, cols, CM_ARRAY_LEN(cols)}
+
+static const pln_sysrel_t sysrels[] = {
+    REL("pg_catalog", "pg_prepared_statements", PLN_PREPARED_STATEMENTS, cols_prepared_statements),
+    REL("eddy_internal", "commands", PLN_INTERNAL_COMMANDS, cols_commands),
+    REL("eddy_internal", "workers", PLN_INTERNAL_WORKERS, cols_workers),
+    REL("eddy_internal", "worker_commands", PLN_INTERNAL_WORKER_COMMANDS, cols_worker_commands),
+    REL("eddy_internal", "dataflows", PLN_INTERNAL_DATAFLOWS, cols_dataflows),
+};
+
+static bool path_lists(const cat_search_t *search, const char *schema)
 {
+    for (size_t i = 0; i < search->npath; i++)
+        if (strcmp(search->path[i], schema) == 0)
+            return true;
+    return false;
+}
+
+/* Whether the unqualified name finds the relation of `rel_schema`: it must be
+ * searched (pg_catalog always is) and no schema searched before it may hold
+ * a relation of this name. */
+static bool found_unqualified(const pln_binder_t *b, const char *rel_schema, const char *name)
+{
+    bool is_pg = strcmp(rel_schema, "pg_catalog") == 0;
+    if (!b->cat || !b->cat->snap)
+        return is_pg;   /* no catalog: nothing can shadow pg_catalog, nothing else is searched */
     const cat_search_t *search = &b->cat->search;
-    bool listed = false;
-    for (size_t i = 0; i < search->npath && !listed; i++)
-        listed = strcmp(search->path[i], "pg_catalog") == 0;
-    if (!listed)
-        return false;   /* pg_catalog is then searched first */
+    if (!path_lists(search, rel_schema))
+        return is_pg;   /* pg_catalog is then searched first; other schemas not at all */
     const cat_database_t *db = search->database ? cat_snap_database(b->cat->snap, search->database) : NULL;
     for (size_t i = 0; i < search->npath; i++) {
         const char *schema = search->path[i];
-        if (strcmp(schema, "pg_catalog") == 0)
-            return false;
+        if (strcmp(schema, rel_schema) == 0)
+            return true;
         if (strcmp(schema, "$user") == 0) {
             if (!search->user)
                 continue;
@@ -47,22 +103,19 @@ static bool shadowed(const pln_binder_t *b, const char *name)
         }
         const cat_schema_t *sc = cat_snap_schema(b->cat->snap, db, schema);
         if (sc && cat_snap_item(b->cat->snap, sc, name))
-            return true;
+            return false;
     }
-    return false;
+    return true;
 }
 
 const pln_sysrel_t *pln__sysrel_find(const pln_binder_t *b, const cat_qname_t *qn)
 {
-    const pln_sysrel_t *rel = NULL;
-    for (size_t i = 0; i < CM_ARRAY_LEN(sysrels) && !rel; i++)
-        if (strcmp(sysrels[i].name, qn->name) == 0)
-            rel = &sysrels[i];
-    if (!rel)
-        return NULL;
-    if (qn->schema)
-        return strcmp(qn->schema, "pg_catalog") == 0 ? rel : NULL;
-    if (b->cat && b->cat->snap && shadowed(b, qn->name))
-        return NULL;
-    return rel;
+    for (size_t i = 0; i < CM_ARRAY_LEN(sysrels); i++) {
+        const pln_sysrel_t *rel = &sysrels[i];
+        if (strcmp(rel->name, qn->name) != 0)
+            continue;
+        if (qn->schema ? strcmp(qn->schema, rel->schema) == 0 : found_unqualified(b, rel->schema, qn->name))
+            return rel;
+    }
+    return NULL;
 }

@@ -287,13 +287,12 @@ static bool seq__entry(seq_t *s, const cat_log_entry_bytes_t *eb)
         if (entry.nops > 0) {
             const cat_op_t *op = &entry.ops[0];
             c->object_id = op->obj.id;
-            if (op->kind != CAT_OP_DROP && op->obj.name) {
+            /* The qualified name its dataflow op has; a database or schema has only its own name. */
+            for (uint32_t k = 0; k < c->nops && !c->object_name; k++)
+                if (c->ops[k].id == op->obj.id)
+                    c->object_name = c->ops[k].name;
+            if (!c->object_name && op->obj.name)
                 c->object_name = cm_arena_strdup(&c->arena, op->obj.name);
-            } else {
-                for (uint32_t k = 0; k < c->nops; k++)
-                    if (c->ops[k].id == op->obj.id)
-                        c->object_name = c->ops[k].name;
-            }
         }
         seq__emit(s, c, entry.kind);
     } else {

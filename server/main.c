@@ -34,6 +34,9 @@ static void usage(FILE *f)
             "  --output-max-bytes N        unsent output at which a client stops being read (default 1048576)\n"
             "  --result-max-bytes N        unsent or suspended result of one statement (default 67108864)\n"
             "  --auth-timeout-ms N         time allowed for startup and authentication (default 60000)\n"
+            "  --worker-queue-max N        commands waiting per worker before worker 0 holds back (default 1024)\n"
+            "  --ddl-apply-timeout-ms N    how long DDL waits for every worker to apply it (default 30000)\n"
+            "  --command-history-max N     sequenced commands kept for eddy_internal, per worker too (default 10000)\n"
             "  --hash-password             read a password on stdin, print its SCRAM verifier\n"
             "  --help, --version\n",
             EDDY_VERSION);
@@ -71,7 +74,8 @@ static bool parse_listen(const char *s, srv_config_t *cfg)
 enum {
     OPT_LISTEN = 256, OPT_WORKERS, OPT_IO_THREADS, OPT_ZOOKEEPER, OPT_CLUSTER, OPT_DATA_DIR, OPT_AUTH,
     OPT_USERS, OPT_TLS_CERT, OPT_TLS_KEY, OPT_LOG_LEVEL, OPT_MAX_CONN, OPT_MSG_MAX, OPT_AUTH_MSG_MAX,
-    OPT_OUT_MAX, OPT_RESULT_MAX, OPT_AUTH_TIMEOUT, OPT_HASH, OPT_HELP, OPT_VERSION,
+    OPT_OUT_MAX, OPT_RESULT_MAX, OPT_AUTH_TIMEOUT, OPT_WORKER_QUEUE_MAX, OPT_DDL_APPLY_TIMEOUT,
+    OPT_COMMAND_HISTORY_MAX, OPT_HASH, OPT_HELP, OPT_VERSION,
 };
 
 int main(int argc, char **argv)
@@ -94,6 +98,9 @@ int main(int argc, char **argv)
         {"output-max-bytes", required_argument, NULL, OPT_OUT_MAX},
         {"result-max-bytes", required_argument, NULL, OPT_RESULT_MAX},
         {"auth-timeout-ms", required_argument, NULL, OPT_AUTH_TIMEOUT},
+        {"worker-queue-max", required_argument, NULL, OPT_WORKER_QUEUE_MAX},
+        {"ddl-apply-timeout-ms", required_argument, NULL, OPT_DDL_APPLY_TIMEOUT},
+        {"command-history-max", required_argument, NULL, OPT_COMMAND_HISTORY_MAX},
         {"hash-password", no_argument, NULL, OPT_HASH},
         {"help", no_argument, NULL, OPT_HELP},
         {"version", no_argument, NULL, OPT_VERSION},
@@ -167,6 +174,18 @@ int main(int argc, char **argv)
         case OPT_AUTH_TIMEOUT:
             ok = parse_size(optarg, 1, 3600000, &v);
             cfg.auth_timeout_ms = (int)v;
+            break;
+        case OPT_WORKER_QUEUE_MAX:
+            ok = parse_size(optarg, 1, 1 << 20, &v);
+            cfg.worker_queue_max = (size_t)v;
+            break;
+        case OPT_DDL_APPLY_TIMEOUT:
+            ok = parse_size(optarg, 1, 3600000, &v);
+            cfg.ddl_apply_timeout_ms = (int)v;
+            break;
+        case OPT_COMMAND_HISTORY_MAX:
+            ok = parse_size(optarg, 1, 10000000, &v);
+            cfg.command_history_max = (size_t)v;
             break;
         case OPT_HASH:
             return srv_hash_password(stdin, stdout);

@@ -23,7 +23,7 @@ typedef struct srv_config {
     char listen_host[256];
     int listen_port;
     int io_threads;                   /* event loops; default: online CPUs */
-    int workers;                      /* dataflow workers (not used by the server yet) */
+    int workers;                      /* dataflow worker threads; worker 0 also sequences */
     srv_auth_method_t auth;
     const char *users_file;           /* user:verifier lines; required unless trust */
     /* Limits: each a command-line knob. */
@@ -33,6 +33,9 @@ typedef struct srv_config {
     size_t result_max_bytes;          /* unsent output or suspended rows of one statement */
     int max_connections;
     int auth_timeout_ms;
+    size_t worker_queue_max;          /* commands waiting per worker (back-pressure beyond) */
+    int ddl_apply_timeout_ms;         /* DDL waits this long for every worker to apply it */
+    size_t command_history_max;       /* sequenced commands eddy_internal remembers (and per worker) */
 } srv_config_t;
 
 void srv_config_default(srv_config_t *cfg);

@@ -61,6 +61,7 @@ struct srv_ddl {
     uint64_t wait_index;
     bool committed;               /* the wait is for our own commit, not for a head */
     bool hold;                    /* not a DDL: a statement waiting for this loop to catch up */
+    bool applied_asked;           /* committed: waiting (or waited) for every worker to apply it */
 };
 
 /* ------------------------------------------------------------ start and stop */
@@ -369,8 +370,11 @@ static void srv__ddl_finish(srv_ddl_t *d, cm_err_t *err)
     srv_conn_t *c = d->c;
     if (c != NULL && c->state != SRV_CONN_BUSY)
         c = NULL;   /* closing: nobody reads the answer */
-    if (err == NULL && d->committed) {
-        /* From now on every session's next statement sees this commit. */
+    if (d->committed) {
+        /* From now on every session's next statement sees this commit (even
+         * after an apply timeout: the change is committed all the same). */
+        if (c != NULL && d->wait_index > c->sync_index)
+            c->sync_index = d->wait_index;
         _Atomic uint64_t *acked = &d->cl->lp->srv->cat_acked;
         uint64_t at = cat_snap_index(d->cl->snap), was = atomic_load(acked);
         while (was < at && !atomic_compare_exchange_weak(acked, &was, at)) {
@@ -449,6 +453,27 @@ static void srv__commit_cb(void *arg, cat_store_status_t st, uint64_t index, con
     }
 }
 
+/* Every worker applied our commit, or they did not in time (DESIGN §2: synchronous DDL). */
+static void srv__ddl_applied_cb(void *arg, const cm_err_t *err)
+{
+    srv_ddl_t *d = arg;
+    if (err == NULL) {
+        srv__ddl_finish(d, NULL);
+        return;
+    }
+    cm_err_t e = {0};
+    if (strcmp(err->sqlstate, CM_ERRCODE_QUERY_CANCELED) == 0) {
+        cm_err_set(&e, CM_ERRCODE_QUERY_CANCELED,
+                   "%s is committed (catalog index %llu) but not yet applied by every worker after %d ms",
+                   d->st->tag, (unsigned long long)d->wait_index, d->cl->lp->srv->cfg.ddl_apply_timeout_ms);
+        cm_err_set_detail(&e, "The change is durable and the workers will apply it; it is not rolled back.");
+        cm_err_set_hint(&e, "Later statements of this session wait until the workers have applied it.");
+    } else {
+        cm_err_set(&e, err->sqlstate, "%s", err->message);
+    }
+    srv__ddl_finish(d, &e);
+}
+
 /* The snapshot reached the index waited for: either a head to plan at, or our commit. */
 static void srv__ddl_waited(srv_ddl_t *d)
 {
@@ -456,6 +481,13 @@ static void srv__ddl_waited(srv_ddl_t *d)
     if (d->c == NULL || d->c->state != SRV_CONN_BUSY) {
         srv__ddl_finish(d, NULL);
         return;
+    }
+    if (d->committed && !d->applied_asked) {
+        /* Our commit is in this loop's snapshot; now the workers must apply it. */
+        d->applied_asked = true;
+        if (!srv_sync_wait(d->cl->lp, d->wait_index, d->cl->lp->srv->cfg.ddl_apply_timeout_ms,
+                           srv__ddl_applied_cb, d))
+            return;
     }
     if (d->committed || d->hold) {
         /* Waiting for our own commit, or for the loop to catch up: done. */

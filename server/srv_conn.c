@@ -159,8 +159,10 @@ static size_t srv__conn_consume(srv_conn_t *c, const uint8_t *p, size_t n)
             break;
         }
         /* A statement waits (the frame stays unread) until this loop's catalog
-         * holds every DDL already acknowledged to any session. */
-        if (c->state == SRV_CONN_READY && (f.type == 'Q' || f.type == 'P') && srv_catalog_hold(c))
+         * holds every DDL already acknowledged to any session, and the workers
+         * applied it and the session's own DDL. */
+        if (c->state == SRV_CONN_READY && (f.type == 'Q' || f.type == 'P') &&
+            (srv_catalog_hold(c) || srv_sync_hold(c)))
             break;
         used += f.total;
         if (c->state == SRV_CONN_STARTUP)

@@ -23,6 +23,7 @@ typedef enum srv_run_rc {
 void srv_exec_conn_free(srv_conn_t *c)
 {
     srv_catalog_conn_free(c);
+    srv_sync_conn_free(c);
     srv_portal_free_all(c);
     srv_stmt_free_all(c);
     if (c->work != NULL) {
@@ -170,7 +171,7 @@ static void srv__ctx_init(srv_conn_t *c, ty_ctx_t *ctx, cm_arena_t *a, cm_err_t 
     ctx->setting_get = srv_session_setting_get;
     ctx->setting_set = srv_session_setting_set;
     ctx->setting_arg = &c->sess;
-    ctx->session_rows = srv_prepstmt_session_rows;
+    ctx->session_rows = srv_sysrel_rows;
     ctx->session_arg = c;
 }
 

@@ -27,6 +27,8 @@ typedef struct srv_conn srv_conn_t;
 typedef struct srv_loop srv_loop_t;
 typedef struct srv_cat_loop srv_cat_loop_t;   /* srv_catalog.c: a loop's store handle and snapshot */
 typedef struct srv_cat_conn srv_cat_conn_t;   /* srv_catalog.c: a connection's view of names */
+typedef struct srv_sync_loop srv_sync_loop_t; /* srv_workers.c: a loop's waits for the workers */
+typedef struct srv_sync_wait srv_sync_wait_t; /* srv_workers.c: one wait */
 
 /* ------------------------------------------------------------ server */
 
@@ -45,6 +47,10 @@ typedef struct srv_server {
     atomic_uint next_loop;
     cat_mem_db_t *catdb;            /* the embedded catalog store (laptop mode) */
     _Atomic uint64_t cat_acked;     /* the highest catalog index acknowledged to any session */
+    struct df_workers *workers;     /* the dataflow workers; worker 0's loop runs the sequencer */
+    struct seq_transport *transport;
+    struct seq *seq;
+    pthread_mutex_t sync_mu;        /* guards loops' sync handles against the sequencer's wake-ups */
 } srv_server_t;
 
 struct srv_loop {
@@ -66,6 +72,7 @@ struct srv_loop {
     uv_poll_t listen_poll;
     uv_signal_t sigint, sigterm;
     srv_cat_loop_t *cat;            /* this loop's catalog handle and snapshot */
+    srv_sync_loop_t *sync;          /* this loop's waits for the workers */
 };
 
 /* ------------------------------------------------------------ cancel */
@@ -268,6 +275,8 @@ struct srv_conn {
     srv_work_t *work;           /* allocated on first blocking statement */
     struct srv_ddl *ddl;        /* a DDL statement in flight (the connection is BUSY) */
     srv_cat_conn_t *catc;       /* search_path as the catalog reads it; NULL until needed */
+    uint64_t sync_index;        /* the session's catalog index: its last DDL's */
+    srv_sync_wait_t *sync_wait; /* a statement held until the workers reach sync_index */
 };
 
 /* srv_conn.c */
@@ -376,6 +385,32 @@ void srv_catalog_conn_free(srv_conn_t *c);
 bool srv_catalog_hold(srv_conn_t *c);
 /* srv_exec.c: the answer of a DDL that went BUSY (err NULL: CommandComplete tag). */
 void srv_exec_ddl_done(srv_conn_t *c, cm_err_t *err, const char *tag);
+
+/* srv_workers.c: the dataflow workers and the sequencer, and waiting for them. */
+bool srv_workers_start(srv_server_t *srv, cm_err_t *err);
+void srv_workers_stop(srv_server_t *srv);
+void srv_sync_loop_init(srv_loop_t *lp);
+/* Completes every wait with 57P01 and closes the loop's handles. */
+void srv_sync_loop_close(srv_loop_t *lp);
+void srv_sync_loop_free(srv_loop_t *lp);
+/* The lowest catalog index every worker has applied. */
+uint64_t srv_workers_applied(srv_server_t *srv);
+/*
+ * Waits on lp until every worker applied `index`: true when that is so
+ * already (cb is not called); false, and cb(arg, err) runs later on the
+ * loop exactly once: err NULL when applied, 57014 after timeout_ms, 57P01
+ * when the loop closes.
+ */
+typedef void (*srv_sync_cb)(void *arg, const cm_err_t *err);
+bool srv_sync_wait(srv_loop_t *lp, uint64_t index, int timeout_ms, srv_sync_cb cb, void *arg);
+/* True (the connection is BUSY until then) when the workers are behind the
+ * session's catalog index or a DDL acknowledged to anyone. */
+bool srv_sync_hold(srv_conn_t *c);
+void srv_sync_conn_free(srv_conn_t *c);
+
+/* srv_internal.c: ty_ctx_t.session_rows for every session relation; arg is the connection. */
+bool srv_sysrel_rows(void *arg, const char *relation, int ncols, cm_arena_t *arena, ty_datum_t ***rows,
+                     int *nrows, cm_err_t *err);
 
 /* srv_startup.c */
 void srv_startup_packet(srv_conn_t *c, const srv_frame_t *f);

@@ -38,6 +38,9 @@ void srv_config_default(srv_config_t *cfg)
     cfg->result_max_bytes = 64u << 20;
     cfg->max_connections = 4096;
     cfg->auth_timeout_ms = 60000;
+    cfg->worker_queue_max = 1024;
+    cfg->ddl_apply_timeout_ms = 30000;
+    cfg->command_history_max = 10000;
 }
 
 /* ------------------------------------------------------------ shutdown */
@@ -48,6 +51,7 @@ static void srv__loop_close_handles(srv_loop_t *lp)
         uv_close((uv_handle_t *)&lp->async, NULL);
     if (!uv_is_closing((uv_handle_t *)&lp->tick))
         uv_close((uv_handle_t *)&lp->tick, NULL);
+    srv_sync_loop_close(lp);
     srv_catalog_loop_close(lp);
 }
 
@@ -223,6 +227,7 @@ int srv_run(const srv_config_t *cfg)
 {
     srv_server_t *srv = cm_calloc(1, sizeof *srv);
     srv->cfg = *cfg;
+    pthread_mutex_init(&srv->sync_mu, NULL);
     if (cfg->auth != SRV_AUTH_TRUST) {
         cm_err_t err = {0};
         if (cfg->users_file == NULL) {
@@ -264,6 +269,12 @@ int srv_run(const srv_config_t *cfg)
         lp->tick.data = lp;
         uv_timer_start(&lp->tick, srv__tick_cb, 1000, 1000);
         srv_catalog_loop_init(lp);
+        srv_sync_loop_init(lp);
+    }
+    if (!srv_workers_start(srv, &cerr)) {
+        cm_log_error("%s", cerr.message);
+        cm_err_clear(&cerr);
+        return 1;
     }
     srv_loop_t *lp0 = &srv->loops[0];
     lp0->listen_fd = fd;
@@ -286,12 +297,15 @@ int srv_run(const srv_config_t *cfg)
         uv_loop_close(&srv->loops[i].uv);
         pthread_mutex_destroy(&srv->loops[i].mu);
         srv_catalog_loop_free(&srv->loops[i]);
+        srv_sync_loop_free(&srv->loops[i]);
     }
+    srv_workers_stop(srv);
     srv_catalog_stop(srv);
     for (int i = 0; i < srv->nusers; i++)
         free(srv->users[i].name);
     free(srv->users);
     free(srv->loops);
+    pthread_mutex_destroy(&srv->sync_mu);
     free(srv);
     return 0;
 }
