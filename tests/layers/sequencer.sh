@@ -1,0 +1,17 @@
+#!/usr/bin/env bash
+# sequencer.sh: one order to every worker (DESIGN §5), on an eddy of its own
+# started with --workers 4: a DDL storm from 8 sessions, reads right after
+# DDL from another session, and the eddy_internal relations
+# (tests/sequencer/test_order.py).
+cd "$(dirname "$0")/../.."
+source tests/lib/servers.sh
+trap 'servers_stop_all' EXIT
+: "${LOG_DIR:=/tmp}"
+if ! eddy_start --workers 4; then
+    echo "not ok sequencer: eddy --workers 4 did not start"
+    exit 0
+fi
+SEQ_PORT=$EDDY_PORT SEQ_WORKERS=4 /usr/bin/python3 tests/sequencer/test_order.py
+rc=$?
+eddy_stop "$EDDY_PID" || { echo "not ok sequencer: eddy did not stop cleanly"; rc=1; }
+exit $rc
