@@ -244,9 +244,8 @@ const char *pln__source_create_sql(pln_binder_t *b, const sql_stmt_t *s, const c
 static bool plan_create_view(pln_binder_t *b, const sql_stmt_t *s, cat_change_t *out)
 {
     const sql_create_view_t *v = s->create_view;
-    if (v->or_replace)
-        return pln__error(b, -1, CM_ERRCODE_FEATURE_NOT_SUPPORTED, "CREATE OR REPLACE %sVIEW is not supported yet",
-                          v->materialized ? "MATERIALIZED " : "");
+    if (v->or_replace && v->if_not_exists)
+        return pln__error(b, -1, CM_ERRCODE_SYNTAX_ERROR, "syntax error at or near \"NOT\"");
     if (v->temporary)
         return pln__error(b, -1, CM_ERRCODE_FEATURE_NOT_SUPPORTED, "temporary views are not supported yet");
     cat_qname_t qn;
@@ -283,6 +282,7 @@ static bool plan_create_view(pln_binder_t *b, const sql_stmt_t *s, cat_change_t 
     }
     sql_create_view_t norm = *v;
     norm.if_not_exists = false;
+    norm.or_replace = false;   /* what is stored is the definition, as PostgreSQL shows it */
     norm.name = qualified_new(b, v->name, &qn);
     sql_stmt_t ns = *s;
     ns.create_view = &norm;
@@ -291,6 +291,14 @@ static bool plan_create_view(pln_binder_t *b, const sql_stmt_t *s, cat_change_t 
         ((sql_from_t *)b->rel_from[i])->names = saved[i];
     cat_item_def_t def = {.kind = v->materialized ? CAT_ITEM_MATVIEW : CAT_ITEM_VIEW, .name = qn,
                           .create_sql = create_sql, .columns = cols, .ncolumns = n, .deps = deps, .ndeps = ndeps};
+    if (v->or_replace) {
+        cm_err_t e = {0};
+        const cat_schema_t *sc = cat_resolve_schema(b->cat->snap, &b->cat->search, &qn, &e);
+        cm_err_clear(&e);
+        const cat_item_t *old = sc ? cat_snap_item(b->cat->snap, sc, qn.name) : NULL;
+        if (old)
+            return pln__plan_replace_view(b, old, &def, out);
+    }
     return cat_plan_create_item(b->cat->snap, &b->cat->search, &def, v->if_not_exists, out, b->err);
 }
 

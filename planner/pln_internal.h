@@ -297,6 +297,9 @@ typedef struct pln_renames {
  * database and their readers, each re-deparsed under the new names. */
 bool pln__rewrite_renamed(pln_binder_t *b, const pln_renames_t *r, cat_change_t *out);
 
+/* pln_replace.c: CREATE OR REPLACE [MATERIALIZED] VIEW of an existing item: PostgreSQL's column rules (42P16). */
+bool pln__plan_replace_view(pln_binder_t *b, const cat_item_t *old, const cat_item_def_t *def, cat_change_t *out);
+
 /* pln_show.c: SHOW objects / COLUMNS / CREATE as a query over rows read from the snapshot. */
 bool pln__is_show_catalog(const sql_stmt_t *s);
 bool pln__bind_show(pln_binder_t *b, const sql_stmt_t *s, pln_stmt_t *st);

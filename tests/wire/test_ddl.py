@@ -402,6 +402,63 @@ def rename_with_dependents_as_postgres(t):
 
 
 @case
+def create_or_replace_view_as_postgres(t):
+    stmts = ["CREATE TABLE t (a int, b text, n numeric(10,2))",
+             "CREATE VIEW v AS SELECT a, b FROM t",
+             "CREATE VIEW w AS SELECT a FROM v",
+             "CREATE OR REPLACE VIEW v AS SELECT a FROM t",
+             "CREATE OR REPLACE VIEW v AS SELECT b, a FROM t",
+             "CREATE OR REPLACE VIEW v AS SELECT a, b::varchar FROM t",
+             "CREATE OR REPLACE VIEW v (a, bb) AS SELECT a, b, 1 AS c FROM t",
+             "CREATE OR REPLACE VIEW v AS SELECT a, b, 1 AS c FROM t",
+             "CREATE OR REPLACE VIEW v AS SELECT a, b, c FROM (SELECT a, b, 1 AS c FROM t) x",
+             "CREATE OR REPLACE VIEW v AS SELECT a::bigint, b, 1 AS c FROM t",
+             "CREATE OR REPLACE VIEW v AS SELECT a, b, 1 AS c, n FROM t",
+             "CREATE OR REPLACE VIEW v AS SELECT a, b, 1 AS c, n::numeric(12,2) AS n FROM t",
+             "CREATE OR REPLACE VIEW t AS SELECT 1",
+             "CREATE OR REPLACE VIEW nv AS SELECT 1 AS x",
+             "CREATE OR REPLACE VIEW w AS SELECT a, b FROM v",
+             "DROP VIEW v",
+             "DROP TABLE t CASCADE"]
+
+    def run(p):
+        got = script(p, schema("replace"), stmts[:-2], keep=True)
+        with connect(p) as c:
+            got.append(describe(c, "SELECT * FROM %s.w" % schema("replace")))
+            c.q("SET search_path = %s" % schema("replace"))
+            got += [outcome(c.q(s)) for s in stmts[-2:]]
+            c.q("DROP SCHEMA %s CASCADE" % schema("replace"))
+        return got
+    t.same_as_ref(run, "CREATE OR REPLACE VIEW outcomes")
+    sch = schema("replace2")
+    with connect() as c:
+        c.q("DROP SCHEMA IF EXISTS %s CASCADE" % sch)
+        c.q("CREATE SCHEMA %s; SET search_path = %s" % (sch, sch))
+        c.q("CREATE TABLE t (a int); CREATE VIEW v AS SELECT a FROM t; CREATE VIEW w AS SELECT a FROM v")
+        # PostgreSQL accepts a view that reads itself and fails on every read; eddy refuses the cycle.
+        for stmt in ("CREATE OR REPLACE VIEW v AS SELECT a FROM v", "CREATE OR REPLACE VIEW v AS SELECT a FROM w"):
+            t.eq([(e[1], e[2]) for e in outcome(c.q(stmt)) if e[0] == "E"],
+                 [("42P17", 'infinite recursion detected in rules for relation "v"')], stmt)
+        t.eq([m.sqlstate() for m in errors(c.q("CREATE OR REPLACE VIEW IF NOT EXISTS v AS SELECT 1"))], ["42601"],
+             "OR REPLACE with IF NOT EXISTS")
+        # Materialize's CREATE OR REPLACE MATERIALIZED VIEW, with the view rules.
+        t.eq(outcome(c.q("CREATE MATERIALIZED VIEW mv AS SELECT a FROM t")), [("C", "CREATE MATERIALIZED VIEW")], "mv")
+        t.eq(outcome(c.q("CREATE OR REPLACE MATERIALIZED VIEW mv AS SELECT a, a + 1 AS b FROM t")),
+             [("C", "CREATE MATERIALIZED VIEW")], "replaced with a column more")
+        t.eq([m.sqlstate() for m in errors(c.q("CREATE OR REPLACE MATERIALIZED VIEW mv AS SELECT 1 AS x"))],
+             ["42P16"], "the column rules hold")
+        t.eq([m.sqlstate() for m in errors(c.q("CREATE OR REPLACE MATERIALIZED VIEW v AS SELECT a FROM t"))],
+             ["42809"], "a view is not a materialized view")
+        t.eq(rows(c.q("SHOW CREATE MATERIALIZED VIEW mv"))[0][1].replace(sch.encode(), b"S"),
+             b"CREATE MATERIALIZED VIEW eddy.S.mv AS SELECT a, (a + 1) AS b FROM eddy.S.t", "stored as a CREATE")
+        # The replaced view's reads are its dependencies now: t can go once nothing reads it.
+        c.q("CREATE OR REPLACE VIEW v AS SELECT 1 AS a")
+        c.q("DROP MATERIALIZED VIEW mv")
+        t.eq(outcome(c.q("DROP TABLE t")), [("C", "DROP TABLE")], "dependencies follow the new definition")
+        c.q("DROP SCHEMA %s CASCADE" % sch)
+
+
+@case
 def command_tags_as_postgres(t):
     """The CommandComplete tag of every DDL (and EXPLAIN, utility statements) PostgreSQL has,
     simple and extended protocol; CREATE MATERIALIZED VIEW keeps eddy's own tag (Materialize's)."""
