@@ -222,4 +222,26 @@ typedef bool (*pln_row_cb)(void *arg, const ty_datum_t *row, int ncols);
 bool pln_query_run(const pln_stmt_t *stmt, const char *sql, const ty_datum_t *params, ty_ctx_t *ctx,
                    pln_row_cb cb, void *arg);
 
+/*
+ * Plans as bytes (pln_codec*.c; the format: docs/architecture.md). A bound
+ * query (PLN_QUERY) with everything it holds, so that a worker or the
+ * ZooKeeper log can carry it and decode it without the statement text, the
+ * catalog or this process's pointers: functions are named by name and
+ * signature, relations read by catalog id, qualified name and columns.
+ * Decoding checks every count, length, reference and constant before it
+ * allocates and answers XX001 saying what is wrong; encoding fails (54001)
+ * for a plan beyond the same limits. limits NULL: the defaults below.
+ */
+typedef struct pln_plan_limits {
+    int depth_max;                /* operators and expressions nested in one another */
+    int nodes_max;                /* operators, expressions and aggregates in all */
+} pln_plan_limits_t;
+#define PLN_PLAN_DEPTH_MAX 10000
+#define PLN_PLAN_NODES_MAX 1000000
+bool pln_plan_encode(const pln_stmt_t *st, const pln_plan_limits_t *limits, cm_buf_t *out, cm_err_t *err);
+bool pln_plan_decode(cm_arena_t *arena, const uint8_t *p, size_t n, const pln_plan_limits_t *limits,
+                     pln_stmt_t **out, cm_err_t *err);
+/* A PLN_QUERY's plan as EXPLAIN prints it: "Explained Query:" and the lines below, each ending in '\n'. */
+void pln_plan_explain(cm_arena_t *arena, const pln_stmt_t *st, const ty_settings_t *settings, cm_buf_t *out);
+
 #endif

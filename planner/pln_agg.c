@@ -8,7 +8,7 @@
  * query into expressions over the REDUCE's output, with PostgreSQL's
  * "must appear in the GROUP BY clause" error.
  */
-#include "planner/pln_internal.h"
+#include "planner/pln_codec.h"
 
 #include <string.h>
 
@@ -58,6 +58,26 @@ bool pln__is_aggregate(const char *name)
             return true;
     return false;
 }
+
+/* The plan codec names an aggregate by its name and argument types, which are unique in the table. */
+const pln_aggdef_t *pln__aggdef_find(const char *name, int nargs, const ty_oid_t *args)
+{
+    for (size_t i = 0; i < CM_ARRAY_LEN(pln_aggdefs); i++) {
+        const ty_func_t *f = &pln_aggdefs[i].sig;
+        if (f->nargs != nargs || strcmp(f->name, name) != 0)
+            continue;
+        bool same = true;
+        for (int k = 0; k < nargs && same; k++)
+            same = f->args[k] == args[k];
+        if (same)
+            return &pln_aggdefs[i];
+    }
+    return NULL;
+}
+
+const ty_func_t *pln__aggdef_sig(const pln_aggdef_t *d) { return &d->sig; }
+pln_aggop_t pln__aggdef_op(const pln_aggdef_t *d) { return d->op; }
+ty_oid_t pln__aggdef_state(const pln_aggdef_t *d) { return d->state; }
 
 /* The table's operator with exactly these argument types. */
 static const ty_func_t *exact_op(const char *name, ty_oid_t l, ty_oid_t r)

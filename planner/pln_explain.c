@@ -494,6 +494,43 @@ static void rel_out(explain_t *x, const pln_rel_t *r, int depth)
 
 /* ============================================================ statements */
 
+/* The plan's lines in x: the header, the operators, then each subquery's. */
+static void plan_out(explain_t *x, const char *header, const pln_rel_t *root)
+{
+    cm_buf_init(&x->line, 0);
+    line_put(x, 0, header);
+    rel_out(x, root, 1);
+    for (int i = 0; i < x->b->nsublinks; i++) {
+        line_begin(x, 0);
+        cm_buf_printf(&x->line, "Subquery %d:", i + 1);
+        line_end(x);
+        rel_out(x, x->b->sublinks[i].rel, 1);
+    }
+    cm_buf_free(&x->line);
+}
+
+void pln_plan_explain(cm_arena_t *arena, const pln_stmt_t *st, const ty_settings_t *settings, cm_buf_t *out)
+{
+    CM_ASSERT(st->kind == PLN_QUERY && st->query);
+    cm_err_t err = {0};
+    pln_binder_t b = {.arena = arena, .err = &err, .nsublinks = st->query->nsublinks,
+                      .sublinks = st->query->sublinks};
+    if (settings)
+        b.settings = *settings;
+    else
+        ty_settings_default(&b.settings);
+    b.ctx.arena = arena;
+    b.ctx.settings = &b.settings;
+    b.ctx.err = &err;
+    explain_t x = {.b = &b};
+    plan_out(&x, "Explained Query:", st->query->root);
+    for (int i = 0; i < x.n; i++) {
+        cm_buf_put_str(out, x.lines[i]);
+        cm_buf_put_u8(out, '\n');
+    }
+    cm_err_clear(&err);
+}
+
 const char *pln__item_qualified(cm_arena_t *arena, const cat_item_t *it)
 {
     cm_buf_t t;
@@ -590,16 +627,7 @@ bool pln__bind_explain(pln_binder_t *b, const sql_stmt_t *s, pln_stmt_t *st)
         return false;
     }
     explain_t x = {.b = b};
-    cm_buf_init(&x.line, 0);
-    line_put(&x, 0, header);
-    rel_out(&x, q.rel, 1);
-    for (int i = 0; i < b->nsublinks; i++) {
-        line_begin(&x, 0);
-        cm_buf_printf(&x.line, "Subquery %d:", i + 1);
-        line_end(&x);
-        rel_out(&x, b->sublinks[i].rel, 1);
-    }
-    cm_buf_free(&x.line);
+    plan_out(&x, header, q.rel);
 
     /* The answer: one text row per line, run like any query over constant rows. */
     pln_rel_t *v = pln__rel_new(b, PLN_REL_VALUES, NULL, 1);

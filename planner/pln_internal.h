@@ -46,6 +46,7 @@ typedef enum pln_rel_kind {
     PLN_REL_JOIN,      /* input JOIN right ON pred (NULL: true), join says INNER/LEFT/RIGHT/FULL */
     PLN_REL_SESSION,   /* the rows of a session relation (session), asked of the session each run */
     PLN_REL_WINDOW,    /* input columns, then one per window function over one window (pln_window.c) */
+    /* A new kind needs its case in pln_codec.c (rel_write, rel_read), which fails loudly without one. */
 } pln_rel_kind_t;
 
 typedef struct pln_aggdef pln_aggdef_t;   /* an aggregate function (pln_agg.c) */
@@ -93,6 +94,8 @@ struct pln_rel {
     int nrows;                    /* VALUES */
     ty_expr_t ***rows;            /* VALUES: rows[r][0..ncols) */
     const char *get;              /* VALUES standing for a catalog relation (no rows yet): its qualified name */
+    uint64_t get_item;            /* ... and its catalog item id */
+    const pln_column_t *get_cols; /* ... and its ncols columns as the catalog defines them */
     ty_expr_t *pred;              /* FILTER */
     ty_expr_t **exprs;            /* PROJECT: ncols */
     int nkeys;                    /* REDUCE */

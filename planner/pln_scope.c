@@ -398,6 +398,11 @@ static bool bind_relname(pln_binder_t *b, const sql_from_t *f, pln_scope_t *sc, 
     }
     v->nrows = 0;
     v->get = pln__item_qualified(b->arena, item);
+    v->get_item = item->id;
+    pln_column_t *defs = cm_arena_alloc(b->arena, sizeof(pln_column_t) * (size_t)(ncols ? ncols : 1));
+    for (int i = 0; i < ncols; i++)
+        defs[i] = (pln_column_t){item->columns[i].name, item->columns[i].type, item->columns[i].typmod};
+    v->get_cols = defs;
     note_rel(b, f, item);
     *rel = v;
     if (!add_rte(b, sc, alias, ncols, cols))

@@ -1,0 +1,691 @@
+/*
+ * pln_codec.c: a bound query plan as bytes and back (planner.h,
+ * pln_plan_encode / pln_plan_decode), for the workers and the ZooKeeper log.
+ *
+ *   plan     "EDPL", u32 version (1), statement, nothing after it
+ *   stmt     u32 ncols, columns (str name, u32 type, i32 typmod);
+ *            u32 nparams, u32 types; u64 catalog index;
+ *            u8 0 | 1 and a kept planning error (str sqlstate, message,
+ *            detail, hint, i32 position);
+ *            u32 nsublinks, sublinks (u8 kind, i32 location, u32 type,
+ *            i32 typmod, rel); rel root; u32 nlits, expressions
+ *   rel      u8 kind, u32 ncols, u32 types, then per kind (rel_write)
+ *   str      u32 length (0xFFFFFFFF: NULL), bytes without a zero
+ *
+ * Integers are big-endian; expressions, constants and functions are in
+ * pln_codec_expr.c. An aggregate names its entry in pln_agg.c's table by
+ * name and argument types; a relation read carries its catalog item id,
+ * qualified name and columns, so nothing refers to memory, the statement
+ * text or the order of any table in this build.
+ *
+ * Decoding builds a new plan in the caller's arena and accepts only what
+ * the executor and EXPLAIN can take: counts checked against the input left
+ * and the limits before anything is allocated, every column, sort key,
+ * parameter and subquery reference in range (a subquery may use only the
+ * ones before it, so none can run itself), widths and value shapes that
+ * agree between an operator and its inputs. A new operator kind needs one
+ * case in rel_write and one in rel_read; without them both fail loudly.
+ */
+#include "planner/pln_codec.h"
+
+#include <string.h>
+
+/* The fewest bytes an encoded operator takes (kind, ncols, and the least its kind adds). */
+#define REL_MIN 9
+
+/* ============================================================ writing */
+
+static void rel_write(pln_wr_t *w, const pln_rel_t *rel);
+
+static void exprs_write(pln_wr_t *w, ty_expr_t *const *es, int n, bool counted)
+{
+    if (counted)
+        pln__wr_u32(w, (uint32_t)n);
+    for (int i = 0; i < n && !w->failed; i++) {
+        if (!es[i])
+            pln__wr_fail(w, CM_ERRCODE_INTERNAL_ERROR, "the plan lacks an expression (planning failed?)");
+        pln__wr_expr(w, es[i]);
+    }
+}
+
+static void keys_write(pln_wr_t *w, const pln_sortkey_t *k, int n)
+{
+    for (int i = 0; i < n; i++) {
+        pln__wr_i32(w, k[i].col);
+        pln__wr_u32(w, k[i].type);
+        pln__wr_func(w, k[i].lt);
+        pln__wr_u8(w, (uint8_t)(k[i].desc | k[i].nulls_first << 1));
+    }
+}
+
+static void agg_write(pln_wr_t *w, const pln_agg_t *a)
+{
+    if (!pln__wr_enter(w))
+        return;
+    const ty_func_t *sig = pln__aggdef_sig(a->def);
+    pln__wr_str(w, sig->name);
+    pln__wr_u8(w, (uint8_t)sig->nargs);
+    for (int i = 0; i < sig->nargs; i++)
+        pln__wr_u32(w, sig->args[i]);
+    pln__wr_u8(w, (uint8_t)a->op);
+    pln__wr_u32(w, a->state);
+    pln__wr_u32(w, a->type);
+    pln__wr_u8(w, a->distinct);
+    exprs_write(w, a->args, a->nargs, true);
+    pln__wr_expr(w, a->filter);
+    exprs_write(w, a->order, a->norder, true);
+    keys_write(w, a->keys, a->norder);
+    pln__wr_func(w, a->add);
+    pln__wr_func(w, a->div);
+    pln__wr_leave(w);
+}
+
+static void values_write(pln_wr_t *w, const pln_rel_t *rel)
+{
+    pln__wr_str(w, rel->get);
+    if (rel->get) {
+        pln__wr_u64(w, rel->get_item);
+        pln__wr_u8(w, rel->get_cols != NULL);
+        for (int i = 0; rel->get_cols && i < rel->ncols; i++) {
+            pln__wr_str(w, rel->get_cols[i].name);
+            pln__wr_u32(w, rel->get_cols[i].type);
+            pln__wr_i32(w, rel->get_cols[i].typmod);
+        }
+    }
+    pln__wr_u32(w, (uint32_t)rel->nrows);
+    for (int r = 0; r < rel->nrows; r++)
+        exprs_write(w, rel->rows[r], rel->ncols, false);
+}
+
+static void rel_write(pln_wr_t *w, const pln_rel_t *rel)
+{
+    if (!rel) {
+        pln__wr_fail(w, CM_ERRCODE_INTERNAL_ERROR, "an operator lacks an input");
+        return;
+    }
+    if (!pln__wr_enter(w))
+        return;
+    pln__wr_u8(w, (uint8_t)rel->kind);
+    pln__wr_u32(w, (uint32_t)rel->ncols);
+    for (int i = 0; i < rel->ncols; i++)
+        pln__wr_u32(w, rel->types[i]);
+    switch (rel->kind) {
+    case PLN_REL_VALUES:
+        values_write(w, rel);
+        break;
+    case PLN_REL_PRODUCT:
+        rel_write(w, rel->input);
+        rel_write(w, rel->right);
+        break;
+    case PLN_REL_FILTER:
+        rel_write(w, rel->input);
+        pln__wr_expr(w, rel->pred);
+        break;
+    case PLN_REL_PROJECT:
+        rel_write(w, rel->input);
+        exprs_write(w, rel->exprs, rel->ncols, false);
+        break;
+    case PLN_REL_REDUCE:
+        rel_write(w, rel->input);
+        exprs_write(w, rel->keys, rel->nkeys, true);
+        pln__wr_u32(w, (uint32_t)rel->naggs);
+        for (int i = 0; i < rel->naggs; i++)
+            agg_write(w, rel->aggs[i]);
+        break;
+    case PLN_REL_SORT:
+    case PLN_REL_DISTINCT:
+        rel_write(w, rel->input);
+        pln__wr_u32(w, (uint32_t)rel->nsort);
+        keys_write(w, rel->sort, rel->nsort);
+        break;
+    case PLN_REL_LIMIT:
+        rel_write(w, rel->input);
+        pln__wr_expr(w, rel->limit);
+        pln__wr_expr(w, rel->offset);
+        break;
+    case PLN_REL_SETOP:
+        rel_write(w, rel->input);
+        rel_write(w, rel->right);
+        pln__wr_u8(w, (uint8_t)rel->setop);
+        pln__wr_u8(w, rel->all);
+        break;
+    case PLN_REL_JOIN:
+        rel_write(w, rel->input);
+        rel_write(w, rel->right);
+        pln__wr_u8(w, (uint8_t)rel->join);
+        pln__wr_expr(w, rel->pred);
+        break;
+    case PLN_REL_SESSION:
+        pln__wr_str(w, rel->get);
+        pln__wr_str(w, rel->session);
+        break;
+    default:
+        pln__wr_fail(w, CM_ERRCODE_INTERNAL_ERROR, "plan operator kind %d has no encoding (planner/pln_codec.c)",
+                     (int)rel->kind);
+        break;
+    }
+    pln__wr_leave(w);
+}
+
+static void error_write(pln_wr_t *w, const pln_stmt_t *st)
+{
+    pln__wr_u8(w, st->plan_error != NULL);
+    if (!st->plan_error)
+        return;
+    cm_err_t e = {0};
+    pln_plan_error_raise(st, &e);
+    pln__wr_str(w, e.sqlstate);
+    pln__wr_str(w, e.message ? e.message : "");
+    pln__wr_str(w, e.detail);
+    pln__wr_str(w, e.hint);
+    pln__wr_i32(w, e.position);
+    cm_err_clear(&e);
+}
+
+static void limits_of(const pln_plan_limits_t *limits, pln_plan_limits_t *out)
+{
+    out->depth_max = limits && limits->depth_max > 0 ? limits->depth_max : PLN_PLAN_DEPTH_MAX;
+    out->nodes_max = limits && limits->nodes_max > 0 ? limits->nodes_max : PLN_PLAN_NODES_MAX;
+}
+
+bool pln_plan_encode(const pln_stmt_t *st, const pln_plan_limits_t *limits, cm_buf_t *out, cm_err_t *err)
+{
+    if (st->kind != PLN_QUERY || !st->query)
+        return cm_err_set(err, CM_ERRCODE_FEATURE_NOT_SUPPORTED, "only a query's plan can be encoded");
+    cm_arena_t scratch;
+    cm_arena_init(&scratch, 4096);
+    pln_wr_t w = {.b = out, .err = err};
+    limits_of(limits, &w.lim);
+    ty_settings_default(&w.settings);
+    w.ctx.arena = &scratch;
+    w.ctx.settings = &w.settings;
+    const struct pln_query *q = st->query;
+    cm_buf_put(out, PLN_CODEC_MAGIC, 4);
+    pln__wr_u32(&w, PLN_CODEC_VERSION);
+    pln__wr_u32(&w, (uint32_t)st->ncols);
+    for (int i = 0; i < st->ncols; i++) {
+        pln__wr_str(&w, st->cols[i].name);
+        pln__wr_u32(&w, st->cols[i].type);
+        pln__wr_i32(&w, st->cols[i].typmod);
+    }
+    pln__wr_u32(&w, (uint32_t)st->nparams);
+    for (int i = 0; i < st->nparams; i++)
+        pln__wr_u32(&w, st->param_types[i]);
+    pln__wr_u64(&w, st->catalog_index);
+    error_write(&w, st);
+    pln__wr_u32(&w, (uint32_t)q->nsublinks);
+    for (int i = 0; i < q->nsublinks; i++) {
+        const pln_sublink_t *s = &q->sublinks[i];
+        pln__wr_u8(&w, (uint8_t)s->kind);
+        pln__wr_i32(&w, s->location);
+        pln__wr_u32(&w, s->type);
+        pln__wr_i32(&w, s->typmod);
+        rel_write(&w, s->rel);
+    }
+    rel_write(&w, q->root);
+    pln__wr_u32(&w, (uint32_t)q->ncols);
+    exprs_write(&w, q->lits, q->nlits, true);
+    cm_arena_free(&scratch);
+    if (!w.failed && out->failed)
+        return cm_err_set(err, CM_ERRCODE_PROGRAM_LIMIT_EXCEEDED, "the encoded plan is larger than its buffer allows");
+    return !w.failed;
+}
+
+/* ============================================================ reading */
+
+static pln_rel_t *rel_read(pln_rd_t *r);
+
+/* Reads expressions over a row of the given width and types (restored after). */
+typedef struct row_ctx {
+    const ty_oid_t *types;
+    int width;
+} row_ctx_t;
+
+static row_ctx_t row_set(pln_rd_t *r, const ty_oid_t *types, int width)
+{
+    row_ctx_t saved = {r->row_types, r->row_width};
+    r->row_types = types;
+    r->row_width = width;
+    return saved;
+}
+
+static void row_restore(pln_rd_t *r, row_ctx_t saved)
+{
+    r->row_types = saved.types;
+    r->row_width = saved.width;
+}
+
+static ty_expr_t **exprs_read(pln_rd_t *r, int n)
+{
+    ty_expr_t **es = cm_arena_alloc(r->arena, sizeof(ty_expr_t *) * (size_t)(n ? n : 1));
+    for (int i = 0; i < n; i++)
+        if (!(es[i] = pln__rd_expr(r, false)))
+            return NULL;
+    return es;
+}
+
+/* Sort keys over the given columns (key i of an aggregate: its arguments, then its ORDER BY values). */
+static pln_sortkey_t *keys_read(pln_rd_t *r, int n, const ty_oid_t *types, int width)
+{
+    pln_sortkey_t *k = cm_arena_zalloc(r->arena, sizeof(pln_sortkey_t) * (size_t)(n ? n : 1));
+    for (int i = 0; i < n && !r->failed; i++) {
+        k[i].col = pln__rd_i32(r);
+        k[i].type = pln__rd_type(r, false);
+        k[i].lt = pln__rd_func(r);
+        uint8_t flags = pln__rd_u8(r);
+        if (r->failed)
+            break;
+        if (flags > 3)
+            pln__rd_fail(r, "sort key flags %u", flags);
+        else if (k[i].col < 0 || k[i].col >= width)
+            pln__rd_fail(r, "sort key on column #%d of %d", k[i].col, width);
+        else if (k[i].lt && k[i].lt->nargs != 2)
+            pln__rd_fail(r, "sort key ordered by %s", k[i].lt->name);
+        else
+            pln__rd_check_shape(r, types[k[i].col], k[i].type, "a sort key");
+        k[i].desc = flags & 1;
+        k[i].nulls_first = (flags >> 1) & 1;
+    }
+    return r->failed ? NULL : k;
+}
+
+/* sum/avg add in their state type, avg divides it: the operators must take and give that type. */
+static void agg_ops_check(pln_rd_t *r, const pln_agg_t *a)
+{
+    bool sum = a->op == PLN_AGG_SUM || a->op == PLN_AGG_AVG, avg = a->op == PLN_AGG_AVG;
+    if (!sum != !a->add || !avg != !a->div) {
+        pln__rd_fail(r, "aggregate %s with the wrong operators", pln__aggdef_sig(a->def)->name);
+        return;
+    }
+    if (a->add && (a->add->nargs != 2 || !pln__same_shape(a->add->args[0], a->state) ||
+                   !pln__same_shape(a->add->args[1], a->state) || !pln__same_shape(a->add->ret, a->state)))
+        pln__rd_fail(r, "aggregate state added with %s", a->add->name);
+    if (a->div && (a->div->nargs != 2 || !pln__same_shape(a->div->args[0], a->state) ||
+                   !pln__same_shape(a->div->ret, a->state)))
+        pln__rd_fail(r, "aggregate state divided with %s", a->div->name);
+}
+
+static pln_agg_t *agg_read(pln_rd_t *r)
+{
+    if (!pln__rd_enter(r))
+        return NULL;
+    pln_agg_t *a = cm_arena_zalloc(r->arena, sizeof(*a));
+    const char *name = pln__rd_str(r, "aggregate name");
+    uint8_t nsig = pln__rd_u8(r);
+    ty_oid_t sig[2] = {0, 0};
+    if (!r->failed && (!name || nsig > 2))
+        pln__rd_fail(r, "aggregate key");
+    for (int i = 0; i < nsig && !r->failed; i++)
+        sig[i] = pln__rd_type(r, true);
+    if (!r->failed && !(a->def = pln__aggdef_find(name, nsig, sig)))
+        pln__rd_fail(r, "unknown aggregate %s with %u arguments", name, nsig);
+    a->op = (pln_aggop_t)pln__rd_u8(r);
+    a->state = pln__rd_type(r, true);
+    a->type = pln__rd_type(r, false);
+    a->distinct = pln__rd_bool(r);
+    if (r->failed)
+        return NULL;
+    const ty_func_t *f = pln__aggdef_sig(a->def);
+    if (a->op != pln__aggdef_op(a->def) || a->state != pln__aggdef_state(a->def)) {
+        pln__rd_fail(r, "aggregate %s with another operation or state", name);
+        return NULL;
+    }
+    a->nargs = pln__rd_count(r, "aggregate arguments", 2, PLN_CODEC_EXPR_MIN);
+    if (!r->failed && a->nargs != f->nargs)
+        pln__rd_fail(r, "aggregate %s with %d arguments", name, a->nargs);
+    for (int i = 0; i < a->nargs && !r->failed; i++)
+        if ((a->args[i] = pln__rd_expr(r, false)) && f->args[i] != TY_INVALID)
+            pln__rd_check_shape(r, a->args[i]->type, f->args[i], "an aggregate argument");
+    a->filter = pln__rd_expr(r, true);
+    if (a->filter)
+        pln__rd_check_shape(r, a->filter->type, TY_BOOL, "FILTER");
+    a->norder = pln__rd_count(r, "aggregate ORDER BY values", r->lim.nodes_max, PLN_CODEC_EXPR_MIN);
+    if (r->failed)
+        return NULL;
+    a->order = exprs_read(r, a->norder);
+    if (!a->order)
+        return NULL;
+    /* Keys count over the arguments, then the ORDER BY values. */
+    int width = a->nargs + a->norder;
+    ty_oid_t *types = cm_arena_alloc(r->arena, sizeof(ty_oid_t) * (size_t)(width ? width : 1));
+    for (int i = 0; i < width; i++)
+        types[i] = i < a->nargs ? a->args[i]->type : a->order[i - a->nargs]->type;
+    a->keys = keys_read(r, a->norder, types, width);
+    a->add = pln__rd_func(r);
+    a->div = pln__rd_func(r);
+    if (r->failed)
+        return NULL;
+    agg_ops_check(r, a);
+    if (a->op == PLN_AGG_ARRAY_AGG ? ty_array_elem_type(a->type) == TY_INVALID
+                                   : f->ret != TY_INVALID && !pln__same_shape(a->type, f->ret))
+        pln__rd_fail(r, "aggregate %s of type %u", name, a->type);
+    pln__rd_leave(r);
+    return r->failed ? NULL : a;
+}
+
+static bool check_width(pln_rd_t *r, const pln_rel_t *rel, const pln_rel_t *in, int offset)
+{
+    for (int i = 0; i < in->ncols && !r->failed; i++)
+        pln__rd_check_shape(r, in->types[i], rel->types[offset + i], "an input column");
+    return !r->failed;
+}
+
+/* An operator with the columns of its input. */
+static bool same_columns(pln_rd_t *r, const pln_rel_t *rel, const pln_rel_t *in)
+{
+    if (!in)
+        return false;
+    if (in->ncols != rel->ncols)
+        return pln__rd_fail(r, "an operator of %d columns over an input of %d", rel->ncols, in->ncols);
+    return check_width(r, rel, in, 0);
+}
+
+static bool values_read(pln_rd_t *r, pln_rel_t *rel)
+{
+    rel->get = pln__rd_str(r, "relation name");
+    if (rel->get) {
+        rel->get_item = pln__rd_u64(r);
+        if (pln__rd_bool(r)) {
+            pln_column_t *cols = cm_arena_alloc(r->arena, sizeof(pln_column_t) * (size_t)(rel->ncols ? rel->ncols : 1));
+            for (int i = 0; i < rel->ncols && !r->failed; i++) {
+                cols[i].name = pln__rd_str(r, "column name");
+                cols[i].type = pln__rd_type(r, false);
+                cols[i].typmod = pln__rd_i32(r);
+                if (!r->failed && (!cols[i].name || cols[i].type != rel->types[i]))
+                    pln__rd_fail(r, "column %d of relation %s", i, rel->get);
+            }
+            rel->get_cols = cols;
+        }
+    }
+    /* Rows without columns take no bytes, so they count as nodes before anything is made for them. */
+    rel->nrows = pln__rd_count(r, "rows", r->lim.nodes_max, (size_t)rel->ncols * PLN_CODEC_EXPR_MIN);
+    if (r->failed)
+        return false;
+    r->nodes += rel->nrows;
+    if (r->nodes > r->lim.nodes_max)
+        return pln__rd_fail(r, "more than %d nodes", r->lim.nodes_max);
+    rel->rows = cm_arena_alloc(r->arena, sizeof(ty_expr_t **) * (size_t)(rel->nrows ? rel->nrows : 1));
+    row_ctx_t saved = row_set(r, NULL, 0);   /* rows are computed without an input row */
+    for (int i = 0; i < rel->nrows && !r->failed; i++) {
+        rel->rows[i] = exprs_read(r, rel->ncols);
+        for (int c = 0; rel->rows[i] && c < rel->ncols && !r->failed; c++)
+            pln__rd_check_shape(r, rel->rows[i][c]->type, rel->types[c], "a value");
+    }
+    row_restore(r, saved);
+    return !r->failed;
+}
+
+static bool reduce_read(pln_rd_t *r, pln_rel_t *rel)
+{
+    pln_rel_t *in = rel->input;
+    row_ctx_t saved = row_set(r, in->types, in->ncols);
+    rel->nkeys = pln__rd_count(r, "grouping keys", r->lim.nodes_max, PLN_CODEC_EXPR_MIN);
+    if (!r->failed)
+        rel->keys = exprs_read(r, rel->nkeys);
+    rel->naggs = pln__rd_count(r, "aggregates", r->lim.nodes_max, 8);
+    if (!r->failed)
+        rel->aggs = cm_arena_alloc(r->arena, sizeof(pln_agg_t *) * (size_t)(rel->naggs ? rel->naggs : 1));
+    for (int i = 0; i < rel->naggs && !r->failed; i++)
+        rel->aggs[i] = agg_read(r);
+    row_restore(r, saved);
+    if (r->failed)
+        return false;
+    if (rel->ncols != rel->nkeys + rel->naggs)
+        return pln__rd_fail(r, "a reduce of %d columns with %d keys and %d aggregates", rel->ncols, rel->nkeys,
+                            rel->naggs);
+    for (int i = 0; i < rel->ncols && !r->failed; i++)
+        pln__rd_check_shape(r, i < rel->nkeys ? rel->keys[i]->type : rel->aggs[i - rel->nkeys]->type, rel->types[i],
+                            "a reduce column");
+    return !r->failed;
+}
+
+static bool session_read(pln_rd_t *r, pln_rel_t *rel)
+{
+    rel->get = pln__rd_str(r, "relation name");
+    rel->session = pln__rd_str(r, "session relation");
+    if (r->failed)
+        return false;
+    pln_binder_t none = {0};
+    cat_qname_t qn = {.schema = "pg_catalog", .name = rel->session};
+    const pln_sysrel_t *sys = rel->session && rel->get ? pln__sysrel_find(&none, &qn) : NULL;
+    if (!sys || (int)sys->ncolumns != rel->ncols)
+        return pln__rd_fail(r, "unknown session relation");
+    for (int i = 0; i < rel->ncols; i++)
+        if (sys->columns[i].type != rel->types[i])
+            return pln__rd_fail(r, "session relation %s with column %d of type %u", rel->session, i, rel->types[i]);
+    return true;
+}
+
+/* Reads kind-specific fields; rel's kind, columns and types are read. */
+static bool rel_body_read(pln_rd_t *r, pln_rel_t *rel)
+{
+    row_ctx_t saved;
+    switch (rel->kind) {
+    case PLN_REL_VALUES:
+        return values_read(r, rel);
+    case PLN_REL_PRODUCT:
+    case PLN_REL_JOIN:
+        if (!(rel->input = rel_read(r)) || !(rel->right = rel_read(r)))
+            return false;
+        if (rel->input->ncols + rel->right->ncols != rel->ncols)
+            return pln__rd_fail(r, "a join of %d columns over inputs of %d and %d", rel->ncols, rel->input->ncols,
+                                rel->right->ncols);
+        if (!check_width(r, rel, rel->input, 0) || !check_width(r, rel, rel->right, rel->input->ncols))
+            return false;
+        if (rel->kind == PLN_REL_PRODUCT)
+            return true;
+        rel->join = (sql_join_kind_t)pln__rd_u8(r);
+        if (!r->failed && rel->join > SQL_JOIN_CROSS)
+            return pln__rd_fail(r, "join kind %d", (int)rel->join);
+        saved = row_set(r, rel->types, rel->ncols);
+        rel->pred = pln__rd_expr(r, true);
+        row_restore(r, saved);
+        return !r->failed && (!rel->pred || pln__rd_check_shape(r, rel->pred->type, TY_BOOL, "a join condition"));
+    case PLN_REL_FILTER:
+        if (!same_columns(r, rel, rel->input = rel_read(r)))
+            return false;
+        saved = row_set(r, rel->input->types, rel->input->ncols);
+        rel->pred = pln__rd_expr(r, false);
+        row_restore(r, saved);
+        return !r->failed && pln__rd_check_shape(r, rel->pred->type, TY_BOOL, "a condition");
+    case PLN_REL_PROJECT:
+        if (!(rel->input = rel_read(r)))
+            return false;
+        saved = row_set(r, rel->input->types, rel->input->ncols);
+        rel->exprs = exprs_read(r, rel->ncols);
+        row_restore(r, saved);
+        for (int i = 0; i < rel->ncols && !r->failed; i++)
+            pln__rd_check_shape(r, rel->exprs[i]->type, rel->types[i], "a projected value");
+        return !r->failed;
+    case PLN_REL_REDUCE:
+        return (rel->input = rel_read(r)) && reduce_read(r, rel);
+    case PLN_REL_SORT:
+    case PLN_REL_DISTINCT:
+        if (!same_columns(r, rel, rel->input = rel_read(r)))
+            return false;
+        rel->nsort = pln__rd_count(r, "sort keys", r->lim.nodes_max, 10);
+        rel->sort = keys_read(r, rel->nsort, rel->types, rel->ncols);
+        return !r->failed;
+    case PLN_REL_LIMIT:
+        if (!same_columns(r, rel, rel->input = rel_read(r)))
+            return false;
+        saved = row_set(r, NULL, 0);
+        rel->limit = pln__rd_expr(r, true);
+        rel->offset = pln__rd_expr(r, true);
+        row_restore(r, saved);
+        if (rel->limit)
+            pln__rd_check_shape(r, rel->limit->type, TY_INT8, "LIMIT");
+        if (rel->offset)
+            pln__rd_check_shape(r, rel->offset->type, TY_INT8, "OFFSET");
+        return !r->failed;
+    case PLN_REL_SETOP:
+        if (!same_columns(r, rel, rel->input = rel_read(r)) || !same_columns(r, rel, rel->right = rel_read(r)))
+            return false;
+        rel->setop = (sql_setop_t)pln__rd_u8(r);
+        rel->all = pln__rd_bool(r);
+        if (!r->failed && (rel->setop < SQL_SETOP_UNION || rel->setop > SQL_SETOP_EXCEPT))
+            return pln__rd_fail(r, "set operation %d", (int)rel->setop);
+        return !r->failed;
+    case PLN_REL_SESSION:
+        return session_read(r, rel);
+    default:
+        break;
+    }
+    return pln__rd_fail(r, "unknown plan operator kind %d", (int)rel->kind);
+}
+
+static pln_rel_t *rel_read(pln_rd_t *r)
+{
+    if (!pln__rd_enter(r))
+        return NULL;
+    pln_rel_t *rel = cm_arena_zalloc(r->arena, sizeof(*rel));
+    rel->kind = (pln_rel_kind_t)pln__rd_u8(r);
+    rel->ncols = pln__rd_count(r, "columns", r->lim.nodes_max, 4);
+    if (r->failed)
+        return NULL;
+    rel->types = cm_arena_zalloc(r->arena, sizeof(ty_oid_t) * (size_t)(rel->ncols ? rel->ncols : 1));
+    for (int i = 0; i < rel->ncols && !r->failed; i++)
+        rel->types[i] = pln__rd_type(r, false);
+    if (r->failed || !rel_body_read(r, rel))
+        return NULL;
+    pln__rd_leave(r);
+    return rel;
+}
+
+static bool error_read(pln_rd_t *r, pln_stmt_t *st)
+{
+    if (!pln__rd_bool(r))
+        return !r->failed;
+    const char *state = pln__rd_str(r, "SQLSTATE");
+    const char *message = pln__rd_str(r, "error message");
+    const char *detail = pln__rd_str(r, "error detail");
+    const char *hint = pln__rd_str(r, "error hint");
+    int32_t position = pln__rd_i32(r);
+    if (r->failed)
+        return false;
+    bool ok = state && message && strlen(state) == 5 && position >= 0;
+    for (int i = 0; ok && i < 5; i++)
+        ok = (state[i] >= '0' && state[i] <= '9') || (state[i] >= 'A' && state[i] <= 'Z');
+    if (!ok)
+        return pln__rd_fail(r, "a planning error without a proper SQLSTATE, message or position");
+    cm_err_t e = {0};
+    cm_err_set(&e, state, "%s", message);
+    if (detail)
+        cm_err_set_detail(&e, "%s", detail);
+    if (hint)
+        cm_err_set_hint(&e, "%s", hint);
+    e.position = position;
+    st->plan_error = pln__error_keep(r->arena, &e);
+    return true;
+}
+
+static bool has_blocking(const ty_expr_t *e)
+{
+    return ty_expr_has_flag(e, TY_FN_BLOCKING);
+}
+
+static bool sublinks_read(pln_rd_t *r, struct pln_query *q)
+{
+    q->nsublinks = pln__rd_count(r, "subqueries", r->lim.nodes_max, 13 + REL_MIN);
+    if (r->failed)
+        return false;
+    pln_sublink_t *subs = cm_arena_zalloc(r->arena, sizeof(pln_sublink_t) * (size_t)(q->nsublinks ? q->nsublinks : 1));
+    q->sublinks = subs;
+    r->subs = subs;
+    for (int k = 0; k < q->nsublinks; k++) {
+        pln_sublink_t *s = &subs[k];
+        s->kind = (sql_sublink_t)pln__rd_u8(r);
+        s->location = pln__rd_i32(r);
+        s->type = pln__rd_type(r, false);
+        s->typmod = pln__rd_i32(r);
+        if (r->failed)
+            return false;
+        bool known = s->kind == SQL_SUBLINK_EXPR || s->kind == SQL_SUBLINK_EXISTS || s->kind == SQL_SUBLINK_IN ||
+                     s->kind == SQL_SUBLINK_ANY || s->kind == SQL_SUBLINK_ALL;
+        if (!known)
+            return pln__rd_fail(r, "subquery kind %d", (int)s->kind);
+        r->sublinks = k;   /* a subquery may use only the subqueries before it */
+        if (!(s->rel = rel_read(r)))
+            return false;
+        if (s->kind != SQL_SUBLINK_EXISTS && s->rel->ncols < 1)
+            return pln__rd_fail(r, "a subquery without columns");
+        if (s->kind == SQL_SUBLINK_EXPR && !pln__rd_check_shape(r, s->rel->types[0], s->type, "a subquery's value"))
+            return false;
+    }
+    r->sublinks = q->nsublinks;
+    return true;
+}
+
+static bool stmt_read(pln_rd_t *r, pln_stmt_t *st)
+{
+    st->kind = PLN_QUERY;
+    st->tag = "SELECT";
+    st->ncols = pln__rd_count(r, "result columns", r->lim.nodes_max, 12);
+    if (r->failed)
+        return false;
+    st->cols = cm_arena_zalloc(r->arena, sizeof(pln_column_t) * (size_t)(st->ncols ? st->ncols : 1));
+    for (int i = 0; i < st->ncols && !r->failed; i++) {
+        st->cols[i].name = pln__rd_str(r, "column name");
+        st->cols[i].type = pln__rd_type(r, false);
+        st->cols[i].typmod = pln__rd_i32(r);
+        if (!r->failed && !st->cols[i].name)
+            pln__rd_fail(r, "result column %d without a name", i);
+    }
+    st->nparams = pln__rd_count(r, "parameters", PLN_PARAMS_MAX, 4);
+    if (r->failed)
+        return false;
+    ty_oid_t *params = cm_arena_zalloc(r->arena, sizeof(ty_oid_t) * (size_t)(st->nparams ? st->nparams : 1));
+    for (int i = 0; i < st->nparams && !r->failed; i++)
+        params[i] = pln__rd_type(r, true);
+    st->param_types = params;
+    r->nparams = st->nparams;
+    r->param_types = params;
+    st->catalog_index = pln__rd_u64(r);
+    if (r->failed || !error_read(r, st))
+        return false;
+    struct pln_query *q = cm_arena_zalloc(r->arena, sizeof(*q));
+    if (!sublinks_read(r, q) || !(q->root = rel_read(r)))
+        return false;
+    q->ncols = (int)pln__rd_u32(r);
+    if (!r->failed && (q->ncols != q->root->ncols || q->ncols != st->ncols))
+        return pln__rd_fail(r, "a query of %d columns over a plan of %d with %d result columns", q->ncols,
+                            q->root->ncols, st->ncols);
+    for (int i = 0; i < st->ncols && !r->failed; i++)
+        pln__rd_check_shape(r, q->root->types[i], st->cols[i].type, "a result column");
+    /* Literal conversions are evaluated as they are: no row, no subquery. */
+    r->sublinks = 0;
+    q->nlits = pln__rd_count(r, "literals", r->lim.nodes_max, PLN_CODEC_EXPR_MIN);
+    if (!r->failed)
+        q->lits = exprs_read(r, q->nlits);
+    if (r->failed)
+        return false;
+    if (r->pos != r->n)
+        return pln__rd_fail(r, "%zu bytes after the plan", r->n - r->pos);
+    st->query = q;
+    st->blocking = pln__rel_any(q->root, has_blocking);
+    for (int i = 0; i < q->nsublinks; i++)
+        st->blocking |= pln__rel_any(q->sublinks[i].rel, has_blocking);
+    return true;
+}
+
+bool pln_plan_decode(cm_arena_t *arena, const uint8_t *p, size_t n, const pln_plan_limits_t *limits,
+                     pln_stmt_t **out, cm_err_t *err)
+{
+    *out = NULL;
+    pln_rd_t r = {.p = p, .n = n, .arena = arena, .err = err};
+    limits_of(limits, &r.lim);
+    ty_settings_default(&r.settings);
+    r.ctx.arena = arena;
+    r.ctx.settings = &r.settings;
+    const uint8_t *magic = pln__rd_bytes(&r, 4, "header");
+    if (magic && memcmp(magic, PLN_CODEC_MAGIC, 4) != 0)
+        return pln__rd_fail(&r, "not a query plan (no EDPL header)");
+    uint32_t version = pln__rd_u32(&r);
+    if (!r.failed && version != PLN_CODEC_VERSION)
+        return pln__rd_fail(&r, "plan format version %u; this eddy reads version %d", version, PLN_CODEC_VERSION);
+    pln_stmt_t *st = cm_arena_zalloc(arena, sizeof(*st));
+    if (r.failed || !stmt_read(&r, st))
+        return false;
+    *out = st;
+    return true;
+}

@@ -1,0 +1,451 @@
+/*
+ * pln_codec_expr.c: typed expressions (ty_expr_t) in the plan codec.
+ *
+ * An expression node is: u8 1 (0 stands for an absent optional one), u8
+ * kind, u32 type, i32 typmod, i32 location, u8 flags (1: negated), u8
+ * bool_test, i32 index, its function, u32 nargs and the arguments, then
+ * for a constant its value: u8 isnull and, when not NULL, u32 length and
+ * the type's binary send form (types.h), which carries every datum kind
+ * the types module has (arrays with their bounds, numerics with their
+ * scale) and is checked on the way in as binary parameters from clients
+ * are; a record (no binary input) is u32 ncols and (u32 type, value) each. A function is u8 0 (none) or u8
+ * 1, its name, u8 operator, u8 nargs, the argument types and the result
+ * type: a key that names one entry of the function tables whatever order
+ * they have in a build, so decode resolves it by lookup, never by index.
+ *
+ * Decode checks what evaluation and EXPLAIN rely on: the arity of each
+ * kind, that a column, $n or subquery a node names exists, and that the
+ * values a node hands on are held as its consumer reads them
+ * (pln__same_shape): a boolean where a condition is read, a function's
+ * arguments and result as it declares them, a column as its input has it.
+ */
+#include "planner/pln_codec.h"
+
+#include <string.h>
+
+/* ============================================================ shapes */
+
+enum { SH_BOOL = 1, SH_INT, SH_FLOAT, SH_BYTES, SH_NUMERIC, SH_INTERVAL, SH_UUID, SH_ARRAY, SH_RECORD, SH_VOID };
+
+/* The member of ty_datum_t that holds a type's values (types.h); a type of its own otherwise. */
+static uint32_t shape(ty_oid_t t)
+{
+    switch (t) {
+    case TY_BOOL:
+        return SH_BOOL;
+    case TY_INT2: case TY_INT4: case TY_INT8: case TY_OID: case TY_REGPROC: case TY_REGCLASS: case TY_REGTYPE:
+    case TY_DATE: case TY_TIME: case TY_TIMESTAMP: case TY_TIMESTAMPTZ:
+        return SH_INT;
+    case TY_FLOAT4: case TY_FLOAT8:
+        return SH_FLOAT;
+    case TY_TEXT: case TY_VARCHAR: case TY_BPCHAR: case TY_NAME: case TY_BYTEA: case TY_JSON: case TY_JSONB:
+    case TY_CHAR: case TY_UNKNOWN:
+        return SH_BYTES;
+    case TY_NUMERIC:
+        return SH_NUMERIC;
+    case TY_INTERVAL:
+        return SH_INTERVAL;
+    case TY_UUID:
+        return SH_UUID;
+    case TY_RECORD:
+        return SH_RECORD;
+    case TY_VOID:
+        return SH_VOID;
+    default:
+        return ty_array_elem_type(t) != TY_INVALID ? SH_ARRAY : 1000 + t;
+    }
+}
+
+bool pln__same_shape(ty_oid_t a, ty_oid_t b)
+{
+    return shape(a) == shape(b);
+}
+
+static const char *type_name(ty_oid_t t)
+{
+    const ty_info_t *i = ty_info(t);
+    return i ? i->name : "?";
+}
+
+bool pln__rd_check_shape(pln_rd_t *r, ty_oid_t have, ty_oid_t want, const char *what)
+{
+    if (r->failed || pln__same_shape(have, want))
+        return !r->failed;
+    return pln__rd_fail(r, "%s of type %s where %s is read", what, type_name(have), type_name(want));
+}
+
+/* ============================================================ functions */
+
+/* The first table entry with this key; the encoder checks that it is the one it names. */
+static const ty_func_t *func_find(const char *name, bool is_operator, int nargs, const ty_oid_t *args, ty_oid_t ret)
+{
+    const ty_func_t *c[256];
+    size_t n = ty_func_candidates(name, is_operator, c, CM_ARRAY_LEN(c));
+    for (size_t i = 0; i < n; i++) {
+        if (c[i]->nargs != nargs || c[i]->ret != ret)
+            continue;
+        bool same = true;
+        for (int k = 0; k < nargs && same; k++)
+            same = c[i]->args[k] == args[k];
+        if (same)
+            return c[i];
+    }
+    return NULL;
+}
+
+void pln__wr_func(pln_wr_t *w, const ty_func_t *f)
+{
+    if (!f) {
+        pln__wr_u8(w, 0);
+        return;
+    }
+    bool op = (f->flags & TY_FN_OPERATOR) != 0;
+    if (f->nargs < 0 || f->nargs > TY_FUNC_ARGS_MAX || func_find(f->name, op, f->nargs, f->args, f->ret) != f) {
+        pln__wr_fail(w, CM_ERRCODE_INTERNAL_ERROR, "function %s has no key that names it alone", f->name);
+        return;
+    }
+    pln__wr_u8(w, 1);
+    pln__wr_str(w, f->name);
+    pln__wr_u8(w, op);
+    pln__wr_u8(w, (uint8_t)f->nargs);
+    for (int i = 0; i < f->nargs; i++)
+        pln__wr_u32(w, f->args[i]);
+    pln__wr_u32(w, f->ret);
+}
+
+const ty_func_t *pln__rd_func(pln_rd_t *r)
+{
+    uint8_t tag = pln__rd_u8(r);
+    if (r->failed || tag == 0)
+        return NULL;
+    if (tag != 1) {
+        pln__rd_fail(r, "function tag %u", tag);
+        return NULL;
+    }
+    const char *name = pln__rd_str(r, "function name");
+    bool op = pln__rd_bool(r);
+    uint8_t nargs = pln__rd_u8(r);
+    if (!r->failed && !name)
+        pln__rd_fail(r, "function without a name");
+    if (!r->failed && nargs > TY_FUNC_ARGS_MAX)
+        pln__rd_fail(r, "function %s with %u arguments", name, nargs);
+    ty_oid_t args[TY_FUNC_ARGS_MAX];
+    for (int i = 0; i < nargs && !r->failed; i++)
+        args[i] = pln__rd_type(r, true);
+    ty_oid_t ret = pln__rd_type(r, true);
+    if (r->failed)
+        return NULL;
+    const ty_func_t *f = func_find(name, op, nargs, args, ret);
+    if (!f)
+        pln__rd_fail(r, "unknown %s %s with %u arguments", op ? "operator" : "function", name, nargs);
+    return f;
+}
+
+/* ============================================================ constants */
+
+static void wr_datum(pln_wr_t *w, ty_oid_t type, const ty_datum_t *d);
+
+/* A record has no binary input (PostgreSQL's record_recv wants a named type): its columns go one by one. */
+static void wr_record(pln_wr_t *w, const ty_record_t *rec)
+{
+    if (!pln__wr_enter(w))
+        return;
+    pln__wr_u32(w, (uint32_t)rec->ncols);
+    for (int i = 0; i < rec->ncols; i++) {
+        pln__wr_u32(w, rec->types[i]);
+        wr_datum(w, rec->types[i], &rec->items[i]);
+    }
+    pln__wr_leave(w);
+}
+
+static void wr_datum(pln_wr_t *w, ty_oid_t type, const ty_datum_t *d)
+{
+    if (d->isnull) {
+        pln__wr_u8(w, 1);
+        return;
+    }
+    pln__wr_u8(w, 0);
+    if (type == TY_RECORD) {
+        wr_record(w, d->v.rec);
+        return;
+    }
+    cm_buf_t t;
+    cm_buf_init(&t, 0);
+    cm_err_t err = {0};
+    w->ctx.err = &err;
+    if (!ty_datum_to_binary(type, d, &w->ctx, &t))
+        pln__wr_fail(w, CM_ERRCODE_FEATURE_NOT_SUPPORTED, "a constant of type %s cannot be encoded: %s",
+                     type_name(type), err.message ? err.message : "");
+    else if (t.len >= PLN_CODEC_STR_NULL)
+        pln__wr_fail(w, CM_ERRCODE_PROGRAM_LIMIT_EXCEEDED, "a constant of the plan is too long to encode");
+    pln__wr_u32(w, (uint32_t)t.len);
+    if (!w->failed)
+        cm_buf_put(w->b, t.data, t.len);
+    cm_err_clear(&err);
+    cm_buf_free(&t);
+}
+
+static void rd_datum(pln_rd_t *r, ty_oid_t type, ty_datum_t *out);
+
+static void rd_record(pln_rd_t *r, ty_datum_t *out)
+{
+    if (!pln__rd_enter(r))
+        return;
+    int n = pln__rd_count(r, "record columns", r->lim.nodes_max, 5);
+    if (r->failed)
+        return;
+    ty_oid_t *types = cm_arena_alloc(r->arena, sizeof(ty_oid_t) * (size_t)(n ? n : 1));
+    ty_datum_t *items = cm_arena_alloc(r->arena, sizeof(ty_datum_t) * (size_t)(n ? n : 1));
+    for (int i = 0; i < n && !r->failed; i++) {
+        types[i] = pln__rd_type(r, false);
+        rd_datum(r, types[i], &items[i]);
+    }
+    ty_record_t *rec = cm_arena_alloc(r->arena, sizeof(*rec));
+    *rec = (ty_record_t){.ncols = n, .types = types, .items = items};
+    out->v.rec = rec;
+    pln__rd_leave(r);
+}
+
+static void rd_datum(pln_rd_t *r, ty_oid_t type, ty_datum_t *out)
+{
+    memset(out, 0, sizeof(*out));
+    uint8_t isnull = pln__rd_u8(r);
+    if (isnull > 1)
+        pln__rd_fail(r, "NULL flag %u", isnull);
+    if (!r->failed && !isnull && type == TY_RECORD)
+        rd_record(r, out);
+    if (r->failed || isnull || type == TY_RECORD) {
+        out->isnull = r->failed || isnull;
+        return;
+    }
+    uint32_t n = pln__rd_u32(r);
+    const uint8_t *p = pln__rd_bytes(r, n, "constant");
+    if (!p) {
+        out->isnull = true;
+        return;
+    }
+    cm_err_t err = {0};
+    r->ctx.err = &err;
+    if (!ty_datum_from_binary(type, -1, p, n, &r->ctx, out)) {
+        r->pos -= n;   /* point at the constant */
+        pln__rd_fail(r, "a constant of type %s: %s", type_name(type), err.message ? err.message : "");
+        memset(out, 0, sizeof(*out));
+        out->isnull = true;
+    }
+    cm_err_clear(&err);
+}
+
+/* ============================================================ writing */
+
+void pln__wr_expr(pln_wr_t *w, const ty_expr_t *e)
+{
+    if (!e) {
+        pln__wr_u8(w, 0);
+        return;
+    }
+    pln__wr_u8(w, 1);
+    if (!pln__wr_enter(w))
+        return;
+    pln__wr_u8(w, (uint8_t)e->kind);
+    pln__wr_u32(w, e->type);
+    pln__wr_i32(w, e->typmod);
+    pln__wr_i32(w, e->location);
+    pln__wr_u8(w, e->negated ? 1 : 0);
+    pln__wr_u8(w, (uint8_t)e->bool_test);
+    pln__wr_i32(w, e->index);
+    pln__wr_func(w, e->func);
+    pln__wr_u32(w, (uint32_t)e->nargs);
+    for (int i = 0; i < e->nargs && !w->failed; i++) {
+        if (!e->args[i])
+            pln__wr_fail(w, CM_ERRCODE_INTERNAL_ERROR, "the plan lacks an expression (planning failed?)");
+        pln__wr_expr(w, e->args[i]);
+    }
+    if (e->kind == TY_EXPR_CONST)
+        wr_datum(w, e->type, &e->value);
+    pln__wr_leave(w);
+}
+
+/* ============================================================ checks */
+
+static bool is_placeholder(const ty_expr_t *e)
+{
+    return e->kind == TY_EXPR_PARAM && e->index < 0;
+}
+
+static bool want_args(pln_rd_t *r, const ty_expr_t *e, int min, int max)
+{
+    if (e->nargs >= min && (max < 0 || e->nargs <= max))
+        return true;
+    return pln__rd_fail(r, "an expression of kind %d with %d arguments", (int)e->kind, e->nargs);
+}
+
+/* The operator of a comparison-like node: none (the type's own comparison) or one of two arguments. */
+static bool want_binary_func(pln_rd_t *r, const ty_expr_t *e, bool required)
+{
+    if (!e->func && !required)
+        return true;
+    if (e->func && e->func->nargs == 2)
+        return true;
+    return pln__rd_fail(r, "an expression of kind %d needs an operator of two arguments", (int)e->kind);
+}
+
+/* Arguments from, from + step, ... before `end` are conditions. */
+static bool want_bool_args(pln_rd_t *r, const ty_expr_t *e, int from, int step, int end)
+{
+    for (int i = from; i < end && !r->failed; i += step)
+        pln__rd_check_shape(r, e->args[i]->type, TY_BOOL, "a condition");
+    return !r->failed;
+}
+
+static bool check_param(pln_rd_t *r, const ty_expr_t *e)
+{
+    if (e->index >= 0) {
+        if (e->index >= r->nparams)
+            return pln__rd_fail(r, "parameter $%d of %d", e->index + 1, r->nparams);
+        ty_oid_t t = r->param_types[e->index];
+        return t == TY_INVALID || pln__rd_check_shape(r, e->type, t, "a parameter");
+    }
+    int64_t k = -(int64_t)e->index - 1;
+    if (k >= r->sublinks)
+        return pln__rd_fail(r, "subquery %lld where %d may be used", (long long)k + 1, r->sublinks);
+    const pln_sublink_t *s = &r->subs[k];
+    /* A scalar subquery stands for a value of its type; IN/ANY/ALL for its column's values. */
+    ty_oid_t t = s->kind == SQL_SUBLINK_EXPR ? s->type : s->kind == SQL_SUBLINK_EXISTS ? TY_BOOL : s->rel->types[0];
+    return pln__rd_check_shape(r, e->type, t, "a subquery");
+}
+
+static bool check_call(pln_rd_t *r, const ty_expr_t *e)
+{
+    const ty_func_t *f = e->func;
+    if (!f)
+        return pln__rd_fail(r, "a call without a function");
+    int min = (f->flags & TY_FN_VARIADIC) && f->nargs > 0 ? f->nargs - 1 : f->nargs;
+    if (e->nargs < min || (!(f->flags & TY_FN_VARIADIC) && e->nargs != f->nargs))
+        return pln__rd_fail(r, "%s called with %d arguments", f->name, e->nargs);
+    for (int i = 0; i < e->nargs; i++) {
+        ty_oid_t want = f->nargs == 0 ? TY_INVALID : f->args[i < f->nargs ? i : f->nargs - 1];
+        if (want != TY_INVALID && !pln__rd_check_shape(r, e->args[i]->type, want, "an argument"))
+            return false;
+    }
+    return f->ret == TY_INVALID || pln__rd_check_shape(r, f->ret, e->type, "a result");
+}
+
+static bool check_node(pln_rd_t *r, const ty_expr_t *e)
+{
+    switch (e->kind) {
+    case TY_EXPR_CONST:
+        return want_args(r, e, 0, 0);
+    case TY_EXPR_PARAM:
+        return want_args(r, e, 0, 0) && check_param(r, e);
+    case TY_EXPR_COLUMN:
+        if (!want_args(r, e, 0, 0))
+            return false;
+        if (e->index < 0 || e->index >= r->row_width)
+            return pln__rd_fail(r, "column #%d of a row of %d", e->index, r->row_width);
+        return pln__rd_check_shape(r, e->type, r->row_types[e->index], "a column");
+    case TY_EXPR_CALL:
+        return check_call(r, e);
+    case TY_EXPR_CAST:
+        return want_args(r, e, 1, 1);
+    case TY_EXPR_AND:
+    case TY_EXPR_OR:
+        return want_bool_args(r, e, 0, 1, e->nargs) && pln__rd_check_shape(r, e->type, TY_BOOL, "AND/OR");
+    case TY_EXPR_NOT:
+    case TY_EXPR_IS_BOOL:
+        return want_args(r, e, 1, 1) && want_bool_args(r, e, 0, 1, 1);
+    case TY_EXPR_CASE:
+        if (e->nargs % 2 == 0)
+            return pln__rd_fail(r, "CASE with %d arguments", e->nargs);
+        return want_bool_args(r, e, 0, 2, e->nargs - 1);   /* WHEN conditions; the last is ELSE */
+    case TY_EXPR_COALESCE:
+        return want_args(r, e, 1, -1);
+    case TY_EXPR_GREATEST:
+    case TY_EXPR_LEAST:
+        return want_args(r, e, 1, -1) && want_binary_func(r, e, false);
+    case TY_EXPR_NULLIF:
+    case TY_EXPR_IS_DISTINCT:
+        return want_args(r, e, 2, 2) && want_binary_func(r, e, false);
+    case TY_EXPR_IS_NULL:
+        return want_args(r, e, 1, 1);
+    case TY_EXPR_IN_LIST:
+        return want_args(r, e, 1, -1) && want_binary_func(r, e, false);
+    case TY_EXPR_ARRAY:
+        if (ty_array_elem_type(e->type) == TY_INVALID)
+            return pln__rd_fail(r, "ARRAY of type %s", type_name(e->type));
+        return true;
+    case TY_EXPR_ANY:
+    case TY_EXPR_ALL:
+        if (!want_args(r, e, 2, 2) || !want_binary_func(r, e, true))
+            return false;
+        if (!is_placeholder(e->args[1]) && ty_array_elem_type(e->args[1]->type) == TY_INVALID)
+            return pln__rd_fail(r, "ANY/ALL over type %s", type_name(e->args[1]->type));
+        return true;
+    case TY_EXPR_ROW:
+        return true;
+    case TY_EXPR_ROW_COMPARE:
+        if (e->index < TY_ROWCMP_LT || e->index > TY_ROWCMP_GT)
+            return pln__rd_fail(r, "row comparison %d", e->index);
+        if (e->nargs < 2 || e->nargs % 2)
+            return pln__rd_fail(r, "row comparison with %d arguments", e->nargs);
+        return true;
+    }
+    return pln__rd_fail(r, "unknown expression kind %d", (int)e->kind);
+}
+
+/* ============================================================ reading */
+
+static ty_expr_t *read_node(pln_rd_t *r)
+{
+    uint8_t kind = pln__rd_u8(r);
+    if (!r->failed && kind > TY_EXPR_ROW_COMPARE)
+        pln__rd_fail(r, "unknown expression kind %u", kind);
+    ty_expr_t *e = cm_arena_zalloc(r->arena, sizeof(*e));
+    e->kind = (ty_expr_kind_t)kind;
+    e->type = pln__rd_type(r, false);
+    e->typmod = pln__rd_i32(r);
+    e->location = pln__rd_i32(r);
+    uint8_t flags = pln__rd_u8(r);
+    if (flags > 1)
+        pln__rd_fail(r, "expression flags %u", flags);
+    e->negated = flags & 1;
+    uint8_t bt = pln__rd_u8(r);
+    if (bt > TY_BOOLTEST_UNKNOWN)
+        pln__rd_fail(r, "boolean test %u", bt);
+    e->bool_test = (ty_bool_test_t)bt;
+    e->index = pln__rd_i32(r);
+    e->func = pln__rd_func(r);
+    e->nargs = pln__rd_count(r, "arguments", r->lim.nodes_max, PLN_CODEC_EXPR_MIN);
+    if (r->failed)
+        return NULL;
+    if (e->nargs > 0)
+        e->args = cm_arena_alloc(r->arena, sizeof(ty_expr_t *) * (size_t)e->nargs);
+    for (int i = 0; i < e->nargs; i++)
+        if (!(e->args[i] = pln__rd_expr(r, false)))
+            return NULL;
+    if (e->kind == TY_EXPR_CONST)
+        rd_datum(r, e->type, &e->value);
+    if (r->failed || !check_node(r, e))
+        return NULL;
+    return e;
+}
+
+ty_expr_t *pln__rd_expr(pln_rd_t *r, bool optional)
+{
+    uint8_t tag = pln__rd_u8(r);
+    if (r->failed)
+        return NULL;
+    if (tag == 0) {
+        if (!optional)
+            pln__rd_fail(r, "an expression is missing");
+        return NULL;
+    }
+    if (tag != 1) {
+        pln__rd_fail(r, "expression tag %u", tag);
+        return NULL;
+    }
+    if (!pln__rd_enter(r))
+        return NULL;
+    ty_expr_t *e = read_node(r);
+    pln__rd_leave(r);
+    return e;
+}
