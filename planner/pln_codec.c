@@ -37,7 +37,7 @@
 
 static void rel_write(pln_wr_t *w, const pln_rel_t *rel);
 
-static void exprs_write(pln_wr_t *w, ty_expr_t *const *es, int n, bool counted)
+void pln__wr_exprs(pln_wr_t *w, ty_expr_t *const *es, int n, bool counted)
 {
     if (counted)
         pln__wr_u32(w, (uint32_t)n);
@@ -48,7 +48,7 @@ static void exprs_write(pln_wr_t *w, ty_expr_t *const *es, int n, bool counted)
     }
 }
 
-static void keys_write(pln_wr_t *w, const pln_sortkey_t *k, int n)
+void pln__wr_keys(pln_wr_t *w, const pln_sortkey_t *k, int n)
 {
     for (int i = 0; i < n; i++) {
         pln__wr_i32(w, k[i].col);
@@ -58,7 +58,7 @@ static void keys_write(pln_wr_t *w, const pln_sortkey_t *k, int n)
     }
 }
 
-static void agg_write(pln_wr_t *w, const pln_agg_t *a)
+void pln__wr_agg(pln_wr_t *w, const pln_agg_t *a)
 {
     if (!pln__wr_enter(w))
         return;
@@ -71,10 +71,10 @@ static void agg_write(pln_wr_t *w, const pln_agg_t *a)
     pln__wr_u32(w, a->state);
     pln__wr_u32(w, a->type);
     pln__wr_u8(w, a->distinct);
-    exprs_write(w, a->args, a->nargs, true);
+    pln__wr_exprs(w, a->args, a->nargs, true);
     pln__wr_expr(w, a->filter);
-    exprs_write(w, a->order, a->norder, true);
-    keys_write(w, a->keys, a->norder);
+    pln__wr_exprs(w, a->order, a->norder, true);
+    pln__wr_keys(w, a->keys, a->norder);
     pln__wr_func(w, a->add);
     pln__wr_func(w, a->div);
     pln__wr_leave(w);
@@ -94,7 +94,7 @@ static void values_write(pln_wr_t *w, const pln_rel_t *rel)
     }
     pln__wr_u32(w, (uint32_t)rel->nrows);
     for (int r = 0; r < rel->nrows; r++)
-        exprs_write(w, rel->rows[r], rel->ncols, false);
+        pln__wr_exprs(w, rel->rows[r], rel->ncols, false);
 }
 
 static void rel_write(pln_wr_t *w, const pln_rel_t *rel)
@@ -123,20 +123,20 @@ static void rel_write(pln_wr_t *w, const pln_rel_t *rel)
         break;
     case PLN_REL_PROJECT:
         rel_write(w, rel->input);
-        exprs_write(w, rel->exprs, rel->ncols, false);
+        pln__wr_exprs(w, rel->exprs, rel->ncols, false);
         break;
     case PLN_REL_REDUCE:
         rel_write(w, rel->input);
-        exprs_write(w, rel->keys, rel->nkeys, true);
+        pln__wr_exprs(w, rel->keys, rel->nkeys, true);
         pln__wr_u32(w, (uint32_t)rel->naggs);
         for (int i = 0; i < rel->naggs; i++)
-            agg_write(w, rel->aggs[i]);
+            pln__wr_agg(w, rel->aggs[i]);
         break;
     case PLN_REL_SORT:
     case PLN_REL_DISTINCT:
         rel_write(w, rel->input);
         pln__wr_u32(w, (uint32_t)rel->nsort);
-        keys_write(w, rel->sort, rel->nsort);
+        pln__wr_keys(w, rel->sort, rel->nsort);
         break;
     case PLN_REL_LIMIT:
         rel_write(w, rel->input);
@@ -158,6 +158,10 @@ static void rel_write(pln_wr_t *w, const pln_rel_t *rel)
     case PLN_REL_SESSION:
         pln__wr_str(w, rel->get);
         pln__wr_str(w, rel->session);
+        break;
+    case PLN_REL_WINDOW:
+        rel_write(w, rel->input);
+        pln__wr_window(w, rel->window);
         break;
     default:
         pln__wr_fail(w, CM_ERRCODE_INTERNAL_ERROR, "plan operator kind %d has no encoding (planner/pln_codec.c)",
@@ -224,7 +228,7 @@ bool pln_plan_encode(const pln_stmt_t *st, const pln_plan_limits_t *limits, cm_b
     }
     rel_write(&w, q->root);
     pln__wr_u32(&w, (uint32_t)q->ncols);
-    exprs_write(&w, q->lits, q->nlits, true);
+    pln__wr_exprs(&w, q->lits, q->nlits, true);
     cm_arena_free(&scratch);
     if (!w.failed && out->failed)
         return cm_err_set(err, CM_ERRCODE_PROGRAM_LIMIT_EXCEEDED, "the encoded plan is larger than its buffer allows");
@@ -235,27 +239,21 @@ bool pln_plan_encode(const pln_stmt_t *st, const pln_plan_limits_t *limits, cm_b
 
 static pln_rel_t *rel_read(pln_rd_t *r);
 
-/* Reads expressions over a row of the given width and types (restored after). */
-typedef struct row_ctx {
-    const ty_oid_t *types;
-    int width;
-} row_ctx_t;
-
-static row_ctx_t row_set(pln_rd_t *r, const ty_oid_t *types, int width)
+pln_row_ctx_t pln__row_set(pln_rd_t *r, const ty_oid_t *types, int width)
 {
-    row_ctx_t saved = {r->row_types, r->row_width};
+    pln_row_ctx_t saved = {r->row_types, r->row_width};
     r->row_types = types;
     r->row_width = width;
     return saved;
 }
 
-static void row_restore(pln_rd_t *r, row_ctx_t saved)
+void pln__row_restore(pln_rd_t *r, pln_row_ctx_t saved)
 {
     r->row_types = saved.types;
     r->row_width = saved.width;
 }
 
-static ty_expr_t **exprs_read(pln_rd_t *r, int n)
+ty_expr_t **pln__rd_exprs(pln_rd_t *r, int n)
 {
     ty_expr_t **es = cm_arena_alloc(r->arena, sizeof(ty_expr_t *) * (size_t)(n ? n : 1));
     for (int i = 0; i < n; i++)
@@ -265,7 +263,7 @@ static ty_expr_t **exprs_read(pln_rd_t *r, int n)
 }
 
 /* Sort keys over the given columns (key i of an aggregate: its arguments, then its ORDER BY values). */
-static pln_sortkey_t *keys_read(pln_rd_t *r, int n, const ty_oid_t *types, int width)
+pln_sortkey_t *pln__rd_keys(pln_rd_t *r, int n, const ty_oid_t *types, int width)
 {
     pln_sortkey_t *k = cm_arena_zalloc(r->arena, sizeof(pln_sortkey_t) * (size_t)(n ? n : 1));
     for (int i = 0; i < n && !r->failed; i++) {
@@ -305,7 +303,7 @@ static void agg_ops_check(pln_rd_t *r, const pln_agg_t *a)
         pln__rd_fail(r, "aggregate state divided with %s", a->div->name);
 }
 
-static pln_agg_t *agg_read(pln_rd_t *r)
+pln_agg_t *pln__rd_agg(pln_rd_t *r)
 {
     if (!pln__rd_enter(r))
         return NULL;
@@ -342,7 +340,7 @@ static pln_agg_t *agg_read(pln_rd_t *r)
     a->norder = pln__rd_count(r, "aggregate ORDER BY values", r->lim.nodes_max, PLN_CODEC_EXPR_MIN);
     if (r->failed)
         return NULL;
-    a->order = exprs_read(r, a->norder);
+    a->order = pln__rd_exprs(r, a->norder);
     if (!a->order)
         return NULL;
     /* Keys count over the arguments, then the ORDER BY values. */
@@ -350,7 +348,7 @@ static pln_agg_t *agg_read(pln_rd_t *r)
     ty_oid_t *types = cm_arena_alloc(r->arena, sizeof(ty_oid_t) * (size_t)(width ? width : 1));
     for (int i = 0; i < width; i++)
         types[i] = i < a->nargs ? a->args[i]->type : a->order[i - a->nargs]->type;
-    a->keys = keys_read(r, a->norder, types, width);
+    a->keys = pln__rd_keys(r, a->norder, types, width);
     a->add = pln__rd_func(r);
     a->div = pln__rd_func(r);
     if (r->failed)
@@ -405,29 +403,29 @@ static bool values_read(pln_rd_t *r, pln_rel_t *rel)
     if (r->nodes > r->lim.nodes_max)
         return pln__rd_fail(r, "more than %d nodes", r->lim.nodes_max);
     rel->rows = cm_arena_alloc(r->arena, sizeof(ty_expr_t **) * (size_t)(rel->nrows ? rel->nrows : 1));
-    row_ctx_t saved = row_set(r, NULL, 0);   /* rows are computed without an input row */
+    pln_row_ctx_t saved = pln__row_set(r, NULL, 0);   /* rows are computed without an input row */
     for (int i = 0; i < rel->nrows && !r->failed; i++) {
-        rel->rows[i] = exprs_read(r, rel->ncols);
+        rel->rows[i] = pln__rd_exprs(r, rel->ncols);
         for (int c = 0; rel->rows[i] && c < rel->ncols && !r->failed; c++)
             pln__rd_check_shape(r, rel->rows[i][c]->type, rel->types[c], "a value");
     }
-    row_restore(r, saved);
+    pln__row_restore(r, saved);
     return !r->failed;
 }
 
 static bool reduce_read(pln_rd_t *r, pln_rel_t *rel)
 {
     pln_rel_t *in = rel->input;
-    row_ctx_t saved = row_set(r, in->types, in->ncols);
+    pln_row_ctx_t saved = pln__row_set(r, in->types, in->ncols);
     rel->nkeys = pln__rd_count(r, "grouping keys", r->lim.nodes_max, PLN_CODEC_EXPR_MIN);
     if (!r->failed)
-        rel->keys = exprs_read(r, rel->nkeys);
+        rel->keys = pln__rd_exprs(r, rel->nkeys);
     rel->naggs = pln__rd_count(r, "aggregates", r->lim.nodes_max, 8);
     if (!r->failed)
         rel->aggs = cm_arena_alloc(r->arena, sizeof(pln_agg_t *) * (size_t)(rel->naggs ? rel->naggs : 1));
     for (int i = 0; i < rel->naggs && !r->failed; i++)
-        rel->aggs[i] = agg_read(r);
-    row_restore(r, saved);
+        rel->aggs[i] = pln__rd_agg(r);
+    pln__row_restore(r, saved);
     if (r->failed)
         return false;
     if (rel->ncols != rel->nkeys + rel->naggs)
@@ -459,7 +457,7 @@ static bool session_read(pln_rd_t *r, pln_rel_t *rel)
 /* Reads kind-specific fields; rel's kind, columns and types are read. */
 static bool rel_body_read(pln_rd_t *r, pln_rel_t *rel)
 {
-    row_ctx_t saved;
+    pln_row_ctx_t saved;
     switch (rel->kind) {
     case PLN_REL_VALUES:
         return values_read(r, rel);
@@ -477,23 +475,23 @@ static bool rel_body_read(pln_rd_t *r, pln_rel_t *rel)
         rel->join = (sql_join_kind_t)pln__rd_u8(r);
         if (!r->failed && rel->join > SQL_JOIN_CROSS)
             return pln__rd_fail(r, "join kind %d", (int)rel->join);
-        saved = row_set(r, rel->types, rel->ncols);
+        saved = pln__row_set(r, rel->types, rel->ncols);
         rel->pred = pln__rd_expr(r, true);
-        row_restore(r, saved);
+        pln__row_restore(r, saved);
         return !r->failed && (!rel->pred || pln__rd_check_shape(r, rel->pred->type, TY_BOOL, "a join condition"));
     case PLN_REL_FILTER:
         if (!same_columns(r, rel, rel->input = rel_read(r)))
             return false;
-        saved = row_set(r, rel->input->types, rel->input->ncols);
+        saved = pln__row_set(r, rel->input->types, rel->input->ncols);
         rel->pred = pln__rd_expr(r, false);
-        row_restore(r, saved);
+        pln__row_restore(r, saved);
         return !r->failed && pln__rd_check_shape(r, rel->pred->type, TY_BOOL, "a condition");
     case PLN_REL_PROJECT:
         if (!(rel->input = rel_read(r)))
             return false;
-        saved = row_set(r, rel->input->types, rel->input->ncols);
-        rel->exprs = exprs_read(r, rel->ncols);
-        row_restore(r, saved);
+        saved = pln__row_set(r, rel->input->types, rel->input->ncols);
+        rel->exprs = pln__rd_exprs(r, rel->ncols);
+        pln__row_restore(r, saved);
         for (int i = 0; i < rel->ncols && !r->failed; i++)
             pln__rd_check_shape(r, rel->exprs[i]->type, rel->types[i], "a projected value");
         return !r->failed;
@@ -504,15 +502,15 @@ static bool rel_body_read(pln_rd_t *r, pln_rel_t *rel)
         if (!same_columns(r, rel, rel->input = rel_read(r)))
             return false;
         rel->nsort = pln__rd_count(r, "sort keys", r->lim.nodes_max, 10);
-        rel->sort = keys_read(r, rel->nsort, rel->types, rel->ncols);
+        rel->sort = pln__rd_keys(r, rel->nsort, rel->types, rel->ncols);
         return !r->failed;
     case PLN_REL_LIMIT:
         if (!same_columns(r, rel, rel->input = rel_read(r)))
             return false;
-        saved = row_set(r, NULL, 0);
+        saved = pln__row_set(r, NULL, 0);
         rel->limit = pln__rd_expr(r, true);
         rel->offset = pln__rd_expr(r, true);
-        row_restore(r, saved);
+        pln__row_restore(r, saved);
         if (rel->limit)
             pln__rd_check_shape(r, rel->limit->type, TY_INT8, "LIMIT");
         if (rel->offset)
@@ -528,6 +526,8 @@ static bool rel_body_read(pln_rd_t *r, pln_rel_t *rel)
         return !r->failed;
     case PLN_REL_SESSION:
         return session_read(r, rel);
+    case PLN_REL_WINDOW:
+        return (rel->input = rel_read(r)) && pln__rd_window(r, rel);
     default:
         break;
     }
@@ -656,7 +656,7 @@ static bool stmt_read(pln_rd_t *r, pln_stmt_t *st)
     r->sublinks = 0;
     q->nlits = pln__rd_count(r, "literals", r->lim.nodes_max, PLN_CODEC_EXPR_MIN);
     if (!r->failed)
-        q->lits = exprs_read(r, q->nlits);
+        q->lits = pln__rd_exprs(r, q->nlits);
     if (r->failed)
         return false;
     if (r->pos != r->n)

@@ -86,6 +86,26 @@ const ty_func_t *pln__rd_func(pln_rd_t *r);
 bool pln__same_shape(ty_oid_t a, ty_oid_t b);
 bool pln__rd_check_shape(pln_rd_t *r, ty_oid_t have, ty_oid_t want, const char *what);
 
+/* pln_codec.c: parts of operators that pln_codec_window.c shares. */
+void pln__wr_exprs(pln_wr_t *w, ty_expr_t *const *es, int n, bool counted);
+void pln__wr_keys(pln_wr_t *w, const pln_sortkey_t *k, int n);
+void pln__wr_agg(pln_wr_t *w, const pln_agg_t *a);
+ty_expr_t **pln__rd_exprs(pln_rd_t *r, int n);
+/* Sort keys over columns of these types (col < width). */
+pln_sortkey_t *pln__rd_keys(pln_rd_t *r, int n, const ty_oid_t *types, int width);
+pln_agg_t *pln__rd_agg(pln_rd_t *r);   /* over r's row */
+/* Expressions read after pln__row_set are over a row of these columns, until pln__row_restore. */
+typedef struct pln_row_ctx {
+    const ty_oid_t *types;
+    int width;
+} pln_row_ctx_t;
+pln_row_ctx_t pln__row_set(pln_rd_t *r, const ty_oid_t *types, int width);
+void pln__row_restore(pln_rd_t *r, pln_row_ctx_t saved);
+
+/* pln_codec_window.c: a WINDOW operator's window (its input is written and read before). */
+void pln__wr_window(pln_wr_t *w, const pln_window_t *win);
+bool pln__rd_window(pln_rd_t *r, pln_rel_t *rel);
+
 /* pln_agg.c: the aggregate table as the codec names its entries (name and argument types). */
 const pln_aggdef_t *pln__aggdef_find(const char *name, int nargs, const ty_oid_t *args);
 const ty_func_t *pln__aggdef_sig(const pln_aggdef_t *d);

@@ -1,0 +1,194 @@
+/*
+ * pln_codec_window.c: a WINDOW operator's window in the plan codec
+ * (pln_codec.c has the format around it):
+ *
+ *   u32 npart, PARTITION BY expressions; u32 norder, ORDER BY expressions
+ *   and their sort keys; the frame: u8 mode, start, end, exclude, then the
+ *   optional start offset, end offset, start bound and end bound; u32
+ *   nfuncs and each function: u8 kind, str name, u32 type, i32 typmod,
+ *   u32 nargs and the arguments, u8 0 | 1 and an aggregate.
+ *
+ * Decoding checks what pln_window_exec.c and EXPLAIN rely on: an offset
+ * where a bound has one, a RANGE bound over an ORDER BY value, each kind's
+ * arguments (integers where it counts rows), and the output columns: the
+ * input's, then one per function of the type it computes.
+ */
+#include "planner/pln_codec.h"
+
+void pln__wr_window(pln_wr_t *w, const pln_window_t *win)
+{
+    if (!win) {
+        pln__wr_fail(w, CM_ERRCODE_INTERNAL_ERROR, "a WINDOW operator without its window");
+        return;
+    }
+    pln__wr_exprs(w, win->part, win->npart, true);
+    pln__wr_exprs(w, win->order, win->norder, true);
+    pln__wr_keys(w, win->keys, win->norder);
+    const pln_frame_t *f = &win->frame;
+    pln__wr_u8(w, (uint8_t)f->mode);
+    pln__wr_u8(w, (uint8_t)f->start);
+    pln__wr_u8(w, (uint8_t)f->end);
+    pln__wr_u8(w, (uint8_t)f->exclude);
+    pln__wr_expr(w, f->start_offset);
+    pln__wr_expr(w, f->end_offset);
+    pln__wr_expr(w, f->start_bound);
+    pln__wr_expr(w, f->end_bound);
+    pln__wr_u32(w, (uint32_t)win->nfuncs);
+    for (int i = 0; i < win->nfuncs && !w->failed; i++) {
+        const pln_wfunc_t *fn = win->funcs[i];
+        if (!pln__wr_enter(w))
+            return;
+        pln__wr_u8(w, (uint8_t)fn->kind);
+        pln__wr_str(w, fn->name);
+        pln__wr_u32(w, fn->type);
+        pln__wr_i32(w, fn->typmod);
+        pln__wr_exprs(w, (ty_expr_t *const *)fn->args, fn->nargs, true);
+        pln__wr_u8(w, fn->agg != NULL);
+        if (fn->agg)
+            pln__wr_agg(w, fn->agg);
+        pln__wr_leave(w);
+    }
+}
+
+static bool has_offset(sql_frame_bound_t k)
+{
+    return k == SQL_BOUND_PRECEDING || k == SQL_BOUND_FOLLOWING;
+}
+
+static bool frame_read(pln_rd_t *r, pln_window_t *win)
+{
+    pln_frame_t *f = &win->frame;
+    f->mode = (sql_frame_mode_t)pln__rd_u8(r);
+    f->start = (sql_frame_bound_t)pln__rd_u8(r);
+    f->end = (sql_frame_bound_t)pln__rd_u8(r);
+    f->exclude = (sql_frame_exclude_t)pln__rd_u8(r);
+    if (r->failed)
+        return false;
+    if (f->mode < SQL_FRAME_RANGE || f->mode > SQL_FRAME_GROUPS || f->start < SQL_BOUND_UNBOUNDED_PRECEDING ||
+        f->start > SQL_BOUND_UNBOUNDED_FOLLOWING || f->end > SQL_BOUND_UNBOUNDED_FOLLOWING ||
+        f->exclude > SQL_EXCLUDE_TIES)
+        return pln__rd_fail(r, "window frame %d %d %d %d", (int)f->mode, (int)f->start, (int)f->end, (int)f->exclude);
+    /* Offsets are computed once, without a row; RANGE bounds over each input row. */
+    const ty_oid_t *types = r->row_types;
+    int width = r->row_width;
+    pln_row_ctx_t saved = pln__row_set(r, NULL, 0);
+    f->start_offset = pln__rd_expr(r, true);
+    f->end_offset = pln__rd_expr(r, true);
+    pln__row_set(r, types, width);
+    f->start_bound = pln__rd_expr(r, true);
+    f->end_bound = pln__rd_expr(r, true);
+    pln__row_restore(r, saved);
+    if (r->failed)
+        return false;
+    if (!f->start_offset != !has_offset(f->start) || !f->end_offset != !has_offset(f->end))
+        return pln__rd_fail(r, "a window frame's offsets do not match its bounds");
+    bool range = f->mode == SQL_FRAME_RANGE;
+    if (!f->start_bound != !(range && has_offset(f->start)) || !f->end_bound != !(range && has_offset(f->end)))
+        return pln__rd_fail(r, "a RANGE frame's bounds do not match its offsets");
+    if ((f->start_bound || f->end_bound) && win->norder != 1)
+        return pln__rd_fail(r, "a RANGE frame with an offset over %d ORDER BY values", win->norder);
+    return true;
+}
+
+/* The type shape a window function computes, or TY_INVALID after failing. */
+static ty_oid_t wfunc_check(pln_rd_t *r, const pln_wfunc_t *fn)
+{
+    static const struct {
+        int min, max;
+    } arity[] = {
+        [PLN_WF_AGG] = {0, 3},         [PLN_WF_ROW_NUMBER] = {0, 0}, [PLN_WF_RANK] = {0, 0},
+        [PLN_WF_DENSE_RANK] = {0, 0},  [PLN_WF_PERCENT_RANK] = {0, 0}, [PLN_WF_CUME_DIST] = {0, 0},
+        [PLN_WF_NTILE] = {1, 1},       [PLN_WF_LAG] = {1, 3},        [PLN_WF_LEAD] = {1, 3},
+        [PLN_WF_FIRST_VALUE] = {1, 1}, [PLN_WF_LAST_VALUE] = {1, 1}, [PLN_WF_NTH_VALUE] = {2, 2},
+    };
+    if (fn->kind > PLN_WF_NTH_VALUE || fn->nargs < arity[fn->kind].min || fn->nargs > arity[fn->kind].max ||
+        (fn->kind == PLN_WF_AGG) != (fn->agg != NULL) || (!fn->name && !fn->agg)) {
+        pln__rd_fail(r, "window function of kind %d with %d arguments", (int)fn->kind, fn->nargs);
+        return TY_INVALID;
+    }
+    /* The argument that counts rows (ntile's buckets, lag's offset, nth_value's n) is read as an integer. */
+    int count_arg = fn->kind == PLN_WF_NTILE ? 0 : fn->kind == PLN_WF_NTH_VALUE || fn->nargs > 1 ? 1 : -1;
+    if (fn->kind != PLN_WF_AGG && count_arg >= 0 &&
+        !pln__rd_check_shape(r, fn->args[count_arg]->type, TY_INT8, "a window function's count"))
+        return TY_INVALID;
+    switch (fn->kind) {
+    case PLN_WF_AGG:
+        return fn->agg->type;
+    case PLN_WF_ROW_NUMBER:
+    case PLN_WF_RANK:
+    case PLN_WF_DENSE_RANK:
+    case PLN_WF_NTILE:
+        return TY_INT8;
+    case PLN_WF_PERCENT_RANK:
+    case PLN_WF_CUME_DIST:
+        return TY_FLOAT8;
+    default:
+        /* lag/lead's default stands in for the value */
+        if (fn->nargs > 2 && !pln__rd_check_shape(r, fn->args[2]->type, fn->args[0]->type, "a default"))
+            return TY_INVALID;
+        return fn->args[0]->type;
+    }
+}
+
+static pln_wfunc_t *wfunc_read(pln_rd_t *r)
+{
+    if (!pln__rd_enter(r))
+        return NULL;
+    pln_wfunc_t *fn = cm_arena_zalloc(r->arena, sizeof(*fn));
+    fn->kind = (pln_wfunc_kind_t)pln__rd_u8(r);
+    fn->name = pln__rd_str(r, "window function name");
+    fn->type = pln__rd_type(r, false);
+    fn->typmod = pln__rd_i32(r);
+    fn->nargs = pln__rd_count(r, "window function arguments", 3, PLN_CODEC_EXPR_MIN);
+    for (int i = 0; i < fn->nargs && !r->failed; i++)
+        fn->args[i] = pln__rd_expr(r, false);
+    if (pln__rd_bool(r))
+        fn->agg = pln__rd_agg(r);
+    if (r->failed)
+        return NULL;
+    ty_oid_t t = wfunc_check(r, fn);
+    if (r->failed || !pln__rd_check_shape(r, fn->type, t, "a window function's value"))
+        return NULL;
+    pln__rd_leave(r);
+    return fn;
+}
+
+bool pln__rd_window(pln_rd_t *r, pln_rel_t *rel)
+{
+    const pln_rel_t *in = rel->input;
+    pln_window_t *win = cm_arena_zalloc(r->arena, sizeof(*win));
+    rel->window = win;
+    pln_row_ctx_t saved = pln__row_set(r, in->types, in->ncols);
+    win->npart = pln__rd_count(r, "PARTITION BY values", r->lim.nodes_max, PLN_CODEC_EXPR_MIN);
+    if (!r->failed)
+        win->part = pln__rd_exprs(r, win->npart);
+    win->norder = pln__rd_count(r, "window ORDER BY values", r->lim.nodes_max, PLN_CODEC_EXPR_MIN);
+    if (!r->failed)
+        win->order = pln__rd_exprs(r, win->norder);
+    if (r->failed) {
+        pln__row_restore(r, saved);
+        return false;
+    }
+    /* A key's column counts over the partition values, then the ORDER BY values. */
+    int width = win->npart + win->norder;
+    ty_oid_t *types = cm_arena_alloc(r->arena, sizeof(ty_oid_t) * (size_t)(width ? width : 1));
+    for (int i = 0; i < width; i++)
+        types[i] = i < win->npart ? win->part[i]->type : win->order[i - win->npart]->type;
+    win->keys = pln__rd_keys(r, win->norder, types, width);
+    if (!r->failed)
+        frame_read(r, win);
+    win->nfuncs = pln__rd_count(r, "window functions", r->lim.nodes_max, 15);
+    if (!r->failed)
+        win->funcs = cm_arena_zalloc(r->arena, sizeof(pln_wfunc_t *) * (size_t)(win->nfuncs ? win->nfuncs : 1));
+    for (int i = 0; i < win->nfuncs && !r->failed; i++)
+        win->funcs[i] = wfunc_read(r);
+    pln__row_restore(r, saved);
+    if (r->failed)
+        return false;
+    if (rel->ncols != in->ncols + win->nfuncs)
+        return pln__rd_fail(r, "a window of %d columns over %d with %d functions", rel->ncols, in->ncols, win->nfuncs);
+    for (int i = 0; i < rel->ncols && !r->failed; i++)
+        pln__rd_check_shape(r, i < in->ncols ? in->types[i] : win->funcs[i - in->ncols]->type, rel->types[i],
+                            "a window's column");
+    return !r->failed;
+}
