@@ -57,6 +57,7 @@ struct cat__zk_store {
     int meta_tries;             /* checks that found no /meta before the identity was known */
     char uuid[33];              /* the catalog_uuid this handle serves, "" before the first check */
     int32_t meta_version;       /* /meta's stat.version: every commit checks it */
+    int64_t head_version_seen;  /* /catalog/head's version at the last watch (re-)arm, -1 before */
     size_t pending;             /* completions the library still owes */
     cat__zk_req_t *live;        /* user requests not answered yet (timeouts) */
     cat__zk_req_t *parked;      /* user requests waiting for the store to be ready */

@@ -18,17 +18,30 @@
 #include <string.h>
 
 /* Bounded retries of a snapshot whose head moved while it was read. */
-#define ZK__SNAPSHOT_TRIES_MAX 20
+#define ZK__SNAPSHOT_TRIES_MAX 100
 
 /* ------------------------------------------------------------- head watch */
 
 static void zk_head_watch(zhandle_t *zh, int type, int state, const char *path, void *ctx);
 
+/*
+ * The re-arming read also tells what the head is now. Comparing it with
+ * the version seen last closes the gap between a watch firing and the
+ * new watch being in place: a commit in between is noticed here. So the
+ * notification comes from this read, at most once per re-arm.
+ */
 static void zk_watch_armed(int rc, const char *value, int len, const struct Stat *stat, const void *data)
 {
     cat__zk_req_t *r = (cat__zk_req_t *)data;
+    cat__zk_store_t *s = r->s;
     if (cat__zk_arrived(r, rc))
         cat__zk_req_free(r);
+    if (rc != ZOK || s->closing || s->replacing || s->failed)
+        return;
+    bool moved = s->head_version_seen >= 0 && stat->version != s->head_version_seen;
+    s->head_version_seen = stat->version;
+    if (moved)
+        cat__zk_notify(s);
 }
 
 void cat__zk_arm_head_watch(cat__zk_store_t *s)
@@ -45,9 +58,8 @@ static void zk_head_watch(zhandle_t *zh, int type, int state, const char *path, 
     cat__zk_store_t *s = ctx;
     if (s->closing || s->replacing || s->failed || type == ZOO_SESSION_EVENT || zh != s->zh)
         return;
-    /* One-shot: re-arm before telling, so no change between the two is missed. */
+    /* One-shot: re-arm; the re-arming read notifies when the head moved. */
     cat__zk_arm_head_watch(s);
-    cat__zk_notify(s);
 }
 
 /* ------------------------------------------------------------- head */

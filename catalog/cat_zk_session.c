@@ -385,6 +385,7 @@ cat_store_t *cat_store_zk_open(const cat_zk_options_t *o, const cat_limits_t *li
         cat_limits_default(&s->base.limits);
     s->opt = *o;
     s->opt.hosts = NULL;
+    s->head_version_seen = -1;
     s->root = cm_strdup(slash ? slash : "");
     s->hosts = cm_malloc(hl + 1);
     memcpy(s->hosts, hosts, hl);
