@@ -13,8 +13,11 @@
  *   pushdown   again, for the filters equiv derived
  *   prune      columns no operator above reads are not computed, and
  *              projections that change nothing go (pln_opt_prune.c)
- *   pushdown   again, so filters sit below the projections prune added
- *   prune      again, to merge the projections that pushdown met
+ *
+ * They run before constant folding (pln_fold.c), so an expression that
+ * pruning drops is never evaluated, as PostgreSQL never evaluates the
+ * unused outputs of a subquery it pulls up (SELECT x FROM (SELECT 1 AS x,
+ * 1/0) s answers 1).
  *
  * This file also holds the expression helpers the passes share (pln_opt.h).
  * Every pass names each operator kind in a switch and treats a kind it
@@ -29,6 +32,8 @@
 void pln__optimize(pln_binder_t *b, pln_rel_t **root)
 {
     pln_rel_t *r = *root;
+    r = pln__opt_pushdown(b, r);
+    r = pln__opt_equiv(b, r);
     r = pln__opt_pushdown(b, r);
     r = pln__opt_prune(b, r);
     *root = r;
@@ -186,16 +191,43 @@ ty_expr_t *pln__expr_subst(cm_arena_t *a, ty_expr_t *e, ty_expr_t *const *with)
     return rewrite(a, e, &how);
 }
 
+/* An "=" of one type with itself: transitive, so its operands can form classes. */
+static bool same_type_eq(const ty_expr_t *e)
+{
+    return e->kind == TY_EXPR_CALL && e->func && e->nargs == 2 && (e->func->flags & TY_FN_OPERATOR) &&
+           strcmp(e->func->name, "=") == 0 && e->args[0]->type == e->args[1]->type &&
+           e->func->args[0] == e->args[0]->type && e->func->args[1] == e->args[1]->type;
+}
+
 bool pln__expr_col_eq(const ty_expr_t *e, int *l, int *r)
 {
-    if (e->kind != TY_EXPR_CALL || !e->func || e->nargs != 2 || !(e->func->flags & TY_FN_OPERATOR) ||
-        strcmp(e->func->name, "=") != 0)
+    if (!same_type_eq(e) || !is_col(e->args[0]) || !is_col(e->args[1]))
         return false;
-    const ty_expr_t *x = e->args[0], *y = e->args[1];
-    if (!is_col(x) || !is_col(y) || x->type != y->type || e->func->args[0] != x->type ||
-        e->func->args[1] != y->type)
-        return false;
-    *l = x->index;
-    *r = y->index;
+    *l = e->args[0]->index;
+    *r = e->args[1]->index;
     return true;
+}
+
+bool pln__expr_col_const(const ty_expr_t *e, int *col, ty_expr_t **value)
+{
+    if (!same_type_eq(e))
+        return false;
+    for (int side = 0; side < 2; side++) {
+        ty_expr_t *c = e->args[side], *k = e->args[1 - side];
+        if (is_col(c) && k->kind == TY_EXPR_CONST && !k->value.isnull) {
+            *col = c->index;
+            *value = k;
+            return true;
+        }
+    }
+    return false;
+}
+
+ty_expr_t *pln__expr_eq(cm_arena_t *a, const ty_func_t *eq, ty_expr_t *l, ty_expr_t *r)
+{
+    ty_expr_t *e = ty_expr_new(a, TY_EXPR_CALL, TY_BOOL, 2);
+    e->func = eq;
+    e->args[0] = l;
+    e->args[1] = r;
+    return e;
 }

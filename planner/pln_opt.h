@@ -38,6 +38,10 @@ ty_expr_t *pln__expr_subst(cm_arena_t *a, ty_expr_t *e, ty_expr_t *const *with);
 ty_expr_t *pln__expr_column(cm_arena_t *a, int index, ty_oid_t type);
 /* a = b where both are columns of one type compared by that type's "=": *l and *r are their indexes. */
 bool pln__expr_col_eq(const ty_expr_t *e, int *l, int *r);
+/* column = constant (either way round, the constant not NULL) of one type's "=". */
+bool pln__expr_col_const(const ty_expr_t *e, int *col, ty_expr_t **value);
+/* l = r with the given "=" operator. */
+ty_expr_t *pln__expr_eq(cm_arena_t *a, const ty_func_t *eq, ty_expr_t *l, ty_expr_t *r);
 
 /* The passes, each over a whole plan; the root keeps its columns. */
 pln_rel_t *pln__opt_pushdown(pln_binder_t *b, pln_rel_t *r);

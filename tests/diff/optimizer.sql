@@ -72,3 +72,21 @@ SELECT x FROM (SELECT x, 1 / 0 AS y FROM (VALUES (1), (2)) v(x)) s ORDER BY 1
 SELECT x FROM (SELECT x, 1 / 0 AS y FROM (VALUES (1), (2)) v(x) GROUP BY x) s ORDER BY 1
 SELECT x FROM (SELECT x FROM (VALUES (1), (2)) v(x) WHERE 1 / 0 = 1) s
 SELECT a FROM (VALUES (1, 1 / 0), (2, 3)) v(a, b)
+-- equivalence classes: join keys from chains of equalities, constants propagated to every member
+SELECT * FROM (VALUES (1), (2), (3)) a(x), (VALUES (1), (2), (3)) b(y), (VALUES (2), (3), (4)) c(z) WHERE x = y AND y = z AND x = z ORDER BY 1
+SELECT * FROM (VALUES (1), (2), (3)) a(x) JOIN (VALUES (1), (2), (3)) b(y) ON x = y JOIN (VALUES (2), (3), (4)) c(z) ON y = z ORDER BY 1
+SELECT * FROM (VALUES (1, 2), (2, 3)) a(x, p) JOIN ((VALUES (2), (3)) b(y) JOIN (VALUES (2), (3)) c(z) ON y = z) ON p = z ORDER BY 1
+SELECT * FROM (VALUES (1, 'a'), (2, 'b')) a(x, s), (VALUES (1), (2), (2)) b(y) WHERE x = 2 AND x = y
+SELECT * FROM (VALUES (1), (2), (3)) a(x), (VALUES (1), (2), (3)) b(y), (VALUES (3), (4)) c(z) WHERE x = y AND y = z AND z = 3
+SELECT * FROM (VALUES (1), (2), (3)) a(x), (VALUES (1), (2), (3)) b(y) WHERE x = y AND y = 2 AND x = 3
+SELECT * FROM (VALUES (1, 1), (1, 2), (2, 2)) a(x, p), (VALUES (1), (2)) b(y) WHERE x = y AND p = y ORDER BY 1, 2
+SELECT * FROM (VALUES (1.0), (2.00)) a(x), (VALUES (1.00), (2)) b(y) WHERE x = y AND y = 2 ORDER BY 1
+SELECT * FROM (VALUES ('a'), ('b'), (NULL)) a(x), (VALUES ('a'), (NULL)) b(y) WHERE x = y
+SELECT * FROM (VALUES (1), (NULL)) a(x), (VALUES (1), (NULL)) b(y), (VALUES (1), (NULL)) c(z) WHERE x = y AND y = z
+SELECT * FROM (VALUES (1), (2)) a(x) LEFT JOIN ((VALUES (1), (2)) b(y) JOIN (VALUES (1), (2)) c(z) ON y = z AND z = 2) ON x = y ORDER BY 1
+SELECT * FROM (VALUES (1), (2)) a(x) LEFT JOIN (VALUES (1), (2)) b(y) ON x = y WHERE x = 2
+SELECT * FROM (VALUES (1), (2)) a(x) LEFT JOIN (VALUES (1), (2)) b(y) ON x = y AND x = 2 ORDER BY 1
+SELECT * FROM (VALUES (1), (2)) a(x) JOIN (VALUES (1), (2)) b(y) ON x = y AND y = 1 LEFT JOIN (VALUES (1), (3)) c(z) ON y = z
+SELECT count(*) FROM (VALUES (1), (2), (3)) a(x), (VALUES (1), (2), (3)) b(y) WHERE x = y AND x = 2::int8
+SELECT a.x, b.y FROM (SELECT x FROM (VALUES (1), (2), (3)) v(x) WHERE x = 2) a, (VALUES (1), (2)) b(y) WHERE a.x = b.y
+SELECT * FROM (SELECT x, count(*) AS n FROM (VALUES (1), (1), (2)) v(x) GROUP BY x) a, (VALUES (1), (2)) b(y) WHERE a.x = b.y AND b.y = 1
