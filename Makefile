@@ -76,7 +76,7 @@ deps:
 	@scripts/check-deps.sh
 
 run: setup
-	@$(MAKE) --no-print-directory $(BUILD)/eddy
+	@$(MAKE) --no-print-directory $(BUILD)/eddy $(BUILD)/tools/seq_bench
 	$(BUILD)/eddy --listen 127.0.0.1:6875
 
 test: setup
@@ -98,7 +98,7 @@ fuzz: setup
 	@tests/fuzz/run.sh $(FUZZ_SECONDS)
 
 bench: setup
-	@$(MAKE) --no-print-directory $(BUILD)/eddy
+	@$(MAKE) --no-print-directory $(BUILD)/eddy $(BUILD)/tools/seq_bench
 	@BUILD=$(BUILD) tests/bench/run.sh
 
 clean:

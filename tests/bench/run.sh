@@ -8,6 +8,8 @@
 # catalog, CREATE VIEW p50/p99 and SHOW OBJECTS against PostgreSQL's CREATE VIEW and
 # pg_class listing, with issue 3's targets. BENCH_DDL=0 skips it;
 #   BENCH_DDL_OBJECTS=10000 BENCH_DDL_STATEMENTS=300 BENCH_DDL_SHOWS=30 size it.
+# Then sequencing throughput and commit-to-applied latency for 1, 2 and 4 workers
+# (tests/tools/seq_bench.c); BENCH_SEQ=0 skips it, BENCH_SEQ_COMMITS / BENCH_SEQ_BURST size it.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 BUILD=${BUILD:-build}
@@ -65,5 +67,12 @@ rc=0
 if [ "${BENCH_DDL:-1}" != 0 ]; then
     echo
     /usr/bin/python3 tests/bench/ddl.py "$EDDY_PORT" "$PG_PORT" || rc=1
+fi
+
+# --- Sequencing (issue 5): worker 0 to N workers over the embedded store, no
+# network; commands/s and store commit -> applied by every worker (target p50 <= 1 ms).
+if [ "${BENCH_SEQ:-1}" != 0 ]; then
+    echo
+    "$BUILD"/tools/seq_bench -n "${BENCH_SEQ_COMMITS:-2000}" -m "${BENCH_SEQ_BURST:-20000}" || rc=1
 fi
 exit $rc
