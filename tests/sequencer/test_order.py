@@ -203,7 +203,23 @@ def names_of_internal_relations():
     c.close()
 
 
+def replace_reinstalls_in_place():
+    c = connect()
+    c.execute("CREATE VIEW replaced AS SELECT 1 AS x")
+    before = rows(c, "SELECT worker, id, catalog_index, plan_bytes FROM eddy_internal.dataflows "
+                     "WHERE name = 'eddy.public.replaced' ORDER BY worker")
+    c.execute("CREATE OR REPLACE VIEW replaced AS SELECT 1 AS x, 'longer' AS y")
+    after = rows(c, "SELECT worker, id, catalog_index, plan_bytes FROM eddy_internal.dataflows "
+                    "WHERE name = 'eddy.public.replaced' ORDER BY worker")
+    check(len(before) == WORKERS and len(after) == WORKERS, f"installed {len(before)} / {len(after)} times")
+    for b, a in zip(before, after):
+        check(a[1] == b[1] and a[2] > b[2] and a[3] > b[3], f"worker {a[0]}: {b} then {a}")
+    c.execute("DROP VIEW replaced")
+    c.close()
+
+
 case(ddl_storm_one_order)
+case(replace_reinstalls_in_place)
 case(read_right_after_ddl)
 case(names_of_internal_relations)
 sys.exit(1 if failures else 0)
