@@ -1,8 +1,8 @@
 /*
  * main.c: eddy's command line (DESIGN §9): parses options into a
  * srv_config_t and runs the server, or answers --help, --version and
- * --hash-password. Options that name features not built yet (ZooKeeper,
- * TLS) are refused with a clear message and exit status 2.
+ * --hash-password. Options that name features not built yet (TLS) are
+ * refused with a clear message and exit status 2.
  */
 #include "common/common.h"
 #include "server/server.h"
@@ -21,7 +21,12 @@ static void usage(FILE *f)
             "  --listen HOST:PORT          address to listen on (default 127.0.0.1:6875)\n"
             "  --workers N                 dataflow workers (default: online CPUs)\n"
             "  --io-threads N              network event loops (default: online CPUs)\n"
-            "  --zookeeper HOSTS/CHROOT    durable catalog in ZooKeeper (not supported yet)\n"
+            "  --zookeeper HOSTS/CHROOT    durable catalog in ZooKeeper, shared by every eddy that names it\n"
+            "                              (HOST:PORT[,HOST:PORT...][/CHROOT]; default: embedded catalog)\n"
+            "  --zookeeper-session-timeout-ms N  ZooKeeper session timeout asked for (default 10000)\n"
+            "  --zookeeper-connect-timeout-ms N  start-up: wait this long for ZooKeeper (default 10000)\n"
+            "  --ddl-timeout-ms N          DDL the catalog store cannot commit fails with 57P03 after N ms\n"
+            "                              (default 10000)\n"
             "  --cluster NAME              worker cluster of this process (default 'default')\n"
             "  --data-dir DIR              local state directory (default: memory only)\n"
             "  --auth trust|password|scram client authentication (default trust)\n"
@@ -75,7 +80,8 @@ enum {
     OPT_LISTEN = 256, OPT_WORKERS, OPT_IO_THREADS, OPT_ZOOKEEPER, OPT_CLUSTER, OPT_DATA_DIR, OPT_AUTH,
     OPT_USERS, OPT_TLS_CERT, OPT_TLS_KEY, OPT_LOG_LEVEL, OPT_MAX_CONN, OPT_MSG_MAX, OPT_AUTH_MSG_MAX,
     OPT_OUT_MAX, OPT_RESULT_MAX, OPT_AUTH_TIMEOUT, OPT_WORKER_QUEUE_MAX, OPT_DDL_APPLY_TIMEOUT,
-    OPT_COMMAND_HISTORY_MAX, OPT_HASH, OPT_HELP, OPT_VERSION,
+    OPT_COMMAND_HISTORY_MAX, OPT_HASH, OPT_HELP, OPT_VERSION, OPT_ZK_SESSION_TIMEOUT,
+    OPT_ZK_CONNECT_TIMEOUT, OPT_DDL_TIMEOUT,
 };
 
 int main(int argc, char **argv)
@@ -104,11 +110,14 @@ int main(int argc, char **argv)
         {"hash-password", no_argument, NULL, OPT_HASH},
         {"help", no_argument, NULL, OPT_HELP},
         {"version", no_argument, NULL, OPT_VERSION},
+        {"zookeeper-session-timeout-ms", required_argument, NULL, OPT_ZK_SESSION_TIMEOUT},
+        {"zookeeper-connect-timeout-ms", required_argument, NULL, OPT_ZK_CONNECT_TIMEOUT},
+        {"ddl-timeout-ms", required_argument, NULL, OPT_DDL_TIMEOUT},
         {NULL, 0, NULL, 0},
     };
     srv_config_t cfg;
     srv_config_default(&cfg);
-    const char *tls = NULL, *zookeeper = NULL;
+    const char *tls = NULL;
     long long v;
     int o;
     while ((o = getopt_long(argc, argv, "", opts, NULL)) != -1) {
@@ -126,7 +135,20 @@ int main(int argc, char **argv)
             cfg.io_threads = (int)v;
             break;
         case OPT_ZOOKEEPER:
-            zookeeper = optarg;
+            ok = optarg[0] != 0 && optarg[0] != '/';
+            cfg.zookeeper = optarg;
+            break;
+        case OPT_ZK_SESSION_TIMEOUT:
+            ok = parse_size(optarg, 100, 3600000, &v);
+            cfg.zk_session_timeout_ms = (int)v;
+            break;
+        case OPT_ZK_CONNECT_TIMEOUT:
+            ok = parse_size(optarg, 1, 3600000, &v);
+            cfg.zk_connect_timeout_ms = (int)v;
+            break;
+        case OPT_DDL_TIMEOUT:
+            ok = parse_size(optarg, 1, 3600000, &v);
+            cfg.ddl_timeout_ms = (int)v;
             break;
         case OPT_CLUSTER:
         case OPT_DATA_DIR:
@@ -206,10 +228,6 @@ int main(int argc, char **argv)
     }
     if (optind < argc) {
         fprintf(stderr, "eddy: unexpected argument \"%s\"\n", argv[optind]);
-        return 2;
-    }
-    if (zookeeper != NULL) {
-        fprintf(stderr, "eddy: --zookeeper is not supported yet\n");
         return 2;
     }
     if (tls != NULL) {

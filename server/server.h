@@ -36,6 +36,11 @@ typedef struct srv_config {
     size_t worker_queue_max;          /* commands waiting per worker (back-pressure beyond) */
     int ddl_apply_timeout_ms;         /* DDL waits this long for every worker to apply it */
     size_t command_history_max;       /* sequenced commands eddy_internal remembers (and per worker) */
+    /* The catalog store: embedded unless `zookeeper` is set. */
+    const char *zookeeper;            /* "host:port[,host:port...][/chroot]" */
+    int zk_session_timeout_ms;        /* asked of ZooKeeper (it grants 2 to 20 ticks) */
+    int zk_connect_timeout_ms;        /* start-up: wait this long for the first session */
+    int ddl_timeout_ms;               /* a DDL the store cannot commit fails (57P03) after this */
 } srv_config_t;
 
 void srv_config_default(srv_config_t *cfg);

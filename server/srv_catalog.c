@@ -8,6 +8,15 @@
  * (bounded), and acknowledge only once the loop's snapshot holds the commit,
  * so the session reads its own writes.
  *
+ * In cluster mode (--zookeeper) the store is ZooKeeper: each loop's handle
+ * forwards to the thread that owns the session (srv_zk_loop.c), and the
+ * loops start from the objects snapshot read at start-up (srv_zk_boot.c).
+ * The store may then be unreachable for a while: a DDL retries a failed
+ * store call with backoff until --ddl-timeout-ms, resolves a commit whose
+ * answer was lost through its request marker, and otherwise fails with
+ * 57P03 naming the store; statements that only read the catalog keep using
+ * the loop's snapshot. A per-loop timer runs those deadlines and retries.
+ *
  * Everything here runs on the loop that owns the handle; store callbacks
  * arrive from cat_store_dispatch, which the handle's wake hook (an
  * uv_async_t) schedules. A DDL in flight belongs to a connection that is
@@ -15,6 +24,7 @@
  * finishes on its own (a commit, once sent, has its effect either way).
  */
 #include "server/srv_int.h"
+#include "server/srv_zk.h"
 
 #include "parser/parser.h"
 
@@ -23,6 +33,10 @@
 #include <sys/random.h>
 
 #define SRV_DDL_ATTEMPTS_MAX 16   /* commits lost to concurrent DDL before giving up */
+#define SRV_CAT_TICK_MS 50        /* deadline and retry resolution of the loop's timer */
+#define SRV_CAT_BACKOFF_MIN_MS 50 /* first retry of a store call that failed; doubles */
+#define SRV_CAT_BACKOFF_MAX_MS 1000
+#define SRV_CAT_REREAD_MS 500     /* a failed log read is tried again this often */
 
 typedef struct srv_ddl srv_ddl_t;
 
@@ -34,7 +48,13 @@ struct srv_cat_loop {
     cat_snap_t *snap;
     bool reading;                 /* one log read in flight at most */
     bool again;                   /* the head may have moved during it */
+    bool read_failed;             /* the last read failed: the timer tries again */
+    bool need_snapshot;           /* ... and it must start over from the objects */
+    int64_t reread_at_us;
     srv_ddl_t *waiters;           /* operations waiting for the snapshot to reach their index */
+    srv_ddl_t *active;            /* every operation of this loop, for deadlines and retries */
+    uv_timer_t timer;             /* runs while `active` or a failed read needs it */
+    bool timer_on;
 };
 
 /* A connection's view of names, rebuilt when its settings change. */
@@ -48,6 +68,7 @@ struct srv_cat_conn {
 
 struct srv_ddl {
     srv_ddl_t *next;              /* in the loop's waiters */
+    srv_ddl_t *prev_active, *next_active;
     srv_cat_loop_t *cl;
     srv_conn_t *c;                /* NULL once detached */
     const pln_stmt_t *st;
@@ -62,6 +83,14 @@ struct srv_ddl {
     bool committed;               /* the wait is for our own commit, not for a head */
     bool hold;                    /* not a DDL: a statement waiting for this loop to catch up */
     bool applied_asked;           /* committed: waiting (or waited) for every worker to apply it */
+    bool waiting;                 /* in the loop's waiters */
+    bool call_out;                /* a store call's callback is still to come */
+    bool commit_out;              /* ... and it is a commit */
+    bool ambiguous;               /* a commit's answer was lost: it may have been applied */
+    int64_t deadline_us;          /* the client is answered 57P03 then, if not before */
+    int64_t retry_at_us;          /* 0, or when to try again after a store failure */
+    int backoff_ms;
+    cm_err_t last_err;            /* the last store failure, for the timeout's detail */
 };
 
 /* ------------------------------------------------------------ start and stop */
@@ -84,6 +113,8 @@ static void srv__boot_commit_cb(void *arg, cat_store_status_t st, uint64_t index
 bool srv_catalog_start(srv_server_t *srv, cm_err_t *err)
 {
     cat_set_quote_ident(sql_deparse_ident);
+    if (srv->cfg.zookeeper != NULL)
+        return srv_zk_boot(srv, err);
     srv->catdb = cat_mem_db_new();
     /* A private handle that this thread polls: the loops do not run yet. */
     cat_store_t *s = cat_store_mem_open(srv->catdb, NULL, NULL, NULL);
@@ -112,12 +143,14 @@ void srv_catalog_stop(srv_server_t *srv)
     if (srv->catdb)
         cat_mem_db_free(srv->catdb);
     srv->catdb = NULL;
+    srv_zk_boot_free(srv);
 }
 
 /* ------------------------------------------------------------ following the log */
 
 static void srv__ddl_waited(srv_ddl_t *d);
 static void srv__catch_up(srv_cat_loop_t *cl);
+static void srv__timer_need(srv_cat_loop_t *cl);
 
 static void srv__run_waiters(srv_cat_loop_t *cl)
 {
@@ -127,6 +160,7 @@ static void srv__run_waiters(srv_cat_loop_t *cl)
         srv_ddl_t *d = *pp;
         if (d->wait_index <= at) {
             *pp = d->next;
+            d->waiting = false;
             d->next = ready;
             ready = d;
         } else {
@@ -141,18 +175,46 @@ static void srv__run_waiters(srv_cat_loop_t *cl)
     }
 }
 
+/* A read failed while the store is unreachable: the loop's timer tries again
+ * (a notification may also come first, when the store is back). */
+static void srv__read_failed(srv_cat_loop_t *cl, bool snapshot, const cm_err_t *err)
+{
+    if (cl->store == NULL || (err && strcmp(err->sqlstate, CM_ERRCODE_ADMIN_SHUTDOWN) == 0))
+        return;
+    if (!cl->read_failed)
+        cm_log_warn("catalog: %s failed, retrying: %s", snapshot ? "snapshot read" : "log read",
+                    err && err->message ? err->message : "unknown error");
+    cl->read_failed = true;
+    cl->need_snapshot = cl->need_snapshot || snapshot;
+    cl->reread_at_us = cm_now_mono_us() + SRV_CAT_REREAD_MS * 1000;
+    srv__timer_need(cl);
+}
+
 static void srv__snapshot_cb(void *arg, cat_store_status_t st, const cat_head_t *head, const cat_kv_t *objects,
                              size_t n, const cm_err_t *err)
 {
     srv_cat_loop_t *cl = arg;
     cl->reading = false;
     cm_err_t e = {0};
-    if (st != CAT_STORE_OK || !cat_snap_load(cl->snap, head->index, objects, n, &e))
-        cm_log_error("catalog: could not load a snapshot: %s", e.set ? e.message : cat_store_status_name(st));
-    cm_err_clear(&e);
-    if (st == CAT_STORE_OK)
+    if (st != CAT_STORE_OK) {
+        srv__read_failed(cl, true, err);
+    } else if (!cat_snap_load(cl->snap, head->index, objects, n, &e)) {
+        cm_log_error("catalog: could not load a snapshot: %s", e.message);
+    } else {
+        cl->read_failed = cl->need_snapshot = false;
         srv__catch_up(cl);
+    }
+    cm_err_clear(&e);
     srv__run_waiters(cl);
+}
+
+static void srv__snapshot_read(srv_cat_loop_t *cl)
+{
+    cm_err_t e = {0};
+    cl->reading = cat_store_snapshot(cl->store, srv__snapshot_cb, cl, &e) == 0;
+    if (!cl->reading)
+        srv__read_failed(cl, true, &e);
+    cm_err_clear(&e);
 }
 
 static void srv__log_cb(void *arg, cat_store_status_t st, const cat_log_entry_bytes_t *entries, size_t n,
@@ -162,16 +224,14 @@ static void srv__log_cb(void *arg, cat_store_status_t st, const cat_log_entry_by
     cl->reading = false;
     if (st == CAT_STORE_TRIMMED) {
         /* The entries we need are gone: start over from the objects. */
-        cm_err_t e = {0};
-        cl->reading = cat_store_snapshot(cl->store, srv__snapshot_cb, cl, &e) == 0;
-        cm_err_clear(&e);
+        srv__snapshot_read(cl);
         return;
     }
     if (st != CAT_STORE_OK) {
-        if (err && strcmp(err->sqlstate, CM_ERRCODE_ADMIN_SHUTDOWN) != 0)
-            cm_log_warn("catalog: log read failed: %s", err->message ? err->message : cat_store_status_name(st));
+        srv__read_failed(cl, false, err);
         return;
     }
+    cl->read_failed = false;
     bool broken = false;
     for (size_t i = 0; i < n && !broken; i++) {
         if (entries[i].index != cat_snap_index(cl->snap) + 1)
@@ -184,9 +244,7 @@ static void srv__log_cb(void *arg, cat_store_status_t st, const cat_log_entry_by
         cm_err_clear(&e);
     }
     if (broken) {
-        cm_err_t e = {0};
-        cl->reading = cat_store_snapshot(cl->store, srv__snapshot_cb, cl, &e) == 0;
-        cm_err_clear(&e);
+        srv__snapshot_read(cl);
         return;
     }
     if (n > 0 || cl->again) {
@@ -202,10 +260,16 @@ static void srv__catch_up(srv_cat_loop_t *cl)
         cl->again = true;
         return;
     }
+    if (cl->store == NULL)
+        return;
+    if (cl->need_snapshot) {
+        srv__snapshot_read(cl);
+        return;
+    }
     cm_err_t e = {0};
     cl->reading = cat_store_log_read(cl->store, cat_snap_index(cl->snap) + 1, 0, srv__log_cb, cl, &e) == 0;
     if (!cl->reading)
-        cm_log_warn("catalog: could not read the log: %s", e.message ? e.message : "");
+        srv__read_failed(cl, false, &e);
     cm_err_clear(&e);
 }
 
@@ -227,6 +291,8 @@ static void srv__wake_cb(uv_async_t *a)
         cat_store_dispatch(cl->store);
 }
 
+static void srv__timer_cb(uv_timer_t *t);
+
 void srv_catalog_loop_init(srv_loop_t *lp)
 {
     srv_cat_loop_t *cl = cm_calloc(1, sizeof *cl);
@@ -234,7 +300,18 @@ void srv_catalog_loop_init(srv_loop_t *lp)
     lp->cat = cl;
     uv_async_init(&lp->uv, &cl->wake, srv__wake_cb);
     cl->wake.data = cl;
+    uv_timer_init(&lp->uv, &cl->timer);
+    cl->timer.data = cl;
     cl->snap = cat_snap_new();
+    if (lp->srv->zk != NULL) {
+        /* The snapshot read at start-up, then the log from there on; the
+         * first read is answered once the loop runs. */
+        cl->store = srv_zk_handle_open(lp->srv->zk, srv__wake, cl);
+        srv_zk_boot_load(lp->srv, cl->snap);
+        cat_store_set_notify(cl->store, srv__notify_cb, cl);
+        srv__catch_up(cl);
+        return;
+    }
     cl->store = cat_store_mem_open(lp->srv->catdb, NULL, srv__wake, cl);
     cat_store_set_notify(cl->store, srv__notify_cb, cl);
     /* Caught up before the first client: the loop does not run yet, so this
@@ -242,6 +319,8 @@ void srv_catalog_loop_init(srv_loop_t *lp)
     srv__catch_up(cl);
     cat_store_dispatch(cl->store);
 }
+
+static void srv__ddl_finish(srv_ddl_t *d, cm_err_t *err);
 
 void srv_catalog_loop_close(srv_loop_t *lp)
 {
@@ -255,9 +334,17 @@ void srv_catalog_loop_close(srv_loop_t *lp)
     while (cl->waiters) {
         srv_ddl_t *d = cl->waiters;
         cl->waiters = d->next;
+        d->waiting = false;
         d->c = NULL;
-        srv__ddl_waited(d);
+        srv__ddl_finish(d, NULL);
     }
+    /* What is left waits for a retry that will not come. */
+    while (cl->active) {
+        cl->active->c = NULL;
+        srv__ddl_finish(cl->active, NULL);
+    }
+    uv_timer_stop(&cl->timer);
+    uv_close((uv_handle_t *)&cl->timer, NULL);
     uv_close((uv_handle_t *)&cl->wake, NULL);
 }
 
@@ -347,12 +434,36 @@ static void srv__ddl_free(srv_ddl_t *d)
 {
     if (d->c != NULL && d->c->ddl == d)
         d->c->ddl = NULL;
+    srv_cat_loop_t *cl = d->cl;
+    if (d->prev_active)
+        d->prev_active->next_active = d->next_active;
+    else if (cl->active == d)
+        cl->active = d->next_active;
+    if (d->next_active)
+        d->next_active->prev_active = d->prev_active;
     if (d->commit)
         cat_commit_free(d->commit);
     if (d->change)
         cat_change_free(d->change);
+    cm_err_clear(&d->last_err);
     cm_arena_free(&d->arena);
     free(d);
+}
+
+static srv_ddl_t *srv__ddl_new(srv_cat_loop_t *cl, srv_conn_t *c)
+{
+    srv_ddl_t *d = cm_calloc(1, sizeof *d);
+    d->cl = cl;
+    d->c = c;
+    cm_arena_init(&d->arena, 0);
+    d->deadline_us = cm_now_mono_us() + (int64_t)cl->lp->srv->cfg.ddl_timeout_ms * 1000;
+    d->backoff_ms = SRV_CAT_BACKOFF_MIN_MS;
+    d->next_active = cl->active;
+    if (cl->active)
+        cl->active->prev_active = d;
+    cl->active = d;
+    srv__timer_need(cl);
+    return d;
 }
 
 static void srv__send_notices(srv_conn_t *c, const cat_change_t *ch)
@@ -403,6 +514,48 @@ static void srv__ddl_finish(srv_ddl_t *d, cm_err_t *err)
     srv__ddl_free(d);
 }
 
+/* Errors after which the same step may work a little later: the store is
+ * unreachable, busy or between sessions. Anything else is the answer. */
+static bool srv__store_err_transient(const cm_err_t *err)
+{
+    if (err == NULL || !err->set)
+        return true;
+    return strncmp(err->sqlstate, "08", 2) == 0 || strncmp(err->sqlstate, "53", 2) == 0 ||
+           strcmp(err->sqlstate, "57P03") == 0 || strcmp(err->sqlstate, "58000") == 0;
+}
+
+/* A store call failed for now: try again after a backoff, until the deadline. */
+static void srv__ddl_backoff(srv_ddl_t *d, const cm_err_t *err)
+{
+    if (d->c == NULL || d->cl->store == NULL) {
+        srv__ddl_finish(d, NULL);
+        return;
+    }
+    cm_err_clear(&d->last_err);
+    cm_err_set(&d->last_err, err && err->set ? err->sqlstate : "58000", "%s",
+               err && err->message ? err->message : "the catalog store did not answer");
+    d->retry_at_us = cm_now_mono_us() + (int64_t)d->backoff_ms * 1000;
+    d->backoff_ms = d->backoff_ms * 2 > SRV_CAT_BACKOFF_MAX_MS ? SRV_CAT_BACKOFF_MAX_MS : d->backoff_ms * 2;
+    srv__timer_need(d->cl);
+}
+
+/* A store error answers the statement, unless it is one to wait out. */
+static void srv__ddl_store_failed(srv_ddl_t *d, const cm_err_t *err)
+{
+    if (srv__store_err_transient(err) && d->cl->store != NULL) {
+        srv__ddl_backoff(d, err);
+        return;
+    }
+    cm_err_t e = {0};
+    cm_err_set(&e, err && err->set ? err->sqlstate : CM_ERRCODE_INTERNAL_ERROR, "%s",
+               err && err->message ? err->message : "catalog store failed");
+    if (err && err->detail)
+        cm_err_set_detail(&e, "%s", err->detail);
+    if (err && err->hint)
+        cm_err_set_hint(&e, "%s", err->hint);
+    srv__ddl_finish(d, &e);
+}
+
 /* Plans the statement against the loop's snapshot into a fresh change. */
 static bool srv__ddl_plan(srv_ddl_t *d, cm_err_t *err)
 {
@@ -413,13 +566,15 @@ static bool srv__ddl_plan(srv_ddl_t *d, cm_err_t *err)
     return pln_ddl_plan(&d->arena, d->st, d->sql, &d->c->sess.settings, srv_catalog_for(d->c), d->change, err);
 }
 
-static void srv__ddl_attempt(srv_ddl_t *d);
+static void srv__ddl_attempt(srv_ddl_t *d, bool lost_race);
+static void srv__ddl_lookup(srv_ddl_t *d);
 
 static void srv__ddl_wait(srv_ddl_t *d, uint64_t index)
 {
     d->wait_index = index;
     d->next = d->cl->waiters;
     d->cl->waiters = d;
+    d->waiting = true;
     if (cat_snap_index(d->cl->snap) >= index)
         srv__run_waiters(d->cl);
     else
@@ -430,9 +585,9 @@ static void srv__commit_cb(void *arg, cat_store_status_t st, uint64_t index, con
                            const cm_err_t *err)
 {
     srv_ddl_t *d = arg;
+    d->call_out = d->commit_out = false;
     cat_commit_free(d->commit);
     d->commit = NULL;
-    cm_err_t e = {0};
     switch (st) {
     case CAT_STORE_OK:
     case CAT_STORE_DUPLICATE:
@@ -443,12 +598,14 @@ static void srv__commit_cb(void *arg, cat_store_status_t st, uint64_t index, con
     case CAT_STORE_CONFLICT:
     case CAT_STORE_NAME_EXISTS:
         /* Another DDL won the race: catch up, validate again, retry. */
-        srv__ddl_attempt(d);
+        srv__ddl_attempt(d, true);
         return;
     default:
-        cm_err_set(&e, err && err->set ? err->sqlstate : CM_ERRCODE_INTERNAL_ERROR, "%s",
-                   err && err->message ? err->message : "catalog commit failed");
-        srv__ddl_finish(d, &e);
+        /* The answer may have been lost after the transaction was applied:
+         * its request marker says, before anything is planned again. */
+        if (srv__store_err_transient(err))
+            d->ambiguous = true;
+        srv__ddl_store_failed(d, err);
         return;
     }
 }
@@ -474,6 +631,44 @@ static void srv__ddl_applied_cb(void *arg, const cm_err_t *err)
     srv__ddl_finish(d, &e);
 }
 
+static void srv__lookup_cb(void *arg, cat_store_status_t st, uint64_t index, const cm_err_t *err)
+{
+    srv_ddl_t *d = arg;
+    d->call_out = false;
+    if (st == CAT_STORE_OK) {
+        /* It was applied: exactly once, at `index`. */
+        d->committed = true;
+        srv__ddl_wait(d, index);
+        return;
+    }
+    if (st == CAT_STORE_NOT_FOUND) {
+        if (d->c == NULL) {
+            srv__ddl_finish(d, NULL);
+        } else if (d->last_err.set && !srv__store_err_transient(&d->last_err)) {
+            /* Planning failed and our earlier commit is not the reason: that is the answer. */
+            cm_err_t e = {0};
+            cm_err_move(&e, &d->last_err);
+            srv__ddl_finish(d, &e);
+        } else {
+            srv__ddl_attempt(d, false);
+        }
+        return;
+    }
+    srv__ddl_store_failed(d, err);
+}
+
+/* Asks the store whether our request marker exists (a commit was ambiguous). */
+static void srv__ddl_lookup(srv_ddl_t *d)
+{
+    cm_err_t e = {0};
+    d->call_out = true;
+    if (cat_store_request_lookup(d->cl->store, d->uuid, srv__lookup_cb, d, &e) != 0) {
+        d->call_out = false;
+        srv__ddl_store_failed(d, &e);
+    }
+    cm_err_clear(&e);
+}
+
 /* The snapshot reached the index waited for: either a head to plan at, or our commit. */
 static void srv__ddl_waited(srv_ddl_t *d)
 {
@@ -496,10 +691,18 @@ static void srv__ddl_waited(srv_ddl_t *d)
     }
     if (cat_snap_index(d->cl->snap) != d->head.index) {
         /* The log moved past the head we read: read it again. */
-        srv__ddl_attempt(d);
+        srv__ddl_attempt(d, false);
         return;
     }
     if (!srv__ddl_plan(d, &e)) {
+        if (d->ambiguous) {
+            /* Perhaps our own lost commit made the statement fail now (the
+             * name exists, the object is gone): the marker decides. */
+            cm_err_clear(&d->last_err);
+            cm_err_move(&d->last_err, &e);
+            srv__ddl_lookup(d);
+            return;
+        }
         srv__ddl_finish(d, &e);
         return;
     }
@@ -509,19 +712,37 @@ static void srv__ddl_waited(srv_ddl_t *d)
     }
     d->commit = cat_commit_build(d->change, d->cl->snap, &d->head, d->uuid, d->st->tag, d->sql,
                                  &d->cl->store->limits, &e);
-    if (d->commit == NULL || cat_store_commit(d->cl->store, cat_commit_store(d->commit), srv__commit_cb, d, &e) != 0) {
+    if (d->commit == NULL) {
         srv__ddl_finish(d, &e);
         return;
     }
+    d->call_out = d->commit_out = true;
+    if (cat_store_commit(d->cl->store, cat_commit_store(d->commit), srv__commit_cb, d, &e) != 0) {
+        d->call_out = d->commit_out = false;
+        srv__ddl_store_failed(d, &e);
+    }
+    cm_err_clear(&e);
 }
 
 static void srv__head_cb(void *arg, cat_store_status_t st, const cat_head_t *head, const cm_err_t *err)
 {
     srv_ddl_t *d = arg;
+    d->call_out = false;
     if (st != CAT_STORE_OK) {
+        srv__ddl_store_failed(d, err);
+        return;
+    }
+    if (head->index < cat_snap_index(d->cl->snap)) {
+        /* Log indexes only grow: this is not the catalog this server follows. */
         cm_err_t e = {0};
-        cm_err_set(&e, err && err->set ? err->sqlstate : CM_ERRCODE_INTERNAL_ERROR, "%s",
-                   err && err->message ? err->message : "could not read the catalog head");
+        cm_log_error("catalog store \"%s\" is at index %llu, behind this server's catalog at %llu: it was wiped "
+                     "or replaced; refusing DDL", d->cl->store->ops->name, (unsigned long long)head->index,
+                     (unsigned long long)cat_snap_index(d->cl->snap));
+        cm_err_set(&e, CM_ERRCODE_INTERNAL_ERROR,
+                   "catalog store \"%s\" holds a different catalog (index %llu, this server has %llu)",
+                   d->cl->store->ops->name, (unsigned long long)head->index,
+                   (unsigned long long)cat_snap_index(d->cl->snap));
+        cm_err_set_hint(&e, "The store was wiped or replaced; restart eddy to serve the catalog it holds now.");
         srv__ddl_finish(d, &e);
         return;
     }
@@ -529,20 +750,128 @@ static void srv__head_cb(void *arg, cat_store_status_t st, const cat_head_t *hea
     srv__ddl_wait(d, head->index);
 }
 
-static void srv__ddl_attempt(srv_ddl_t *d)
+/* Reads the head to plan at (again). lost_race: a concurrent commit won, which counts. */
+static void srv__ddl_attempt(srv_ddl_t *d, bool lost_race)
 {
     cm_err_t e = {0};
     if (d->c == NULL || d->cl->store == NULL) {
         srv__ddl_finish(d, NULL);
         return;
     }
-    if (++d->attempts > SRV_DDL_ATTEMPTS_MAX) {
+    if (lost_race && ++d->attempts > SRV_DDL_ATTEMPTS_MAX) {
         cm_err_set(&e, "40001", "could not commit %s: the catalog kept changing", d->st->tag);
         srv__ddl_finish(d, &e);
         return;
     }
-    if (cat_store_head(d->cl->store, srv__head_cb, d, &e) != 0)
+    d->call_out = true;
+    if (cat_store_head(d->cl->store, srv__head_cb, d, &e) != 0) {
+        d->call_out = false;
+        srv__ddl_store_failed(d, &e);
+    }
+    cm_err_clear(&e);
+}
+
+/* The loop's timer found the retry time of a DDL that waited out a failure. */
+static void srv__ddl_retry(srv_ddl_t *d)
+{
+    d->retry_at_us = 0;
+    if (d->c == NULL || d->cl->store == NULL)
+        srv__ddl_finish(d, NULL);
+    else if (d->ambiguous && !d->committed)
+        srv__ddl_lookup(d);
+    else
+        srv__ddl_attempt(d, false);
+}
+
+static void srv__waiters_remove(srv_ddl_t *d)
+{
+    for (srv_ddl_t **pp = &d->cl->waiters; *pp; pp = &(*pp)->next) {
+        if (*pp == d) {
+            *pp = d->next;
+            break;
+        }
+    }
+    d->next = NULL;
+    d->waiting = false;
+}
+
+/* The deadline passed with the client still waiting. */
+static void srv__ddl_timeout(srv_ddl_t *d)
+{
+    srv_cat_loop_t *cl = d->cl;
+    int ms = cl->lp->srv->cfg.ddl_timeout_ms;
+    if (d->hold) {
+        /* A statement waiting for this loop to catch up with DDL acknowledged
+         * elsewhere: it runs against what the loop knows rather than not at all. */
+        cm_log_warn("catalog: this loop could not catch up within %d ms; going on at index %llu", ms,
+                    (unsigned long long)cat_snap_index(cl->snap));
+        srv__waiters_remove(d);
+        srv__ddl_finish(d, NULL);
+        return;
+    }
+    cm_err_t e = {0};
+    const char *store = cl->store ? cl->store->ops->name : "catalog";
+    cm_err_set(&e, "57P03", "catalog store \"%s\" is unavailable: %s was not committed within %d ms", store,
+               d->st->tag, ms);
+    const char *why = d->last_err.set && d->last_err.message ? d->last_err.message : "no answer";
+    if (d->committed)
+        cm_err_set_detail(&e, "The change was committed, but this server could not read it back in time (%s).", why);
+    else if (d->commit_out || d->ambiguous)
+        cm_err_set_detail(&e, "The change may or may not have been committed; it is never applied twice. Last "
+                          "error: %s", why);
+    else
+        cm_err_set_detail(&e, "Nothing was committed. Last error: %s", why);
+    cm_err_set_hint(&e, "Reading the catalog keeps working; DDL works again once the store is reachable.");
+    if (!d->call_out && !d->waiting) {
         srv__ddl_finish(d, &e);
+        return;
+    }
+    /* A call or a wait is still out: the client hears now, the operation ends
+     * when that comes back (a commit once sent has its effect either way). */
+    srv_conn_t *c = d->c;
+    const char *tag = d->st->tag;
+    d->c = NULL;
+    c->ddl = NULL;
+    srv_exec_ddl_done(c, &e, tag);
+}
+
+static void srv__timer_cb(uv_timer_t *t)
+{
+    srv_cat_loop_t *cl = t->data;
+    int64_t now = cm_now_mono_us();
+    /* One due operation at a time, from the top: acting on one may end others. */
+    for (;;) {
+        srv_ddl_t *due = NULL;
+        bool timeout = false;
+        for (srv_ddl_t *d = cl->active; d && !due; d = d->next_active) {
+            if (d->c != NULL && now >= d->deadline_us)
+                due = d, timeout = true;
+            else if (d->retry_at_us != 0 && now >= d->retry_at_us)
+                due = d;
+        }
+        if (due == NULL)
+            break;
+        if (timeout)
+            srv__ddl_timeout(due);
+        else
+            srv__ddl_retry(due);
+    }
+    if (cl->read_failed && now >= cl->reread_at_us && cl->store != NULL) {
+        cl->reread_at_us = now + SRV_CAT_REREAD_MS * 1000;
+        srv__catch_up(cl);
+    }
+    if (cl->active == NULL && !cl->read_failed) {
+        uv_timer_stop(&cl->timer);
+        cl->timer_on = false;
+    }
+}
+
+static void srv__timer_need(srv_cat_loop_t *cl)
+{
+    if (cl->timer_on || cl->store == NULL)
+        return;
+    cl->timer_on = true;
+    uv_timer_start(&cl->timer, srv__timer_cb, SRV_CAT_TICK_MS, SRV_CAT_TICK_MS);
 }
 
 srv_ddl_rc_t srv_catalog_ddl(srv_conn_t *c, const pln_stmt_t *st, const char *sql, cm_err_t *err)
@@ -550,12 +879,9 @@ srv_ddl_rc_t srv_catalog_ddl(srv_conn_t *c, const pln_stmt_t *st, const char *sq
     srv_cat_loop_t *cl = c->lp->cat;
     if (cl == NULL || cl->store == NULL)
         return cm_err_set(err, CM_ERRCODE_FEATURE_NOT_SUPPORTED, "%s needs the catalog", st->tag), SRV_DDL_ERROR;
-    srv_ddl_t *d = cm_calloc(1, sizeof *d);
-    d->cl = cl;
-    d->c = c;
+    srv_ddl_t *d = srv__ddl_new(cl, c);
     d->st = st;
     d->sql = sql;
-    cm_arena_init(&d->arena, 0);
     /* Validation against what this loop knows answers errors and no-ops at
      * once; a change is validated again at the head it commits on. */
     if (!srv__ddl_plan(d, err)) {
@@ -576,10 +902,16 @@ srv_ddl_rc_t srv_catalog_ddl(srv_conn_t *c, const pln_stmt_t *st, const char *sq
         memcpy(d->uuid + 8, &d, sizeof(void *) < 8 ? sizeof(void *) : 8);
     }
     d->attempts = 1;
+    d->call_out = true;
     if (cat_store_head(cl->store, srv__head_cb, d, err) != 0) {
-        d->c = NULL;
-        srv__ddl_free(d);
-        return SRV_DDL_ERROR;
+        d->call_out = false;
+        if (!srv__store_err_transient(err)) {
+            d->c = NULL;
+            srv__ddl_free(d);
+            return SRV_DDL_ERROR;
+        }
+        srv__ddl_backoff(d, err);
+        cm_err_clear(err);
     }
     c->ddl = d;
     srv_conn_set_state(c, SRV_CONN_BUSY);
@@ -594,11 +926,8 @@ bool srv_catalog_hold(srv_conn_t *c)
     uint64_t acked = atomic_load(&c->lp->srv->cat_acked);
     if (cat_snap_index(cl->snap) >= acked)
         return false;
-    srv_ddl_t *d = cm_calloc(1, sizeof *d);
-    d->cl = cl;
-    d->c = c;
+    srv_ddl_t *d = srv__ddl_new(cl, c);
     d->hold = true;
-    cm_arena_init(&d->arena, 0);
     c->ddl = d;
     srv_conn_set_state(c, SRV_CONN_BUSY);
     srv__ddl_wait(d, acked);

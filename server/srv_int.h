@@ -29,6 +29,8 @@ typedef struct srv_cat_loop srv_cat_loop_t;   /* srv_catalog.c: a loop's store h
 typedef struct srv_cat_conn srv_cat_conn_t;   /* srv_catalog.c: a connection's view of names */
 typedef struct srv_sync_loop srv_sync_loop_t; /* srv_workers.c: a loop's waits for the workers */
 typedef struct srv_sync_wait srv_sync_wait_t; /* srv_workers.c: one wait */
+typedef struct srv_zk srv_zk_t;               /* srv_zk_loop.c: the thread that owns the ZooKeeper session */
+typedef struct srv_zk_boot srv_zk_boot_t;     /* srv_zk_boot.c: the snapshot the loops start from */
 
 /* ------------------------------------------------------------ server */
 
@@ -46,6 +48,8 @@ typedef struct srv_server {
     int nloops;
     atomic_uint next_loop;
     cat_mem_db_t *catdb;            /* the embedded catalog store (laptop mode) */
+    srv_zk_t *zk;                   /* the ZooKeeper store (cluster mode, --zookeeper) */
+    srv_zk_boot_t *boot;
     _Atomic uint64_t cat_acked;     /* the highest catalog index acknowledged to any session */
     struct df_workers *workers;     /* the dataflow workers; worker 0's loop runs the sequencer */
     struct seq_transport *transport;
@@ -383,6 +387,12 @@ void srv_catalog_conn_free(srv_conn_t *c);
 /* True (the connection is now BUSY until its loop caught up) when this loop's
  * snapshot is behind a DDL some session was already told about. */
 bool srv_catalog_hold(srv_conn_t *c);
+/* srv_zk_boot.c: cluster mode's start-up (see there). */
+bool srv_zk_boot(srv_server_t *srv, cm_err_t *err);
+/* Loads the start-up snapshot into a loop's snapshot. */
+void srv_zk_boot_load(srv_server_t *srv, cat_snap_t *snap);
+/* Stops the ZooKeeper thread (after the loops) and frees the snapshot. */
+void srv_zk_boot_free(srv_server_t *srv);
 /* srv_exec.c: the answer of a DDL that went BUSY (err NULL: CommandComplete tag). */
 void srv_exec_ddl_done(srv_conn_t *c, cm_err_t *err, const char *tag);
 

@@ -41,6 +41,9 @@ void srv_config_default(srv_config_t *cfg)
     cfg->worker_queue_max = 1024;
     cfg->ddl_apply_timeout_ms = 30000;
     cfg->command_history_max = 10000;
+    cfg->zk_session_timeout_ms = 10000;
+    cfg->zk_connect_timeout_ms = 10000;
+    cfg->ddl_timeout_ms = 10000;
 }
 
 /* ------------------------------------------------------------ shutdown */

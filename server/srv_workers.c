@@ -13,6 +13,7 @@
  * that is closing from being signalled after its handle is gone.
  */
 #include "server/srv_int.h"
+#include "server/srv_zk.h"
 
 #include "dataflow/dataflow.h"
 #include "sequencer/sequencer.h"
@@ -43,6 +44,9 @@ static cat_store_t *srv__seq_store_open(void *arg, uv_loop_t *loop, void (*wake)
                                         cm_err_t *err)
 {
     srv_server_t *srv = arg;
+    /* Cluster mode: a handle of the thread that owns the ZooKeeper session. */
+    if (srv->zk != NULL)
+        return srv_zk_handle_open(srv->zk, wake, wake_arg);
     return cat_store_mem_open(srv->catdb, NULL, wake, wake_arg);
 }
 

@@ -1,0 +1,98 @@
+/*
+ * srv_zk.h: the server's ZooKeeper thread (srv_zk_loop.c) and the store
+ * handles the event loops use to reach it (srv_zk_handle.c).
+ *
+ * libzookeeper_st is single-threaded: one thread, with a libuv loop of its
+ * own, owns the store_zk handle and drives its socket. Every pgwire loop
+ * gets a cat_store_t of its own that forwards each call as a job through a
+ * bounded queue plus uv_async_send to that thread, and receives the answer
+ * the same way (DESIGN §10 rule 7). So srv_catalog.c uses one interface for
+ * the embedded store and for ZooKeeper.
+ */
+#ifndef EDDY_SRV_ZK_H
+#define EDDY_SRV_ZK_H
+
+#include "catalog/catalog.h"
+#include "common/common.h"
+
+#include <pthread.h>
+
+#define SRV_ZK_JOBS_MAX 4096        /* jobs queued for the ZooKeeper thread; beyond: 53000 */
+#define SRV_ZK_LOG_CACHE_MAX 1024   /* recent log entries kept to answer every loop's reads */
+
+typedef struct srv_zk srv_zk_t;
+typedef struct srv_zk_handle srv_zk_handle_t;
+
+typedef struct srv_zk_options {
+    const char *hosts;            /* "h:p,h:p/chroot" */
+    int session_timeout_ms;
+    int connect_timeout_ms;       /* start-up: how long to wait for the first session */
+    int op_timeout_ms;            /* a store call unanswered this long fails (58000) */
+} srv_zk_options_t;
+
+typedef enum srv_zk_job_kind {
+    SRV_ZK_HEAD,
+    SRV_ZK_LOG,
+    SRV_ZK_SNAPSHOT,
+    SRV_ZK_COMMIT,
+    SRV_ZK_REQUEST,
+    SRV_ZK_TRIM,
+} srv_zk_job_kind_t;
+
+/*
+ * One forwarded store call: its inputs, copied when it was made, and its
+ * answer, copied on the ZooKeeper thread (what the store hands a callback
+ * is valid only during it). The handle's thread runs the caller's callback.
+ */
+typedef struct srv_zk_job {
+    struct srv_zk_job *next;          /* in the thread's queue, then the handle's answers */
+    struct srv_zk_job *prev_live, *next_live;   /* the handle's jobs not answered yet */
+    srv_zk_handle_t *h;
+    srv_zk_job_kind_t kind;
+    void (*fn)(void);                 /* the caller's callback, cast back by kind */
+    void *arg;
+    bool orphan;                      /* the handle closed: its caller heard already */
+    /* inputs */
+    uint64_t from;
+    size_t max;
+    uint8_t uuid[16];
+    cat_store_commit_t commit;        /* pointers into `arena` */
+    /* the answer */
+    cm_arena_t arena;
+    cat_store_status_t st;
+    cm_err_t err;
+    cat_head_t head;
+    uint64_t index;
+    const char *name_key;
+    cat_log_entry_bytes_t *entries;
+    cat_kv_t *objects;
+    size_t n;
+} srv_zk_job_t;
+
+/* srv_zk_loop.c: the thread. */
+
+/* Opens the session, starts the thread and waits until the store takes calls
+ * (connect_timeout_ms); NULL with err when it cannot. */
+srv_zk_t *srv_zk_start(const srv_zk_options_t *opt, cm_err_t *err);
+/* Closes the store (pending jobs answer with an error) and joins the thread. */
+void srv_zk_stop(srv_zk_t *zk);
+/* Queues a job (any thread). false with 53000 when the queue is full. */
+bool srv_zk_post(srv_zk_t *zk, srv_zk_job_t *j, cm_err_t *err);
+/* Handles register to hear "the head may have moved". */
+void srv_zk_register(srv_zk_t *zk, srv_zk_handle_t *h);
+void srv_zk_unregister(srv_zk_t *zk, srv_zk_handle_t *h);
+
+/* srv_zk_handle.c: a loop's store handle. */
+
+/* `wake` (any thread) says the handle has answers for cat_store_dispatch;
+ * NULL: the owner waits with srv_zk_handle_wait. */
+cat_store_t *srv_zk_handle_open(srv_zk_t *zk, void (*wake)(void *arg), void *wake_arg);
+/* Start-up, before the loops run: dispatches answers until done(arg) or the
+ * timeout; false on timeout. */
+bool srv_zk_handle_wait(cat_store_t *s, int timeout_ms, bool (*done)(void *arg), void *arg);
+/* Called on the ZooKeeper thread. */
+void srv_zk_handle_answer(srv_zk_job_t *j);
+void srv_zk_handle_notify(srv_zk_handle_t *h);
+void srv_zk_job_free(srv_zk_job_t *j);
+
+#endif

@@ -1,0 +1,540 @@
+/*
+ * srv_zk_loop.c: the thread that owns the ZooKeeper session (cluster mode).
+ *
+ * libzookeeper_st does no I/O of its own: the store says which fd to watch,
+ * for what, and how long to wait at most (its interest hook), and does the
+ * reads, writes and callbacks when told (its process hook). This thread
+ * runs a libuv loop that turns those into one uv_poll on the fd and one
+ * uv_timer (zk.md §3.3). The library may close and replace its socket inside
+ * any call, even one that only queues a request, so after every call the
+ * poll is stopped first, the interest asked again, and the poll handle
+ * recreated whenever the fd or the store's socket generation changed (a new
+ * socket can get the old number).
+ *
+ * Other threads reach the store only through jobs: a bounded queue plus
+ * uv_async_send, drained whole (DESIGN §10 rule 7). The answers go back
+ * through each job's handle (srv_zk_handle.c).
+ *
+ * Log entries never change once committed, so the thread keeps the most
+ * recent ones it read or committed and answers every loop's log reads from
+ * them: the loops follow the log with one ZooKeeper read instead of one
+ * each, and a session whose loop must catch up with a DDL acknowledged on
+ * another loop does not need ZooKeeper to be reachable for it.
+ */
+#include "server/srv_zk.h"
+
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <uv.h>
+
+/* A poll handle per socket: libuv forbids re-initialising a live one. */
+typedef struct srv_zk_poll {
+    uv_poll_t uv;
+    srv_zk_t *zk;
+} srv_zk_poll_t;
+
+typedef struct srv_zk_cached {
+    uint8_t *data;
+    size_t len;
+} srv_zk_cached_t;
+
+struct srv_zk {
+    char *hosts;
+    cat_store_t *store;
+    uv_loop_t loop;
+    uv_thread_t thread;
+    uv_async_t async;
+    uv_timer_t timer;
+    srv_zk_poll_t *poll;          /* NULL while the store has no socket */
+    int poll_fd;
+    uint64_t poll_gen;
+    bool dead_logged;
+    bool was_ready;
+    bool stopping;                /* this thread began closing everything */
+    _Atomic bool ready;           /* the store takes calls (read by srv_zk_start) */
+    pthread_mutex_t mu;           /* guards the queue, `stop` and the handles */
+    srv_zk_job_t *q_head, *q_tail;
+    size_t q_len;
+    bool stop;
+    srv_zk_handle_t **handles;
+    size_t nhandles, handles_cap;
+    /* Recent log entries: indexes cache_lo .. cache_lo + cache_n - 1, a ring. */
+    srv_zk_cached_t cache[SRV_ZK_LOG_CACHE_MAX];
+    uint64_t cache_lo;
+    size_t cache_first, cache_n;
+};
+
+/* ------------------------------------------------------------ the log cache */
+
+static srv_zk_cached_t *srv__cache_at(srv_zk_t *zk, uint64_t index)
+{
+    return &zk->cache[(zk->cache_first + (size_t)(index - zk->cache_lo)) % SRV_ZK_LOG_CACHE_MAX];
+}
+
+static void srv__cache_clear(srv_zk_t *zk)
+{
+    for (size_t i = 0; i < zk->cache_n; i++)
+        free(srv__cache_at(zk, zk->cache_lo + i)->data);
+    zk->cache_n = 0;
+    zk->cache_first = 0;
+}
+
+/* Keeps entry `index` if it extends the cached run; a gap starts a new run. */
+static void srv__cache_put(srv_zk_t *zk, uint64_t index, const uint8_t *data, size_t len)
+{
+    if (zk->cache_n > 0 && index >= zk->cache_lo && index < zk->cache_lo + zk->cache_n)
+        return;
+    if (zk->cache_n > 0 && index != zk->cache_lo + zk->cache_n)
+        srv__cache_clear(zk);
+    if (zk->cache_n == 0)
+        zk->cache_lo = index;
+    if (zk->cache_n == SRV_ZK_LOG_CACHE_MAX) {
+        free(zk->cache[zk->cache_first].data);
+        zk->cache_first = (zk->cache_first + 1) % SRV_ZK_LOG_CACHE_MAX;
+        zk->cache_lo++;
+        zk->cache_n--;
+    }
+    zk->cache_n++;
+    srv_zk_cached_t *c = srv__cache_at(zk, index);
+    c->data = cm_malloc(len ? len : 1);
+    if (len)
+        memcpy(c->data, data, len);
+    c->len = len;
+}
+
+/* Answers a log read from the cache when it holds entry `from`. */
+static bool srv__cache_answer(srv_zk_t *zk, srv_zk_job_t *j)
+{
+    if (zk->cache_n == 0 || j->from < zk->cache_lo || j->from >= zk->cache_lo + zk->cache_n)
+        return false;
+    size_t n = (size_t)(zk->cache_lo + zk->cache_n - j->from);
+    if (j->max > 0 && n > j->max)
+        n = j->max;
+    j->entries = cm_arena_alloc(&j->arena, n * sizeof *j->entries);
+    for (size_t i = 0; i < n; i++) {
+        const srv_zk_cached_t *c = srv__cache_at(zk, j->from + i);
+        uint8_t *copy = cm_arena_alloc(&j->arena, c->len ? c->len : 1);
+        memcpy(copy, c->data, c->len);
+        j->entries[i] = (cat_log_entry_bytes_t){.index = j->from + i, .data = copy, .len = c->len};
+    }
+    j->n = n;
+    j->st = CAT_STORE_OK;
+    srv_zk_handle_answer(j);
+    return true;
+}
+
+/* ------------------------------------------------------------ driving the socket */
+
+static void srv__zk_rearm(srv_zk_t *zk);
+
+static void srv__poll_close_cb(uv_handle_t *h)
+{
+    free(h->data);
+}
+
+static void srv__poll_drop(srv_zk_t *zk)
+{
+    if (zk->poll == NULL)
+        return;
+    uv_poll_stop(&zk->poll->uv);
+    zk->poll->uv.data = zk->poll;
+    uv_close((uv_handle_t *)&zk->poll->uv, srv__poll_close_cb);
+    zk->poll = NULL;
+}
+
+static void srv__zk_poll_cb(uv_poll_t *p, int status, int events)
+{
+    srv_zk_poll_t *zp = (srv_zk_poll_t *)p;
+    srv_zk_t *zk = zp->zk;
+    int ev = 0;
+    if (status < 0)
+        ev = CAT_ZK_READ | CAT_ZK_WRITE;   /* let the library find the socket's error */
+    else
+        ev = ((events & UV_READABLE) ? CAT_ZK_READ : 0) | ((events & UV_WRITABLE) ? CAT_ZK_WRITE : 0);
+    cat_store_zk_process(zk->store, ev);
+    srv__zk_rearm(zk);
+}
+
+static void srv__zk_timer_cb(uv_timer_t *t)
+{
+    srv_zk_t *zk = t->data;
+    cat_store_zk_process(zk->store, 0);
+    srv__zk_rearm(zk);
+}
+
+static void srv__zk_notify_all(srv_zk_t *zk)
+{
+    pthread_mutex_lock(&zk->mu);
+    for (size_t i = 0; i < zk->nhandles; i++)
+        srv_zk_handle_notify(zk->handles[i]);
+    pthread_mutex_unlock(&zk->mu);
+}
+
+/* After every call into the store: watch what it wants watched now. */
+static void srv__zk_rearm(srv_zk_t *zk)
+{
+    if (zk->stopping || zk->store == NULL)
+        return;
+    /* Stop first: the fd may already be closed, and the next interest call
+     * may open a new socket under the same number. */
+    if (zk->poll)
+        uv_poll_stop(&zk->poll->uv);
+    int fd = -1, events = 0, timeout_ms = 1000;
+    uint64_t gen = 0;
+    if (cat_store_zk_interest(zk->store, &fd, &events, &timeout_ms, &gen) != 0) {
+        if (!zk->dead_logged)
+            cm_log_error("catalog store \"zookeeper\" at %s failed for good: DDL is refused until eddy restarts",
+                         zk->hosts);
+        zk->dead_logged = true;
+        srv__poll_drop(zk);
+        atomic_store(&zk->ready, false);
+        return;
+    }
+    if (zk->poll && (fd != zk->poll_fd || gen != zk->poll_gen))
+        srv__poll_drop(zk);
+    if (fd >= 0 && zk->poll == NULL) {
+        srv_zk_poll_t *zp = cm_calloc(1, sizeof *zp);
+        zp->zk = zk;
+        if (uv_poll_init_socket(&zk->loop, &zp->uv, fd) != 0) {
+            free(zp);
+        } else {
+            zk->poll = zp;
+            zk->poll_fd = fd;
+            zk->poll_gen = gen;
+        }
+    }
+    if (zk->poll && events)
+        uv_poll_start(&zk->poll->uv,
+                      ((events & CAT_ZK_READ) ? UV_READABLE : 0) | ((events & CAT_ZK_WRITE) ? UV_WRITABLE : 0),
+                      srv__zk_poll_cb);
+    uv_timer_start(&zk->timer, srv__zk_timer_cb, (uint64_t)(timeout_ms > 0 ? timeout_ms : 1), 0);
+    bool ready = cat_store_zk_ready(zk->store);
+    atomic_store(&zk->ready, ready);
+    /* Back after an outage or a new session: whatever was committed in
+     * between is news to every loop. */
+    if (ready && !zk->was_ready)
+        srv__zk_notify_all(zk);
+    zk->was_ready = ready;
+}
+
+/* ------------------------------------------------------------ running jobs */
+
+static void srv__copy_err(srv_zk_job_t *j, cat_store_status_t st, const cm_err_t *err)
+{
+    j->st = st;
+    if (st == CAT_STORE_OK || st == CAT_STORE_DUPLICATE || st == CAT_STORE_NOT_FOUND || err == NULL ||
+        !err->set)
+        return;
+    cm_err_set(&j->err, err->sqlstate, "%s", err->message ? err->message : "catalog store error");
+    if (err->detail)
+        cm_err_set_detail(&j->err, "%s", err->detail);
+    if (err->hint)
+        cm_err_set_hint(&j->err, "%s", err->hint);
+}
+
+static void srv__head_cb(void *arg, cat_store_status_t st, const cat_head_t *head, const cm_err_t *err)
+{
+    srv_zk_job_t *j = arg;
+    srv__copy_err(j, st, err);
+    if (head)
+        j->head = *head;
+    srv_zk_handle_answer(j);
+}
+
+static void srv__log_cb(void *arg, cat_store_status_t st, const cat_log_entry_bytes_t *entries, size_t n,
+                        const cm_err_t *err)
+{
+    srv_zk_job_t *j = arg;
+    srv__copy_err(j, st, err);
+    j->entries = cm_arena_alloc(&j->arena, (n ? n : 1) * sizeof *j->entries);
+    for (size_t i = 0; i < n; i++) {
+        uint8_t *copy = cm_arena_alloc(&j->arena, entries[i].len ? entries[i].len : 1);
+        memcpy(copy, entries[i].data, entries[i].len);
+        j->entries[i] = (cat_log_entry_bytes_t){.index = entries[i].index, .data = copy, .len = entries[i].len};
+    }
+    j->n = n;
+    srv_zk_handle_answer(j);
+}
+
+static void srv__snapshot_cb(void *arg, cat_store_status_t st, const cat_head_t *head, const cat_kv_t *objects,
+                             size_t n, const cm_err_t *err)
+{
+    srv_zk_job_t *j = arg;
+    srv__copy_err(j, st, err);
+    if (head)
+        j->head = *head;
+    j->objects = cm_arena_alloc(&j->arena, (n ? n : 1) * sizeof *j->objects);
+    for (size_t i = 0; i < n; i++) {
+        uint8_t *copy = cm_arena_alloc(&j->arena, objects[i].len ? objects[i].len : 1);
+        memcpy(copy, objects[i].data, objects[i].len);
+        j->objects[i] = (cat_kv_t){.key = cm_arena_strdup(&j->arena, objects[i].key), .data = copy,
+                                   .len = objects[i].len};
+    }
+    j->n = n;
+    srv_zk_handle_answer(j);
+}
+
+typedef struct srv_zk_commit_ctx {
+    srv_zk_t *zk;
+    srv_zk_job_t *j;
+} srv_zk_commit_ctx_t;
+
+static void srv__commit_cb(void *arg, cat_store_status_t st, uint64_t index, const char *name_key,
+                           const cm_err_t *err)
+{
+    srv_zk_commit_ctx_t *ctx = arg;
+    srv_zk_job_t *j = ctx->j;
+    /* Our own entry, committed: the loops will read it next. */
+    if (st == CAT_STORE_OK && !ctx->zk->stopping)
+        srv__cache_put(ctx->zk, index, j->commit.entry, j->commit.entry_len);
+    free(ctx);
+    srv__copy_err(j, st, err);
+    j->index = index;
+    if (name_key)
+        j->name_key = cm_arena_strdup(&j->arena, name_key);
+    srv_zk_handle_answer(j);
+}
+
+static void srv__request_cb(void *arg, cat_store_status_t st, uint64_t index, const cm_err_t *err)
+{
+    srv_zk_job_t *j = arg;
+    srv__copy_err(j, st, err);
+    j->index = index;
+    srv_zk_handle_answer(j);
+}
+
+/* The log reads' answers fill the cache: a wrapper around the job's callback. */
+typedef struct srv_zk_read_ctx {
+    srv_zk_t *zk;
+    srv_zk_job_t *j;
+} srv_zk_read_ctx_t;
+
+static void srv__log_fill_cb(void *arg, cat_store_status_t st, const cat_log_entry_bytes_t *entries, size_t n,
+                             const cm_err_t *err)
+{
+    srv_zk_read_ctx_t *ctx = arg;
+    srv_zk_t *zk = ctx->zk;
+    srv_zk_job_t *j = ctx->j;
+    free(ctx);
+    if (st == CAT_STORE_OK && !zk->stopping)
+        for (size_t i = 0; i < n; i++)
+            srv__cache_put(zk, entries[i].index, entries[i].data, entries[i].len);
+    srv__log_cb(j, st, entries, n, err);
+}
+
+static void srv__job_run(srv_zk_t *zk, srv_zk_job_t *j)
+{
+    cm_err_t err = {0};
+    int rc = 0;
+    switch (j->kind) {
+    case SRV_ZK_HEAD:
+        rc = cat_store_head(zk->store, srv__head_cb, j, &err);
+        break;
+    case SRV_ZK_LOG: {
+        if (srv__cache_answer(zk, j))
+            return;
+        srv_zk_read_ctx_t *ctx = cm_calloc(1, sizeof *ctx);
+        *ctx = (srv_zk_read_ctx_t){zk, j};
+        rc = cat_store_log_read(zk->store, j->from, j->max, srv__log_fill_cb, ctx, &err);
+        if (rc != 0)
+            free(ctx);
+        break;
+    }
+    case SRV_ZK_SNAPSHOT:
+        rc = cat_store_snapshot(zk->store, srv__snapshot_cb, j, &err);
+        break;
+    case SRV_ZK_COMMIT: {
+        srv_zk_commit_ctx_t *ctx = cm_calloc(1, sizeof *ctx);
+        *ctx = (srv_zk_commit_ctx_t){zk, j};
+        rc = cat_store_commit(zk->store, &j->commit, srv__commit_cb, ctx, &err);
+        if (rc != 0)
+            free(ctx);
+        break;
+    }
+    case SRV_ZK_REQUEST:
+        rc = cat_store_request_lookup(zk->store, j->uuid, srv__request_cb, j, &err);
+        break;
+    case SRV_ZK_TRIM:
+        rc = cat_store_log_trim(zk->store, j->from, &err);
+        if (rc == 0) {
+            j->st = CAT_STORE_OK;
+            srv_zk_handle_answer(j);
+        }
+        break;
+    }
+    if (rc != 0) {
+        srv__copy_err(j, CAT_STORE_ERROR, &err);
+        srv_zk_handle_answer(j);
+    }
+    cm_err_clear(&err);
+}
+
+static void srv__job_refuse(srv_zk_job_t *j)
+{
+    cm_err_set(&j->err, CM_ERRCODE_ADMIN_SHUTDOWN, "catalog store \"zookeeper\" is closing");
+    j->st = CAT_STORE_ERROR;
+    srv_zk_handle_answer(j);
+}
+
+static void srv__zk_shutdown(srv_zk_t *zk)
+{
+    zk->stopping = true;
+    /* Closing answers every pending call with an error (inside this call). */
+    cat_store_close(zk->store);
+    zk->store = NULL;
+    srv__cache_clear(zk);
+    srv__poll_drop(zk);
+    uv_timer_stop(&zk->timer);
+    uv_close((uv_handle_t *)&zk->timer, NULL);
+    pthread_mutex_lock(&zk->mu);
+    uv_close((uv_handle_t *)&zk->async, NULL);
+    pthread_mutex_unlock(&zk->mu);
+}
+
+static void srv__zk_async_cb(uv_async_t *a)
+{
+    srv_zk_t *zk = a->data;
+    pthread_mutex_lock(&zk->mu);
+    srv_zk_job_t *jobs = zk->q_head;
+    zk->q_head = zk->q_tail = NULL;
+    zk->q_len = 0;
+    bool stop = zk->stop;
+    pthread_mutex_unlock(&zk->mu);
+    if (zk->stopping)
+        return;
+    while (jobs) {
+        srv_zk_job_t *j = jobs;
+        jobs = j->next;
+        j->next = NULL;
+        if (stop)
+            srv__job_refuse(j);
+        else
+            srv__job_run(zk, j);
+    }
+    if (stop)
+        srv__zk_shutdown(zk);
+    else
+        srv__zk_rearm(zk);
+}
+
+/* ------------------------------------------------------------ the thread */
+
+bool srv_zk_post(srv_zk_t *zk, srv_zk_job_t *j, cm_err_t *err)
+{
+    pthread_mutex_lock(&zk->mu);
+    if (zk->stop) {
+        pthread_mutex_unlock(&zk->mu);
+        return cm_err_set(err, CM_ERRCODE_ADMIN_SHUTDOWN, "catalog store \"zookeeper\" is closing");
+    }
+    if (zk->q_len >= SRV_ZK_JOBS_MAX) {
+        pthread_mutex_unlock(&zk->mu);
+        return cm_err_set(err, "53000", "too many catalog requests are waiting for ZooKeeper");
+    }
+    j->next = NULL;
+    if (zk->q_tail)
+        zk->q_tail->next = j;
+    else
+        zk->q_head = j;
+    zk->q_tail = j;
+    zk->q_len++;
+    /* Under the lock: the thread closes the async handle only with it held. */
+    uv_async_send(&zk->async);
+    pthread_mutex_unlock(&zk->mu);
+    return true;
+}
+
+void srv_zk_register(srv_zk_t *zk, srv_zk_handle_t *h)
+{
+    pthread_mutex_lock(&zk->mu);
+    if (zk->nhandles == zk->handles_cap) {
+        zk->handles_cap = zk->handles_cap ? 2 * zk->handles_cap : 8;
+        zk->handles = cm_realloc(zk->handles, zk->handles_cap * sizeof *zk->handles);
+    }
+    zk->handles[zk->nhandles++] = h;
+    pthread_mutex_unlock(&zk->mu);
+}
+
+void srv_zk_unregister(srv_zk_t *zk, srv_zk_handle_t *h)
+{
+    pthread_mutex_lock(&zk->mu);
+    for (size_t i = 0; i < zk->nhandles; i++) {
+        if (zk->handles[i] == h) {
+            zk->handles[i] = zk->handles[--zk->nhandles];
+            break;
+        }
+    }
+    pthread_mutex_unlock(&zk->mu);
+}
+
+static void srv__zk_notify_cb(void *arg)
+{
+    srv__zk_notify_all(arg);
+}
+
+static void srv__zk_thread(void *arg)
+{
+    srv_zk_t *zk = arg;
+    srv__zk_rearm(zk);
+    uv_run(&zk->loop, UV_RUN_DEFAULT);
+}
+
+static void srv__zk_free(srv_zk_t *zk)
+{
+    pthread_mutex_destroy(&zk->mu);
+    free(zk->handles);
+    free(zk->hosts);
+    free(zk);
+}
+
+srv_zk_t *srv_zk_start(const srv_zk_options_t *opt, cm_err_t *err)
+{
+    cat_zk_options_t zo;
+    cat_zk_options_default(&zo);
+    zo.hosts = opt->hosts;
+    zo.session_timeout_ms = opt->session_timeout_ms;
+    zo.op_timeout_ms = opt->op_timeout_ms;
+    cat_store_t *store = cat_store_zk_open(&zo, NULL, err);
+    if (store == NULL)
+        return NULL;
+    srv_zk_t *zk = cm_calloc(1, sizeof *zk);
+    zk->hosts = cm_strdup(opt->hosts);
+    zk->store = store;
+    zk->poll_fd = -1;
+    pthread_mutex_init(&zk->mu, NULL);
+    uv_loop_init(&zk->loop);
+    uv_async_init(&zk->loop, &zk->async, srv__zk_async_cb);
+    zk->async.data = zk;
+    uv_timer_init(&zk->loop, &zk->timer);
+    zk->timer.data = zk;
+    cat_store_set_notify(store, srv__zk_notify_cb, zk);
+    uv_thread_create(&zk->thread, srv__zk_thread, zk);
+    /* The first session: wait here, start-up has nothing else to do. */
+    int64_t end = cm_now_mono_us() + (int64_t)opt->connect_timeout_ms * 1000;
+    while (!atomic_load(&zk->ready) && cm_now_mono_us() < end) {
+        struct timespec ts = {0, 5 * 1000 * 1000};
+        nanosleep(&ts, NULL);
+    }
+    if (!atomic_load(&zk->ready)) {
+        cm_err_set(err, "57P03", "could not reach the catalog store \"zookeeper\" at %s within %d ms", opt->hosts,
+                   opt->connect_timeout_ms);
+        cm_err_set_hint(err, "Check that ZooKeeper runs there, or raise --zookeeper-connect-timeout-ms.");
+        srv_zk_stop(zk);
+        return NULL;
+    }
+    return zk;
+}
+
+void srv_zk_stop(srv_zk_t *zk)
+{
+    if (zk == NULL)
+        return;
+    pthread_mutex_lock(&zk->mu);
+    zk->stop = true;
+    uv_async_send(&zk->async);
+    pthread_mutex_unlock(&zk->mu);
+    uv_thread_join(&zk->thread);
+    uv_loop_close(&zk->loop);
+    srv__zk_free(zk);
+}
