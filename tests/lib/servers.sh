@@ -10,6 +10,10 @@
 #   zk_start               starts a standalone ZooKeeper (Debian's `zookeeper` package)
 #                          in a temp dir on a free port: ZK_PORT, ZK_ADDR, ZK_PID, ZK_DIR
 #   zk_stop                stops it and removes its directory
+#   zk_ensemble_start      a 3-node ZooKeeper ensemble on free ports: ZK_ENS_ADDR (the
+#                          connect string), ZK_ENS_PIDS (pid,pid,pid), ZK_ENS_DIR (node i's
+#                          config is $ZK_ENS_DIR/zk<i>/zoo.cfg, so a test can restart it)
+#   zk_ensemble_stop       stops it and removes its directory
 #   servers_stop_all       stops everything started through this file
 #
 # Everything binds to 127.0.0.1 only; PostgreSQL's unix socket lives in its temp dir.
@@ -182,9 +186,80 @@ zk_stop() {   # stops the ZooKeeper zk_start made and removes its directory
     return 0
 }
 
+# The ensemble: the same settings as zk_start plus the quorum and election
+# ports of every node; a leader is elected within a few ticks.
+zk_ensemble_start() {   # zk_ensemble_start: three nodes, see the header
+    local dir i j cport qport eport pids=() addrs=()
+    dir=$(mktemp -d /tmp/eddy-zkens.XXXXXX) || return 1
+    ZK_ENS_DIR=$dir
+    local servers=""
+    local cports=()
+    for i in 1 2 3; do
+        cports[$i]=$(free_port); qport=$(free_port); eport=$(free_port)
+        servers+="server.$i=127.0.0.1:$qport:$eport"$'\n'
+    done
+    for i in 1 2 3; do
+        mkdir -p "$dir/zk$i/data"
+        echo "$i" >"$dir/zk$i/data/myid"
+        {
+            echo "tickTime=500"
+            echo "initLimit=10"
+            echo "syncLimit=5"
+            echo "dataDir=$dir/zk$i/data"
+            echo "clientPort=${cports[$i]}"
+            echo "clientPortAddress=127.0.0.1"
+            echo "admin.enableServer=false"
+            echo "4lw.commands.whitelist=ruok,srvr,stat,mntr,cons"
+            echo "maxClientCnxns=0"
+            echo "forceSync=no"
+            printf '%s' "$servers"
+        } >"$dir/zk$i/zoo.cfg"
+        java -Xmx256m -cp "$dir/zk$i:$ZK_JAR" org.apache.zookeeper.server.quorum.QuorumPeerMain \
+            "$dir/zk$i/zoo.cfg" >"$dir/zk$i/server.log" 2>&1 &
+        pids+=("$!")
+        SERVERS_PIDS+=("$!")
+        addrs+=("127.0.0.1:${cports[$i]}")
+    done
+    ZK_ENS_PIDS=$(IFS=,; echo "${pids[*]}")
+    ZK_ENS_ADDR=$(IFS=,; echo "${addrs[*]}")
+    export ZK_ENS_DIR ZK_ENS_PIDS ZK_ENS_ADDR
+    # Serving means a quorum: wait until some node says it is the leader.
+    for ((j = 0; j < 600; j++)); do
+        for i in 1 2 3; do
+            if zk__4lw_port "${cports[$i]}" srvr | grep -q 'Mode: leader'; then return 0; fi
+        done
+        sleep 0.05
+    done
+    echo "the ZooKeeper ensemble elected no leader:" >&2
+    tail -5 "$dir"/zk*/server.log >&2
+    zk_ensemble_stop
+    return 1
+}
+
+zk__4lw_port() {   # zk__4lw_port PORT WORD
+    { exec 3<>/dev/tcp/127.0.0.1/"$1" && printf '%s' "$2" >&3 && timeout 2 cat <&3; } 2>/dev/null
+}
+
+zk_ensemble_stop() {
+    [ -n "${ZK_ENS_DIR:-}" ] || return 0
+    local p q keep=()
+    IFS=, read -ra ens <<<"$ZK_ENS_PIDS"
+    for p in "${ens[@]}"; do kill "$p" 2>/dev/null; done
+    for p in "${ens[@]}"; do wait "$p" 2>/dev/null; done
+    for p in "${SERVERS_PIDS[@]}"; do
+        for q in "${ens[@]}"; do [ "$p" = "$q" ] && continue 2; done
+        keep+=("$p")
+    done
+    SERVERS_PIDS=("${keep[@]}")
+    rm -rf "$ZK_ENS_DIR"
+    ZK_ENS_DIR= ZK_ENS_PIDS= ZK_ENS_ADDR=
+    return 0
+}
+
 servers_stop_all() {
     local p
     zk_stop
+    zk_ensemble_stop
     for p in "${SERVERS_PIDS[@]}"; do kill "$p" 2>/dev/null; done
     for p in "${SERVERS_PIDS[@]}"; do wait "$p" 2>/dev/null; done
     SERVERS_PIDS=()

@@ -1,0 +1,714 @@
+#!/usr/bin/python3
+"""cluster.py: the zk_cluster layer: eddy with its catalog in a real ZooKeeper.
+
+Run by tests/layers/zk_cluster.sh, which starts a standalone ZooKeeper
+(ZK_ADDR, ZK_PID, ZK_DIR) and a 3-node ensemble (ZK_ENS_ADDR, ZK_ENS_PIDS,
+ZK_ENS_DIR) from Debian's package. Each test starts its own eddy processes on
+free loopback ports, in a chroot of its own, and stops them. The catalog in
+ZooKeeper is checked with build/tools/zk_catalog_check (contiguous log indexes,
+replay equals the objects snapshot) and each acknowledged statement is looked
+up in the log. Prints one "ok NAME" / "not ok NAME: why" line per test.
+"""
+import os
+import re
+import signal
+import socket
+import struct
+import subprocess
+import sys
+import threading
+import time
+
+import psycopg
+
+BUILD = os.environ.get("BUILD", "build")
+EDDY = os.environ["EDDY_BIN"]
+ZK_ADDR = os.environ["ZK_ADDR"]
+ZK_PID = int(os.environ["ZK_PID"])
+ZK_DIR = os.environ["ZK_DIR"]
+ZK_JAR = os.environ.get("ZK_JAR", "/usr/share/java/zookeeper.jar")
+ENS_ADDR = os.environ.get("ZK_ENS_ADDR", "")
+ENS_PIDS = [int(p) for p in os.environ.get("ZK_ENS_PIDS", "").split(",") if p]
+ENS_DIR = os.environ.get("ZK_ENS_DIR", "")
+CHECK = os.path.join(BUILD, "tools", "zk_catalog_check")
+LOG_DIR = os.environ.get("LOG_DIR", "/tmp")
+ONLY = os.environ.get("ZK_CLUSTER_ONLY", "")
+RUN = "zc%d" % os.getpid()
+
+failures = 0
+children = []   # processes this script started and must stop
+
+
+def free_port():
+    s = socket.socket()
+    s.bind(("127.0.0.1", 0))
+    p = s.getsockname()[1]
+    s.close()
+    return p
+
+
+def wait_port(port, seconds):
+    end = time.time() + seconds
+    while time.time() < end:
+        try:
+            socket.create_connection(("127.0.0.1", port), 0.2).close()
+            return True
+        except OSError:
+            time.sleep(0.02)
+    return False
+
+
+def four(port, word):
+    try:
+        s = socket.create_connection(("127.0.0.1", port), 1)
+        s.sendall(word.encode())
+        out = b""
+        s.settimeout(2)
+        while True:
+            b = s.recv(4096)
+            if not b:
+                break
+            out += b
+        s.close()
+        return out.decode(errors="replace")
+    except OSError:
+        return ""
+
+
+class Eddy:
+    """One eddy process on a free port with its catalog at zk/chroot."""
+
+    def __init__(self, zk, chroot, *args):
+        self.zk, self.chroot, self.args = zk, chroot, list(args)
+        self.proc = None
+        self.start()
+
+    def start(self, wait=True):
+        self.port = free_port()
+        self.log = open(os.path.join(LOG_DIR, "eddy-zk-%s.log" % self.chroot.strip("/").replace("/", "-")), "ab")
+        self.t0 = time.time()
+        self.proc = subprocess.Popen([EDDY, "--listen", "127.0.0.1:%d" % self.port, "--io-threads", "2",
+                                      "--zookeeper", self.zk + self.chroot] + self.args,
+                                     stdout=self.log, stderr=self.log)
+        children.append(self.proc)
+        if wait and not wait_port(self.port, 20):
+            raise AssertionError("eddy did not start on %s%s" % (self.zk, self.chroot))
+
+    def conn(self):
+        return psycopg.connect(host="127.0.0.1", port=self.port, user="postgres", dbname="eddy",
+                               autocommit=True, connect_timeout=10)
+
+    def kill(self, sig=signal.SIGTERM):
+        if self.proc and self.proc.poll() is None:
+            self.proc.send_signal(sig)
+            try:
+                self.proc.wait(10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+        self.log.close()
+
+
+def sql(e, q):
+    with e.conn() as c:
+        cur = c.execute(q)
+        return cur.fetchall() if cur.description else None
+
+
+def names(e, kind="TABLES"):
+    return {r[0] for r in sql(e, "SHOW %s" % kind)}
+
+
+def check_catalog(zk, chroot):
+    """Runs the checker; returns the log entries as (index, tag, sql) and raises on a broken catalog."""
+    out = subprocess.run([CHECK, zk + chroot], capture_output=True, text=True, timeout=60)
+    entries = []
+    for line in out.stdout.splitlines():
+        m = re.match(r"entry (\d+) (\S+(?: \S+)*?) ((?:CREATE|DROP|ALTER) .*)$", line)
+        if m:
+            entries.append((int(m.group(1)), m.group(2), m.group(3)))
+    if out.returncode != 0:
+        raise AssertionError("catalog check failed: %s" % (out.stdout.strip().splitlines() or [out.stderr])[-1])
+    return entries
+
+
+def count_in_log(entries, pattern):
+    rx = re.compile(pattern, re.I)
+    return sum(1 for e in entries if rx.search(e[2]))
+
+
+def test(name):
+    def wrap(fn):
+        def run():
+            global failures
+            if ONLY and not re.search(ONLY, name):
+                return
+            t0 = time.time()
+            try:
+                note = fn()
+                print("ok %s%s (%.1f s)" % (name, (": " + note) if note else "", time.time() - t0), flush=True)
+            except Exception as ex:  # a failed assertion or anything unexpected fails the test
+                failures += 1
+                print("not ok %s: %s" % (name, ex), flush=True)
+        run.__name__ = fn.__name__
+        TESTS.append(run)
+        return run
+    return wrap
+
+
+TESTS = []
+
+
+def storm(e, sessions, seconds, prefix, stop_event=None, drop_every=0):
+    """DDL from `sessions` connections: CREATE TABLE <prefix>s<k>_<i>, and every drop_every-th
+    statement a DROP of that session's previous table. Returns (acked, failed, times) where
+    acked/failed are lists of (kind, name) and times the wall-clock time of each ack."""
+    acked, failed, times = [], [], []
+    lock = threading.Lock()
+    end = time.time() + seconds
+
+    def worker(k):
+        try:
+            c = e.conn()
+        except Exception:
+            return
+        i = 0
+        last = None
+        while time.time() < end and not (stop_event and stop_event.is_set()):
+            if drop_every and last and i % drop_every == 0:
+                stmt, item = "DROP TABLE %s" % last, ("DROP", last)
+                last = None
+            else:
+                n = "%ss%d_%d" % (prefix, k, i)
+                stmt, item = "CREATE TABLE %s (a int)" % n, ("CREATE", n)
+                last = n
+            i += 1
+            try:
+                c.execute(stmt)
+                with lock:
+                    acked.append(item)
+                    times.append(time.time())
+                    storm.last_ack = times[-1]
+            except psycopg.OperationalError:
+                with lock:
+                    failed.append(item)
+                break   # the server went away
+            except psycopg.Error:
+                with lock:
+                    failed.append(item)
+                if item[0] == "CREATE":
+                    last = None
+        try:
+            c.close()
+        except Exception:
+            pass
+
+    ts = [threading.Thread(target=worker, args=(k,)) for k in range(sessions)]
+    for t in ts:
+        t.start()
+    for t in ts:
+        t.join()
+    return acked, failed, times
+
+
+def verify_storm(e, zk, chroot, acked, failed):
+    """Every acknowledged statement is in the log exactly once; an unacknowledged one at most once;
+    the server's catalog agrees with the acknowledged ones."""
+    entries = check_catalog(zk, chroot)
+    seen = {}
+    for _, _, text in entries:
+        m = re.match(r"(CREATE|DROP) TABLE (\w+)", text)
+        if m:
+            seen[(m.group(1), m.group(2))] = seen.get((m.group(1), m.group(2)), 0) + 1
+    for kind, n in acked:
+        k = seen.get((kind, n), 0)
+        if k != 1:
+            raise AssertionError("acknowledged %s %s is in the log %d times" % (kind, n, k))
+    for kind, n in failed:
+        k = seen.get((kind, n), 0)
+        if k > 1:
+            raise AssertionError("unacknowledged %s %s is in the log %d times" % (kind, n, k))
+    have = names(e)
+    dropped = {n for kind, n in acked if kind == "DROP"}
+    for kind, n in acked:
+        if kind == "CREATE" and n not in dropped and n not in have:
+            raise AssertionError("acknowledged table %s is missing" % n)
+        if kind == "DROP" and n in have:
+            raise AssertionError("acknowledged DROP of %s did not happen" % n)
+    return len(entries)
+
+
+# ---------------------------------------------------------------- tests
+
+@test("two eddy processes on one catalog see each other's DDL within 1 s")
+def t_two_processes():
+    ch = "/%s/two" % RUN
+    a, b = Eddy(ZK_ADDR, ch), Eddy(ZK_ADDR, ch)
+    try:
+        worst = 0.0
+        for i, (x, y) in enumerate([(a, b), (b, a), (a, b)]):
+            sql(x, "CREATE TABLE seen_%d (a int)" % i)
+            t0 = time.time()
+            while "seen_%d" % i not in names(y):
+                if time.time() - t0 > 1.0:
+                    raise AssertionError("seen_%d not visible on the other server after 1 s" % i)
+                time.sleep(0.01)
+            worst = max(worst, time.time() - t0)
+        sql(b, "DROP TABLE seen_0")
+        t0 = time.time()
+        while "seen_0" in names(a):
+            if time.time() - t0 > 1.0:
+                raise AssertionError("DROP not visible on the other server after 1 s")
+            time.sleep(0.01)
+        return "slowest %.0f ms" % (worst * 1000)
+    finally:
+        a.kill()
+        b.kill()
+
+
+@test("concurrent CREATEs of one name on two processes: one succeeds, the other gets 42P07")
+def t_conflict():
+    ch = "/%s/conflict" % RUN
+    a, b = Eddy(ZK_ADDR, ch), Eddy(ZK_ADDR, ch)
+    try:
+        ca, cb = a.conn(), b.conn()
+        for i in range(10):
+            results = {}
+            barrier = threading.Barrier(2)
+
+            def go(tag, c):
+                barrier.wait()
+                try:
+                    c.execute("CREATE VIEW race_%d AS SELECT %d AS x" % (i, i))
+                    results[tag] = "ok"
+                except psycopg.Error as ex:
+                    results[tag] = ex.sqlstate
+            ts = [threading.Thread(target=go, args=("a", ca)), threading.Thread(target=go, args=("b", cb))]
+            for t in ts:
+                t.start()
+            for t in ts:
+                t.join()
+            if sorted(results.values()) != ["42P07", "ok"]:
+                raise AssertionError("round %d: %s" % (i, results))
+        entries = check_catalog(ZK_ADDR, ch)
+        for i in range(10):
+            if count_in_log(entries, r"^CREATE VIEW race_%d\b" % i) != 1:
+                raise AssertionError("race_%d is not in the log exactly once" % i)
+        ca.close()
+        cb.close()
+    finally:
+        a.kill()
+        b.kill()
+
+
+@test("kill -9 during a DDL storm from 8 sessions: acknowledged DDL present exactly once, log contiguous")
+def t_kill9():
+    ch = "/%s/kill9" % RUN
+    e = Eddy(ZK_ADDR, ch)
+    try:
+        killer = threading.Timer(1.5, lambda: e.proc.send_signal(signal.SIGKILL))
+        killer.start()
+        acked, failed, _ = storm(e, 8, 5, "k", drop_every=4)
+        killer.join()
+        e.proc.wait()
+        if len(acked) < 20:
+            raise AssertionError("only %d statements acknowledged before the kill" % len(acked))
+        e.log.close()
+        e.start()
+        n = verify_storm(e, ZK_ADDR, ch, acked, failed)
+        return "%d acknowledged, %d cut off, %d log entries" % (len(acked), len(failed), n)
+    finally:
+        e.kill()
+
+
+def ens_ports():
+    return [int(a.rsplit(":", 1)[1]) for a in ENS_ADDR.split(",")]
+
+
+def ens_mode(port):
+    m = re.search(r"Mode: (\w+)", four(port, "srvr"))
+    return m.group(1) if m else None
+
+
+def ens_restart(i):
+    d = os.path.join(ENS_DIR, "zk%d" % (i + 1))
+    p = subprocess.Popen(["java", "-Xmx256m", "-cp", "%s:%s" % (d, ZK_JAR),
+                          "org.apache.zookeeper.server.quorum.QuorumPeerMain", os.path.join(d, "zoo.cfg")],
+                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    children.append(p)
+    ENS_PIDS[i] = p.pid
+    end = time.time() + 30
+    while time.time() < end:
+        if ens_mode(ens_ports()[i]) in ("leader", "follower"):
+            return
+        time.sleep(0.1)
+    raise AssertionError("ensemble node %d did not rejoin" % (i + 1))
+
+
+SESSION_MS = 8000
+
+
+def ens_round(e, ch, role, prefix):
+    ports = ens_ports()
+    modes = [ens_mode(p) for p in ports]
+    if role not in modes:
+        raise AssertionError("no %s in the ensemble: %s" % (role, modes))
+    victim = modes.index(role)
+    killed_at = []
+
+    def kill():
+        os.kill(ENS_PIDS[victim], signal.SIGKILL)
+        killed_at.append(time.time())
+    timer = threading.Timer(1.0, kill)
+    timer.start()
+    # The storm runs until DDL has flowed again for a while after the kill (or the
+    # session timeout is long past); the stall is the longest pause in acknowledgements.
+    stop = threading.Event()
+    result = []
+    limit = 1.0 + SESSION_MS / 1000.0 + 3
+    worker = threading.Thread(target=lambda: result.append(storm(e, 4, limit, prefix, stop)))
+    worker.start()
+    t_end = time.time() + limit
+    while worker.is_alive() and time.time() < t_end:
+        time.sleep(0.05)
+        now = time.time()
+        if killed_at and now > killed_at[0] + 3 and now - getattr(storm, "last_ack", 0) < 0.2:
+            break
+    stop.set()
+    worker.join()
+    timer.join()
+    acked, failed, times = result[0]
+    if not killed_at:
+        raise AssertionError("the %s was not killed" % role)
+    after = sorted(t for t in times if t > killed_at[0])
+    if len(after) < 10:
+        raise AssertionError("only %d DDL acknowledged after the %s was killed" % (len(after), role))
+    points = [killed_at[0]] + after
+    gap = max(b - a for a, b in zip(points, points[1:]))
+    if gap > SESSION_MS / 1000.0:
+        raise AssertionError("DDL stalled %.1f s after the %s was killed (session timeout %d ms)"
+                             % (gap, role, SESSION_MS))
+    n = verify_storm(e, ENS_ADDR, ch, acked, failed)
+    return victim, gap, len(acked), n
+
+
+@test("3-node ensemble: leader, then a follower, killed during a DDL storm: nothing lost, DDL resumes")
+def t_ensemble():
+    if not ENS_ADDR:
+        raise AssertionError("no ensemble (ZK_ENS_ADDR)")
+    ch = "/%s/ens" % RUN
+    e = Eddy(ENS_ADDR, ch, "--zookeeper-session-timeout-ms", str(SESSION_MS), "--ddl-timeout-ms", "20000")
+    try:
+        v, gap_l, n_l, _ = ens_round(e, ch, "leader", "l")
+        ens_restart(v)
+        v, gap_f, n_f, entries = ens_round(e, ch, "follower", "f")
+        return "leader kill: DDL stalled %.1f s at most (%d acknowledged); follower kill: %.1f s (%d); %d entries" % (
+            gap_l, n_l, gap_f, n_f, entries)
+    finally:
+        e.kill()
+
+
+@test("session expiry (SIGSTOP past the session timeout) is survived")
+def t_expiry():
+    ch = "/%s/expiry" % RUN
+    a = Eddy(ZK_ADDR, ch, "--zookeeper-session-timeout-ms", "2000")
+    b = None
+    try:
+        sql(a, "CREATE TABLE before_expiry (a int)")
+        sids_before = set(re.findall(r"sid=(0x[0-9a-f]+)", four(int(ZK_ADDR.rsplit(":", 1)[1]), "cons")))
+        a.proc.send_signal(signal.SIGSTOP)
+        # Meanwhile another server changes the catalog: the expired one must catch up.
+        b = Eddy(ZK_ADDR, ch)
+        sql(b, "CREATE TABLE during_expiry (a int)")
+        time.sleep(5)
+        a.proc.send_signal(signal.SIGCONT)
+        t0 = time.time()
+        while True:
+            try:
+                sql(a, "CREATE TABLE after_expiry (a int)")
+                break
+            except psycopg.Error as ex:
+                if time.time() - t0 > 20:
+                    raise AssertionError("DDL does not work after the expiry: %s" % ex)
+                time.sleep(0.2)
+        took = time.time() - t0
+        have = names(a)
+        for n in ("before_expiry", "during_expiry", "after_expiry"):
+            if n not in have:
+                raise AssertionError("%s missing after the expiry: %s" % (n, sorted(have)))
+        sids_after = set(re.findall(r"sid=(0x[0-9a-f]+)", four(int(ZK_ADDR.rsplit(":", 1)[1]), "cons")))
+        if sids_before and sids_before <= sids_after:
+            raise AssertionError("no session expired (sessions before %s, after %s)" % (sids_before, sids_after))
+        check_catalog(ZK_ADDR, ch)
+        return "DDL worked again %.1f s after SIGCONT" % took
+    finally:
+        a.proc.send_signal(signal.SIGCONT)
+        a.kill()
+        if b:
+            b.kill()
+
+
+class ZkProxy:
+    """A loopback TCP proxy in front of ZooKeeper that, when armed, passes the next multi
+    transaction to the server and then cuts the connection instead of passing its answer on:
+    the commit happened, the client never heard."""
+
+    def __init__(self, target):
+        self.target = target
+        self.ls = socket.socket()
+        self.ls.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        self.ls.bind(("127.0.0.1", 0))
+        self.ls.listen(16)
+        self.port = self.ls.getsockname()[1]
+        self.armed = False
+        self.dropped = 0
+        self.lock = threading.Lock()
+        threading.Thread(target=self.accept, daemon=True).start()
+
+    def accept(self):
+        while True:
+            try:
+                c, _ = self.ls.accept()
+            except OSError:
+                return
+            try:
+                s = socket.create_connection(self.target)
+            except OSError:
+                c.close()
+                continue
+            st = {"drop_xid": None, "closed": False}
+            threading.Thread(target=self.pump, args=(c, s, st, True), daemon=True).start()
+            threading.Thread(target=self.pump, args=(s, c, st, False), daemon=True).start()
+
+    def cut(self, a, b, st):
+        st["closed"] = True
+        for x in (a, b):
+            try:
+                x.shutdown(socket.SHUT_RDWR)
+            except OSError:
+                pass
+            x.close()
+
+    def pump(self, src, dst, st, to_server):
+        buf = b""
+        first = True
+        while True:
+            try:
+                data = src.recv(65536)
+            except OSError:
+                data = b""
+            if not data:
+                if not st["closed"]:
+                    self.cut(src, dst, st)
+                return
+            buf += data
+            out = b""
+            while len(buf) >= 4:
+                n = struct.unpack(">i", buf[:4])[0]
+                if len(buf) < 4 + n:
+                    break
+                frame, buf = buf[:4 + n], buf[4 + n:]
+                if first:
+                    first = False   # the connect request or response
+                elif to_server and len(frame) >= 12:
+                    xid, op = struct.unpack(">ii", frame[4:12])
+                    with self.lock:
+                        if self.armed and op == 14:   # OpCode.multi
+                            self.armed = False
+                            st["drop_xid"] = xid
+                elif not to_server and len(frame) >= 8:
+                    xid = struct.unpack(">i", frame[4:8])[0]
+                    if st["drop_xid"] is not None and xid == st["drop_xid"]:
+                        with self.lock:
+                            self.dropped += 1
+                        if out:
+                            dst.sendall(out)
+                        self.cut(src, dst, st)
+                        return
+                out += frame
+            if out:
+                try:
+                    dst.sendall(out)
+                except OSError:
+                    return
+
+    def close(self):
+        self.ls.close()
+
+
+@test("ambiguous commit (connection cut after the multi was sent): applied exactly once")
+def t_ambiguous():
+    ch = "/%s/ambiguous" % RUN
+    host, port = ZK_ADDR.rsplit(":", 1)
+    proxy = ZkProxy((host, int(port)))
+    e = Eddy("127.0.0.1:%d" % proxy.port, ch, "--ddl-timeout-ms", "15000")
+    try:
+        c = e.conn()
+        outcomes = []
+        for i in range(3):
+            with proxy.lock:
+                proxy.armed = True
+            try:
+                c.execute("CREATE VIEW amb_%d AS SELECT %d AS x" % (i, i))
+                outcomes.append("ok")
+            except psycopg.Error as ex:
+                outcomes.append("%s %s" % (ex.sqlstate, str(ex).strip()))
+        if proxy.dropped != 3:
+            raise AssertionError("the proxy cut %d answers, expected 3" % proxy.dropped)
+        entries = check_catalog(ZK_ADDR, ch)
+        for i in range(3):
+            k = count_in_log(entries, r"^CREATE VIEW amb_%d\b" % i)
+            if k != 1:
+                raise AssertionError("amb_%d is in the log %d times (client got %s)" % (i, k, outcomes[i]))
+        if outcomes != ["ok"] * 3:
+            raise AssertionError("the client was told %s for statements that were applied" % outcomes)
+        if not {"amb_0", "amb_1", "amb_2"} <= names(e, "VIEWS"):
+            raise AssertionError("the views are not visible: %s" % sorted(names(e, "VIEWS")))
+        c.close()
+    finally:
+        e.kill()
+        proxy.close()
+
+
+def zk_standalone_stop():
+    global ZK_PID
+    try:
+        os.kill(ZK_PID, signal.SIGKILL)
+    except ProcessLookupError:
+        pass
+    end = time.time() + 10
+    while time.time() < end:
+        try:
+            os.kill(ZK_PID, 0)
+        except ProcessLookupError:
+            break
+        try:
+            if os.waitpid(ZK_PID, os.WNOHANG)[0]:
+                break
+        except ChildProcessError:
+            pass
+        time.sleep(0.05)
+    port = int(ZK_ADDR.rsplit(":", 1)[1])
+    while time.time() < end and four(port, "ruok") == "imok":
+        time.sleep(0.05)
+
+
+def zk_standalone_start():
+    global ZK_PID
+    p = subprocess.Popen(["java", "-Xmx256m", "-cp", "%s:%s" % (ZK_DIR, ZK_JAR),
+                          "org.apache.zookeeper.server.quorum.QuorumPeerMain", os.path.join(ZK_DIR, "zoo.cfg")],
+                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    children.append(p)
+    ZK_PID = p.pid
+    port = int(ZK_ADDR.rsplit(":", 1)[1])
+    end = time.time() + 30
+    while time.time() < end:
+        if four(port, "ruok") == "imok":
+            return
+        time.sleep(0.05)
+    raise AssertionError("ZooKeeper did not come back")
+
+
+@test("ZooKeeper stopped: DDL fails after --ddl-timeout-ms with 57P03, reads work; restarted: DDL works")
+def t_zk_down():
+    ch = "/%s/down" % RUN
+    e = Eddy(ZK_ADDR, ch, "--ddl-timeout-ms", "2000", "--zookeeper-session-timeout-ms", "4000")
+    try:
+        sql(e, "CREATE TABLE kept (a int, b text)")
+        sql(e, "CREATE VIEW kept_v AS SELECT a FROM kept")
+        c = e.conn()
+        zk_standalone_stop()
+        t0 = time.time()
+        try:
+            c.execute("CREATE TABLE lost (a int)")
+            raise AssertionError("CREATE TABLE succeeded with ZooKeeper stopped")
+        except psycopg.Error as ex:
+            took = time.time() - t0
+            if ex.sqlstate != "57P03" or 'catalog store "zookeeper"' not in str(ex):
+                raise AssertionError("unexpected error %s: %s" % (ex.sqlstate, ex))
+            if not 1.5 <= took <= 6:
+                raise AssertionError("DDL failed after %.1f s; the timeout is 2 s" % took)
+        # Reads of the catalog answer from the last known state.
+        if names(e) != {"kept"} or names(e, "VIEWS") != {"kept_v"}:
+            raise AssertionError("SHOW does not answer from the last known catalog")
+        # Parse, Describe, Bind, Execute: a prepared statement over the catalog.
+        cols = [r[0] for r in c.execute("SHOW COLUMNS FROM kept", prepare=True).fetchall()]
+        if cols != ["a", "b"]:
+            raise AssertionError("SHOW COLUMNS (prepared) answered %s" % cols)
+        if not c.execute("EXPLAIN SELECT a FROM kept_v").fetchall():
+            raise AssertionError("EXPLAIN answered nothing")
+        zk_standalone_start()
+        t1 = time.time()
+        while True:
+            try:
+                c.execute("CREATE TABLE back (a int)")
+                break
+            except psycopg.Error as ex:
+                if time.time() - t1 > 20:
+                    raise AssertionError("DDL does not work after ZooKeeper came back: %s" % ex)
+                time.sleep(0.2)
+        back = time.time() - t1
+        if names(e) != {"kept", "back"}:
+            raise AssertionError("catalog after the outage: %s" % sorted(names(e)))
+        check_catalog(ZK_ADDR, ch)
+        c.close()
+        return "DDL failed after %.1f s; worked again %.1f s after ZooKeeper restarted" % (took, back)
+    finally:
+        e.kill()
+        if four(int(ZK_ADDR.rsplit(":", 1)[1]), "ruok") != "imok":
+            zk_standalone_start()
+
+
+@test("start-up with a 1000-object catalog in ZooKeeper under 2 s")
+def t_startup():
+    ch = "/%s/big" % RUN
+    e = Eddy(ZK_ADDR, ch)
+    try:
+        with e.conn() as c:
+            for i in range(100):
+                c.execute("CREATE TABLE big_%d (a int, b text, c numeric(10,2))" % i)
+            for i in range(900):
+                c.execute("CREATE VIEW bigv_%d AS SELECT a, b FROM big_%d WHERE a > %d" % (i, i % 100, i))
+        e.kill()
+        e.start(wait=False)
+        t0 = e.t0
+        while True:
+            try:
+                with psycopg.connect(host="127.0.0.1", port=e.port, user="postgres", dbname="eddy",
+                                     autocommit=True, connect_timeout=2) as c:
+                    n = len(c.execute("SHOW OBJECTS").fetchall())
+                    break
+            except psycopg.OperationalError:
+                if time.time() - t0 > 20:
+                    raise
+                time.sleep(0.005)
+        took = time.time() - t0
+        print("# start-up with a 1000-object catalog in ZooKeeper: %.0f ms to the first answer" % (took * 1000),
+              flush=True)
+        if n != 1000:
+            raise AssertionError("SHOW OBJECTS lists %d objects after the restart" % n)
+        if took >= 2.0:
+            raise AssertionError("start-up took %.2f s" % took)
+        return "%.0f ms" % (took * 1000)
+    finally:
+        e.kill()
+
+
+def main():
+    try:
+        for t in TESTS:
+            t()
+    finally:
+        for p in children:
+            if p.poll() is None:
+                try:
+                    p.send_signal(signal.SIGCONT)
+                    p.kill()
+                    p.wait(10)
+                except Exception:
+                    pass
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
