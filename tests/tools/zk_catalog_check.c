@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "catalog/cat_store_zk.h"
+#include "catalog/catalog.h"
 
 typedef struct wait {
     bool done;
@@ -114,7 +114,11 @@ int main(int argc, char **argv)
         return 2;
     }
     cm_err_t err = {0};
-    cat_store_t *st = cat_store_zk_open(argv[1], 4000, NULL, &err);
+    cat_zk_options_t o;
+    cat_zk_options_default(&o);
+    o.hosts = argv[1];
+    o.session_timeout_ms = 4000;
+    cat_store_t *st = cat_store_zk_open(&o, NULL, &err);
     if (st == NULL || cat_store_zk_run(st, 15000, is_ready, st) != 0) {
         printf("not ok: cannot open %s: %s\n", argv[1], err.message ? err.message : "no session");
         return 1;
