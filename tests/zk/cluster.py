@@ -541,7 +541,8 @@ def t_ambiguous():
     ch = "/%s/ambiguous" % RUN
     host, port = ZK_ADDR.rsplit(":", 1)
     proxy = ZkProxy((host, int(port)))
-    e = Eddy("127.0.0.1:%d" % proxy.port, ch, "--ddl-timeout-ms", "15000")
+    # A short session timeout: a reconnect through the proxy that stalls gives up sooner.
+    e = Eddy("127.0.0.1:%d" % proxy.port, ch, "--ddl-timeout-ms", "15000", "--zookeeper-session-timeout-ms", "3000")
     try:
         c = e.conn()
         outcomes = []
