@@ -844,7 +844,8 @@ static void srv__timer_cb(uv_timer_t *t)
         srv_ddl_t *due = NULL;
         bool timeout = false;
         for (srv_ddl_t *d = cl->active; d && !due; d = d->next_active) {
-            if (d->c != NULL && now >= d->deadline_us)
+            /* Once committed and waiting for the workers, their own timeout applies. */
+            if (d->c != NULL && !d->applied_asked && now >= d->deadline_us)
                 due = d, timeout = true;
             else if (d->retry_at_us != 0 && now >= d->retry_at_us)
                 due = d;
