@@ -70,9 +70,9 @@ typedef struct seq_planner {
 } seq_planner_t;
 
 /*
- * The planner used until the plan codec lands: a small record ("EDPL",
- * format 1, id, kind, create_sql, and for views the bound plan as EXPLAIN
- * prints it, bound against `snap`).
+ * The planner: a view's or materialized view's query bound against `snap`
+ * and encoded with pln_plan_encode (decode with pln_plan_decode); other
+ * items have no plan bytes yet.
  */
 bool seq_plan_item_default(void *arg, const cat_snap_t *snap, const cat_item_t *item, cm_buf_t *out, cm_err_t *err);
 
