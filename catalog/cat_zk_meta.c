@@ -219,6 +219,18 @@ static void zk_meta_watch(zhandle_t *zh, int type, int state, const char *path, 
     cat__zk_meta_check(s, false);
 }
 
+/* A new connection may have landed on a follower that lags the leader:
+ * sync first, so the reads that follow (this session's requests are
+ * answered in order) see at least every commit made before it connected. */
+static void zk_sync(cat__zk_store_t *s)
+{
+    char p[CAT__ZK_PATH_MAX];
+    cat__zk_path(s, p, "%s", s->root[0] ? "" : "/");
+    cat__zk_req_t *r = cat__zk_req_new(s, CAT__ZK_INTERNAL, NULL, NULL);
+    if (cat__zk_sent(r, zoo_async(s->zh, p, zk_meta_string_done, r)) != ZOK)
+        cat__zk_req_free(r);
+}
+
 void cat__zk_meta_check(cat__zk_store_t *s, bool gate)
 {
     if (gate)
@@ -227,6 +239,8 @@ void cat__zk_meta_check(cat__zk_store_t *s, bool gate)
         s->meta_again = true;
         return;
     }
+    if (gate && s->layout_done)
+        zk_sync(s);
     if (!s->layout_done)
         zk_create_layout(s);
     zk_meta_read(s);

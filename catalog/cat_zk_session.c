@@ -361,6 +361,7 @@ void cat_zk_options_default(cat_zk_options_t *o)
     o->op_timeout_ms = 10000;
     o->log_keep = 1000;
     o->log_keep_ms = 3600 * 1000;
+    o->request_keep_ms = 24 * 3600 * 1000;
 }
 
 cat_store_t *cat_store_zk_open(const cat_zk_options_t *o, const cat_limits_t *limits, cm_err_t *err)
@@ -373,7 +374,7 @@ cat_store_t *cat_store_zk_open(const cat_zk_options_t *o, const cat_limits_t *li
         cm_err_set_hint(err, "Use HOST:PORT[,HOST:PORT...][/CHROOT].");
         return NULL;
     }
-    if (o->session_timeout_ms <= 0 || o->op_timeout_ms <= 0 || o->log_keep_ms < 0) {
+    if (o->session_timeout_ms <= 0 || o->op_timeout_ms <= 0 || o->log_keep_ms < 0 || o->request_keep_ms < 0) {
         cm_err_set(err, CM_ERRCODE_INVALID_PARAMETER_VALUE, "ZooKeeper timeouts must be positive");
         return NULL;
     }

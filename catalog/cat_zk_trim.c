@@ -14,7 +14,8 @@
  * the head's own entry, so a reader can always learn the head from the
  * log) nor an entry younger than log_keep_ms by its ZooKeeper ctime. A
  * reader that asks for a trimmed entry gets CAT_STORE_TRIMMED and
- * re-bootstraps from a snapshot.
+ * re-bootstraps from a snapshot. The same round removes request markers
+ * older than request_keep_ms, in the same fenced transactions.
  */
 #include "catalog/cat_zk_int.h"
 
@@ -168,7 +169,8 @@ static void zk_trim_batch_done(int rc, const void *data)
     if (!s->closing && !s->replacing) {
         if (rc == ZOK) {
             size_t n = r->n - sl->i * ZK__TRIM_BATCH;
-            s->trimmed += n > ZK__TRIM_BATCH ? ZK__TRIM_BATCH : n;
+            if (strcmp(r->ukey, "log") == 0)
+                s->trimmed += n > ZK__TRIM_BATCH ? ZK__TRIM_BATCH : n;
         } else if (r->results[first].err == ZBADVERSION || r->results[first].err == ZNONODE) {
             if (s->trim_state != CAT_ZK_TRIM_FENCED)
                 cm_log_warn("catalog store \"zookeeper\": log trimming of chroot \"%s\" was claimed by another "
@@ -211,7 +213,7 @@ static void zk_trim_send(cat__zk_req_t *r)
         zoo_check_op_init(&r->ops[op], r->paths[op], s->trim_version);
         op++;
         for (size_t i = b * ZK__TRIM_BATCH; i < r->n && i < (b + 1) * ZK__TRIM_BATCH; i++, op++) {
-            cat__zk_path(s, p, "/log/%s", r->keys[i]);
+            cat__zk_path(s, p, "/%s/%s", r->ukey, r->keys[i]);
             r->paths[op] = cm_strdup(p);
             zoo_delete_op_init(&r->ops[op], r->paths[op], -1);
         }
@@ -223,7 +225,11 @@ static void zk_trim_send(cat__zk_req_t *r)
         cat__zk_req_free(r);
 }
 
-/* Keeps the prefix of candidates old enough to go (creation order is index order). */
+/*
+ * Keeps the candidates old enough to go: for the log the prefix (creation
+ * order is index order, and the log must stay gap-free from its oldest
+ * entry), for request markers every one past the window.
+ */
 static void zk_trim_age_done(int rc, const struct Stat *stat, const void *data)
 {
     const cat__zk_slot_t *sl = data;
@@ -235,16 +241,62 @@ static void zk_trim_age_done(int rc, const struct Stat *stat, const void *data)
         cat__zk_req_free(r);
         return;
     }
-    int64_t cutoff = cm_now_wall_us() / 1000 - r->s->opt.log_keep_ms;
+    bool log = strcmp(r->ukey, "log") == 0;
+    int64_t cutoff = cm_now_wall_us() / 1000 - (log ? r->s->opt.log_keep_ms : r->s->opt.request_keep_ms);
     size_t keep = 0;
-    while (keep < r->n && r->ctime[keep] <= cutoff)
-        keep++;
-    for (size_t i = keep; i < r->n; i++) {
-        free(r->keys[i]);
-        r->keys[i] = NULL;
+    for (size_t i = 0; i < r->n; i++) {
+        if (r->ctime[i] <= cutoff) {
+            char *k = r->keys[i];
+            r->keys[i] = NULL;
+            r->keys[keep++] = k;
+        } else if (log) {
+            for (size_t j = i; j < r->n; j++) {
+                free(r->keys[j]);
+                r->keys[j] = NULL;
+            }
+            break;
+        } else {
+            free(r->keys[i]);
+            r->keys[i] = NULL;
+        }
     }
     r->n = keep;
     zk_trim_send(r);
+}
+
+/* Asks for the creation time of every candidate; zk_trim_age_done decides. */
+static void zk_trim_ages(cat__zk_req_t *r)
+{
+    for (size_t i = 0; i < r->n; i++) {
+        char p[CAT__ZK_PATH_MAX];
+        cat__zk_path(r->s, p, "/%s/%s", r->ukey, r->keys[i]);
+        if (cat__zk_sent(r, zoo_aexists(r->s->zh, p, 0, zk_trim_age_done, &r->slots[i])) != ZOK) {
+            /* Unsent ones count as too young. */
+            for (size_t j = i; j < r->n; j++)
+                r->ctime[j] = INT64_MAX;
+            break;
+        }
+    }
+    if (r->outstanding == 0)
+        cat__zk_req_free(r);
+}
+
+static void zk_markers_children_done(int rc, const struct String_vector *names, const struct Stat *stat,
+                                     const void *data)
+{
+    cat__zk_req_t *r = (cat__zk_req_t *)data;
+    cat__zk_store_t *s = r->s;
+    cat__zk_arrived(r, rc);
+    if (rc != ZOK || !names || names->count == 0 || s->closing || s->replacing ||
+        s->trim_state != CAT_ZK_TRIM_OWNER) {
+        cat__zk_req_free(r);
+        return;
+    }
+    size_t cand = (size_t)names->count < ZK__TRIM_SCAN_MAX ? (size_t)names->count : ZK__TRIM_SCAN_MAX;
+    cat__zk_req_alloc_reads(r, cand);
+    for (size_t i = 0; i < cand; i++)
+        r->keys[i] = cm_strdup(names->data[i]);
+    zk_trim_ages(r);
 }
 
 static void zk_trim_children_done(int rc, const struct String_vector *names, const struct Stat *stat,
@@ -280,27 +332,27 @@ static void zk_trim_children_done(int rc, const struct String_vector *names, con
     free(ix);
     if (s->opt.log_keep_ms <= 0 || cand == 0)
         return zk_trim_send(r);
-    for (size_t i = 0; i < cand; i++) {
-        char p[CAT__ZK_PATH_MAX];
-        cat__zk_path(s, p, "/log/%s", r->keys[i]);
-        if (cat__zk_sent(r, zoo_aexists(s->zh, p, 0, zk_trim_age_done, &r->slots[i])) != ZOK) {
-            /* Unsent ones count as too young: the prefix rule then stops there. */
-            for (size_t j = i; j < cand; j++)
-                r->ctime[j] = INT64_MAX;
-            break;
-        }
-    }
-    if (r->outstanding == 0)
-        cat__zk_req_free(r);
+    zk_trim_ages(r);
 }
 
+/* One round of housekeeping: log entries below `below`, and request markers
+ * past their window (they only resolve ambiguous commits, which end within
+ * a caller's timeout; markers of any age are kept when the window is 0). */
 static void zk_trim_run(cat__zk_store_t *s, uint64_t below)
 {
     char p[CAT__ZK_PATH_MAX];
     cat__zk_path(s, p, "/log");
     cat__zk_req_t *r = cat__zk_req_new(s, CAT__ZK_INTERNAL, NULL, NULL);
     r->from = below;
+    snprintf(r->ukey, sizeof(r->ukey), "log");
     if (cat__zk_sent(r, zoo_aget_children2(s->zh, p, 0, zk_trim_children_done, r)) != ZOK)
+        cat__zk_req_free(r);
+    if (s->opt.request_keep_ms <= 0)
+        return;
+    cat__zk_path(s, p, "/requests");
+    r = cat__zk_req_new(s, CAT__ZK_INTERNAL, NULL, NULL);
+    snprintf(r->ukey, sizeof(r->ukey), "requests");
+    if (cat__zk_sent(r, zoo_aget_children2(s->zh, p, 0, zk_markers_children_done, r)) != ZOK)
         cat__zk_req_free(r);
 }
 

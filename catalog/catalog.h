@@ -282,6 +282,8 @@ typedef struct cat_zk_options {
     int op_timeout_ms;         /* a call unanswered this long fails with 58000; default 10000 */
     uint64_t log_keep;         /* log trimming keeps at least the newest log_keep entries; default 1000 */
     int64_t log_keep_ms;       /* ... and every entry younger than this; default 3600000 (1 h) */
+    int64_t request_keep_ms;   /* trimming also removes request markers older than this; 0 keeps
+                                  them all; default 86400000 (1 day) */
 } cat_zk_options_t;
 
 void cat_zk_options_default(cat_zk_options_t *o);

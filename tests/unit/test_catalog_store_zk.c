@@ -516,6 +516,8 @@ static void test_zk_two_sessions_commit_gap_free(void)
 
 /* ---------------------------------------------------------------- trimming */
 
+static void lookup(cat_store_t *st, uint8_t b0, tc_res_t *q);
+
 static void commit_n(cat_store_t *st, uint64_t from_head, int n, uint8_t uuid_base)
 {
     tc_res_t r;
@@ -564,6 +566,42 @@ static void test_zk_trim_retention(void)
     UNIT_CHECK(cat_store_zk_trim_state(st) == CAT_ZK_TRIM_OWNER);
     UNIT_CHECK(cat_store_zk_trimmed(st) == 0);
     UNIT_CHECK(log_status(st, 8, &n) == CAT_STORE_OK && n == 3);
+    cat_store_close(st);
+}
+
+/* Trimming also removes request markers past their window, and only those. */
+static void test_zk_trim_removes_old_markers(void)
+{
+    cat_zk_options_t o;
+    cat_zk_options_default(&o);
+    o.session_timeout_ms = 4000;
+    o.log_keep = 1;
+    o.log_keep_ms = 0;
+    o.request_keep_ms = 600000;
+    cat_store_t *st = open_at(zk_addr, "markers", NULL, &o);
+    commit_n(st, 0, 4, 0x11);
+    cm_err_t err = {0};
+    UNIT_CHECK(cat_store_log_trim(st, 3, &err) == 0);
+    UNIT_CHECK(cat_store_zk_run(st, 10000, NULL, NULL) == 0);
+    UNIT_CHECK(cat_store_zk_trimmed(st) == 2);
+    tc_res_t q;
+    for (uint8_t b = 0x11; b < 0x15; b++) {
+        lookup(st, b, &q);
+        UNIT_CHECK(q.st == CAT_STORE_OK && q.index == (uint64_t)(b - 0x10));
+    }
+    cat_store_close(st);
+    o.request_keep_ms = 1;
+    st = open_at(zk_addr, "markers", NULL, &o);
+    usleep(20000);
+    UNIT_CHECK(cat_store_log_trim(st, 3, &err) == 0);
+    UNIT_CHECK(cat_store_zk_run(st, 10000, NULL, NULL) == 0);
+    for (uint8_t b = 0x11; b < 0x15; b++) {
+        lookup(st, b, &q);
+        UNIT_CHECK(q.st == CAT_STORE_NOT_FOUND);
+    }
+    /* The log itself is untouched by marker removal: 3 and 4 are still there. */
+    size_t n;
+    UNIT_CHECK(log_status(st, 3, &n) == CAT_STORE_OK && n == 2);
     cat_store_close(st);
 }
 
@@ -1172,6 +1210,7 @@ int main(void)
     RUN(test_zk_default_size_limits);
     RUN(test_zk_trim_retention);
     RUN(test_zk_trim_is_fenced);
+    RUN(test_zk_trim_removes_old_markers);
     RUN(test_zk_request_resolved_after_reopen);
     RUN(test_zk_lost_answer_is_resolved);
     RUN(test_zk_lost_request_is_resent);
