@@ -19,7 +19,8 @@
  * conditions that are not such equalities stay at their joins as they
  * were, and so does everything after a volatile conjunct. Only inner joins
  * are blocks: an outer join, or any other operator, is an input, and the
- * pass starts again inside it. New filters land on top of the inputs;
+ * pass starts again inside it. An outer join only passes constants from
+ * its preserved side to its nullable side (outer_consts). New filters land on top of the inputs;
  * pushdown then moves them further down.
  */
 #include "planner/pln_opt.h"
@@ -320,6 +321,67 @@ static pln_rel_t *block(pln_binder_t *b, pln_rel_t *r)
     return rebuild(&k, r, &next);
 }
 
+/*
+ * LEFT and RIGHT JOIN: a constant the preserved side's column is filtered
+ * to (by a filter below, or by the ON condition) holds for the nullable
+ * side's column the ON condition equates with it in every matching row,
+ * so the nullable side's other rows can go first (t LEFT JOIN u ON t.a =
+ * u.a WHERE t.a = 5 reads only u.a = 5), as PostgreSQL derives it. The
+ * nullable side is filtered, never the preserved one.
+ */
+static void outer_consts(pln_binder_t *b, pln_rel_t *r)
+{
+    cm_arena_t *a = b->arena;
+    bool left_kept = r->join == SQL_JOIN_LEFT;
+    int lw = r->input->ncols, w = r->ncols;
+    pln_rel_t *kept = left_kept ? r->input : r->right, *nullable = left_kept ? r->right : r->input;
+    int kept_off = left_kept ? 0 : lw, null_off = left_kept ? lw : 0;
+    block_t k = {.b = b};
+    int *up = cm_arena_alloc(a, sizeof(int) * (size_t)(w ? w : 1));
+    for (int c = 0; c < w; c++)
+        up[c] = c;
+    scan_known(&k, kept, kept_off, up, kept->ncols);
+    int nkept = k.nknown;
+    scan_known(&k, nullable, null_off, up, nullable->ncols);
+    pln_conj_t on = {0}, add = {0};
+    pln__conj_split(a, &on, r->pred);
+    for (int i = 0; i < on.n && !pln__expr_volatile(on.e[i]); i++) {
+        int col;
+        ty_expr_t *v;
+        if (pln__expr_col_const(on.e[i], &col, &v) && col >= kept_off && col < kept_off + kept->ncols)
+            add_known(&k, col, v, on.e[i]->func, false);
+    }
+    for (int i = 0; i < on.n && !pln__expr_volatile(on.e[i]); i++) {
+        int x, y;
+        if (!pln__expr_col_eq(on.e[i], &x, &y))
+            continue;
+        bool x_kept = x >= kept_off && x < kept_off + kept->ncols;
+        bool y_kept = y >= kept_off && y < kept_off + kept->ncols;
+        if (x_kept == y_kept)
+            continue;
+        int pc = x_kept ? x : y, nc = x_kept ? y : x;
+        for (int j = 0; j < k.nknown; j++) {
+            if ((j >= nkept && k.known[j].present) || k.known[j].col != pc)
+                continue;
+            bool present = false;
+            for (int m = nkept; m < k.nknown && !present; m++)
+                present = k.known[m].col == nc && same_value(k.known[m].value, k.known[j].value);
+            if (present)
+                continue;
+            add_known(&k, nc, k.known[j].value, k.known[j].eq, true);
+            pln__conj_add(a, &add, pln__expr_eq(a, k.known[j].eq,
+                                                pln__expr_column(a, nc - null_off, on.e[i]->args[0]->type),
+                                                k.known[j].value));
+        }
+    }
+    if (add.n == 0)
+        return;
+    if (left_kept)
+        r->right = pln__filter_over(b, r->right, add.e, add.n);
+    else
+        r->input = pln__filter_over(b, r->input, add.e, add.n);
+}
+
 static pln_rel_t *equiv(pln_binder_t *b, pln_rel_t *r)
 {
     if (r->get)
@@ -329,7 +391,11 @@ static pln_rel_t *equiv(pln_binder_t *b, pln_rel_t *r)
     case PLN_REL_JOIN:
         if (is_inner(r))
             return block(b, r);
-        break;
+        r->input = equiv(b, r->input);
+        r->right = equiv(b, r->right);
+        if (r->join == SQL_JOIN_LEFT || r->join == SQL_JOIN_RIGHT)
+            outer_consts(b, r);
+        return r;
     case PLN_REL_VALUES:
     case PLN_REL_SESSION:
     case PLN_REL_FILTER:

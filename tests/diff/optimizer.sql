@@ -90,3 +90,10 @@ SELECT * FROM (VALUES (1), (2)) a(x) JOIN (VALUES (1), (2)) b(y) ON x = y AND y 
 SELECT count(*) FROM (VALUES (1), (2), (3)) a(x), (VALUES (1), (2), (3)) b(y) WHERE x = y AND x = 2::int8
 SELECT a.x, b.y FROM (SELECT x FROM (VALUES (1), (2), (3)) v(x) WHERE x = 2) a, (VALUES (1), (2)) b(y) WHERE a.x = b.y
 SELECT * FROM (SELECT x, count(*) AS n FROM (VALUES (1), (1), (2)) v(x) GROUP BY x) a, (VALUES (1), (2)) b(y) WHERE a.x = b.y AND b.y = 1
+-- outer joins pass constants from the preserved side to the nullable side only
+SELECT * FROM (VALUES (1), (2), (5)) t(a) LEFT JOIN (VALUES (5, 'x'), (2, 'y')) u(a, d) ON t.a = u.a WHERE t.a = 5
+SELECT * FROM (VALUES (1), (2), (5)) t(a) LEFT JOIN (VALUES (5, 'x'), (2, 'y')) u(a, d) ON t.a = u.a AND t.a = 5 ORDER BY 1
+SELECT * FROM (VALUES (1), (2), (5)) t(a) RIGHT JOIN (VALUES (5, 'x'), (2, 'y')) u(a, d) ON t.a = u.a WHERE u.a = 5
+SELECT * FROM (VALUES (1), (2), (5)) t(a) RIGHT JOIN (VALUES (5, 'x'), (2, 'y')) u(a, d) ON t.a = u.a AND u.a = 2 ORDER BY 2
+SELECT * FROM (VALUES (1), (2), (5)) t(a) LEFT JOIN (VALUES (5, 'x'), (2, 'y')) u(a, d) ON t.a = u.a WHERE u.a = 5
+SELECT * FROM (VALUES (1), (2), (5)) t(a) FULL JOIN (VALUES (5, 'x'), (2, 'y')) u(a, d) ON t.a = u.a WHERE t.a = 5 OR t.a IS NULL ORDER BY 2
