@@ -23,7 +23,8 @@ TOOL_BIN   := $(patsubst tests/tools/%.c,$(BUILD)/tools/%,$(TOOL_SRC))
 # Fuzz targets replayed over their corpora by make test (plain main, no libFuzzer);
 # a target is built once the module it drives has sources.
 FUZZ_REPLAY := $(if $(wildcard server/srv_codec_fuzz.c),$(BUILD)/fuzz/replay_codec) \
-               $(if $(wildcard parser/*.c),$(BUILD)/fuzz/replay_parser)
+               $(if $(wildcard parser/*.c),$(BUILD)/fuzz/replay_parser) \
+               $(if $(wildcard planner/pln_codec.c),$(BUILD)/fuzz/replay_plan)
 
 .PHONY: all run test check tsan fuzz bench setup clean deps unit tools
 

@@ -10,20 +10,23 @@ secs=${1:-${FUZZ_SECONDS:-600}}
 [ -n "$secs" ] || secs=600
 shift || true
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(codec parser)
+[ ${#targets[@]} -gt 0 ] || targets=(codec parser plan)
 out=build/fuzz
 mkdir -p "$out"
 make --no-print-directory build/gen/sql.h >/dev/null || exit 1
 
 srcs_codec=(common/*.c server/srv_codec.c server/srv_codec_fuzz.c)
 srcs_parser=(common/*.c parser/*.c build/gen/sql.c)
+srcs_plan=(common/*.c types/*.c parser/*.c build/gen/sql.c catalog/*.c planner/*.c)
+libs_plan=(-lzookeeper_st -lcrypto)
 flags=(-std=c11 -D_GNU_SOURCE -O1 -g -fno-omit-frame-pointer -I. -Ibuild/gen -Iparser
        -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined -pthread)
 status=0
 for t in "${targets[@]}"; do
     var="srcs_$t[@]"
     echo "== fuzz $t: building"
-    if ! clang "${flags[@]}" -o "$out/fuzz_$t" "tests/fuzz/fuzz_$t.c" "${!var}" -lm; then
+    libs="libs_$t[@]"
+    if ! clang "${flags[@]}" -o "$out/fuzz_$t" "tests/fuzz/fuzz_$t.c" "${!var}" ${!libs+"${!libs}"} -lm; then
         echo "not ok fuzz_$t: build failed"; status=1; continue
     fi
     mkdir -p "tests/fuzz/corpus/$t"

@@ -41,8 +41,13 @@ static int nplans, nruns;
 
 static void write_seed(const cm_buf_t *b)
 {
+    /* Named by content (FNV-1a), so the same plan is one file and regenerating changes nothing. */
+    uint64_t h = 14695981039346656037ull;
+    for (size_t i = 0; i < b->len; i++)
+        h = (h ^ b->data[i]) * 1099511628211ull;
     char path[1024];
-    snprintf(path, sizeof path, "%s/seed-%03d", seeds_dir, nseeds++);
+    snprintf(path, sizeof path, "%s/seed-%016llx", seeds_dir, (unsigned long long)h);
+    nseeds++;
     FILE *f = fopen(path, "wb");
     if (!f) {
         printf("not ok cannot write %s\n", path);
