@@ -373,7 +373,7 @@ typedef struct sql_column_def {
     sql_list_t *constraints;  /* sql_constraint_t *, as written */
 } sql_column_def_t;
 
-/* CREATE [TEMP] TABLE [IF NOT EXISTS] name (cols, constraints) [WITH (...)] | name [(cols)] AS query */
+/* CREATE [TEMP] TABLE [IF NOT EXISTS] name (cols, constraints) [WITH (...)] | name [(cols)] AS query [WITH [NO] DATA] */
 typedef struct sql_create_table {
     sql_qname_t *name;
     bool if_not_exists;
@@ -383,6 +383,7 @@ typedef struct sql_create_table {
     sql_list_t *with;         /* sql_option_t *; NULL if none */
     sql_list_t *as_columns;   /* AS form: column names (const char *); NULL if none */
     sql_select_t *query;      /* AS form: the query; NULL for a plain CREATE TABLE */
+    int with_data;            /* AS form: WITH DATA 1, WITH NO DATA 0, not written -1 */
 } sql_create_table_t;
 
 typedef enum sql_connector { SQL_CONNECTOR_FILE, SQL_CONNECTOR_LOAD_GENERATOR, SQL_CONNECTOR_KAFKA } sql_connector_t;

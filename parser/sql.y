@@ -300,7 +300,11 @@ opt_temp(A) ::= .                                { A = 0; }
 create_stmt(A) ::= CREATE create_prefix(P) TABLE(K) cond_name(N) LP opt_table_elements(E) RP opt_with_options(W).
         { A = sql__create_table(ctx, P, &K, N, E, W); }
 create_stmt(A) ::= CREATE create_prefix(P) TABLE(K) cond_name(N) opt_column_list(C) AS select_stmt(Q).
-        { A = sql__create_table_as(ctx, P, &K, N, C, Q); }
+        { A = sql__create_table_as(ctx, P, &K, N, C, Q, -1); }
+create_stmt(A) ::= CREATE create_prefix(P) TABLE(K) cond_name(N) opt_column_list(C) AS select_stmt(Q) WITH IDENT(D).
+        { A = sql__create_table_as(ctx, P, &K, N, C, Q, sql__word(ctx, &D, "data") ? 1 : -1); }
+create_stmt(A) ::= CREATE create_prefix(P) TABLE(K) cond_name(N) opt_column_list(C) AS select_stmt(Q) WITH NO IDENT(D).
+        { A = sql__create_table_as(ctx, P, &K, N, C, Q, sql__word(ctx, &D, "data") ? 0 : -1); }
 create_stmt(A) ::= CREATE create_prefix(P) VIEW cond_name(N) opt_column_list(C) AS select_stmt(Q).
         { A = sql__create_view(ctx, P, false, N, C, Q); }
 create_stmt(A) ::= CREATE create_prefix(P) MATERIALIZED VIEW cond_name(N) opt_column_list(C) AS select_stmt(Q).

@@ -79,12 +79,21 @@ sql_stmt_t *sql__create_table(sql_pctx_t *ctx, int prefix, const sql_token_t *kw
 }
 
 sql_stmt_t *sql__create_table_as(sql_pctx_t *ctx, int prefix, const sql_token_t *kw, sql_cond_t *name,
-                                 sql_list_t *cols, sql_select_t *query)
+                                 sql_list_t *cols, sql_select_t *query, int with_data)
 {
     sql_stmt_t *s = sql__create_table(ctx, prefix, kw, name, NULL, NULL);
     s->create_table->as_columns = cols;
     s->create_table->query = query;
+    s->create_table->with_data = with_data;
     return s;
+}
+
+bool sql__word(sql_pctx_t *ctx, const sql_token_t *tok, const char *word)
+{
+    if (tok->str && strcmp(tok->str, word) == 0)
+        return true;
+    sql__syntax_error(ctx, tok, 1);
+    return false;
 }
 
 sql_create_table_t *sql__table_column(sql_pctx_t *ctx, sql_create_table_t *t, sql_column_def_t *col)

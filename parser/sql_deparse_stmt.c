@@ -117,6 +117,8 @@ static void dp_create_table(const sql_create_table_t *t, cm_buf_t *out)
         dp_paren_idents(t->as_columns, out);
         cm_buf_put_str(out, " AS ");
         sql_deparse_select(t->query, out);
+        if (t->with_data >= 0)
+            cm_buf_put_str(out, t->with_data ? " WITH DATA" : " WITH NO DATA");
         return;
     }
     cm_buf_put_str(out, " (");

@@ -40,6 +40,9 @@ bool pln__bind_ddl(pln_binder_t *b, const sql_stmt_t *s, pln_stmt_t *st)
     d->stmt = s;
     st->kind = PLN_DDL;
     st->tag = sql_stmt_name(s);
+    /* PostgreSQL tags CREATE TABLE AS with the rows it wrote, unless WITH NO DATA; eddy's can only write none. */
+    if (s->kind == SQL_STMT_CREATE_TABLE && s->create_table->query && s->create_table->with_data != 0)
+        st->tag = "SELECT 0";
     st->ddl = d;
     return true;
 }
@@ -152,7 +155,7 @@ static bool column_default(pln_binder_t *b, const sql_expr_t *e, cat_column_t *c
     b->agg_forbidden = "DEFAULT expressions";
     ty_expr_t *x = pln__bind_expr(b, e);
     b->scope = saved;
-    if (!x || !pln__coerce(b, x, col->type, col->typmod, PLN_CC_ASSIGNMENT, e->pos))
+    if (!x || !pln__coerce(b, x, col->type, col->typmod, PLN_CC_ASSIGNMENT, e->pos) || !pln__fold_literals(b))
         return false;
     cm_buf_t out;
     cm_buf_init(&out, 0);
@@ -165,8 +168,6 @@ static bool column_default(pln_binder_t *b, const sql_expr_t *e, cat_column_t *c
 static bool plan_create_table(pln_binder_t *b, const sql_stmt_t *s, cat_change_t *out)
 {
     const sql_create_table_t *t = s->create_table;
-    if (t->query)
-        return pln__error(b, -1, CM_ERRCODE_FEATURE_NOT_SUPPORTED, "CREATE TABLE AS is not supported yet");
     if (t->temporary)
         return pln__error(b, -1, CM_ERRCODE_FEATURE_NOT_SUPPORTED, "temporary tables are not supported yet");
     if (t->with)
@@ -174,6 +175,8 @@ static bool plan_create_table(pln_binder_t *b, const sql_stmt_t *s, cat_change_t
     cat_qname_t qn;
     if (!pln__qname(b, t->name->names, t->name->pos, &qn))
         return false;
+    if (t->query)
+        return pln__plan_create_table_as(b, s, &qn, qualified_new(b, t->name, &qn), out);
     uint32_t n = (uint32_t)sql_list_len(t->columns);
     cat_column_t *cols = cm_arena_zalloc(b->arena, sizeof(cat_column_t) * (n ? n : 1));
     for (uint32_t i = 0; i < n; i++) {
@@ -199,14 +202,12 @@ static bool plan_create_table(pln_binder_t *b, const sql_stmt_t *s, cat_change_t
             case SQL_CONSTR_UNIQUE:
                 break;   /* accepted, kept in create_sql; nothing enforces keys before tables hold rows */
             case SQL_CONSTR_CHECK:
-                return pln__error(b, con->pos, CM_ERRCODE_FEATURE_NOT_SUPPORTED, "CHECK constraints are not supported yet");
+                break;   /* validated and named below, once every column is known */
             }
         }
     }
     for (int k = 0; k < sql_list_len(t->constraints); k++) {
         const sql_constraint_t *con = t->constraints->items[k];
-        if (con->kind == SQL_CONSTR_CHECK)
-            return pln__error(b, con->pos, CM_ERRCODE_FEATURE_NOT_SUPPORTED, "CHECK constraints are not supported yet");
         for (int j = 0; j < sql_list_len(con->columns); j++) {
             const char *name = con->columns->items[j];
             cat_column_t *c = find_column(cols, n, name);
@@ -220,6 +221,8 @@ static bool plan_create_table(pln_binder_t *b, const sql_stmt_t *s, cat_change_t
     sql_create_table_t norm = *t;
     norm.if_not_exists = false;
     norm.name = qualified_new(b, t->name, &qn);
+    if (!pln__check_constraints(b, qn.name, cols, n, &norm))
+        return false;
     sql_stmt_t ns = *s;
     ns.create_table = &norm;
     cat_item_def_t def = {.kind = CAT_ITEM_TABLE, .name = qn, .create_sql = deparse(b, &ns), .columns = cols,

@@ -303,6 +303,13 @@ bool pln__rewrite_renamed(pln_binder_t *b, const pln_renames_t *r, cat_change_t 
 /* pln_replace.c: CREATE OR REPLACE [MATERIALIZED] VIEW of an existing item: PostgreSQL's column rules (42P16). */
 bool pln__plan_replace_view(pln_binder_t *b, const cat_item_t *old, const cat_item_def_t *def, cat_change_t *out);
 
+/* pln_check.c: CHECK constraints of CREATE TABLE validated over the columns and named into norm (PostgreSQL's rules). */
+bool pln__check_constraints(pln_binder_t *b, const char *relname, const cat_column_t *cols, uint32_t ncols,
+                            sql_create_table_t *norm);
+/* pln_ctas.c: CREATE TABLE AS: the table with the query's columns; rows only WITH NO DATA or when there are none. */
+bool pln__plan_create_table_as(pln_binder_t *b, const sql_stmt_t *s, const cat_qname_t *qn, const sql_qname_t *qualified,
+                               cat_change_t *out);
+
 /* pln_show.c: SHOW objects / COLUMNS / CREATE as a query over rows read from the snapshot. */
 bool pln__is_show_catalog(const sql_stmt_t *s);
 bool pln__bind_show(pln_binder_t *b, const sql_stmt_t *s, pln_stmt_t *st);

@@ -224,6 +224,30 @@ static sql_list_t *renamed_names(cm_arena_t *a, const sql_list_t *names, const c
     return list_of(a, n, parts);
 }
 
+/* A CHECK condition's references to the renamed column (stored unqualified: pln_check.c). */
+static void rename_in_expr(cm_arena_t *a, sql_expr_t *e, const char *from, const char *to)
+{
+    if (!e)
+        return;
+    if (e->kind == SQL_EXPR_COLUMN && !e->star && e->names->count == 1 && strcmp(e->names->items[0], from) == 0)
+        e->names = list_of(a, 1, &to);
+    rename_in_expr(a, e->arg, from, to);
+    rename_in_expr(a, e->left, from, to);
+    rename_in_expr(a, e->right, from, to);
+    rename_in_expr(a, e->def, from, to);
+    for (int i = 0; i < sql_list_len(e->args); i++)
+        rename_in_expr(a, e->args->items[i], from, to);
+}
+
+static void rename_in_constraints(cm_arena_t *a, const sql_list_t *cons, const char *from, const char *to)
+{
+    for (int i = 0; i < sql_list_len(cons); i++) {
+        const sql_constraint_t *c = cons->items[i];
+        if (c->kind == SQL_CONSTR_CHECK)
+            rename_in_expr(a, c->expr, from, to);
+    }
+}
+
 static void rewrite_table(rewriter_t *w, const cat_item_t *it, sql_stmt_t *ns)
 {
     cm_arena_t *a = w->b->arena;
@@ -246,6 +270,10 @@ static void rewrite_table(rewriter_t *w, const cat_item_t *it, sql_stmt_t *ns)
         cols->items[i] = c;
     }
     t->columns = cols;
+    /* The parse is this rewrite's own, so its CHECK conditions are renamed in place. */
+    for (int i = 0; i < n; i++)
+        rename_in_constraints(a, ((const sql_column_def_t *)cols->items[i])->constraints, r->col_old, r->col_new);
+    rename_in_constraints(a, t->constraints, r->col_old, r->col_new);
     int nc = sql_list_len(t->constraints);
     sql_list_t *cons = list_of(a, nc, (const char *const *)(nc ? t->constraints->items : NULL));
     for (int i = 0; i < nc; i++) {

@@ -459,6 +459,96 @@ def create_or_replace_view_as_postgres(t):
 
 
 @case
+def check_constraints_as_postgres(t):
+    stmts = ["CREATE TABLE t (a int CHECK (a > 0), b int, CHECK (a > b), CHECK (b > 0), CONSTRAINT named CHECK (b < 100), CHECK (a < 1000))",
+             "CREATE TABLE t2 (a int CHECK (a))",
+             "CREATE TABLE t2 (a int CHECK (a + 1))",
+             "CREATE TABLE t2 (a text CHECK (a))",
+             "CREATE TABLE t2 (a int CHECK ((SELECT 1) = 1))",
+             "CREATE TABLE t2 (a int CHECK (EXISTS (SELECT 1)))",
+             "CREATE TABLE t2 (a int CHECK (count(*) > 0))",
+             "CREATE TABLE t2 (a int CHECK (row_number() OVER () > 0))",
+             "CREATE TABLE t2 (a int CHECK (zz > 0))",
+             "CREATE TABLE t2 (a int CHECK (t.a > 0))",
+             "CREATE TABLE t2 (a int CHECK ($1 > 0))",
+             "CREATE TABLE t2 (a int CHECK (a > 'x'))",
+             "CREATE TABLE t2 (a int DEFAULT 'x')",
+             "CREATE TABLE t2 (a int, CONSTRAINT c CHECK (a > 0), CONSTRAINT c CHECK (a < 10))",
+             "CREATE TABLE t2 (a int CHECK (t2.a > 0) CHECK (a < 10), CHECK (NULL), CHECK ('true'))",
+             "CREATE TABLE t3 (a int, CONSTRAINT t3_a_check CHECK (a > 0), CHECK (a < 10), CHECK (a > 0 AND a < 5))"]
+    t.same_as_ref(lambda p: script(p, schema("check"), stmts), "CHECK outcomes")
+    sch = schema("check2")
+    with connect() as c:
+        c.q("DROP SCHEMA IF EXISTS %s CASCADE" % sch)
+        c.q("CREATE SCHEMA %s; SET search_path = %s" % (sch, sch))
+        for s in stmts[0], stmts[-2], stmts[-1]:
+            c.q(s)
+        q = sch.encode()
+
+        def create(name):
+            return rows(c.q("SHOW CREATE TABLE %s" % name))[0][1].replace(q, b"S")
+        # The names PostgreSQL 15 gives (pg_constraint.conname), written into the definition.
+        t.eq(create("t"), b"CREATE TABLE eddy.S.t (a int4 CONSTRAINT t_a_check CHECK ((a > 0)), b int4, "
+             b"CONSTRAINT t_check CHECK ((a > b)), CONSTRAINT t_b_check CHECK ((b > 0)), CONSTRAINT named CHECK ((b < 100)), "
+             b"CONSTRAINT t_a_check1 CHECK ((a < 1000)))", "auto names t_a_check, t_check, t_a_check1")
+        t.eq(create("t2"), b"CREATE TABLE eddy.S.t2 (a int4 CONSTRAINT t2_a_check CHECK ((a > 0)) "
+             b"CONSTRAINT t2_a_check1 CHECK ((a < 10)), CONSTRAINT t2_check CHECK (NULL), "
+             b"CONSTRAINT t2_check1 CHECK ('true'))", "t2.a stored as a; constant checks")
+        t.eq(create("t3"), b"CREATE TABLE eddy.S.t3 (a int4, CONSTRAINT t3_a_check CHECK ((a > 0)), "
+             b"CONSTRAINT t3_a_check1 CHECK ((a < 10)), CONSTRAINT t3_a_check2 CHECK (((a > 0) AND (a < 5))))",
+             "a given name is avoided")
+        c.q("ALTER TABLE t RENAME COLUMN a TO x")
+        t.eq(create("t"), b"CREATE TABLE eddy.S.t (x int4 CONSTRAINT t_a_check CHECK ((x > 0)), b int4, "
+             b"CONSTRAINT t_check CHECK ((x > b)), CONSTRAINT t_b_check CHECK ((b > 0)), CONSTRAINT named CHECK ((b < 100)), "
+             b"CONSTRAINT t_a_check1 CHECK ((x < 1000)))", "RENAME COLUMN rewrites the conditions")
+        c.q("DROP SCHEMA %s CASCADE" % sch)
+
+
+@case
+def create_table_as_as_postgres(t):
+    sch = schema("ctas")
+    stmts = ["CREATE TABLE src (a int, b varchar(10), n numeric(8,2))",
+             "CREATE TABLE c1 AS SELECT a, b, n, a + 1 AS a1, 'x' AS lit, NULL AS nul, now() AS ts FROM src WITH NO DATA",
+             "CREATE TABLE c2 (x, y) AS SELECT 1 AS a, 2 AS b WITH NO DATA",
+             "CREATE TABLE c3 (x) AS SELECT 1 AS a, 2 AS b WITH NO DATA",
+             "CREATE TABLE c4 (x, y, z) AS SELECT 1 AS a, 2 AS b",
+             "CREATE TABLE c5 AS SELECT 1 AS a, 2 AS a WITH NO DATA",
+             "CREATE TABLE c6 AS SELECT $1 AS a WITH NO DATA",
+             "CREATE TABLE c7 AS VALUES (1, 'a') WITH NO DATA",
+             "CREATE TABLE c8 AS SELECT 1 AS a WHERE false",
+             "CREATE TABLE c9 AS SELECT a FROM src LIMIT 0 WITH DATA",
+             "CREATE TABLE c1 AS SELECT 1 AS a WITH NO DATA",
+             "CREATE TABLE IF NOT EXISTS c1 AS SELECT 1 AS a WITH NO DATA",
+             "CREATE TABLE c10 AS SELECT 1 AS a WITH NO JUNK"]
+    # c9 reads a table: PostgreSQL copies its (no) rows, eddy cannot read them yet (0A000 below).
+
+    def run(p):
+        got = script(p, sch, [s for s in stmts if not s.startswith("CREATE TABLE c9")], keep=True)
+        with connect(p) as c:
+            got += [describe(c, "SELECT * FROM %s.%s" % (sch, r)) for r in ("c1", "c2", "c3", "c7", "c8")]
+            c.q("DROP SCHEMA %s CASCADE" % sch)
+        return got
+    t.same_as_ref(run, "CREATE TABLE AS outcomes")
+    with connect() as c:
+        c.q("DROP SCHEMA IF EXISTS %s CASCADE" % sch)
+        c.q("CREATE SCHEMA %s; SET search_path = %s" % (sch, sch))
+        c.q(stmts[0])
+        got = outcome(c.q("CREATE TABLE c9 AS SELECT a FROM src LIMIT 0"))
+        t.eq([(e[1], e[2], e[4]) for e in got if e[0] == "E"],
+             [("0A000", 'CREATE TABLE AS cannot copy the rows of table "src": they need the dataflow engine, '
+               'which is not built yet', "Use WITH NO DATA to create the table empty.")], "rows of a table: 0A000")
+        got = outcome(c.q("CREATE TABLE c9 AS SELECT 1 AS a UNION SELECT 2"))
+        t.eq([(e[1], e[2]) for e in got if e[0] == "E"],
+             [("0A000", 'CREATE TABLE AS cannot store rows in "c9": tables hold no rows before the dataflow engine')],
+             "constant rows: 0A000")
+        t.eq([r[0] for r in rows(c.q("SHOW TABLES"))], [b"src"], "nothing created")
+        c.q("CREATE TABLE c2 (x, y) AS SELECT 1 AS a, 'v'::varchar(3) AS b WITH NO DATA")
+        t.eq(rows(c.q("SHOW CREATE TABLE c2"))[0][1].replace(sch.encode(), b"S"),
+             b"CREATE TABLE eddy.S.c2 (x integer, y character varying(3))", "stored as a plain CREATE TABLE")
+        c.q("DROP SCHEMA %s CASCADE" % sch)
+
+
+@case
 def command_tags_as_postgres(t):
     """The CommandComplete tag of every DDL (and EXPLAIN, utility statements) PostgreSQL has,
     simple and extended protocol; CREATE MATERIALIZED VIEW keeps eddy's own tag (Materialize's)."""

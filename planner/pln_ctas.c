@@ -1,0 +1,128 @@
+/*
+ * pln_ctas.c: CREATE TABLE [IF NOT EXISTS] t [(names)] AS query [WITH [NO] DATA].
+ *
+ * The table gets the columns PostgreSQL derives: the query's output names
+ * (renamed by the column list, 42601 when it names more columns than the
+ * query has, 42701 for a name twice), its types and modifiers, unknown
+ * becoming text. The stored definition is a plain CREATE TABLE with those
+ * columns, as the table does not keep the query.
+ *
+ * Tables hold no rows until the dataflow engine exists, so eddy cannot copy
+ * rows into one. WITH NO DATA creates the table. Otherwise the query must
+ * produce no rows: one reading a relation answers 0A000 (its rows are not
+ * there to read), a constant one is run and answers 0A000 as soon as it
+ * yields a row; with none, the table is created and the tag is SELECT 0, as
+ * PostgreSQL's would be.
+ */
+#include "planner/pln_internal.h"
+
+#include <string.h>
+
+typedef struct first_row {
+    cm_err_t *err;
+    const char *table;
+} first_row_t;
+
+static bool refuse_row_cb(void *arg, const ty_datum_t *row, int ncols)
+{
+    first_row_t *f = arg;
+    cm_err_set(f->err, CM_ERRCODE_FEATURE_NOT_SUPPORTED,
+               "CREATE TABLE AS cannot store rows in \"%s\": tables hold no rows before the dataflow engine",
+               f->table);
+    cm_err_set_hint(f->err, "Use WITH NO DATA to create the table empty.");
+    return false;
+}
+
+/* A binder like b's, fresh (nothing bound yet), on the same catalog and settings. */
+static void fresh(pln_binder_t *sub, const pln_binder_t *b)
+{
+    *sub = (pln_binder_t){.arena = b->arena, .sql = b->sql, .sql_len = b->sql_len, .err = b->err,
+                          .settings = b->settings, .settings_known = b->settings_known, .cat = b->cat};
+    sub->ctx.arena = b->arena;
+    sub->ctx.settings = &sub->settings;
+    sub->ctx.err = b->err;
+}
+
+/* Runs a query that reads no relation: true if it yields no row. */
+static bool yields_nothing(pln_binder_t *b, const sql_select_t *query, const char *table)
+{
+    pln_binder_t sub;
+    fresh(&sub, b);
+    pln_stmt_t st = {0};
+    if (!pln__bind_query_stmt(&sub, query, &st))
+        return false;
+    ty_ctx_t ctx = sub.ctx;
+    ctx.xact_ts = ctx.stmt_ts = cm_now_wall_us();
+    ctx.user = b->cat->search.user;
+    ctx.database = b->cat->search.database;
+    first_row_t f = {.err = b->err, .table = table};
+    return pln_query_run(&st, b->sql, NULL, &ctx, refuse_row_cb, &f);
+}
+
+bool pln__plan_create_table_as(pln_binder_t *b, const sql_stmt_t *s, const cat_qname_t *qn, const sql_qname_t *qualified,
+                               cat_change_t *out)
+{
+    const sql_create_table_t *t = s->create_table;
+    pln_binder_t sub;
+    fresh(&sub, b);
+    pln_bound_t q;
+    if (!pln__bind_select(&sub, t->query, &q))
+        return false;
+    if (sub.nparams > 0) {
+        int pos = sub.nparam_nodes ? sub.param_nodes[0]->location : -1;
+        return pln__error(b, pos, CM_ERRCODE_UNDEFINED_PARAMETER, "there is no parameter $%d",
+                          sub.nparam_nodes ? sub.param_nodes[0]->index + 1 : 1);
+    }
+    int nnames = sql_list_len(t->as_columns);
+    if (nnames > q.ncols)
+        return pln__error(b, -1, CM_ERRCODE_SYNTAX_ERROR, "too many column names were specified");
+    uint32_t n = (uint32_t)q.ncols;
+    cat_column_t *cols = cm_arena_zalloc(b->arena, sizeof(cat_column_t) * (n ? n : 1));
+    for (uint32_t i = 0; i < n; i++) {
+        cols[i].name = (int)i < nnames ? t->as_columns->items[i] : q.cols[i].name;
+        cols[i].type = q.cols[i].type == TY_UNKNOWN ? TY_TEXT : q.cols[i].type;
+        cols[i].typmod = q.cols[i].type == TY_UNKNOWN ? -1 : q.cols[i].typmod;
+        for (uint32_t k = 0; k < i; k++)
+            if (strcmp(cols[k].name, cols[i].name) == 0)
+                return pln__error(b, -1, "42701", "column \"%s\" specified more than once", cols[i].name);
+    }
+    /* Rows are checked only when the table would be created: IF NOT EXISTS of an existing one skips. */
+    const cat_schema_t *sc = cat_resolve_schema(b->cat->snap, &b->cat->search, qn, b->err);
+    if (!sc)
+        return false;
+    bool exists = cat_snap_item(b->cat->snap, sc, qn->name) != NULL;
+    if (t->with_data != 0 && !exists) {
+        if (sub.nrels > 0) {
+            const cat_item_t *it = sub.rel_item[0];
+            pln__error(b, -1, CM_ERRCODE_FEATURE_NOT_SUPPORTED,
+                       "CREATE TABLE AS cannot copy the rows of %s \"%s\": they need the dataflow engine, which is not built yet",
+                       cat_item_kind_name(it->kind), it->name);
+            cm_err_set_hint(b->err, "Use WITH NO DATA to create the table empty.");
+            return false;
+        }
+        if (!yields_nothing(b, t->query, qn->name))
+            return false;
+    }
+    cm_buf_t sql;
+    cm_buf_init(&sql, 0);
+    cm_buf_put_str(&sql, "CREATE TABLE ");
+    for (int i = 0; i < qualified->names->count; i++) {
+        if (i)
+            cm_buf_put_u8(&sql, '.');
+        sql_deparse_ident(qualified->names->items[i], &sql);
+    }
+    cm_buf_put_str(&sql, " (");
+    for (uint32_t i = 0; i < n; i++) {
+        if (i)
+            cm_buf_put_str(&sql, ", ");
+        sql_deparse_ident(cols[i].name, &sql);
+        cm_buf_put_u8(&sql, ' ');
+        ty_format_type(cols[i].type, cols[i].typmod, &sql);
+    }
+    cm_buf_put_u8(&sql, ')');
+    const char *create_sql = cm_arena_strndup(b->arena, (const char *)sql.data, sql.len);
+    cm_buf_free(&sql);
+    cat_item_def_t def = {.kind = CAT_ITEM_TABLE, .name = *qn, .create_sql = create_sql, .columns = cols,
+                          .ncolumns = n};
+    return cat_plan_create_item(b->cat->snap, &b->cat->search, &def, t->if_not_exists, out, b->err);
+}
