@@ -10,6 +10,10 @@
 #   BENCH_DDL_OBJECTS=10000 BENCH_DDL_STATEMENTS=300 BENCH_DDL_SHOWS=30 size it.
 # Then sequencing throughput and commit-to-applied latency for 1, 2 and 4 workers
 # (tests/tools/seq_bench.c); BENCH_SEQ=0 skips it, BENCH_SEQ_COMMITS / BENCH_SEQ_BURST size it.
+# Then DDL latency with the catalog in ZooKeeper (tests/bench/ddl_zk.py): CREATE VIEW + DROP VIEW
+# pairs on eddy --zookeeper (a standalone ZooKeeper started here), eddy embedded and PostgreSQL;
+# BENCH_ZK=0 skips it, BENCH_ZK_PAIRS sizes it. BENCH_MODES= (empty) skips pgbench, so
+#   BENCH_MODES= BENCH_DDL=0 BENCH_SEQ=0 tests/bench/run.sh   runs only the ZooKeeper part.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 BUILD=${BUILD:-build}
@@ -19,7 +23,7 @@ export LOG_DIR
 source tests/lib/servers.sh
 trap 'servers_stop_all; rm -rf "$LOG_DIR"' EXIT
 T=${BENCH_SECONDS:-10} C=${BENCH_CLIENTS:-8} J=${BENCH_THREADS:-2} R=${BENCH_ROUNDS:-1}
-MODES=(${BENCH_MODES:-simple extended prepared})
+MODES=(${BENCH_MODES-simple extended prepared})
 
 eddy_start || { echo "bench: eddy did not start"; exit 1; }
 pg_start || { echo "bench: PostgreSQL did not start"; exit 1; }
@@ -53,7 +57,7 @@ for ((r = 0; r < R; r++)); do
         eddy_tps[$m]="${eddy_tps[$m]:-} $e"; pg_tps[$m]="${pg_tps[$m]:-} $p"
     done
 done
-printf '\n%-10s %14s %14s %10s\n' mode "eddy TPS" "PG15 TPS" "eddy/PG"
+((${#MODES[@]})) && printf '\n%-10s %14s %14s %10s\n' mode "eddy TPS" "PG15 TPS" "eddy/PG"
 for m in "${MODES[@]}"; do
     # The median of the rounds for each server.
     e=$(tr ' ' '\n' <<<"${eddy_tps[$m]}" | grep . | sort -g | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}')
@@ -74,5 +78,16 @@ fi
 if [ "${BENCH_SEQ:-1}" != 0 ]; then
     echo
     "$BUILD"/tools/seq_bench -n "${BENCH_SEQ_COMMITS:-2000}" -m "${BENCH_SEQ_BURST:-20000}" || rc=1
+fi
+
+# --- DDL with the catalog in ZooKeeper (issue 4): a second eddy on a standalone ZooKeeper.
+if [ "${BENCH_ZK:-1}" != 0 ]; then
+    echo
+    mem_port=$EDDY_PORT
+    if zk_start && eddy_start --zookeeper "$ZK_ADDR/bench"; then
+        /usr/bin/python3 tests/bench/ddl_zk.py "$mem_port" "$EDDY_PORT" "$PG_PORT" || rc=1
+    else
+        echo "bench: eddy on ZooKeeper did not start"; rc=1
+    fi
 fi
 exit $rc
