@@ -286,15 +286,20 @@ static void srv__commit_cb(void *arg, cat_store_status_t st, uint64_t index, con
 {
     srv_zk_commit_ctx_t *ctx = arg;
     srv_zk_job_t *j = ctx->j;
-    /* Our own entry, committed: the loops will read it next. */
-    if (st == CAT_STORE_OK && !ctx->zk->stopping)
-        srv__cache_put(ctx->zk, index, j->commit.entry, j->commit.entry_len);
+    srv_zk_t *zk = ctx->zk;
+    bool ours = st == CAT_STORE_OK && !zk->stopping;
+    /* Our own entry, committed: every loop (and the sequencer) reads it next,
+     * from the cache, without waiting for the head watch to come round. */
+    if (ours)
+        srv__cache_put(zk, index, j->commit.entry, j->commit.entry_len);
     free(ctx);
     srv__copy_err(j, st, err);
     j->index = index;
     if (name_key)
         j->name_key = cm_arena_strdup(&j->arena, name_key);
     srv_zk_handle_answer(j);
+    if (ours)
+        srv__zk_notify_all(zk);
 }
 
 static void srv__request_cb(void *arg, cat_store_status_t st, uint64_t index, const cm_err_t *err)
