@@ -149,6 +149,86 @@ static bool bind_filter_order(pln_binder_t *b, const sql_expr_t *e, pln_agg_t *a
     return true;
 }
 
+/* The one enclosing level all of the aggregate's columns belong to, or NULL (a local column, or none). */
+static int owner_of(const pln_binder_t *b, const ty_expr_t *e, int owner)
+{
+    if (!e || owner == -1)
+        return owner;
+    if (e->kind == TY_EXPR_COLUMN) {
+        if (e->index < PLN_OUTER_BASE)
+            return -1;
+        int o = b->orefs[e->index - PLN_OUTER_BASE].owner;
+        return owner == 0 || owner == o ? o : -1;
+    }
+    for (int i = 0; i < e->nargs; i++)
+        owner = owner_of(b, e->args[i], owner);
+    return owner;
+}
+
+static pln_scope_t *outer_owner(const pln_binder_t *b, const pln_agg_t *a)
+{
+    int owner = 0;
+    for (int i = 0; i < a->nargs; i++)
+        owner = owner_of(b, a->args[i], owner);
+    owner = owner_of(b, a->filter, owner);
+    for (int i = 0; i < a->norder; i++)
+        owner = owner_of(b, a->order[i], owner);
+    if (owner <= 0)
+        return NULL;
+    for (pln_scope_t *s = b->scope ? b->scope->outer : NULL; s; s = s->outer)
+        if (s->id == owner)
+            return s;
+    return NULL;
+}
+
+/* The outer references of e as the owner level's expressions (over its FROM row). */
+static ty_expr_t *to_owner(pln_binder_t *b, ty_expr_t *e)
+{
+    if (!e)
+        return NULL;
+    if (e->kind == TY_EXPR_COLUMN && e->index >= PLN_OUTER_BASE) {
+        pln_oref_t *o = &b->orefs[e->index - PLN_OUTER_BASE];
+        o->owner = o->sublink = -1;   /* no longer read inside the subquery */
+        return o->expr;
+    }
+    if (e->nargs == 0)
+        return e;
+    ty_expr_t *c = cm_arena_alloc(b->arena, sizeof(*c));
+    *c = *e;
+    c->args = cm_arena_alloc(b->arena, sizeof(ty_expr_t *) * (size_t)e->nargs);
+    for (int i = 0; i < e->nargs; i++)
+        c->args[i] = to_owner(b, e->args[i]);
+    return c;
+}
+
+/* An aggregate of an enclosing level's columns: computed by that level, read here as its outer reference. */
+static ty_expr_t *outer_agg(pln_binder_t *b, pln_agg_t *a, pln_scope_t *owner, int pos)
+{
+    if (!owner->sub_aggs) {
+        pln__error(b, pos, CM_ERRCODE_GROUPING_ERROR, "aggregate functions are not allowed in %s",
+                   owner->sub_agg_forbidden ? owner->sub_agg_forbidden : "this context");
+        return NULL;
+    }
+    if (owner->sub_aggs->inside) {
+        pln__error(b, pos, CM_ERRCODE_GROUPING_ERROR, "aggregate function calls cannot be nested");
+        return NULL;
+    }
+    for (int i = 0; i < a->nargs; i++)
+        a->args[i] = to_owner(b, a->args[i]);
+    a->filter = to_owner(b, a->filter);
+    for (int i = 0; i < a->norder; i++)
+        a->order[i] = to_owner(b, a->order[i]);
+    pln_aggctx_t *saved = b->aggs;
+    b->aggs = owner->sub_aggs;
+    int index;
+    note_agg(b, a, &index);
+    b->aggs = saved;
+    ty_expr_t *c = ty_expr_new(b->arena, TY_EXPR_COLUMN, a->type, 0);
+    c->index = PLN_AGG_BASE + index;
+    c->location = pos;
+    return pln__outer_ref(b, owner, c, "?column?");
+}
+
 /* Binds the call; over: used OVER a window, so its arguments belong to the current level (sum(count(*)) OVER ()). */
 static pln_agg_t *bind_call(pln_binder_t *b, const sql_expr_t *e, bool over)
 {
@@ -228,8 +308,17 @@ pln_agg_t *pln__bind_agg_over(pln_binder_t *b, const sql_expr_t *e)
 ty_expr_t *pln__bind_agg(pln_binder_t *b, const sql_expr_t *e)
 {
     if (!b->aggs) {
-        pln__error(b, e->pos, CM_ERRCODE_GROUPING_ERROR, "aggregate functions are not allowed in %s",
-                   b->agg_forbidden ? b->agg_forbidden : "this context");
+        /* Not here, unless it is an enclosing level's aggregate (of only that level's columns). */
+        pln_aggctx_t scratch = {0};
+        b->aggs = &scratch;
+        pln_agg_t *a = bind_call(b, e, false);
+        b->aggs = NULL;
+        pln_scope_t *owner = a ? outer_owner(b, a) : NULL;
+        if (owner)
+            return outer_agg(b, a, owner, e->pos);
+        if (a)
+            pln__error(b, e->pos, CM_ERRCODE_GROUPING_ERROR, "aggregate functions are not allowed in %s",
+                       b->agg_forbidden ? b->agg_forbidden : "this context");
         return NULL;
     }
     if (b->aggs->inside) {
@@ -239,6 +328,9 @@ ty_expr_t *pln__bind_agg(pln_binder_t *b, const sql_expr_t *e)
     pln_agg_t *a = bind_call(b, e, false);
     if (!a)
         return NULL;
+    pln_scope_t *owner = outer_owner(b, a);
+    if (owner)
+        return outer_agg(b, a, owner, e->pos);
     int index;
     note_agg(b, a, &index);
     ty_expr_t *c = ty_expr_new(b->arena, TY_EXPR_COLUMN, a->type, 0);
@@ -303,6 +395,8 @@ ty_expr_t *pln__regroup(pln_binder_t *b, ty_expr_t *e, ty_expr_t **keys, int nke
                    pln__column_name(b->scope, e->index, true, b->arena));
         return NULL;
     }
+    if (e->kind == TY_EXPR_PARAM && e->index < 0)
+        return pln__sublink_regroup(b, e, keys, nkeys) ? e : NULL;   /* its outer references */
     if (e->nargs == 0)
         return e;
     ty_expr_t *c = cm_arena_alloc(b->arena, sizeof(*c));

@@ -101,6 +101,14 @@ static bool step(const pln_agg_t *a, pln_aggstate_t *st, const ty_datum_t *args,
         st->count++;
         return true;
     }
+    if (a->op == PLN_AGG_SINGLE) {
+        if (st->count++ > 0)
+            return cm_err_set(ctx->err, CM_ERRCODE_CARDINALITY_VIOLATION,
+                              "more than one row returned by a subquery used as an expression");
+        st->acc = args[0];
+        st->have = !args[0].isnull;
+        return true;
+    }
     if (a->op == PLN_AGG_ARRAY_AGG) {
         if (st->nitems == st->items_cap) {
             int cap = st->items_cap ? st->items_cap * 2 : 16;
@@ -149,6 +157,7 @@ static bool step(const pln_agg_t *a, pln_aggstate_t *st, const ty_datum_t *args,
         return true;
     case PLN_AGG_COUNT_STAR:
     case PLN_AGG_ARRAY_AGG:
+    case PLN_AGG_SINGLE:
         break;
     }
     return true;

@@ -53,12 +53,14 @@ static bool bind_query(pln_binder_t *b, const sql_select_t *s, pln_stmt_t *st)
     if (!pln__fold_literals(b))
         return false;
     /* Optimized before folding: an expression pruning drops is never evaluated, as in PostgreSQL. */
+    /* A decorrelated sublink's operators are part of the query's plan (some shared): not again. */
     pln__optimize(b, &q.rel);
     for (int i = 0; i < b->nsublinks; i++)
-        pln__optimize(b, &b->sublinks[i].rel);
+        if (!b->sublinks[i].joined)
+            pln__optimize(b, &b->sublinks[i].rel);
     bool planned = pln__fold_rel(b, q.rel);
     for (int i = 0; planned && i < b->nsublinks; i++)
-        planned = pln__fold_rel(b, b->sublinks[i].rel);
+        planned = b->sublinks[i].joined || pln__fold_rel(b, b->sublinks[i].rel);
     if (!planned) {
         /* Folding is planning, not analysis: with defer_plan_errors the
          * statement stays describable and the error waits for Bind. A

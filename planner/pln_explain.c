@@ -501,6 +501,8 @@ static void plan_out(explain_t *x, const char *header, const pln_rel_t *root)
     line_put(x, 0, header);
     rel_out(x, root, 1);
     for (int i = 0; i < x->b->nsublinks; i++) {
+        if (x->b->sublinks[i].joined)
+            continue;   /* decorrelated: its plan is part of the query's */
         line_begin(x, 0);
         cm_buf_printf(&x->line, "Subquery %d:", i + 1);
         line_end(x);
@@ -556,11 +558,12 @@ static bool bind_plan(pln_binder_t *b, const sql_select_t *s, pln_bound_t *q)
         return false;
     pln__optimize(b, &q->rel);
     for (int i = 0; i < b->nsublinks; i++)
-        pln__optimize(b, &b->sublinks[i].rel);
+        if (!b->sublinks[i].joined)
+            pln__optimize(b, &b->sublinks[i].rel);
     if (!pln__fold_rel(b, q->rel))
         return false;
     for (int i = 0; i < b->nsublinks; i++)
-        if (!pln__fold_rel(b, b->sublinks[i].rel))
+        if (!b->sublinks[i].joined && !pln__fold_rel(b, b->sublinks[i].rel))
             return false;
     return true;
 }

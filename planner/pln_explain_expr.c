@@ -317,7 +317,7 @@ void pln__explain_agg(pln_binder_t *b, cm_buf_t *o, const pln_agg_t *a)
         [PLN_AGG_COUNT_STAR] = "count", [PLN_AGG_COUNT] = "count",         [PLN_AGG_SUM] = "sum",
         [PLN_AGG_AVG] = "avg",          [PLN_AGG_MIN] = "min",             [PLN_AGG_MAX] = "max",
         [PLN_AGG_BOOL_AND] = "bool_and", [PLN_AGG_BOOL_OR] = "bool_or",    [PLN_AGG_STRING_AGG] = "string_agg",
-        [PLN_AGG_ARRAY_AGG] = "array_agg",
+        [PLN_AGG_ARRAY_AGG] = "array_agg", [PLN_AGG_SINGLE] = "single_value",
     };
     cm_buf_printf(o, "%s(%s", names[a->op], a->distinct ? "distinct " : "");
     if (a->op == PLN_AGG_COUNT_STAR)

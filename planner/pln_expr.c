@@ -72,12 +72,16 @@ static int colname_strength(const sql_expr_t *e, const char **name)
             *name = "array";
             return 2;
         }
-        if (e->sublink == SQL_SUBLINK_EXPR && e->select->op == SQL_SETOP_NONE && e->select->values) {
+        /* The subquery's first output column's name: a set operation's is its leftmost query's. */
+        const sql_select_t *sel = e->select;
+        while (sel->op != SQL_SETOP_NONE)
+            sel = sel->larg;
+        if (e->sublink == SQL_SUBLINK_EXPR && sel->values) {
             *name = "column1";
             return 2;
         }
-        if (e->sublink == SQL_SUBLINK_EXPR && e->select->op == SQL_SETOP_NONE && sql_list_len(e->select->targets)) {
-            const sql_target_t *t = e->select->targets->items[0];
+        if (e->sublink == SQL_SUBLINK_EXPR && sql_list_len(sel->targets)) {
+            const sql_target_t *t = sel->targets->items[0];
             if (t->alias) {
                 *name = t->alias;
                 return 2;

@@ -65,6 +65,7 @@ typedef enum pln_aggop {
     PLN_AGG_BOOL_OR,
     PLN_AGG_STRING_AGG,
     PLN_AGG_ARRAY_AGG,            /* keeps NULLs; of arrays: one dimension more */
+    PLN_AGG_SINGLE,               /* the only row's value (a decorrelated scalar subquery): 21000 on a second */
 } pln_aggop_t;
 
 
@@ -168,7 +169,23 @@ typedef struct pln_sublink {
     ty_oid_t type;                /* EXPR: the value's type; IN: the operator's right type */
     int32_t typmod;
     int location;
+    int serial;                   /* outer references made while binding it name it (pln_oref_t.sublink) */
+    bool correlated;              /* refers to an enclosing query: planned as a join (pln_correlate.c) */
+    bool regrouped;               /* its outer references were rewritten over the enclosing REDUCE */
+    bool joined;                  /* decorrelated into the enclosing plan: nothing left to run on its own */
 } pln_sublink_t;
+
+/* A column of an enclosing query level read inside a subquery (pln_correlate.c). */
+typedef struct pln_oref {
+    int owner;                    /* pln_scope_t.id of the level the column belongs to */
+    int sublink;                  /* serial of that level's sublink the reference is inside */
+    ty_expr_t *expr;              /* the column over the owner's row (regrouped above its REDUCE) */
+    int location;
+    const char *name;
+} pln_oref_t;
+
+/* A COLUMN of this index or more is outer reference (index - PLN_OUTER_BASE) until decorrelated. */
+#define PLN_OUTER_BASE (1 << 26)
 
 /* In expressions, a sublink's value is a PARAM with a negative index: -(sublink number + 1). */
 #define PLN_SUBLINK_PARAM(k) (-(k)-1)
@@ -209,9 +226,14 @@ typedef struct pln_scope {
     pln_rte_t *rtes;
     int ncols;
     struct pln_scope *outer;      /* the query around a subquery */
+    int id;                       /* unique in the statement (outer references name their level by it) */
+    int open_sublink;             /* serial of the sublink being bound in this level, -1 if none */
+    struct pln_aggctx *sub_aggs;  /* where that sublink is: this level's aggregates (NULL: not allowed) */
+    const char *sub_agg_forbidden;
 } pln_scope_t;
 
 /* Aggregates met while binding one query level's targets, HAVING and ORDER BY. */
+struct pln_aggctx;
 typedef struct pln_aggctx {
     int naggs;
     int cap;
@@ -249,6 +271,11 @@ typedef struct pln_binder {
     int nsublinks;
     int sublinks_cap;
     pln_sublink_t *sublinks;
+    int nscopes;                  /* scope ids and sublink serials handed out */
+    int nserials;
+    int norefs;                   /* outer references (pln_correlate.c) */
+    int orefs_cap;
+    pln_oref_t *orefs;
     bool settings_known;          /* settings are the session's: settings-dependent literals fold */
     bool defer_plan_errors;       /* keep folding errors in the statement (Parse) instead of failing */
     bool params_forbidden;        /* EXECUTE's arguments: $n is 42P02 wherever it appears */
@@ -448,6 +475,15 @@ bool pln__agg_finish(const pln_agg_t *a, pln_aggstate_t *st, ty_ctx_t *ctx, ty_d
 
 /* pln_sublink.c */
 ty_expr_t *pln__bind_sublink(pln_binder_t *b, const sql_expr_t *e);
+
+/* pln_correlate.c: outer references and the decorrelation of subqueries into joins. */
+ty_expr_t *pln__outer_ref(pln_binder_t *b, pln_scope_t *owner, ty_expr_t *col, const char *name);
+/* The sublink's outer references over the enclosing REDUCE's row (pln__regroup calls it). */
+bool pln__sublink_regroup(pln_binder_t *b, const ty_expr_t *placeholder, ty_expr_t **keys, int nkeys);
+/* The level's plan with its correlated sublinks joined in (pln_select.c calls it last). */
+pln_rel_t *pln__decorrelate(pln_binder_t *b, pln_rel_t *rel);
+/* True if rel holds a correlated sublink still to be joined (binding refuses the query then). */
+bool pln__has_correlated(pln_binder_t *b, const pln_rel_t *rel);
 /* The expression with every sublink replaced by its value for this execution (computed on first use). */
 ty_expr_t *pln__instantiate(pln_exec_t *x, ty_expr_t *e);
 

@@ -40,7 +40,7 @@ static bool bind_subquery(pln_binder_t *b, const sql_from_t *f, pln_scope_t *sc,
         return false;
     }
     /* A FROM subquery sees the enclosing query's names (for sublinks), not its siblings (no LATERAL). */
-    pln_scope_t inner = {.outer = sc->outer};
+    pln_scope_t inner = {.outer = sc->outer, .id = ++b->nscopes, .open_sublink = -1};
     pln_scope_t *saved = b->scope;
     pln_aggctx_t *saved_aggs = b->aggs;
     const char *saved_forbidden = b->agg_forbidden;
@@ -553,7 +553,29 @@ ty_expr_t *pln__bind_column(pln_binder_t *b, const sql_expr_t *e)
     c->location = e->pos;
     return c;
 correlated:
-    pln__error(b, e->pos, CM_ERRCODE_FEATURE_NOT_SUPPORTED, "correlated subqueries are not supported yet");
+    /* A column of an enclosing query: the nearest level that has the name, as PostgreSQL's scanNameSpaceForRefname. */
+    for (pln_scope_t *o = b->scope->outer; o; o = o->outer) {
+        const pln_rte_t *ot = NULL;
+        if (rel && !(ot = find_rte(o, rel)))
+            continue;
+        hits = find_col(o, ot, name, &in, &col);
+        if (hits == 0 && !rel)
+            continue;
+        if (hits == 0) {
+            pln__error(b, e->pos, CM_ERRCODE_UNDEFINED_COLUMN, "column %s.%s does not exist", rel, name);
+            return NULL;
+        }
+        if (hits > 1) {
+            pln__error(b, e->pos, CM_ERRCODE_AMBIGUOUS_COLUMN, "column reference \"%s\" is ambiguous", name);
+            return NULL;
+        }
+        ty_expr_t *oc = ty_expr_new(b->arena, TY_EXPR_COLUMN, in->cols[col].type, 0);
+        oc->typmod = in->cols[col].typmod;
+        oc->index = col_index(in, col);
+        oc->location = e->pos;
+        return pln__outer_ref(b, o, oc, pln__column_name(o, oc->index, true, b->arena));
+    }
+    pln__error(b, e->pos, CM_ERRCODE_UNDEFINED_COLUMN, "column \"%s\" does not exist", name);
     return NULL;
 }
 

@@ -282,7 +282,8 @@ static bool bind_values(pln_binder_t *b, const sql_select_t *s, pln_bound_t *out
     if (nhidden > 0) {
         /* ORDER BY expressions over the VALUES columns: computed beside them, then dropped. */
         pln_rte_t self = {.ncols = ncols, .cols = out->cols};
-        pln_scope_t sc = {.nrtes = 1, .rtes = &self, .ncols = ncols, .outer = b->scope ? b->scope->outer : NULL};
+        pln_scope_t sc = {.nrtes = 1, .rtes = &self, .ncols = ncols, .outer = b->scope ? b->scope->outer : NULL,
+                          .id = ++b->nscopes, .open_sublink = -1};
         pln_scope_t *saved = b->scope;
         b->scope = &sc;
         ty_expr_t **exprs = cm_arena_alloc(b->arena, sizeof(ty_expr_t *) * (size_t)(ncols + nhidden));
@@ -595,7 +596,10 @@ static bool bind_simple(pln_binder_t *b, const sql_select_t *s, bool resolve, pl
     }
     if (s->distinct && !non)
         out->rel = same_cols(b, PLN_REL_DISTINCT, out->rel);
-    return pln__bind_limit(b, s, out);
+    if (!pln__bind_limit(b, s, out))
+        return false;
+    /* Subqueries that read this level's columns become joins of its plan. */
+    return (out->rel = pln__decorrelate(b, out->rel)) != NULL;
 }
 
 bool pln__bind_select(pln_binder_t *b, const sql_select_t *s, pln_bound_t *out)
@@ -607,7 +611,7 @@ bool pln__bind_select(pln_binder_t *b, const sql_select_t *s, pln_bound_t *out)
     if (s->with)
         /* Binding without the WITH would describe a table its CTE shadows: refuse until CTEs exist. */
         return pln__error(b, s->with_pos, CM_ERRCODE_FEATURE_NOT_SUPPORTED, "WITH is not supported yet");
-    pln_scope_t scope = {.outer = b->scope};
+    pln_scope_t scope = {.outer = b->scope, .id = ++b->nscopes, .open_sublink = -1};
     pln_scope_t *saved = b->scope;
     /* Window functions belong to the level they are written in: a subquery starts without. */
     pln_winctx_t *saved_wins = b->wins;

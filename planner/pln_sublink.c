@@ -50,13 +50,29 @@ ty_expr_t *pln__bind_sublink(pln_binder_t *b, const sql_expr_t *e)
     pln_aggctx_t *saved = b->aggs;
     const char *saved_what = b->agg_forbidden;
     b->aggs = NULL;
+    /* Outer references made while binding it name it; those to levels outside it make it correlated. */
+    int serial = ++b->nserials, first_ref = b->norefs, first_scope = b->nscopes + 1;
+    pln_scope_t around = b->scope ? *b->scope : (pln_scope_t){0};
+    if (b->scope) {
+        /* An aggregate of only this level's columns inside it is this level's (PostgreSQL's agglevelsup). */
+        b->scope->open_sublink = serial;
+        b->scope->sub_aggs = saved;
+        b->scope->sub_agg_forbidden = saved_what;
+    }
     pln_bound_t q;
     bool ok = pln__bind_select(b, e->select, &q);
+    if (b->scope) {
+        b->scope->open_sublink = around.open_sublink;
+        b->scope->sub_aggs = around.sub_aggs;
+        b->scope->sub_agg_forbidden = around.sub_agg_forbidden;
+    }
     b->aggs = saved;
     b->agg_forbidden = saved_what;
     if (!ok)
         return NULL;
-    pln_sublink_t s = {.kind = e->sublink, .rel = q.rel, .location = e->pos};
+    pln_sublink_t s = {.kind = e->sublink, .rel = q.rel, .location = e->pos, .serial = serial};
+    for (int i = first_ref; i < b->norefs; i++)
+        s.correlated |= b->orefs[i].owner < first_scope;
     switch (e->sublink) {
     case SQL_SUBLINK_EXISTS:
         s.type = TY_BOOL;

@@ -2,16 +2,6 @@
 -- describe yet because a feature is missing. "-- pending: REASON" names the reason for the
 -- queries below it. tests/describe/describe.py runs them and prints neutral "# pending" lines;
 -- once one agrees with PostgreSQL it says so: move it to queries.sql then.
--- pending: correlated subqueries (0A000)
-SELECT id, (SELECT name FROM customers c WHERE c.id = o.customer_id) FROM orders o
-SELECT id FROM orders o WHERE EXISTS (SELECT 1 FROM items i WHERE i.order_id = o.id)
-SELECT id FROM orders o WHERE amount > (SELECT avg(amount) FROM orders o2 WHERE o2.status = o.status)
-SELECT c.name FROM customers c WHERE c.id IN (SELECT customer_id FROM orders o WHERE o.amount > c.balance)
-SELECT id FROM l WHERE k = ANY (SELECT k FROM r WHERE r.id = l.id)
-SELECT (SELECT count(*) FROM items WHERE order_id = orders.id) AS n FROM orders
-SELECT status, (SELECT max(amount) FROM orders o2 WHERE o2.status = o.status) FROM orders o GROUP BY status
-SELECT * FROM orders o WHERE NOT EXISTS (SELECT * FROM customers c WHERE c.id = o.customer_id AND c.vip)
-SELECT id FROM orders o WHERE id = (SELECT max(o.id))
 -- pending: LATERAL references to earlier FROM items (42P01 missing FROM-clause entry)
 SELECT * FROM orders o, LATERAL (SELECT * FROM items i WHERE i.order_id = o.id) x
 SELECT * FROM orders o CROSS JOIN LATERAL (SELECT count(*) FROM items i WHERE i.order_id = o.id) x

@@ -544,3 +544,19 @@ SELECT id FROM orders ORDER BY row_number() OVER (PARTITION BY status ORDER BY a
 SELECT id, sum(id) OVER (ORDER BY status RANGE BETWEEN 1 PRECEDING AND CURRENT ROW) FROM orders
 SELECT id, sum(id) OVER (ORDER BY id RANGE BETWEEN 'x' PRECEDING AND CURRENT ROW) FROM orders
 SELECT id FROM orders GROUP BY id HAVING rank() OVER () > 1
+SELECT id, (SELECT name FROM customers c WHERE c.id = o.customer_id) FROM orders o
+SELECT id FROM orders o WHERE EXISTS (SELECT 1 FROM items i WHERE i.order_id = o.id)
+SELECT id FROM orders o WHERE amount > (SELECT avg(amount) FROM orders o2 WHERE o2.status = o.status)
+SELECT c.name FROM customers c WHERE c.id IN (SELECT customer_id FROM orders o WHERE o.amount > c.balance)
+SELECT id FROM l WHERE k = ANY (SELECT k FROM r WHERE r.id = l.id)
+SELECT (SELECT count(*) FROM items WHERE order_id = orders.id) AS n FROM orders
+SELECT status, (SELECT max(amount) FROM orders o2 WHERE o2.status = o.status) FROM orders o GROUP BY status
+SELECT * FROM orders o WHERE NOT EXISTS (SELECT * FROM customers c WHERE c.id = o.customer_id AND c.vip)
+SELECT id FROM orders o WHERE id = (SELECT max(o.id))
+SELECT id, (SELECT count(*) FROM items i WHERE i.order_id = o.id AND i.qty > (SELECT avg(qty) FROM items i2 WHERE i2.sku = i.sku)) FROM orders o
+SELECT status, (SELECT count(*) FROM orders o2 WHERE o2.status = o.status AND o2.amount > max(o.amount)) FROM orders o GROUP BY status
+SELECT status, (SELECT sum(o.amount)) FROM orders o GROUP BY status
+SELECT id, amount > ALL (SELECT price FROM items WHERE order_id = o.id), id NOT IN (SELECT order_id FROM items WHERE sku = o.note) FROM orders o
+SELECT id, (SELECT sku FROM items WHERE order_id = o.id ORDER BY price DESC LIMIT 1) FROM orders o
+SELECT status, (SELECT count(*) FROM items WHERE order_id = o.id) FROM orders o GROUP BY status
+SELECT id FROM orders o WHERE (SELECT count(*) FROM items WHERE order_id = o.id GROUP BY sku) > 1

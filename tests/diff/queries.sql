@@ -436,3 +436,90 @@ SELECT x, sum(x) OVER (ORDER BY x RANGE BETWEEN UNBOUNDED PRECEDING AND 1 FOLLOW
 SELECT x, count(*) OVER (ORDER BY x RANGE BETWEEN 1 FOLLOWING AND 3 FOLLOWING) FROM (VALUES (1), (2), (3), (7)) v(x) ORDER BY x
 SELECT t, count(*) OVER (ORDER BY t RANGE BETWEEN '1 hour' PRECEDING AND '1 hour' FOLLOWING) FROM (VALUES (timestamp '2024-01-01 10:00'), (timestamp '2024-01-01 10:30'), (timestamp '2024-01-01 12:00')) v(t) ORDER BY t
 SELECT x, count(*) OVER (ORDER BY x RANGE BETWEEN 2147483647 PRECEDING AND 2147483647 FOLLOWING) FROM (VALUES (2147483647), (-2147483648)) v(x) ORDER BY x
+-- correlated subqueries (planned as joins)
+SELECT x, (SELECT count(*) FROM (VALUES (1), (1), (2)) w(y) WHERE y = x) AS n FROM (VALUES (1), (2), (3), (NULL)) v(x) ORDER BY x
+SELECT x, (SELECT sum(y) FROM (VALUES (1), (1), (2)) w(y) WHERE y = x) AS s FROM (VALUES (1), (2), (3), (NULL)) v(x) ORDER BY x
+SELECT x, (SELECT y * 10 FROM (VALUES (1), (2), (3)) w(y) WHERE y = x) FROM (VALUES (1), (2), (4), (NULL)) v(x) ORDER BY x
+SELECT x, (SELECT y FROM (VALUES (1), (1), (2)) w(y) WHERE y = x) FROM (VALUES (2), (3)) v(x) ORDER BY x
+SELECT x, (SELECT y FROM (VALUES (1), (1), (2)) w(y) WHERE y = x) FROM (VALUES (1), (2)) v(x) ORDER BY x
+SELECT x, (SELECT x) FROM (VALUES (1), (NULL)) v(x) ORDER BY x
+SELECT x, (SELECT x + y FROM (VALUES (10)) w(y)) FROM (VALUES (1), (2)) v(x) ORDER BY x
+SELECT x FROM (VALUES (1), (2), (3), (NULL)) v(x) WHERE EXISTS (SELECT 1 FROM (VALUES (1), (3)) w(y) WHERE y = x) ORDER BY x
+SELECT x FROM (VALUES (1), (2), (3), (NULL)) v(x) WHERE NOT EXISTS (SELECT 1 FROM (VALUES (1), (3)) w(y) WHERE y = x) ORDER BY x
+SELECT x FROM (VALUES (1), (2), (3), (NULL)) v(x) WHERE EXISTS (SELECT 1 FROM (VALUES (1), (3), (NULL)) w(y) WHERE y IS NOT DISTINCT FROM x) ORDER BY x
+SELECT x FROM (VALUES (1), (2)) v(x) WHERE EXISTS (SELECT 1 FROM (VALUES (1)) w(y) WHERE false AND y = x)
+SELECT x FROM (VALUES (1), (2)) v(x) WHERE NOT EXISTS (SELECT 1 FROM (VALUES (1)) w(y) WHERE false AND y = x) ORDER BY x
+SELECT x, x IN (SELECT y FROM (VALUES (1), (NULL)) w(y) WHERE y IS NULL OR y = x) AS i FROM (VALUES (1), (2), (NULL)) v(x) ORDER BY x
+SELECT x, x NOT IN (SELECT y FROM (VALUES (1), (NULL), (2)) w(y) WHERE y IS NULL OR y <> x) AS i FROM (VALUES (1), (2), (3), (NULL)) v(x) ORDER BY x
+SELECT x, x NOT IN (SELECT y FROM (VALUES (1), (2)) w(y) WHERE y < x) FROM (VALUES (1), (2), (3), (NULL)) v(x) ORDER BY x
+SELECT x, x IN (SELECT y FROM (VALUES (1), (2)) w(y) WHERE y <= x) FROM (VALUES (0), (1), (2), (3), (NULL)) v(x) ORDER BY x
+SELECT x FROM (VALUES (1), (2), (3), (NULL)) v(x) WHERE x NOT IN (SELECT y FROM (VALUES (2), (NULL)) w(y) WHERE y = x OR y IS NULL) ORDER BY x
+SELECT x, x = ANY (SELECT y FROM (VALUES (1), (2), (NULL)) w(y) WHERE y >= x OR y IS NULL), x < ALL (SELECT y FROM (VALUES (1), (2), (3)) w(y) WHERE y <> x) FROM (VALUES (1), (2), (3), (NULL)) v(x) ORDER BY x
+SELECT x, x > ALL (SELECT y FROM (VALUES (1), (NULL)) w(y) WHERE y IS NULL OR y < x), x > ALL (SELECT y FROM (VALUES (1)) w(y) WHERE y > x) FROM (VALUES (0), (1), (2), (NULL)) v(x) ORDER BY x
+SELECT x, 1.5 = ANY (SELECT y FROM (VALUES (1), (2)) w(y) WHERE y = x) FROM (VALUES (1), (2)) v(x) ORDER BY x
+SELECT x, x::numeric IN (SELECT y FROM (VALUES (1.0), (2.5)) w(y) WHERE y > x - 1) FROM (VALUES (1), (2), (3)) v(x) ORDER BY x
+SELECT g, (SELECT max(y) FROM (VALUES ('a', 5), ('a', 7), ('b', 1)) w(h, y) WHERE h = v.g) FROM (VALUES ('a'), ('b'), ('c')) v(g) ORDER BY g
+SELECT g, count(*), (SELECT count(*) FROM (VALUES ('a'), ('a'), ('b')) w(h) WHERE h = v.g) FROM (VALUES ('a'), ('b'), ('a'), ('c')) v(g) GROUP BY g ORDER BY g
+SELECT g FROM (VALUES ('a', 1), ('b', 2)) v(g, x) GROUP BY g HAVING (SELECT count(*) FROM (VALUES ('a'), ('a')) w(h) WHERE h = v.g) > 1
+SELECT g, (SELECT x FROM (VALUES (1)) w(y)) FROM (VALUES ('a', 1), ('b', 2)) v(g, x) GROUP BY g
+SELECT g, (SELECT sum(x) FROM (VALUES (1)) w(y)) FROM (VALUES ('a', 1), ('b', 2)) v(g, x) GROUP BY g ORDER BY g
+SELECT x, (SELECT y FROM (VALUES (1), (2), (3)) w(y) WHERE y > x ORDER BY y LIMIT 1) FROM (VALUES (0), (1), (2), (3)) v(x) ORDER BY x
+SELECT x, (SELECT y FROM (VALUES (1), (2), (3)) w(y) WHERE y > x ORDER BY y DESC LIMIT 1 OFFSET 1) FROM (VALUES (0), (1), (2), (3)) v(x) ORDER BY x
+SELECT x, (SELECT count(*) FROM (SELECT y FROM (VALUES (1), (2), (3)) w(y) WHERE y > x LIMIT 2) s) FROM (VALUES (0), (1), (2), (3)) v(x) ORDER BY x
+SELECT x, (SELECT count(DISTINCT y) FROM (VALUES (1), (1), (2)) w(y) WHERE y <= x) FROM (VALUES (0), (1), (2)) v(x) ORDER BY x
+SELECT x, (SELECT string_agg(y::text, ',' ORDER BY y DESC) FROM (VALUES (1), (2), (3)) w(y) WHERE y <= x) FROM (VALUES (0), (2), (3)) v(x) ORDER BY x
+SELECT x, (SELECT avg(y) FROM (VALUES (1), (2), (3)) w(y) WHERE y <= x GROUP BY y > 1 ORDER BY 1 LIMIT 1) FROM (VALUES (0), (2), (3)) v(x) ORDER BY x
+SELECT x, (SELECT count(*) FROM (VALUES (1), (2), (3)) w(y) WHERE y <= x HAVING count(*) > 1) FROM (VALUES (0), (2), (3)) v(x) ORDER BY x
+SELECT x, (SELECT DISTINCT y % 2 FROM (VALUES (1), (3)) w(y) WHERE y <= x) FROM (VALUES (1), (3)) v(x) ORDER BY x
+SELECT x, (SELECT max(rn) FROM (SELECT row_number() OVER (ORDER BY y) AS rn FROM (VALUES (1), (2), (3)) w(y) WHERE y <= x) s) FROM (VALUES (0), (2), (3)) v(x) ORDER BY x
+SELECT x, (SELECT y FROM (VALUES (1), (2)) w(y) WHERE y = x UNION SELECT 10 + x) FROM (VALUES (5)) v(x)
+SELECT x, (SELECT count(*) FROM (SELECT y FROM (VALUES (1), (2)) w(y) WHERE y = x UNION ALL SELECT x) s) FROM (VALUES (1), (5)) v(x) ORDER BY x
+SELECT x, (SELECT count(*) FROM (VALUES (1), (2)) a(p), (VALUES (1), (2)) b(q) WHERE p = x AND q >= x) FROM (VALUES (1), (2), (3)) v(x) ORDER BY x
+SELECT x, (SELECT count(*) FROM (VALUES (1), (2)) a(p) JOIN (VALUES (1), (2)) b(q) ON p = q AND q >= x) FROM (VALUES (1), (2), (3)) v(x) ORDER BY x
+SELECT x, (SELECT count(q) FROM (VALUES (1), (2)) a(p) LEFT JOIN (VALUES (1), (2)) b(q) ON p = q AND q > x) FROM (VALUES (0), (1), (2)) v(x) ORDER BY x
+SELECT x, (SELECT count(p) FROM (VALUES (1), (2)) a(p) RIGHT JOIN (VALUES (1), (2)) b(q) ON p = q AND p > x) FROM (VALUES (0), (1), (2)) v(x) ORDER BY x
+SELECT x, (SELECT count(*) FROM (VALUES (1), (2)) a(p) LEFT JOIN (SELECT q FROM (VALUES (1), (2)) b(q) WHERE q > x) s ON p = s.q WHERE s.q IS NULL) FROM (VALUES (0), (1), (2)) v(x) ORDER BY x
+SELECT x, (SELECT (SELECT count(*) FROM (VALUES (1), (2), (3)) w(z) WHERE z <= x AND z >= y) FROM (VALUES (1), (2)) u(y) WHERE y = 1) FROM (VALUES (1), (2), (3)) v(x) ORDER BY x
+SELECT x FROM (VALUES (1), (2), (3)) v(x) WHERE EXISTS (SELECT 1 FROM (VALUES (1), (2)) u(y) WHERE y < x AND EXISTS (SELECT 1 FROM (VALUES (1)) w(z) WHERE z = y AND x > 2)) ORDER BY x
+SELECT x FROM (VALUES (1), (2), (3)) v(x) WHERE x IN (SELECT y + 1 FROM (VALUES (1), (2)) u(y) WHERE y IN (SELECT z FROM (VALUES (1), (2)) w(z) WHERE z < x)) ORDER BY x
+SELECT x, (SELECT count(*) FROM (SELECT x + y AS s FROM (VALUES (1), (2)) u(y)) t WHERE s > 2) FROM (VALUES (0), (1), (2)) v(x) ORDER BY x
+SELECT a.x, b.y, (SELECT count(*) FROM (VALUES (1), (2), (3)) w(z) WHERE z BETWEEN a.x AND b.y) FROM (VALUES (1), (2)) a(x), (VALUES (2), (3)) b(y) ORDER BY 1, 2
+SELECT x, (SELECT count(*) FROM (VALUES (1)) w(y) WHERE y = x) + (SELECT count(*) FROM (VALUES (1), (2)) w(y) WHERE y >= x) FROM (VALUES (1), (2)) v(x) ORDER BY x
+SELECT x FROM (VALUES (1), (2), (3)) v(x) ORDER BY (SELECT -y FROM (VALUES (1), (2), (3)) w(y) WHERE y = x)
+SELECT DISTINCT (SELECT count(*) FROM (VALUES (1), (2)) w(y) WHERE y = x) FROM (VALUES (1), (2), (3)) v(x) ORDER BY 1
+SELECT x FROM (VALUES (1), (2), (3)) v(x) WHERE x > 1 AND EXISTS (SELECT 1 FROM (VALUES (2), (3)) w(y) WHERE y = x) OR x = (SELECT min(y) FROM (VALUES (1)) w(y) WHERE y = x) ORDER BY x
+SELECT x, (SELECT count(*) FROM (VALUES (1)) w(y) WHERE y = x) FROM (VALUES (1), (2)) v(x) WHERE false
+SELECT x, (SELECT count(*) FROM (VALUES (1)) w(y) WHERE y = x AND false) FROM (VALUES (1), (2)) v(x) ORDER BY x
+SELECT x, EXISTS (SELECT 1 FROM (VALUES (1), (1)) w(y) WHERE y = x), (SELECT array_agg(y) FROM (VALUES (1), (1)) w(y) WHERE y = x) FROM (VALUES (1), (1), (2)) v(x) ORDER BY x
+SELECT x, (SELECT y FROM (VALUES (NULL::int)) w(y) WHERE x IS NULL) FROM (VALUES (1), (NULL)) v(x) ORDER BY x
+SELECT x, (SELECT v.x FROM (VALUES (1), (2)) w(y) WHERE y > 1) FROM (VALUES (1), (NULL)) v(x) ORDER BY x
+SELECT x, (SELECT y FROM (VALUES (1), (2)) w(y) WHERE y <> x) FROM (VALUES (1), (2), (3)) v(x) ORDER BY x
+SELECT x, (SELECT x, 1 FROM (VALUES (1)) w(y)) FROM (VALUES (1)) v(x)
+SELECT x FROM (VALUES (1)) v(x) WHERE x IN (SELECT y, x FROM (VALUES (1)) w(y))
+SELECT x FROM (VALUES (1)) v(x) WHERE x = (SELECT nope FROM (VALUES (1)) w(y) WHERE y = x)
+SELECT x FROM (VALUES (1)) v(x) WHERE x = (SELECT y FROM (VALUES (1)) w(y) WHERE y = v.nope)
+SELECT g FROM (VALUES ('a', 1)) v(g, x) GROUP BY g HAVING (SELECT x) > 0
+SELECT x, (SELECT sum(y) OVER () FROM (VALUES (1), (2)) w(y) WHERE y = x) FROM (VALUES (1), (2)) v(x) ORDER BY x
+SELECT x, (SELECT count(*) FROM (VALUES (1), (2)) w(y) WHERE y = x) FROM (VALUES (1), (2)) v(x) UNION ALL SELECT 9, (SELECT 1) ORDER BY 1
+SELECT x, (SELECT bool_and(y > x) FROM (VALUES (1), (2)) w(y)) FROM (VALUES (0), (1)) v(x) ORDER BY x
+SELECT x, (SELECT s FROM (VALUES ('a', 1), ('b', 2)) w(s, y) WHERE y = x) || '!' FROM (VALUES (1), (2), (3)) v(x) ORDER BY x
+SELECT * FROM (VALUES (1), (2)) v(x) WHERE (SELECT count(*) FROM (VALUES (1), (2), (2)) w(y) WHERE y = x) = 2
+SELECT x, (SELECT count(*) FROM (VALUES (1), (2), (3)) w(y) WHERE y > x) AS c, row_number() OVER (ORDER BY x DESC) FROM (VALUES (1), (2)) v(x) ORDER BY x
+SELECT (SELECT count(*) FROM (VALUES (1), (2)) w(y) WHERE y > t.x) FROM (SELECT 1 AS x) t
+SELECT x, (SELECT max(z) FROM (SELECT y AS z FROM (VALUES (1), (5)) w(y) WHERE y < x) s) FROM (VALUES (2), (6), (0)) v(x) ORDER BY x
+SELECT x, (SELECT count(*) FROM (VALUES (1), (2)) w(y) WHERE y = x) FROM (VALUES (1), (2), (2), (1)) v(x) ORDER BY x
+SELECT (SELECT max(x)) FROM (VALUES (1), (5)) v(x)
+SELECT x FROM (VALUES (1), (5)) v(x) WHERE x = (SELECT max(v.x))
+SELECT g, (SELECT count(*) + sum(x) FROM (VALUES (1), (2)) w(y) WHERE y < max(x)) FROM (VALUES ('a', 1), ('a', 2), ('b', 3)) v(g, x) GROUP BY g ORDER BY g
+SELECT (SELECT sum(x) + count(*) FROM (VALUES (1), (2)) w(y)) FROM (VALUES (1), (5)) v(x)
+SELECT 1 FROM (VALUES (1)) v(x) WHERE (SELECT sum(y) FROM (VALUES (1)) w(y) WHERE sum(x) > 0) > 0
+SELECT g, (SELECT count(*) FROM (VALUES (1)) w(y) WHERE y = x) FROM (VALUES ('a', 1)) v(g, x) GROUP BY g
+SELECT x, (SELECT count(*) FROM (VALUES (1), (2)) w(y) WHERE y = x) FROM (VALUES (1)) v(x) WHERE x IN (SELECT y FROM (VALUES (1)) w(y) WHERE y >= x)
+SELECT x FROM (VALUES (1), (2), (NULL)) v(x) WHERE x NOT IN (SELECT y FROM (VALUES (1)) w(y) WHERE y IS NOT NULL AND x IS NOT NULL) ORDER BY x
+SELECT x FROM (VALUES (1), (2)) v(x) WHERE x NOT IN (SELECT y FROM (VALUES (1), (NULL)) w(y) WHERE x > 0)
+SELECT x FROM (VALUES (1), (2)) v(x) WHERE NOT (x = ANY (SELECT y FROM (VALUES (1), (NULL)) w(y) WHERE x > 1)) ORDER BY x
+SELECT x, (SELECT count(*) FROM (VALUES (1), (2), (3)) w(y) WHERE y > x AND y IN (SELECT z FROM (VALUES (2), (3)) u(z) WHERE z <> x)) FROM (VALUES (1), (2)) v(x) ORDER BY x
+SELECT x, (SELECT s FROM (SELECT x AS s) q) FROM (VALUES (1), (2)) v(x) ORDER BY x
+SELECT x, (SELECT count(*) FROM (VALUES (1), (2)) w(y) WHERE y > x GROUP BY y > 0) FROM (VALUES (0), (2)) v(x) ORDER BY x
+SELECT x, (SELECT y FROM (VALUES (1)) w(y) WHERE y = x) FROM (VALUES (1), (1)) v(x)
+SELECT (SELECT (SELECT (SELECT x + y + z FROM (VALUES (100)) c(z)) FROM (VALUES (10)) b(y))) FROM (VALUES (1), (2)) a(x) ORDER BY 1
