@@ -49,14 +49,31 @@ static const pln_aggdef_t pln_aggdefs[] = {
     {{"string_agg", 2, {TY_BYTEA, TY_BYTEA}, TY_BYTEA, 0, NULL, 3545}, PLN_AGG_STRING_AGG, 0},
     /* Any element type: the result type is chosen after resolution (pln__bind_agg). */
     A1("array_agg", TY_INVALID, TY_INVALID, PLN_AGG_ARRAY_AGG, 0),
+    /* A decorrelated scalar subquery's value (pln_correlate.c); SQL cannot call it. */
+    A1("single_value", TY_INVALID, TY_INVALID, PLN_AGG_SINGLE, 0),
 };
 
 bool pln__is_aggregate(const char *name)
 {
     for (size_t i = 0; i < CM_ARRAY_LEN(pln_aggdefs); i++)
-        if (strcmp(pln_aggdefs[i].sig.name, name) == 0)
+        if (pln_aggdefs[i].op != PLN_AGG_SINGLE && strcmp(pln_aggdefs[i].sig.name, name) == 0)
             return true;
     return false;
+}
+
+pln_agg_t *pln__agg_internal(pln_binder_t *b, pln_aggop_t op, ty_expr_t *arg, ty_oid_t type)
+{
+    pln_agg_t *a = cm_arena_zalloc(b->arena, sizeof(*a));
+    for (size_t i = 0; i < CM_ARRAY_LEN(pln_aggdefs) && !a->def; i++)
+        if (pln_aggdefs[i].op == op)
+            a->def = &pln_aggdefs[i];
+    CM_ASSERT(a->def);
+    a->op = op;
+    a->state = a->def->state;
+    a->nargs = 1;
+    a->args[0] = arg;
+    a->type = type;
+    return a;
 }
 
 /* The plan codec names an aggregate by its name and argument types, which are unique in the table. */

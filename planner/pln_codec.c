@@ -7,7 +7,8 @@
  *            u32 nparams, u32 types; u64 catalog index;
  *            u8 0 | 1 and a kept planning error (str sqlstate, message,
  *            detail, hint, i32 position);
- *            u32 nsublinks, sublinks (u8 kind, i32 location, u32 type,
+ *            u32 nsublinks, sublinks (u8 kind, 0x80 added when it was
+ *            decorrelated into the plan, i32 location, u32 type,
  *            i32 typmod, rel); rel root; u32 nlits, expressions
  *   rel      u8 kind, u32 ncols, u32 types, then per kind (rel_write)
  *   str      u32 length (0xFFFFFFFF: NULL), bytes without a zero
@@ -220,7 +221,7 @@ bool pln_plan_encode(const pln_stmt_t *st, const pln_plan_limits_t *limits, cm_b
     pln__wr_u32(&w, (uint32_t)q->nsublinks);
     for (int i = 0; i < q->nsublinks; i++) {
         const pln_sublink_t *s = &q->sublinks[i];
-        pln__wr_u8(&w, (uint8_t)s->kind);
+        pln__wr_u8(&w, (uint8_t)((unsigned)s->kind | (s->joined ? 0x80u : 0u)));
         pln__wr_i32(&w, s->location);
         pln__wr_u32(&w, s->type);
         pln__wr_i32(&w, s->typmod);
@@ -594,7 +595,9 @@ static bool sublinks_read(pln_rd_t *r, struct pln_query *q)
     r->subs = subs;
     for (int k = 0; k < q->nsublinks; k++) {
         pln_sublink_t *s = &subs[k];
-        s->kind = (sql_sublink_t)pln__rd_u8(r);
+        uint8_t kind = pln__rd_u8(r);
+        s->kind = (sql_sublink_t)(kind & 0x7f);
+        s->joined = (kind & 0x80) != 0;   /* its plan is part of the query's: an empty stand-in */
         s->location = pln__rd_i32(r);
         s->type = pln__rd_type(r, false);
         s->typmod = pln__rd_i32(r);

@@ -716,12 +716,9 @@ static pln_rel_t *join_sublink(pln_binder_t *b, pln_rel_t *in, const use_t *u, t
         v = node(b, TY_EXPR_IS_NULL, TY_BOOL, col(b, n + m, TY_BOOL), NULL);
         v->negated = true;
     } else if (sl->kind == SQL_SUBLINK_EXPR) {
-        pln_agg_t *one = cm_arena_zalloc(b->arena, sizeof(*one));
-        one->op = PLN_AGG_SINGLE;
-        one->nargs = 1;
-        one->args[0] = col(b, m, sd->types[m]);
-        one->args[0]->typmod = sl->typmod;
-        one->type = sl->type;
+        ty_expr_t *arg = col(b, m, sd->types[m]);
+        arg->typmod = sl->typmod;
+        pln_agg_t *one = pln__agg_internal(b, PLN_AGG_SINGLE, arg, sl->type);
         summary = rel_new(b, PLN_REL_REDUCE, sd, m + 1);
         summary->nkeys = m;
         summary->keys = exprs_new(b, m);
@@ -754,14 +751,8 @@ static pln_rel_t *join_sublink(pln_binder_t *b, pln_rel_t *in, const use_t *u, t
         cols_of(b, p, 0, m, summary->keys);
         summary->naggs = 2;
         summary->aggs = cm_arena_alloc(b->arena, sizeof(pln_agg_t *) * 2);
-        for (int i = 0; i < 2; i++) {
-            pln_agg_t *a = cm_arena_zalloc(b->arena, sizeof(*a));
-            a->op = PLN_AGG_BOOL_OR;
-            a->nargs = 1;
-            a->args[0] = col(b, m + i, TY_BOOL);
-            a->type = TY_BOOL;
-            summary->aggs[i] = a;
-        }
+        for (int i = 0; i < 2; i++)
+            summary->aggs[i] = pln__agg_internal(b, PLN_AGG_BOOL_OR, col(b, m + i, TY_BOOL), TY_BOOL);
         memcpy(summary->types, p->types, sizeof(ty_oid_t) * (size_t)(m + 2));
         ty_expr_t *hit = node(b, TY_EXPR_COALESCE, TY_BOOL, col(b, n + m, TY_BOOL), bool_const(b, 0));
         ty_expr_t *unknown = node(b, TY_EXPR_COALESCE, TY_BOOL, col(b, n + m + 1, TY_BOOL), bool_const(b, 0));
@@ -789,6 +780,10 @@ static pln_rel_t *join_sublink(pln_binder_t *b, pln_rel_t *in, const use_t *u, t
     cols_of(b, in, 0, n, es);
     es[n] = v;
     sl->joined = true;
+    /* Its operators now live in the query's plan; what stays in the list of subqueries is an empty stand-in. */
+    pln_rel_t *none = rel_new(b, PLN_REL_VALUES, NULL, sl->rel->ncols);
+    memcpy(none->types, sl->rel->types, sizeof(ty_oid_t) * (size_t)sl->rel->ncols);
+    sl->rel = none;
     *value = col(b, n, v->type);
     (*value)->typmod = v->typmod;
     return project(b, j, es, n + 1);

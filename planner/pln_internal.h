@@ -441,6 +441,8 @@ const char *pln__column_name(const pln_scope_t *scope, int index, bool qualified
 
 /* pln_agg.c */
 bool pln__is_aggregate(const char *name);
+/* An aggregate the planner adds (bool_or, single_value) over one argument. */
+pln_agg_t *pln__agg_internal(pln_binder_t *b, pln_aggop_t op, ty_expr_t *arg, ty_oid_t type);
 ty_expr_t *pln__bind_agg(pln_binder_t *b, const sql_expr_t *e);
 /* Rewrites an expression over the FROM row into one over a REDUCE's row (keys, then aggregates). */
 ty_expr_t *pln__regroup(pln_binder_t *b, ty_expr_t *e, ty_expr_t **keys, int nkeys);
