@@ -30,7 +30,8 @@ FUZZ_REPLAY := $(if $(wildcard server/srv_codec_fuzz.c),$(BUILD)/fuzz/replay_cod
 
 all: $(BUILD)/eddy $(UNIT_BIN) $(TOOL_BIN) $(FUZZ_REPLAY)
 
-$(BUILD)/gen/sql.c $(BUILD)/gen/sql.h: parser/sql.y
+# One rule makes both files (grouped target), so make -j never runs lemon twice at once.
+$(BUILD)/gen/sql.c $(BUILD)/gen/sql.h &: parser/sql.y
 	@mkdir -p $(BUILD)/gen
 	cp parser/sql.y $(BUILD)/gen/sql.y
 	cd $(BUILD)/gen && lemon -q -s sql.y >/dev/null && test -f sql.c
