@@ -51,6 +51,9 @@ static void df__async_cb(uv_async_t *a)
     df_worker_t *w = a->data;
     df_workers_t *ws = w->ws;
     size_t n = df_queue_drain(&w->queue, w->batch);
+    /* A slow worker, for the timeout tests; not worker 0, whose loop the sequencer shares. */
+    if (n > 0 && ws->cfg.fault_delay_ms > 0 && w->index > 0)
+        uv_sleep((unsigned)ws->cfg.fault_delay_ms);
     if (n > 0) {
         pthread_mutex_lock(&w->mu);
         for (size_t i = 0; i < n; i++) {

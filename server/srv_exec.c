@@ -24,6 +24,7 @@ void srv_exec_conn_free(srv_conn_t *c)
 {
     srv_catalog_conn_free(c);
     srv_sync_conn_free(c);
+    cm_err_clear(&c->sync_err);
     srv_portal_free_all(c);
     srv_stmt_free_all(c);
     if (c->work != NULL) {
@@ -685,6 +686,14 @@ static void srv__exec_query(srv_conn_t *c, const srv_frame_t *f)
     cm_arena_reset(&c->arena);
     char *sql = cm_arena_strndup(&c->arena, m.sql, m.len);
     c->q = (srv_query_run_t){.active = true, .sql = sql};
+    if (c->sync_err.set) {
+        /* The workers did not reach the session's catalog index in time (srv_sync_hold). */
+        cm_err_t e = {0};
+        cm_err_move(&e, &c->sync_err);
+        srv__fail(c, &e);
+        srv__query_finish(c);
+        return;
+    }
     /* Client text is checked before anything reads it, as PostgreSQL does. */
     if (!cm_utf8_check(sql, m.len, &err) || !pln_parse(&c->arena, sql, m.len, &c->q.raws, &err)) {
         srv__fail(c, &err);
@@ -729,6 +738,13 @@ static void srv__exec_parse(srv_conn_t *c, const srv_frame_t *f)
     cm_err_t err = {0};
     if (!srv_decode_parse(f->body, f->body_len, &m, &err)) {
         srv_conn_fatal_err(c, &err);
+        return;
+    }
+    if (c->sync_err.set) {
+        /* The workers did not reach the session's catalog index in time (srv_sync_hold). */
+        cm_err_t e = {0};
+        cm_err_move(&e, &c->sync_err);
+        srv__fail_extended(c, &e);
         return;
     }
     if (m.name[0] != 0 && srv_stmt_find(c, m.name) != NULL) {

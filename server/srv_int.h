@@ -281,6 +281,7 @@ struct srv_conn {
     srv_cat_conn_t *catc;       /* search_path as the catalog reads it; NULL until needed */
     uint64_t sync_index;        /* the session's catalog index: its last DDL's */
     srv_sync_wait_t *sync_wait; /* a statement held until the workers reach sync_index */
+    cm_err_t sync_err;          /* the held statement timed out: the next Query or Parse answers this */
 };
 
 /* srv_conn.c */
@@ -414,7 +415,8 @@ uint64_t srv_workers_applied(srv_server_t *srv);
 typedef void (*srv_sync_cb)(void *arg, const cm_err_t *err);
 bool srv_sync_wait(srv_loop_t *lp, uint64_t index, int timeout_ms, srv_sync_cb cb, void *arg);
 /* True (the connection is BUSY until then) when the workers are behind the
- * session's catalog index or a DDL acknowledged to anyone. */
+ * session's catalog index or a DDL acknowledged to anyone. After
+ * --ddl-apply-timeout-ms the statement is answered with 57014 (sync_err). */
 bool srv_sync_hold(srv_conn_t *c);
 void srv_sync_conn_free(srv_conn_t *c);
 

@@ -70,6 +70,7 @@ bool srv_workers_start(srv_server_t *srv, cm_err_t *err)
     dc.workers = srv->cfg.workers > 0 ? srv->cfg.workers : 1;
     dc.queue_max = srv->cfg.worker_queue_max;
     dc.history_max = srv->cfg.command_history_max;
+    dc.fault_delay_ms = srv->cfg.fault_worker_delay_ms;
     srv->workers = df_workers_new(&dc, err);
     if (srv->workers == NULL)
         return false;
@@ -154,7 +155,7 @@ static void srv__sync_run(srv_sync_loop_t *sl, bool (*ready)(const srv_sync_wait
         if (err_for != NULL) {
             if (strcmp(err_for->sqlstate, CM_ERRCODE_QUERY_CANCELED) == 0)
                 cm_err_set(&e, CM_ERRCODE_QUERY_CANCELED,
-                           "the workers have not applied catalog index %llu after %d ms",
+                           "canceling statement: the workers have not applied catalog index %llu after %d ms",
                            (unsigned long long)w->index, w->timeout_ms);
             else
                 cm_err_set(&e, err_for->sqlstate, "%s", err_for->message);
@@ -265,9 +266,14 @@ static void srv__hold_done(void *arg, const cm_err_t *err)
     if (c == NULL)
         return;   /* the connection went away meanwhile */
     c->sync_wait = NULL;
-    if (err != NULL && strcmp(err->sqlstate, CM_ERRCODE_QUERY_CANCELED) == 0)
-        /* The statement runs anyway: nothing it can read depends on the workers yet. */
-        cm_log_warn("%s; running the statement anyway", err->message);
+    if (err != NULL) {
+        /* The statement is answered with this instead of running before its DDL took effect. */
+        cm_err_clear(&c->sync_err);
+        cm_err_set(&c->sync_err, err->sqlstate, "%s", err->message);
+        if (strcmp(err->sqlstate, CM_ERRCODE_QUERY_CANCELED) == 0)
+            cm_err_set_hint(&c->sync_err, "A DDL committed before this statement is not yet applied by every "
+                                          "worker; eddy_internal.workers shows how far each one is.");
+    }
     if (c->state != SRV_CONN_BUSY)
         return;
     srv_conn_set_state(c, SRV_CONN_READY);
@@ -277,6 +283,8 @@ static void srv__hold_done(void *arg, const cm_err_t *err)
 bool srv_sync_hold(srv_conn_t *c)
 {
     srv_server_t *srv = c->lp->srv;
+    if (c->sync_err.set)
+        return false;   /* timed out: the statement is answered with the error */
     uint64_t need = atomic_load(&srv->cat_acked);
     if (c->sync_index > need)
         need = c->sync_index;
