@@ -48,6 +48,7 @@ typedef struct srv_zk_job {
     struct srv_zk_job *next;          /* in the thread's queue, then the handle's answers */
     struct srv_zk_job *prev_live, *next_live;   /* the handle's jobs not answered yet */
     srv_zk_handle_t *h;
+    srv_zk_t *zk;                     /* set by srv_zk_post */
     srv_zk_job_kind_t kind;
     void (*fn)(void);                 /* the caller's callback, cast back by kind */
     void *arg;

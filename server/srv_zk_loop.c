@@ -184,9 +184,14 @@ static void srv__zk_rearm(srv_zk_t *zk)
     int fd = -1, events = 0, timeout_ms = 1000;
     uint64_t gen = 0;
     if (cat_store_zk_interest(zk->store, &fd, &events, &timeout_ms, &gen) != 0) {
-        if (!zk->dead_logged)
-            cm_log_error("catalog store \"zookeeper\" at %s failed for good: DDL is refused until eddy restarts",
-                         zk->hosts);
+        if (!zk->dead_logged) {
+            cm_err_t why = {0};
+            cat_store_zk_failed(zk->store, &why);
+            cm_log_error("%s (%s) DDL is refused until eddy restarts.",
+                         why.message ? why.message : "catalog store \"zookeeper\" failed for good",
+                         why.detail ? why.detail : "");
+            cm_err_clear(&why);
+        }
         zk->dead_logged = true;
         srv__poll_drop(zk);
         atomic_store(&zk->ready, false);
@@ -227,7 +232,12 @@ static void srv__copy_err(srv_zk_job_t *j, cat_store_status_t st, const cm_err_t
     if (st == CAT_STORE_OK || st == CAT_STORE_DUPLICATE || st == CAT_STORE_NOT_FOUND || err == NULL ||
         !err->set)
         return;
-    cm_err_set(&j->err, err->sqlstate, "%s", err->message ? err->message : "catalog store error");
+    /* A store that failed for good (its catalog was wiped or replaced, an unknown
+     * format, authentication) answers XX000: not an outage to wait out. */
+    srv_zk_t *zk = j->zk;
+    bool final = zk->store != NULL && cat_store_zk_failed(zk->store, NULL);
+    cm_err_set(&j->err, final ? CM_ERRCODE_INTERNAL_ERROR : err->sqlstate, "%s",
+               err->message ? err->message : "catalog store error");
     if (err->detail)
         cm_err_set_detail(&j->err, "%s", err->detail);
     if (err->hint)
@@ -438,6 +448,7 @@ bool srv_zk_post(srv_zk_t *zk, srv_zk_job_t *j, cm_err_t *err)
         return cm_err_set(err, "53000", "too many catalog requests are waiting for ZooKeeper");
     }
     j->next = NULL;
+    j->zk = zk;
     if (zk->q_tail)
         zk->q_tail->next = j;
     else

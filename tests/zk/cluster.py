@@ -668,6 +668,44 @@ def t_zk_down():
             zk_standalone_start()
 
 
+@test("the catalog replaced under a running eddy: DDL refused with XX000 naming the store, reads still work")
+def t_replaced():
+    ch = "/%s/replaced" % RUN
+    e = Eddy(ZK_ADDR, ch, "--ddl-timeout-ms", "3000")
+    try:
+        sql(e, "CREATE TABLE before_wipe (a int)")
+        c = e.conn()
+        # Someone wipes the chroot (ZooKeeper's own CLI); the next eddy to start there would
+        # make a new, empty catalog: the running one must not follow it silently.
+        cli = subprocess.run(["/usr/share/zookeeper/bin/zkCli.sh", "-server", ZK_ADDR, "deleteall", ch],
+                             capture_output=True, text=True, timeout=60)
+        if cli.returncode != 0:
+            raise AssertionError("zkCli.sh deleteall failed: %s" % cli.stderr[-300:])
+        other = Eddy(ZK_ADDR, ch)
+        other.kill()
+        t0 = time.time()
+        while True:
+            try:
+                c.execute("CREATE TABLE after_wipe (a int)")
+                raise AssertionError("DDL succeeded on a replaced catalog")
+            except psycopg.Error as ex:
+                if ex.sqlstate == "XX000" and "refuses to continue" in str(ex):
+                    break
+                if time.time() - t0 > 20:
+                    raise AssertionError("no refusal after the wipe: %s %s" % (ex.sqlstate, ex))
+                time.sleep(0.2)
+        took = time.time() - t0
+        if names(e) != {"before_wipe"}:
+            raise AssertionError("SHOW after the wipe: %s" % sorted(names(e)))
+        c.close()
+        log = open(os.path.join(LOG_DIR, "eddy-zk-%s.log" % ch.strip("/").replace("/", "-"))).read()
+        if "refuses to continue" not in log:
+            raise AssertionError("the refusal is not in the server's log")
+        return "refused %.1f s after the new catalog appeared" % took
+    finally:
+        e.kill()
+
+
 @test("start-up with a 1000-object catalog in ZooKeeper under 2 s")
 def t_startup():
     ch = "/%s/big" % RUN
