@@ -170,6 +170,8 @@ bool pln_plan_error_raise(const pln_stmt_t *stmt, cm_err_t *err);
  */
 bool pln_prepare_bind(cm_arena_t *arena, const pln_stmt_t *prepare, const char *sql, const ty_settings_t *settings,
                       const pln_catalog_t *cat, pln_stmt_t **out, const char **text, size_t *text_len, cm_err_t *err);
+/* The byte offset of a PLN_PREPARE's own text in the query string it was bound from. */
+int pln_prepare_offset(const pln_stmt_t *prepare);
 
 /*
  * The parameter values of a PLN_EXECUTE `execute` bound from `sql`, as

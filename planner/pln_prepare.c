@@ -36,6 +36,12 @@ bool pln__bind_sqlprep(pln_binder_t *b, const sql_stmt_t *s, pln_stmt_t *st)
     }
 }
 
+int pln_prepare_offset(const pln_stmt_t *prepare)
+{
+    CM_ASSERT(prepare->kind == PLN_PREPARE && prepare->prep_src != NULL);
+    return prepare->prep_src->pos;
+}
+
 /* Moves a position counted in `text` (which starts at byte `off` of sql) to one counted in sql. */
 static bool shift_position(cm_err_t *err, const char *sql, int off)
 {

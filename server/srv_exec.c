@@ -934,6 +934,10 @@ static void srv__exec_bind(srv_conn_t *c, const srv_frame_t *f)
         srv__fail_extended(c, &err);
         return;
     }
+    if (!srv_stmt_revalidate(c, st, &err)) {
+        srv__fail_extended(c, &err);
+        return;
+    }
     srv_sqlprep_bind(c, st);
     srv__xact_touch(c);
     if (m.portal[0] == 0)
@@ -974,6 +978,10 @@ static void srv__exec_describe(srv_conn_t *c, const srv_frame_t *f)
         st = srv_stmt_find(c, m.name);
         if (st == NULL) {
             srv__stmt_missing(m.name, &err);
+            srv__fail_extended(c, &err);
+            return;
+        }
+        if (!srv_stmt_revalidate(c, st, &err)) {
             srv__fail_extended(c, &err);
             return;
         }

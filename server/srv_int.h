@@ -172,6 +172,7 @@ typedef struct srv_stmt {
     const char *source;         /* the query string it came in: Parse's, or the whole one around a PREPARE */
     int64_t prepare_time;       /* microseconds since 2000-01-01 UTC */
     bool from_sql;              /* made by PREPARE, not by Parse */
+    int source_off;             /* PREPARE: byte offset of its text (sql) in source, for error positions */
     int64_t generic_plans;      /* executions PostgreSQL's plan cache would run generically */
     int64_t custom_plans;       /* ... and with a plan made for the parameter values */
 } srv_stmt_t;
@@ -323,6 +324,9 @@ void srv_cols_put_row_description(cm_buf_t *out, const srv_cols_t *cols, const i
 srv_stmt_t *srv_stmt_new(srv_conn_t *c);
 /* After the plan is set: builds what running it again needs. */
 void srv_stmt_ready(srv_conn_t *c, srv_stmt_t *st);
+/* srv_revalidate.c: binds a statement again if the catalog moved since it was bound (PostgreSQL's
+ * plan cache revalidation): false with 42P01 etc., or 0A000 when its result type would change. */
+bool srv_stmt_revalidate(srv_conn_t *c, srv_stmt_t *st, cm_err_t *err);
 void srv_stmt_release(srv_conn_t *c, srv_stmt_t *st);
 srv_stmt_t *srv_stmt_find(srv_conn_t *c, const char *name);
 void srv_stmt_drop(srv_conn_t *c, const char *name);

@@ -40,6 +40,7 @@ bool srv_sqlprep_prepare(srv_conn_t *c, const pln_stmt_t *st, const char *sql, c
     srv_stmt_ready(c, ps);
     /* PostgreSQL shows the whole query string the PREPARE came in. */
     srv_prepstmt_made(ps, sql, strlen(sql), true);
+    ps->source_off = pln_prepare_offset(st);
     ps->next = c->stmts;
     c->stmts = ps;
     return true;
@@ -144,6 +145,8 @@ srv_stmt_t *srv_sqlprep_execute_begin(srv_conn_t *c, const pln_stmt_t *st, const
         }
         next = srv__find(c, next->plan->prep_name);
     }
+    if (!srv_stmt_revalidate(c, t, ctx->err))
+        return NULL;
     ty_datum_t *values = NULL;
     int n = t->plan != NULL ? t->plan->nparams : 0;
     if (!pln_execute_params(st, sql, n > 0 ? t->plan->param_types : NULL, n, ctx, &values))

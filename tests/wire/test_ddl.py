@@ -549,6 +549,51 @@ def create_table_as_as_postgres(t):
 
 
 @case
+def prepared_statements_revalidate_after_ddl(t):
+    """A prepared statement (SQL PREPARE or a named Parse) binds again after DDL, as PostgreSQL's plan
+    cache revalidates: a relation gone is 42P01 (positioned in the text it came in), a result of another shape is 0A000,
+    and putting things back makes it work again."""
+    sch = schema("reval")
+
+    def norm(got):
+        # A statement that runs: PostgreSQL returns its (no) rows, eddy cannot read relations yet.
+        out = []
+        for o in got:
+            runs = any((x[0] == "C" and x[1].startswith("SELECT")) or
+                       (x[0] == "E" and "needs the dataflow engine" in (x[2] or "")) for x in o)
+            out.append([("RUNS",)] if runs else o)
+        return out
+
+    def extended(c, msgs):
+        c.send(msgs + Sync())
+        return [(m.t,) + ((m.sqlstate(), m.fields().get("M"), None, None, None, m.fields().get("P")) if m.t == "E" else ())
+                + ((m.text(),) if m.t == "C" else ()) for m in c.until_rfq(1) if m.t in "E12TC"]
+
+    def run(p):
+        with connect(p) as c:
+            c.q("DROP SCHEMA IF EXISTS %s CASCADE" % sch)
+            c.q("CREATE SCHEMA %s; SET search_path = %s" % (sch, sch))
+            c.q("CREATE TABLE t (a int, b text); CREATE VIEW v AS SELECT a FROM t")
+            c.q("PREPARE p AS SELECT * FROM t; PREPARE q AS SELECT a FROM v; PREPARE r(int) AS SELECT a FROM t WHERE a > $1")
+            got = [extended(c, Parse("SELECT * FROM t", name="s1") + Parse("SELECT a FROM v", name="s2"))]
+            for s in ("ALTER TABLE t RENAME COLUMN b TO c", "EXECUTE p", "EXECUTE r(1)", "EXECUTE q",
+                      "CREATE OR REPLACE VIEW v AS SELECT a, 1 AS one FROM t", "EXECUTE q"):
+                got.append(outcome(c.q(s)))
+            got.append(extended(c, Bind(stmt="s1") + Execute()))
+            got.append(extended(c, Bind(stmt="s2") + Execute()))
+            got.append(outcome(c.q("DROP VIEW v")))
+            got.append(outcome(c.q("EXECUTE q")))
+            got.append(extended(c, Bind(stmt="s2") + Execute()))
+            for s in ("ALTER TABLE t RENAME TO t2", "EXECUTE r(1)", "ALTER TABLE t2 RENAME TO t", "EXECUTE r(2)",
+                      "ALTER TABLE t RENAME COLUMN c TO b", "EXECUTE p"):
+                got.append(outcome(c.q(s)))
+            got.append(extended(c, Bind(stmt="s1") + Execute()))
+            c.q("DROP SCHEMA %s CASCADE" % sch)
+            return got
+    t.same_as_ref(run, "revalidation outcomes", norm)
+
+
+@case
 def command_tags_as_postgres(t):
     """The CommandComplete tag of every DDL (and EXPLAIN, utility statements) PostgreSQL has,
     simple and extended protocol; CREATE MATERIALIZED VIEW keeps eddy's own tag (Materialize's)."""
