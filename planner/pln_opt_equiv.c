@@ -224,6 +224,57 @@ static pln_rel_t *rebuild(block_t *k, pln_rel_t *r, int *next)
     return r;
 }
 
+static bool only_columns(const pln_rel_t *r)
+{
+    for (int i = 0; i < r->ncols; i++)
+        if (r->exprs[i]->kind != TY_EXPR_COLUMN)
+            return false;
+    return true;
+}
+
+/*
+ * Projections that only pick columns between nested inner joins (JOIN
+ * USING makes one for its merged column) would split a block: they are
+ * lifted above it. Returns the joins without them; output column i of r is
+ * column pick[i] of what is returned.
+ */
+static pln_rel_t *lift(pln_binder_t *b, pln_rel_t *r, int **pick)
+{
+    cm_arena_t *a = b->arena;
+    if (!r->get && r->kind == PLN_REL_PROJECT && only_columns(r)) {
+        int *in;
+        pln_rel_t *core = lift(b, r->input, &in);
+        if (is_inner(core)) {
+            *pick = cm_arena_alloc(a, sizeof(int) * (size_t)(r->ncols ? r->ncols : 1));
+            for (int i = 0; i < r->ncols; i++)
+                (*pick)[i] = in[r->exprs[i]->index];
+            return core;
+        }
+        /* A projection over something else stays, as an input of the block (core is its input). */
+    }
+    *pick = cm_arena_alloc(a, sizeof(int) * (size_t)(r->ncols ? r->ncols : 1));
+    if (!is_inner(r)) {
+        for (int i = 0; i < r->ncols; i++)
+            (*pick)[i] = i;
+        return r;
+    }
+    int *lp, *rp, lw = r->input->ncols, rw = r->right->ncols;
+    pln_rel_t *l = lift(b, r->input, &lp), *rr = lift(b, r->right, &rp);
+    int nl = l->ncols;
+    for (int i = 0; i < lw; i++)
+        (*pick)[i] = lp[i];
+    for (int i = 0; i < rw; i++)
+        (*pick)[lw + i] = nl + rp[i];
+    r->pred = pln__expr_remap(a, r->pred, *pick);
+    r->input = l;
+    r->right = rr;
+    r->ncols = nl + rr->ncols;
+    r->types = cm_arena_alloc(a, sizeof(ty_oid_t) * (size_t)(r->ncols ? r->ncols : 1));
+    memcpy(r->types, l->types, sizeof(ty_oid_t) * (size_t)nl);
+    memcpy(r->types + nl, rr->types, sizeof(ty_oid_t) * (size_t)rr->ncols);
+    return r;
+}
+
 static pln_rel_t *block(pln_binder_t *b, pln_rel_t *r)
 {
     cm_arena_t *a = b->arena;
@@ -389,8 +440,22 @@ static pln_rel_t *equiv(pln_binder_t *b, pln_rel_t *r)
     switch (r->kind) {
     case PLN_REL_PRODUCT:
     case PLN_REL_JOIN:
-        if (is_inner(r))
-            return block(b, r);
+        if (is_inner(r)) {
+            int n = r->ncols, *pick;
+            pln_rel_t *core = block(b, lift(b, r, &pick));
+            bool same = core->ncols == n;
+            for (int i = 0; same && i < n; i++)
+                same = pick[i] == i;
+            if (same)
+                return core;
+            pln_rel_t *p = pln__rel_new(b, PLN_REL_PROJECT, core, n);
+            p->exprs = cm_arena_alloc(b->arena, sizeof(ty_expr_t *) * (size_t)(n ? n : 1));
+            for (int i = 0; i < n; i++) {
+                p->exprs[i] = pln__expr_column(b->arena, pick[i], core->types[pick[i]]);
+                p->types[i] = core->types[pick[i]];
+            }
+            return p;
+        }
         r->input = equiv(b, r->input);
         r->right = equiv(b, r->right);
         if (r->join == SQL_JOIN_LEFT || r->join == SQL_JOIN_RIGHT)

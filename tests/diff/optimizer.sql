@@ -97,3 +97,8 @@ SELECT * FROM (VALUES (1), (2), (5)) t(a) RIGHT JOIN (VALUES (5, 'x'), (2, 'y'))
 SELECT * FROM (VALUES (1), (2), (5)) t(a) RIGHT JOIN (VALUES (5, 'x'), (2, 'y')) u(a, d) ON t.a = u.a AND u.a = 2 ORDER BY 2
 SELECT * FROM (VALUES (1), (2), (5)) t(a) LEFT JOIN (VALUES (5, 'x'), (2, 'y')) u(a, d) ON t.a = u.a WHERE u.a = 5
 SELECT * FROM (VALUES (1), (2), (5)) t(a) FULL JOIN (VALUES (5, 'x'), (2, 'y')) u(a, d) ON t.a = u.a WHERE t.a = 5 OR t.a IS NULL ORDER BY 2
+-- JOIN USING chains are one block of joins
+SELECT * FROM (VALUES (1, 'a'), (2, 'b')) t(a, b) JOIN (VALUES (1, 'x'), (2, 'y')) u(a, d) USING (a) JOIN (VALUES (2, 7), (1, 3)) w(a, e) USING (a) WHERE e = 3
+SELECT * FROM (VALUES (1, 'a'), (2, 'b')) t(a, b) NATURAL JOIN (VALUES (1, 'x'), (2, 'y')) u(a, d) WHERE a = 2
+SELECT d, e FROM (VALUES (1, 'a'), (2, 'b')) t(a, b) JOIN (VALUES (1, 'x'), (2, 'y')) u(a, d) USING (a) JOIN (VALUES (2, 7), (1, 3)) w(a, e) USING (a) ORDER BY 1
+SELECT * FROM (VALUES (1), (2)) t(a) JOIN ((VALUES (1, 'x'), (2, 'y')) u(a, d) JOIN (VALUES (2, 7)) w(a, e) USING (a)) USING (a)
