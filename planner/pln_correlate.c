@@ -670,6 +670,8 @@ static ty_expr_t *replace(pln_binder_t *b, ty_expr_t *e, const ty_expr_t *at, ty
     return n ? n : e;
 }
 
+static void stand_in(pln_binder_t *b, pln_sublink_t *sl);
+
 /* I with one more column: the value of use u for each row (see the file comment). */
 static pln_rel_t *join_sublink(pln_binder_t *b, pln_rel_t *in, const use_t *u, ty_expr_t **value)
 {
@@ -779,14 +781,41 @@ static pln_rel_t *join_sublink(pln_binder_t *b, pln_rel_t *in, const use_t *u, t
     ty_expr_t **es = exprs_new(b, n + 1);
     cols_of(b, in, 0, n, es);
     es[n] = v;
-    sl->joined = true;
-    /* Its operators now live in the query's plan; what stays in the list of subqueries is an empty stand-in. */
-    pln_rel_t *none = rel_new(b, PLN_REL_VALUES, NULL, sl->rel->ncols);
-    memcpy(none->types, sl->rel->types, sizeof(ty_oid_t) * (size_t)sl->rel->ncols);
-    sl->rel = none;
+    stand_in(b, sl);   /* its operators now live in the query's plan */
     *value = col(b, n, v->type);
     (*value)->typmod = v->typmod;
     return project(b, j, es, n + 1);
+}
+
+/* The empty stand-in a joined sublink keeps in the query's list of subqueries. */
+static void stand_in(pln_binder_t *b, pln_sublink_t *sl)
+{
+    pln_rel_t *none = rel_new(b, PLN_REL_VALUES, NULL, sl->rel->ncols);
+    memcpy(none->types, sl->rel->types, sizeof(ty_oid_t) * (size_t)sl->rel->ncols);
+    sl->rel = none;
+    sl->joined = true;
+}
+
+/* A scalar subquery without FROM, WHERE or grouping: (SELECT f(outer columns)). */
+static bool only_expression(const pln_rel_t *r)
+{
+    return r->kind == PLN_REL_PROJECT && r->ncols == 1 && r->input->kind == PLN_REL_VALUES && !r->input->get &&
+           r->input->nrows == 1 && r->input->ncols == 0;
+}
+
+/* Its expression over the enclosing row: evaluated where it is written, so CASE still decides whether it runs. */
+static ty_expr_t *inline_expr(pln_binder_t *b, int serial, ty_expr_t *e)
+{
+    if (e->kind == TY_EXPR_COLUMN && e->index >= PLN_OUTER_BASE && b->orefs[e->index - PLN_OUTER_BASE].sublink == serial)
+        return b->orefs[e->index - PLN_OUTER_BASE].expr;
+    if (e->nargs == 0)
+        return e;
+    ty_expr_t *n = cm_arena_alloc(b->arena, sizeof(*n));
+    *n = *e;
+    n->args = exprs_new(b, e->nargs);
+    for (int i = 0; i < e->nargs; i++)
+        n->args[i] = inline_expr(b, serial, e->args[i]);
+    return n;
 }
 
 /* An operator's expressions with its correlated sublinks joined into its input. */
@@ -801,10 +830,16 @@ static pln_rel_t *join_all(pln_binder_t *b, pln_rel_t *r, ty_expr_t **es, int ne
         if (!found)
             break;
         ty_expr_t *value;
-        pln_rel_t *in = join_sublink(b, r->input, &u, &value);
-        if (!in)
-            return NULL;
-        r->input = in;
+        pln_sublink_t *sl = &b->sublinks[u.k];
+        if (sl->kind == SQL_SUBLINK_EXPR && only_expression(sl->rel)) {
+            value = inline_expr(b, sl->serial, sl->rel->exprs[0]);
+            stand_in(b, sl);
+        } else {
+            pln_rel_t *in = join_sublink(b, r->input, &u, &value);
+            if (!in)
+                return NULL;
+            r->input = in;
+        }
         for (int i = 0; i < nes; i++)
             es[i] = replace(b, es[i], u.at, value);
     }

@@ -86,7 +86,10 @@ static int colname_strength(const sql_expr_t *e, const char **name)
                 *name = t->alias;
                 return 2;
             }
-            return colname_strength(t->expr, name);
+            /* The subquery's column name is its output's, "?column?" included, and it is a strong one. */
+            if (colname_strength(t->expr, name) == 0)
+                *name = "?column?";
+            return 2;
         }
         return 0;
     default:

@@ -523,3 +523,4 @@ SELECT x, (SELECT s FROM (SELECT x AS s) q) FROM (VALUES (1), (2)) v(x) ORDER BY
 SELECT x, (SELECT count(*) FROM (VALUES (1), (2)) w(y) WHERE y > x GROUP BY y > 0) FROM (VALUES (0), (2)) v(x) ORDER BY x
 SELECT x, (SELECT y FROM (VALUES (1)) w(y) WHERE y = x) FROM (VALUES (1), (1)) v(x)
 SELECT (SELECT (SELECT (SELECT x + y + z FROM (VALUES (100)) c(z)) FROM (VALUES (10)) b(y))) FROM (VALUES (1), (2)) a(x) ORDER BY 1
+SELECT x, CASE WHEN x = 0 THEN 0 ELSE (SELECT 10 / x) END, (SELECT x + 1), (SELECT (SELECT x * 2)) FROM (VALUES (0), (2), (NULL)) v(x) ORDER BY x
