@@ -780,8 +780,15 @@ static void test_zk_unreachable_times_out(void)
     UNIT_CHECK(strstr(r.errmsg, "did not answer within 1500 ms") != NULL);
     UNIT_CHECK(took >= 1400 && took < 4000);
     printf("  commit failed after %lld ms: %s\n", (long long)took, r.errmsg);
+    /* A call made while cut off waits (parked) and is answered once the way is open. */
+    tc_res_t h = {0};
+    UNIT_CHECK(cat_store_head(a, tc_head_cb, &h, &err) == 0);
+    cat_store_zk_run(a, 300, calls_done, &h.calls);
+    UNIT_CHECK(h.calls == 0);
     atomic_store(&px.mode, ZT_PASS);
     zt_proxy_cut(&px);
+    UNIT_CHECK(cat_store_zk_run(a, 10000, calls_done, &h.calls) == 0);
+    UNIT_CHECK(h.st == CAT_STORE_OK && h.head.index <= 1);
     UNIT_CHECK(cat_store_zk_run(a, 10000, is_ready, a) == 0);
     raw_init(&c, 0, 0x61);
     tc_res_t r2;
