@@ -565,7 +565,14 @@ static srv_run_rc_t srv__run(srv_conn_t *c, const srv_run_t *r, bool describe, c
     case PLN_SET_TRANSACTION:
         break;
     case PLN_DDL:
-        /* DDL commits to the catalog at once; a transaction block does not hold it back. */
+        /* As PostgreSQL's PreventInTransactionBlock: databases are created and dropped outside any
+         * block, explicit or the implicit one of a query string with several statements. */
+        if ((strcmp(st->tag, "CREATE DATABASE") == 0 || strcmp(st->tag, "DROP DATABASE") == 0) &&
+            (c->xact != 'I' || (c->q.active && c->q.raws.count > 1)))
+            return cm_err_set(err, CM_ERRCODE_ACTIVE_SQL_TRANSACTION, "%s cannot run inside a transaction block",
+                              st->tag),
+                   SRV_RUN_ERROR;
+        /* Other DDL commits to the catalog at once; a transaction block does not hold it back. */
         switch (srv_catalog_ddl(c, st, r->sql, err)) {
         case SRV_DDL_DONE:
             break;

@@ -389,8 +389,10 @@ def rename_with_dependents_as_postgres(t):
             t.eq(describe(other, "SELECT * FROM %s.vv" % sch2), [("a", 23, -1)], "another session binds the new schema")
             t.eq(describe(other, "SELECT * FROM %s.vv" % sch), "42P01", "and not the old one")
         db, db2 = "rdb_%s" % RUN, "rdb2_%s" % RUN
-        c.q("DROP DATABASE IF EXISTS %s; DROP DATABASE IF EXISTS %s" % (db, db2))
-        c.q("CREATE DATABASE %s; CREATE TABLE %s.public.dt (a int)" % (db, db))
+        c.q("DROP DATABASE IF EXISTS %s" % db)
+        c.q("DROP DATABASE IF EXISTS %s" % db2)
+        c.q("CREATE DATABASE %s" % db)
+        c.q("CREATE TABLE %s.public.dt (a int)" % db)
         t.eq(outcome(c.q("ALTER DATABASE %s RENAME TO %s" % (db, db2))), [("C", "ALTER DATABASE")], "ALTER DATABASE")
         t.eq(rows(c.q("SHOW CREATE TABLE %s.public.dt" % db2)),
              [[b"%s.public.dt" % db2.encode(), b"CREATE TABLE %s.public.dt (a int4)" % db2.encode()]],
@@ -591,6 +593,20 @@ def prepared_statements_revalidate_after_ddl(t):
             c.q("DROP SCHEMA %s CASCADE" % sch)
             return got
     t.same_as_ref(run, "revalidation outcomes", norm)
+
+
+@case
+def database_ddl_outside_transaction_blocks_as_postgres(t):
+    db = "txdb_%s" % RUN
+
+    def run(p):
+        with connect(p) as c:
+            return [outcome(c.q(s)) for s in (
+                "DROP DATABASE IF EXISTS %s" % db, "BEGIN", "CREATE DATABASE %s" % db, "ROLLBACK",
+                "CREATE DATABASE %s; SELECT 1" % db, "SELECT 1; CREATE DATABASE %s" % db, "CREATE DATABASE %s" % db,
+                "BEGIN", "DROP DATABASE %s" % db, "ROLLBACK", "DROP DATABASE IF EXISTS %s; SELECT 1" % db,
+                "DROP DATABASE %s" % db)]
+    t.same_as_ref(run, "CREATE/DROP DATABASE in transaction blocks")
 
 
 @case
