@@ -81,6 +81,14 @@ void df_cmd_unref(df_cmd_t *c);
 void df_cmd_add_op(df_cmd_t *c, df_op_kind_t kind, uint64_t id, const char *name, const uint8_t *plan,
                    size_t plan_len);
 
+/*
+ * Commands as bytes, for transports that leave the process (docs/architecture.md
+ * has the format). Decoding checks every length before it allocates: XX001
+ * for corrupt input, 0A000 for a newer format. NULL with err.
+ */
+void df_cmd_encode(const df_cmd_t *c, cm_buf_t *out);
+df_cmd_t *df_cmd_decode(const uint8_t *p, size_t n, cm_err_t *err);
+
 /* ====================================================================
  * The bounded queue (one producer side, one consumer: a worker)
  * ==================================================================== */
