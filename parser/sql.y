@@ -892,7 +892,8 @@ window_clause(A) ::= .                           { A = NULL; }
 window_definition_list(A) ::= window_definition(W). { A = sql__list1(ctx, W); }
 window_definition_list(A) ::= window_definition_list(L) COMMA window_definition(W). { A = sql__list_add(ctx, L, W); }
 %type window_definition {sql_window_t *}
-window_definition(A) ::= colid(N) AS window_specification(W). { A = W; A->name = N.str; A->pos = N.pos; }
+/* Its position stays the specification's '(', where PostgreSQL's errors about a definition point. */
+window_definition(A) ::= colid(N) AS window_specification(W). { A = W; A->name = N.str; }
 
 %type over_clause {sql_window_t *}
 over_clause(A) ::= OVER window_specification(W). { A = W; }

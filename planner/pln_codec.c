@@ -26,6 +26,7 @@
  * ones before it, so none can run itself), widths and value shapes that
  * agree between an operator and its inputs. A new operator kind needs one
  * case in rel_write and one in rel_read; without them both fail loudly.
+ * WITH and functions in FROM are in pln_codec_cte.c.
  */
 #include "planner/pln_codec.h"
 
@@ -164,12 +165,26 @@ static void rel_write(pln_wr_t *w, const pln_rel_t *rel)
         rel_write(w, rel->input);
         pln__wr_window(w, rel->window);
         break;
+    case PLN_REL_LET:
+        pln__wr_let(w, rel);
+        break;
+    case PLN_REL_CTE:
+        pln__wr_cteref(w, rel);
+        break;
+    case PLN_REL_FLATMAP:
+        pln__wr_flatmap(w, rel);
+        break;
     default:
         pln__wr_fail(w, CM_ERRCODE_INTERNAL_ERROR, "plan operator kind %d has no encoding (planner/pln_codec.c)",
                      (int)rel->kind);
         break;
     }
     pln__wr_leave(w);
+}
+
+void pln__wr_rel(pln_wr_t *w, const pln_rel_t *rel)
+{
+    rel_write(w, rel);
 }
 
 static void error_write(pln_wr_t *w, const pln_stmt_t *st)
@@ -529,6 +544,12 @@ static bool rel_body_read(pln_rd_t *r, pln_rel_t *rel)
         return session_read(r, rel);
     case PLN_REL_WINDOW:
         return (rel->input = rel_read(r)) && pln__rd_window(r, rel);
+    case PLN_REL_LET:
+        return pln__rd_let(r, rel);
+    case PLN_REL_CTE:
+        return pln__rd_cteref(r, rel);
+    case PLN_REL_FLATMAP:
+        return pln__rd_flatmap(r, rel);
     default:
         break;
     }
@@ -647,7 +668,7 @@ static bool stmt_read(pln_rd_t *r, pln_stmt_t *st)
     if (r->failed || !error_read(r, st))
         return false;
     struct pln_query *q = cm_arena_zalloc(r->arena, sizeof(*q));
-    if (!sublinks_read(r, q) || !(q->root = rel_read(r)))
+    if (!sublinks_read(r, q) || !(q->root = rel_read(r)) || !pln__rd_ctes_resolve(r))
         return false;
     q->ncols = (int)pln__rd_u32(r);
     if (!r->failed && (q->ncols != q->root->ncols || q->ncols != st->ncols))
@@ -691,4 +712,9 @@ bool pln_plan_decode(cm_arena_t *arena, const uint8_t *p, size_t n, const pln_pl
         return false;
     *out = st;
     return true;
+}
+
+pln_rel_t *pln__rd_rel(pln_rd_t *r)
+{
+    return rel_read(r);
 }

@@ -46,6 +46,12 @@ typedef struct pln_rd {
     const ty_oid_t *param_types;
     const ty_oid_t *row_types;    /* COLUMN: 0 <= index < row_width, of these types */
     int row_width;
+    int nctes, ctes_cap;          /* WITH queries read so far, and the ids they were written with */
+    pln_cte_t **ctes;
+    uint32_t *cte_keys;
+    int nrefs, refs_cap;          /* reads of WITH queries, tied to them at the end (pln_codec_cte.c) */
+    pln_rel_t **cte_refs;
+    uint32_t *ref_keys;
 } pln_rd_t;
 
 /* The fewest bytes an encoded expression takes: what a count of them is checked with. */
@@ -103,6 +109,20 @@ pln_row_ctx_t pln__row_set(pln_rd_t *r, const ty_oid_t *types, int width);
 void pln__row_restore(pln_rd_t *r, pln_row_ctx_t saved);
 
 /* pln_codec_window.c: a WINDOW operator's window (its input is written and read before). */
+/* Operators, for the kinds written in other files. */
+void pln__wr_rel(pln_wr_t *w, const pln_rel_t *rel);
+pln_rel_t *pln__rd_rel(pln_rd_t *r);
+
+/* pln_codec_cte.c: LET, CTE and FLATMAP (after kind, columns and types). */
+void pln__wr_let(pln_wr_t *w, const pln_rel_t *rel);
+void pln__wr_cteref(pln_wr_t *w, const pln_rel_t *rel);
+void pln__wr_flatmap(pln_wr_t *w, const pln_rel_t *rel);
+bool pln__rd_let(pln_rd_t *r, pln_rel_t *rel);
+bool pln__rd_cteref(pln_rd_t *r, pln_rel_t *rel);
+bool pln__rd_flatmap(pln_rd_t *r, pln_rel_t *rel);
+/* Ties every CTE read to its CTE once the whole plan is read. */
+bool pln__rd_ctes_resolve(pln_rd_t *r);
+
 void pln__wr_window(pln_wr_t *w, const pln_window_t *win);
 bool pln__rd_window(pln_rd_t *r, pln_rel_t *rel);
 

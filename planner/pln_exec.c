@@ -32,6 +32,7 @@ struct pln_iter {
     int64_t limit, skip, sent;
     bool cur_matched;             /* JOIN: the left row met a right row */
     bool *rmatched;               /* RIGHT/FULL JOIN: which right rows met a left row */
+    void *ext;                    /* CTE, FLATMAP: the state of operators run in their own files */
 };
 
 static bool next(pln_exec_t *x, pln_iter_t *it, ty_datum_t **row);
@@ -540,8 +541,24 @@ static bool next(pln_exec_t *x, pln_iter_t *it, ty_datum_t **row)
         return true;
     case PLN_REL_SETOP:
         return setop_next(x, it, row);
+    case PLN_REL_LET:
+        return next(x, it->in, row);   /* the CTEs are computed when first read */
+    case PLN_REL_CTE:
+        return pln__cte_next(x, rel, &it->ext, row);
+    case PLN_REL_FLATMAP:
+        return pln__flatmap_next(x, rel, it->in, &it->ext, row);
     }
     return cm_err_set(x->ctx->err, CM_ERRCODE_INTERNAL_ERROR, "unknown plan operator %d", (int)rel->kind);
+}
+
+pln_iter_t *pln__iter_new(pln_exec_t *x, const pln_rel_t *rel)
+{
+    return iter_new(x, rel);
+}
+
+bool pln__iter_next(pln_exec_t *x, pln_iter_t *it, ty_datum_t **row)
+{
+    return next(x, it, row);
 }
 
 bool pln__exec_collect(pln_exec_t *x, const pln_rel_t *rel, int max_rows, ty_datum_t ***rows, int *nrows)

@@ -24,7 +24,9 @@
  * Filter, Map/Project, CrossJoin / Join on=(...) (a filter directly above
  * a product is the join's condition), the outer joins, Reduce, Distinct,
  * TopK (ORDER BY, LIMIT/OFFSET, DISTINCT ON as TopK group_by limit=1), and
- * the set operations as Union, Negate and Threshold. pln_explain_expr.c
+ * the set operations as Union, Negate and Threshold, WITH as a With /
+ * With Recursive ... Return block whose CTEs are read as "Get l<n>", and
+ * functions in FROM as FlatMap f(args). pln_explain_expr.c
  * writes the expressions inside them.
  */
 #include "planner/pln_opt.h"
@@ -426,6 +428,60 @@ static void setop_out(explain_t *x, const pln_rel_t *r, int depth)
     line_put(x, depth, "?");
 }
 
+/*
+ * WITH as Materialize's With / Return block: each CTE the query reads, in
+ * dependency order, then the query; a recursive one under "With Recursive"
+ * is its terms' Union, where "Get l<id>" inside reads the last iteration.
+ */
+static void let_out(explain_t *x, const pln_rel_t *r, int depth)
+{
+    bool recursive = false;
+    for (int i = 0; i < r->nctes; i++)
+        recursive |= r->ctes[i]->rec != NULL;
+    line_put(x, depth, recursive ? "With Recursive" : "With");
+    for (int i = 0; i < r->nctes; i++) {
+        const pln_cte_t *c = r->ctes[i];
+        line_begin(x, depth + 1);
+        cm_buf_printf(&x->line, "cte l%d =", c->id);
+        line_end(x);
+        if (!c->rec) {
+            rel_out(x, c->def, depth + 2);
+            continue;
+        }
+        int d = depth + 2;
+        if (!c->all)
+            line_put(x, d++, "Distinct");
+        line_put(x, d, "Union");
+        rel_out(x, c->def, d + 1);
+        rel_out(x, c->rec, d + 1);
+    }
+    line_put(x, depth, "Return");
+    rel_out(x, r->input, depth + 1);
+}
+
+/* Functions in FROM: FlatMap f(args) over the rows the functions read (Materialize's FlatMap). */
+static void flatmap_out(explain_t *x, const pln_rel_t *r, int depth)
+{
+    line_begin(x, depth);
+    cm_buf_put_str(&x->line, "FlatMap ");
+    for (int i = 0; i < r->nfuncs; i++) {
+        const pln_srfcall_t *f = r->funcs[i];
+        if (i)
+            cm_buf_put_str(&x->line, ", ");
+        if (!f->srf) {
+            pln__explain_expr(x->b, &x->line, f->expr, true);
+            continue;
+        }
+        cm_buf_printf(&x->line, "%s(", f->srf->fn.name);
+        pln__explain_list(x->b, &x->line, f->args, f->nargs);
+        cm_buf_put_u8(&x->line, ')');
+    }
+    if (r->ordinality)
+        cm_buf_put_str(&x->line, " with_ordinality");
+    line_end(x);
+    rel_out(x, r->input, depth + 1);
+}
+
 static void rel_out(explain_t *x, const pln_rel_t *r, int depth)
 {
     if (r->get) {
@@ -482,6 +538,17 @@ static void rel_out(explain_t *x, const pln_rel_t *r, int depth)
         pln__window_explain(x->b, &x->line, r);
         line_end(x);
         rel_out(x, r->input, depth + 1);
+        return;
+    case PLN_REL_LET:
+        let_out(x, r, depth);
+        return;
+    case PLN_REL_CTE:
+        line_begin(x, depth);
+        cm_buf_printf(&x->line, "Get l%d", r->cte->id);
+        line_end(x);
+        return;
+    case PLN_REL_FLATMAP:
+        flatmap_out(x, r, depth);
         return;
     default:
         /* A kind this printer does not know yet still shows where it is in the plan. */

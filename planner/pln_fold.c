@@ -304,6 +304,12 @@ bool pln__fold_rel(pln_binder_t *b, pln_rel_t *r)
         return true;
     if (!pln__fold_rel(b, r->input) || !pln__fold_rel(b, r->right))
         return false;
+    for (int i = 0; i < r->nctes; i++)
+        if (!pln__fold_rel(b, r->ctes[i]->def) || !pln__fold_rel(b, r->ctes[i]->rec))
+            return false;
+    for (int i = 0; i < r->nfuncs; i++)
+        if (!fold_list(b, r->funcs[i]->args, r->funcs[i]->nargs) || !fold_list(b, &r->funcs[i]->expr, 1))
+            return false;
     for (int i = 0; i < r->nrows; i++)
         if (!fold_list(b, r->rows[i], r->ncols))
             return false;
@@ -334,6 +340,12 @@ bool pln__rel_any(const pln_rel_t *r, bool (*pred)(const ty_expr_t *e))
         return false;
     if (pln__rel_any(r->input, pred) || pln__rel_any(r->right, pred))
         return true;
+    for (int i = 0; i < r->nctes; i++)
+        if (pln__rel_any(r->ctes[i]->def, pred) || pln__rel_any(r->ctes[i]->rec, pred))
+            return true;
+    for (int i = 0; i < r->nfuncs; i++)
+        if (any_list(r->funcs[i]->args, r->funcs[i]->nargs, pred) || any_list(&r->funcs[i]->expr, 1, pred))
+            return true;
     for (int i = 0; i < r->nrows; i++)
         if (any_list(r->rows[i], r->ncols, pred))
             return true;

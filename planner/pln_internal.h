@@ -46,8 +46,14 @@ typedef enum pln_rel_kind {
     PLN_REL_JOIN,      /* input JOIN right ON pred (NULL: true), join says INNER/LEFT/RIGHT/FULL */
     PLN_REL_SESSION,   /* the rows of a session relation (session), asked of the session each run */
     PLN_REL_WINDOW,    /* input columns, then one per window function over one window (pln_window.c) */
+    PLN_REL_LET,       /* WITH: the input (the query) with the CTEs it reads (ctes), each computed once (pln_cte.c) */
+    PLN_REL_CTE,       /* the rows of a CTE (cte); worktable: a recursive term's read of the last iteration's rows */
+    PLN_REL_FLATMAP,   /* each input row with the rows of functions of it (funcs), zipped; NULLs pad (pln_srf.c) */
     /* A new kind needs its case in pln_codec.c (rel_write, rel_read), which fails loudly without one. */
 } pln_rel_kind_t;
+
+typedef struct pln_cte pln_cte_t;         /* a WITH query (pln_cte.c) */
+typedef struct pln_srfcall pln_srfcall_t; /* a function of a FLATMAP (pln_srf.c) */
 
 typedef struct pln_aggdef pln_aggdef_t;   /* an aggregate function (pln_agg.c) */
 typedef struct pln_exec pln_exec_t;       /* one execution of a query (pln_exec.c) */
@@ -112,6 +118,35 @@ struct pln_rel {
     sql_join_kind_t join;         /* JOIN */
     const char *session;          /* SESSION: the relation's name for ty_ctx_t.session_rows */
     struct pln_window *window;    /* WINDOW */
+    int nctes;                    /* LET: the CTEs read in input, in dependency order */
+    pln_cte_t **ctes;
+    pln_cte_t *cte;               /* CTE */
+    bool worktable;
+    int nfuncs;                   /* FLATMAP: its columns are the input's, then each function's */
+    pln_srfcall_t **funcs;
+    bool ordinality;              /* FLATMAP: then an int8 counting each input row's rows from 1 */
+};
+
+/* One WITH query, bound once and read by every reference to it. */
+struct pln_cte {
+    int id;                       /* l<id> in EXPLAIN; its slot in an execution's CTE results */
+    const char *name;
+    pln_rel_t *def;               /* the query; WITH RECURSIVE: its non-recursive term */
+    pln_rel_t *rec;               /* WITH RECURSIVE: the recursive term (its worktable reads); NULL otherwise */
+    bool all;                     /* recursive with UNION ALL; with UNION, rows seen before are dropped */
+    int ncols;
+    ty_oid_t *types;
+    int nrefs;                    /* references bound (an unread CTE is not planned, as in PostgreSQL) */
+};
+
+/* One function of a FLATMAP: a set-returning call, or a scalar expression giving one row. */
+struct pln_srfcall {
+    const ty_srf_t *srf;          /* NULL: expr is one row's only value */
+    ty_expr_t *expr;
+    int nargs;                    /* srf: arguments over the FLATMAP's input row */
+    ty_expr_t **args;
+    int ncols;                    /* columns it adds */
+    int location;
 };
 
 /* ---------------------------------------------------- window functions */
@@ -294,6 +329,9 @@ typedef struct pln_binder {
     const sql_expr_t **colref_expr;
     const cat_item_t **colref_item;
     int *colref_col;
+    struct pln_with *with;        /* the innermost WITH in scope (pln_cte.c) */
+    int nctes;                    /* CTEs bound in the statement */
+    struct pln_srfctx *srfs;      /* the select list's set-returning functions; NULL: not allowed (pln_srf.c) */
 } pln_binder_t;
 
 /* pln_bind.c: a query statement (SELECT, VALUES, set operation) bound, folded and finished. */
@@ -433,6 +471,8 @@ typedef struct pln_sysrel {
 const pln_sysrel_t *pln__sysrel_find(const pln_binder_t *b, const cat_qname_t *qn);
 
 /* pln_scope.c */
+/* Adds a FROM item's names to sc (42712 when its alias is already there). */
+bool pln__add_rte(pln_binder_t *b, pln_scope_t *sc, const char *alias, int ncols, pln_column_t *cols);
 bool pln__bind_from(pln_binder_t *b, const sql_list_t *from, pln_scope_t *scope, pln_rel_t **rel);
 ty_expr_t *pln__bind_column(pln_binder_t *b, const sql_expr_t *e);
 /* Expands * or t.* into column references; NULL (error set) if t is unknown. */
@@ -499,8 +539,27 @@ struct pln_exec {
     ty_expr_t **sub_value;        /* EXPR and EXISTS: the constant */
     ty_datum_t **sub_rows;        /* IN: the values */
     int *sub_nrows;
+    int nctes;                    /* CTE results, made when first read (pln_cte.c) */
+    struct pln_cterun **ctes;
 };
 bool pln__exec_collect(pln_exec_t *x, const pln_rel_t *rel, int max_rows, ty_datum_t ***rows, int *nrows);
+
+/* Iterators over a plan, for operators whose code lives outside pln_exec.c. */
+typedef struct pln_iter pln_iter_t;
+pln_iter_t *pln__iter_new(pln_exec_t *x, const pln_rel_t *rel);
+bool pln__iter_next(pln_exec_t *x, pln_iter_t *it, ty_datum_t **row);   /* *row NULL: no more */
+
+/* pln_cte.c: WITH [RECURSIVE] (pln__bind_select calls begin before its query and end after it). */
+bool pln__with_begin(pln_binder_t *b, const sql_select_t *s);
+bool pln__with_end(pln_binder_t *b, const sql_select_t *s, pln_bound_t *q, bool ok);
+/* A one-part FROM name that is a CTE in scope: *rel reads it (1), not a CTE (0), error (-1). */
+int pln__bind_cte_ref(pln_binder_t *b, const sql_from_t *f, pln_scope_t *sc, pln_rel_t **rel);
+/* For 42P01 on name: PostgreSQL's detail and hint when a later WITH item has that name. */
+void pln__cte_forward_hint(pln_binder_t *b, const char *name);
+bool pln__cte_next(pln_exec_t *x, const pln_rel_t *rel, void **state, ty_datum_t **row);
+
+/* pln_srf.c: functions in FROM (FLATMAP) and set-returning functions in the select list. */
+bool pln__flatmap_next(pln_exec_t *x, const pln_rel_t *rel, pln_iter_t *in, void **state, ty_datum_t **row);
 
 /* pln_rowset.c: a hash set of rows compared as DISTINCT does (NULLs equal). */
 typedef struct pln_rowset pln_rowset_t;

@@ -359,6 +359,15 @@ static pln_rel_t *prune(prune_t *p, pln_rel_t *r, const bool *need, int *map)
         return prune_join(p, r, need, map);
     case PLN_REL_SETOP:
     case PLN_REL_WINDOW:   /* partitions and frames read all of the input's columns' rows; kept whole for now */
+    case PLN_REL_CTE:      /* a CTE's columns are those of every reader */
+    case PLN_REL_FLATMAP:  /* the functions' arguments read the input's columns by position */
+        return keep_all(p, r, map);
+    case PLN_REL_LET:
+        for (int i = 0; i < r->nctes; i++) {
+            r->ctes[i]->def = pln__opt_prune(p->b, r->ctes[i]->def);
+            if (r->ctes[i]->rec)
+                r->ctes[i]->rec = pln__opt_prune(p->b, r->ctes[i]->rec);
+        }
         return keep_all(p, r, map);
     }
     return keep_all(p, r, map);   /* a kind this pass does not know reads all its inputs' columns */

@@ -242,7 +242,18 @@ static pln_rel_t *push(push_t *p, pln_rel_t *r, const pln_conj_t *preds)
     case PLN_REL_VALUES:
     case PLN_REL_SESSION:
     case PLN_REL_WINDOW:   /* a window's rows are the whole partition's: a filter below would change them */
+    case PLN_REL_CTE:      /* other readers of the CTE want all its rows */
+    case PLN_REL_FLATMAP:
         return wall(p, r, preds);
+    case PLN_REL_LET:
+        /* The query's rows are the LET's; each CTE is optimized as a query of its own. */
+        for (int i = 0; i < r->nctes; i++) {
+            r->ctes[i]->def = pln__opt_pushdown(p->b, r->ctes[i]->def);
+            if (r->ctes[i]->rec)
+                r->ctes[i]->rec = pln__opt_pushdown(p->b, r->ctes[i]->rec);
+        }
+        r->input = push(p, r->input, preds);
+        return r;
     }
     return wall(p, r, preds);   /* a kind this pass does not know: nothing moves through it */
 }

@@ -13,7 +13,7 @@
 
 #include <string.h>
 
-static bool add_rte(pln_binder_t *b, pln_scope_t *sc, const char *alias, int ncols, pln_column_t *cols)
+bool pln__add_rte(pln_binder_t *b, pln_scope_t *sc, const char *alias, int ncols, pln_column_t *cols)
 {
     /* One FROM may not name two visible items alike, or a qualified name would be ambiguous
      * (PostgreSQL's checkNameSpaceConflicts); items inside an aliased join are hidden. */
@@ -65,7 +65,7 @@ static bool bind_subquery(pln_binder_t *b, const sql_from_t *f, pln_scope_t *sc,
             cols[i].name = f->col_aliases->items[i];
     }
     *rel = q.rel;
-    return add_rte(b, sc, f->alias, q.ncols, cols);
+    return pln__add_rte(b, sc, f->alias, q.ncols, cols);
 }
 
 static bool bind_item(pln_binder_t *b, const sql_from_t *f, pln_scope_t *sc, pln_rel_t **rel);
@@ -292,7 +292,7 @@ static bool bind_join(pln_binder_t *b, const sql_from_t *f, pln_scope_t *sc, pln
         sc->rtes[t].hidden_cols = true;
         sc->rtes[t].hidden_rel |= f->alias != NULL;
     }
-    if (!add_rte(b, sc, f->alias, ncols, cols))
+    if (!pln__add_rte(b, sc, f->alias, ncols, cols))
         return false;
     pln_rte_t *jr = &sc->rtes[sc->nrtes - 1];
     jr->index = index;
@@ -340,7 +340,7 @@ static bool bind_sysrel(pln_binder_t *b, const sql_from_t *f, const pln_sysrel_t
         r->types[i] = c->type;
     }
     *rel = r;
-    return add_rte(b, sc, alias, ncols, cols);
+    return pln__add_rte(b, sc, alias, ncols, cols);
 }
 
 /*
@@ -359,6 +359,12 @@ static bool bind_relname(pln_binder_t *b, const sql_from_t *f, pln_scope_t *sc, 
     cat_qname_t qn;
     if (!pln__qname(b, n, f->pos, &qn))
         return false;
+    if (k == 1) {
+        /* A WITH query of that name hides any relation (PostgreSQL's scanNameSpaceForCTE). */
+        int cte = pln__bind_cte_ref(b, f, sc, rel);
+        if (cte != 0)
+            return cte > 0;
+    }
     const char *db = b->cat && b->cat->search.database ? b->cat->search.database : "eddy";
     if (k == 3 && strcmp(it[0], db) != 0)
         return pln__error(b, f->pos, CM_ERRCODE_FEATURE_NOT_SUPPORTED,
@@ -375,7 +381,9 @@ static bool bind_relname(pln_binder_t *b, const sql_from_t *f, pln_scope_t *sc, 
     if (!item) {
         if (k >= 2)
             return pln__error(b, f->pos, "42P01", "relation \"%s.%s\" does not exist", it[k - 2], it[k - 1]);
-        return pln__error(b, f->pos, "42P01", "relation \"%s\" does not exist", it[0]);
+        pln__error(b, f->pos, "42P01", "relation \"%s\" does not exist", it[0]);
+        pln__cte_forward_hint(b, it[0]);
+        return false;
     }
     if (item->kind == CAT_ITEM_INDEX) {
         pln__error(b, f->pos, "42809", "cannot open relation \"%s\"", item->name);
@@ -405,7 +413,7 @@ static bool bind_relname(pln_binder_t *b, const sql_from_t *f, pln_scope_t *sc, 
     v->get_cols = defs;
     note_rel(b, f, item);
     *rel = v;
-    if (!add_rte(b, sc, alias, ncols, cols))
+    if (!pln__add_rte(b, sc, alias, ncols, cols))
         return false;
     sc->rtes[sc->nrtes - 1].item = item;
     sc->rtes[sc->nrtes - 1].naliased = naliases;

@@ -607,10 +607,12 @@ bool pln__bind_select(pln_binder_t *b, const sql_select_t *s, pln_bound_t *out)
     memset(out, 0, sizeof(*out));
     if (++b->depth > PLN_BIND_DEPTH_MAX)
         return pln__error(b, -1, CM_ERRCODE_STATEMENT_TOO_COMPLEX, "stack depth limit exceeded");
+    /* WITH queries are bound first, in the enclosing level's scope (pln_cte.c). */
+    if (s->with && !pln__with_begin(b, s)) {
+        b->depth--;
+        return false;
+    }
     /* Each query level has its own FROM names; the enclosing level's stay visible as outer ones. */
-    if (s->with)
-        /* Binding without the WITH would describe a table its CTE shadows: refuse until CTEs exist. */
-        return pln__error(b, s->with_pos, CM_ERRCODE_FEATURE_NOT_SUPPORTED, "WITH is not supported yet");
     pln_scope_t scope = {.outer = b->scope, .id = ++b->nscopes, .open_sublink = -1};
     pln_scope_t *saved = b->scope;
     /* Window functions belong to the level they are written in: a subquery starts without. */
@@ -631,6 +633,8 @@ bool pln__bind_select(pln_binder_t *b, const sql_select_t *s, pln_bound_t *out)
     b->scope = saved;
     b->wins = saved_wins;
     b->win_forbidden = saved_win_forbidden;
+    if (s->with)
+        ok = pln__with_end(b, s, out, ok);
     b->depth--;
     return ok;
 }

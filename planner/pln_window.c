@@ -160,7 +160,7 @@ static bool bind_wfunc(pln_binder_t *b, const sql_expr_t *e, const char *name, p
     if (sig->ret != TY_INVALID)
         return true;
     if (unknown) {
-        pln__error(b, e->pos, CM_ERRCODE_DATATYPE_MISMATCH,
+        pln__error(b, -1, CM_ERRCODE_DATATYPE_MISMATCH,   /* PostgreSQL gives no position */
                    "could not determine polymorphic type because input has type unknown");
         return false;
     }
@@ -414,6 +414,11 @@ static bool bind_frame(pln_binder_t *b, const sql_window_t *win, pln_window_t *b
     f->exclude = win->exclude == SQL_EXCLUDE_NO_OTHERS ? SQL_EXCLUDE_DEFAULT : win->exclude;
     if (f->mode == SQL_FRAME_GROUPS && bw->norder == 0)
         return pln__error(b, win->pos, WINDOWING_ERROR, "GROUPS mode requires an ORDER BY clause");
+    bool offsets = f->start == SQL_BOUND_PRECEDING || f->start == SQL_BOUND_FOLLOWING ||
+                   f->end == SQL_BOUND_PRECEDING || f->end == SQL_BOUND_FOLLOWING;
+    if (f->mode == SQL_FRAME_RANGE && offsets && bw->norder != 1)   /* at the window, as PostgreSQL */
+        return pln__error(b, win->pos, WINDOWING_ERROR,
+                          "RANGE with offset PRECEDING/FOLLOWING requires exactly one ORDER BY column");
     if ((f->start == SQL_BOUND_PRECEDING || f->start == SQL_BOUND_FOLLOWING) &&
         !bind_offset(b, win->start_offset, bw, f->start == SQL_BOUND_PRECEDING, true))
         return false;

@@ -94,6 +94,8 @@ static const srv_guc_t srv__gucs[] = {
      "Sets the maximum allowed duration of any wait for a lock."},
     {"max_identifier_length", "63", SRV_GUC_READONLY, SRV_GUC_STRING, 0, 0, NULL,
      "Shows the maximum identifier length."},
+    {"max_recursive_iterations", "1000000", 0, SRV_GUC_INT, 1, 2147483647, NULL,
+     "Sets the most iterations a WITH RECURSIVE query may run before it fails (eddy)."},
     {"password_encryption", "scram-sha-256", 0, SRV_GUC_ENUM, 0, 0, srv__pwenc,
      "Chooses the algorithm for encrypting passwords."},
     {"row_security", "on", 0, SRV_GUC_BOOL, 0, 0, NULL, "Enable row security."},

@@ -333,6 +333,32 @@ typedef struct ty_func {
 /* All functions or operators named `name` (operators: pass is_operator). */
 size_t ty_func_candidates(const char *name, bool is_operator, const ty_func_t **out, size_t max);
 
+/*
+ * Set-returning functions (functions in FROM and in the select list). Each
+ * call yields rows one at a time: next() is called with the call's
+ * arguments and a state pointer that starts NULL and is the function's own
+ * (in ctx->arena); it fills out[0..ncols) and returns true with *done
+ * false, or sets *done when there are no more rows. A strict one yields no
+ * rows when an argument is NULL (the caller checks, next() is not called).
+ */
+typedef bool (*ty_srf_next_t)(ty_ctx_t *ctx, const ty_datum_t *args, int nargs, void **state, ty_datum_t *out,
+                              bool *done);
+
+#define TY_SRF_COLS_MAX 2
+
+typedef struct ty_srf {
+    ty_func_t fn;              /* first, so a candidate found by ty_srf_candidates is its ty_srf_t;
+                                  ret is the type of a single column, TY_RECORD when there are several */
+    int ncols;
+    const char *colnames[TY_SRF_COLS_MAX];   /* ncols > 1: the columns' names (jsonb_each: key, value) */
+    ty_oid_t coltypes[TY_SRF_COLS_MAX];
+    ty_srf_next_t next;
+} ty_srf_t;
+
+/* All set-returning functions named `name`, as ty_func_t for overload resolution. */
+size_t ty_srf_candidates(const char *name, const ty_func_t **out, size_t max);
+static inline const ty_srf_t *ty_srf_of(const ty_func_t *f) { return (const ty_srf_t *)f; }
+
 typedef enum ty_cast_context {
     TY_CAST_IMPLICIT = 'i',
     TY_CAST_ASSIGNMENT = 'a',

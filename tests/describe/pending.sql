@@ -5,20 +5,6 @@
 -- pending: LATERAL references to earlier FROM items (42P01 missing FROM-clause entry)
 SELECT * FROM orders o, LATERAL (SELECT * FROM items i WHERE i.order_id = o.id) x
 SELECT * FROM orders o CROSS JOIN LATERAL (SELECT count(*) FROM items i WHERE i.order_id = o.id) x
--- pending: WITH (CTEs) are not bound yet: any query with WITH answers 0A000
-WITH orders AS (SELECT 1 AS x) SELECT * FROM orders
-WITH t AS (SELECT id, amount FROM orders) SELECT * FROM t
-WITH t (a, b) AS (SELECT id, amount FROM orders) SELECT * FROM t
-WITH t AS (SELECT id FROM l), u AS (SELECT id FROM t) SELECT * FROM u
-WITH t AS (SELECT status, sum(amount) AS s FROM orders GROUP BY status) SELECT status, s / 2 FROM t WHERE s > 10
-WITH t AS MATERIALIZED (SELECT 1 AS one) SELECT one FROM t
-WITH t AS NOT MATERIALIZED (SELECT * FROM customers) SELECT name FROM t
-WITH t AS (SELECT id FROM l) SELECT * FROM t JOIN r USING (id)
-WITH t AS (SELECT id FROM l) SELECT * FROM t a, t b
-WITH t AS (SELECT 1) SELECT * FROM t UNION SELECT id FROM orders
-WITH t (a, b) AS (SELECT id FROM orders) SELECT * FROM t
-WITH t AS (SELECT 1), t AS (SELECT 2) SELECT * FROM t
-WITH t AS (SELECT id FROM orders) SELECT nosuch FROM t
 -- pending: functions in FROM (0A000)
 SELECT * FROM generate_series(1, 3)
 SELECT * FROM generate_series(1, 3) AS g (n)

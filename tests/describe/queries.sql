@@ -560,3 +560,25 @@ SELECT id, amount > ALL (SELECT price FROM items WHERE order_id = o.id), id NOT 
 SELECT id, (SELECT sku FROM items WHERE order_id = o.id ORDER BY price DESC LIMIT 1) FROM orders o
 SELECT status, (SELECT count(*) FROM items WHERE order_id = o.id) FROM orders o GROUP BY status
 SELECT id FROM orders o WHERE (SELECT count(*) FROM items WHERE order_id = o.id GROUP BY sku) > 1
+-- WITH: CTEs over tables and views, shadowing, column aliases, errors
+WITH orders AS (SELECT 1 AS x) SELECT * FROM orders
+WITH t AS (SELECT id, amount FROM orders) SELECT * FROM t
+WITH t (a, b) AS (SELECT id, amount FROM orders) SELECT * FROM t
+WITH t AS (SELECT id FROM l), u AS (SELECT id FROM t) SELECT * FROM u
+WITH t AS (SELECT status, sum(amount) AS s FROM orders GROUP BY status) SELECT status, s / 2 FROM t WHERE s > 10
+WITH t AS MATERIALIZED (SELECT 1 AS one) SELECT one FROM t
+WITH t AS NOT MATERIALIZED (SELECT * FROM customers) SELECT name FROM t
+WITH t AS (SELECT id FROM l) SELECT * FROM t JOIN r USING (id)
+WITH t AS (SELECT id FROM l) SELECT * FROM t a, t b
+WITH t AS (SELECT 1) SELECT * FROM t UNION SELECT id FROM orders
+WITH t (a, b) AS (SELECT id FROM orders) SELECT * FROM t
+WITH t AS (SELECT 1), t AS (SELECT 2) SELECT * FROM t
+WITH t AS (SELECT id FROM orders) SELECT nosuch FROM t
+WITH RECURSIVE t (n) AS (SELECT id FROM orders UNION ALL SELECT n + 1 FROM t WHERE n < 10) SELECT * FROM t
+WITH RECURSIVE t AS (SELECT id, customer_id FROM orders UNION SELECT o.id, t.customer_id FROM orders o JOIN t ON o.id = t.id + 1) SELECT * FROM t
+WITH RECURSIVE t (n) AS (SELECT amount FROM orders UNION ALL SELECT n * 2 FROM t) SELECT n FROM t
+WITH RECURSIVE t (n) AS (SELECT qty FROM items UNION ALL SELECT n + 1 FROM t) SELECT n FROM t
+WITH c AS (SELECT * FROM customers) SELECT c.name, o.amount FROM c JOIN orders o ON o.customer_id = c.id
+WITH v AS (SELECT * FROM big_orders) SELECT status, count(*) FROM v GROUP BY status
+SELECT * FROM orders WHERE id IN (WITH t AS (SELECT order_id FROM items) SELECT order_id FROM t)
+WITH t AS (SELECT id FROM orders) SELECT * FROM t AS x (a, b)

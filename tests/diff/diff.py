@@ -6,7 +6,7 @@
 Runs each line of queries.sql in order on one connection per server, through
 libpq (psycopg's pq layer) in the simple protocol and, for queries, again in
 the extended protocol. For every line the two servers must agree on column
-names, type OIDs and each value as text, or on the SQLSTATE of the error, or
+names, type OIDs and each value as text, or on the SQLSTATE and position of the error, or
 on the command tag. One "ok"/"not ok" line per query line."""
 import os
 import sys
@@ -34,7 +34,9 @@ def signature(res):
     if st == pq.ExecStatus.EMPTY_QUERY:
         return ("empty",)
     if st == pq.ExecStatus.FATAL_ERROR:
-        return ("error", (res.error_field(DIAG_SQLSTATE) or b"?").decode())
+        pos = res.error_field(pq.DiagnosticField.STATEMENT_POSITION)
+        return ("error", (res.error_field(DIAG_SQLSTATE) or b"?").decode(),
+                "position " + pos.decode() if pos else "no position")
     return ("status", str(st))
 
 
@@ -72,7 +74,7 @@ def main():
             if sr[0] == "error" or st[0] == "error":
                 diffs.append("messages: eddy %r / PostgreSQL %r" % (message(rt), message(rr)))
         head = sql.lstrip().split(None, 1)[0].upper() if sql.strip() else ""
-        if head in ("SELECT", "VALUES"):
+        if head in ("SELECT", "VALUES", "WITH"):
             et, er = target.exec_params(q, []), ref.exec_params(q, [])
             se, sre = signature(et), signature(er)
             if se != sre:

@@ -41,12 +41,12 @@ static bool render_row(void *arg, const ty_datum_t *row, int ncols)
 }
 
 /* A stand-in for the server's session settings behind current_setting() and set_config(). */
-static const char *test_names[] = {"DateStyle", "application_name", "TimeZone"};
-static char test_values[3][64] = {"ISO, MDY", "", "UTC"};
+static const char *test_names[] = {"DateStyle", "application_name", "TimeZone", "max_recursive_iterations"};
+static char test_values[4][64] = {"ISO, MDY", "", "UTC", "100"};
 
 static int test_setting_find(const char *name)
 {
-    for (int i = 0; i < 3; i++)
+    for (int i = 0; i < 4; i++)
         if (strcasecmp(test_names[i], name) == 0)
             return i;
     return -1;
@@ -231,6 +231,25 @@ static void test_fold_without_settings(void)
     cm_arena_free(&arena);
 }
 
+/* WITH RECURSIVE stops at max_recursive_iterations (100 here) with 54000, and reaches it exactly. */
+static void test_recursion_limit(void)
+{
+    char *got = run_sql("with recursive t(n) as (select 1 union all select n + 1 from t where n < 100) "
+                        "select count(*), max(n) from t", NULL, 0, NULL);
+    UNIT_CHECK_STR(got, "count:bigint(20,-1) max:integer(23,-1) | [100,100]");
+    free(got);
+    got = run_sql("with recursive t(n) as (select 1 union all select n + 1 from t where n < 101) select count(*) from t",
+                  NULL, 0, NULL);
+    UNIT_CHECK_STR(got, "count:bigint(20,-1) | ERROR 54000 pos=0 recursive query \"t\" did not finish within 100 iterations "
+                        "HINT: Check the recursive term's stop condition, or raise max_recursive_iterations.");
+    free(got);
+    /* Reading only part of an endless recursion never reaches the limit. */
+    got = run_sql("with recursive t(n) as (select 1 union all select n + 1 from t) select n from t limit 3", NULL, 0,
+                  NULL);
+    UNIT_CHECK_STR(got, "n:integer(23,-1) | [1] [2] [3]");
+    free(got);
+}
+
 static void test_commands(void)
 {
     cm_arena_t arena;
@@ -302,6 +321,7 @@ int main(int argc, char **argv)
     UNIT_RUN(test_parameters_declared_and_inferred);
     UNIT_RUN(test_fold_without_settings);
     UNIT_RUN(test_commands);
+    UNIT_RUN(test_recursion_limit);
     UNIT_RUN(test_cases);
     UNIT_EXIT();
 }

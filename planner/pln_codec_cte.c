@@ -1,0 +1,270 @@
+/*
+ * pln_codec_cte.c: the plan codec's WITH and functions-in-FROM operators.
+ *
+ *   LET      rel input; u32 nctes; per CTE: u32 id, str name, u8 all,
+ *            u8 recursive, rel def, [rel rec]
+ *   CTE      u32 id, u8 worktable
+ *   FLATMAP  rel input; u8 ordinality; u32 nfuncs; per function: u8 kind
+ *            (0: a scalar expression, 1: a set-returning function named by
+ *            str name, u8 nargs, u32 argument types, u32 result type, then
+ *            u32 nargs argument expressions), u32 ncols, i32 location
+ *
+ * A reference may come before its CTE in the bytes (a subquery is written
+ * before the query that holds the WITH), so references are collected while
+ * reading and tied to their CTEs once the whole plan is read: an id no LET
+ * defines, an id defined twice, or a reference whose columns differ from
+ * its CTE's is refused. Ids keep their values (EXPLAIN prints them).
+ */
+#include "planner/pln_codec.h"
+
+#include <string.h>
+
+/* ============================================================ writing */
+
+void pln__wr_let(pln_wr_t *w, const pln_rel_t *rel)
+{
+    pln__wr_rel(w, rel->input);
+    pln__wr_u32(w, (uint32_t)rel->nctes);
+    for (int i = 0; i < rel->nctes && !w->failed; i++) {
+        const pln_cte_t *c = rel->ctes[i];
+        pln__wr_u32(w, (uint32_t)c->id);
+        pln__wr_str(w, c->name);
+        pln__wr_u8(w, c->all);
+        pln__wr_u8(w, c->rec != NULL);
+        pln__wr_rel(w, c->def);
+        if (c->rec)
+            pln__wr_rel(w, c->rec);
+    }
+}
+
+void pln__wr_cteref(pln_wr_t *w, const pln_rel_t *rel)
+{
+    pln__wr_u32(w, (uint32_t)rel->cte->id);
+    pln__wr_u8(w, rel->worktable);
+}
+
+void pln__wr_flatmap(pln_wr_t *w, const pln_rel_t *rel)
+{
+    pln__wr_rel(w, rel->input);
+    pln__wr_u8(w, rel->ordinality);
+    pln__wr_u32(w, (uint32_t)rel->nfuncs);
+    for (int i = 0; i < rel->nfuncs && !w->failed; i++) {
+        const pln_srfcall_t *f = rel->funcs[i];
+        pln__wr_u8(w, f->srf != NULL);
+        if (!f->srf) {
+            pln__wr_expr(w, f->expr);
+        } else {
+            const ty_func_t *fn = &f->srf->fn;
+            pln__wr_str(w, fn->name);
+            pln__wr_u8(w, (uint8_t)fn->nargs);
+            for (int k = 0; k < fn->nargs; k++)
+                pln__wr_u32(w, fn->args[k]);
+            pln__wr_u32(w, fn->ret);
+            pln__wr_exprs(w, f->args, f->nargs, true);
+        }
+        pln__wr_u32(w, (uint32_t)f->ncols);
+        pln__wr_i32(w, f->location);
+    }
+}
+
+/* ============================================================ reading */
+
+static bool grow(pln_rd_t *r, void **items, uint32_t **keys, int n, int *cap)
+{
+    if (n < *cap)
+        return true;
+    int c = *cap ? 2 * *cap : 8;
+    void **g = cm_arena_alloc(r->arena, sizeof(void *) * (size_t)c);
+    uint32_t *k = cm_arena_alloc(r->arena, sizeof(uint32_t) * (size_t)c);
+    if (n) {
+        memcpy(g, *(void ***)items, sizeof(void *) * (size_t)n);
+        memcpy(k, *keys, sizeof(uint32_t) * (size_t)n);
+    }
+    *(void ***)items = g;
+    *keys = k;
+    *cap = c;
+    return true;
+}
+
+bool pln__rd_let(pln_rd_t *r, pln_rel_t *rel)
+{
+    if (!(rel->input = pln__rd_rel(r)))
+        return false;
+    if (rel->input->ncols != rel->ncols)
+        return pln__rd_fail(r, "a WITH of %d columns over a query of %d", rel->ncols, rel->input->ncols);
+    for (int i = 0; i < rel->ncols; i++)
+        if (!pln__rd_check_shape(r, rel->input->types[i], rel->types[i], "a WITH query's column"))
+            return false;
+    rel->nctes = pln__rd_count(r, "WITH queries", r->lim.nodes_max, 11 + 9);
+    if (r->failed)
+        return false;
+    rel->ctes = cm_arena_alloc(r->arena, sizeof(pln_cte_t *) * (size_t)(rel->nctes ? rel->nctes : 1));
+    for (int i = 0; i < rel->nctes; i++) {
+        pln_cte_t *c = cm_arena_zalloc(r->arena, sizeof(*c));
+        uint32_t key = pln__rd_u32(r);
+        c->name = pln__rd_str(r, "WITH query name");
+        c->all = pln__rd_bool(r);
+        bool recursive = pln__rd_bool(r);
+        if (r->failed)
+            return false;
+        if (!c->name)
+            return pln__rd_fail(r, "a WITH query without a name");
+        for (int k = 0; k < r->nctes; k++)
+            if (r->cte_keys[k] == key)
+                return pln__rd_fail(r, "WITH query l%u defined twice", key);
+        if (!(c->def = pln__rd_rel(r)) || (recursive && !(c->rec = pln__rd_rel(r))))
+            return false;
+        c->ncols = c->def->ncols;
+        c->types = c->def->types;
+        if (c->rec) {
+            if (c->rec->ncols != c->ncols)
+                return pln__rd_fail(r, "a recursive term of %d columns for a query of %d", c->rec->ncols, c->ncols);
+            for (int k = 0; k < c->ncols; k++)
+                if (!pln__rd_check_shape(r, c->rec->types[k], c->types[k], "a recursive term's column"))
+                    return false;
+        }
+        grow(r, (void **)&r->ctes, &r->cte_keys, r->nctes, &r->ctes_cap);
+        if (key > (uint32_t)r->lim.nodes_max)
+            return pln__rd_fail(r, "WITH query id %u", key);
+        c->id = (int)key;
+        r->ctes[r->nctes] = c;
+        r->cte_keys[r->nctes++] = key;
+        rel->ctes[i] = c;
+    }
+    return true;
+}
+
+bool pln__rd_cteref(pln_rd_t *r, pln_rel_t *rel)
+{
+    uint32_t key = pln__rd_u32(r);
+    rel->worktable = pln__rd_bool(r);
+    if (r->failed)
+        return false;
+    grow(r, (void **)&r->cte_refs, &r->ref_keys, r->nrefs, &r->refs_cap);
+    r->cte_refs[r->nrefs] = rel;
+    r->ref_keys[r->nrefs++] = key;
+    return true;
+}
+
+bool pln__rd_ctes_resolve(pln_rd_t *r)
+{
+    for (int i = 0; i < r->nrefs; i++) {
+        pln_rel_t *ref = r->cte_refs[i];
+        pln_cte_t *c = NULL;
+        for (int k = 0; k < r->nctes && !c; k++)
+            if (r->cte_keys[k] == r->ref_keys[i])
+                c = r->ctes[k];
+        if (!c)
+            return pln__rd_fail(r, "a read of WITH query l%u, which no WITH defines", r->ref_keys[i]);
+        if (ref->worktable && !c->rec)
+            return pln__rd_fail(r, "a worktable read of WITH query %s, which is not recursive", c->name);
+        if (ref->ncols != c->ncols)
+            return pln__rd_fail(r, "a read of %d columns of WITH query %s of %d", ref->ncols, c->name, c->ncols);
+        for (int k = 0; k < c->ncols; k++)
+            if (!pln__rd_check_shape(r, ref->types[k], c->types[k], "a WITH query's column"))
+                return false;
+        ref->cte = c;
+    }
+    return true;
+}
+
+static const ty_srf_t *srf_read(pln_rd_t *r)
+{
+    const char *name = pln__rd_str(r, "function name");
+    uint8_t nargs = pln__rd_u8(r);
+    if (!r->failed && (!name || nargs > TY_FUNC_ARGS_MAX)) {
+        pln__rd_fail(r, "set-returning function key");
+        return NULL;
+    }
+    ty_oid_t args[TY_FUNC_ARGS_MAX];
+    for (int i = 0; i < nargs && !r->failed; i++)
+        args[i] = pln__rd_type(r, true);
+    ty_oid_t ret = pln__rd_type(r, true);
+    if (r->failed)
+        return NULL;
+    const ty_func_t *c[64];
+    size_t n = ty_srf_candidates(name, c, CM_ARRAY_LEN(c));
+    for (size_t i = 0; i < n; i++) {
+        if (c[i]->nargs != nargs || c[i]->ret != ret)
+            continue;
+        bool same = true;
+        for (int k = 0; k < nargs && same; k++)
+            same = c[i]->args[k] == args[k];
+        if (same)
+            return ty_srf_of(c[i]);
+    }
+    pln__rd_fail(r, "unknown set-returning function %s with %u arguments", name, nargs);
+    return NULL;
+}
+
+static bool srfcall_read(pln_rd_t *r, pln_srfcall_t *f)
+{
+    uint8_t kind = pln__rd_u8(r);
+    if (r->failed)
+        return false;
+    if (kind > 1)
+        return pln__rd_fail(r, "function kind %u", kind);
+    if (kind == 0) {
+        if (!(f->expr = pln__rd_expr(r, false)))
+            return false;
+    } else {
+        if (!(f->srf = srf_read(r)))
+            return false;
+        f->nargs = pln__rd_count(r, "function arguments", TY_FUNC_ARGS_MAX, PLN_CODEC_EXPR_MIN);
+        if (r->failed)
+            return false;
+        if (f->nargs != f->srf->fn.nargs)
+            return pln__rd_fail(r, "%s with %d arguments", f->srf->fn.name, f->nargs);
+        if (!(f->args = pln__rd_exprs(r, f->nargs)))
+            return false;
+        for (int k = 0; k < f->nargs; k++)
+            if (f->srf->fn.args[k] != TY_INVALID &&
+                !pln__rd_check_shape(r, f->args[k]->type, f->srf->fn.args[k], "a function argument"))
+                return false;
+    }
+    f->ncols = pln__rd_count(r, "function columns", TY_SRF_COLS_MAX, 0);
+    f->location = pln__rd_i32(r);
+    if (r->failed)
+        return false;
+    if (f->ncols != (f->srf ? f->srf->ncols : 1))
+        return pln__rd_fail(r, "a function in FROM with %d columns", f->ncols);
+    return true;
+}
+
+bool pln__rd_flatmap(pln_rd_t *r, pln_rel_t *rel)
+{
+    pln_rel_t *in = rel->input = pln__rd_rel(r);
+    if (!in)
+        return false;
+    rel->ordinality = pln__rd_bool(r);
+    rel->nfuncs = pln__rd_count(r, "functions", r->lim.nodes_max, 1 + PLN_CODEC_EXPR_MIN);
+    if (r->failed)
+        return false;
+    rel->funcs = cm_arena_alloc(r->arena, sizeof(pln_srfcall_t *) * (size_t)(rel->nfuncs ? rel->nfuncs : 1));
+    pln_row_ctx_t saved = pln__row_set(r, in->types, in->ncols);
+    int width = in->ncols;
+    for (int i = 0; i < rel->nfuncs; i++) {
+        pln_srfcall_t *f = rel->funcs[i] = cm_arena_zalloc(r->arena, sizeof(*f));
+        if (!srfcall_read(r, f)) {
+            pln__row_restore(r, saved);
+            return false;
+        }
+        width += f->ncols;
+    }
+    pln__row_restore(r, saved);
+    if (width + rel->ordinality != rel->ncols)
+        return pln__rd_fail(r, "a FlatMap of %d columns over %d", rel->ncols, width + rel->ordinality);
+    for (int i = 0; i < in->ncols; i++)
+        if (!pln__rd_check_shape(r, in->types[i], rel->types[i], "an input column"))
+            return false;
+    int at = in->ncols;
+    for (int i = 0; i < rel->nfuncs; i++) {
+        const pln_srfcall_t *f = rel->funcs[i];
+        for (int k = 0; k < f->ncols; k++, at++) {
+            ty_oid_t t = !f->srf ? f->expr->type : f->srf->ncols == 1 ? f->srf->fn.ret : f->srf->coltypes[k];
+            if (!pln__rd_check_shape(r, rel->types[at], t, "a function's column"))
+                return false;
+        }
+    }
+    return !rel->ordinality || pln__rd_check_shape(r, rel->types[at], TY_INT8, "the ordinality column");
+}
