@@ -471,6 +471,15 @@ static pln_rel_t *equiv(pln_binder_t *b, pln_rel_t *r)
     case PLN_REL_LIMIT:
     case PLN_REL_SETOP:
     case PLN_REL_WINDOW:
+    case PLN_REL_CTE:
+    case PLN_REL_FLATMAP:
+        break;
+    case PLN_REL_LET:
+        for (int i = 0; i < r->nctes; i++) {   /* each CTE is a query of its own */
+            r->ctes[i]->def = equiv(b, r->ctes[i]->def);
+            if (r->ctes[i]->rec)
+                r->ctes[i]->rec = equiv(b, r->ctes[i]->rec);
+        }
         break;
     }
     /* Nothing moves across other operators (a kind this pass does not know included): blocks inside them. */
