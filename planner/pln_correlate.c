@@ -241,6 +241,12 @@ static bool rel_has(const dctx_t *c, const pln_rel_t *r)
     for (int i = 0; i < r->naggs; i++)
         if (agg_has(c, r->aggs[i]))
             return true;
+    for (int i = 0; i < r->nctes; i++)
+        if (rel_has(c, r->ctes[i]->def) || rel_has(c, r->ctes[i]->rec))
+            return true;
+    for (int i = 0; i < r->nfuncs; i++)
+        if (list_has(c, r->funcs[i]->args, r->funcs[i]->nargs) || expr_has(c, r->funcs[i]->expr))
+            return true;
     if (r->kind == PLN_REL_WINDOW) {
         const pln_window_t *w = r->window;
         if (list_has(c, w->part, w->npart) || list_has(c, w->order, w->norder) || expr_has(c, w->frame.start_bound) ||
@@ -586,6 +592,35 @@ static pln_rel_t *pushd(dctx_t *c, pln_rel_t *x)
         }
         return u;
     }
+    case PLN_REL_LET: {
+        /* The query reads the outer row; its CTEs must not (each is computed once, pln_cte.c). */
+        for (int i = 0; i < x->nctes; i++)
+            if (rel_has(c, x->ctes[i]->def) || rel_has(c, x->ctes[i]->rec)) {
+                pln__error(b, -1, CM_ERRCODE_FEATURE_NOT_SUPPORTED,
+                           "a WITH query that reads an outer query's columns is not supported yet");
+                return NULL;
+            }
+        pln_rel_t *l = with_keys(c, PLN_REL_LET, in, x);
+        l->nctes = x->nctes;
+        l->ctes = x->ctes;
+        return l;
+    }
+    case PLN_REL_FLATMAP: {
+        /* The functions' arguments read the input row, now behind the keys. */
+        pln_rel_t *f = with_keys(c, PLN_REL_FLATMAP, in, x);
+        f->ordinality = x->ordinality;
+        f->nfuncs = x->nfuncs;
+        f->funcs = cm_arena_alloc(b->arena, sizeof(pln_srfcall_t *) * (size_t)(x->nfuncs ? x->nfuncs : 1));
+        for (int i = 0; i < x->nfuncs; i++) {
+            pln_srfcall_t *fn = cm_arena_alloc(b->arena, sizeof(*fn));
+            *fn = *x->funcs[i];
+            fn->expr = subst(c, fn->expr, &map);
+            fn->args = subst_list(c, fn->args, fn->nargs, &map);
+            f->funcs[i] = fn;
+        }
+        return f;
+    }
+    case PLN_REL_CTE:      /* reads no expression: rel_has is false for it */
     case PLN_REL_SESSION:
         break;
     }
