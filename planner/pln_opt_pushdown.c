@@ -17,7 +17,11 @@
  *    the padded rows' NULLs differently); WHERE conjuncts go only to the
  *    preserved side, and conjuncts of an outer join's ON only to the
  *    nullable side (on the preserved side they decide matches, not rows);
- *    nothing moves across a FULL JOIN;
+ *    nothing moves across a FULL JOIN. But a WHERE conjunct that is never
+ *    true when the nullable side's columns are NULL (u.d = 'x', through
+ *    strict functions and casts; IS NOT NULL) makes the outer join an
+ *    inner one first (a FULL JOIN the other side's outer join), as
+ *    PostgreSQL's reduce_outer_joins does;
  *  - into the right side of EXCEPT (rows equal for EXCEPT may differ for
  *    the predicate, e.g. 1.0 and 1.00);
  *  - a volatile conjunct (random(), clock_timestamp(), pg_sleep(): stable
@@ -81,11 +85,22 @@ static pln_rel_t *wall(push_t *p, pln_rel_t *r, const pln_conj_t *preds)
     return pln__filter_over(p->b, r, preds->e, preds->n);
 }
 
+/* A conjunct true for every row, as substitution makes them (x IS NOT NULL where x is the constant true). */
+static bool always_true(const ty_expr_t *e)
+{
+    if (e->kind == TY_EXPR_IS_NULL && e->negated && e->args[0]->kind == TY_EXPR_CONST)
+        return !e->args[0]->value.isnull;
+    return e->kind == TY_EXPR_CONST && e->type == TY_BOOL && !e->value.isnull && e->value.v.b;
+}
+
 static pln_rel_t *push_filter(push_t *p, pln_rel_t *r, const pln_conj_t *preds)
 {
     /* The filter's own conjuncts run before those from above. */
-    pln_conj_t all = {0};
-    pln__conj_split(p->b->arena, &all, r->pred);
+    pln_conj_t all = {0}, own = {0};
+    pln__conj_split(p->b->arena, &own, r->pred);
+    for (int i = 0; i < own.n; i++)
+        if (!always_true(own.e[i]))
+            pln__conj_add(p->b->arena, &all, own.e[i]);
     for (int i = 0; i < preds->n; i++)
         pln__conj_add(p->b->arena, &all, preds->e[i]);
     int v = first_volatile(&all);
@@ -105,8 +120,11 @@ static pln_rel_t *push_project(push_t *p, pln_rel_t *r, const pln_conj_t *preds)
         bool ok = true;
         for (int c = 0; c < r->ncols && ok; c++)
             ok = !used[c] || !pln__expr_volatile(r->exprs[c]);
+        ty_expr_t *e = ok ? pln__expr_subst(p->b->arena, preds->e[i], r->exprs) : NULL;
+        if (e && always_true(e))
+            continue;
         if (ok)
-            pln__conj_add(p->b->arena, &down, pln__expr_subst(p->b->arena, preds->e[i], r->exprs));
+            pln__conj_add(p->b->arena, &down, e);
         else
             pln__conj_add(p->b->arena, &stay, preds->e[i]);
     }
@@ -151,6 +169,73 @@ static pln_rel_t *push_setop(push_t *p, pln_rel_t *r, const pln_conj_t *preds)
     return wall(p, r, preds);
 }
 
+/* e is NULL whenever every column in [lo, hi) is: a column there under strict functions and casts. */
+static bool strict_in(const ty_expr_t *e, int lo, int hi)
+{
+    switch (e->kind) {
+    case TY_EXPR_COLUMN:
+        return e->index >= lo && e->index < hi;
+    case TY_EXPR_CAST:
+        return strict_in(e->args[0], lo, hi);
+    case TY_EXPR_CALL:
+        if (!e->func || !(e->func->flags & TY_FN_STRICT))
+            return false;
+        for (int i = 0; i < e->nargs; i++)
+            if (strict_in(e->args[i], lo, hi))
+                return true;
+        return false;
+    default:
+        return false;
+    }
+}
+
+/* A WHERE conjunct that is never true for a row whose columns in [lo, hi) are all NULL. */
+static bool rejects_nulls(const ty_expr_t *e, int lo, int hi)
+{
+    switch (e->kind) {
+    case TY_EXPR_AND:
+        for (int i = 0; i < e->nargs; i++)
+            if (rejects_nulls(e->args[i], lo, hi))
+                return true;
+        return false;
+    case TY_EXPR_OR:
+        for (int i = 0; i < e->nargs; i++)
+            if (!rejects_nulls(e->args[i], lo, hi))
+                return false;
+        return e->nargs > 0;
+    case TY_EXPR_NOT:
+        return strict_in(e->args[0], lo, hi);
+    case TY_EXPR_IS_NULL:
+        return e->negated && strict_in(e->args[0], lo, hi);   /* IS NOT NULL */
+    default:
+        return e->type == TY_BOOL && strict_in(e, lo, hi);
+    }
+}
+
+/*
+ * PostgreSQL's reduce_outer_joins: a WHERE conjunct that rejects the NULLs
+ * an outer join pads its nullable side with removes exactly the rows that
+ * side was padded for, so that side is not preserved any more: LEFT and
+ * RIGHT become inner, FULL becomes the outer join of the other side.
+ */
+static sql_join_kind_t reduce_outer(const pln_rel_t *r, const pln_conj_t *preds)
+{
+    int lw = r->input->ncols, w = r->ncols;
+    bool left_nulls = r->join == SQL_JOIN_RIGHT || r->join == SQL_JOIN_FULL;   /* the left side may be padded */
+    bool right_nulls = r->join == SQL_JOIN_LEFT || r->join == SQL_JOIN_FULL;
+    for (int i = 0; i < preds->n; i++) {
+        if (left_nulls && rejects_nulls(preds->e[i], 0, lw))
+            left_nulls = false;
+        if (right_nulls && rejects_nulls(preds->e[i], lw, w))
+            right_nulls = false;
+    }
+    if (left_nulls && right_nulls)
+        return SQL_JOIN_FULL;
+    if (left_nulls)
+        return SQL_JOIN_RIGHT;
+    return right_nulls ? SQL_JOIN_LEFT : SQL_JOIN_INNER;
+}
+
 /*
  * Joins and products. The conjuncts of an inner join's condition and those
  * from above are one list; each goes to the input it reads, the ones that
@@ -162,6 +247,8 @@ static pln_rel_t *push_join(push_t *p, pln_rel_t *r, const pln_conj_t *preds)
 {
     cm_arena_t *a = p->b->arena;
     int lw = r->input->ncols;
+    if (r->kind == PLN_REL_JOIN && r->join != SQL_JOIN_INNER && r->join != SQL_JOIN_CROSS)
+        r->join = reduce_outer(r, preds);
     sql_join_kind_t kind = r->kind == PLN_REL_PRODUCT ? SQL_JOIN_INNER : r->join;
     pln_conj_t on = {0}, left = {0}, right = {0}, cond = {0}, above = {0};
     pln__conj_split(a, &on, r->pred);

@@ -102,3 +102,15 @@ SELECT * FROM (VALUES (1, 'a'), (2, 'b')) t(a, b) JOIN (VALUES (1, 'x'), (2, 'y'
 SELECT * FROM (VALUES (1, 'a'), (2, 'b')) t(a, b) NATURAL JOIN (VALUES (1, 'x'), (2, 'y')) u(a, d) WHERE a = 2
 SELECT d, e FROM (VALUES (1, 'a'), (2, 'b')) t(a, b) JOIN (VALUES (1, 'x'), (2, 'y')) u(a, d) USING (a) JOIN (VALUES (2, 7), (1, 3)) w(a, e) USING (a) ORDER BY 1
 SELECT * FROM (VALUES (1), (2)) t(a) JOIN ((VALUES (1, 'x'), (2, 'y')) u(a, d) JOIN (VALUES (2, 7)) w(a, e) USING (a)) USING (a)
+-- outer joins become inner (or one-sided) when WHERE rejects the padded NULLs
+SELECT * FROM (VALUES (1, 10), (2, 20), (3, 30)) t(a, c) LEFT JOIN (VALUES (1, 'x'), (3, 'y')) u(a, d) ON t.a = u.a WHERE u.d <> 'z' ORDER BY 1
+SELECT * FROM (VALUES (1, 10), (2, 20), (3, 30)) t(a, c) LEFT JOIN (VALUES (1, 'x'), (3, 'y')) u(a, d) ON t.a = u.a WHERE u.a + 1 > 2 AND t.c > 10
+SELECT * FROM (VALUES (1, 10), (2, 20)) t(a, c) FULL JOIN (VALUES (1, 'x'), (3, 'y')) u(a, d) ON t.a = u.a WHERE t.c >= 10 ORDER BY 1
+SELECT * FROM (VALUES (1, 10), (2, 20)) t(a, c) FULL JOIN (VALUES (1, 'x'), (3, 'y')) u(a, d) ON t.a = u.a WHERE u.d IS NOT NULL ORDER BY 3
+SELECT * FROM (VALUES (1, 10), (2, 20)) t(a, c) FULL JOIN (VALUES (1, 'x'), (3, 'y')) u(a, d) ON t.a = u.a WHERE u.d IS NOT NULL AND t.c IS NOT NULL
+SELECT * FROM (VALUES (1, 10), (2, 20)) t(a, c) FULL JOIN (VALUES (1, 'x'), (3, 'y')) u(a, d) ON t.a = u.a WHERE coalesce(t.c, 0) < 15 ORDER BY 3
+SELECT * FROM (VALUES (1, 10), (2, 20), (3, 30)) t(a, c) LEFT JOIN (VALUES (1, 'x'), (3, 'y')) u(a, d) ON t.a = u.a WHERE u.d = 'x' OR t.c = 20 ORDER BY 1
+SELECT * FROM (VALUES (1, 10), (2, 20), (3, 30)) t(a, c) LEFT JOIN (VALUES (1, 'x'), (3, NULL)) u(a, d) ON t.a = u.a WHERE NOT (u.d = 'x') ORDER BY 1
+SELECT * FROM (VALUES (1, 10), (2, 20), (3, 30)) t(a, c) LEFT JOIN (VALUES (1, 'x'), (3, NULL)) u(a, d) ON t.a = u.a WHERE (u.d IS NULL) IS NOT TRUE ORDER BY 1
+SELECT * FROM (VALUES (1, 10), (2, 20), (3, 30)) t(a, c) LEFT JOIN (VALUES (1, 'x'), (3, NULL)) u(a, d) ON t.a = u.a WHERE u.d || 'q' IS NULL ORDER BY 1
+SELECT * FROM (VALUES (1), (2)) a(x) LEFT JOIN (VALUES (1), (2)) b(y) ON x = y LEFT JOIN (VALUES (2), (3)) c(z) ON y = z WHERE z > 0
