@@ -121,6 +121,9 @@ int main(int argc, char **argv)
     cat_store_t *st = cat_store_zk_open(&o, NULL, &err);
     if (st == NULL || cat_store_zk_run(st, 15000, is_ready, st) != 0) {
         printf("not ok: cannot open %s: %s\n", argv[1], err.message ? err.message : "no session");
+        if (st)
+            cat_store_close(st);
+        cm_err_clear(&err);
         return 1;
     }
     wait_t w = {0};
@@ -129,6 +132,9 @@ int main(int argc, char **argv)
     if (cat_store_snapshot(st, snapshot_cb, &w, &err) != 0 || cat_store_zk_run(st, 15000, is_done, &w) != 0 ||
         w.st != CAT_STORE_OK || w.broken) {
         printf("not ok: %s\n", w.why[0] ? w.why : "snapshot failed");
+        cat_store_close(st);
+        cat_snap_free(w.snap);
+        cat_snap_free(w.replay);
         return 1;
     }
     printf("head %" PRIu64 "\n", w.head.index);
@@ -138,6 +144,9 @@ int main(int argc, char **argv)
         uint64_t before = w.next;
         if (cat_store_log_read(st, w.next, 0, log_cb, &w, &err) != 0 || cat_store_zk_run(st, 15000, is_done, &w) != 0) {
             printf("not ok: log read failed\n");
+            cat_store_close(st);
+            cat_snap_free(w.snap);
+            cat_snap_free(w.replay);
             return 1;
         }
         if (w.next == before && !w.broken) {
@@ -161,6 +170,8 @@ int main(int argc, char **argv)
         cm_buf_free(&b);
     }
     cat_store_close(st);
+    cat_snap_free(w.snap);
+    cat_snap_free(w.replay);
     if (w.broken) {
         printf("not ok: %s\n", w.why);
         return 1;
