@@ -175,8 +175,10 @@ typedef void (*cat_store_log_cb)(void *arg, cat_store_status_t st, const cat_log
 typedef void (*cat_store_snapshot_cb)(void *arg, cat_store_status_t st, const cat_head_t *head,
                                       const cat_kv_t *objects, size_t n, const cm_err_t *err);
 /* OK: committed at `index`. DUPLICATE: committed earlier at `index`. NAME_EXISTS:
- * `name_key` collided. CONFLICT: nothing happened. ERROR: see err (store_zk: may be
- * ambiguous after a connection loss; resolve with cat_store_request_lookup). */
+ * `name_key` collided. CONFLICT: nothing happened. ERROR: see err (store_zk resolves
+ * a lost answer itself through the request marker; only a commit it could not
+ * resolve within op_timeout_ms is ambiguous, which err's detail says: look it up
+ * later with cat_store_request_lookup). */
 typedef void (*cat_store_commit_cb)(void *arg, cat_store_status_t st, uint64_t index,
                                     const char *name_key, const cm_err_t *err);
 /* OK with the index a marker recorded, or NOT_FOUND. */
@@ -218,8 +220,10 @@ int cat_store_commit(cat_store_t *s, const cat_store_commit_t *c, cat_store_comm
                      cm_err_t *err);
 int cat_store_request_lookup(cat_store_t *s, const uint8_t uuid[16], cat_store_request_cb cb, void *arg,
                              cm_err_t *err);
-/* Removes log entries with index < below (never the head). Synchronous: a trim is
- * housekeeping whose result nobody waits for. */
+/* Removes log entries with index < below (never the head). No callback: a trim is
+ * housekeeping whose result nobody waits for (store_mem removes them in the call,
+ * store_zk later, fenced by cat_store_zk_trim_claim and bounded by its retention
+ * options). */
 int cat_store_log_trim(cat_store_t *s, uint64_t below, cm_err_t *err);
 /* Sets the change notification (replaces any earlier one). */
 void cat_store_set_notify(cat_store_t *s, cat_store_notify_cb cb, void *arg);
