@@ -641,14 +641,39 @@ bool cat_snap_load(cat_snap_t *s, uint64_t index, const cat_kv_t *objects, size_
         if (ok && (objs[i].id > index || cat_id_is_system(objs[i].id)))
             ok = cat__corrupt(err, "object newer than the snapshot's head");
     }
-    /* An object's parent and dependencies were created before it, so in ID
-     * order (databases before schemas before items of one entry) every
-     * reference points back. */
+    /* An object's parent was created before it, so in ID order (databases
+     * before schemas before items of one entry) parents come first. Its
+     * dependencies usually did too, but a redefined view (CREATE OR REPLACE)
+     * may read an item newer than itself: such items wait until what they
+     * read is in, pass after pass (the dependency graph has no cycles). */
     if (ok && n)
         qsort(objs, n, sizeof(cat_object_t), cat__obj_cmp);
     cat_snap_t *fresh = cat_snap_new();
-    for (size_t i = 0; ok && i < n; i++)
-        ok = cat__snap_insert(fresh, &objs[i], err);
+    size_t npending = 0;
+    for (size_t i = 0; ok && i < n; i++) {
+        bool ready = true;
+        for (uint32_t d = 0; objs[i].cls == CAT_CLASS_ITEM && d < objs[i].ndeps && ready; d++)
+            ready = cat__map_get(&fresh->item_by_id, objs[i].deps[d], NULL) != NULL;
+        if (ready)
+            ok = cat__snap_insert(fresh, &objs[i], err);
+        else
+            objs[npending++] = objs[i];   /* npending <= i: the slot was read already */
+    }
+    while (ok && npending > 0) {
+        size_t left = 0;
+        for (size_t i = 0; ok && i < npending; i++) {
+            bool ready = true;
+            for (uint32_t d = 0; d < objs[i].ndeps && ready; d++)
+                ready = cat__map_get(&fresh->item_by_id, objs[i].deps[d], NULL) != NULL;
+            if (ready)
+                ok = cat__snap_insert(fresh, &objs[i], err);
+            else
+                objs[left++] = objs[i];
+        }
+        if (ok && left == npending)
+            ok = cat__corrupt(err, "an item depends on an item that does not exist");
+        npending = left;
+    }
     if (ok) {
         fresh->index = index;
         cat__snap_clear(s);

@@ -727,6 +727,22 @@ static void test_rename_containers_and_redefine(void)
     UNIT_CHECK(v->ncolumns == 1 && strcmp(v->columns[0].name, "x") == 0 && v->ndeps == 1 && v->deps[0] == dep);
     UNIT_CHECK(cat_snap_dependents(t.snap, find(&t, "s2.t")->id, out, 4) == 0);
     UNIT_CHECK(cat_snap_dependents(t.snap, dep, out, 4) == 1 && out[0] == v);
+    /* Redefined to read an item newer than itself: loading the store's objects still works. */
+    UNIT_CHECK(tc_create(&t, CAT_ITEM_TABLE, "s2.newer", NULL));
+    cat_id_t dep2[2] = {u->id, find(&t, "s2.newer")->id};
+    cat_item_def_t def2 = {.kind = CAT_ITEM_VIEW, .create_sql = "CREATE VIEW s2.v AS SELECT 1 AS x FROM s2.u, s2.newer",
+                           .columns = one, .ncolumns = 1, .deps = dep2, .ndeps = 2};
+    ch = cat_change_new();
+    UNIT_CHECK(cat_plan_alter_item(t.snap, find(&t, "s2.v"), &def2, ch, &t.err));
+    UNIT_CHECK(tc_commit_change(&t, ch, "CREATE VIEW") == CAT_STORE_OK);
+    cat_change_free(ch);
+    UNIT_CHECK(replay_equals_bootstrap(&t, NULL));
+    def2.ndeps = 1;
+    ch = cat_change_new();
+    UNIT_CHECK(cat_plan_alter_item(t.snap, find(&t, "s2.v"), &def2, ch, &t.err));
+    UNIT_CHECK(tc_commit_change(&t, ch, "CREATE VIEW") == CAT_STORE_OK);
+    cat_change_free(ch);
+    UNIT_CHECK(tc_drop(&t, CAT_ITEM_TABLE, "s2.newer", false, false));
     /* t can go now; u cannot. */
     UNIT_CHECK(tc_drop(&t, CAT_ITEM_TABLE, "s2.t", false, false));
     UNIT_CHECK(!tc_drop(&t, CAT_ITEM_TABLE, "s2.u", false, false));
