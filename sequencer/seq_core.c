@@ -18,7 +18,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define SEQ_RETRY_MS 100   /* after a store error: try again this much later */
+#define SEQ_RETRY_MS 100        /* after a store error: try again this much later, */
+#define SEQ_RETRY_MAX_MS 5000   /* doubling up to this while the store keeps failing */
 
 typedef struct seq__worker {
     _Atomic uint64_t epoch, seq, index;   /* its last acknowledgement */
@@ -49,6 +50,7 @@ struct seq {
     cat_snap_t *snap;          /* the catalog at the last index sequenced */
     uint64_t next_seq;
     bool reading, dirty, booted, boot_pending, paused;
+    int retry_ms;              /* 0 while the store answers; else the current back-off */
 
     df_cmd_t **outbox;         /* ring: sequenced, not yet accepted by every worker */
     size_t ob_cap, ob_head, ob_len;
@@ -191,10 +193,26 @@ static void seq__retry_cb(uv_timer_t *t)
         seq__tail(s);
 }
 
-static void seq__retry_later(seq_t *s)
+/* A store call failed: log the first failure of a run, then retry with a doubling back-off. */
+static void seq__store_failed(seq_t *s, const char *what, const char *why)
 {
-    if (!s->stopping)
-        uv_timer_start(&s->retry, seq__retry_cb, SEQ_RETRY_MS, 0);
+    if (s->stopping)
+        return;
+    if (s->retry_ms == 0) {
+        cm_log_warn("sequencer: %s: %s; retrying", what, why ? why : "");
+        s->retry_ms = SEQ_RETRY_MS;
+    } else {
+        cm_log_debug("sequencer: %s: %s; retrying in %d ms", what, why ? why : "", s->retry_ms);
+        s->retry_ms = s->retry_ms * 2 > SEQ_RETRY_MAX_MS ? SEQ_RETRY_MAX_MS : s->retry_ms * 2;
+    }
+    uv_timer_start(&s->retry, seq__retry_cb, (uint64_t)s->retry_ms, 0);
+}
+
+static void seq__store_answered(seq_t *s)
+{
+    if (s->retry_ms != 0)
+        cm_log_info("sequencer: the catalog store answers again");
+    s->retry_ms = 0;
 }
 
 static void seq__snapshot_cb(void *arg, cat_store_status_t st, const cat_head_t *head, const cat_kv_t *objects,
@@ -206,12 +224,12 @@ static void seq__snapshot_cb(void *arg, cat_store_status_t st, const cat_head_t 
         return;
     cm_err_t e = {0};
     if (st != CAT_STORE_OK || !cat_snap_load(s->snap, head->index, objects, n, &e)) {
-        cm_log_warn("sequencer: could not load a catalog snapshot: %s",
-                    e.set ? e.message : (err && err->message ? err->message : cat_store_status_name(st)));
+        seq__store_failed(s, "could not load a catalog snapshot",
+                          e.set ? e.message : (err && err->message ? err->message : cat_store_status_name(st)));
         cm_err_clear(&e);
-        seq__retry_later(s);
         return;
     }
+    seq__store_answered(s);
     df_cmd_t *c = df_cmd_new(DF_CMD_BOOTSTRAP);
     c->index = head->index;
     for (size_t i = 0;; i++) {
@@ -243,9 +261,8 @@ static void seq__boot(seq_t *s)
     s->booted = false;
     cm_err_t e = {0};
     if (cat_store_snapshot(s->store, seq__snapshot_cb, s, &e) != 0) {
-        cm_log_warn("sequencer: could not read a catalog snapshot: %s", e.message ? e.message : "");
+        seq__store_failed(s, "could not read a catalog snapshot", e.message);
         cm_err_clear(&e);
-        seq__retry_later(s);
         return;
     }
     s->reading = true;
@@ -317,10 +334,10 @@ static void seq__log_cb(void *arg, cat_store_status_t st, const cat_log_entry_by
         return;
     }
     if (st != CAT_STORE_OK) {
-        cm_log_warn("sequencer: log read failed: %s", err && err->message ? err->message : cat_store_status_name(st));
-        seq__retry_later(s);
+        seq__store_failed(s, "log read failed", err && err->message ? err->message : cat_store_status_name(st));
         return;
     }
+    seq__store_answered(s);
     size_t done = 0;
     for (size_t i = 0; i < n; i++) {
         if (entries[i].index <= cat_snap_index(s->snap))
@@ -362,9 +379,8 @@ static void seq__tail(seq_t *s)
     s->paused = false;
     cm_err_t e = {0};
     if (cat_store_log_read(s->store, cat_snap_index(s->snap) + 1, s->cfg.read_batch, seq__log_cb, s, &e) != 0) {
-        cm_log_warn("sequencer: could not read the log: %s", e.message ? e.message : "");
+        seq__store_failed(s, "could not read the log", e.message);
         cm_err_clear(&e);
-        seq__retry_later(s);
         return;
     }
     s->reading = true;
