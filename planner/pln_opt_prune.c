@@ -26,6 +26,10 @@
 
 typedef struct prune {
     pln_binder_t *b;
+    /* The operator's columns must stay exactly as they are (the root, set operations' inputs):
+     * set by prune_all for the operators that give their input's columns, cleared below an
+     * operator that maps its input's columns to its own. */
+    bool exact;
 } prune_t;
 
 static pln_rel_t *prune(prune_t *p, pln_rel_t *r, const bool *need, int *map);
@@ -52,7 +56,21 @@ static bool *all_cols(prune_t *p, int n)
 static pln_rel_t *prune_all(prune_t *p, pln_rel_t *r)
 {
     int *map = ints(p, r->ncols);
-    return prune(p, r, all_cols(p, r->ncols), map);
+    bool exact = p->exact;
+    p->exact = true;
+    pln_rel_t *out = prune(p, r, all_cols(p, r->ncols), map);
+    p->exact = exact;
+    return out;
+}
+
+/* Prunes an input whose columns the operator maps to its own (so they may move). */
+static pln_rel_t *prune_mapped(prune_t *p, pln_rel_t *r, const bool *need, int *map)
+{
+    bool exact = p->exact;
+    p->exact = false;
+    pln_rel_t *out = prune(p, r, need, map);
+    p->exact = exact;
+    return out;
 }
 
 static void identity(int *map, int n)
@@ -197,7 +215,7 @@ static pln_rel_t *prune_project(prune_t *p, pln_rel_t *r, const bool *need, int 
             pln__expr_mark(r->exprs[i], in);
     }
     int *in_map = ints(p, nin);
-    r->input = prune(p, r->input, in, in_map);
+    r->input = prune_mapped(p, r->input, in, in_map);
     ty_expr_t **exprs = cm_arena_alloc(p->b->arena, sizeof(ty_expr_t *) * (size_t)(n ? n : 1));
     ty_oid_t *types = cm_arena_alloc(p->b->arena, sizeof(ty_oid_t) * (size_t)(n ? n : 1));
     for (int i = 0; i < r->ncols; i++) {
@@ -242,6 +260,43 @@ static bool agg_volatile(const pln_agg_t *ag)
     return v;
 }
 
+/* Equal expressions whose constants are also written alike (1.0 and 1.00 compare equal, yet sum differently). */
+static bool same_expr(const ty_expr_t *x, const ty_expr_t *y)
+{
+    if (x == y)
+        return true;
+    if (!pln__expr_equal(x, y))
+        return false;
+    if (x->kind == TY_EXPR_CONST && !x->value.isnull && x->type != TY_INT2 && x->type != TY_INT4 &&
+        x->type != TY_INT8 && x->type != TY_BOOL && x->type != TY_TEXT)
+        return false;
+    for (int i = 0; i < x->nargs; i++)
+        if (!same_expr(x->args[i], y->args[i]))
+            return false;
+    return true;
+}
+
+static bool exprs_equal(ty_expr_t *const *x, ty_expr_t *const *y, int n)
+{
+    for (int i = 0; i < n; i++)
+        if ((x[i] == NULL) != (y[i] == NULL) || (x[i] && !same_expr(x[i], y[i])))
+            return false;
+    return true;
+}
+
+static bool agg_equal(const pln_agg_t *x, const pln_agg_t *y)
+{
+    if (x->def != y->def || x->op != y->op || x->distinct != y->distinct || x->nargs != y->nargs ||
+        x->norder != y->norder || x->type != y->type || !exprs_equal(x->args, y->args, x->nargs) ||
+        !exprs_equal(&x->filter, &y->filter, 1) || !exprs_equal(x->order, y->order, x->norder))
+        return false;
+    for (int i = 0; i < x->norder; i++)
+        if (x->keys[i].col != y->keys[i].col || x->keys[i].desc != y->keys[i].desc ||
+            x->keys[i].nulls_first != y->keys[i].nulls_first || x->keys[i].lt != y->keys[i].lt)
+            return false;
+    return true;
+}
+
 static void agg_mark(const pln_agg_t *ag, bool *in)
 {
     for (int i = 0; i < ag->nargs; i++)
@@ -259,14 +314,20 @@ static pln_rel_t *prune_reduce(prune_t *p, pln_rel_t *r, const bool *need, int *
         map[k] = k;
         pln__expr_mark(r->keys[k], in);
     }
+    int *same = ints(p, r->naggs);
     for (int a = 0; a < r->naggs; a++) {
-        bool keep = need[nk + a] || agg_volatile(r->aggs[a]);
-        map[nk + a] = keep ? nk + na++ : -1;
+        /* An aggregate computed twice (count(*) in the targets and in HAVING) is computed once. */
+        same[a] = -1;
+        for (int e = 0; e < a && same[a] < 0 && !p->exact; e++)
+            if (map[nk + e] >= 0 && agg_equal(r->aggs[a], r->aggs[e]) && !agg_volatile(r->aggs[a]))
+                same[a] = e;
+        bool keep = same[a] < 0 && (need[nk + a] || agg_volatile(r->aggs[a]));
+        map[nk + a] = keep ? nk + na++ : same[a] >= 0 ? map[nk + same[a]] : -1;
         if (keep)
             agg_mark(r->aggs[a], in);
     }
     int *in_map = ints(p, nin);
-    r->input = prune(p, r->input, in, in_map);
+    r->input = prune_mapped(p, r->input, in, in_map);
     ty_expr_t **keys = cm_arena_alloc(p->b->arena, sizeof(ty_expr_t *) * (size_t)(nk ? nk : 1));
     for (int k = 0; k < nk; k++)
         keys[k] = pln__expr_remap(p->b->arena, r->keys[k], in_map);
@@ -274,7 +335,7 @@ static pln_rel_t *prune_reduce(prune_t *p, pln_rel_t *r, const bool *need, int *
     ty_oid_t *types = cm_arena_alloc(p->b->arena, sizeof(ty_oid_t) * (size_t)(nk + na ? nk + na : 1));
     memcpy(types, r->types, sizeof(ty_oid_t) * (size_t)nk);
     for (int a = 0; a < r->naggs; a++) {
-        if (map[nk + a] < 0)
+        if (map[nk + a] < 0 || same[a] >= 0)
             continue;
         aggs[map[nk + a] - nk] = agg_remap(p, r->aggs[a], in_map);
         types[map[nk + a]] = r->types[nk + a];
@@ -294,8 +355,8 @@ static pln_rel_t *prune_join(prune_t *p, pln_rel_t *r, const bool *need, int *ma
     memcpy(in, need, sizeof(bool) * (size_t)(lw + rw));
     pln__expr_mark(r->pred, in);
     int *lmap = ints(p, lw), *rmap = ints(p, rw);
-    r->input = prune(p, r->input, in, lmap);
-    r->right = prune(p, r->right, in + lw, rmap);
+    r->input = prune_mapped(p, r->input, in, lmap);
+    r->right = prune_mapped(p, r->right, in + lw, rmap);
     int nl = r->input->ncols, nr = r->right->ncols;
     for (int i = 0; i < lw; i++)
         map[i] = lmap[i];

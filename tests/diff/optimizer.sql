@@ -114,3 +114,7 @@ SELECT * FROM (VALUES (1, 10), (2, 20), (3, 30)) t(a, c) LEFT JOIN (VALUES (1, '
 SELECT * FROM (VALUES (1, 10), (2, 20), (3, 30)) t(a, c) LEFT JOIN (VALUES (1, 'x'), (3, NULL)) u(a, d) ON t.a = u.a WHERE (u.d IS NULL) IS NOT TRUE ORDER BY 1
 SELECT * FROM (VALUES (1, 10), (2, 20), (3, 30)) t(a, c) LEFT JOIN (VALUES (1, 'x'), (3, NULL)) u(a, d) ON t.a = u.a WHERE u.d || 'q' IS NULL ORDER BY 1
 SELECT * FROM (VALUES (1), (2)) a(x) LEFT JOIN (VALUES (1), (2)) b(y) ON x = y LEFT JOIN (VALUES (2), (3)) c(z) ON y = z WHERE z > 0
+-- an aggregate computed twice is computed once; written-differently constants are not the same
+SELECT g, count(*), sum(x) FROM (VALUES (1, 1), (1, 2), (2, 3)) v(g, x) GROUP BY g HAVING count(*) > 1
+SELECT sum(x * 1.0), sum(x * 1.00), sum(x * 1.0) FROM (VALUES (1), (2)) v(x)
+SELECT max(x), max(x) FILTER (WHERE x < 2), max(x) FROM (VALUES (1), (2)) v(x) HAVING max(x) > 1
