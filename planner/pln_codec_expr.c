@@ -279,17 +279,39 @@ static bool want_args(pln_rd_t *r, const ty_expr_t *e, int min, int max)
     return pln__rd_fail(r, "an expression of kind %d with %d arguments", (int)e->kind, e->nargs);
 }
 
-/* The operator of a comparison-like node: none (the type's own comparison) or one of two arguments. */
-static bool want_binary_func(pln_rd_t *r, const ty_expr_t *e, bool required)
+/*
+ * The operator of a comparison-like node: none (the type's own comparison)
+ * or a boolean one of two arguments that takes the operands as they are held.
+ */
+static bool want_cmp_func(pln_rd_t *r, const ty_expr_t *e, bool required, ty_oid_t left, ty_oid_t right)
 {
-    if (!e->func && !required)
+    const ty_func_t *f = e->func;
+    if (!f && !required)
         return true;
-    if (e->func && e->func->nargs == 2)
-        return true;
-    return pln__rd_fail(r, "an expression of kind %d needs an operator of two arguments", (int)e->kind);
+    if (!f || f->nargs != 2 || !pln__same_shape(f->ret, TY_BOOL))
+        return pln__rd_fail(r, "an expression of kind %d needs a boolean operator of two arguments", (int)e->kind);
+    return (f->args[0] == TY_INVALID || pln__rd_check_shape(r, left, f->args[0], "an operand")) &&
+           (f->args[1] == TY_INVALID || right == TY_INVALID || pln__rd_check_shape(r, right, f->args[1], "an operand"));
 }
 
-/* Arguments from, from + step, ... before `end` are conditions. */
+/* Arguments from `from` on (every step-th, before end) hold values of type t. */
+static bool want_arg_shapes(pln_rd_t *r, const ty_expr_t *e, int from, int step, int end, ty_oid_t t)
+{
+    for (int i = from; i < end && !r->failed; i += step)
+        pln__rd_check_shape(r, e->args[i]->type, t, "a value");
+    return !r->failed;
+}
+
+/* The type an IN list's or ANY's right side is compared as: a subquery's values are cast to the operator's type first. */
+static ty_oid_t right_type(pln_rd_t *r, const ty_expr_t *arg, bool array)
+{
+    if (is_placeholder(arg)) {
+        int64_t k = -(int64_t)arg->index - 1;
+        return k < r->sublinks ? r->subs[k].type : TY_INVALID;
+    }
+    return array ? ty_array_elem_type(arg->type) : arg->type;
+}
+
 static bool want_bool_args(pln_rd_t *r, const ty_expr_t *e, int from, int step, int end)
 {
     for (int i = from; i < end && !r->failed; i += step)
@@ -346,48 +368,64 @@ static bool check_node(pln_rd_t *r, const ty_expr_t *e)
     case TY_EXPR_CALL:
         return check_call(r, e);
     case TY_EXPR_CAST:
-        return want_args(r, e, 1, 1);
+        return want_args(r, e, 1, 1);   /* ty_cast_datum refuses pairs without a cast */
     case TY_EXPR_AND:
     case TY_EXPR_OR:
         return want_bool_args(r, e, 0, 1, e->nargs) && pln__rd_check_shape(r, e->type, TY_BOOL, "AND/OR");
     case TY_EXPR_NOT:
     case TY_EXPR_IS_BOOL:
-        return want_args(r, e, 1, 1) && want_bool_args(r, e, 0, 1, 1);
+        return want_args(r, e, 1, 1) && want_bool_args(r, e, 0, 1, 1) && pln__rd_check_shape(r, e->type, TY_BOOL, "a test");
     case TY_EXPR_CASE:
         if (e->nargs % 2 == 0)
             return pln__rd_fail(r, "CASE with %d arguments", e->nargs);
-        return want_bool_args(r, e, 0, 2, e->nargs - 1);   /* WHEN conditions; the last is ELSE */
+        /* WHEN conditions, then the THEN values and the ELSE, which are the result */
+        return want_bool_args(r, e, 0, 2, e->nargs - 1) && want_arg_shapes(r, e, 1, 2, e->nargs, e->type);
     case TY_EXPR_COALESCE:
-        return want_args(r, e, 1, -1);
+        return want_args(r, e, 1, -1) && want_arg_shapes(r, e, 0, 1, e->nargs, e->type);
     case TY_EXPR_GREATEST:
     case TY_EXPR_LEAST:
-        return want_args(r, e, 1, -1) && want_binary_func(r, e, false);
+        return want_args(r, e, 1, -1) && want_arg_shapes(r, e, 0, 1, e->nargs, e->type) &&
+               want_cmp_func(r, e, false, e->type, e->type);
     case TY_EXPR_NULLIF:
+        if (!want_args(r, e, 2, 2) || !pln__rd_check_shape(r, e->args[0]->type, e->type, "NULLIF's value"))
+            return false;
+        return want_cmp_func(r, e, false, e->args[0]->type, e->args[1]->type);
     case TY_EXPR_IS_DISTINCT:
-        return want_args(r, e, 2, 2) && want_binary_func(r, e, false);
+        return want_args(r, e, 2, 2) && pln__rd_check_shape(r, e->type, TY_BOOL, "a test") &&
+               want_cmp_func(r, e, false, e->args[0]->type, e->args[1]->type);
     case TY_EXPR_IS_NULL:
-        return want_args(r, e, 1, 1);
+        return want_args(r, e, 1, 1) && pln__rd_check_shape(r, e->type, TY_BOOL, "a test");
     case TY_EXPR_IN_LIST:
-        return want_args(r, e, 1, -1) && want_binary_func(r, e, false);
-    case TY_EXPR_ARRAY:
-        if (ty_array_elem_type(e->type) == TY_INVALID)
+        if (!want_args(r, e, 1, -1) || !pln__rd_check_shape(r, e->type, TY_BOOL, "IN"))
+            return false;
+        for (int i = 1; i < e->nargs && !r->failed; i++)
+            want_cmp_func(r, e, false, e->args[0]->type, right_type(r, e->args[i], false));
+        return !r->failed;
+    case TY_EXPR_ARRAY: {
+        ty_oid_t elem = ty_array_elem_type(e->type);
+        if (elem == TY_INVALID)
             return pln__rd_fail(r, "ARRAY of type %s", type_name(e->type));
-        return true;
+        /* ARRAY[[1,2],[3,4]]: all arguments are arrays of the type itself, else all elements */
+        bool nested = e->nargs > 0 && e->args[0]->type == e->type;
+        return want_arg_shapes(r, e, 0, 1, e->nargs, nested ? e->type : elem);
+    }
     case TY_EXPR_ANY:
     case TY_EXPR_ALL:
-        if (!want_args(r, e, 2, 2) || !want_binary_func(r, e, true))
+        if (!want_args(r, e, 2, 2) || !pln__rd_check_shape(r, e->type, TY_BOOL, "ANY/ALL"))
             return false;
         if (!is_placeholder(e->args[1]) && ty_array_elem_type(e->args[1]->type) == TY_INVALID)
             return pln__rd_fail(r, "ANY/ALL over type %s", type_name(e->args[1]->type));
-        return true;
+        return want_cmp_func(r, e, true, e->args[0]->type, right_type(r, e->args[1], true));
     case TY_EXPR_ROW:
-        return true;
+        return pln__rd_check_shape(r, e->type, TY_RECORD, "ROW");
     case TY_EXPR_ROW_COMPARE:
         if (e->index < TY_ROWCMP_LT || e->index > TY_ROWCMP_GT)
             return pln__rd_fail(r, "row comparison %d", e->index);
         if (e->nargs < 2 || e->nargs % 2)
             return pln__rd_fail(r, "row comparison with %d arguments", e->nargs);
-        return true;
+        for (int i = 0; i + 1 < e->nargs && !r->failed; i += 2)
+            pln__rd_check_shape(r, e->args[i + 1]->type, e->args[i]->type, "a compared value");
+        return !r->failed && pln__rd_check_shape(r, e->type, TY_BOOL, "a row comparison");
     }
     return pln__rd_fail(r, "unknown expression kind %d", (int)e->kind);
 }

@@ -485,8 +485,9 @@ bool ty_ts_add_interval(ty_ctx_t *ctx, int64_t ts, const ty_interval_t *iv0, boo
         if (!ty_tm2ts(&tm, &local))
             return ty_ts_err_range(ctx);
         if (iv.days != 0) {
-            int64_t d = (int64_t)iv.days * TY_USECS_PER_DAY;
-            if (__builtin_add_overflow(local, d, &local) || !ty_ts_in_range(local))
+            int64_t d;
+            if (__builtin_mul_overflow((int64_t)iv.days, TY_USECS_PER_DAY, &d) ||
+                __builtin_add_overflow(local, d, &local) || !ty_ts_in_range(local))
                 return ty_ts_err_range(ctx);
         }
         ts = with_tz ? ty_timestamp_to_tz(local, tz) : local;
@@ -507,8 +508,9 @@ bool ty_date_to_ts(ty_ctx_t *ctx, int64_t d, bool with_tz, int64_t *out)
         *out = TY_DT_NOEND;
         return true;
     }
-    int64_t ts = d * TY_USECS_PER_DAY;
-    if (!ty_ts_in_range(ts))
+    int64_t ts;
+    /* A date far past the timestamp range (year 966647) would overflow the product. */
+    if (__builtin_mul_overflow(d, TY_USECS_PER_DAY, &ts) || !ty_ts_in_range(ts))
         return ty_ts_err_range(ctx);
     if (with_tz) {
         const ty_tz_t *tz = ctx->settings && ctx->settings->tz ? ctx->settings->tz : ty_tz_utc();

@@ -593,3 +593,6 @@ WITH RECURSIVE t (n) AS (SELECT 1 UNION ALL (SELECT n FROM t EXCEPT ALL SELECT 5
 WITH RECURSIVE t (n) AS (SELECT 1 UNION ALL (SELECT n + 1 FROM t WHERE n < 3 INTERSECT SELECT 2)) SELECT * FROM t
 SELECT x, (WITH t AS (SELECT 1 AS y UNION ALL SELECT 2) SELECT count(*) FROM t WHERE y <= x) FROM (VALUES (0), (1), (2)) v (x) ORDER BY x
 WITH t AS (SELECT 2 AS y) SELECT x FROM (VALUES (1), (2)) v (x) WHERE EXISTS (SELECT 1 FROM t WHERE y = x)
+-- far out of the timestamp range: an error, not an overflow (make check runs these under UBSan)
+SELECT timestamptz '2024-03-18 22:53:55+00' + interval '1701737567 days', timestamp '2024-01-01' - interval '-2000000000 days'
+SELECT '966647-10-08'::date::timestamptz
