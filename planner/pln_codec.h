@@ -108,7 +108,6 @@ typedef struct pln_row_ctx {
 pln_row_ctx_t pln__row_set(pln_rd_t *r, const ty_oid_t *types, int width);
 void pln__row_restore(pln_rd_t *r, pln_row_ctx_t saved);
 
-/* pln_codec_window.c: a WINDOW operator's window (its input is written and read before). */
 /* Operators, for the kinds written in other files. */
 void pln__wr_rel(pln_wr_t *w, const pln_rel_t *rel);
 pln_rel_t *pln__rd_rel(pln_rd_t *r);
@@ -123,6 +122,7 @@ bool pln__rd_flatmap(pln_rd_t *r, pln_rel_t *rel);
 /* Ties every CTE read to its CTE once the whole plan is read. */
 bool pln__rd_ctes_resolve(pln_rd_t *r);
 
+/* pln_codec_window.c: a WINDOW operator's window (its input is written and read before). */
 void pln__wr_window(pln_wr_t *w, const pln_window_t *win);
 bool pln__rd_window(pln_rd_t *r, pln_rel_t *rel);
 
