@@ -1,66 +1,21 @@
 /*
  * srv_catalog.c: the server's side of the catalog (DESIGN §2, §4): one
  * process-wide embedded store (store_mem), bootstrapped at start with
- * database eddy and schema public; per event loop a store handle of its own
- * and a snapshot kept current from the log (notification -> read the log ->
- * apply); and the path of a DDL statement: plan against the loop's
- * snapshot, commit one atomic change, retry a lost race after catching up
- * (bounded), and acknowledge only once the loop's snapshot holds the commit,
- * so the session reads its own writes.
- *
- * In cluster mode (--zookeeper) the store is ZooKeeper: each loop's handle
- * forwards to the thread that owns the session (srv_zk_loop.c), and the
- * loops start from the objects snapshot read at start-up (srv_zk_boot.c).
- * The store may then be unreachable for a while: a DDL retries a failed
- * store call with backoff until --ddl-timeout-ms, resolves a commit whose
- * answer was lost through its request marker, and otherwise fails with
- * 57P03 naming the store; statements that only read the catalog keep using
- * the loop's snapshot. A per-loop timer runs those deadlines and retries.
- *
- * Everything here runs on the loop that owns the handle; store callbacks
- * arrive from cat_store_dispatch, which the handle's wake hook (an
- * uv_async_t) schedules. A DDL in flight belongs to a connection that is
- * BUSY; when the connection goes away first, the operation is detached and
- * finishes on its own (a commit, once sent, has its effect either way).
+ * database eddy and schema public, or in cluster mode (--zookeeper) the
+ * ZooKeeper store, reached through the thread that owns its session
+ * (srv_zk_loop.c) and started from the objects snapshot read at start-up
+ * (srv_zk_boot.c); per event loop a store handle of its own and a snapshot
+ * kept current from the log (notification -> read the log -> apply; a
+ * failed read is retried by the loop's timer); and each connection's view
+ * of names. DDL statements go through srv_ddl.c.
  */
-#include "server/srv_int.h"
+#include "server/srv_cat_int.h"
 #include "server/srv_zk.h"
 
 #include "parser/parser.h"
 
 #include <stdlib.h>
 #include <string.h>
-#include <sys/random.h>
-
-#define SRV_DDL_ATTEMPTS_MAX 16   /* commits lost to concurrent DDL before giving up */
-#define SRV_CAT_TICK_MS 50        /* deadline and retry resolution of the loop's timer */
-#define SRV_CAT_BACKOFF_MIN_MS 50 /* first retry of a store call that failed; doubles */
-#define SRV_CAT_BACKOFF_MAX_MS 1000
-#define SRV_CAT_REREAD_MS 500     /* a failed log read is tried again this often */
-
-typedef struct srv_ddl srv_ddl_t;
-
-/* One loop's catalog: its store handle, its snapshot, and who waits for the log. */
-struct srv_cat_loop {
-    srv_loop_t *lp;
-    uv_async_t wake;              /* the store handle's wake hook */
-    cat_store_t *store;
-    cat_snap_t *snap;
-    bool reading;                 /* one log read in flight at most */
-    bool again;                   /* the head may have moved during it */
-    bool read_failed;             /* the last read failed: the timer tries again */
-    bool need_snapshot;           /* ... and it must start over from the objects */
-    int64_t reread_at_us;
-    srv_ddl_t *waiters;           /* operations waiting for the snapshot to reach their index */
-    srv_ddl_t *active;            /* every operation of this loop, for deadlines and retries */
-    uv_timer_t timer;             /* runs while `active` or a failed read needs it */
-    bool timer_on;
-    /* The head as this loop last learned it (a head read, or its own commit, which
-     * moves the store's version by one): a DDL planned at that index commits at once
-     * instead of reading the head first; a wrong guess costs a CONFLICT and a retry. */
-    cat_head_t known;
-    bool known_ok;
-};
 
 /* A connection's view of names, rebuilt when its settings change. */
 struct srv_cat_conn {
@@ -71,32 +26,6 @@ struct srv_cat_conn {
     pln_catalog_t cat;
 };
 
-struct srv_ddl {
-    srv_ddl_t *next;              /* in the loop's waiters */
-    srv_ddl_t *prev_active, *next_active;
-    srv_cat_loop_t *cl;
-    srv_conn_t *c;                /* NULL once detached */
-    const pln_stmt_t *st;
-    const char *sql;
-    cm_arena_t arena;             /* planning scratch */
-    cat_change_t *change;         /* the last plan: its notices are sent on success */
-    cat_commit_t *commit;
-    cat_head_t head;
-    uint8_t uuid[16];
-    int attempts;
-    uint64_t wait_index;
-    bool committed;               /* the wait is for our own commit, not for a head */
-    bool hold;                    /* not a DDL: a statement waiting for this loop to catch up */
-    bool applied_asked;           /* committed: waiting (or waited) for every worker to apply it */
-    bool waiting;                 /* in the loop's waiters */
-    bool call_out;                /* a store call's callback is still to come */
-    bool commit_out;              /* ... and it is a commit */
-    bool ambiguous;               /* a commit's answer was lost: it may have been applied */
-    int64_t deadline_us;          /* the client is answered 57P03 then, if not before */
-    int64_t retry_at_us;          /* 0, or when to try again after a store failure */
-    int backoff_ms;
-    cm_err_t last_err;            /* the last store failure, for the timeout's detail */
-};
 
 /* ------------------------------------------------------------ start and stop */
 
@@ -153,11 +82,8 @@ void srv_catalog_stop(srv_server_t *srv)
 
 /* ------------------------------------------------------------ following the log */
 
-static void srv__ddl_waited(srv_ddl_t *d);
-static void srv__catch_up(srv_cat_loop_t *cl);
-static void srv__timer_need(srv_cat_loop_t *cl);
 
-static void srv__run_waiters(srv_cat_loop_t *cl)
+void srv_cat_run_waiters(srv_cat_loop_t *cl)
 {
     uint64_t at = cat_snap_index(cl->snap);
     srv_ddl_t *ready = NULL;
@@ -175,7 +101,7 @@ static void srv__run_waiters(srv_cat_loop_t *cl)
     while (ready) {
         srv_ddl_t *next = ready->next;
         ready->next = NULL;
-        srv__ddl_waited(ready);
+        srv_ddl_waited(ready);
         ready = next;
     }
 }
@@ -192,7 +118,7 @@ static void srv__read_failed(srv_cat_loop_t *cl, bool snapshot, const cm_err_t *
     cl->read_failed = true;
     cl->need_snapshot = cl->need_snapshot || snapshot;
     cl->reread_at_us = cm_now_mono_us() + SRV_CAT_REREAD_MS * 1000;
-    srv__timer_need(cl);
+    srv_cat_timer_need(cl);
 }
 
 static void srv__snapshot_cb(void *arg, cat_store_status_t st, const cat_head_t *head, const cat_kv_t *objects,
@@ -207,10 +133,10 @@ static void srv__snapshot_cb(void *arg, cat_store_status_t st, const cat_head_t 
         cm_log_error("catalog: could not load a snapshot: %s", e.message);
     } else {
         cl->read_failed = cl->need_snapshot = false;
-        srv__catch_up(cl);
+        srv_cat_catch_up(cl);
     }
     cm_err_clear(&e);
-    srv__run_waiters(cl);
+    srv_cat_run_waiters(cl);
 }
 
 static void srv__snapshot_read(srv_cat_loop_t *cl)
@@ -254,12 +180,12 @@ static void srv__log_cb(void *arg, cat_store_status_t st, const cat_log_entry_by
     }
     if (n > 0 || cl->again) {
         cl->again = false;
-        srv__catch_up(cl);
+        srv_cat_catch_up(cl);
     }
-    srv__run_waiters(cl);
+    srv_cat_run_waiters(cl);
 }
 
-static void srv__catch_up(srv_cat_loop_t *cl)
+void srv_cat_catch_up(srv_cat_loop_t *cl)
 {
     if (cl->reading) {
         cl->again = true;
@@ -280,7 +206,7 @@ static void srv__catch_up(srv_cat_loop_t *cl)
 
 static void srv__notify_cb(void *arg)
 {
-    srv__catch_up(arg);
+    srv_cat_catch_up(arg);
 }
 
 static void srv__wake(void *arg)
@@ -295,8 +221,6 @@ static void srv__wake_cb(uv_async_t *a)
     if (cl->store)
         cat_store_dispatch(cl->store);
 }
-
-static void srv__timer_cb(uv_timer_t *t);
 
 void srv_catalog_loop_init(srv_loop_t *lp)
 {
@@ -314,18 +238,16 @@ void srv_catalog_loop_init(srv_loop_t *lp)
         cl->store = srv_zk_handle_open(lp->srv->zk, srv__wake, cl);
         srv_zk_boot_load(lp->srv, cl->snap);
         cat_store_set_notify(cl->store, srv__notify_cb, cl);
-        srv__catch_up(cl);
+        srv_cat_catch_up(cl);
         return;
     }
     cl->store = cat_store_mem_open(lp->srv->catdb, NULL, srv__wake, cl);
     cat_store_set_notify(cl->store, srv__notify_cb, cl);
     /* Caught up before the first client: the loop does not run yet, so this
      * thread delivers the read itself (the thread that runs the loop starts later). */
-    srv__catch_up(cl);
+    srv_cat_catch_up(cl);
     cat_store_dispatch(cl->store);
 }
-
-static void srv__ddl_finish(srv_ddl_t *d, cm_err_t *err);
 
 void srv_catalog_loop_close(srv_loop_t *lp)
 {
@@ -341,12 +263,12 @@ void srv_catalog_loop_close(srv_loop_t *lp)
         cl->waiters = d->next;
         d->waiting = false;
         d->c = NULL;
-        srv__ddl_finish(d, NULL);
+        srv_ddl_finish(d, NULL);
     }
     /* What is left waits for a retry that will not come. */
     while (cl->active) {
         cl->active->c = NULL;
-        srv__ddl_finish(cl->active, NULL);
+        srv_ddl_finish(cl->active, NULL);
     }
     uv_timer_stop(&cl->timer);
     uv_close((uv_handle_t *)&cl->timer, NULL);
@@ -431,542 +353,6 @@ const pln_catalog_t *srv_catalog_for(srv_conn_t *c)
 uint64_t srv_catalog_index(srv_conn_t *c)
 {
     return c->lp->cat ? cat_snap_index(c->lp->cat->snap) : 0;
-}
-
-/* ------------------------------------------------------------ DDL */
-
-static void srv__ddl_free(srv_ddl_t *d)
-{
-    if (d->c != NULL && d->c->ddl == d)
-        d->c->ddl = NULL;
-    srv_cat_loop_t *cl = d->cl;
-    if (d->prev_active)
-        d->prev_active->next_active = d->next_active;
-    else if (cl->active == d)
-        cl->active = d->next_active;
-    if (d->next_active)
-        d->next_active->prev_active = d->prev_active;
-    if (d->commit)
-        cat_commit_free(d->commit);
-    if (d->change)
-        cat_change_free(d->change);
-    cm_err_clear(&d->last_err);
-    cm_arena_free(&d->arena);
-    free(d);
-}
-
-static srv_ddl_t *srv__ddl_new(srv_cat_loop_t *cl, srv_conn_t *c)
-{
-    srv_ddl_t *d = cm_calloc(1, sizeof *d);
-    d->cl = cl;
-    d->c = c;
-    cm_arena_init(&d->arena, 0);
-    d->deadline_us = cm_now_mono_us() + (int64_t)cl->lp->srv->cfg.ddl_timeout_ms * 1000;
-    d->backoff_ms = SRV_CAT_BACKOFF_MIN_MS;
-    d->next_active = cl->active;
-    if (cl->active)
-        cl->active->prev_active = d;
-    cl->active = d;
-    srv__timer_need(cl);
-    return d;
-}
-
-static void srv__send_notices(srv_conn_t *c, const cat_change_t *ch)
-{
-    for (size_t i = 0; ch && i < cat_change_notice_count(ch); i++) {
-        cm_err_t n = *cat_change_notice(ch, i);
-        n.severity = CM_SEV_NOTICE;
-        srv_put_error(&c->out, 'N', &n);
-    }
-}
-
-/* The end of an operation: the answer goes to its connection if it still has one. */
-static void srv__ddl_finish(srv_ddl_t *d, cm_err_t *err)
-{
-    srv_conn_t *c = d->c;
-    if (c != NULL && c->state != SRV_CONN_BUSY)
-        c = NULL;   /* closing: nobody reads the answer */
-    if (d->committed) {
-        /* From now on every session's next statement sees this commit (even
-         * after an apply timeout: the change is committed all the same). */
-        if (c != NULL && d->wait_index > c->sync_index)
-            c->sync_index = d->wait_index;
-        _Atomic uint64_t *acked = &d->cl->lp->srv->cat_acked;
-        uint64_t at = cat_snap_index(d->cl->snap), was = atomic_load(acked);
-        while (was < at && !atomic_compare_exchange_weak(acked, &was, at)) {
-        }
-    }
-    if (c != NULL && d->hold) {
-        c->ddl = NULL;
-        d->c = NULL;
-        srv__ddl_free(d);
-        srv_conn_set_state(c, SRV_CONN_READY);
-        srv_conn_resume(c);
-        return;
-    }
-    if (c != NULL) {
-        c->ddl = NULL;
-        d->c = NULL;
-        if (err == NULL)
-            srv__send_notices(c, d->change);
-        const char *tag = d->st->tag;
-        srv__ddl_free(d);
-        srv_exec_ddl_done(c, err, tag);
-        return;
-    }
-    if (err)
-        cm_err_clear(err);
-    srv__ddl_free(d);
-}
-
-/* Errors after which the same step may work a little later: the store is
- * unreachable, busy or between sessions. Anything else is the answer. */
-static bool srv__store_err_transient(const cm_err_t *err)
-{
-    if (err == NULL || !err->set)
-        return true;
-    return strncmp(err->sqlstate, "08", 2) == 0 || strncmp(err->sqlstate, "53", 2) == 0 ||
-           strcmp(err->sqlstate, "57P03") == 0 || strcmp(err->sqlstate, "58000") == 0;
-}
-
-/* A store call failed for now: try again after a backoff, until the deadline. */
-static void srv__ddl_backoff(srv_ddl_t *d, const cm_err_t *err)
-{
-    if (d->c == NULL || d->cl->store == NULL) {
-        srv__ddl_finish(d, NULL);
-        return;
-    }
-    cm_err_clear(&d->last_err);
-    cm_err_set(&d->last_err, err && err->set ? err->sqlstate : "58000", "%s",
-               err && err->message ? err->message : "the catalog store did not answer");
-    d->retry_at_us = cm_now_mono_us() + (int64_t)d->backoff_ms * 1000;
-    d->backoff_ms = d->backoff_ms * 2 > SRV_CAT_BACKOFF_MAX_MS ? SRV_CAT_BACKOFF_MAX_MS : d->backoff_ms * 2;
-    srv__timer_need(d->cl);
-}
-
-/* A store error answers the statement, unless it is one to wait out. */
-static void srv__ddl_store_failed(srv_ddl_t *d, const cm_err_t *err)
-{
-    if (srv__store_err_transient(err) && d->cl->store != NULL) {
-        srv__ddl_backoff(d, err);
-        return;
-    }
-    cm_err_t e = {0};
-    cm_err_set(&e, err && err->set ? err->sqlstate : CM_ERRCODE_INTERNAL_ERROR, "%s",
-               err && err->message ? err->message : "catalog store failed");
-    if (err && err->detail)
-        cm_err_set_detail(&e, "%s", err->detail);
-    if (err && err->hint)
-        cm_err_set_hint(&e, "%s", err->hint);
-    srv__ddl_finish(d, &e);
-}
-
-/* Plans the statement against the loop's snapshot into a fresh change. */
-static bool srv__ddl_plan(srv_ddl_t *d, cm_err_t *err)
-{
-    if (d->change)
-        cat_change_free(d->change);
-    d->change = cat_change_new();
-    cm_arena_reset(&d->arena);
-    return pln_ddl_plan(&d->arena, d->st, d->sql, &d->c->sess.settings, srv_catalog_for(d->c), d->change, err);
-}
-
-static void srv__ddl_attempt(srv_ddl_t *d, bool lost_race);
-static void srv__ddl_lookup(srv_ddl_t *d);
-
-static void srv__ddl_wait(srv_ddl_t *d, uint64_t index)
-{
-    d->wait_index = index;
-    d->next = d->cl->waiters;
-    d->cl->waiters = d;
-    d->waiting = true;
-    if (cat_snap_index(d->cl->snap) >= index)
-        srv__run_waiters(d->cl);
-    else
-        srv__catch_up(d->cl);
-}
-
-static void srv__commit_cb(void *arg, cat_store_status_t st, uint64_t index, const char *name_key,
-                           const cm_err_t *err)
-{
-    srv_ddl_t *d = arg;
-    d->call_out = d->commit_out = false;
-    cat_commit_free(d->commit);
-    d->commit = NULL;
-    d->cl->known_ok = st == CAT_STORE_OK;
-    if (st == CAT_STORE_OK)
-        d->cl->known = (cat_head_t){.index = index, .version = d->head.version + 1};
-    switch (st) {
-    case CAT_STORE_OK:
-    case CAT_STORE_DUPLICATE:
-        /* Acknowledged once this loop's snapshot holds it: read your writes. */
-        d->committed = true;
-        srv__ddl_wait(d, index);
-        return;
-    case CAT_STORE_CONFLICT:
-    case CAT_STORE_NAME_EXISTS:
-        /* Another DDL won the race: catch up, validate again, retry. */
-        srv__ddl_attempt(d, true);
-        return;
-    default:
-        /* The answer may have been lost after the transaction was applied:
-         * its request marker says, before anything is planned again. */
-        if (srv__store_err_transient(err))
-            d->ambiguous = true;
-        srv__ddl_store_failed(d, err);
-        return;
-    }
-}
-
-/* Every worker applied our commit, or they did not in time (DESIGN §2: synchronous DDL). */
-static void srv__ddl_applied_cb(void *arg, const cm_err_t *err)
-{
-    srv_ddl_t *d = arg;
-    if (err == NULL) {
-        srv__ddl_finish(d, NULL);
-        return;
-    }
-    cm_err_t e = {0};
-    if (strcmp(err->sqlstate, CM_ERRCODE_QUERY_CANCELED) == 0) {
-        cm_err_set(&e, CM_ERRCODE_QUERY_CANCELED,
-                   "%s is committed (catalog index %llu) but not yet applied by every worker after %d ms",
-                   d->st->tag, (unsigned long long)d->wait_index, d->cl->lp->srv->cfg.ddl_apply_timeout_ms);
-        cm_err_set_detail(&e, "The change is durable and the workers will apply it; it is not rolled back.");
-        cm_err_set_hint(&e, "Later statements of this session wait until the workers have applied it.");
-    } else {
-        cm_err_set(&e, err->sqlstate, "%s", err->message);
-    }
-    srv__ddl_finish(d, &e);
-}
-
-static void srv__lookup_cb(void *arg, cat_store_status_t st, uint64_t index, const cm_err_t *err)
-{
-    srv_ddl_t *d = arg;
-    d->call_out = false;
-    if (st == CAT_STORE_OK) {
-        /* It was applied: exactly once, at `index`. */
-        d->committed = true;
-        srv__ddl_wait(d, index);
-        return;
-    }
-    if (st == CAT_STORE_NOT_FOUND) {
-        if (d->c == NULL) {
-            srv__ddl_finish(d, NULL);
-        } else if (d->last_err.set && !srv__store_err_transient(&d->last_err)) {
-            /* Planning failed and our earlier commit is not the reason: that is the answer. */
-            cm_err_t e = {0};
-            cm_err_move(&e, &d->last_err);
-            srv__ddl_finish(d, &e);
-        } else {
-            srv__ddl_attempt(d, false);
-        }
-        return;
-    }
-    srv__ddl_store_failed(d, err);
-}
-
-/* Asks the store whether our request marker exists (a commit was ambiguous). */
-static void srv__ddl_lookup(srv_ddl_t *d)
-{
-    cm_err_t e = {0};
-    d->call_out = true;
-    if (cat_store_request_lookup(d->cl->store, d->uuid, srv__lookup_cb, d, &e) != 0) {
-        d->call_out = false;
-        srv__ddl_store_failed(d, &e);
-    }
-    cm_err_clear(&e);
-}
-
-/* The snapshot reached the index waited for: either a head to plan at, or our commit. */
-static void srv__ddl_waited(srv_ddl_t *d)
-{
-    cm_err_t e = {0};
-    if (d->c == NULL || d->c->state != SRV_CONN_BUSY) {
-        srv__ddl_finish(d, NULL);
-        return;
-    }
-    if (d->committed && !d->applied_asked) {
-        /* Our commit is in this loop's snapshot; now the workers must apply it. */
-        d->applied_asked = true;
-        if (!srv_sync_wait(d->cl->lp, d->wait_index, d->cl->lp->srv->cfg.ddl_apply_timeout_ms,
-                           srv__ddl_applied_cb, d))
-            return;
-    }
-    if (d->committed || d->hold) {
-        /* Waiting for our own commit, or for the loop to catch up: done. */
-        srv__ddl_finish(d, NULL);
-        return;
-    }
-    if (cat_snap_index(d->cl->snap) != d->head.index) {
-        /* The log moved past the head we read: read it again. */
-        srv__ddl_attempt(d, false);
-        return;
-    }
-    if (!srv__ddl_plan(d, &e)) {
-        if (d->ambiguous) {
-            /* Perhaps our own lost commit made the statement fail now (the
-             * name exists, the object is gone): the marker decides. */
-            cm_err_clear(&d->last_err);
-            cm_err_move(&d->last_err, &e);
-            srv__ddl_lookup(d);
-            return;
-        }
-        srv__ddl_finish(d, &e);
-        return;
-    }
-    if (cat_change_op_count(d->change) == 0) {
-        srv__ddl_finish(d, NULL);
-        return;
-    }
-    d->commit = cat_commit_build(d->change, d->cl->snap, &d->head, d->uuid, d->st->tag, d->sql,
-                                 &d->cl->store->limits, &e);
-    if (d->commit == NULL) {
-        srv__ddl_finish(d, &e);
-        return;
-    }
-    d->call_out = d->commit_out = true;
-    if (cat_store_commit(d->cl->store, cat_commit_store(d->commit), srv__commit_cb, d, &e) != 0) {
-        d->call_out = d->commit_out = false;
-        srv__ddl_store_failed(d, &e);
-    }
-    cm_err_clear(&e);
-}
-
-static void srv__head_cb(void *arg, cat_store_status_t st, const cat_head_t *head, const cm_err_t *err)
-{
-    srv_ddl_t *d = arg;
-    d->call_out = false;
-    if (st != CAT_STORE_OK) {
-        srv__ddl_store_failed(d, err);
-        return;
-    }
-    if (head->index < cat_snap_index(d->cl->snap)) {
-        /* Log indexes only grow: this is not the catalog this server follows. */
-        cm_err_t e = {0};
-        cm_log_error("catalog store \"%s\" is at index %llu, behind this server's catalog at %llu: it was wiped "
-                     "or replaced; refusing DDL", d->cl->store->ops->name, (unsigned long long)head->index,
-                     (unsigned long long)cat_snap_index(d->cl->snap));
-        cm_err_set(&e, CM_ERRCODE_INTERNAL_ERROR,
-                   "catalog store \"%s\" holds a different catalog (index %llu, this server has %llu)",
-                   d->cl->store->ops->name, (unsigned long long)head->index,
-                   (unsigned long long)cat_snap_index(d->cl->snap));
-        cm_err_set_hint(&e, "The store was wiped or replaced; restart eddy to serve the catalog it holds now.");
-        srv__ddl_finish(d, &e);
-        return;
-    }
-    d->head = *head;
-    d->cl->known = *head;
-    d->cl->known_ok = true;
-    srv__ddl_wait(d, head->index);
-}
-
-/* Reads the head to plan at (again). lost_race: a concurrent commit won, which counts. */
-static void srv__ddl_attempt(srv_ddl_t *d, bool lost_race)
-{
-    cm_err_t e = {0};
-    if (d->c == NULL || d->cl->store == NULL) {
-        srv__ddl_finish(d, NULL);
-        return;
-    }
-    if (lost_race && ++d->attempts > SRV_DDL_ATTEMPTS_MAX) {
-        cm_err_set(&e, "40001", "could not commit %s: the catalog kept changing", d->st->tag);
-        srv__ddl_finish(d, &e);
-        return;
-    }
-    d->call_out = true;
-    if (cat_store_head(d->cl->store, srv__head_cb, d, &e) != 0) {
-        d->call_out = false;
-        srv__ddl_store_failed(d, &e);
-    }
-    cm_err_clear(&e);
-}
-
-/* The loop's timer found the retry time of a DDL that waited out a failure. */
-static void srv__ddl_retry(srv_ddl_t *d)
-{
-    d->retry_at_us = 0;
-    if (d->c == NULL || d->cl->store == NULL)
-        srv__ddl_finish(d, NULL);
-    else if (d->ambiguous && !d->committed)
-        srv__ddl_lookup(d);
-    else
-        srv__ddl_attempt(d, false);
-}
-
-static void srv__waiters_remove(srv_ddl_t *d)
-{
-    for (srv_ddl_t **pp = &d->cl->waiters; *pp; pp = &(*pp)->next) {
-        if (*pp == d) {
-            *pp = d->next;
-            break;
-        }
-    }
-    d->next = NULL;
-    d->waiting = false;
-}
-
-/* The deadline passed with the client still waiting. */
-static void srv__ddl_timeout(srv_ddl_t *d)
-{
-    srv_cat_loop_t *cl = d->cl;
-    int ms = cl->lp->srv->cfg.ddl_timeout_ms;
-    if (d->hold) {
-        /* A statement waiting for this loop to catch up with DDL acknowledged
-         * elsewhere: it runs against what the loop knows rather than not at all. */
-        cm_log_warn("catalog: this loop could not catch up within %d ms; going on at index %llu", ms,
-                    (unsigned long long)cat_snap_index(cl->snap));
-        srv__waiters_remove(d);
-        srv__ddl_finish(d, NULL);
-        return;
-    }
-    cm_err_t e = {0};
-    const char *store = cl->store ? cl->store->ops->name : "catalog";
-    cm_err_set(&e, "57P03", "catalog store \"%s\" is unavailable: %s was not committed within %d ms", store,
-               d->st->tag, ms);
-    const char *why = d->last_err.set && d->last_err.message ? d->last_err.message : "no answer";
-    if (d->committed)
-        cm_err_set_detail(&e, "The change was committed, but this server could not read it back in time (%s).", why);
-    else if (d->commit_out || d->ambiguous)
-        cm_err_set_detail(&e, "The change may or may not have been committed; it is never applied twice. Last "
-                          "error: %s", why);
-    else
-        cm_err_set_detail(&e, "Nothing was committed. Last error: %s", why);
-    cm_err_set_hint(&e, "Reading the catalog keeps working; DDL works again once the store is reachable.");
-    if (!d->call_out && !d->waiting) {
-        srv__ddl_finish(d, &e);
-        return;
-    }
-    /* A call or a wait is still out: the client hears now, the operation ends
-     * when that comes back (a commit once sent has its effect either way). */
-    srv_conn_t *c = d->c;
-    const char *tag = d->st->tag;
-    d->c = NULL;
-    c->ddl = NULL;
-    srv_exec_ddl_done(c, &e, tag);
-}
-
-static void srv__timer_cb(uv_timer_t *t)
-{
-    srv_cat_loop_t *cl = t->data;
-    int64_t now = cm_now_mono_us();
-    /* One due operation at a time, from the top: acting on one may end others. */
-    for (;;) {
-        srv_ddl_t *due = NULL;
-        bool timeout = false;
-        for (srv_ddl_t *d = cl->active; d && !due; d = d->next_active) {
-            /* Once committed and waiting for the workers, their own timeout applies. */
-            if (d->c != NULL && !d->applied_asked && now >= d->deadline_us)
-                due = d, timeout = true;
-            else if (d->retry_at_us != 0 && now >= d->retry_at_us)
-                due = d;
-        }
-        if (due == NULL)
-            break;
-        if (timeout)
-            srv__ddl_timeout(due);
-        else
-            srv__ddl_retry(due);
-    }
-    if (cl->read_failed && now >= cl->reread_at_us && cl->store != NULL) {
-        cl->reread_at_us = now + SRV_CAT_REREAD_MS * 1000;
-        srv__catch_up(cl);
-    }
-    if (cl->active == NULL && !cl->read_failed) {
-        uv_timer_stop(&cl->timer);
-        cl->timer_on = false;
-    }
-}
-
-static void srv__timer_need(srv_cat_loop_t *cl)
-{
-    if (cl->timer_on || cl->store == NULL)
-        return;
-    cl->timer_on = true;
-    uv_timer_start(&cl->timer, srv__timer_cb, SRV_CAT_TICK_MS, SRV_CAT_TICK_MS);
-}
-
-srv_ddl_rc_t srv_catalog_ddl(srv_conn_t *c, const pln_stmt_t *st, const char *sql, cm_err_t *err)
-{
-    srv_cat_loop_t *cl = c->lp->cat;
-    if (cl == NULL || cl->store == NULL)
-        return cm_err_set(err, CM_ERRCODE_FEATURE_NOT_SUPPORTED, "%s needs the catalog", st->tag), SRV_DDL_ERROR;
-    srv_ddl_t *d = srv__ddl_new(cl, c);
-    d->st = st;
-    d->sql = sql;
-    /* Validation against what this loop knows answers errors and no-ops at
-     * once; a change is validated again at the head it commits on. */
-    if (!srv__ddl_plan(d, err)) {
-        d->c = NULL;
-        srv__ddl_free(d);
-        return SRV_DDL_ERROR;
-    }
-    if (cat_change_op_count(d->change) == 0) {
-        srv__send_notices(c, d->change);
-        d->c = NULL;
-        srv__ddl_free(d);
-        return SRV_DDL_DONE;
-    }
-    if (getrandom(d->uuid, sizeof d->uuid, 0) != (ssize_t)sizeof d->uuid) {
-        /* No entropy: a time-based marker is still unique enough per process. */
-        int64_t t = cm_now_wall_us();
-        memcpy(d->uuid, &t, sizeof t);
-        memcpy(d->uuid + 8, &d, sizeof(void *) < 8 ? sizeof(void *) : 8);
-    }
-    d->attempts = 1;
-    if (cl->known_ok && cl->known.index == cat_snap_index(cl->snap)) {
-        /* Planned at the head this loop knows: commit without reading it. */
-        d->head = cl->known;
-        d->commit = cat_commit_build(d->change, cl->snap, &d->head, d->uuid, st->tag, sql, &cl->store->limits, err);
-        if (d->commit == NULL) {
-            d->c = NULL;
-            srv__ddl_free(d);
-            return SRV_DDL_ERROR;
-        }
-        d->call_out = d->commit_out = true;
-        if (cat_store_commit(cl->store, cat_commit_store(d->commit), srv__commit_cb, d, err) != 0) {
-            d->call_out = d->commit_out = false;
-            if (!srv__store_err_transient(err)) {
-                d->c = NULL;
-                srv__ddl_free(d);
-                return SRV_DDL_ERROR;
-            }
-            srv__ddl_backoff(d, err);
-            cm_err_clear(err);
-        }
-        c->ddl = d;
-        srv_conn_set_state(c, SRV_CONN_BUSY);
-        return SRV_DDL_BUSY;
-    }
-    d->call_out = true;
-    if (cat_store_head(cl->store, srv__head_cb, d, err) != 0) {
-        d->call_out = false;
-        if (!srv__store_err_transient(err)) {
-            d->c = NULL;
-            srv__ddl_free(d);
-            return SRV_DDL_ERROR;
-        }
-        srv__ddl_backoff(d, err);
-        cm_err_clear(err);
-    }
-    c->ddl = d;
-    srv_conn_set_state(c, SRV_CONN_BUSY);
-    return SRV_DDL_BUSY;
-}
-
-bool srv_catalog_hold(srv_conn_t *c)
-{
-    srv_cat_loop_t *cl = c->lp->cat;
-    if (cl == NULL || cl->store == NULL)
-        return false;
-    uint64_t acked = atomic_load(&c->lp->srv->cat_acked);
-    if (cat_snap_index(cl->snap) >= acked)
-        return false;
-    srv_ddl_t *d = srv__ddl_new(cl, c);
-    d->hold = true;
-    c->ddl = d;
-    srv_conn_set_state(c, SRV_CONN_BUSY);
-    srv__ddl_wait(d, acked);
-    return c->state == SRV_CONN_BUSY;
 }
 
 void srv_catalog_conn_free(srv_conn_t *c)

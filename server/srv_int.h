@@ -373,7 +373,7 @@ bool srv_prepstmt_session_rows(void *arg, const char *relation, int ncols, cm_ar
  * (its number and byte offset); false when the text has none. */
 bool srv_paramref_first(const char *sql, size_t len, int *number, size_t *offset);
 
-/* srv_catalog.c: the embedded catalog, each loop's snapshot, and DDL (see there). */
+/* srv_catalog.c: the catalog store, each loop's snapshot; srv_ddl.c: DDL (see there). */
 bool srv_catalog_start(srv_server_t *srv, cm_err_t *err);
 void srv_catalog_stop(srv_server_t *srv);
 void srv_catalog_loop_init(srv_loop_t *lp);

@@ -3,7 +3,7 @@
  * starts the dataflow worker threads and worker 0's sequencer over the
  * process's catalog store, and it makes sessions wait for them:
  *   - synchronous DDL: a DDL is answered only once every worker applied the
- *     catalog index it committed at (srv_catalog.c asks srv_sync_wait);
+ *     catalog index it committed at (srv_ddl.c asks srv_sync_wait);
  *   - read your writes: a statement is held before it runs while the
  *     workers are behind the session's own last DDL or any DDL already
  *     acknowledged to a session (srv_sync_hold).
