@@ -395,20 +395,22 @@ static pln_rel_t *limit_per_key(dctx_t *c, pln_rel_t *x)
     memcpy(win->types, below->types, sizeof(ty_oid_t) * (size_t)below->ncols);
     win->types[below->ncols] = TY_INT8;
     win->window = w;
-    /* rn > offset AND (limit IS NULL OR rn <= offset + limit); NULL offset or limit mean none. */
+    /* rn > offset AND (limit IS NULL OR rn <= offset + limit); NULL offset or limit mean none. They may read the keys. */
+    cmap_t keys_only = {.split = INT_MAX};
+    ty_expr_t *limit = subst(c, x->limit, &keys_only), *offset = subst(c, x->offset, &keys_only);
     ty_datum_t zero = {.v.i = 0};
-    ty_expr_t *off = x->offset ? node(b, TY_EXPR_COALESCE, TY_INT8, x->offset, ty_expr_const(b->arena, TY_INT8, -1, zero))
-                               : ty_expr_const(b->arena, TY_INT8, -1, zero);
+    ty_expr_t *off = offset ? node(b, TY_EXPR_COALESCE, TY_INT8, offset, ty_expr_const(b->arena, TY_INT8, -1, zero))
+                            : ty_expr_const(b->arena, TY_INT8, -1, zero);
     ty_expr_t *num = col(b, below->ncols, TY_INT8);
     ty_expr_t *pred = pln__make_op(b, ">", num, off, -1);
     if (!pred)
         return NULL;
-    if (x->limit) {
-        ty_expr_t *upto = pln__make_op(b, "+", off, x->limit, -1);
+    if (limit) {
+        ty_expr_t *upto = pln__make_op(b, "+", off, limit, -1);
         ty_expr_t *le = upto ? pln__make_op(b, "<=", col(b, below->ncols, TY_INT8), upto, -1) : NULL;
         if (!le)
             return NULL;
-        ty_expr_t *none = node(b, TY_EXPR_IS_NULL, TY_BOOL, x->limit, NULL);
+        ty_expr_t *none = node(b, TY_EXPR_IS_NULL, TY_BOOL, limit, NULL);
         pred = and_of(b, pred, node(b, TY_EXPR_OR, TY_BOOL, none, le));
     }
     pln_rel_t *f = rel_new(b, PLN_REL_FILTER, win, win->ncols);
@@ -853,15 +855,82 @@ static ty_expr_t *inline_expr(pln_binder_t *b, int serial, ty_expr_t *e)
     return n;
 }
 
+/* The expression slots of an operator that reads its input row (NULL for kinds that do not). */
+typedef struct slots {
+    int n, cap;
+    ty_expr_t ***at;
+} slots_t;
+
+static void slot_add(pln_binder_t *b, slots_t *s, ty_expr_t **at)
+{
+    if (!*at)
+        return;
+    if (s->n == s->cap) {
+        int cap = s->cap ? s->cap * 2 : 16;
+        ty_expr_t ***n = cm_arena_alloc(b->arena, sizeof(*n) * (size_t)cap);
+        if (s->n)
+            memcpy(n, s->at, sizeof(*n) * (size_t)s->n);
+        s->at = n;
+        s->cap = cap;
+    }
+    s->at[s->n++] = at;
+}
+
+static void slot_agg(pln_binder_t *b, slots_t *s, pln_agg_t *a)
+{
+    for (int k = 0; k < a->nargs; k++)
+        slot_add(b, s, &a->args[k]);
+    slot_add(b, s, &a->filter);
+    for (int k = 0; k < a->norder; k++)
+        slot_add(b, s, &a->order[k]);
+}
+
+static void gather(pln_binder_t *b, pln_rel_t *r, slots_t *s)
+{
+    switch (r->kind) {
+    case PLN_REL_FILTER:
+        slot_add(b, s, &r->pred);
+        return;
+    case PLN_REL_PROJECT:
+        for (int i = 0; i < r->ncols; i++)
+            slot_add(b, s, &r->exprs[i]);
+        return;
+    case PLN_REL_REDUCE:
+        for (int i = 0; i < r->nkeys; i++)
+            slot_add(b, s, &r->keys[i]);
+        for (int i = 0; i < r->naggs; i++)
+            slot_agg(b, s, r->aggs[i]);
+        return;
+    case PLN_REL_WINDOW: {
+        pln_window_t *w = r->window;
+        for (int i = 0; i < w->npart; i++)
+            slot_add(b, s, &w->part[i]);
+        for (int i = 0; i < w->norder; i++)
+            slot_add(b, s, &w->order[i]);
+        slot_add(b, s, &w->frame.start_bound);
+        slot_add(b, s, &w->frame.end_bound);
+        for (int i = 0; i < w->nfuncs; i++) {
+            for (int k = 0; k < w->funcs[i]->nargs; k++)
+                slot_add(b, s, &w->funcs[i]->args[k]);
+            if (w->funcs[i]->agg)
+                slot_agg(b, s, w->funcs[i]->agg);
+        }
+        return;
+    }
+    default:
+        return;
+    }
+}
+
 /* An operator's expressions with its correlated sublinks joined into its input. */
-static pln_rel_t *join_all(pln_binder_t *b, pln_rel_t *r, ty_expr_t **es, int nes)
+static pln_rel_t *join_all(pln_binder_t *b, pln_rel_t *r, const slots_t *s)
 {
     int n = r->input->ncols;
     for (;;) {
         use_t u = {0};
         bool found = false;
-        for (int i = 0; i < nes && !found; i++)
-            found = find_use(b, es[i], &u);
+        for (int i = 0; i < s->n && !found; i++)
+            found = find_use(b, *s->at[i], &u);
         if (!found)
             break;
         ty_expr_t *value;
@@ -875,18 +944,29 @@ static pln_rel_t *join_all(pln_binder_t *b, pln_rel_t *r, ty_expr_t **es, int ne
                 return NULL;
             r->input = in;
         }
-        for (int i = 0; i < nes; i++)
-            es[i] = replace(b, es[i], u.at, value);
+        for (int i = 0; i < s->n; i++)
+            *s->at[i] = replace(b, *s->at[i], u.at, value);
     }
-    if (r->kind != PLN_REL_FILTER || r->input->ncols == n)
-        return r;
-    /* A filter keeps its input's columns: the joined values go again. */
-    pln_rel_t *f = rel_new(b, PLN_REL_FILTER, r->input, r->input->ncols);
-    memcpy(f->types, r->input->types, sizeof(ty_oid_t) * (size_t)r->input->ncols);
-    f->pred = r->pred;
-    ty_expr_t **cols = exprs_new(b, n);
-    cols_of(b, r->input, 0, n, cols);
-    return project(b, f, cols, n);
+    int added = r->input->ncols - n;
+    if (added == 0 || r->kind == PLN_REL_PROJECT || r->kind == PLN_REL_REDUCE)
+        return r;   /* their columns are their expressions' */
+    /* A filter or window passes its input's columns on: the joined values go again. */
+    if (r->kind == PLN_REL_FILTER) {
+        r->ncols = r->input->ncols;
+        r->types = r->input->types;
+    } else {
+        pln_rel_t *w = rel_new(b, PLN_REL_WINDOW, r->input, r->input->ncols + r->window->nfuncs);
+        memcpy(w->types, r->input->types, sizeof(ty_oid_t) * (size_t)r->input->ncols);
+        memcpy(w->types + r->input->ncols, r->types + n, sizeof(ty_oid_t) * (size_t)r->window->nfuncs);
+        w->window = r->window;
+        r = w;
+    }
+    int keep = r->ncols - added;
+    ty_expr_t **cols = exprs_new(b, keep);
+    cols_of(b, r, 0, n, cols);
+    for (int i = n; i < keep; i++)
+        cols[i] = col(b, i + added, r->types[i + added]);
+    return project(b, r, cols, keep);
 }
 
 bool pln__has_correlated(pln_binder_t *b, const pln_rel_t *r)
@@ -899,23 +979,13 @@ bool pln__has_correlated(pln_binder_t *b, const pln_rel_t *r)
         for (int k = 0; k < r->ncols; k++)
             if (expr_pending(b, r->rows[i][k]))
                 return true;
-    if (r->kind == PLN_REL_PROJECT)
-        for (int i = 0; i < r->ncols; i++)
-            if (expr_pending(b, r->exprs[i]))
-                return true;
     if (expr_pending(b, r->pred) || expr_pending(b, r->limit) || expr_pending(b, r->offset))
         return true;
-    for (int i = 0; i < r->nkeys; i++)
-        if (expr_pending(b, r->keys[i]))
+    slots_t s = {0};
+    gather(b, (pln_rel_t *)r, &s);
+    for (int i = 0; i < s.n; i++)
+        if (expr_pending(b, *s.at[i]))
             return true;
-    for (int i = 0; i < r->naggs; i++) {
-        const pln_agg_t *a = r->aggs[i];
-        for (int k = 0; k < a->nargs; k++)
-            if (expr_pending(b, a->args[k]))
-                return true;
-        if (expr_pending(b, a->filter))
-            return true;
-    }
     return false;
 }
 
@@ -927,13 +997,11 @@ static pln_rel_t *walk(pln_binder_t *b, pln_rel_t *r)
         return NULL;
     if (r->right && !(r->right = walk(b, r->right)))
         return NULL;
-    if (r->kind == PLN_REL_FILTER && expr_pending(b, r->pred))
-        return join_all(b, r, &r->pred, 1);
-    if (r->kind == PLN_REL_PROJECT) {
-        for (int i = 0; i < r->ncols; i++)
-            if (expr_pending(b, r->exprs[i]))
-                return join_all(b, r, r->exprs, r->ncols);
-    }
+    slots_t s = {0};
+    gather(b, r, &s);
+    for (int i = 0; i < s.n; i++)
+        if (expr_pending(b, *s.at[i]))
+            return join_all(b, r, &s);
     return r;
 }
 
@@ -948,7 +1016,7 @@ pln_rel_t *pln__decorrelate(pln_binder_t *b, pln_rel_t *rel)
         return NULL;
     if (pln__has_correlated(b, rel)) {
         pln__error(b, -1, CM_ERRCODE_FEATURE_NOT_SUPPORTED,
-                   "correlated subqueries are supported in WHERE, HAVING and the select list only");
+                   "correlated subqueries are not supported in JOIN conditions, VALUES, LIMIT or OFFSET yet");
         return NULL;
     }
     return rel;

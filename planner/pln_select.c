@@ -185,10 +185,10 @@ void pln__finish_sort(pln_binder_t *b, pln_bound_t *q, pln_sortkey_t *keys, int 
     }
 }
 
-/* The first column reference in e, or NULL. */
+/* The first column reference in e, or NULL (an enclosing query's columns are constants here). */
 static const ty_expr_t *first_column(const ty_expr_t *e)
 {
-    if (e->kind == TY_EXPR_COLUMN)
+    if (e->kind == TY_EXPR_COLUMN && e->index < PLN_OUTER_BASE)
         return e;
     for (int i = 0; i < e->nargs; i++) {
         const ty_expr_t *c = e->args[i] ? first_column(e->args[i]) : NULL;

@@ -596,3 +596,23 @@ WITH t AS (SELECT 2 AS y) SELECT x FROM (VALUES (1), (2)) v (x) WHERE EXISTS (SE
 -- far out of the timestamp range: an error, not an overflow (make check runs these under UBSan)
 SELECT timestamptz '2024-03-18 22:53:55+00' + interval '1701737567 days', timestamp '2024-01-01' - interval '-2000000000 days'
 SELECT '966647-10-08'::date::timestamptz
+SELECT count(*) FROM (VALUES (1), (2)) a(x) GROUP BY (SELECT y FROM (VALUES (1)) b(y) WHERE y = x)
+SELECT sum((SELECT y FROM (VALUES (1)) b(y) WHERE y = x)) FROM (VALUES (1), (2)) a(x)
+SELECT x, row_number() OVER (ORDER BY (SELECT -y FROM (VALUES (1), (2)) b(y) WHERE y = x)) FROM (VALUES (1), (2)) a(x) ORDER BY x
+SELECT x, sum((SELECT y FROM (VALUES (1), (2)) b(y) WHERE y = x)) OVER () FROM (VALUES (1), (2)) a(x) ORDER BY x
+SELECT DISTINCT ON ((SELECT y FROM (VALUES (1), (2)) b(y) WHERE y = x)) x FROM (VALUES (1), (2), (1)) a(x)
+SELECT x FROM (VALUES (1), (2)) a(x) LIMIT (SELECT 1)
+SELECT (VALUES ((SELECT 1))), x FROM (VALUES (1)) a(x)
+SELECT x, (VALUES (x), (x + 1) LIMIT 1) FROM (VALUES (1), (2)) a(x) ORDER BY x
+SELECT x, (SELECT count(*) FROM (VALUES (x), (x + 1)) b(y) WHERE y > 1) FROM (VALUES (1), (2)) a(x) ORDER BY x
+SELECT x, (SELECT y FROM (VALUES (1), (2)) b(y) WHERE y = x INTERSECT SELECT x) FROM (VALUES (1), (2)) a(x) ORDER BY x
+SELECT x, (SELECT count(*) FROM (SELECT y FROM (VALUES (1), (2)) b(y) EXCEPT SELECT x) s) FROM (VALUES (1), (2), (3)) a(x) ORDER BY x
+SELECT x, (SELECT count(*) FROM (SELECT DISTINCT ON (y % 2) y FROM (VALUES (1), (2), (3)) b(y) WHERE y >= x ORDER BY y % 2, y DESC) s) FROM (VALUES (1), (2), (3)) a(x) ORDER BY x
+SELECT x, (SELECT max(y) FROM (SELECT y FROM (VALUES (1), (2), (3)) b(y) ORDER BY y LIMIT x) s) FROM (VALUES (1), (2)) a(x) ORDER BY x
+SELECT x, EXISTS (SELECT 1 FROM (VALUES (1), (2)) b(y) FULL JOIN (VALUES (2)) c(z) ON y = z WHERE y = x) FROM (VALUES (1), (3)) a(x) ORDER BY x
+SELECT x FROM (VALUES (1), (2)) a(x) WHERE x = (SELECT y FROM (VALUES (1), (2)) b(y) WHERE y = x) ORDER BY x
+SELECT x, (SELECT y FROM (VALUES (1), (2)) b(y) WHERE y = x) FROM (VALUES (1), (2)) a(x) UNION SELECT 3, (SELECT 3) ORDER BY 1
+SELECT (SELECT count(*) FROM (VALUES (1), (2)) b(y) WHERE y > x) FROM (VALUES (0)) a(x) WHERE (SELECT count(*) FROM (VALUES (1), (2)) b(y) WHERE y > x) > 1
+SELECT x, (SELECT count(*) FROM (VALUES (1, 1), (1, 2)) b(y, z) GROUP BY y HAVING count(*) > x) FROM (VALUES (0), (1), (2)) a(x) ORDER BY x
+SELECT x, (SELECT sum(y) FILTER (WHERE y > x) FROM (VALUES (1), (2)) b(y)) FROM (VALUES (0), (1)) a(x) ORDER BY x
+SELECT x, (SELECT array_agg(y ORDER BY y * x DESC) FROM (VALUES (1), (2)) b(y)) FROM (VALUES (-1), (1)) a(x) ORDER BY x
