@@ -137,10 +137,24 @@ static void project_out(explain_t *x, const pln_rel_t *r, int depth)
         row_out(x, depth + 1, r->exprs, r->ncols);
         return;
     }
+    /* Project (pick) over Map (maps) over in. A projection that only picks columns of one that
+     * computes some (a volatile expression nobody reads is still computed) is one of those. */
+    const pln_rel_t *m = r;
+    bool picks_of_map = only_columns(r) && in->kind == PLN_REL_PROJECT && !in->get;
+    if (picks_of_map) {
+        m = in;
+        in = in->input;
+    }
     int nin = in->ncols, nmap = 0;
-    int *pick = cm_arena_alloc(x->b->arena, sizeof(int) * (size_t)(r->ncols ? r->ncols : 1));
-    for (int i = 0; i < r->ncols; i++)
-        pick[i] = r->exprs[i]->kind == TY_EXPR_COLUMN ? r->exprs[i]->index : nin + nmap++;
+    int *mpick = cm_arena_alloc(x->b->arena, sizeof(int) * (size_t)(m->ncols ? m->ncols : 1));
+    for (int i = 0; i < m->ncols; i++)
+        mpick[i] = m->exprs[i]->kind == TY_EXPR_COLUMN ? m->exprs[i]->index : nin + nmap++;
+    int *pick = mpick;
+    if (picks_of_map) {
+        pick = cm_arena_alloc(x->b->arena, sizeof(int) * (size_t)(r->ncols ? r->ncols : 1));
+        for (int i = 0; i < r->ncols; i++)
+            pick[i] = mpick[r->exprs[i]->index];
+    }
     bool identity = r->ncols == nin + nmap;
     for (int i = 0; identity && i < r->ncols; i++)
         identity = pick[i] == i;
@@ -157,13 +171,13 @@ static void project_out(explain_t *x, const pln_rel_t *r, int depth)
         line_begin(x, depth);
         cm_buf_put_str(&x->line, "Map (");
         bool first = true;
-        for (int i = 0; i < r->ncols; i++) {
-            if (r->exprs[i]->kind == TY_EXPR_COLUMN)
+        for (int i = 0; i < m->ncols; i++) {
+            if (m->exprs[i]->kind == TY_EXPR_COLUMN)
                 continue;
             if (!first)
                 cm_buf_put_str(&x->line, ", ");
             first = false;
-            pln__explain_expr(x->b, &x->line, r->exprs[i], true);
+            pln__explain_expr(x->b, &x->line, m->exprs[i], true);
         }
         cm_buf_put_u8(&x->line, ')');
         line_end(x);

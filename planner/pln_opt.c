@@ -32,10 +32,15 @@
 void pln__optimize(pln_binder_t *b, pln_rel_t **root)
 {
     pln_rel_t *r = *root;
+    int ncols = r->ncols;
+    ty_oid_t *types = cm_arena_alloc(b->arena, sizeof(ty_oid_t) * (size_t)(ncols ? ncols : 1));
+    memcpy(types, r->types, sizeof(ty_oid_t) * (size_t)ncols);
     r = pln__opt_pushdown(b, r);
     r = pln__opt_equiv(b, r);
     r = pln__opt_pushdown(b, r);
     r = pln__opt_prune(b, r);
+    /* The result's columns are the query's: a pass that changed them is a bug, not bad input. */
+    CM_ASSERT(r->ncols == ncols && memcmp(r->types, types, sizeof(ty_oid_t) * (size_t)ncols) == 0);
     *root = r;
 }
 
