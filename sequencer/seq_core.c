@@ -77,6 +77,7 @@ void seq_config_default(seq_config_t *cfg)
 static void seq__tail(seq_t *s);
 static void seq__boot(seq_t *s);
 static void seq__stop_cb(uv_async_t *a);
+static void seq__install_all(seq_t *s, df_cmd_t *c);
 
 /* ------------------------------------------------------------ history */
 
@@ -232,16 +233,79 @@ static void seq__snapshot_cb(void *arg, cat_store_status_t st, const cat_head_t 
     seq__store_answered(s);
     df_cmd_t *c = df_cmd_new(DF_CMD_BOOTSTRAP);
     c->index = head->index;
+    seq__install_all(s, c);
+    s->booted = true;
+    seq__emit(s, c, "");
+    seq__tail(s);
+}
+
+typedef struct seq__order {
+    const cat_item_t **items;   /* user items in ID order */
+    uint8_t *state;             /* 0 new, 1 being visited, 2 installed */
+    size_t n;
+} seq__order_t;
+
+static size_t seq__order_find(const seq__order_t *o, cat_id_t id)
+{
+    size_t lo = 0, hi = o->n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (o->items[mid]->id < id)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < o->n && o->items[lo]->id == id ? lo : SIZE_MAX;
+}
+
+/* Installs item k after everything it reads (iteratively: a long chain of views is no deep recursion). */
+static void seq__install_after_deps(seq_t *s, df_cmd_t *c, seq__order_t *o, size_t k, size_t *stack)
+{
+    size_t top = 0;
+    stack[top++] = k;
+    o->state[k] = 1;
+    while (top > 0) {
+        size_t cur = stack[top - 1];
+        const cat_item_t *it = o->items[cur];
+        bool pushed = false;
+        for (uint32_t d = 0; d < it->ndeps && !pushed; d++) {
+            size_t j = seq__order_find(o, it->deps[d]);
+            if (j != SIZE_MAX && o->state[j] == 0) {
+                o->state[j] = 1;
+                stack[top++] = j;
+                pushed = true;
+            }
+        }
+        if (!pushed) {
+            top--;
+            o->state[cur] = 2;
+            seq__install(s, c, it);
+        }
+    }
+}
+
+/* Every user item, each after what it reads: ID order is not enough, since
+ * CREATE OR REPLACE may make a view read an item newer than itself. */
+static void seq__install_all(seq_t *s, df_cmd_t *c)
+{
+    seq__order_t o = {0};
+    size_t total = cat_snap_item_count(s->snap);
+    o.items = cm_calloc(total + 1, sizeof *o.items);
     for (size_t i = 0;; i++) {
         const cat_item_t *it = cat_snap_item_at(s->snap, i);
         if (it == NULL)
             break;
-        if (!cat_id_is_system(it->id))
-            seq__install(s, c, it);   /* ID order: every item after what it reads */
+        if (!cat_id_is_system(it->id) && o.n < total)
+            o.items[o.n++] = it;
     }
-    s->booted = true;
-    seq__emit(s, c, "");
-    seq__tail(s);
+    o.state = cm_calloc(o.n + 1, 1);
+    size_t *stack = cm_calloc(o.n + 1, sizeof *stack);
+    for (size_t k = 0; k < o.n; k++)
+        if (o.state[k] == 0)
+            seq__install_after_deps(s, c, &o, k, stack);
+    free(stack);
+    free(o.state);
+    free(o.items);
 }
 
 /* Loads a consistent snapshot and broadcasts it (at start, or when the log was trimmed past us). */

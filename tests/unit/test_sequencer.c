@@ -149,6 +149,48 @@ static void follows_the_log_in_order(void)
     tc_free(&t);
 }
 
+static const cat_item_t *commit_view(tc_t *t, const char *name, const char *create_sql, cat_id_t dep);
+
+typedef struct names {
+    uint64_t id[16];
+    size_t n;
+} names_t;
+
+static void flow_id(void *arg, const df_dataflow_t *d)
+{
+    names_t *n = arg;
+    if (n->n < 16)
+        n->id[n->n++] = d->id;
+}
+
+/* A view redefined to read an item newer than itself is bootstrapped after that item. */
+static void bootstrap_installs_inputs_first(void)
+{
+    tc_t t;
+    tc_init(&t);
+    UNIT_CHECK(tc_create(&t, CAT_ITEM_TABLE, "t1", NULL));
+    const cat_item_t *v = commit_view(&t, "v", "CREATE VIEW eddy.public.v AS SELECT a FROM eddy.public.t1",
+                                      cat_snap_index(t.snap));
+    cat_id_t vid = v->id;
+    UNIT_CHECK(tc_create(&t, CAT_ITEM_TABLE, "t2", NULL));
+    cat_id_t t2 = cat_snap_index(t.snap);
+    tc_begin(&t);
+    static const cat_column_t cols[] = {{.name = "a", .type = 23, .typmod = -1}};
+    cat_item_def_t def = {.kind = CAT_ITEM_VIEW, .create_sql = "CREATE VIEW eddy.public.v AS SELECT a FROM eddy.public.t2",
+                          .columns = cols, .ncolumns = 1, .deps = &t2, .ndeps = 1};
+    UNIT_CHECK(cat_plan_alter_item(t.snap, cat_snap_item_by_id(t.snap, vid), &def, t.last, &t.err));
+    UNIT_CHECK(tc_commit_change(&t, t.last, "CREATE OR REPLACE VIEW") == CAT_STORE_OK);
+    rig_t r;
+    UNIT_CHECK(rig_start(&r, &t, 2, 16, 16));
+    UNIT_CHECK(wait_applied(&r, cat_snap_index(t.snap)));
+    names_t got = {0};
+    df_workers_visit_dataflows(r.ws, 1, flow_id, &got);
+    /* Installed in dependency order: t1, t2, then v (ID order would put v before t2). */
+    UNIT_CHECK(got.n == 3 && got.id[0] == vid - 1 && got.id[1] == t2 && got.id[2] == vid);
+    rig_stop(&r);
+    tc_free(&t);
+}
+
 static void tiny_queues_push_back(void)
 {
     tc_t t;
@@ -243,6 +285,7 @@ int main(void)
     cm_log_level = CM_LOG_ERROR;   /* the helpers' views have no real SQL to plan */
     UNIT_RUN(follows_the_log_in_order);
     UNIT_RUN(tiny_queues_push_back);
+    UNIT_RUN(bootstrap_installs_inputs_first);
     UNIT_RUN(plan_bytes_of_views);
     UNIT_EXIT();
 }
