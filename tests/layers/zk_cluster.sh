@@ -14,4 +14,7 @@ if [ ! -x "$BUILD/tools/zk_catalog_check" ]; then echo "not ok zk_cluster: $BUIL
 if ! zk_start; then echo "not ok zk_cluster: ZooKeeper did not start"; exit 0; fi
 zk_ensemble_start || echo "  (the ensemble did not start: its test fails)"
 export ZK_JAR
-timeout 400 "$PY" tests/zk/cluster.py
+# The tests kill servers this shell started: its "Killed" notices about them go
+# to a file, the tests' own stderr stays where it was.
+exec 3>&2 2>>"$LOG_DIR/zk_cluster.shell.log"
+timeout 400 "$PY" tests/zk/cluster.py 2>&3
