@@ -22,6 +22,7 @@ struct cat_commit {
     size_t cap;       /* of each of the four arrays above */
     cm_buf_t *bufs;   /* object encodings, one buffer each */
     size_t nbufs;
+    size_t capbufs;   /* cat__commit_obj_create: bufs grows; else sized once */
 };
 
 const cat_store_commit_t *cat_commit_store(const cat_commit_t *c)
@@ -162,9 +163,17 @@ cat_commit_t *cat_commit_build(const cat_change_t *ch, const cat_snap_t *s, cons
                                const uint8_t request_uuid[16], const char *tag, const char *sql,
                                const cat_limits_t *limits, cm_err_t *err)
 {
+    return cat__commit_build_ids(ch, s, head, request_uuid, tag, sql, limits, head->index + 1, 0, err);
+}
+
+cat_commit_t *cat__commit_build_ids(const cat_change_t *ch, const cat_snap_t *s, const cat_head_t *head,
+                                    const uint8_t request_uuid[16], const char *tag, const char *sql,
+                                    const cat_limits_t *limits, uint64_t id_index, uint32_t k, cm_err_t *err)
+{
     CM_ASSERT(head->index == cat_snap_index(s));
     CM_ASSERT(!ch->based || ch->base_index == head->index);
     uint64_t index = head->index + 1;
+    cat_id_t new_id = cat__txn_id(id_index, k);
     cat_commit_t *c = cm_calloc(1, sizeof(*c));
     cm_arena_init(&c->arena, 4096);
     cm_buf_init(&c->entry, 0);
@@ -218,8 +227,8 @@ cat_commit_t *cat_commit_build(const cat_change_t *ch, const cat_snap_t *s, cons
                 continue;
             }
             cat_object_t *o = &eo->obj;
-            o->id = index;
-            o->oid = cat__oid_for(index, o->cls);
+            o->id = new_id;
+            o->oid = cat__txn_oid(id_index, k, o->cls);
             const char *name_key;
             if (o->cls == CAT_CLASS_DATABASE) {
                 new_db_name = o->name;
@@ -228,7 +237,7 @@ cat_commit_t *cat_commit_build(const cat_change_t *ch, const cat_snap_t *s, cons
                 const char *dbname;
                 if (o->parent == 0) {
                     CM_ASSERT(new_db_name);
-                    o->parent = index;
+                    o->parent = new_id;
                     dbname = new_db_name;
                 } else {
                     dbname = cat_snap_database_by_id(s, o->parent)->name;
@@ -274,6 +283,83 @@ cat_commit_t *cat_commit_build(const cat_change_t *ch, const cat_snap_t *s, cons
         return NULL;
     }
     return c;
+}
+
+/* ------------------------------------------------------------ built key by key (cat_txn.c) */
+
+cat_commit_t *cat__commit_new(const cat_head_t *head, uint64_t index, const uint8_t request_uuid[16],
+                              const uint8_t *entry, size_t entry_len, size_t nobjects)
+{
+    cat_commit_t *c = cm_calloc(1, sizeof(*c));
+    cm_arena_init(&c->arena, 4096);
+    cm_buf_init(&c->entry, 0);
+    cm_buf_put(&c->entry, entry, entry_len);
+    size_t n = nobjects ? nobjects : 1;
+    c->cap = n;
+    c->obj_creates = cm_calloc(n, sizeof(cat_kv_t));
+    c->name_creates = cm_calloc(n, sizeof(cat_kv_t));
+    c->obj_deletes = cm_calloc(n, sizeof(char *));
+    c->name_deletes = cm_calloc(n, sizeof(char *));
+    c->bufs = cm_calloc(n, sizeof(cm_buf_t));
+    c->capbufs = n;
+    cat_store_commit_t *sc = &c->sc;
+    sc->expect = *head;
+    sc->index = index;
+    memcpy(sc->request_uuid, request_uuid, 16);
+    sc->entry = c->entry.data;
+    sc->entry_len = c->entry.len;
+    return c;
+}
+
+/* The store commit's arrays, pointed at after every addition (they may move). */
+static void commit_sync(cat_commit_t *c)
+{
+    cat_store_commit_t *sc = &c->sc;
+    sc->obj_creates = c->obj_creates;
+    sc->n_obj_creates = c->nobj_c;
+    sc->obj_deletes = c->obj_deletes;
+    sc->n_obj_deletes = c->nobj_d;
+    sc->name_creates = c->name_creates;
+    sc->n_name_creates = c->nname_c;
+    sc->name_deletes = c->name_deletes;
+    sc->n_name_deletes = c->nname_d;
+}
+
+void cat__commit_obj_delete(cat_commit_t *c, const char *key)
+{
+    grow(c, 1);
+    c->obj_deletes[c->nobj_d++] = cm_arena_strdup(&c->arena, key);
+    commit_sync(c);
+}
+
+void cat__commit_obj_create(cat_commit_t *c, const char *key, const uint8_t *data, size_t len)
+{
+    grow(c, 1);
+    if (c->nbufs == c->capbufs) {
+        c->capbufs = c->capbufs ? 2 * c->capbufs : 16;
+        c->bufs = cm_realloc(c->bufs, c->capbufs * sizeof(cm_buf_t));
+    }
+    cm_buf_t *b = &c->bufs[c->nbufs++];
+    cm_buf_init(b, 0);
+    cm_buf_put(b, data, len);
+    c->obj_creates[c->nobj_c++] = (cat_kv_t){.key = cm_arena_strdup(&c->arena, key), .data = b->data, .len = b->len};
+    commit_sync(c);
+}
+
+void cat__commit_name_delete(cat_commit_t *c, const char *name_key)
+{
+    grow(c, 1);
+    c->name_deletes[c->nname_d++] = cm_arena_strdup(&c->arena, name_key);
+    commit_sync(c);
+}
+
+void cat__commit_name_create(cat_commit_t *c, const char *name_key, const char *object_key)
+{
+    grow(c, 1);
+    const char *okey = cm_arena_strdup(&c->arena, object_key);
+    c->name_creates[c->nname_c++] =
+        (cat_kv_t){.key = cm_arena_strdup(&c->arena, name_key), .data = (const uint8_t *)okey, .len = strlen(okey)};
+    commit_sync(c);
 }
 
 cat_commit_t *cat_commit_bootstrap(const cat_head_t *head, const cat_limits_t *limits, cm_err_t *err)

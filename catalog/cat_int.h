@@ -197,4 +197,29 @@ bool cat__change_drops(const cat_change_t *c, cat_class_t cls, cat_id_t id);
 /* OIDs from the creating index. */
 uint32_t cat__oid_for(uint64_t index, cat_class_t cls);
 
+/*
+ * Transactions (cat_txn.c) commit several statements as one entry at index
+ * N: the objects the k-th statement creates get ID N + (k << CAT__TXN_SHIFT)
+ * and, for k > 0, OIDs from CAT__OID_TXN_BASE up (4 per (N, k), as the
+ * index-derived ones), so no later entry's IDs or OIDs can meet them.
+ */
+#define CAT__TXN_SHIFT 40
+#define CAT__TXN_STMTS_MAX 64
+#define CAT__OID_TXN_BASE 0x40000000u
+cat_id_t cat__txn_id(uint64_t index, uint32_t k);
+uint32_t cat__txn_oid(uint64_t index, uint32_t k, cat_class_t cls);
+/* The entry index an ID was created at. */
+static inline uint64_t cat__id_index(cat_id_t id) { return id & ((UINT64_C(1) << CAT__TXN_SHIFT) - 1); }
+/* A commit built key by key (cat_txn.c); every string and byte is copied. */
+cat_commit_t *cat__commit_new(const cat_head_t *head, uint64_t index, const uint8_t request_uuid[16],
+                              const uint8_t *entry, size_t entry_len, size_t nobjects);
+void cat__commit_obj_delete(cat_commit_t *c, const char *key);
+void cat__commit_obj_create(cat_commit_t *c, const char *key, const uint8_t *data, size_t len);
+void cat__commit_name_delete(cat_commit_t *c, const char *name_key);
+void cat__commit_name_create(cat_commit_t *c, const char *name_key, const char *object_key);
+/* cat_commit_build with the IDs of the k-th statement of a transaction committed at id_index. */
+cat_commit_t *cat__commit_build_ids(const cat_change_t *ch, const cat_snap_t *s, const cat_head_t *head,
+                                    const uint8_t request_uuid[16], const char *tag, const char *sql,
+                                    const cat_limits_t *limits, uint64_t id_index, uint32_t k, cm_err_t *err);
+
 #endif

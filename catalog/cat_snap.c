@@ -26,6 +26,19 @@ uint32_t cat__oid_for(uint64_t index, cat_class_t cls)
     return (uint32_t)(CAT_OID_FIRST_USER + 4 * (index - 1) + slot);
 }
 
+cat_id_t cat__txn_id(uint64_t index, uint32_t k)
+{
+    return index + ((cat_id_t)k << CAT__TXN_SHIFT);
+}
+
+uint32_t cat__txn_oid(uint64_t index, uint32_t k, cat_class_t cls)
+{
+    if (k == 0)
+        return cat__oid_for(index, cls);
+    uint64_t slot = cls == CAT_CLASS_ITEM ? 0 : cls == CAT_CLASS_SCHEMA ? 2 : 3;
+    return (uint32_t)(CAT__OID_TXN_BASE + 4 * ((index - 1) * CAT__TXN_STMTS_MAX + (k - 1)) + slot);
+}
+
 const char *cat_item_kind_name(cat_item_kind_t kind)
 {
     switch (kind) {
@@ -620,10 +633,14 @@ bool cat_snap_apply(cat_snap_t *s, const uint8_t *data, size_t len, cm_err_t *er
 
 static int cat__obj_cmp(const void *a, const void *b)
 {
+    /* Databases, then schemas, then items: a transaction's later statements create objects
+     * with IDs above later entries' (cat__txn_id), so ID order alone may put a child first. */
     const cat_object_t *x = a, *y = b;
+    if (x->cls != y->cls)
+        return (int)cat__clsbits(x->cls) - (int)cat__clsbits(y->cls);
     if (x->id != y->id)
         return x->id < y->id ? -1 : 1;
-    return (int)cat__clsbits(x->cls) - (int)cat__clsbits(y->cls);
+    return 0;
 }
 
 bool cat_snap_load(cat_snap_t *s, uint64_t index, const cat_kv_t *objects, size_t n, cm_err_t *err)
@@ -638,7 +655,7 @@ bool cat_snap_load(cat_snap_t *s, uint64_t index, const cat_kv_t *objects, size_
         cat_id_t id;
         if (ok && (!cat_object_key_parse(objects[i].key, &cls, &id) || cls != objs[i].cls || id != objs[i].id))
             ok = cat__corrupt(err, "object key does not match its record");
-        if (ok && (objs[i].id > index || cat_id_is_system(objs[i].id)))
+        if (ok && (cat__id_index(objs[i].id) > index || cat_id_is_system(objs[i].id)))
             ok = cat__corrupt(err, "object newer than the snapshot's head");
     }
     /* An object's parent was created before it, so in ID order (databases

@@ -576,6 +576,29 @@ cat_commit_t *cat_commit_build(const cat_change_t *c, const cat_snap_t *s, const
 const cat_store_commit_t *cat_commit_store(const cat_commit_t *c);
 void cat_commit_free(cat_commit_t *c);
 
+/* ------------------------------------------------------------ transactions */
+
+/* A copy of a snapshot: same index, same objects. */
+cat_snap_t *cat_snap_clone(const cat_snap_t *s);
+
+/*
+ * The DDL of one transaction block, committed as one entry (cat_txn.c).
+ * cat_txn_snap is the base with every added statement applied, to plan the
+ * next statement against; cat_txn_add applies one statement's change (planned
+ * against cat_txn_snap) to it; cat_txn_commit builds the store commit of all
+ * of them for head == the base's index (0A000 when the statements cannot be
+ * folded into one entry, 54000 past the limits). `base` must not change
+ * while the transaction lives.
+ */
+typedef struct cat_txn cat_txn_t;
+cat_txn_t *cat_txn_new(const cat_snap_t *base);
+void cat_txn_free(cat_txn_t *t);
+const cat_snap_t *cat_txn_snap(const cat_txn_t *t);
+size_t cat_txn_count(const cat_txn_t *t);
+bool cat_txn_add(cat_txn_t *t, const cat_change_t *ch, const char *tag, const char *sql, cm_err_t *err);
+cat_commit_t *cat_txn_commit(const cat_txn_t *t, const cat_head_t *head, const uint8_t request_uuid[16],
+                             const cat_limits_t *limits, cm_err_t *err);
+
 /* ------------------------------------------------------------ encoding */
 
 /*

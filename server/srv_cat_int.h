@@ -45,8 +45,10 @@ struct srv_ddl {
     srv_ddl_t *prev_active, *next_active;
     srv_cat_loop_t *cl;
     srv_conn_t *c;                /* NULL once detached */
-    const pln_stmt_t *st;
+    const pln_stmt_t *st;         /* NULL for a transaction block's COMMIT */
     const char *sql;
+    const char *tag;              /* the statement's, or COMMIT */
+    srv_txn_t *txn;               /* COMMIT: the block's DDL, planned again at the head */
     cm_arena_t arena;             /* planning scratch */
     cat_change_t *change;         /* the last plan: its notices are sent on success */
     cat_commit_t *commit;

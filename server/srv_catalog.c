@@ -344,7 +344,8 @@ const pln_catalog_t *srv_catalog_for(srv_conn_t *c)
         srv__path_parse(cc, srv_session_get(&c->sess, "search_path"));
         cc->gen = c->sess.settings_gen;
     }
-    cc->cat.snap = cl->snap;
+    /* Inside a transaction block with DDL, the session sees its own overlay. */
+    cc->cat.snap = srv_txn_snap(c) ? srv_txn_snap(c) : cl->snap;
     cc->cat.search = (cat_search_t){.database = c->sess.database, .path = (const char *const *)cc->path,
                                     .npath = cc->npath, .user = c->sess.user};
     return &cc->cat;
@@ -355,8 +356,14 @@ uint64_t srv_catalog_index(srv_conn_t *c)
     return c->lp->cat ? cat_snap_index(c->lp->cat->snap) : 0;
 }
 
+const cat_snap_t *srv_catalog_loop_snap(srv_conn_t *c)
+{
+    return c->lp->cat ? c->lp->cat->snap : NULL;
+}
+
 void srv_catalog_conn_free(srv_conn_t *c)
 {
+    srv_txn_discard(c);
     if (c->ddl) {
         c->ddl->c = NULL;
         c->ddl = NULL;

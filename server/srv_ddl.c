@@ -36,6 +36,7 @@ static void srv__ddl_free(srv_ddl_t *d)
         d->next_active->prev_active = d->prev_active;
     if (d->commit)
         cat_commit_free(d->commit);
+    srv_txn_free(d->txn);
     if (d->change)
         cat_change_free(d->change);
     cm_err_clear(&d->last_err);
@@ -97,7 +98,7 @@ void srv_ddl_finish(srv_ddl_t *d, cm_err_t *err)
         d->c = NULL;
         if (err == NULL)
             srv__send_notices(c, d->change);
-        const char *tag = d->st->tag;
+        const char *tag = d->tag;
         srv__ddl_free(d);
         srv_exec_ddl_done(c, err, tag);
         return;
@@ -218,7 +219,7 @@ static void srv__ddl_applied_cb(void *arg, const cm_err_t *err)
     if (strcmp(err->sqlstate, CM_ERRCODE_QUERY_CANCELED) == 0) {
         cm_err_set(&e, CM_ERRCODE_QUERY_CANCELED,
                    "%s is committed (catalog index %llu) but not yet applied by every worker after %d ms",
-                   d->st->tag, (unsigned long long)d->wait_index, d->cl->lp->srv->cfg.ddl_apply_timeout_ms);
+                   d->tag, (unsigned long long)d->wait_index, d->cl->lp->srv->cfg.ddl_apply_timeout_ms);
         cm_err_set_detail(&e, "The change is durable and the workers will apply it; it is not rolled back.");
         cm_err_set_hint(&e, "Later statements of this session wait until the workers have applied it.");
     } else {
@@ -290,6 +291,26 @@ void srv_ddl_waited(srv_ddl_t *d)
         srv__ddl_attempt(d, false);
         return;
     }
+    if (d->txn) {
+        d->commit = srv_txn_build(d->txn, d->c, d->cl->snap, &d->head, d->uuid, &d->cl->store->limits, &e);
+        if (d->commit == NULL) {
+            if (d->ambiguous) {
+                cm_err_clear(&d->last_err);
+                cm_err_move(&d->last_err, &e);
+                srv__ddl_lookup(d);
+                return;
+            }
+            srv_ddl_finish(d, &e);
+            return;
+        }
+        d->call_out = d->commit_out = true;
+        if (cat_store_commit(d->cl->store, cat_commit_store(d->commit), srv__commit_cb, d, &e) != 0) {
+            d->call_out = d->commit_out = false;
+            srv__ddl_store_failed(d, &e);
+        }
+        cm_err_clear(&e);
+        return;
+    }
     if (!srv__ddl_plan(d, &e)) {
         if (d->ambiguous) {
             /* Perhaps our own lost commit made the statement fail now (the
@@ -306,7 +327,7 @@ void srv_ddl_waited(srv_ddl_t *d)
         srv_ddl_finish(d, NULL);
         return;
     }
-    d->commit = cat_commit_build(d->change, d->cl->snap, &d->head, d->uuid, d->st->tag, d->sql,
+    d->commit = cat_commit_build(d->change, d->cl->snap, &d->head, d->uuid, d->tag, d->sql,
                                  &d->cl->store->limits, &e);
     if (d->commit == NULL) {
         srv_ddl_finish(d, &e);
@@ -357,7 +378,7 @@ static void srv__ddl_attempt(srv_ddl_t *d, bool lost_race)
         return;
     }
     if (lost_race && ++d->attempts > SRV_DDL_ATTEMPTS_MAX) {
-        cm_err_set(&e, "40001", "could not commit %s: the catalog kept changing", d->st->tag);
+        cm_err_set(&e, "40001", "could not commit %s: the catalog kept changing", d->tag);
         srv_ddl_finish(d, &e);
         return;
     }
@@ -410,7 +431,7 @@ static void srv__ddl_timeout(srv_ddl_t *d)
     cm_err_t e = {0};
     const char *store = cl->store ? cl->store->ops->name : "catalog";
     cm_err_set(&e, "57P03", "catalog store \"%s\" is unavailable: %s was not committed within %d ms", store,
-               d->st->tag, ms);
+               d->tag, ms);
     const char *why = d->last_err.set && d->last_err.message ? d->last_err.message : "no answer";
     if (d->committed)
         cm_err_set_detail(&e, "The change was committed, but this server could not read it back in time (%s).", why);
@@ -427,7 +448,7 @@ static void srv__ddl_timeout(srv_ddl_t *d)
     /* A call or a wait is still out: the client hears now, the operation ends
      * when that comes back (a commit once sent has its effect either way). */
     srv_conn_t *c = d->c;
-    const char *tag = d->st->tag;
+    const char *tag = d->tag;
     d->c = NULL;
     c->ddl = NULL;
     srv_exec_ddl_done(c, &e, tag);
@@ -481,6 +502,7 @@ srv_ddl_rc_t srv_catalog_ddl(srv_conn_t *c, const pln_stmt_t *st, const char *sq
     srv_ddl_t *d = srv__ddl_new(cl, c);
     d->st = st;
     d->sql = sql;
+    d->tag = st->tag;
     /* Validation against what this loop knows answers errors and no-ops at
      * once; a change is validated again at the head it commits on. */
     if (!srv__ddl_plan(d, err)) {
@@ -557,3 +579,34 @@ bool srv_catalog_hold(srv_conn_t *c)
     return c->state == SRV_CONN_BUSY;
 }
 
+srv_ddl_rc_t srv_catalog_commit_txn(srv_conn_t *c, srv_txn_t *t, cm_err_t *err)
+{
+    srv_cat_loop_t *cl = c->lp->cat;
+    if (cl == NULL || cl->store == NULL) {
+        srv_txn_free(t);
+        return cm_err_set(err, CM_ERRCODE_FEATURE_NOT_SUPPORTED, "COMMIT of DDL needs the catalog"), SRV_DDL_ERROR;
+    }
+    srv_ddl_t *d = srv__ddl_new(cl, c);
+    d->tag = "COMMIT";
+    d->txn = t;
+    if (getrandom(d->uuid, sizeof d->uuid, 0) != (ssize_t)sizeof d->uuid) {
+        int64_t now = cm_now_wall_us();
+        memcpy(d->uuid, &now, sizeof now);
+        memcpy(d->uuid + 8, &d, sizeof(void *) < 8 ? sizeof(void *) : 8);
+    }
+    d->attempts = 1;
+    d->call_out = true;
+    if (cat_store_head(cl->store, srv__head_cb, d, err) != 0) {
+        d->call_out = false;
+        if (!srv__store_err_transient(err)) {
+            d->c = NULL;
+            srv__ddl_free(d);
+            return SRV_DDL_ERROR;
+        }
+        srv__ddl_backoff(d, err);
+        cm_err_clear(err);
+    }
+    c->ddl = d;
+    srv_conn_set_state(c, SRV_CONN_BUSY);
+    return SRV_DDL_BUSY;
+}

@@ -48,6 +48,7 @@ static void srv__xact_touch(srv_conn_t *c)
 
 static void srv__xact_end(srv_conn_t *c, bool commit)
 {
+    srv_txn_discard(c);   /* a COMMIT that commits DDL took it first */
     srv_session_xact_end(&c->sess, commit);
     srv_portal_drop_all(c);
     c->xact = 'I';
@@ -150,6 +151,7 @@ typedef struct srv_run {
     const char *sql;
     const ty_datum_t *params;
     srv_portal_t *portal;     /* extended protocol; NULL for a simple Query */
+    int raw_off;              /* byte offset of the statement in sql (a Query's string may hold several) */
     const srv_cols_t *cols;   /* extended: the statement's; NULL: built here */
     int32_t max_rows;
 } srv_run_t;
@@ -556,8 +558,20 @@ static srv_run_rc_t srv__run(srv_conn_t *c, const srv_run_t *r, bool describe, c
             bool commit = st->kind == PLN_COMMIT && c->xact == 'T';
             if (st->kind == PLN_COMMIT && !commit)
                 tag = "ROLLBACK";   /* COMMIT of a failed transaction rolls back */
+            srv_txn_t *ddl = commit ? srv_txn_take(c) : NULL;
             srv__xact_end(c, commit);
             c->implicit_failed = false;
+            if (ddl != NULL) {
+                /* The block's DDL as one catalog commit; the block is over whatever it answers. */
+                switch (srv_catalog_commit_txn(c, ddl, err)) {
+                case SRV_DDL_DONE:
+                    break;
+                case SRV_DDL_ERROR:
+                    return SRV_RUN_ERROR;
+                case SRV_DDL_BUSY:
+                    return SRV_RUN_BUSY;
+                }
+            }
         }
         srv_put_command_complete(&c->out, tag);
         return SRV_RUN_OK;
@@ -572,7 +586,12 @@ static srv_run_rc_t srv__run(srv_conn_t *c, const srv_run_t *r, bool describe, c
             return cm_err_set(err, CM_ERRCODE_ACTIVE_SQL_TRANSACTION, "%s cannot run inside a transaction block",
                               st->tag),
                    SRV_RUN_ERROR;
-        /* Other DDL commits to the catalog at once; a transaction block does not hold it back. */
+        /* In a transaction block, DDL waits for COMMIT (srv_txn.c); otherwise it commits at once. */
+        if (c->xact == 'T') {
+            if (!srv_txn_ddl(c, st, r->sql, r->raw_off, err))
+                return SRV_RUN_ERROR;
+            break;
+        }
         switch (srv_catalog_ddl(c, st, r->sql, err)) {
         case SRV_DDL_DONE:
             break;
@@ -666,7 +685,9 @@ static void srv__query_continue(srv_conn_t *c)
             q->failed = true;
             break;
         }
+        int raw_len;
         srv_run_t r = {.st = st, .sql = q->sql};
+        pln_raw_span(raw, &r.raw_off, &raw_len);
         srv_run_rc_t rc = srv__run(c, &r, true, &err);
         if (rc == SRV_RUN_BUSY)
             return;

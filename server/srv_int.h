@@ -280,6 +280,7 @@ struct srv_conn {
     srv_work_t *work;           /* allocated on first blocking statement */
     struct srv_ddl *ddl;        /* a DDL statement in flight (the connection is BUSY) */
     srv_cat_conn_t *catc;       /* search_path as the catalog reads it; NULL until needed */
+    struct srv_txn *txn;        /* DDL of the open transaction block (srv_txn.c); NULL if none */
     uint64_t sync_index;        /* the session's catalog index: its last DDL's */
     srv_sync_wait_t *sync_wait; /* a statement held until the workers reach sync_index */
     cm_err_t sync_err;          /* the held statement timed out: the next Query or Parse answers this */
@@ -388,6 +389,24 @@ typedef enum srv_ddl_rc {
     SRV_DDL_BUSY,    /* committing: srv_exec_ddl_done answers later */
 } srv_ddl_rc_t;
 srv_ddl_rc_t srv_catalog_ddl(srv_conn_t *c, const pln_stmt_t *st, const char *sql, cm_err_t *err);
+/* COMMIT of a transaction block with DDL: its statements as one catalog commit (tag COMMIT). Takes t. */
+srv_ddl_rc_t srv_catalog_commit_txn(srv_conn_t *c, struct srv_txn *t, cm_err_t *err);
+/* The loop's own snapshot (not the session's transaction overlay). */
+const cat_snap_t *srv_catalog_loop_snap(srv_conn_t *c);
+
+/* srv_txn.c: DDL inside an explicit transaction block. */
+typedef struct srv_txn srv_txn_t;
+/* Plans a DDL statement (at byte off of sql) against the session's overlay and keeps it for COMMIT. */
+bool srv_txn_ddl(srv_conn_t *c, const pln_stmt_t *st, const char *sql, int off, cm_err_t *err);
+/* The session's overlay, or NULL outside a block with DDL. */
+const cat_snap_t *srv_txn_snap(const srv_conn_t *c);
+/* Detaches the block's DDL for COMMIT (NULL if there is none). */
+srv_txn_t *srv_txn_take(srv_conn_t *c);
+void srv_txn_discard(srv_conn_t *c);
+void srv_txn_free(srv_txn_t *t);
+/* The block's statements planned again at `snap` (== head) into one commit. */
+cat_commit_t *srv_txn_build(const srv_txn_t *t, srv_conn_t *c, const cat_snap_t *snap, const cat_head_t *head,
+                            const uint8_t uuid[16], const cat_limits_t *limits, cm_err_t *err);
 void srv_catalog_conn_free(srv_conn_t *c);
 /* True (the connection is now BUSY until its loop caught up) when this loop's
  * snapshot is behind a DDL some session was already told about. */

@@ -776,6 +776,87 @@ static void test_rename_containers_and_redefine(void)
     tc_free(&t);
 }
 
+/* Several statements' changes as one entry: later ones see the earlier ones, the store gets one
+ * commit, and replay, bootstrap and the transaction's own view agree. */
+static void test_transaction_one_entry(void)
+{
+    tc_t t;
+    tc_init(&t);
+    UNIT_CHECK(tc_create(&t, CAT_ITEM_TABLE, "old", NULL));
+    UNIT_CHECK(tc_create(&t, CAT_ITEM_VIEW, "oldv", "old"));
+    uint64_t before = cat_snap_index(t.snap);
+    cat_txn_t *x = cat_txn_new(t.snap);
+    cat_search_t search = {.database = "eddy", .path = (const char *const[]){"public"}, .npath = 1};
+    static const cat_column_t one[] = {{.name = "a", .type = 23, .typmod = -1}};
+    /* CREATE SCHEMA s; CREATE TABLE s.t; CREATE VIEW s.v reading it; DROP TABLE old CASCADE;
+     * CREATE TABLE gone; DROP TABLE gone. */
+    cat_change_t *ch = cat_change_new();
+    cat_qname_t sq = {.schema = "s"};
+    UNIT_CHECK(cat_plan_create_schema(cat_txn_snap(x), &search, &sq, false, ch, &t.err));
+    UNIT_CHECK(cat_txn_add(x, ch, "CREATE SCHEMA", "CREATE SCHEMA s", &t.err));
+    cat_change_free(ch);
+    ch = cat_change_new();
+    cat_item_def_t td = {.kind = CAT_ITEM_TABLE, .name = {.schema = "s", .name = "t"}, .create_sql = "CREATE TABLE s.t",
+                         .columns = one, .ncolumns = 1};
+    UNIT_CHECK(cat_plan_create_item(cat_txn_snap(x), &search, &td, false, ch, &t.err));
+    UNIT_CHECK(cat_txn_add(x, ch, "CREATE TABLE", "CREATE TABLE s.t", &t.err));
+    cat_change_free(ch);
+    const cat_schema_t *s_in = cat_snap_schema(cat_txn_snap(x), cat_snap_database(cat_txn_snap(x), "eddy"), "s");
+    const cat_item_t *t_in = s_in ? cat_snap_item(cat_txn_snap(x), s_in, "t") : NULL;
+    UNIT_CHECK(t_in != NULL);
+    cat_id_t dep = t_in ? t_in->id : 0;
+    ch = cat_change_new();
+    cat_item_def_t vd = {.kind = CAT_ITEM_VIEW, .name = {.schema = "s", .name = "v"}, .create_sql = "CREATE VIEW s.v",
+                         .columns = one, .ncolumns = 1, .deps = &dep, .ndeps = 1};
+    UNIT_CHECK(cat_plan_create_item(cat_txn_snap(x), &search, &vd, false, ch, &t.err));
+    UNIT_CHECK(cat_txn_add(x, ch, "CREATE VIEW", "CREATE VIEW s.v", &t.err));
+    cat_change_free(ch);
+    ch = cat_change_new();
+    cat_qname_t oq = {.name = "old"};
+    UNIT_CHECK(cat_plan_drop_items(cat_txn_snap(x), &search, CAT_ITEM_TABLE, &oq, 1, false, true, ch, &t.err));
+    UNIT_CHECK(cat_txn_add(x, ch, "DROP TABLE", "DROP TABLE old CASCADE", &t.err));
+    cat_change_free(ch);
+    ch = cat_change_new();
+    cat_item_def_t gd = {.kind = CAT_ITEM_TABLE, .name = {.name = "gone"}, .create_sql = "CREATE TABLE gone",
+                         .columns = one, .ncolumns = 1};
+    UNIT_CHECK(cat_plan_create_item(cat_txn_snap(x), &search, &gd, false, ch, &t.err));
+    UNIT_CHECK(cat_txn_add(x, ch, "CREATE TABLE", "CREATE TABLE gone", &t.err));
+    cat_change_free(ch);
+    ch = cat_change_new();
+    cat_qname_t gq = {.name = "gone"};
+    UNIT_CHECK(cat_plan_drop_items(cat_txn_snap(x), &search, CAT_ITEM_TABLE, &gq, 1, false, false, ch, &t.err));
+    UNIT_CHECK(cat_txn_add(x, ch, "DROP TABLE", "DROP TABLE gone", &t.err));
+    cat_change_free(ch);
+    /* Nothing reached the store yet. */
+    UNIT_CHECK(cat_snap_index(t.snap) == before && find(&t, "old") != NULL);
+    cm_err_clear(&t.err);
+    cat_head_t head = {.index = before, .version = (int64_t)before};
+    uint8_t uuid[16];
+    tc_uuid(&t, uuid);
+    cat_commit_t *c = cat_txn_commit(x, &head, uuid, NULL, &t.err);
+    UNIT_CHECK(c != NULL);
+    tc_res_t r = {0};
+    cm_err_t err = {0};
+    UNIT_CHECK(c && cat_store_commit(t.st, cat_commit_store(c), tc_commit_cb, &r, &err) == 0);
+    cat_store_dispatch(t.st);
+    UNIT_CHECK(r.st == CAT_STORE_OK);
+    cat_commit_free(c);
+    UNIT_CHECK(tc_sync(&t));
+    UNIT_CHECK(cat_snap_index(t.snap) == before + 1);
+    UNIT_CHECK(find(&t, "s.t") && find(&t, "s.v") && !find(&t, "old") && !find(&t, "oldv") && !find(&t, "gone"));
+    cm_err_clear(&t.err);
+    UNIT_CHECK(find(&t, "s.v")->deps[0] == find(&t, "s.t")->id);
+    UNIT_CHECK(find(&t, "s.t")->oid != find(&t, "s.v")->oid);
+    cat_txn_free(x);
+    UNIT_CHECK(replay_equals_bootstrap(&t, NULL));
+    UNIT_CHECK(replay_agrees(&t));
+    /* The names are free and taken in the store as in the snapshot. */
+    UNIT_CHECK(tc_create(&t, CAT_ITEM_TABLE, "old", NULL));
+    UNIT_CHECK(!tc_create(&t, CAT_ITEM_TABLE, "s.t", NULL));
+    cm_err_clear(&t.err);
+    tc_free(&t);
+}
+
 static void test_ten_thousand_objects(void)
 {
     tc_t t;
@@ -869,6 +950,7 @@ int main(void)
 {
     UNIT_RUN(test_bootstrap_objects);
     UNIT_RUN(test_rename_containers_and_redefine);
+    UNIT_RUN(test_transaction_one_entry);
     UNIT_RUN(test_drop_restrict_and_cascade);
     UNIT_RUN(test_dependent_order_as_postgres);
     UNIT_RUN(test_if_exists_and_wrong_kinds);

@@ -610,6 +610,60 @@ def database_ddl_outside_transaction_blocks_as_postgres(t):
 
 
 @case
+def transactional_ddl_as_postgres(t):
+    """DDL inside BEGIN ... COMMIT is seen by the block's later statements only, committed at COMMIT,
+    gone at ROLLBACK or after an error aborted the block."""
+    sch = schema("txn")
+
+    def run(p):
+        with connect(p) as c, connect(p) as other:
+            c.q("DROP SCHEMA IF EXISTS %s CASCADE" % sch)
+            got = [outcome(c.q(s)) for s in ("CREATE SCHEMA %s" % sch, "SET search_path = %s" % sch)]
+
+            def seen(conn, rel):
+                return describe(conn, "SELECT * FROM %s.%s" % (sch, rel))
+            for s in ("BEGIN", "CREATE TABLE t (a int)", "CREATE VIEW v AS SELECT * FROM t"):
+                got.append(outcome(c.q(s)))
+            got += [seen(c, "v"), seen(other, "t")]
+            got.append(outcome(c.q("ROLLBACK")))
+            got += [seen(c, "t"), seen(c, "v")]
+            for s in ("BEGIN", "CREATE TABLE t (a int, b text)", "CREATE VIEW v AS SELECT a FROM t",
+                      "CREATE INDEX ON t (a)", "ALTER TABLE t RENAME COLUMN b TO c", "CREATE TABLE gone (x int)",
+                      "DROP TABLE gone", "DROP TABLE IF EXISTS gone"):
+                got.append(outcome(c.q(s)))
+            got += [seen(c, "t"), seen(other, "t")]
+            got.append(outcome(c.q("COMMIT")))
+            got += [seen(other, "t"), seen(other, "v"), seen(other, "gone")]
+            for s in ("BEGIN", "DROP VIEW v", "CREATE TABLE u (a int)", "SELECT 1/0", "CREATE TABLE u2 (a int)",
+                      "COMMIT"):
+                got.append(outcome(c.q(s)))
+            got += [seen(other, "v"), seen(other, "u")]
+            for s in ("BEGIN", "CREATE TABLE t (a int)", "COMMIT", "START TRANSACTION",
+                      "DROP VIEW v", "DROP TABLE t", "CREATE TABLE t (z int8)", "COMMIT"):
+                got.append(outcome(c.q(s)))
+            got += [seen(other, "t"), seen(other, "v")]
+            c.q("DROP SCHEMA %s CASCADE" % sch)
+            return got
+    t.same_as_ref(run, "transaction block outcomes")
+    # A conflicting commit by another session in the meantime fails the COMMIT (PostgreSQL would make
+    # the other session wait for this one instead), and nothing of the block stays.
+    with connect() as c, connect() as other:
+        c.q("DROP SCHEMA IF EXISTS %s CASCADE" % sch)
+        c.q("CREATE SCHEMA %s; SET search_path = %s" % (sch, sch))
+        c.q("BEGIN")
+        c.q("CREATE TABLE mine (a int)")
+        c.q("CREATE TABLE w (a int)")
+        t.eq(outcome(other.q("CREATE TABLE %s.w (x text)" % sch)), [("C", "CREATE TABLE")], "the other session")
+        msgs = c.q("COMMIT")
+        t.eq([(e[1], e[2], e[5]) for e in outcome(msgs) if e[0] == "E"], [("42P07", 'relation "w" already exists', None)],
+             "COMMIT fails with the conflict")
+        t.eq([m.body for m in msgs if m.t == "Z"], [b"I"], "and the block is over")
+        t.eq(describe(c, "SELECT * FROM mine"), "42P01", "nothing of the block stays")
+        t.eq(describe(c, "SELECT * FROM w"), [("x", 25, -1)], "the other session's table")
+        c.q("DROP SCHEMA %s CASCADE" % sch)
+
+
+@case
 def command_tags_as_postgres(t):
     """The CommandComplete tag of every DDL (and EXPLAIN, utility statements) PostgreSQL has,
     simple and extended protocol; CREATE MATERIALIZED VIEW keeps eddy's own tag (Materialize's)."""
