@@ -9,8 +9,10 @@
  * over a product is a join.
  *
  * What must not move, and so stays where it is:
- *  - anything through LIMIT/OFFSET or DISTINCT ON (which rows are first
- *    would change), or an operator kind this pass does not know;
+ *  - anything through LIMIT/OFFSET (which rows are first would change),
+ *    or through DISTINCT ON unless it reads only the DISTINCT ON keys (then
+ *    it keeps or drops each group whole), or an operator kind this pass
+ *    does not know;
  *  - below a GROUP BY a conjunct reading an aggregate, and below one
  *    without GROUP BY anything (it always makes one row);
  *  - into the nullable side of an outer join from WHERE (it would filter
@@ -145,6 +147,31 @@ static pln_rel_t *push_reduce(push_t *p, pln_rel_t *r, const pln_conj_t *preds)
             pln__conj_add(p->b->arena, &down, pln__expr_subst(p->b->arena, preds->e[i], r->keys));
         else
             pln__conj_add(p->b->arena, &stay, preds->e[i]);
+    }
+    r->input = push(p, r->input, &down);
+    return pln__filter_over(p->b, r, stay.e, stay.n);
+}
+
+/*
+ * DISTINCT ON keeps the first row of each group of equal keys: a conjunct
+ * reading only the keys keeps or drops a group whole, so it may go below;
+ * one reading other columns could drop the first row and keep a later one.
+ */
+static pln_rel_t *push_distinct_on(push_t *p, pln_rel_t *r, const pln_conj_t *preds)
+{
+    pln_conj_t down = {0}, stay = {0};
+    bool *key = cm_arena_zalloc(p->b->arena, sizeof(bool) * (size_t)(r->ncols ? r->ncols : 1));
+    bool *used = cm_arena_zalloc(p->b->arena, sizeof(bool) * (size_t)(r->ncols ? r->ncols : 1));
+    for (int i = 0; i < r->nsort; i++)
+        key[r->sort[i].col] = true;
+    for (int i = 0; i < preds->n; i++) {
+        for (int c = 0; c < r->ncols; c++)
+            used[c] = false;
+        pln__expr_mark(preds->e[i], used);
+        bool keys_only = true;
+        for (int c = 0; c < r->ncols && keys_only; c++)
+            keys_only = !used[c] || key[c];
+        pln__conj_add(p->b->arena, keys_only ? &down : &stay, preds->e[i]);
     }
     r->input = push(p, r->input, &down);
     return pln__filter_over(p->b, r, stay.e, stay.n);
@@ -317,7 +344,7 @@ static pln_rel_t *push(push_t *p, pln_rel_t *r, const pln_conj_t *preds)
         return r;
     case PLN_REL_DISTINCT:
         if (r->nsort > 0)
-            return wall(p, r, preds);   /* DISTINCT ON: the first row of a group may be one the filter drops */
+            return push_distinct_on(p, r, preds);
         r->input = push(p, r->input, preds);
         return r;
     case PLN_REL_SETOP:

@@ -118,3 +118,7 @@ SELECT * FROM (VALUES (1), (2)) a(x) LEFT JOIN (VALUES (1), (2)) b(y) ON x = y L
 SELECT g, count(*), sum(x) FROM (VALUES (1, 1), (1, 2), (2, 3)) v(g, x) GROUP BY g HAVING count(*) > 1
 SELECT sum(x * 1.0), sum(x * 1.00), sum(x * 1.0) FROM (VALUES (1), (2)) v(x)
 SELECT max(x), max(x) FILTER (WHERE x < 2), max(x) FROM (VALUES (1), (2)) v(x) HAVING max(x) > 1
+-- DISTINCT ON passes conjuncts on its keys only
+SELECT * FROM (SELECT DISTINCT ON (g) g, x FROM (VALUES (1, 1), (1, 2), (2, 3), (3, 0)) v(g, x) ORDER BY g, x) s WHERE g > 1 ORDER BY 1
+SELECT * FROM (SELECT DISTINCT ON (g) g, x FROM (VALUES (1, 1), (1, 2), (2, 3), (3, 0)) v(g, x) ORDER BY g, x) s WHERE g < 3 AND x > 1
+SELECT * FROM (SELECT DISTINCT ON (g % 2) g, x FROM (VALUES (1, 1), (3, 2), (2, 3)) v(g, x) ORDER BY g % 2, x) s WHERE g > 1 ORDER BY 1
