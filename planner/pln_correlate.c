@@ -709,6 +709,65 @@ static ty_expr_t *replace(pln_binder_t *b, ty_expr_t *e, const ty_expr_t *at, ty
 
 static void stand_in(pln_binder_t *b, pln_sublink_t *sl);
 
+/* The distinct outer values references of `serial` read, as keys over the row (shifted by -base). */
+static int collect_keys(pln_binder_t *b, dctx_t *c, int serial, int base, ty_expr_t **keys)
+{
+    c->b = b;
+    c->keyof = cm_arena_alloc(b->arena, sizeof(int) * (size_t)(b->norefs ? b->norefs : 1));
+    cmap_t back = {.split = INT_MAX, .lo = -base};
+    for (int i = 0; i < b->norefs; i++) {
+        c->keyof[i] = -1;
+        if (b->orefs[i].sublink != serial)
+            continue;
+        dctx_t none = {.b = b, .keyof = c->keyof};
+        ty_expr_t *k = base ? subst(&none, b->orefs[i].expr, &back) : b->orefs[i].expr;
+        for (int j = 0; j < c->m && c->keyof[i] < 0; j++)
+            if (pln__expr_equal(keys[j], k))
+                c->keyof[i] = j;
+        if (c->keyof[i] < 0) {
+            keys[c->m] = k;
+            c->keyof[i] = c->m++;
+        }
+    }
+    return c->m;
+}
+
+pln_rel_t *pln__lateral_join(pln_binder_t *b, pln_rel_t *left, pln_rel_t *right, int serial, int base,
+                             sql_join_kind_t kind, ty_expr_t *pred)
+{
+    dctx_t c = {0};
+    ty_expr_t **keys = exprs_new(b, b->norefs + 1);
+    int m = collect_keys(b, &c, serial, base, keys);
+    if (m == 0) {
+        pln_rel_t *j = join(b, left, right, kind, pred);
+        return j;
+    }
+    int nl = left->ncols;
+    pln_rel_t *dist = rel_new(b, PLN_REL_DISTINCT, project(b, rel_copy(b, left), keys, m), m);
+    for (int i = 0; i < m; i++)
+        dist->types[i] = keys[i]->type;
+    c.d = dist;
+    pln_rel_t *sd = pushd(&c, right);
+    if (!sd)
+        return NULL;
+    /* left JOIN sd ON keys match AND the written condition (its right columns move past the keys). */
+    pln_rel_t *j = join(b, left, sd, kind, NULL);
+    ty_expr_t *on = NULL;
+    for (int i = 0; i < m; i++) {
+        ty_expr_t *eq = same_value(b, keys[i], col(b, nl + i, sd->types[i]));
+        if (!eq)
+            return NULL;
+        on = and_of(b, on, eq);
+    }
+    cmap_t map = {.split = nl, .lo = 0, .hi = m};
+    on = and_of(b, on, subst(&c, pred, &map));
+    j = join(b, left, sd, kind, on);
+    ty_expr_t **es = exprs_new(b, nl + right->ncols);
+    cols_of(b, j, 0, nl, es);
+    cols_of(b, j, nl + m, right->ncols, es + nl);
+    return project(b, j, es, nl + right->ncols);
+}
+
 /* I with one more column: the value of use u for each row (see the file comment). */
 static pln_rel_t *join_sublink(pln_binder_t *b, pln_rel_t *in, const use_t *u, ty_expr_t **value)
 {

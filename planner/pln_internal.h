@@ -308,6 +308,7 @@ typedef struct pln_binder {
     pln_sublink_t *sublinks;
     int nscopes;                  /* scope ids and sublink serials handed out */
     int nserials;
+    int lateral_serial;           /* the LATERAL subquery just bound in FROM read earlier items (its serial) */
     int norefs;                   /* outer references (pln_correlate.c) */
     int orefs_cap;
     pln_oref_t *orefs;
@@ -524,6 +525,10 @@ ty_expr_t *pln__outer_ref(pln_binder_t *b, pln_scope_t *owner, ty_expr_t *col, c
 bool pln__sublink_regroup(pln_binder_t *b, const ty_expr_t *placeholder, ty_expr_t **keys, int nkeys);
 /* The level's plan with its correlated sublinks joined in (pln_select.c calls it last). */
 pln_rel_t *pln__decorrelate(pln_binder_t *b, pln_rel_t *rel);
+/* left JOIN LATERAL right (INNER or LEFT; pred over both): right's references of `serial` to left's
+ * columns (FROM-row indexes from base) are joined as a correlated subquery's. */
+pln_rel_t *pln__lateral_join(pln_binder_t *b, pln_rel_t *left, pln_rel_t *right, int serial, int base,
+                             sql_join_kind_t kind, ty_expr_t *pred);
 /* True if rel holds a correlated sublink still to be joined (binding refuses the query then). */
 bool pln__has_correlated(pln_binder_t *b, const pln_rel_t *rel);
 /* The expression with every sublink replaced by its value for this execution (computed on first use). */

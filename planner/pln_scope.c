@@ -39,8 +39,15 @@ static bool bind_subquery(pln_binder_t *b, const sql_from_t *f, pln_scope_t *sc,
         cm_err_set_hint(b->err, "For example, FROM (%s ...) [AS] foo.", values ? "VALUES" : "SELECT");
         return false;
     }
-    /* A FROM subquery sees the enclosing query's names (for sublinks), not its siblings (no LATERAL). */
-    pln_scope_t inner = {.outer = sc->outer, .id = ++b->nscopes, .open_sublink = -1};
+    /* A FROM subquery sees the enclosing query's names (for sublinks); LATERAL also the items before it. */
+    pln_scope_t inner = {.outer = f->lateral ? sc : sc->outer, .id = ++b->nscopes, .open_sublink = -1};
+    pln_scope_t around = *sc;
+    int serial = 0, first_ref = b->norefs;
+    if (f->lateral) {
+        sc->open_sublink = serial = ++b->nserials;
+        sc->sub_aggs = NULL;
+        sc->sub_agg_forbidden = "FROM clause of their own query level";
+    }
     pln_scope_t *saved = b->scope;
     pln_aggctx_t *saved_aggs = b->aggs;
     const char *saved_forbidden = b->agg_forbidden;
@@ -51,8 +58,14 @@ static bool bind_subquery(pln_binder_t *b, const sql_from_t *f, pln_scope_t *sc,
     b->scope = saved;
     b->aggs = saved_aggs;
     b->agg_forbidden = saved_forbidden;
+    sc->open_sublink = around.open_sublink;
+    sc->sub_aggs = around.sub_aggs;
+    sc->sub_agg_forbidden = around.sub_agg_forbidden;
     if (!ok)
         return false;
+    for (int i = first_ref; serial && i < b->norefs; i++)
+        if (b->orefs[i].sublink == serial)
+            b->lateral_serial = serial;   /* the caller joins it to the items it reads */
     int naliases = sql_list_len(f->col_aliases);
     if (naliases > q.ncols)
         return pln__error(b, -1, "42P10",
@@ -173,12 +186,32 @@ static bool bind_join(pln_binder_t *b, const sql_from_t *f, pln_scope_t *sc, pln
     if (!bind_item(b, f->larg, sc, &l))
         return false;
     int mid = sc->nrtes;
+    b->lateral_serial = 0;
     if (!bind_item(b, f->rarg, sc, &r))
         return false;
+    int lateral = b->lateral_serial;
+    b->lateral_serial = 0;
+    if (lateral) {
+        /* Joined below with the left side's rows; a reference to anything else cannot be. */
+        for (int i = 0; i < b->norefs; i++) {
+            if (b->orefs[i].sublink != lateral)
+                continue;
+            const ty_expr_t *x = b->orefs[i].expr;
+            if (x->kind != TY_EXPR_COLUMN || x->index < base || x->index >= base + l->ncols)
+                return pln__error(b, b->orefs[i].location, CM_ERRCODE_FEATURE_NOT_SUPPORTED,
+                                  "LATERAL references outside the join's left side are not supported yet");
+        }
+        if (f->join == SQL_JOIN_RIGHT || f->join == SQL_JOIN_FULL) {
+            pln__error(b, b->orefs[b->norefs - 1].location, "42P10", "invalid reference to FROM-clause entry for table \"%s\"",
+                       b->orefs[b->norefs - 1].name);
+            cm_err_set_detail(b->err, "The combining JOIN type must be INNER or LEFT for a LATERAL reference.");
+            return false;
+        }
+    }
     int end = sc->nrtes, nraw = l->ncols + r->ncols;
     if (f->join == SQL_JOIN_CROSS) {
-        *rel = product(b, l, r);
-        return true;
+        *rel = lateral ? pln__lateral_join(b, l, r, lateral, base, SQL_JOIN_INNER, NULL) : product(b, l, r);
+        return *rel != NULL;
     }
     pln_rel_t *j = product(b, l, r);
     j->kind = PLN_REL_JOIN;
@@ -245,6 +278,8 @@ static bool bind_join(pln_binder_t *b, const sql_from_t *f, pln_scope_t *sc, pln
         rebase(on, base);
         j->pred = and_of(b, j->pred, on);
     }
+    if (lateral && !(j = pln__lateral_join(b, l, r, lateral, base, f->join, j->pred)))
+        return false;
     *rel = j;
     if (nmerge == 0 && !f->alias)
         return true;
@@ -440,9 +475,16 @@ bool pln__bind_from(pln_binder_t *b, const sql_list_t *from, pln_scope_t *scope,
     *rel = NULL;
     for (int i = 0; i < sql_list_len(from); i++) {
         pln_rel_t *r;
+        b->lateral_serial = 0;
         if (!bind_item(b, from->items[i], scope, &r))
             return false;
-        *rel = *rel ? product(b, *rel, r) : r;
+        if (b->lateral_serial && *rel) {
+            if (!(*rel = pln__lateral_join(b, *rel, r, b->lateral_serial, 0, SQL_JOIN_INNER, NULL)))
+                return false;
+        } else {
+            *rel = *rel ? product(b, *rel, r) : r;
+        }
+        b->lateral_serial = 0;
     }
     return true;
 }

@@ -2,9 +2,6 @@
 -- describe yet because a feature is missing. "-- pending: REASON" names the reason for the
 -- queries below it. tests/describe/describe.py runs them and prints neutral "# pending" lines;
 -- once one agrees with PostgreSQL it says so: move it to queries.sql then.
--- pending: LATERAL references to earlier FROM items (42P01 missing FROM-clause entry)
-SELECT * FROM orders o, LATERAL (SELECT * FROM items i WHERE i.order_id = o.id) x
-SELECT * FROM orders o CROSS JOIN LATERAL (SELECT count(*) FROM items i WHERE i.order_id = o.id) x
 -- pending: functions in FROM (0A000)
 SELECT * FROM generate_series(1, 3)
 SELECT * FROM generate_series(1, 3) AS g (n)

@@ -582,3 +582,7 @@ WITH c AS (SELECT * FROM customers) SELECT c.name, o.amount FROM c JOIN orders o
 WITH v AS (SELECT * FROM big_orders) SELECT status, count(*) FROM v GROUP BY status
 SELECT * FROM orders WHERE id IN (WITH t AS (SELECT order_id FROM items) SELECT order_id FROM t)
 WITH t AS (SELECT id FROM orders) SELECT * FROM t AS x (a, b)
+SELECT * FROM orders o, LATERAL (SELECT * FROM items i WHERE i.order_id = o.id) x
+SELECT * FROM orders o CROSS JOIN LATERAL (SELECT count(*) FROM items i WHERE i.order_id = o.id) x
+SELECT o.id, x.sku FROM orders o LEFT JOIN LATERAL (SELECT sku FROM items i WHERE i.order_id = o.id ORDER BY price DESC LIMIT 1) x ON true
+SELECT * FROM orders o RIGHT JOIN LATERAL (SELECT o.id AS oid) x ON true

@@ -616,3 +616,13 @@ SELECT (SELECT count(*) FROM (VALUES (1), (2)) b(y) WHERE y > x) FROM (VALUES (0
 SELECT x, (SELECT count(*) FROM (VALUES (1, 1), (1, 2)) b(y, z) GROUP BY y HAVING count(*) > x) FROM (VALUES (0), (1), (2)) a(x) ORDER BY x
 SELECT x, (SELECT sum(y) FILTER (WHERE y > x) FROM (VALUES (1), (2)) b(y)) FROM (VALUES (0), (1)) a(x) ORDER BY x
 SELECT x, (SELECT array_agg(y ORDER BY y * x DESC) FROM (VALUES (1), (2)) b(y)) FROM (VALUES (-1), (1)) a(x) ORDER BY x
+SELECT x, y FROM (VALUES (1), (2)) v(x), LATERAL (SELECT x * 10 AS y) s ORDER BY x
+SELECT x, y FROM (VALUES (1), (2), (3)) v(x), LATERAL (SELECT y FROM (VALUES (1), (2), (3)) w(y) WHERE y < x) s ORDER BY x, y
+SELECT x, n FROM (VALUES (1), (2), (NULL)) v(x) CROSS JOIN LATERAL (SELECT count(*) AS n FROM (VALUES (1), (2)) w(y) WHERE y <= x) s ORDER BY x
+SELECT x, y FROM (VALUES (1), (2), (3)) v(x) LEFT JOIN LATERAL (SELECT y FROM (VALUES (1), (2)) w(y) WHERE y > x) s ON true ORDER BY x, y
+SELECT x, y FROM (VALUES (1), (2), (3)) v(x) JOIN LATERAL (SELECT y FROM (VALUES (1), (2), (3)) w(y) WHERE y >= x) s ON y < 3 ORDER BY x, y
+SELECT x, y FROM (VALUES (1), (2), (3)) v(x) LEFT JOIN LATERAL (SELECT y FROM (VALUES (1), (2), (3)) w(y) WHERE y >= x ORDER BY y DESC LIMIT 1) s ON y <> 3 ORDER BY x
+SELECT a.x, b.z, s.t FROM (VALUES (1), (2)) a(x), (VALUES (10), (20)) b(z), LATERAL (SELECT a.x + b.z AS t) s ORDER BY 1, 2
+SELECT x, y FROM (VALUES (1)) v(x) RIGHT JOIN LATERAL (SELECT x AS y) s ON true
+SELECT * FROM LATERAL (SELECT 1 AS one) s
+SELECT x, s.* FROM (VALUES (1), (2)) v(x), LATERAL (SELECT x AS a, x * 2 AS b UNION ALL SELECT -x, 0) s ORDER BY 1, 2
