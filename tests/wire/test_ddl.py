@@ -664,6 +664,28 @@ def transactional_ddl_as_postgres(t):
 
 
 @case
+def transactional_renames_as_postgres(t):
+    """Renames of a schema and what lives in it inside one block, then the old names reused: the
+    catalog's name index moves with the block's one commit."""
+    a, b = schema("txa"), schema("txb")
+
+    def run(p):
+        with connect(p) as c, connect(p) as other:
+            c.q("DROP SCHEMA IF EXISTS %s CASCADE; DROP SCHEMA IF EXISTS %s CASCADE" % (a, b))
+            c.q("CREATE SCHEMA %s; CREATE TABLE %s.t (a int); CREATE VIEW %s.v AS SELECT a FROM %s.t" % (a, a, a, a))
+            got = [outcome(c.q(s)) for s in (
+                "BEGIN", "ALTER SCHEMA %s RENAME TO %s" % (a, b), "CREATE TABLE %s.u (x int)" % b,
+                "ALTER TABLE %s.t RENAME TO t2" % b, "CREATE OR REPLACE VIEW %s.v AS SELECT a, 1 AS one FROM %s.t2" % (b, b),
+                "CREATE SCHEMA %s" % a, "CREATE TABLE %s.t (z text)" % a, "COMMIT")]
+            got += [describe(other, "SELECT * FROM %s" % r) for r in
+                    ("%s.t" % a, "%s.t2" % b, "%s.u" % b, "%s.v" % b, "%s.t" % b)]
+            got += [outcome(other.q(s)) for s in ("CREATE TABLE %s.t (again int)" % b, "CREATE TABLE %s.t2 (no int)" % b)]
+            c.q("DROP SCHEMA %s CASCADE; DROP SCHEMA %s CASCADE" % (a, b))
+            return got
+    t.same_as_ref(run, "renames in a block")
+
+
+@case
 def command_tags_as_postgres(t):
     """The CommandComplete tag of every DDL (and EXPLAIN, utility statements) PostgreSQL has,
     simple and extended protocol; CREATE MATERIALIZED VIEW keeps eddy's own tag (Materialize's)."""
