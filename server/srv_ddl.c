@@ -180,6 +180,16 @@ static void srv__commit_cb(void *arg, cat_store_status_t st, uint64_t index, con
 {
     srv_ddl_t *d = arg;
     d->call_out = d->commit_out = false;
+    if (st == CAT_STORE_OK && d->commit != NULL && cat_snap_index(d->cl->snap) + 1 == index) {
+        /* Our own entry, just committed at the next index: apply it here
+         * instead of reading it back (a log read skips it later). */
+        const cat_store_commit_t *sc = cat_commit_store(d->commit);
+        cm_err_t e = {0};
+        if (!cat_snap_apply(d->cl->snap, sc->entry, sc->entry_len, &e))
+            cm_log_warn("catalog: own entry %llu does not apply here (%s); reading the log",
+                        (unsigned long long)index, e.message ? e.message : "?");
+        cm_err_clear(&e);
+    }
     cat_commit_free(d->commit);
     d->commit = NULL;
     d->cl->known_ok = st == CAT_STORE_OK;
