@@ -269,7 +269,7 @@ static ty_expr_t *subst(const dctx_t *c, ty_expr_t *e, const cmap_t *m)
     if (!e)
         return NULL;
     if (e->kind == TY_EXPR_COLUMN) {
-        int k = e->index >= PLN_OUTER_BASE ? c->keyof[e->index - PLN_OUTER_BASE] : -2;
+        int k = e->index < PLN_OUTER_BASE ? -2 : c->keyof ? c->keyof[e->index - PLN_OUTER_BASE] : -1;
         if (k == -1 || (k == -2 && e->index >= PLN_AGG_BASE))
             return e;   /* a reference to a level further out, joined when that level is planned */
         ty_expr_t *n = cm_arena_alloc(c->b->arena, sizeof(*n));
@@ -769,7 +769,7 @@ pln_rel_t *pln__lateral_join(pln_binder_t *b, pln_rel_t *left, pln_rel_t *right,
 }
 
 /* I with one more column: the value of use u for each row (see the file comment). */
-static pln_rel_t *join_sublink(pln_binder_t *b, pln_rel_t *in, const use_t *u, ty_expr_t **value)
+static pln_rel_t *join_sublink(pln_binder_t *b, pln_rel_t *in, const use_t *u, int base, ty_expr_t **value)
 {
     pln_sublink_t *sl = &b->sublinks[u->k];
     if (u->lhs && expr_pending(b, u->lhs)) {
@@ -778,20 +778,8 @@ static pln_rel_t *join_sublink(pln_binder_t *b, pln_rel_t *in, const use_t *u, t
         return NULL;
     }
     dctx_t c = {.b = b};
-    c.keyof = cm_arena_alloc(b->arena, sizeof(int) * (size_t)(b->norefs ? b->norefs : 1));
     ty_expr_t **keys = exprs_new(b, b->norefs + 1);
-    for (int i = 0; i < b->norefs; i++) {
-        c.keyof[i] = -1;
-        if (b->orefs[i].sublink != sl->serial)
-            continue;
-        for (int k = 0; k < c.m && c.keyof[i] < 0; k++)
-            if (pln__expr_equal(keys[k], b->orefs[i].expr))
-                c.keyof[i] = k;
-        if (c.keyof[i] < 0) {
-            keys[c.m] = b->orefs[i].expr;
-            c.keyof[i] = c.m++;
-        }
-    }
+    collect_keys(b, &c, sl->serial, base, keys);
     if (u->lhs)
         keys[c.m++] = u->lhs;   /* IN / ANY / ALL: the left operand's values decide too */
     int n = in->ncols, m = c.m;
@@ -900,17 +888,23 @@ static bool only_expression(const pln_rel_t *r)
 }
 
 /* Its expression over the enclosing row: evaluated where it is written, so CASE still decides whether it runs. */
-static ty_expr_t *inline_expr(pln_binder_t *b, int serial, ty_expr_t *e)
+static ty_expr_t *inline_expr(pln_binder_t *b, int serial, ty_expr_t *e, int base)
 {
-    if (e->kind == TY_EXPR_COLUMN && e->index >= PLN_OUTER_BASE && b->orefs[e->index - PLN_OUTER_BASE].sublink == serial)
-        return b->orefs[e->index - PLN_OUTER_BASE].expr;
+    if (e->kind == TY_EXPR_COLUMN && e->index >= PLN_OUTER_BASE && b->orefs[e->index - PLN_OUTER_BASE].sublink == serial) {
+        ty_expr_t *x = b->orefs[e->index - PLN_OUTER_BASE].expr;
+        if (!base)
+            return x;
+        dctx_t none = {.b = b, .keyof = NULL};
+        cmap_t back = {.split = INT_MAX, .lo = -base};
+        return subst(&none, x, &back);
+    }
     if (e->nargs == 0)
         return e;
     ty_expr_t *n = cm_arena_alloc(b->arena, sizeof(*n));
     *n = *e;
     n->args = exprs_new(b, e->nargs);
     for (int i = 0; i < e->nargs; i++)
-        n->args[i] = inline_expr(b, serial, e->args[i]);
+        n->args[i] = inline_expr(b, serial, e->args[i], base);
     return n;
 }
 
@@ -982,7 +976,7 @@ static void gather(pln_binder_t *b, pln_rel_t *r, slots_t *s)
 }
 
 /* An operator's expressions with its correlated sublinks joined into its input. */
-static pln_rel_t *join_all(pln_binder_t *b, pln_rel_t *r, const slots_t *s)
+static pln_rel_t *join_all(pln_binder_t *b, pln_rel_t *r, const slots_t *s, int base)
 {
     int n = r->input->ncols;
     for (;;) {
@@ -995,10 +989,10 @@ static pln_rel_t *join_all(pln_binder_t *b, pln_rel_t *r, const slots_t *s)
         ty_expr_t *value;
         pln_sublink_t *sl = &b->sublinks[u.k];
         if (sl->kind == SQL_SUBLINK_EXPR && only_expression(sl->rel)) {
-            value = inline_expr(b, sl->serial, sl->rel->exprs[0]);
+            value = inline_expr(b, sl->serial, sl->rel->exprs[0], base);
             stand_in(b, sl);
         } else {
-            pln_rel_t *in = join_sublink(b, r->input, &u, &value);
+            pln_rel_t *in = join_sublink(b, r->input, &u, base, &value);
             if (!in)
                 return NULL;
             r->input = in;
@@ -1060,8 +1054,94 @@ static pln_rel_t *walk(pln_binder_t *b, pln_rel_t *r)
     gather(b, r, &s);
     for (int i = 0; i < s.n; i++)
         if (expr_pending(b, *s.at[i]))
-            return join_all(b, r, &s);
+            return join_all(b, r, &s, 0);
     return r;
+}
+
+/* Which side of a join row of nl left columns e reads: 1 left, 2 right, 3 both, 0 neither. */
+static int sides(const ty_expr_t *e, int nl)
+{
+    if (!e)
+        return 0;
+    if (e->kind == TY_EXPR_COLUMN)
+        return e->index >= PLN_AGG_BASE ? 0 : e->index < nl ? 1 : 2;
+    int s = 0;
+    for (int i = 0; i < e->nargs; i++)
+        s |= sides(e->args[i], nl);
+    return s;
+}
+
+/*
+ * An outer join's condition: each subquery in it reads one side only (as a
+ * rule the preserved one), so its value is joined to that side's rows and
+ * the condition reads it there.
+ */
+static pln_rel_t *decorrelate_outer_on(pln_binder_t *b, pln_rel_t *j, int base)
+{
+    pln_rel_t *l = j->input, *r = j->right;
+    int nl0 = l->ncols, nr0 = r->ncols;
+    ty_expr_t *pred = j->pred;
+    for (;;) {
+        use_t u = {0};
+        if (!find_use(b, pred, &u))
+            break;
+        pln_sublink_t *sl = &b->sublinks[u.k];
+        dctx_t c = {0};
+        ty_expr_t **keys = exprs_new(b, b->norefs + 1);
+        int m = collect_keys(b, &c, sl->serial, base, keys);
+        int nl = l->ncols;
+        int side = sides(u.lhs, nl);
+        for (int i = 0; i < m; i++)
+            side |= sides(keys[i], nl0);
+        if (side == 3) {
+            pln__error(b, sl->location, CM_ERRCODE_FEATURE_NOT_SUPPORTED,
+                       "a subquery in an outer join's condition that reads both sides is not supported yet");
+            return NULL;
+        }
+        bool right = side == 2;
+        ty_expr_t *value;
+        use_t su = u;
+        cmap_t to_right = {.split = INT_MAX, .lo = -nl};
+        if (right && u.lhs)
+            su.lhs = subst(&c, u.lhs, &to_right);
+        pln_rel_t *in = join_sublink(b, right ? r : l, &su, right ? base + nl0 : base, &value);
+        if (!in)
+            return NULL;
+        /* The condition's columns: the left side's stay, the right side's move past a new left column. */
+        ty_expr_t *v = col(b, right ? nl + r->ncols : nl, value->type);
+        v->typmod = value->typmod;
+        if (right) {
+            pred = replace(b, pred, u.at, v);
+            r = in;
+        } else {
+            /* The right side's columns move past the new left one; a constant marks the value's place meanwhile. */
+            ty_expr_t *mark = bool_const(b, -1);
+            cmap_t shift = {.split = nl, .lo = 0, .hi = 1};
+            dctx_t none = {.b = b};
+            pred = replace(b, subst(&none, replace(b, pred, u.at, mark), &shift), mark, v);
+            l = in;
+        }
+    }
+    pln_rel_t *n = join(b, l, r, j->join, pred);
+    ty_expr_t **es = exprs_new(b, nl0 + nr0);
+    cols_of(b, n, 0, nl0, es);
+    cols_of(b, n, l->ncols, nr0, es + nl0);
+    return project(b, n, es, nl0 + nr0);
+}
+
+pln_rel_t *pln__decorrelate_on(pln_binder_t *b, pln_rel_t *j, int base)
+{
+    if (j->join != SQL_JOIN_INNER)
+        return decorrelate_outer_on(b, j, base);
+    /* An inner join's condition is a filter over the product: its subqueries join there. */
+    pln_rel_t *l = j->input, *r = j->right;
+    ty_expr_t *on = j->pred;
+    pln_rel_t *f = rel_new(b, PLN_REL_FILTER, join(b, l, r, SQL_JOIN_INNER, NULL), l->ncols + r->ncols);
+    memcpy(f->types, f->input->types, sizeof(ty_oid_t) * (size_t)f->ncols);
+    f->pred = on;
+    slots_t s = {0};
+    gather(b, f, &s);
+    return join_all(b, f, &s, base);
 }
 
 pln_rel_t *pln__decorrelate(pln_binder_t *b, pln_rel_t *rel)
@@ -1075,7 +1155,7 @@ pln_rel_t *pln__decorrelate(pln_binder_t *b, pln_rel_t *rel)
         return NULL;
     if (pln__has_correlated(b, rel)) {
         pln__error(b, -1, CM_ERRCODE_FEATURE_NOT_SUPPORTED,
-                   "correlated subqueries are not supported in JOIN conditions, VALUES, LIMIT or OFFSET yet");
+                   "correlated subqueries are not supported in VALUES, LIMIT or OFFSET yet");
         return NULL;
     }
     return rel;

@@ -529,6 +529,8 @@ pln_rel_t *pln__decorrelate(pln_binder_t *b, pln_rel_t *rel);
  * columns (FROM-row indexes from base) are joined as a correlated subquery's. */
 pln_rel_t *pln__lateral_join(pln_binder_t *b, pln_rel_t *left, pln_rel_t *right, int serial, int base,
                              sql_join_kind_t kind, ty_expr_t *pred);
+/* A join (its condition over both sides, FROM-row indexes from base) with the condition's correlated sublinks joined. */
+pln_rel_t *pln__decorrelate_on(pln_binder_t *b, pln_rel_t *j, int base);
 /* True if rel holds a correlated sublink still to be joined (binding refuses the query then). */
 bool pln__has_correlated(pln_binder_t *b, const pln_rel_t *rel);
 /* The expression with every sublink replaced by its value for this execution (computed on first use). */

@@ -280,6 +280,8 @@ static bool bind_join(pln_binder_t *b, const sql_from_t *f, pln_scope_t *sc, pln
     }
     if (lateral && !(j = pln__lateral_join(b, l, r, lateral, base, f->join, j->pred)))
         return false;
+    if (!lateral && pln__has_correlated(b, j) && !(j = pln__decorrelate_on(b, j, base)))
+        return false;
     *rel = j;
     if (nmerge == 0 && !f->alias)
         return true;

@@ -626,3 +626,10 @@ SELECT a.x, b.z, s.t FROM (VALUES (1), (2)) a(x), (VALUES (10), (20)) b(z), LATE
 SELECT x, y FROM (VALUES (1)) v(x) RIGHT JOIN LATERAL (SELECT x AS y) s ON true
 SELECT * FROM LATERAL (SELECT 1 AS one) s
 SELECT x, s.* FROM (VALUES (1), (2)) v(x), LATERAL (SELECT x AS a, x * 2 AS b UNION ALL SELECT -x, 0) s ORDER BY 1, 2
+SELECT * FROM (VALUES (1), (2)) a(x) JOIN (VALUES (1), (2)) b(y) ON y = (SELECT max(z) FROM (VALUES (1)) c(z) WHERE z = x)
+SELECT * FROM (VALUES (0)) p(w), (VALUES (1), (2)) a(x) JOIN (VALUES (1), (2)) b(y) ON EXISTS (SELECT 1 FROM (VALUES (1), (2)) c(z) WHERE z = x AND z = y) ORDER BY 2
+SELECT * FROM (VALUES (1), (2)) a(x) JOIN (VALUES (1), (2)) b(y) ON x IN (SELECT z FROM (VALUES (1), (2)) c(z) WHERE z <= y) ORDER BY 1, 2
+SELECT * FROM (VALUES (1), (2)) a(x) LEFT JOIN (VALUES (1), (2)) b(y) ON y = (SELECT max(z) FROM (VALUES (1)) c(z) WHERE z = x) ORDER BY 1
+SELECT * FROM (VALUES (1), (2), (NULL)) a(x) LEFT JOIN (VALUES (1), (2)) b(y) ON y = (SELECT min(z) FROM (VALUES (1), (2)) c(z) WHERE z >= x) AND EXISTS (SELECT 1 FROM (VALUES (2)) d(w) WHERE w = y) ORDER BY 1, 2
+SELECT * FROM (VALUES (1), (2)) a(x) RIGHT JOIN (VALUES (1), (2), (3)) b(y) ON x = (SELECT max(z) FROM (VALUES (1), (2)) c(z) WHERE z < y) ORDER BY 2
+SELECT * FROM (VALUES (0)) p(w), (VALUES (1), (2)) a(x) LEFT JOIN (VALUES (1), (2)) b(y) ON y = (SELECT x + 0) ORDER BY 2
