@@ -353,6 +353,9 @@ const pln_catalog_t *srv_catalog_for(srv_conn_t *c)
 
 uint64_t srv_catalog_index(srv_conn_t *c)
 {
+    /* In a block with DDL, the session's overlay: each of its statements moves the index on. */
+    if (srv_txn_snap(c))
+        return cat_snap_index(srv_txn_snap(c));
     return c->lp->cat ? cat_snap_index(c->lp->cat->snap) : 0;
 }
 

@@ -590,6 +590,10 @@ def prepared_statements_revalidate_after_ddl(t):
                       "ALTER TABLE t RENAME COLUMN c TO b", "EXECUTE p"):
                 got.append(outcome(c.q(s)))
             got.append(extended(c, Bind(stmt="s1") + Execute()))
+            # Inside a block, the block's own DDL counts.
+            for s in ("BEGIN", "ALTER TABLE t RENAME COLUMN b TO bb", "EXECUTE p", "ROLLBACK", "EXECUTE p",
+                      "BEGIN", "DROP TABLE t", "EXECUTE r(1)", "ROLLBACK", "EXECUTE r(1)"):
+                got.append(outcome(c.q(s)))
             c.q("DROP SCHEMA %s CASCADE" % sch)
             return got
     t.same_as_ref(run, "revalidation outcomes", norm)
