@@ -39,6 +39,7 @@ struct seq {
     uv_async_t ackev;          /* workers acknowledged */
     uv_async_t stopev;         /* seq_stop */
     uv_timer_t retry;          /* a store call failed: again later */
+    uv_timer_t tick;           /* Tick commands, when configured */
     int open_handles;
     uv_sem_t stopped;
     pthread_mutex_t ack_mu;    /* orders uv_async_send(ackev) against its close */
@@ -496,6 +497,24 @@ static void seq__ack_cb(uv_async_t *a)
         seq__tail(s);
 }
 
+/* ------------------------------------------------------------ ticks */
+
+/*
+ * Logical time advances through the same order as everything else: a Tick
+ * carries its wall-clock timestamp and the catalog index it follows. Skipped
+ * while the workers are behind (a full outbox) or before the Bootstrap:
+ * ticks are a heartbeat, not data, so dropping one loses nothing.
+ */
+static void seq__tick_cb(uv_timer_t *t)
+{
+    seq_t *s = t->data;
+    if (s->stopping || !s->booted || !seq__room(s))
+        return;
+    df_cmd_t *c = df_cmd_new(DF_CMD_TICK);
+    c->index = cat_snap_index(s->snap);
+    seq__emit(s, c, "");
+}
+
 /* ------------------------------------------------------------ store wake-ups */
 
 static void seq__wake(void *arg)
@@ -549,7 +568,9 @@ seq_t *seq_start(const seq_config_t *cfg, uv_loop_t *loop, cm_err_t *err)
     uv_async_init(loop, &s->stopev, seq__stop_cb);
     uv_timer_init(loop, &s->retry);
     s->wake.data = s->ackev.data = s->stopev.data = s->retry.data = s;
-    s->open_handles = 4;
+    uv_timer_init(loop, &s->tick);
+    s->tick.data = s;
+    s->open_handles = 5;
     s->store = cfg->store_open(cfg->store_arg, loop, seq__wake, s, err);
     if (s->store == NULL) {
         /* Nothing ran yet: seq_stop closes the handles on this thread. */
@@ -560,6 +581,8 @@ seq_t *seq_start(const seq_config_t *cfg, uv_loop_t *loop, cm_err_t *err)
     cat_store_set_notify(s->store, seq__notify_cb, s);
     atomic_store(&cfg->transport->seq, s);
     s->running = true;
+    if (cfg->tick_interval_ms > 0)
+        uv_timer_start(&s->tick, seq__tick_cb, (uint64_t)cfg->tick_interval_ms, (uint64_t)cfg->tick_interval_ms);
     seq__boot(s);
     return s;
 }
@@ -586,6 +609,7 @@ static void seq__stop_cb(uv_async_t *a)
     uv_close((uv_handle_t *)&s->wake, seq__closed_cb);
     uv_close((uv_handle_t *)&s->ackev, seq__closed_cb);
     uv_close((uv_handle_t *)&s->retry, seq__closed_cb);
+    uv_close((uv_handle_t *)&s->tick, seq__closed_cb);
     uv_close((uv_handle_t *)&s->stopev, seq__closed_cb);
 }
 

@@ -119,6 +119,7 @@ typedef struct seq_config {
     size_t outbox_max;             /* commands sequenced but not yet accepted by every worker; default 256 */
     size_t history_max;            /* commands kept for eddy_internal.commands; default 10000 */
     size_t read_batch;             /* log entries per read; default 64 */
+    int tick_interval_ms;          /* a Tick{timestamp} this often (logical time for later issues); 0: none */
     /* Called on the sequencer's loop whenever seq_applied_index grew. */
     void (*on_progress)(void *arg);
     void *progress_arg;

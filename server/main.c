@@ -42,6 +42,7 @@ static void usage(FILE *f)
             "  --worker-queue-max N        commands waiting per worker before worker 0 holds back (default 1024)\n"
             "  --ddl-apply-timeout-ms N    how long DDL waits for every worker to apply it (default 30000)\n"
             "  --command-history-max N     sequenced commands kept for eddy_internal, per worker too (default 10000)\n"
+            "  --tick-interval-ms N        worker 0 sequences a Tick (logical time) every N ms; 0: none (default 0)\n"
             "  --fault-worker-delay-ms N   fault testing: workers other than 0 sleep N ms before each batch (default 0)\n"
             "  --hash-password             read a password on stdin, print its SCRAM verifier\n"
             "  --help, --version\n",
@@ -82,7 +83,7 @@ enum {
     OPT_USERS, OPT_TLS_CERT, OPT_TLS_KEY, OPT_LOG_LEVEL, OPT_MAX_CONN, OPT_MSG_MAX, OPT_AUTH_MSG_MAX,
     OPT_OUT_MAX, OPT_RESULT_MAX, OPT_AUTH_TIMEOUT, OPT_WORKER_QUEUE_MAX, OPT_DDL_APPLY_TIMEOUT,
     OPT_COMMAND_HISTORY_MAX, OPT_HASH, OPT_HELP, OPT_VERSION, OPT_ZK_SESSION_TIMEOUT,
-    OPT_ZK_CONNECT_TIMEOUT, OPT_DDL_TIMEOUT, OPT_WORKER_DELAY,
+    OPT_ZK_CONNECT_TIMEOUT, OPT_DDL_TIMEOUT, OPT_WORKER_DELAY, OPT_TICK_INTERVAL,
 };
 
 int main(int argc, char **argv)
@@ -115,6 +116,7 @@ int main(int argc, char **argv)
         {"zookeeper-connect-timeout-ms", required_argument, NULL, OPT_ZK_CONNECT_TIMEOUT},
         {"ddl-timeout-ms", required_argument, NULL, OPT_DDL_TIMEOUT},
         {"fault-worker-delay-ms", required_argument, NULL, OPT_WORKER_DELAY},
+        {"tick-interval-ms", required_argument, NULL, OPT_TICK_INTERVAL},
         {NULL, 0, NULL, 0},
     };
     srv_config_t cfg;
@@ -206,6 +208,10 @@ int main(int argc, char **argv)
         case OPT_DDL_APPLY_TIMEOUT:
             ok = parse_size(optarg, 1, 3600000, &v);
             cfg.ddl_apply_timeout_ms = (int)v;
+            break;
+        case OPT_TICK_INTERVAL:
+            ok = parse_size(optarg, 0, 3600000, &v);
+            cfg.tick_interval_ms = (int)v;
             break;
         case OPT_WORKER_DELAY:
             ok = parse_size(optarg, 0, 60000, &v);

@@ -36,6 +36,7 @@ typedef struct srv_config {
     size_t worker_queue_max;          /* commands waiting per worker (back-pressure beyond) */
     int ddl_apply_timeout_ms;         /* DDL waits this long for every worker to apply it */
     size_t command_history_max;       /* sequenced commands eddy_internal remembers (and per worker) */
+    int tick_interval_ms;             /* worker 0 sequences a Tick this often; 0: none */
     int fault_worker_delay_ms;        /* fault testing: workers but 0 sleep this long before each batch */
     /* The catalog store: embedded unless `zookeeper` is set. */
     const char *zookeeper;            /* "host:port[,host:port...][/chroot]" */

@@ -81,6 +81,7 @@ bool srv_workers_start(srv_server_t *srv, cm_err_t *err)
     sc.store_arg = srv;
     sc.transport = srv->transport;
     sc.history_max = srv->cfg.command_history_max;
+    sc.tick_interval_ms = srv->cfg.tick_interval_ms;
     sc.on_progress = srv__progress;
     sc.progress_arg = srv;
     srv->seq = seq_start(&sc, df_workers_loop(srv->workers, 0), err);

@@ -22,6 +22,8 @@ typedef struct rig {
     seq_t *seq;
 } rig_t;
 
+static int rig_tick_ms;   /* seq_config_t.tick_interval_ms of the next rig */
+
 static bool rig_start(rig_t *r, tc_t *t, int workers, size_t queue_max, size_t outbox_max)
 {
     df_config_t dc;
@@ -37,6 +39,7 @@ static bool rig_start(rig_t *r, tc_t *t, int workers, size_t queue_max, size_t o
     sc.store_arg = t->db;
     sc.transport = r->tr;
     sc.outbox_max = outbox_max;
+    sc.tick_interval_ms = rig_tick_ms;
     r->seq = seq_start(&sc, df_workers_loop(r->ws, 0), &err);
     if (r->seq == NULL)
         return false;
@@ -191,6 +194,47 @@ static void bootstrap_installs_inputs_first(void)
     tc_free(&t);
 }
 
+/* Ticks take their turn in the one order: every worker applies them between the same Applies. */
+static void ticks_in_the_order(void)
+{
+    tc_t t;
+    tc_init(&t);
+    rig_t r;
+    rig_tick_ms = 2;
+    UNIT_CHECK(rig_start(&r, &t, 3, 1024, 256));
+    rig_tick_ms = 0;
+    char name[32];
+    for (int i = 0; i < 20; i++) {
+        snprintf(name, sizeof name, "t%d", i);
+        UNIT_CHECK(tc_create(&t, CAT_ITEM_TABLE, name, NULL));
+        usleep(3000);
+    }
+    UNIT_CHECK(wait_applied(&r, cat_snap_index(t.snap)));
+    usleep(20000);
+    seq_stop(r.seq);   /* no more commands: what the workers hold is final once they drained */
+    df_workers_stop(r.ws);
+    seen_t cmds = {0};
+    seq_visit_commands(r.seq, seen_cmd, &cmds);
+    size_t ticks = 0;
+    for (size_t i = 0; i < cmds.n; i++) {
+        UNIT_CHECK(cmds.seq[i] == i + 1);
+        UNIT_CHECK(i == 0 || cmds.index[i] >= cmds.index[i - 1]);
+        ticks += cmds.kind[i] == DF_CMD_TICK;
+    }
+    UNIT_CHECK(ticks >= 5 && cmds.n - ticks == 21);
+    for (int w = 0; w < 3; w++) {
+        seen_t got = {0};
+        df_workers_visit_applied(r.ws, w, seen_applied, &got);
+        UNIT_CHECK(got.n == cmds.n && memcmp(got.seq, cmds.seq, sizeof got.seq) == 0 &&
+                   memcmp(got.kind, cmds.kind, sizeof got.kind) == 0 &&
+                   memcmp(got.index, cmds.index, sizeof got.index) == 0);
+    }
+    seq_free(r.seq);
+    r.tr->ops->free(r.tr);
+    df_workers_free(r.ws);
+    tc_free(&t);
+}
+
 static void tiny_queues_push_back(void)
 {
     tc_t t;
@@ -286,6 +330,7 @@ int main(void)
     UNIT_RUN(follows_the_log_in_order);
     UNIT_RUN(tiny_queues_push_back);
     UNIT_RUN(bootstrap_installs_inputs_first);
+    UNIT_RUN(ticks_in_the_order);
     UNIT_RUN(plan_bytes_of_views);
     UNIT_EXIT();
 }
