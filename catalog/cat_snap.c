@@ -412,6 +412,7 @@ bool cat__snap_remove(cat_snap_t *s, cat_class_t cls, cat_id_t id, cm_err_t *err
 typedef struct cat__overlay {
     cat__map_t gone;      /* k = id << 2 | class bits */
     cat__map_t made;
+    cat__map_t redefined; /* k = item id: its new definition (cat_object_t), from a RENAME op */
     cat__map_t names_gone;   /* k = parent << 2 | class bits, s = name */
     cat__map_t names_made;
 } cat__overlay_t;
@@ -455,9 +456,20 @@ static bool cat__check_drop(const cat_snap_t *s, cat__overlay_t *ov, const cat_o
         const cat__item_t *it = cat__map_get(&s->item_by_id, o->id, NULL);
         children = &it->dependents, child_cls = CAT_CLASS_ITEM, name = it->pub.name, parent = it->pub.schema->id;
     }
-    for (size_t i = 0; i < children->n; i++)
-        if (!cat__map_get(&ov->gone, cat__ok(child_cls, *(const cat_id_t *)children->v[i]), NULL))
+    for (size_t i = 0; i < children->n; i++) {
+        cat_id_t child = *(const cat_id_t *)children->v[i];
+        if (cat__map_get(&ov->gone, cat__ok(child_cls, child), NULL))
+            continue;
+        /* A dependent redefined earlier in this entry may not read it any more. */
+        const cat_object_t *now = child_cls == CAT_CLASS_ITEM && o->cls == CAT_CLASS_ITEM
+                                      ? cat__map_get(&ov->redefined, child, NULL)
+                                      : NULL;
+        bool still = now == NULL;
+        for (uint32_t d = 0; now && d < now->ndeps; d++)
+            still = still || now->deps[d] == o->id;
+        if (still)
             return cat__bad(err, "an object depending on it is not dropped first", o->id);
+    }
     cat__map_put(&ov->gone, cat__ok(o->cls, o->id), NULL, (void *)1);
     cat__map_put(&ov->names_gone, parent << 2 | cat__clsbits(o->cls), name, (void *)1);
     return true;
@@ -527,6 +539,7 @@ static bool cat__check_rename(const cat_snap_t *s, cat__overlay_t *ov, const cat
                 return cat__bad(err, "a dependency does not exist", o->id);
         parent = o->parent, old_name = it->pub.name;
         taken = cat__map_get(&s->item_by_name, parent, o->name) != NULL;
+        cat__map_put(&ov->redefined, o->id, NULL, (void *)o);
     }
     if (strcmp(old_name, o->name) == 0)
         return true;   /* redefined under its own name */
@@ -605,6 +618,7 @@ bool cat_snap_apply(cat_snap_t *s, const uint8_t *data, size_t len, cm_err_t *er
     cat__map_init(&ov.made);
     cat__map_init(&ov.names_gone);
     cat__map_init(&ov.names_made);
+    cat__map_init(&ov.redefined);
     for (uint32_t i = 0; ok && i < e.nops; i++)
         ok = e.ops[i].kind == CAT_OP_DROP     ? cat__check_drop(s, &ov, &e.ops[i].obj, err)
              : e.ops[i].kind == CAT_OP_RENAME ? cat__check_rename(s, &ov, &e.ops[i].obj, err)
@@ -613,6 +627,7 @@ bool cat_snap_apply(cat_snap_t *s, const uint8_t *data, size_t len, cm_err_t *er
     cat__map_free(&ov.made);
     cat__map_free(&ov.names_gone);
     cat__map_free(&ov.names_made);
+    cat__map_free(&ov.redefined);
     for (uint32_t i = 0; ok && i < e.nops; i++) {
         /* The checks above make every step succeed; a failure here is a bug. */
         cm_err_t bug = {0};

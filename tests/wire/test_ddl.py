@@ -646,6 +646,11 @@ def transactional_ddl_as_postgres(t):
                       "DROP VIEW v", "DROP TABLE t", "CREATE TABLE t (z int8)", "COMMIT"):
                 got.append(outcome(c.q(s)))
             got += [seen(other, "t"), seen(other, "v")]
+            # A view redefined so that it no longer reads t, then t dropped, in one block.
+            for s in ("CREATE VIEW v AS SELECT z FROM t", "BEGIN", "CREATE OR REPLACE VIEW v AS SELECT 1::int8 AS z",
+                      "DROP TABLE t", "COMMIT"):
+                got.append(outcome(c.q(s)))
+            got += [seen(other, "t"), seen(other, "v")]
             c.q("DROP SCHEMA %s CASCADE" % sch)
             return got
     t.same_as_ref(run, "transaction block outcomes")
