@@ -10,9 +10,9 @@
  *
  * What must not move, and so stays where it is:
  *  - anything through LIMIT/OFFSET (which rows are first would change),
- *    or through DISTINCT ON unless it reads only the DISTINCT ON keys (then
- *    it keeps or drops each group whole), or an operator kind this pass
- *    does not know;
+ *    or through DISTINCT ON or a WINDOW unless it reads only the DISTINCT
+ *    ON keys or the PARTITION BY columns (then it keeps or drops each group
+ *    whole), or an operator kind this pass does not know;
  *  - below a GROUP BY a conjunct reading an aggregate, and below one
  *    without GROUP BY anything (it always makes one row);
  *  - into the nullable side of an outer join from WHERE (it would filter
@@ -172,6 +172,33 @@ static pln_rel_t *push_distinct_on(push_t *p, pln_rel_t *r, const pln_conj_t *pr
         for (int c = 0; c < r->ncols && keys_only; c++)
             keys_only = !used[c] || key[c];
         pln__conj_add(p->b->arena, keys_only ? &down : &stay, preds->e[i]);
+    }
+    r->input = push(p, r->input, &down);
+    return pln__filter_over(p->b, r, stay.e, stay.n);
+}
+
+/*
+ * A window's functions see the whole partition, so a filter below would
+ * change them, except one that reads only columns the window partitions
+ * by: it keeps or drops each partition whole, as PostgreSQL pushes it.
+ */
+static pln_rel_t *push_window(push_t *p, pln_rel_t *r, const pln_conj_t *preds)
+{
+    pln_conj_t down = {0}, stay = {0};
+    const pln_window_t *w = r->window;
+    bool *part = cm_arena_zalloc(p->b->arena, sizeof(bool) * (size_t)(r->ncols ? r->ncols : 1));
+    bool *used = cm_arena_zalloc(p->b->arena, sizeof(bool) * (size_t)(r->ncols ? r->ncols : 1));
+    for (int i = 0; w && i < w->npart; i++)
+        if (w->part[i]->kind == TY_EXPR_COLUMN && w->part[i]->index >= 0 && w->part[i]->index < r->input->ncols)
+            part[w->part[i]->index] = true;
+    for (int i = 0; i < preds->n; i++) {
+        for (int c = 0; c < r->ncols; c++)
+            used[c] = false;
+        pln__expr_mark(preds->e[i], used);
+        bool parts_only = true;
+        for (int c = 0; c < r->ncols && parts_only; c++)
+            parts_only = !used[c] || part[c];
+        pln__conj_add(p->b->arena, parts_only ? &down : &stay, preds->e[i]);
     }
     r->input = push(p, r->input, &down);
     return pln__filter_over(p->b, r, stay.e, stay.n);
@@ -352,10 +379,11 @@ static pln_rel_t *push(push_t *p, pln_rel_t *r, const pln_conj_t *preds)
     case PLN_REL_PRODUCT:
     case PLN_REL_JOIN:
         return push_join(p, r, preds);
+    case PLN_REL_WINDOW:
+        return push_window(p, r, preds);
     case PLN_REL_LIMIT:
     case PLN_REL_VALUES:
     case PLN_REL_SESSION:
-    case PLN_REL_WINDOW:   /* a window's rows are the whole partition's: a filter below would change them */
     case PLN_REL_CTE:      /* other readers of the CTE want all its rows */
     case PLN_REL_FLATMAP:
         return wall(p, r, preds);

@@ -122,3 +122,8 @@ SELECT max(x), max(x) FILTER (WHERE x < 2), max(x) FROM (VALUES (1), (2)) v(x) H
 SELECT * FROM (SELECT DISTINCT ON (g) g, x FROM (VALUES (1, 1), (1, 2), (2, 3), (3, 0)) v(g, x) ORDER BY g, x) s WHERE g > 1 ORDER BY 1
 SELECT * FROM (SELECT DISTINCT ON (g) g, x FROM (VALUES (1, 1), (1, 2), (2, 3), (3, 0)) v(g, x) ORDER BY g, x) s WHERE g < 3 AND x > 1
 SELECT * FROM (SELECT DISTINCT ON (g % 2) g, x FROM (VALUES (1, 1), (3, 2), (2, 3)) v(g, x) ORDER BY g % 2, x) s WHERE g > 1 ORDER BY 1
+-- windows pass conjuncts on their PARTITION BY columns only
+SELECT * FROM (SELECT g, x, row_number() OVER (PARTITION BY g ORDER BY x) AS n FROM (VALUES (1, 5), (1, 3), (2, 4)) v(g, x)) s WHERE g = 1 ORDER BY x
+SELECT * FROM (SELECT g, x, row_number() OVER (PARTITION BY g ORDER BY x) AS n FROM (VALUES (1, 5), (1, 3), (2, 4)) v(g, x)) s WHERE x > 3 ORDER BY g, x
+SELECT * FROM (SELECT g, x, sum(x) OVER (ORDER BY x) AS s FROM (VALUES (1, 5), (1, 3), (2, 4)) v(g, x)) s WHERE g = 1 ORDER BY x
+SELECT * FROM (SELECT g, x, count(*) OVER (PARTITION BY g % 2) AS c FROM (VALUES (1, 5), (3, 3), (2, 4)) v(g, x)) s WHERE g > 1 ORDER BY g
