@@ -616,6 +616,8 @@ static ty_expr_t *bind_func(pln_binder_t *b, const sql_expr_t *e)
         pln__error(b, e->pos, "42809", "window function %s requires an OVER clause", name);
         return NULL;
     }
+    if (pln__is_srf_call(name))
+        return pln__bind_srf_call(b, e);   /* generate_series, unnest, ... (pln_srf.c) */
     int n = e->args->count;
     ty_expr_t **args = alloc_args(b, n);
     if (!bind_list(b, e->args, args))

@@ -567,6 +567,21 @@ bool pln__cte_next(pln_exec_t *x, const pln_rel_t *rel, void **state, ty_datum_t
 
 /* pln_srf.c: functions in FROM (FLATMAP) and set-returning functions in the select list. */
 bool pln__flatmap_next(pln_exec_t *x, const pln_rel_t *rel, pln_iter_t *in, void **state, ty_datum_t **row);
+/* A FROM function: *rel is a FLATMAP, without input when it reads earlier FROM items (lateral). */
+bool pln__bind_from_function(pln_binder_t *b, const sql_from_t *f, pln_scope_t *sc, pln_rel_t **rel);
+bool pln__srf_is_lateral(const pln_rel_t *r);
+/* Places a lateral FLATMAP over left, whose columns start at base in the FROM row. */
+bool pln__srf_lateral(pln_binder_t *b, pln_rel_t *fm, pln_rel_t *left, int base, int pos);
+/* The select list's set-returning functions: f(args) is a call of one (and no scalar function)... */
+bool pln__is_srf_call(const char *name);
+/* ... bound to a placeholder where the select list allows it (b->srfs), else PostgreSQL's 0A000. */
+ty_expr_t *pln__bind_srf_call(pln_binder_t *b, const sql_expr_t *e);
+struct pln_srfctx *pln__srf_ctx(pln_binder_t *b);
+/* 0A000 for a call under CASE or COALESCE, as PostgreSQL. */
+bool pln__srf_check(pln_binder_t *b, struct pln_srfctx *s, ty_expr_t *const *targets, int n);
+/* FLATMAPs over rel, one per nesting level; the placeholders in exprs become their columns. */
+pln_rel_t *pln__srf_plan(pln_binder_t *b, struct pln_srfctx *s, pln_rel_t *rel, ty_expr_t **exprs, int n,
+                         ty_expr_t **keys, int nkeys, bool grouped);
 
 /* pln_rowset.c: a hash set of rows compared as DISTINCT does (NULLs equal). */
 typedef struct pln_rowset pln_rowset_t;

@@ -209,7 +209,13 @@ static bool bind_join(pln_binder_t *b, const sql_from_t *f, pln_scope_t *sc, pln
         }
     }
     int end = sc->nrtes, nraw = l->ncols + r->ncols;
+    bool fn_lateral = pln__srf_is_lateral(r);   /* a function reading the left side (pln_srf.c) */
+    if (fn_lateral && f->join != SQL_JOIN_CROSS && f->join != SQL_JOIN_INNER)
+        return pln__error(b, f->rarg->pos, CM_ERRCODE_FEATURE_NOT_SUPPORTED,
+                          "a function in FROM that reads the left side of an outer join is not supported yet");
     if (f->join == SQL_JOIN_CROSS) {
+        if (fn_lateral)
+            return pln__srf_lateral(b, r, l, base, f->rarg->pos) && (*rel = r);
         *rel = lateral ? pln__lateral_join(b, l, r, lateral, base, SQL_JOIN_INNER, NULL) : product(b, l, r);
         return *rel != NULL;
     }
@@ -280,8 +286,21 @@ static bool bind_join(pln_binder_t *b, const sql_from_t *f, pln_scope_t *sc, pln
     }
     if (lateral && !(j = pln__lateral_join(b, l, r, lateral, base, f->join, j->pred)))
         return false;
-    if (!lateral && pln__has_correlated(b, j) && !(j = pln__decorrelate_on(b, j, base)))
+    if (!lateral && !fn_lateral && pln__has_correlated(b, j) && !(j = pln__decorrelate_on(b, j, base)))
         return false;
+    if (fn_lateral) {
+        /* The join's rows are the function's over each left row, filtered by the condition. */
+        if (pln__has_correlated(b, j))
+            return pln__error(b, f->rarg->pos, CM_ERRCODE_FEATURE_NOT_SUPPORTED,
+                              "a correlated subquery in the condition of a join with a function is not supported yet");
+        if (!pln__srf_lateral(b, r, l, base, f->rarg->pos))
+            return false;
+        j->kind = PLN_REL_FILTER;
+        j->input = r;
+        j->right = NULL;
+        if (!j->pred)
+            j->pred = ty_expr_const(b->arena, TY_BOOL, -1, (ty_datum_t){.v.b = true});
+    }
     *rel = j;
     if (nmerge == 0 && !f->alias)
         return true;
@@ -467,7 +486,7 @@ static bool bind_item(pln_binder_t *b, const sql_from_t *f, pln_scope_t *sc, pln
     case SQL_FROM_JOIN:
         return bind_join(b, f, sc, rel);
     case SQL_FROM_FUNCTION:
-        return pln__error(b, f->pos, CM_ERRCODE_FEATURE_NOT_SUPPORTED, "functions in FROM are not supported yet");
+        return pln__bind_from_function(b, f, sc, rel);
     }
     return pln__error(b, f->pos, CM_ERRCODE_INTERNAL_ERROR, "unexpected FROM item");
 }
@@ -480,6 +499,15 @@ bool pln__bind_from(pln_binder_t *b, const sql_list_t *from, pln_scope_t *scope,
         b->lateral_serial = 0;
         if (!bind_item(b, from->items[i], scope, &r))
             return false;
+        if (pln__srf_is_lateral(r)) {
+            /* A function reading earlier items runs over their rows (pln_srf.c). */
+            const sql_from_t *f = from->items[i];
+            b->lateral_serial = 0;
+            if (!pln__srf_lateral(b, r, *rel, 0, f->pos))
+                return false;
+            *rel = r;
+            continue;
+        }
         if (b->lateral_serial && *rel) {
             if (!(*rel = pln__lateral_join(b, *rel, r, b->lateral_serial, 0, SQL_JOIN_INNER, NULL)))
                 return false;

@@ -466,7 +466,10 @@ static bool bind_simple(pln_binder_t *b, const sql_select_t *s, bool resolve, pl
     /* Window functions may appear in the targets and ORDER BY (and DISTINCT ON) only. */
     pln_winctx_t *wctx = pln__window_ctx(b, s);
     b->wins = wctx;
-    bool ok = bind_targets(b, s, &actx, resolve, &tl);
+    struct pln_srfctx *sctx = pln__srf_ctx(b);   /* set-returning functions: the targets only */
+    b->srfs = sctx;
+    bool ok = bind_targets(b, s, &actx, resolve, &tl) && pln__srf_check(b, sctx, tl.e, tl.n);
+    b->srfs = NULL;
     b->wins = NULL;
     if (!ok)
         return false;
@@ -576,6 +579,9 @@ static bool bind_simple(pln_binder_t *b, const sql_select_t *s, bool resolve, pl
         }
     }
     rel = pln__window_plan(b, wctx, rel, exprs, nout);
+    bool grouped = actx.naggs > 0 || groups.n > 0 || having;
+    if (!(rel = pln__srf_plan(b, sctx, rel, exprs, nout, groups.e, groups.n, grouped)))
+        return false;
     out->rel = project(b, rel, exprs, nout);
     out->targets = exprs;
     if (non) {
@@ -618,6 +624,8 @@ bool pln__bind_select(pln_binder_t *b, const sql_select_t *s, pln_bound_t *out)
     /* Window functions belong to the level they are written in: a subquery starts without. */
     pln_winctx_t *saved_wins = b->wins;
     const char *saved_win_forbidden = b->win_forbidden;
+    struct pln_srfctx *saved_srfs = b->srfs;   /* a subquery's set-returning functions are its own */
+    b->srfs = NULL;
     b->wins = NULL;
     b->win_forbidden = NULL;
     bool resolve = !b->setop_leaf;
@@ -633,6 +641,7 @@ bool pln__bind_select(pln_binder_t *b, const sql_select_t *s, pln_bound_t *out)
     b->scope = saved;
     b->wins = saved_wins;
     b->win_forbidden = saved_win_forbidden;
+    b->srfs = saved_srfs;
     if (s->with)
         ok = pln__with_end(b, s, out, ok);
     b->depth--;

@@ -269,6 +269,9 @@ bool ty_json_in(ty_ctx_t *ctx, const char *p, size_t len, ty_datum_t *out);
 int ty_jsonb_cmp(const ty_datum_t *a, const ty_datum_t *b);
 uint64_t ty_jsonb_hash(const ty_datum_t *d);
 
+/* The JSON set-returning functions (ty_srf_json.c), for ty_srf_candidates. */
+size_t ty_srf_json_candidates(const char *name, const ty_func_t **out, size_t max);
+
 /* ===== interval typmods (ty_interval_typmod.c) ===== */
 
 /* PostgreSQL's INTERVAL_TYPMOD(precision, range): range is a mask of the

@@ -350,7 +350,7 @@ typedef struct ty_srf {
     ty_func_t fn;              /* first, so a candidate found by ty_srf_candidates is its ty_srf_t;
                                   ret is the type of a single column, TY_RECORD when there are several */
     int ncols;
-    const char *colnames[TY_SRF_COLS_MAX];   /* ncols > 1: the columns' names (jsonb_each: key, value) */
+    const char *colnames[TY_SRF_COLS_MAX];   /* the OUT parameters' names (jsonb_each: key, value); NULL: none */
     ty_oid_t coltypes[TY_SRF_COLS_MAX];
     ty_srf_next_t next;
 } ty_srf_t;

@@ -2,16 +2,6 @@
 -- describe yet because a feature is missing. "-- pending: REASON" names the reason for the
 -- queries below it. tests/describe/describe.py runs them and prints neutral "# pending" lines;
 -- once one agrees with PostgreSQL it says so: move it to queries.sql then.
--- pending: functions in FROM (0A000)
-SELECT * FROM generate_series(1, 3)
-SELECT * FROM generate_series(1, 3) AS g (n)
-SELECT g FROM generate_series(1, 3) g
-SELECT * FROM unnest(ARRAY[1, 2]) AS u (v)
-SELECT * FROM items, unnest(tags) AS t (tag)
--- pending: set-returning functions in the select list (42883)
-SELECT generate_series(1, 3) FROM items
-SELECT unnest(tags) FROM items
-SELECT generate_series(1, 3), unnest(tags) FROM items
 -- pending: ARRAY(subquery) (0A000)
 SELECT ARRAY(SELECT 1), ARRAY(SELECT note FROM orders) FROM items
 -- pending: row-valued IN (subquery) (42601 subquery has too many columns)

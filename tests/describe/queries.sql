@@ -586,3 +586,23 @@ SELECT * FROM orders o, LATERAL (SELECT * FROM items i WHERE i.order_id = o.id) 
 SELECT * FROM orders o CROSS JOIN LATERAL (SELECT count(*) FROM items i WHERE i.order_id = o.id) x
 SELECT o.id, x.sku FROM orders o LEFT JOIN LATERAL (SELECT sku FROM items i WHERE i.order_id = o.id ORDER BY price DESC LIMIT 1) x ON true
 SELECT * FROM orders o RIGHT JOIN LATERAL (SELECT o.id AS oid) x ON true
+-- functions in FROM and set-returning functions in the select list
+SELECT * FROM generate_series(1, 3)
+SELECT * FROM generate_series(1, 3) AS g (n)
+SELECT g FROM generate_series(1, 3) g
+SELECT * FROM unnest(ARRAY[1, 2]) AS u (v)
+SELECT * FROM items, unnest(tags) AS t (tag)
+SELECT generate_series(1, 3) FROM items
+SELECT unnest(tags) FROM items
+SELECT generate_series(1, 3), unnest(tags) FROM items
+SELECT * FROM orders o, generate_series(1, o.id) AS g
+SELECT * FROM orders o CROSS JOIN LATERAL unnest(ARRAY[o.status, o.note]) WITH ORDINALITY AS u (s, n)
+SELECT e.id, j.* FROM events e, jsonb_each(e.payload) j
+SELECT e.id, j.value FROM events e, jsonb_array_elements_text(e.payload) j
+SELECT i.sku, t.* FROM items i, unnest(i.tags, i.tags) t
+SELECT id, generate_series(1, id), unnest(ARRAY[amount, amount * 2]) FROM orders
+SELECT status, generate_series(1, count(*)::int) FROM orders GROUP BY status
+SELECT jsonb_object_keys(payload) FROM events
+SELECT * FROM items, generate_subscripts(tags, 1) s
+SELECT * FROM orders WHERE id IN (SELECT generate_series(1, 10))
+SELECT * FROM orders o LEFT JOIN generate_series(1, 3) g ON g = o.id

@@ -633,3 +633,105 @@ SELECT * FROM (VALUES (1), (2)) a(x) LEFT JOIN (VALUES (1), (2)) b(y) ON y = (SE
 SELECT * FROM (VALUES (1), (2), (NULL)) a(x) LEFT JOIN (VALUES (1), (2)) b(y) ON y = (SELECT min(z) FROM (VALUES (1), (2)) c(z) WHERE z >= x) AND EXISTS (SELECT 1 FROM (VALUES (2)) d(w) WHERE w = y) ORDER BY 1, 2
 SELECT * FROM (VALUES (1), (2)) a(x) RIGHT JOIN (VALUES (1), (2), (3)) b(y) ON x = (SELECT max(z) FROM (VALUES (1), (2)) c(z) WHERE z < y) ORDER BY 2
 SELECT * FROM (VALUES (0)) p(w), (VALUES (1), (2)) a(x) LEFT JOIN (VALUES (1), (2)) b(y) ON y = (SELECT x + 0) ORDER BY 2
+-- functions in FROM
+SELECT * FROM generate_series(1, 3)
+SELECT * FROM generate_series(1, 10, 3) AS g (x)
+SELECT g FROM generate_series(1, 3) g
+SELECT g.* FROM generate_series(3, 1, -1) AS g
+SELECT * FROM generate_series(5, 1)
+SELECT * FROM generate_series(1, 3, 0)
+SELECT * FROM generate_series(2147483645, 2147483647)
+SELECT * FROM generate_series(-2147483646, -2147483648, -1)
+SELECT * FROM generate_series(9223372036854775806, 9223372036854775807)
+SELECT * FROM generate_series(1::int8, 3::int8, 2::int8)
+SELECT * FROM generate_series(1.5, 3)
+SELECT * FROM generate_series(0.1, 0.5, 0.15)
+SELECT * FROM generate_series(1::numeric, 'NaN'::numeric)
+SELECT * FROM generate_series('Infinity'::numeric, 3)
+SELECT * FROM generate_series(1::numeric, 3, 0)
+SELECT * FROM generate_series(1::numeric, 2, 'Infinity')
+SELECT * FROM generate_series('2024-01-30'::timestamp, '2024-04-01', '1 month')
+SELECT * FROM generate_series('2024-01-01 00:00'::timestamp, '2024-01-01 02:00', '45 minutes')
+SELECT * FROM generate_series('2024-03-01'::timestamptz, '2024-03-03', '1 day')
+SELECT * FROM generate_series('2024-01-03'::timestamp, '2024-01-01', '-1 day')
+SELECT * FROM generate_series('2024-01-01'::timestamp, '2024-01-02', '0 days')
+SELECT * FROM generate_series(1, NULL)
+SELECT * FROM generate_series(1, 3) WITH ORDINALITY
+SELECT * FROM generate_series(10, 12) WITH ORDINALITY AS t (v, n)
+SELECT * FROM generate_series(1, 2) AS g (a, b)
+SELECT * FROM generate_series(1, 100000) LIMIT 3
+SELECT count(*), sum(g) FROM generate_series(1, 10000) g
+SELECT * FROM unnest(ARRAY[1, 2, 3])
+SELECT * FROM unnest(ARRAY['a', NULL, 'c']) AS u (v)
+SELECT * FROM unnest(ARRAY[[1, 2], [3, 4]]) u
+SELECT * FROM unnest('{}'::int[])
+SELECT * FROM unnest(NULL::text[])
+SELECT * FROM unnest(ARRAY[1, 2], ARRAY['a', 'b', 'c'])
+SELECT * FROM unnest(ARRAY[1, 2], ARRAY['a']) WITH ORDINALITY AS u (x, y, n)
+SELECT * FROM unnest('{1,2}')
+SELECT * FROM generate_subscripts(ARRAY['a', 'b', 'c'], 1)
+SELECT * FROM generate_subscripts('[0:2]={x,y,z}'::text[], 1, true)
+SELECT * FROM generate_subscripts(ARRAY[[1, 2], [3, 4], [5, 6]], 2)
+SELECT * FROM generate_subscripts(ARRAY[1], 3)
+SELECT * FROM jsonb_array_elements('[1, "a", null, {"b": [2]}]')
+SELECT * FROM jsonb_array_elements_text('[1, "a", null, {"b": [2]}]')
+SELECT * FROM jsonb_array_elements('{"a": 1}')
+SELECT * FROM jsonb_array_elements('3')
+SELECT * FROM jsonb_each('{"b": 2, "a": [1, "x"], "c": null}')
+SELECT * FROM jsonb_each_text('{"b": 2, "a": "x", "c": null}')
+SELECT key FROM jsonb_each('{"b": 2, "a": 1}') AS j
+SELECT * FROM jsonb_each('[1]')
+SELECT * FROM jsonb_object_keys('{"b": 1, "a": 2}')
+SELECT * FROM jsonb_object_keys('[1]')
+SELECT * FROM jsonb_object_keys('"s"')
+SELECT * FROM json_array_elements('[1, "a",  {"k": 2}]')
+SELECT * FROM json_array_elements_text('[1, "a", null]')
+SELECT * FROM json_each('{"b": 2, "a": 1, "b": 3}')
+SELECT * FROM json_each_text('{"x": "y"}')
+SELECT * FROM json_object_keys('{"b": 1, "a": 2}')
+SELECT * FROM json_array_elements('{}')
+SELECT * FROM json_each('[]')
+SELECT * FROM json_object_keys('1')
+SELECT * FROM string_to_table('a,b,,c', ',')
+SELECT * FROM string_to_table('a,b,,c', ',', '')
+SELECT * FROM string_to_table('abc', NULL)
+SELECT * FROM string_to_table('abc', '')
+SELECT * FROM string_to_table('', ',')
+SELECT * FROM abs(-3) a, upper('x'), current_date IS NOT NULL AS d
+SELECT * FROM abs(generate_series(1, 2))
+SELECT * FROM generate_series(1, sum(1))
+SELECT * FROM nosuch_function(1)
+SELECT * FROM (VALUES (2), (3)) v (n), generate_series(1, n) g ORDER BY 1, 2
+SELECT * FROM (VALUES (2), (3)) v (n) CROSS JOIN LATERAL generate_series(1, v.n) g ORDER BY 1, 2
+SELECT * FROM (VALUES (2), (3)) v (n) JOIN generate_series(1, n) g ON g > 1 ORDER BY 1, 2
+SELECT * FROM (VALUES (2), (3)) v (n) JOIN generate_series(1, 3) g ON g = n ORDER BY 1
+SELECT * FROM (VALUES (ARRAY[1, 2]), (ARRAY[3])) v (a), unnest(a) WITH ORDINALITY AS u (x, i) ORDER BY 2
+SELECT n, count(*) FROM (VALUES (1), (3)) v (n), generate_series(1, n) GROUP BY n ORDER BY n
+SELECT (SELECT count(*) FROM generate_series(1, x)) FROM (VALUES (2), (4)) v (x) ORDER BY 1
+SELECT * FROM generate_series(1, 2) a, generate_series(1, 2) b ORDER BY 1, 2
+WITH t AS (SELECT * FROM generate_series(1, 5) g) SELECT sum(g) FROM t
+-- set-returning functions in the select list
+SELECT generate_series(1, 3)
+SELECT generate_series(1, 3) AS g ORDER BY g DESC
+SELECT generate_series(1, 3), unnest(ARRAY['a', 'b'])
+SELECT generate_series(1, 2) + generate_series(1, 3)
+SELECT generate_series(1, generate_series(1, 3))
+SELECT x, generate_series(1, x) FROM (VALUES (1), (2), (0)) v (x) ORDER BY 1, 2
+SELECT generate_series(1, count(*)::int) FROM (VALUES (1), (2)) v (x)
+SELECT unnest(ARRAY[1, 2]), unnest(ARRAY[3, 4, 5]), 10
+SELECT DISTINCT unnest(ARRAY[1, 1, 2]) ORDER BY 1
+SELECT jsonb_array_elements('[1, 2]'), jsonb_object_keys('{"a": 1}')
+SELECT jsonb_each('{"a": 1, "b": "x"}')
+SELECT generate_series(1, NULL)
+SELECT generate_series(1, 3) WHERE false
+SELECT count(*) FROM (SELECT generate_series(1, 100)) s
+SELECT 1 WHERE generate_series(1, 2) > 1
+SELECT CASE WHEN true THEN generate_series(1, 2) END
+SELECT coalesce(generate_series(1, 2), 0)
+SELECT sum(generate_series(1, 2))
+SELECT 1 LIMIT generate_series(1, 2)
+VALUES (generate_series(1, 2))
+SELECT * FROM (VALUES (1)) v (a) JOIN (VALUES (2)) w (b) ON a < generate_series(1, 2)
+SELECT 1 HAVING generate_series(1, 2) > 0
+SELECT unnest(ARRAY[1, 2], ARRAY[3, 4])
+SELECT unnest('{1,2}')
