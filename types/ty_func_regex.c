@@ -18,13 +18,8 @@
 #define T TY_TEXT
 #define NSUB 10
 
-typedef struct ty_re_flags {
-    int cflags;
-    bool global;
-} ty_re_flags_t;
-
 /* PostgreSQL's option letters that the POSIX engine can honour. */
-static bool ty__re_flags(ty_ctx_t *c, const ty_datum_t *d, bool allow_g, ty_re_flags_t *f)
+bool ty_re_flags_parse(ty_ctx_t *c, const ty_datum_t *d, bool allow_g, ty_re_flags_t *f)
 {
     f->cflags = 0;
     f->global = false;
@@ -59,7 +54,7 @@ static bool ty__re_flags(ty_ctx_t *c, const ty_datum_t *d, bool allow_g, ty_re_f
 }
 
 /* Next match at or after `start` (a byte offset); false when there is none. */
-static bool ty__re_next(const regex_t *re, const char *s, size_t len, size_t start, regmatch_t *m, size_t nm)
+bool ty_re_next(const regex_t *re, const char *s, size_t len, size_t start, regmatch_t *m, size_t nm)
 {
     if (start > len)
         return false;
@@ -107,7 +102,7 @@ static void ty__re_subst(cm_buf_t *b, const char *s, const regmatch_t *m, const 
 static bool ty__regexp_replace(ty_ctx_t *c, const ty_datum_t *a, int n, ty_datum_t *o)
 {
     ty_re_flags_t f;
-    if (!ty__re_flags(c, n > 3 ? &a[3] : NULL, true, &f))
+    if (!ty_re_flags_parse(c, n > 3 ? &a[3] : NULL, true, &f))
         return false;
     regex_t re;
     if (!ty_regex_compile(c, a[1].v.s.p, a[1].v.s.len, f.cflags, &re))
@@ -117,7 +112,7 @@ static bool ty__regexp_replace(ty_ctx_t *c, const ty_datum_t *a, int n, ty_datum
     regmatch_t m[NSUB];
     cm_buf_t b;
     cm_buf_init(&b, 0);
-    while (ty__re_next(&re, s, len, start, m, NSUB)) {
+    while (ty_re_next(&re, s, len, start, m, NSUB)) {
         cm_buf_put(&b, s + pos, (size_t)m[0].rm_so - pos);
         ty__re_subst(&b, s, m, a[2].v.s.p, a[2].v.s.len);
         pos = (size_t)m[0].rm_eo;
@@ -140,7 +135,7 @@ static bool ty__substring_re(ty_ctx_t *c, const ty_datum_t *a, int n, ty_datum_t
         return false;
     const char *s = ty_datum_cstr(c->arena, &a[0]);
     regmatch_t m[2];
-    bool found = ty__re_next(&re, s, a[0].v.s.len, 0, m, 2);
+    bool found = ty_re_next(&re, s, a[0].v.s.len, 0, m, 2);
     int g = re.re_nsub > 0 ? 1 : 0;
     regfree(&re);
     if (!found || m[g].rm_so < 0) {
@@ -154,7 +149,7 @@ static bool ty__substring_re(ty_ctx_t *c, const ty_datum_t *a, int n, ty_datum_t
 static bool ty__re_setup(ty_ctx_t *c, const ty_datum_t *a, int n, int flags_at, regex_t *re, const char **s)
 {
     ty_re_flags_t f;
-    if (!ty__re_flags(c, n > flags_at ? &a[flags_at] : NULL, false, &f))
+    if (!ty_re_flags_parse(c, n > flags_at ? &a[flags_at] : NULL, false, &f))
         return false;
     if (!ty_regex_compile(c, a[1].v.s.p, a[1].v.s.len, f.cflags, re))
         return false;
@@ -169,7 +164,7 @@ static bool ty__regexp_like(ty_ctx_t *c, const ty_datum_t *a, int n, ty_datum_t 
     if (!ty__re_setup(c, a, n, 2, &re, &s))
         return false;
     regmatch_t m[1];
-    o->v.b = ty__re_next(&re, s, a[0].v.s.len, 0, m, 1);
+    o->v.b = ty_re_next(&re, s, a[0].v.s.len, 0, m, 1);
     regfree(&re);
     return true;
 }
@@ -197,7 +192,7 @@ static bool ty__regexp_count(ty_ctx_t *c, const ty_datum_t *a, int n, ty_datum_t
     }
     regmatch_t m[1];
     int64_t count = 0;
-    while (ty__re_next(&re, s, len, start, m, 1)) {
+    while (ty_re_next(&re, s, len, start, m, 1)) {
         count++;
         start = ty__re_advance(s, len, m);
     }
@@ -213,7 +208,7 @@ static bool ty__regexp_instr(ty_ctx_t *c, const ty_datum_t *a, int n, ty_datum_t
     if (!ty__re_setup(c, a, n, 99, &re, &s))
         return false;
     regmatch_t m[1];
-    bool found = ty__re_next(&re, s, a[0].v.s.len, 0, m, 1);
+    bool found = ty_re_next(&re, s, a[0].v.s.len, 0, m, 1);
     regfree(&re);
     o->v.i = found ? ty_text_chars(s, (size_t)m[0].rm_so) + 1 : 0;
     return true;
@@ -226,7 +221,7 @@ static bool ty__regexp_substr(ty_ctx_t *c, const ty_datum_t *a, int n, ty_datum_
     if (!ty__re_setup(c, a, n, 99, &re, &s))
         return false;
     regmatch_t m[1];
-    bool found = ty__re_next(&re, s, a[0].v.s.len, 0, m, 1);
+    bool found = ty_re_next(&re, s, a[0].v.s.len, 0, m, 1);
     regfree(&re);
     if (!found) {
         o->isnull = true;

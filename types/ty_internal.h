@@ -218,6 +218,14 @@ bool ty_regex_match(ty_ctx_t *ctx, const char *s, size_t slen, const char *p, si
 #include <regex.h>
 /* Compiles with REG_EXTENDED | cflags under the UTF-8 locale; 2201B on a bad pattern. */
 bool ty_regex_compile(ty_ctx_t *ctx, const char *p, size_t plen, int cflags, regex_t *re);
+/* A regular expression function's option letters (g only where allow_g); 22023 for others. */
+typedef struct ty_re_flags {
+    int cflags;
+    bool global;
+} ty_re_flags_t;
+bool ty_re_flags_parse(ty_ctx_t *c, const ty_datum_t *d, bool allow_g, ty_re_flags_t *f);
+/* The next match at or after byte offset start of s (len bytes); false when there is none. */
+bool ty_re_next(const regex_t *re, const char *s, size_t len, size_t start, regmatch_t *m, size_t nm);
 /* regexec under the UTF-8 locale; s is NUL-terminated. */
 int ty_regex_exec(const regex_t *re, const char *s, size_t nmatch, regmatch_t *m, int eflags);
 
@@ -271,6 +279,7 @@ uint64_t ty_jsonb_hash(const ty_datum_t *d);
 
 /* The JSON set-returning functions (ty_srf_json.c), for ty_srf_candidates. */
 size_t ty_srf_json_candidates(const char *name, const ty_func_t **out, size_t max);
+size_t ty_srf_regex_candidates(const char *name, const ty_func_t **out, size_t max);   /* ty_srf_regex.c */
 
 /* ===== interval typmods (ty_interval_typmod.c) ===== */
 

@@ -3,7 +3,7 @@
  * (int4, int8, numeric, timestamp and timestamptz with an interval step),
  * unnest and generate_subscripts (declared once per array type, as the
  * scalar array functions are), and string_to_table. The JSON ones are in
- * ty_srf_json.c. Each yields its rows one at a time from a state it keeps
+ * ty_srf_json.c, the regular expression ones in ty_srf_regex.c. Each yields its rows one at a time from a state it keeps
  * in the context's arena (types.h), so LIMIT over generate_series(1, 10^9)
  * makes only the rows it reads. Errors are PostgreSQL 15's.
  */
@@ -272,5 +272,6 @@ size_t ty_srf_candidates(const char *name, const ty_func_t **out, size_t max)
     for (size_t i = 0; i < CM_ARRAY_LEN(ty__srfs) && n < max; i++)
         if (strcmp(ty__srfs[i].fn.name, name) == 0)
             out[n++] = &ty__srfs[i].fn;
-    return n + ty_srf_json_candidates(name, out + n, max - n);
+    n += ty_srf_json_candidates(name, out + n, max - n);
+    return n + ty_srf_regex_candidates(name, out + n, max - n);
 }

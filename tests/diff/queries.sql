@@ -735,3 +735,23 @@ SELECT * FROM (VALUES (1)) v (a) JOIN (VALUES (2)) w (b) ON a < generate_series(
 SELECT 1 HAVING generate_series(1, 2) > 0
 SELECT unnest(ARRAY[1, 2], ARRAY[3, 4])
 SELECT unnest('{1,2}')
+-- regexp_matches and regexp_split_to_table
+SELECT * FROM regexp_matches('foobarbequebaz', '(bar)(beque)')
+SELECT * FROM regexp_matches('foobarbequebazilbarfbonk', '(b[^b]+)(b[^b]+)', 'g')
+SELECT * FROM regexp_matches('abc', 'x')
+SELECT * FROM regexp_matches('abcabc', 'b', 'g')
+SELECT * FROM regexp_matches('abc', '')
+SELECT * FROM regexp_matches('abc', '', 'g')
+SELECT * FROM regexp_matches('aXbX', 'x', 'gi')
+SELECT * FROM regexp_matches('ab', '(a)|(b)', 'g')
+SELECT regexp_matches('a1b22c333', '[0-9]+', 'g')
+SELECT * FROM regexp_matches('abc', 'b', 'z')
+SELECT * FROM regexp_split_to_table('hello world  foo', '\s+')
+SELECT * FROM regexp_split_to_table('abc', '')
+SELECT * FROM regexp_split_to_table('a,b,,c', ',')
+SELECT * FROM regexp_split_to_table(',a,', ',')
+SELECT * FROM regexp_split_to_table('aXbxc', 'x', 'i')
+SELECT * FROM regexp_split_to_table('abc', 'b', 'g')
+SELECT * FROM regexp_split_to_table('', ',')
+SELECT * FROM regexp_split_to_table('abc', 'x*')
+SELECT regexp_split_to_table('a b', ' '), 1
