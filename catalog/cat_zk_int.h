@@ -9,6 +9,7 @@
  *   cat_zk_read.c     head, log reads, snapshots, request lookups, head watch
  *   cat_zk_commit.c   the commit transaction and resolving ambiguous ones
  *   cat_zk_trim.c     fenced log trimming
+ *   cat_zk_cluster.c  cluster ownership: owner node, epoch CAS, fenced applied
  *
  * A user call is a request (cat__zk_req_t). It is sent when the store is
  * ready, or parked until it is. Every zoo_a* call made for it counts in
@@ -34,6 +35,7 @@
 
 typedef struct cat__zk_store cat__zk_store_t;
 typedef struct cat__zk_req cat__zk_req_t;
+typedef struct cat__zk_cluster cat__zk_cluster_t;
 
 struct cat__zk_store {
     cat_store_t base;
@@ -66,6 +68,7 @@ struct cat__zk_store {
     int32_t trim_version;       /* /trim's version our claim produced: the epoch */
     uint64_t trim_below;        /* a trim asked for while the claim runs (0: none) */
     uint64_t trimmed;
+    cat__zk_cluster_t *cluster; /* cat_store_zk_cluster_join; NULL: none */
 };
 
 typedef enum cat__zk_kind {
@@ -200,5 +203,13 @@ int cat__zk_commit(cat_store_t *base, const cat_store_commit_t *c, cat_store_com
 /* ---- cat_zk_trim.c ---- */
 
 int cat__zk_log_trim(cat_store_t *base, uint64_t below, cm_err_t *err);
+
+/* ---- cat_zk_cluster.c ---- */
+
+/* Between library turns: sends the next ownership step when one is due. */
+void cat__zk_cluster_step(cat__zk_store_t *s);
+/* The session expired: an owner loses (its ephemeral node is gone). */
+void cat__zk_cluster_expired(cat__zk_store_t *s);
+void cat__zk_cluster_free(cat__zk_store_t *s);
 
 #endif

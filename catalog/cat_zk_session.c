@@ -103,6 +103,7 @@ static void zk_session_watch(zhandle_t *zh, int type, int state, const char *pat
         s->connected = false;
         s->ready = false;
         s->expired = true;
+        cat__zk_cluster_expired(s);
         cm_log_warn("catalog store \"zookeeper\": session 0x%llx expired; opening a new one",
                     (unsigned long long)zoo_client_id(zh)->client_id);
     } else if (state == ZOO_AUTH_FAILED_STATE) {
@@ -141,6 +142,7 @@ static bool zk_session_start(cat__zk_store_t *s)
 static void zk_session_replace(cat__zk_store_t *s)
 {
     s->expired = false;
+    cat__zk_cluster_expired(s);   /* before anything runs on the new session */
     s->replacing = true;
     zookeeper_close(s->zh);
     s->zh = NULL;
@@ -166,6 +168,7 @@ static void zk_housekeeping(cat__zk_store_t *s)
     if (s->expired || is_unrecoverable(s->zh) == ZINVALIDSTATE)
         zk_session_replace(s);
     cat__zk_expire_calls(s);
+    cat__zk_cluster_step(s);
 }
 
 /* ------------------------------------------------------------- loop hooks */
@@ -336,6 +339,7 @@ static void zk_close(cat_store_t *base)
         zookeeper_close(s->zh);
     while (s->live)
         cat__zk_fail(s->live, ZCLOSING);
+    cat__zk_cluster_free(s);
     cm_err_clear(&s->fail_err);
     free(s->hosts);
     free(s->root);

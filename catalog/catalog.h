@@ -350,6 +350,43 @@ cat_zk_trim_state_t cat_store_zk_trim_state(cat_store_t *s);
 uint64_t cat_store_zk_trimmed(cat_store_t *s);
 
 /*
+ * Cluster ownership (DESIGN §5, reference/zk.md §6.4; cat_zk_cluster.c):
+ * one owner per cluster name. Joining creates /clusters/<name>/{epoch,
+ * applied} if missing, then contends: while /clusters/<name>/owner exists
+ * the handle is a STANDBY with an exists-watch on it; when it is gone, one
+ * multi creates the EPHEMERAL owner node {epoch, instance} and sets
+ * /clusters/<name>/epoch to epoch+1 at the version read (a compare-and-swap),
+ * and `granted` runs. `lost` runs when the session expired (the ephemeral
+ * node went with it) or a fenced write failed; the handle then contends
+ * again. Both run on the handle's thread, inside process/interest.
+ * cat_store_zk_cluster_publish asks for /clusters/<name>/applied to become
+ * {epoch, applied}, written by a multi that checks the epoch node at the
+ * version our CAS produced, so a stale owner can never write it.
+ */
+typedef enum cat_zk_role {
+    CAT_ZK_ROLE_NONE = 0,      /* not joined, or not yet contended in this session */
+    CAT_ZK_ROLE_STANDBY,
+    CAT_ZK_ROLE_OWNER,
+} cat_zk_role_t;
+
+typedef struct cat_zk_cluster_events {
+    void (*granted)(void *arg, uint64_t epoch);
+    void (*lost)(void *arg, uint64_t epoch);
+    void *arg;
+} cat_zk_cluster_events_t;
+
+/* name: [A-Za-z0-9_-]{1,64}; instance: any text (shown in the owner node). */
+int cat_store_zk_cluster_join(cat_store_t *s, const char *name, const char *instance,
+                              const cat_zk_cluster_events_t *ev, cm_err_t *err);
+cat_zk_role_t cat_store_zk_cluster_role(cat_store_t *s, uint64_t *epoch);
+/* As owner: publish `applied` (a later, larger value replaces one not yet written). */
+void cat_store_zk_cluster_publish(cat_store_t *s, uint64_t applied);
+/* The last value this handle wrote to /clusters/<name>/applied (0: none). */
+uint64_t cat_store_zk_cluster_published(cat_store_t *s);
+/* True for a valid cluster name. */
+bool cat_zk_cluster_name_valid(const char *name);
+
+/*
  * For tests and tools: drives the handle with poll() until done(arg) is
  * true (done NULL: until idle) or timeout_ms passes. 0 when done.
  */

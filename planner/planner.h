@@ -213,6 +213,7 @@ bool pln_execute_params(const pln_stmt_t *execute, const char *sql, const ty_oid
 #define PLN_INTERNAL_WORKERS "eddy_internal.workers"
 #define PLN_INTERNAL_WORKER_COMMANDS "eddy_internal.worker_commands"
 #define PLN_INTERNAL_DATAFLOWS "eddy_internal.dataflows"
+#define PLN_INTERNAL_CLUSTER "eddy_internal.cluster"
 
 /* Called once per result row; return false to stop (error already set in ctx). */
 typedef bool (*pln_row_cb)(void *arg, const ty_datum_t *row, int ncols);

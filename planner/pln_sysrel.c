@@ -62,6 +62,15 @@ static const cat_column_t cols_dataflows[] = {
     COL("plan_bytes", TY_INT4),
 };
 
+/* This process's cluster: role owner, standby, starting (cluster mode) or local (laptop). */
+static const cat_column_t cols_cluster[] = {
+    COL("name", TY_TEXT),
+    COL("role", TY_TEXT),
+    COL("epoch", TY_INT8),
+    COL("applied_index", TY_INT8),
+    COL("published_index", TY_INT8),
+};
+
 #define REL(schema, name, session, cols) {schema, name, session, cols, CM_ARRAY_LEN(cols)}
 
 static const pln_sysrel_t sysrels[] = {
@@ -70,6 +79,7 @@ static const pln_sysrel_t sysrels[] = {
     REL("eddy_internal", "workers", PLN_INTERNAL_WORKERS, cols_workers),
     REL("eddy_internal", "worker_commands", PLN_INTERNAL_WORKER_COMMANDS, cols_worker_commands),
     REL("eddy_internal", "dataflows", PLN_INTERNAL_DATAFLOWS, cols_dataflows),
+    REL("eddy_internal", "cluster", PLN_INTERNAL_CLUSTER, cols_cluster),
 };
 
 static bool path_lists(const cat_search_t *search, const char *schema)

@@ -38,6 +38,7 @@ struct seq {
     uv_async_t wake;           /* the store has completions for us */
     uv_async_t ackev;          /* workers acknowledged */
     uv_async_t stopev;         /* seq_stop */
+    uv_async_t ownerev;        /* cluster mode: ownership was granted or lost */
     uv_timer_t retry;          /* a store call failed: again later */
     uv_timer_t tick;           /* Tick commands, when configured */
     int open_handles;
@@ -60,6 +61,11 @@ struct seq {
     int nworkers;
     seq__worker_t *w;
     _Atomic uint64_t applied;  /* min index applied by all workers (current epoch) */
+    /* Cluster mode: the epoch owned now (0: none), set by the owner's
+     * callbacks on any thread and checked before every send, so nothing
+     * leaves under an epoch that was lost; `serving` is the loop's view. */
+    _Atomic uint64_t owned;
+    uint64_t serving;
 
     pthread_mutex_t hist_mu;
     seq__hist_t *hist;
@@ -79,6 +85,12 @@ static void seq__tail(seq_t *s);
 static void seq__boot(seq_t *s);
 static void seq__stop_cb(uv_async_t *a);
 static void seq__install_all(seq_t *s, df_cmd_t *c);
+
+/* False in cluster mode while this process does not own the epoch it would send under. */
+static bool seq__sendable(seq_t *s)
+{
+    return s->cfg.owner == NULL || atomic_load(&s->owned) == s->cfg.epoch;
+}
 
 /* ------------------------------------------------------------ history */
 
@@ -122,6 +134,8 @@ static bool seq__room(const seq_t *s)
 /* Offers every worker what it has not taken yet; frees what all have taken. */
 static void seq__pump(seq_t *s)
 {
+    if (!seq__sendable(s))
+        return;
     uint64_t last = s->ob_first + s->ob_len;   /* one past the newest */
     uint64_t low = UINT64_MAX;
     for (int i = 0; i < s->nworkers; i++) {
@@ -148,6 +162,10 @@ static void seq__pump(seq_t *s)
 static void seq__emit(seq_t *s, df_cmd_t *c, const char *tag)
 {
     CM_ASSERT(seq__room(s));
+    if (!seq__sendable(s)) {
+        df_cmd_unref(c);   /* ownership ended while this was planned */
+        return;
+    }
     c->seq = s->next_seq++;
     c->epoch = s->cfg.epoch;
     c->time_us = cm_now_wall_us();
@@ -222,8 +240,12 @@ static void seq__snapshot_cb(void *arg, cat_store_status_t st, const cat_head_t 
 {
     seq_t *s = arg;
     s->reading = false;
-    if (s->stopping)
+    if (s->stopping || (s->cfg.owner && s->serving == 0))
         return;
+    if (s->boot_pending) {
+        seq__boot(s);   /* ownership changed during the read: a snapshot read as the new owner */
+        return;
+    }
     cm_err_t e = {0};
     if (st != CAT_STORE_OK || !cat_snap_load(s->snap, head->index, objects, n, &e)) {
         seq__store_failed(s, "could not load a catalog snapshot",
@@ -312,7 +334,7 @@ static void seq__install_all(seq_t *s, df_cmd_t *c)
 /* Loads a consistent snapshot and broadcasts it (at start, or when the log was trimmed past us). */
 static void seq__boot(seq_t *s)
 {
-    if (s->stopping)
+    if (s->stopping || (s->cfg.owner && s->serving == 0))
         return;
     if (s->reading) {
         s->boot_pending = true;
@@ -392,8 +414,12 @@ static void seq__log_cb(void *arg, cat_store_status_t st, const cat_log_entry_by
 {
     seq_t *s = arg;
     s->reading = false;
-    if (s->stopping)
+    if (s->stopping || (s->cfg.owner && s->serving == 0))
         return;
+    if (s->boot_pending) {
+        seq__boot(s);   /* a new epoch starts with its Bootstrap, before any Apply */
+        return;
+    }
     if (st == CAT_STORE_TRIMMED) {
         seq__boot(s);
         return;
@@ -535,11 +561,67 @@ static void seq__notify_cb(void *arg)
     seq__tail(arg);   /* a hint only: the log says what changed */
 }
 
+/* ------------------------------------------------------------ ownership */
+
+static void seq__owner_signal(seq_t *s)
+{
+    pthread_mutex_lock(&s->ack_mu);
+    if (!s->closed)
+        uv_async_send(&s->ownerev);
+    pthread_mutex_unlock(&s->ack_mu);
+}
+
+static void seq__granted(void *arg, uint64_t epoch)
+{
+    seq_t *s = arg;
+    atomic_store(&s->owned, epoch);
+    seq__owner_signal(s);
+}
+
+static void seq__lost(void *arg)
+{
+    seq_t *s = arg;
+    atomic_store(&s->owned, 0);   /* before anything else: pump and emit check it */
+    seq__owner_signal(s);
+}
+
+/* On the loop: start serving a granted epoch, or stop serving a lost one. */
+static void seq__owner_cb(uv_async_t *a)
+{
+    seq_t *s = a->data;
+    uint64_t e = atomic_load(&s->owned);
+    if (s->stopping || e == s->serving)
+        return;
+    /* What the old epoch had not delivered is never sent. */
+    for (size_t i = 0; i < s->ob_len; i++) {
+        size_t k = (s->ob_head + i) % s->ob_cap;
+        df_cmd_unref(s->outbox[k]);
+        s->outbox[k] = NULL;
+    }
+    s->ob_head = s->ob_len = 0;
+    s->booted = s->paused = s->boot_pending = s->dirty = false;
+    uv_timer_stop(&s->retry);
+    s->retry_ms = 0;
+    s->serving = e;
+    if (e == 0) {
+        cm_log_warn("sequencer: ownership of epoch %llu lost; standing by", (unsigned long long)s->cfg.epoch);
+        return;
+    }
+    cm_log_info("sequencer: serving epoch %llu", (unsigned long long)e);
+    s->cfg.epoch = e;
+    atomic_store(&s->applied, 0);   /* nothing is applied in the new epoch yet */
+    s->next_seq = 1;
+    s->ob_first = 1;
+    for (int i = 0; i < s->nworkers; i++)
+        s->w[i].sent = 0;
+    seq__boot(s);
+}
+
 /* ------------------------------------------------------------ start and stop */
 
 seq_t *seq_start(const seq_config_t *cfg, uv_loop_t *loop, cm_err_t *err)
 {
-    if (cfg->transport == NULL || cfg->store_open == NULL || cfg->epoch == 0 || cfg->outbox_max == 0 ||
+    if (cfg->transport == NULL || cfg->store_open == NULL || (cfg->epoch == 0 && cfg->owner == NULL) || cfg->outbox_max == 0 ||
         cfg->history_max == 0) {
         cm_err_set(err, CM_ERRCODE_INVALID_PARAMETER_VALUE, "sequencer: incomplete configuration");
         return NULL;
@@ -566,11 +648,12 @@ seq_t *seq_start(const seq_config_t *cfg, uv_loop_t *loop, cm_err_t *err)
     uv_async_init(loop, &s->wake, seq__wake_cb);
     uv_async_init(loop, &s->ackev, seq__ack_cb);
     uv_async_init(loop, &s->stopev, seq__stop_cb);
+    uv_async_init(loop, &s->ownerev, seq__owner_cb);
     uv_timer_init(loop, &s->retry);
-    s->wake.data = s->ackev.data = s->stopev.data = s->retry.data = s;
+    s->wake.data = s->ackev.data = s->stopev.data = s->retry.data = s->ownerev.data = s;
     uv_timer_init(loop, &s->tick);
     s->tick.data = s;
-    s->open_handles = 5;
+    s->open_handles = 6;
     s->store = cfg->store_open(cfg->store_arg, loop, seq__wake, s, err);
     if (s->store == NULL) {
         /* Nothing ran yet: seq_stop closes the handles on this thread. */
@@ -583,7 +666,18 @@ seq_t *seq_start(const seq_config_t *cfg, uv_loop_t *loop, cm_err_t *err)
     s->running = true;
     if (cfg->tick_interval_ms > 0)
         uv_timer_start(&s->tick, seq__tick_cb, (uint64_t)cfg->tick_interval_ms, (uint64_t)cfg->tick_interval_ms);
-    seq__boot(s);
+    if (s->cfg.owner == NULL) {
+        seq__boot(s);
+        return s;
+    }
+    /* A standby until granted (the callback may come at once, from any thread). */
+    if (s->cfg.owner->ops->acquire(s->cfg.owner, seq__granted, seq__lost, s, err) != 0) {
+        s->running = false;
+        atomic_store(&cfg->transport->seq, NULL);
+        seq_stop(s);
+        seq_free(s);
+        return NULL;
+    }
     return s;
 }
 
@@ -598,6 +692,9 @@ static void seq__stop_cb(uv_async_t *a)
 {
     seq_t *s = a->data;
     s->stopping = true;
+    if (s->cfg.owner && s->running)
+        s->cfg.owner->ops->release(s->cfg.owner);   /* no grants after this */
+    atomic_store(&s->owned, 0);
     pthread_mutex_lock(&s->ack_mu);
     s->closed = true;
     pthread_mutex_unlock(&s->ack_mu);
@@ -611,6 +708,7 @@ static void seq__stop_cb(uv_async_t *a)
     uv_close((uv_handle_t *)&s->retry, seq__closed_cb);
     uv_close((uv_handle_t *)&s->tick, seq__closed_cb);
     uv_close((uv_handle_t *)&s->stopev, seq__closed_cb);
+    uv_close((uv_handle_t *)&s->ownerev, seq__closed_cb);
 }
 
 void seq_stop(seq_t *s)

@@ -77,24 +77,28 @@ typedef struct seq_planner {
 bool seq_plan_item_default(void *arg, const cat_snap_t *snap, const cat_item_t *item, cm_buf_t *out, cm_err_t *err);
 
 /* ====================================================================
- * Ownership (cluster mode; designed, local only for now)
+ * Ownership (cluster mode)
  * ==================================================================== */
 
 /*
- * Who may be worker 0 of a cluster, and with which epoch: the interface
- * cluster mode will implement over ZooKeeper (CAS-increment
- * /clusters/<name>/epoch, create the ephemeral owner node, wait as a
- * standby while another owner lives, report `lost` when the session
- * expired, after which nothing may be sent under the old epoch). It is not
- * used yet: laptop mode has one sequencer per process and seq_config_t.epoch
- * (1) stands for what `granted` will deliver.
+ * Who may be worker 0 of a cluster, and with which epoch. Cluster mode
+ * implements it over ZooKeeper (server/srv_zk_owner.c: the ephemeral owner
+ * node and the CAS-incremented epoch of catalog.h's cluster calls); without
+ * one (laptop mode) the sequencer runs at seq_config_t.epoch. With one, the
+ * sequencer is a standby until `granted`: it reads nothing and sends
+ * nothing; once granted it bootstraps the workers at that epoch from a
+ * consistent snapshot and follows the log; on `lost` it sends nothing more
+ * under the old epoch (checked before every send) and waits for the next
+ * grant. granted and lost may be called from any thread, also from inside
+ * acquire.
  */
 typedef struct seq_owner seq_owner_t;
 typedef struct seq_owner_ops {
-    /* Later calls granted(arg, epoch) once owned (returns 0), or fails (-1, err, no call). */
-    int (*acquire)(seq_owner_t *o, void (*granted)(void *arg, uint64_t epoch), void *arg, cm_err_t *err);
-    /* Calls lost(arg) if ownership ends without release (session expired). */
-    void (*set_lost)(seq_owner_t *o, void (*lost)(void *arg), void *arg);
+    /* Registers the callbacks: granted(arg, epoch) each time ownership is
+     * won, lost(arg) each time it ends. 0, or -1 with err (no calls then). */
+    int (*acquire)(seq_owner_t *o, void (*granted)(void *arg, uint64_t epoch), void (*lost)(void *arg), void *arg,
+                   cm_err_t *err);
+    /* No calls after it returns. */
     void (*release)(seq_owner_t *o);
 } seq_owner_ops_t;
 struct seq_owner {
@@ -114,7 +118,8 @@ typedef struct seq_config {
     seq_store_open_fn store_open;
     void *store_arg;
     seq_transport_t *transport;    /* owned by the caller; outlives the sequencer */
-    uint64_t epoch;                /* this incarnation's epoch (>= 1); cluster mode: from seq_owner_t */
+    uint64_t epoch;                /* this incarnation's epoch (>= 1) when owner is NULL */
+    seq_owner_t *owner;            /* cluster mode: the epoch comes from its grants; owned by the caller */
     seq_planner_t planner;         /* plan_item NULL: seq_plan_item_default */
     size_t outbox_max;             /* commands sequenced but not yet accepted by every worker; default 256 */
     size_t history_max;            /* commands kept for eddy_internal.commands; default 10000 */

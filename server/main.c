@@ -4,6 +4,7 @@
  * --hash-password. Options that name features not built yet (TLS) are
  * refused with a clear message and exit status 2.
  */
+#include "catalog/catalog.h"
 #include "common/common.h"
 #include "server/server.h"
 
@@ -27,7 +28,7 @@ static void usage(FILE *f)
             "  --zookeeper-connect-timeout-ms N  start-up: wait this long for ZooKeeper (default 10000)\n"
             "  --ddl-timeout-ms N          DDL the catalog store cannot commit fails with 57P03 after N ms\n"
             "                              (default 10000)\n"
-            "  --cluster NAME              worker cluster of this process (default 'default')\n"
+            "  --cluster NAME              worker cluster this process owns or stands by for (with --zookeeper; default 'default')\n"
             "  --data-dir DIR              local state directory (default: memory only)\n"
             "  --auth trust|password|scram client authentication (default trust)\n"
             "  --users FILE                user:SCRAM-SHA-256$... lines for password/scram\n"
@@ -155,6 +156,9 @@ int main(int argc, char **argv)
             cfg.ddl_timeout_ms = (int)v;
             break;
         case OPT_CLUSTER:
+            ok = cat_zk_cluster_name_valid(optarg);
+            cfg.cluster = optarg;
+            break;
         case OPT_DATA_DIR:
             break;   /* accepted; used once the catalog and workers arrive */
         case OPT_AUTH:

@@ -42,6 +42,7 @@ typedef struct srv_config {
     const char *zookeeper;            /* "host:port[,host:port...][/chroot]" */
     int zk_session_timeout_ms;        /* asked of ZooKeeper (it grants 2 to 20 ticks) */
     int zk_connect_timeout_ms;        /* start-up: wait this long for the first session */
+    const char *cluster;              /* --cluster: one owner per name; NULL: "default" */
     int ddl_timeout_ms;               /* a DDL the store cannot commit fails (57P03) after this */
 } srv_config_t;
 

@@ -16,6 +16,7 @@
  * on its own (a commit, once sent, has its effect either way).
  */
 #include "server/srv_cat_int.h"
+#include "server/srv_zk.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -504,6 +505,27 @@ void srv_cat_timer_need(srv_cat_loop_t *cl)
     uv_timer_start(&cl->timer, srv_cat_timer_cb, SRV_CAT_TICK_MS, SRV_CAT_TICK_MS);
 }
 
+/*
+ * Cluster mode: a DDL is acknowledged only once this process's workers
+ * applied it, and a standby's workers run nothing (its sequencer waits for
+ * ownership), so it could only time out. Refused at once instead, before
+ * anything is committed, naming the cluster: the client can go to the
+ * owner, or retry here after a takeover.
+ */
+static bool srv__ddl_owner_check(srv_conn_t *c, const char *tag, cm_err_t *err)
+{
+    srv_zk_t *zk = c->lp->srv->zk;
+    if (zk == NULL || c->lp->srv->seq == NULL)
+        return true;
+    srv_zk_cluster_t *cc = srv_zk_cluster(zk);
+    if (srv_zk_cluster_role(cc, NULL) == CAT_ZK_ROLE_OWNER)
+        return true;
+    cm_err_set(err, "57P03", "this eddy process is a standby for cluster \"%s\"", srv_zk_cluster_name(cc));
+    cm_err_set_detail(err, "%s was not committed: its workers run only on the cluster's owner.", tag);
+    cm_err_set_hint(err, "Run it on the owning process, or here once this process has taken over.");
+    return false;
+}
+
 srv_ddl_rc_t srv_catalog_ddl(srv_conn_t *c, const pln_stmt_t *st, const char *sql, cm_err_t *err)
 {
     srv_cat_loop_t *cl = c->lp->cat;
@@ -525,6 +547,11 @@ srv_ddl_rc_t srv_catalog_ddl(srv_conn_t *c, const pln_stmt_t *st, const char *sq
         d->c = NULL;
         srv__ddl_free(d);
         return SRV_DDL_DONE;
+    }
+    if (!srv__ddl_owner_check(c, st->tag, err)) {
+        d->c = NULL;
+        srv__ddl_free(d);
+        return SRV_DDL_ERROR;
     }
     if (getrandom(d->uuid, sizeof d->uuid, 0) != (ssize_t)sizeof d->uuid) {
         /* No entropy: a time-based marker is still unique enough per process. */

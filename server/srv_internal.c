@@ -9,6 +9,7 @@
 
 #include "dataflow/dataflow.h"
 #include "sequencer/sequencer.h"
+#include "server/srv_zk.h"
 
 #include <string.h>
 
@@ -95,6 +96,29 @@ static bool srv__internal_rows(srv_server_t *srv, const char *relation, srv_rows
 {
     if (srv->seq == NULL)
         return true;   /* no workers: empty */
+    if (strcmp(relation, PLN_INTERNAL_CLUSTER) == 0 && r->ncols == 5) {
+        ty_datum_t *row = srv__row_add(r);
+        row[3] = srv__int((int64_t)seq_applied_index(srv->seq));
+        if (srv->zk == NULL) {
+            /* Laptop mode: this process is its own cluster at epoch 1, publishing nothing. */
+            row[0] = srv__text(r->arena, "default");
+            row[1] = srv__text(r->arena, "local");
+            row[2] = srv__int(1);
+            row[4].isnull = true;
+            return true;
+        }
+        srv_zk_cluster_t *cc = srv_zk_cluster(srv->zk);
+        uint64_t epoch = 0;
+        cat_zk_role_t role = srv_zk_cluster_role(cc, &epoch);
+        row[0] = srv__text(r->arena, srv_zk_cluster_name(cc));
+        row[1] = srv__text(r->arena, role == CAT_ZK_ROLE_OWNER     ? "owner"
+                                     : role == CAT_ZK_ROLE_STANDBY ? "standby"
+                                                                   : "starting");
+        row[2] = srv__int((int64_t)epoch);
+        row[2].isnull = epoch == 0;
+        row[4] = srv__int((int64_t)srv_zk_cluster_published(cc));
+        return true;
+    }
     int nworkers = df_workers_count(srv->workers);
     if (strcmp(relation, PLN_INTERNAL_COMMANDS) == 0 && r->ncols == 8) {
         seq_visit_commands(srv->seq, srv__command_row, r);

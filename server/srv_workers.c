@@ -54,6 +54,8 @@ static cat_store_t *srv__seq_store_open(void *arg, uv_loop_t *loop, void (*wake)
 static void srv__progress(void *arg)
 {
     srv_server_t *srv = arg;
+    if (srv->zk != NULL)
+        srv_zk_cluster_applied(srv->zk, seq_applied_index(srv->seq));
     pthread_mutex_lock(&srv->sync_mu);
     for (int i = 0; i < srv->nloops; i++) {
         srv_sync_loop_t *sl = srv->loops[i].sync;
@@ -84,6 +86,9 @@ bool srv_workers_start(srv_server_t *srv, cm_err_t *err)
     sc.tick_interval_ms = srv->cfg.tick_interval_ms;
     sc.on_progress = srv__progress;
     sc.progress_arg = srv;
+    /* Cluster mode: a standby until this process owns its cluster. */
+    if (srv->zk != NULL)
+        sc.owner = srv_zk_cluster_owner(srv_zk_cluster(srv->zk));
     srv->seq = seq_start(&sc, df_workers_loop(srv->workers, 0), err);
     if (srv->seq == NULL) {
         srv->transport->ops->free(srv->transport);

@@ -14,6 +14,7 @@
 
 #include "catalog/catalog.h"
 #include "common/common.h"
+#include "sequencer/sequencer.h"
 
 #include <pthread.h>
 
@@ -28,6 +29,8 @@ typedef struct srv_zk_options {
     int session_timeout_ms;
     int connect_timeout_ms;       /* start-up: how long to wait for the first session */
     int op_timeout_ms;            /* a store call unanswered this long fails (58000) */
+    const char *cluster;          /* --cluster: the name this process contends for */
+    const char *instance;         /* shown in the owner node: who owns it */
 } srv_zk_options_t;
 
 typedef enum srv_zk_job_kind {
@@ -82,6 +85,32 @@ bool srv_zk_post(srv_zk_t *zk, srv_zk_job_t *j, cm_err_t *err);
 /* Handles register to hear "the head may have moved". */
 void srv_zk_register(srv_zk_t *zk, srv_zk_handle_t *h);
 void srv_zk_unregister(srv_zk_t *zk, srv_zk_handle_t *h);
+
+/* Wakes the thread for srv_zk_cluster_turn (any thread). */
+void srv_zk_kick(srv_zk_t *zk);
+
+/*
+ * srv_zk_owner.c: ownership of the process's cluster (--cluster), on the
+ * ZooKeeper thread through catalog.h's cluster calls, mirrored in atomics
+ * for every other thread, and the sequencer's seq_owner_t over it.
+ */
+typedef struct srv_zk_cluster srv_zk_cluster_t;
+
+srv_zk_cluster_t *srv_zk_cluster_new(const char *name);
+void srv_zk_cluster_free(srv_zk_cluster_t *c);
+/* On the ZooKeeper thread, once: joins (contends) with the store. */
+bool srv_zk_cluster_join(srv_zk_cluster_t *c, cat_store_t *store, const char *instance, cm_err_t *err);
+/* On the ZooKeeper thread after each wake: publishes what was asked for. */
+void srv_zk_cluster_turn(srv_zk_cluster_t *c, cat_store_t *store);
+srv_zk_cluster_t *srv_zk_cluster(srv_zk_t *zk);
+/* Any thread. */
+const char *srv_zk_cluster_name(const srv_zk_cluster_t *c);
+cat_zk_role_t srv_zk_cluster_role(const srv_zk_cluster_t *c, uint64_t *epoch);
+uint64_t srv_zk_cluster_published(const srv_zk_cluster_t *c);
+/* Worker 0's progress (any thread): publish `applied` as /clusters/<name>/applied while owner. */
+void srv_zk_cluster_applied(srv_zk_t *zk, uint64_t applied);
+/* The sequencer's owner (granted/lost come from the ZooKeeper thread). */
+seq_owner_t *srv_zk_cluster_owner(srv_zk_cluster_t *c);
 
 /* srv_zk_handle.c: a loop's store handle. */
 

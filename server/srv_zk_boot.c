@@ -11,7 +11,9 @@
 #include "server/srv_int.h"
 #include "server/srv_zk.h"
 
+#include <stdio.h>
 #include <stdlib.h>
+#include <unistd.h>
 #include <string.h>
 
 /* The snapshot every loop starts from; freed once the server stops. */
@@ -157,7 +159,14 @@ bool srv_zk_boot(srv_server_t *srv, cm_err_t *err)
     srv_zk_options_t opt = {.hosts = srv->cfg.zookeeper,
                             .session_timeout_ms = srv->cfg.zk_session_timeout_ms,
                             .connect_timeout_ms = srv->cfg.zk_connect_timeout_ms,
-                            .op_timeout_ms = srv->cfg.ddl_timeout_ms};
+                            .op_timeout_ms = srv->cfg.ddl_timeout_ms,
+                            .cluster = srv->cfg.cluster ? srv->cfg.cluster : "default"};
+    /* Who owns a cluster, as its owner node shows it. */
+    char instance[320];
+    char host[256] = "";
+    gethostname(host, sizeof host - 1);
+    snprintf(instance, sizeof instance, "%s:%d pid %d", host, srv->cfg.listen_port, (int)getpid());
+    opt.instance = instance;
     srv->zk = srv_zk_start(&opt, err);
     if (srv->zk == NULL)
         return false;

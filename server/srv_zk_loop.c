@@ -62,6 +62,7 @@ struct srv_zk {
     size_t nhandles, handles_cap;
     /* Recent log entries: indexes cache_lo .. cache_lo + cache_n - 1, a ring. */
     srv_zk_cached_t cache[SRV_ZK_LOG_CACHE_MAX];
+    srv_zk_cluster_t *cluster;    /* --cluster: ownership */
     uint64_t cache_lo;
     size_t cache_first, cache_n;
 };
@@ -177,6 +178,7 @@ static void srv__zk_rearm(srv_zk_t *zk)
 {
     if (zk->stopping || zk->store == NULL)
         return;
+    srv_zk_cluster_turn(zk->cluster, zk->store);
     /* Stop first: the fd may already be closed, and the next interest call
      * may open a new socket under the same number. */
     if (zk->poll)
@@ -428,10 +430,24 @@ static void srv__zk_async_cb(uv_async_t *a)
         else
             srv__job_run(zk, j);
     }
-    if (stop)
+    if (stop) {
         srv__zk_shutdown(zk);
-    else
-        srv__zk_rearm(zk);
+        return;
+    }
+    srv__zk_rearm(zk);
+}
+
+void srv_zk_kick(srv_zk_t *zk)
+{
+    pthread_mutex_lock(&zk->mu);
+    if (!zk->stop)
+        uv_async_send(&zk->async);
+    pthread_mutex_unlock(&zk->mu);
+}
+
+srv_zk_cluster_t *srv_zk_cluster(srv_zk_t *zk)
+{
+    return zk->cluster;
 }
 
 /* ------------------------------------------------------------ the thread */
@@ -501,6 +517,7 @@ static void srv__zk_free(srv_zk_t *zk)
     pthread_mutex_destroy(&zk->mu);
     free(zk->handles);
     free(zk->hosts);
+    srv_zk_cluster_free(zk->cluster);
     free(zk);
 }
 
@@ -525,10 +542,28 @@ srv_zk_t *srv_zk_start(const srv_zk_options_t *opt, cm_err_t *err)
     uv_timer_init(&zk->loop, &zk->timer);
     zk->timer.data = zk;
     cat_store_set_notify(store, srv__zk_notify_cb, zk);
+    zk->cluster = srv_zk_cluster_new(opt->cluster ? opt->cluster : "default");
+    /* Before the thread runs: the store contends once it is ready. */
+    if (!srv_zk_cluster_join(zk->cluster, store, opt->instance, err)) {
+        cat_store_close(store);
+        uv_close((uv_handle_t *)&zk->async, NULL);
+        uv_close((uv_handle_t *)&zk->timer, NULL);
+        uv_run(&zk->loop, UV_RUN_DEFAULT);
+        uv_loop_close(&zk->loop);
+        srv__zk_free(zk);
+        return NULL;
+    }
     uv_thread_create(&zk->thread, srv__zk_thread, zk);
     /* The first session: wait here, start-up has nothing else to do. */
     int64_t end = cm_now_mono_us() + (int64_t)opt->connect_timeout_ms * 1000;
     while (!atomic_load(&zk->ready) && cm_now_mono_us() < end) {
+        struct timespec ts = {0, 5 * 1000 * 1000};
+        nanosleep(&ts, NULL);
+    }
+    /* And until it knows whether it owns its cluster, so that the first DDL
+     * is not refused as a standby's while the claim is still on its way. */
+    while (atomic_load(&zk->ready) && srv_zk_cluster_role(zk->cluster, NULL) == CAT_ZK_ROLE_NONE &&
+           cm_now_mono_us() < end) {
         struct timespec ts = {0, 5 * 1000 * 1000};
         nanosleep(&ts, NULL);
     }

@@ -78,8 +78,15 @@ def four(port, word):
 class Eddy:
     """One eddy process on a free port with its catalog at zk/chroot."""
 
+    seq = 0
+
     def __init__(self, zk, chroot, *args):
         self.zk, self.chroot, self.args = zk, chroot, list(args)
+        # Processes on one catalog are independent replicas unless a test puts
+        # them in one cluster (then one owns it and the others stand by).
+        if "--cluster" not in self.args:
+            Eddy.seq += 1
+            self.args += ["--cluster", "r%d" % Eddy.seq]
         self.proc = None
         self.start()
 
@@ -739,6 +746,168 @@ def t_startup():
         return "%.0f ms" % (took * 1000)
     finally:
         e.kill()
+
+
+def role(e):
+    """(name, role, epoch, applied_index, published_index) of eddy_internal.cluster."""
+    return sql(e, "SELECT name, role, epoch, applied_index, published_index FROM eddy_internal.cluster")[0]
+
+
+def wait_role(e, want, seconds):
+    t0 = time.time()
+    while True:
+        r = role(e)
+        if r[1] == want:
+            return r, time.time() - t0
+        if time.time() - t0 > seconds:
+            raise AssertionError("role is %s, not %s, after %.1f s" % (r[1], want, seconds))
+        time.sleep(0.05)
+
+
+def zk_get(zk, path):
+    """The data of a znode, read with Debian's zkCli.sh (None: no node)."""
+    out = subprocess.run(["/usr/share/zookeeper/bin/zkCli.sh", "-server", zk, "get", path],
+                         capture_output=True, text=True, timeout=60)
+    for line in out.stdout.splitlines():
+        if line.startswith("{") or re.match(r"^\d+$", line):
+            return line
+    if "NoNode" in out.stdout + out.stderr:
+        return None
+    raise AssertionError("zkCli.sh get %s: %s" % (path, (out.stdout + out.stderr)[-300:]))
+
+
+OWN_TIMEOUT = 2000   # ms: the session timeout of the ownership tests
+
+
+@test("one cluster, two processes: one owner, one standby (57P03 for DDL); kill -9 the owner: the standby takes over with epoch+1")
+def t_owner_takeover():
+    ch = "/%s/owner" % RUN
+    opts = ("--cluster", "x", "--zookeeper-session-timeout-ms", str(OWN_TIMEOUT))
+    a = Eddy(ZK_ADDR, ch, *opts)
+    b = None
+    try:
+        ra, _ = wait_role(a, "owner", 5)
+        b = Eddy(ZK_ADDR, ch, *opts)
+        rb, _ = wait_role(b, "standby", 5)
+        if ra[0] != "x" or rb[0] != "x":
+            raise AssertionError("cluster names %s, %s" % (ra[0], rb[0]))
+        sql(a, "CREATE VIEW own_v1 AS SELECT 1 AS x")
+        try:
+            sql(b, "CREATE VIEW own_v2 AS SELECT 2 AS x")
+            raise AssertionError("DDL on the standby was accepted")
+        except psycopg.Error as ex:
+            if ex.sqlstate != "57P03" or 'standby for cluster "x"' not in str(ex):
+                raise AssertionError("DDL on the standby: %s %s" % (ex.sqlstate, ex))
+        # The standby still serves reads from its catalog.
+        t0 = time.time()
+        while "own_v1" not in names(b, "VIEWS"):
+            if time.time() - t0 > 2:
+                raise AssertionError("the standby does not see own_v1")
+            time.sleep(0.05)
+        epoch = ra[2]
+        a.proc.send_signal(signal.SIGKILL)
+        a.proc.wait()
+        rb, took = wait_role(b, "owner", OWN_TIMEOUT / 1000 + 5)
+        if rb[2] != epoch + 1:
+            raise AssertionError("epoch after takeover %s, expected %d" % (rb[2], epoch + 1))
+        sql(b, "CREATE VIEW own_v2 AS SELECT 2 AS x")
+        cmds = sql(b, "SELECT DISTINCT epoch FROM eddy_internal.commands")
+        if cmds != [(epoch + 1,)]:
+            raise AssertionError("the new owner's commands carry epochs %s" % cmds)
+        owner = zk_get(ZK_ADDR, ch + "/clusters/x/owner")
+        if owner is None or '"epoch":%d' % (epoch + 1) not in owner:
+            raise AssertionError("owner node %s" % owner)
+        return "took over %.1f s after kill -9 (session timeout %d ms), epoch %d" % (took, OWN_TIMEOUT, epoch + 1)
+    finally:
+        a.kill()
+        if b:
+            b.kill()
+
+
+@test("a paused owner (SIGSTOP past its session) resumes as a standby and sends and publishes nothing under its stale epoch")
+def t_owner_paused():
+    ch = "/%s/paused" % RUN
+    opts = ("--cluster", "x", "--zookeeper-session-timeout-ms", str(OWN_TIMEOUT))
+    a = Eddy(ZK_ADDR, ch, *opts)
+    b = None
+    try:
+        ra, _ = wait_role(a, "owner", 5)
+        old = ra[2]
+        sql(a, "CREATE VIEW p_v1 AS SELECT 1 AS x")
+        b = Eddy(ZK_ADDR, ch, *opts)
+        wait_role(b, "standby", 5)
+        before = sql(a, "SELECT count(*) FROM eddy_internal.commands WHERE epoch = %d" % old)[0][0]
+        a.proc.send_signal(signal.SIGSTOP)
+        rb, took = wait_role(b, "owner", OWN_TIMEOUT / 1000 + 5)
+        if rb[2] != old + 1:
+            raise AssertionError("new epoch %s, expected %d" % (rb[2], old + 1))
+        # New catalog entries the paused owner will find in the log when it resumes.
+        for i in range(3):
+            sql(b, "CREATE VIEW p_new_%d AS SELECT %d AS x" % (i, i))
+        a.proc.send_signal(signal.SIGCONT)
+        ra2, back = wait_role(a, "standby", 20)
+        # It follows the catalog (reads) but its sequencer sent nothing more under the old epoch.
+        t0 = time.time()
+        while "p_new_2" not in names(a, "VIEWS"):
+            if time.time() - t0 > 5:
+                raise AssertionError("the old owner does not see the new views")
+            time.sleep(0.05)
+        time.sleep(0.5)
+        after = sql(a, "SELECT count(*) FROM eddy_internal.commands WHERE epoch = %d" % old)[0][0]
+        if after != before:
+            raise AssertionError("the old owner sequenced %d commands under epoch %d after it lost it"
+                                 % (after - before, old))
+        stale = sql(a, "SELECT count(*) FROM eddy_internal.worker_commands WHERE epoch = %d AND catalog_index > "
+                       "(SELECT max(catalog_index) FROM eddy_internal.commands WHERE epoch = %d)" % (old, old))[0][0]
+        if stale:
+            raise AssertionError("the old owner's workers applied %d commands past its last" % stale)
+        try:
+            sql(a, "CREATE VIEW p_late AS SELECT 1 AS x")
+            raise AssertionError("DDL on the old owner was accepted")
+        except psycopg.Error as ex:
+            if ex.sqlstate != "57P03":
+                raise AssertionError("DDL on the old owner: %s %s" % (ex.sqlstate, ex))
+        applied = zk_get(ZK_ADDR, ch + "/clusters/x/applied")
+        if applied is None or '"epoch":%d' % (old + 1) not in applied:
+            raise AssertionError("/clusters/x/applied is %s, not written by epoch %d" % (applied, old + 1))
+        rb = role(b)
+        if not rb[4]:
+            raise AssertionError("the new owner published nothing: %s" % (rb,))
+        return "takeover %.1f s after SIGSTOP; standby %.1f s after SIGCONT; applied %s" % (took, back, applied)
+    finally:
+        if a.proc.poll() is None:
+            a.proc.send_signal(signal.SIGCONT)
+        a.kill()
+        if b:
+            b.kill()
+
+
+@test("two cluster names on one catalog: both own their cluster and both apply every DDL")
+def t_two_clusters():
+    ch = "/%s/twoclusters" % RUN
+    a = Eddy(ZK_ADDR, ch, "--cluster", "one")
+    b = Eddy(ZK_ADDR, ch, "--cluster", "two")
+    try:
+        wait_role(a, "owner", 5)
+        wait_role(b, "owner", 5)
+        sql(a, "CREATE VIEW tc_a AS SELECT 1 AS x")
+        sql(b, "CREATE VIEW tc_b AS SELECT 2 AS x")
+        t0 = time.time()
+        while True:
+            fa = {r[0] for r in sql(a, "SELECT DISTINCT name FROM eddy_internal.dataflows")}
+            fb = {r[0] for r in sql(b, "SELECT DISTINCT name FROM eddy_internal.dataflows")}
+            if all(any(n.endswith(v) for n in f) for v in ("tc_a", "tc_b") for f in (fa, fb)):
+                break
+            if time.time() - t0 > 3:
+                raise AssertionError("dataflows: one %s, two %s" % (sorted(fa), sorted(fb)))
+            time.sleep(0.05)
+        for name in ("one", "two"):
+            applied = zk_get(ZK_ADDR, ch + "/clusters/%s/applied" % name)
+            if applied is None or '"applied":' not in applied:
+                raise AssertionError("/clusters/%s/applied is %s" % (name, applied))
+    finally:
+        a.kill()
+        b.kill()
 
 
 def main():
