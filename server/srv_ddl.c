@@ -521,7 +521,7 @@ static bool srv__ddl_owner_check(srv_conn_t *c, const char *tag, cm_err_t *err)
     if (srv_zk_cluster_role(cc, NULL) == CAT_ZK_ROLE_OWNER)
         return true;
     cm_err_set(err, "57P03", "this eddy process is a standby for cluster \"%s\"", srv_zk_cluster_name(cc));
-    cm_err_set_detail(err, "%s was not committed: its workers run only on the cluster's owner.", tag);
+    cm_err_set_detail(err, "Nothing was committed (%s): the cluster's workers run only on its owner.", tag);
     cm_err_set_hint(err, "Run it on the owning process, or here once this process has taken over.");
     return false;
 }
@@ -622,6 +622,10 @@ srv_ddl_rc_t srv_catalog_commit_txn(srv_conn_t *c, srv_txn_t *t, cm_err_t *err)
     if (cl == NULL || cl->store == NULL) {
         srv_txn_free(t);
         return cm_err_set(err, CM_ERRCODE_FEATURE_NOT_SUPPORTED, "COMMIT of DDL needs the catalog"), SRV_DDL_ERROR;
+    }
+    if (!srv__ddl_owner_check(c, "COMMIT", err)) {
+        srv_txn_free(t);
+        return SRV_DDL_ERROR;
     }
     srv_ddl_t *d = srv__ddl_new(cl, c);
     d->tag = "COMMIT";

@@ -798,6 +798,15 @@ def t_owner_takeover():
         except psycopg.Error as ex:
             if ex.sqlstate != "57P03" or 'standby for cluster "x"' not in str(ex):
                 raise AssertionError("DDL on the standby: %s %s" % (ex.sqlstate, ex))
+        with b.conn() as cb:
+            cb.execute("BEGIN")
+            cb.execute("CREATE VIEW own_t AS SELECT 3 AS x")
+            try:
+                cb.execute("COMMIT")
+                raise AssertionError("COMMIT of DDL on the standby was accepted")
+            except psycopg.Error as ex:
+                if ex.sqlstate != "57P03":
+                    raise AssertionError("COMMIT of DDL on the standby: %s %s" % (ex.sqlstate, ex))
         # The standby still serves reads from its catalog.
         t0 = time.time()
         while "own_v1" not in names(b, "VIEWS"):
