@@ -4,7 +4,8 @@
  *   LET      rel input; u32 nctes; per CTE: u32 id, str name, u8 all,
  *            u8 recursive, rel def, [rel rec]
  *   CTE      u32 id, u8 worktable
- *   FLATMAP  rel input; u8 ordinality; u32 nfuncs; per function: u8 kind
+ *   FLATMAP  rel input; u8 ordinality; u8 join (INNER or LEFT); expr condition
+ *            (optional, over the output row); u32 nfuncs; per function: u8 kind
  *            (0: a scalar expression, 1: a set-returning function named by
  *            str name, u8 nargs, u32 argument types, u32 result type, then
  *            u32 nargs argument expressions), u32 ncols, i32 location
@@ -47,6 +48,8 @@ void pln__wr_flatmap(pln_wr_t *w, const pln_rel_t *rel)
 {
     pln__wr_rel(w, rel->input);
     pln__wr_u8(w, rel->ordinality);
+    pln__wr_u8(w, (uint8_t)rel->join);
+    pln__wr_expr(w, rel->pred);
     pln__wr_u32(w, (uint32_t)rel->nfuncs);
     for (int i = 0; i < rel->nfuncs && !w->failed; i++) {
         const pln_srfcall_t *f = rel->funcs[i];
@@ -237,6 +240,14 @@ bool pln__rd_flatmap(pln_rd_t *r, pln_rel_t *rel)
     if (!in)
         return false;
     rel->ordinality = pln__rd_bool(r);
+    rel->join = (sql_join_kind_t)pln__rd_u8(r);
+    if (!r->failed && rel->join != SQL_JOIN_INNER && rel->join != SQL_JOIN_LEFT)
+        return pln__rd_fail(r, "a FlatMap joined as %d", (int)rel->join);
+    pln_row_ctx_t own = pln__row_set(r, rel->types, rel->ncols);   /* the condition reads the output row */
+    rel->pred = pln__rd_expr(r, true);
+    pln__row_restore(r, own);
+    if (rel->pred && !pln__rd_check_shape(r, rel->pred->type, TY_BOOL, "a FlatMap's condition"))
+        return false;
     rel->nfuncs = pln__rd_count(r, "functions", r->lim.nodes_max, 1 + PLN_CODEC_EXPR_MIN);
     if (r->failed)
         return false;

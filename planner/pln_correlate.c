@@ -611,6 +611,8 @@ static pln_rel_t *pushd(dctx_t *c, pln_rel_t *x)
         /* The functions' arguments read the input row, now behind the keys. */
         pln_rel_t *f = with_keys(c, PLN_REL_FLATMAP, in, x);
         f->ordinality = x->ordinality;
+        f->join = x->join;
+        f->pred = subst(c, x->pred, &map);
         f->nfuncs = x->nfuncs;
         f->funcs = cm_arena_alloc(b->arena, sizeof(pln_srfcall_t *) * (size_t)(x->nfuncs ? x->nfuncs : 1));
         for (int i = 0; i < x->nfuncs; i++) {

@@ -477,7 +477,7 @@ static void let_out(explain_t *x, const pln_rel_t *r, int depth)
 static void flatmap_out(explain_t *x, const pln_rel_t *r, int depth)
 {
     line_begin(x, depth);
-    cm_buf_put_str(&x->line, "FlatMap ");
+    cm_buf_put_str(&x->line, r->join == SQL_JOIN_LEFT ? "FlatMap left " : "FlatMap ");
     for (int i = 0; i < r->nfuncs; i++) {
         const pln_srfcall_t *f = r->funcs[i];
         if (i)
@@ -492,6 +492,11 @@ static void flatmap_out(explain_t *x, const pln_rel_t *r, int depth)
     }
     if (r->ordinality)
         cm_buf_put_str(&x->line, " with_ordinality");
+    if (r->pred) {
+        cm_buf_put_str(&x->line, " on=(");
+        pln__explain_pred(x->b, &x->line, r->pred, false);
+        cm_buf_put_u8(&x->line, ')');
+    }
     line_end(x);
     rel_out(x, r->input, depth + 1);
 }

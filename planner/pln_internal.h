@@ -124,7 +124,8 @@ struct pln_rel {
     bool worktable;
     int nfuncs;                   /* FLATMAP: its columns are the input's, then each function's */
     pln_srfcall_t **funcs;
-    bool ordinality;              /* FLATMAP: then an int8 counting each input row's rows from 1 */
+    bool ordinality;              /* FLATMAP: then an int8 counting each input row's rows from 1;
+                                     join LEFT: a row pred never held for is kept once, NULL-padded */
 };
 
 /* One WITH query, bound once and read by every reference to it. */

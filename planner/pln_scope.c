@@ -210,9 +210,9 @@ static bool bind_join(pln_binder_t *b, const sql_from_t *f, pln_scope_t *sc, pln
     }
     int end = sc->nrtes, nraw = l->ncols + r->ncols;
     bool fn_lateral = pln__srf_is_lateral(r);   /* a function reading the left side (pln_srf.c) */
-    if (fn_lateral && f->join != SQL_JOIN_CROSS && f->join != SQL_JOIN_INNER)
+    if (fn_lateral && f->join != SQL_JOIN_CROSS && f->join != SQL_JOIN_INNER && f->join != SQL_JOIN_LEFT)
         return pln__error(b, f->rarg->pos, CM_ERRCODE_FEATURE_NOT_SUPPORTED,
-                          "a function in FROM that reads the left side of an outer join is not supported yet");
+                          "a function in FROM that reads the left side of a RIGHT or FULL join is not supported yet");
     if (f->join == SQL_JOIN_CROSS) {
         if (fn_lateral)
             return pln__srf_lateral(b, r, l, base, f->rarg->pos) && (*rel = r);
@@ -295,11 +295,18 @@ static bool bind_join(pln_binder_t *b, const sql_from_t *f, pln_scope_t *sc, pln
                               "a correlated subquery in the condition of a join with a function is not supported yet");
         if (!pln__srf_lateral(b, r, l, base, f->rarg->pos))
             return false;
-        j->kind = PLN_REL_FILTER;
-        j->input = r;
-        j->right = NULL;
-        if (!j->pred)
-            j->pred = ty_expr_const(b->arena, TY_BOOL, -1, (ty_datum_t){.v.b = true});
+        if (f->join == SQL_JOIN_LEFT) {
+            /* LEFT: the FlatMap keeps a left row none of whose function rows meet the condition. */
+            r->join = SQL_JOIN_LEFT;
+            r->pred = j->pred;
+            j = r;
+        } else {
+            j->kind = PLN_REL_FILTER;
+            j->input = r;
+            j->right = NULL;
+            if (!j->pred)
+                j->pred = ty_expr_const(b->arena, TY_BOOL, -1, (ty_datum_t){.v.b = true});
+        }
     }
     *rel = j;
     if (nmerge == 0 && !f->alias)

@@ -11,7 +11,9 @@
  * one empty row and is joined like any FROM item; one that reads earlier
  * FROM items (LATERAL, implicit for functions as in PostgreSQL) is placed
  * over them: in a comma list over everything before it, in CROSS and INNER
- * JOIN over the join's left side. unnest(a, b, ...) in FROM is one function
+ * JOIN over the join's left side (the condition a filter above), in LEFT
+ * JOIN likewise with the condition inside, keeping a left row none of
+ * whose function rows met it once with NULLs. unnest(a, b, ...) in FROM is one function
  * per array, zipped as PostgreSQL's ROWS FROM: a row while any function
  * still has one, NULLs for those that ran out. WITH ORDINALITY adds a
  * bigint counting each input row's rows from 1.
@@ -284,6 +286,8 @@ typedef struct fm_state {
     ty_datum_t **vals;            /* per function: the argument values for this row */
     void **st;                    /* per function: its own state */
     bool *done;
+    ty_expr_t *pred;              /* LEFT: the join's condition, sublinks replaced */
+    bool matched;                 /* LEFT: a row of the input row met the condition */
     int64_t ord;
     int64_t made;
 } fm_state_t;
@@ -298,6 +302,8 @@ static fm_state_t *fm_start(pln_exec_t *x, const pln_rel_t *rel)
     s->vals = cm_arena_zalloc(a, sizeof(ty_datum_t *) * (size_t)n);
     s->st = cm_arena_zalloc(a, sizeof(void *) * (size_t)n);
     s->done = cm_arena_zalloc(a, sizeof(bool) * (size_t)n);
+    if (rel->pred && !(s->pred = pln__instantiate(x, rel->pred)))
+        return NULL;
     for (int i = 0; i < n; i++) {
         const pln_srfcall_t *f = rel->funcs[i];
         if (!f->srf) {
@@ -318,6 +324,7 @@ static fm_state_t *fm_start(pln_exec_t *x, const pln_rel_t *rel)
 static bool fm_begin_row(pln_exec_t *x, const pln_rel_t *rel, fm_state_t *s)
 {
     s->ord = 0;
+    s->matched = false;
     for (int i = 0; i < rel->nfuncs; i++) {
         const pln_srfcall_t *f = rel->funcs[i];
         s->st[i] = NULL;
@@ -379,11 +386,26 @@ bool pln__flatmap_next(pln_exec_t *x, const pln_rel_t *rel, pln_iter_t *in, void
                 dst[k] = (ty_datum_t){.isnull = true};
         }
         if (!any) {
+            bool pad = rel->join == SQL_JOIN_LEFT && !s->matched;
             s->row = NULL;
-            continue;
+            if (!pad)
+                continue;
+            /* LEFT JOIN: the input row once, with NULL for every function column. */
+            for (int c = nin; c < rel->ncols; c++)
+                out[c] = (ty_datum_t){.isnull = true};
+            *row = out;
+            return true;
         }
         if (rel->ordinality)
             out[rel->ncols - 1] = (ty_datum_t){.v.i = ++s->ord};
+        if (s->pred) {
+            ty_datum_t ok = {0};
+            if (!ty_expr_eval(s->pred, x->ctx, out, x->params, &ok))
+                return false;
+            if (ok.isnull || !ok.v.b)
+                continue;
+            s->matched = true;
+        }
         *row = out;
         return true;
     }

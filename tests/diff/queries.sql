@@ -755,3 +755,7 @@ SELECT * FROM regexp_split_to_table('abc', 'b', 'g')
 SELECT * FROM regexp_split_to_table('', ',')
 SELECT * FROM regexp_split_to_table('abc', 'x*')
 SELECT regexp_split_to_table('a b', ' '), 1
+SELECT * FROM (VALUES (ARRAY[1, 2]), ('{}'::int[]), (NULL)) v (a) LEFT JOIN LATERAL unnest(a) u ON true
+SELECT * FROM (VALUES (2), (3)) v (n) LEFT JOIN generate_series(1, n) g ON g > 2 ORDER BY 1, 2
+SELECT * FROM (VALUES (2), (3)) v (n) LEFT JOIN generate_series(1, n) WITH ORDINALITY g (x, i) ON x = i AND x > 1 ORDER BY 1, 2
+SELECT * FROM (VALUES (1)) v (n) LEFT JOIN generate_series(1, 3) g ON g = n ORDER BY 2
