@@ -841,6 +841,112 @@ static void test_zk_session_expiry_is_transparent(void)
     cat_store_close(b);
 }
 
+/* ---------------------------------------------------------------- cluster ownership */
+
+typedef struct own {
+    uint64_t granted, lost;   /* the epoch of the last event of each kind */
+    int ngranted, nlost;
+} own_t;
+
+static void own_granted(void *arg, uint64_t epoch)
+{
+    own_t *o = arg;
+    o->granted = epoch;
+    o->ngranted++;
+}
+
+static void own_lost(void *arg, uint64_t epoch)
+{
+    own_t *o = arg;
+    o->lost = epoch;
+    o->nlost++;
+}
+
+static bool is_owner(void *arg)
+{
+    return cat_store_zk_cluster_role(arg, NULL) == CAT_ZK_ROLE_OWNER;
+}
+
+static bool is_standby(void *arg)
+{
+    return cat_store_zk_cluster_role(arg, NULL) == CAT_ZK_ROLE_STANDBY;
+}
+
+typedef struct pub_wait {
+    cat_store_t *st;
+    uint64_t v;
+} pub_wait_t;
+
+static bool published(void *arg)
+{
+    pub_wait_t *w = arg;
+    return cat_store_zk_cluster_published(w->st) >= w->v;
+}
+
+static void join(cat_store_t *st, const char *name, own_t *o)
+{
+    cat_zk_cluster_events_t ev = {.granted = own_granted, .lost = own_lost, .arg = o};
+    cm_err_t err = {0};
+    UNIT_CHECK(cat_store_zk_cluster_join(st, name, "test", &ev, &err) == 0);
+}
+
+/* One owner per name with the epoch bumped by each claim; a standby takes
+ * over when the owner's session ends; a publish is fenced by the epoch. */
+static void test_zk_cluster_ownership(void)
+{
+    cat_store_t *a = open_fresh("own", NULL);
+    cat_store_t *b = open_fresh("own", NULL);
+    cat_store_t *c = open_fresh("own", NULL);
+    own_t oa = {0}, ob = {0}, oc = {0};
+    cm_err_t err = {0};
+    UNIT_CHECK(cat_store_zk_cluster_join(a, "bad/name", "x", NULL, &err) == -1);
+    cm_err_clear(&err);
+    join(a, "x", &oa);
+    UNIT_CHECK(cat_store_zk_run(a, 10000, is_owner, a) == 0);
+    UNIT_CHECK(oa.ngranted == 1 && oa.granted == 1);
+    join(b, "x", &ob);
+    UNIT_CHECK(cat_store_zk_run(b, 10000, is_standby, b) == 0);
+    join(c, "y", &oc);   /* another name: independent */
+    UNIT_CHECK(cat_store_zk_run(c, 10000, is_owner, c) == 0);
+    UNIT_CHECK(oc.granted == 1);
+    cat_store_zk_cluster_publish(a, 7);
+    pub_wait_t pw = {a, 7};
+    UNIT_CHECK(cat_store_zk_run(a, 10000, published, &pw) == 0);
+    char p[256];
+    raw_path(p, sizeof p, "own", "/clusters/x/applied");
+    zhandle_t *zh = zt_connect(zk_addr);
+    UNIT_CHECK(zh != NULL);
+    zt_res_t r;
+    UNIT_CHECK(zt_get(zh, p, &r) == ZOK);
+    UNIT_CHECK_STR(r.data, "{\"epoch\":1,\"applied\":7}");
+    /* The owner goes away: its ephemeral node goes with its session. */
+    cat_store_close(a);
+    UNIT_CHECK(cat_store_zk_run(b, 10000, is_owner, b) == 0);
+    UNIT_CHECK(ob.ngranted == 1 && ob.granted == 2);
+    raw_path(p, sizeof p, "own", "/clusters/x/owner");
+    UNIT_CHECK(zt_get(zh, p, &r) == ZOK);
+    UNIT_CHECK(strstr(r.data, "\"epoch\":2") != NULL);
+    /* Someone moves the epoch behind b's back: b's next publish fails whole and b loses. */
+    raw_path(p, sizeof p, "own", "/clusters/x/epoch");
+    UNIT_CHECK(zt_set(zh, p, "9") == ZOK);
+    cat_store_zk_cluster_publish(b, 11);
+    UNIT_CHECK(cat_store_zk_run(b, 10000, is_standby, b) == 0);
+    UNIT_CHECK(ob.nlost == 1 && ob.lost == 2);
+    raw_path(p, sizeof p, "own", "/clusters/x/applied");
+    UNIT_CHECK(zt_get(zh, p, &r) == ZOK);
+    UNIT_CHECK_STR(r.data, "{\"epoch\":1,\"applied\":7}");
+    /* c's session expires: it hears `lost`, then claims again at a new epoch. */
+    char pw16[16];
+    int64_t id = cat_store_zk_session_id(c, pw16);
+    UNIT_CHECK(zt_expire(zk_addr, id, pw16));
+    UNIT_CHECK(cat_store_zk_run(c, 15000, sessions_two_ready, c) == 0);
+    UNIT_CHECK(cat_store_zk_run(c, 10000, is_owner, c) == 0);
+    UNIT_CHECK(oc.nlost == 1 && oc.lost == 1 && oc.ngranted == 2 && oc.granted == 2);
+    zookeeper_close(zh);
+    cat_store_close(b);
+    cat_store_close(c);
+}
+
 /* ---------------------------------------------------------------- catalog identity */
 
 static bool has_failed(void *arg)
@@ -1229,6 +1335,7 @@ int main(void)
     RUN(test_zk_lost_request_is_resent);
     RUN(test_zk_unreachable_times_out);
     RUN(test_zk_session_expiry_is_transparent);
+    RUN(test_zk_cluster_ownership);
     RUN(test_zk_meta_identity);
     RUN(test_zk_name_race_revalidates);
     RUN(test_zk_ids_survive_trim_and_bootstrap);

@@ -23,6 +23,7 @@ typedef struct rig {
 } rig_t;
 
 static int rig_tick_ms;   /* seq_config_t.tick_interval_ms of the next rig */
+static seq_owner_t *rig_owner;   /* seq_config_t.owner of the next rig */
 
 static bool rig_start(rig_t *r, tc_t *t, int workers, size_t queue_max, size_t outbox_max)
 {
@@ -40,6 +41,7 @@ static bool rig_start(rig_t *r, tc_t *t, int workers, size_t queue_max, size_t o
     sc.transport = r->tr;
     sc.outbox_max = outbox_max;
     sc.tick_interval_ms = rig_tick_ms;
+    sc.owner = rig_owner;
     r->seq = seq_start(&sc, df_workers_loop(r->ws, 0), &err);
     if (r->seq == NULL)
         return false;
@@ -324,6 +326,102 @@ static void plan_bytes_of_views(void)
     tc_free(&t);
 }
 
+/* An owner the test drives by hand: grant and lose like ZooKeeper would. */
+typedef struct fake_owner {
+    seq_owner_t base;
+    void (*granted)(void *arg, uint64_t epoch);
+    void (*lost)(void *arg);
+    void *arg;
+    bool released;
+} fake_owner_t;
+
+static int fake_acquire(seq_owner_t *o, void (*granted)(void *arg, uint64_t epoch), void (*lost)(void *arg),
+                        void *arg, cm_err_t *err)
+{
+    fake_owner_t *f = (fake_owner_t *)o;
+    f->granted = granted;
+    f->lost = lost;
+    f->arg = arg;
+    return 0;
+}
+
+static void fake_release(seq_owner_t *o)
+{
+    ((fake_owner_t *)o)->released = true;
+}
+
+static const seq_owner_ops_t fake_ops = {.acquire = fake_acquire, .release = fake_release};
+
+typedef struct epochs {
+    uint64_t epoch[1024], index[1024];
+    int kind[1024];
+    size_t n;
+} epochs_t;
+
+static void seen_epoch(void *arg, const seq_record_t *rec)
+{
+    epochs_t *e = arg;
+    if (e->n < 1024) {
+        e->epoch[e->n] = rec->epoch;
+        e->index[e->n] = rec->index;
+        e->kind[e->n++] = rec->kind;
+    }
+}
+
+/* Standby until granted; nothing sequenced after a loss; a new grant bootstraps at its epoch. */
+static void owner_grants_and_fences(void)
+{
+    tc_t t;
+    tc_init(&t);
+    UNIT_CHECK(tc_create(&t, CAT_ITEM_TABLE, "t1", NULL));
+    fake_owner_t f = {.base = {.ops = &fake_ops}};
+    rig_owner = &f.base;
+    rig_t r;
+    UNIT_CHECK(rig_start(&r, &t, 3, 1024, 256));
+    rig_owner = NULL;
+    usleep(50 * 1000);
+    epochs_t e = {0};
+    seq_visit_commands(r.seq, seen_epoch, &e);
+    UNIT_CHECK(e.n == 0 && seq_applied_index(r.seq) == 0);   /* a standby sends nothing */
+    f.granted(f.arg, 5);
+    UNIT_CHECK(wait_applied(&r, cat_snap_index(t.snap)));
+    UNIT_CHECK(tc_create(&t, CAT_ITEM_VIEW, "v1", "t1"));
+    UNIT_CHECK(wait_applied(&r, cat_snap_index(t.snap)));
+    uint64_t last5 = cat_snap_index(t.snap);
+    f.lost(f.arg);
+    usleep(20 * 1000);
+    for (int i = 0; i < 3; i++) {
+        char name[16];
+        snprintf(name, sizeof name, "x%d", i);
+        UNIT_CHECK(tc_create(&t, CAT_ITEM_TABLE, name, NULL));
+    }
+    usleep(100 * 1000);
+    memset(&e, 0, sizeof e);
+    seq_visit_commands(r.seq, seen_epoch, &e);
+    UNIT_CHECK(e.n == 2);
+    for (size_t i = 0; i < e.n; i++)
+        UNIT_CHECK(e.epoch[i] == 5 && e.index[i] <= last5);
+    for (int w = 0; w < 3; w++) {
+        df_worker_status_t st;
+        df_workers_status(r.ws, w, &st);
+        UNIT_CHECK(st.epoch == 5 && st.index == last5);
+    }
+    f.granted(f.arg, 6);
+    uint64_t head = cat_snap_index(t.snap);
+    UNIT_CHECK(wait_applied(&r, head));
+    memset(&e, 0, sizeof e);
+    seq_visit_commands(r.seq, seen_epoch, &e);
+    UNIT_CHECK(e.n == 3 && e.epoch[2] == 6 && e.kind[2] == DF_CMD_BOOTSTRAP && e.index[2] == head);
+    for (int w = 0; w < 3; w++) {
+        df_worker_status_t st;
+        df_workers_status(r.ws, w, &st);
+        UNIT_CHECK(st.epoch == 6 && st.index == head && st.seq == 1);
+    }
+    rig_stop(&r);
+    UNIT_CHECK(f.released);
+    tc_free(&t);
+}
+
 int main(void)
 {
     cm_log_level = CM_LOG_ERROR;   /* the helpers' views have no real SQL to plan */
@@ -332,5 +430,6 @@ int main(void)
     UNIT_RUN(bootstrap_installs_inputs_first);
     UNIT_RUN(ticks_in_the_order);
     UNIT_RUN(plan_bytes_of_views);
+    UNIT_RUN(owner_grants_and_fences);
     UNIT_EXIT();
 }
