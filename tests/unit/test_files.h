@@ -1,7 +1,8 @@
 /*
  * test_files.h: the file listing that the golden-file tests share: the
  * names in a folder ending in a suffix, in name order, so every run reads
- * the cases in the same order.
+ * the cases in the same order; and the reader of the golden-file format
+ * (tests/parser, tests/explain) those tests share.
  */
 #ifndef EDDY_TEST_FILES_H
 #define EDDY_TEST_FILES_H
@@ -9,6 +10,7 @@
 #include "common/common.h"
 
 #include <dirent.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -34,6 +36,59 @@ static __attribute__((unused)) int tf_list(const char *dir, const char *suffix, 
     closedir(d);
     qsort(names, (size_t)count, sizeof(char *), tf__cmp_names);
     return count;
+}
+
+/* One golden case: its SQL (continuation lines joined with '\n'), the line it starts on, its expected text. */
+typedef void (*tf_case_fn)(void *arg, const char *file, int line, const char *sql, const char *expected);
+
+/*
+ * Reads the cases of a golden file, so each golden test only says what a
+ * case means: "> sql" starts one, "| more" continues its SQL, the lines up
+ * to a blank line or '#' are the expected text. print echoes the lines
+ * outside cases (for --print, which rewrites a file with fresh answers).
+ */
+static __attribute__((unused)) void tf_golden_cases(FILE *f, const char *name, tf_case_fn fn, void *arg, bool print)
+{
+    cm_buf_t sql, expected;
+    cm_buf_init(&sql, 0);
+    cm_buf_init(&expected, 0);
+    bool in_case = false;
+    int case_line = 0, lineno = 0;
+    char line[65536];
+    for (;;) {
+        char *got = fgets(line, sizeof line, f);
+        if (got)
+            lineno++;
+        size_t n = got ? strlen(line) : 0;
+        if (n && line[n - 1] == '\n')
+            line[--n] = '\0';
+        bool boundary = !got || n == 0 || line[0] == '#' || (line[0] == '>' && line[1] == ' ');
+        if (boundary && in_case) {
+            cm_buf_put_u8(&sql, '\0');
+            cm_buf_put_u8(&expected, '\0');
+            fn(arg, name, case_line, (const char *)sql.data, (const char *)expected.data);
+            in_case = false;
+        }
+        if (!got)
+            break;
+        if (line[0] == '>' && line[1] == ' ') {
+            cm_buf_reset(&sql);
+            cm_buf_reset(&expected);
+            cm_buf_put_str(&sql, line + 2);
+            in_case = true;
+            case_line = lineno;
+        } else if (in_case && line[0] == '|' && (line[1] == ' ' || line[1] == '\0') && expected.len == 0) {
+            cm_buf_put_u8(&sql, '\n');
+            cm_buf_put_str(&sql, line[1] ? line + 2 : "");
+        } else if (in_case) {
+            cm_buf_put_str(&expected, line);
+            cm_buf_put_u8(&expected, '\n');
+        } else if (print) {
+            printf("%s\n", line);
+        }
+    }
+    cm_buf_free(&sql);
+    cm_buf_free(&expected);
 }
 
 #endif

@@ -251,8 +251,10 @@ static const char *query_of(const char *sql, bool *is_explain)
     return skip_word(sql, "SELECT") || skip_word(sql, "VALUES") ? sql : NULL;
 }
 
-static void golden_case(tc_t *t, const char *file, int line, const char *sql, const char *expected)
+/* A tf_case_fn: arg is the tc_t the file's cases share. */
+static void golden_case(void *arg, const char *file, int line, const char *sql, const char *expected)
 {
+    tc_t *t = arg;
     char label[256];
     snprintf(label, sizeof label, "%s:%d", file, line);
     cm_arena_t arena;
@@ -302,44 +304,7 @@ static void golden_file(const char *dir, const char *name)
     }
     tc_t t;
     tc_init(&t);
-    cm_buf_t sql, expected;
-    cm_buf_init(&sql, 0);
-    cm_buf_init(&expected, 0);
-    bool in_case = false;
-    int case_line = 0, lineno = 0;
-    char line[65536];
-    for (;;) {
-        char *got = fgets(line, sizeof line, f);
-        if (got)
-            lineno++;
-        size_t n = got ? strlen(line) : 0;
-        if (n && line[n - 1] == '\n')
-            line[--n] = '\0';
-        bool boundary = !got || n == 0 || line[0] == '#' || (line[0] == '>' && line[1] == ' ');
-        if (boundary && in_case) {
-            cm_buf_put_u8(&sql, '\0');
-            cm_buf_put_u8(&expected, '\0');
-            golden_case(&t, name, case_line, (const char *)sql.data, (const char *)expected.data);
-            in_case = false;
-        }
-        if (!got)
-            break;
-        if (line[0] == '>' && line[1] == ' ') {
-            cm_buf_reset(&sql);
-            cm_buf_reset(&expected);
-            cm_buf_put_str(&sql, line + 2);
-            in_case = true;
-            case_line = lineno;
-        } else if (in_case && line[0] == '|' && (line[1] == ' ' || line[1] == '\0') && expected.len == 0) {
-            cm_buf_put_u8(&sql, '\n');
-            cm_buf_put_str(&sql, line[1] ? line + 2 : "");
-        } else if (in_case) {
-            cm_buf_put_str(&expected, line);
-            cm_buf_put_u8(&expected, '\n');
-        }
-    }
-    cm_buf_free(&sql);
-    cm_buf_free(&expected);
+    tf_golden_cases(f, name, golden_case, &t, false);
     fclose(f);
     tc_free(&t);
 }

@@ -109,8 +109,18 @@ static void print_sql(const char *sql)
     }
 }
 
-static void finish_case(tc_t *t, const char *file, int line, const char *sql, const char *expected, bool print)
+/* What finish_case needs besides the case: the file's catalog and whether to print instead of check. */
+typedef struct file_run {
+    tc_t *t;
+    bool print;
+} file_run_t;
+
+/* A tf_case_fn: arg is a file_run_t. */
+static void finish_case(void *arg, const char *file, int line, const char *sql, const char *expected)
 {
+    file_run_t *run = arg;
+    tc_t *t = run->t;
+    bool print = run->print;
     char *got = render(t, sql);
     if (print) {
         print_sql(sql);
@@ -136,46 +146,8 @@ static void run_file(const char *dir, const char *name, bool print)
     }
     tc_t t;
     tc_init(&t);
-    cm_buf_t sql, expected;
-    cm_buf_init(&sql, 0);
-    cm_buf_init(&expected, 0);
-    bool in_case = false;
-    int case_line = 0, lineno = 0;
-    char line[65536];
-    for (;;) {
-        char *got = fgets(line, sizeof line, f);
-        if (got)
-            lineno++;
-        size_t n = got ? strlen(line) : 0;
-        if (n && line[n - 1] == '\n')
-            line[--n] = '\0';
-        bool boundary = !got || n == 0 || line[0] == '#' || (line[0] == '>' && line[1] == ' ');
-        if (boundary && in_case) {
-            cm_buf_put_u8(&sql, '\0');
-            cm_buf_put_u8(&expected, '\0');
-            finish_case(&t, name, case_line, (const char *)sql.data, (const char *)expected.data, print);
-            in_case = false;
-        }
-        if (!got)
-            break;
-        if (line[0] == '>' && line[1] == ' ') {
-            cm_buf_reset(&sql);
-            cm_buf_reset(&expected);
-            cm_buf_put_str(&sql, line + 2);
-            in_case = true;
-            case_line = lineno;
-        } else if (in_case && line[0] == '|' && (line[1] == ' ' || line[1] == '\0') && expected.len == 0) {
-            cm_buf_put_u8(&sql, '\n');
-            cm_buf_put_str(&sql, line[1] ? line + 2 : "");
-        } else if (in_case) {
-            cm_buf_put_str(&expected, line);
-            cm_buf_put_u8(&expected, '\n');
-        } else if (print) {
-            printf("%s\n", line);
-        }
-    }
-    cm_buf_free(&sql);
-    cm_buf_free(&expected);
+    file_run_t run = {&t, print};
+    tf_golden_cases(f, name, finish_case, &run, print);
     fclose(f);
     tc_free(&t);
 }
