@@ -526,6 +526,39 @@ static bool srv__ddl_owner_check(srv_conn_t *c, const char *tag, cm_err_t *err)
     return false;
 }
 
+/* Marks a DDL run for the commit log; both entry points that commit need one. */
+static void srv__ddl_new_uuid(srv_ddl_t *d)
+{
+    if (getrandom(d->uuid, sizeof d->uuid, 0) != (ssize_t)sizeof d->uuid) {
+        /* No entropy: a time-based marker is still unique enough per process. */
+        int64_t t = cm_now_wall_us();
+        memcpy(d->uuid, &t, sizeof t);
+        memcpy(d->uuid + 8, &d, sizeof(void *) < 8 ? sizeof(void *) : 8);
+    }
+}
+
+/*
+ * What every entry point does after its first store call (rc its result):
+ * on success or a failure to wait out, the connection waits busy for the
+ * answer; any other failure answers the statement now.
+ */
+static srv_ddl_rc_t srv__ddl_started(srv_conn_t *c, srv_ddl_t *d, int rc, cm_err_t *err)
+{
+    if (rc != 0) {
+        d->call_out = d->commit_out = false;
+        if (!srv__store_err_transient(err)) {
+            d->c = NULL;
+            srv__ddl_free(d);
+            return SRV_DDL_ERROR;
+        }
+        srv__ddl_backoff(d, err);
+        cm_err_clear(err);
+    }
+    c->ddl = d;
+    srv_conn_set_state(c, SRV_CONN_BUSY);
+    return SRV_DDL_BUSY;
+}
+
 srv_ddl_rc_t srv_catalog_ddl(srv_conn_t *c, const pln_stmt_t *st, const char *sql, cm_err_t *err)
 {
     srv_cat_loop_t *cl = c->lp->cat;
@@ -553,12 +586,7 @@ srv_ddl_rc_t srv_catalog_ddl(srv_conn_t *c, const pln_stmt_t *st, const char *sq
         srv__ddl_free(d);
         return SRV_DDL_ERROR;
     }
-    if (getrandom(d->uuid, sizeof d->uuid, 0) != (ssize_t)sizeof d->uuid) {
-        /* No entropy: a time-based marker is still unique enough per process. */
-        int64_t t = cm_now_wall_us();
-        memcpy(d->uuid, &t, sizeof t);
-        memcpy(d->uuid + 8, &d, sizeof(void *) < 8 ? sizeof(void *) : 8);
-    }
+    srv__ddl_new_uuid(d);
     d->attempts = 1;
     if (cl->known_ok && cl->known.index == cat_snap_index(cl->snap)) {
         /* Planned at the head this loop knows: commit without reading it. */
@@ -570,34 +598,10 @@ srv_ddl_rc_t srv_catalog_ddl(srv_conn_t *c, const pln_stmt_t *st, const char *sq
             return SRV_DDL_ERROR;
         }
         d->call_out = d->commit_out = true;
-        if (cat_store_commit(cl->store, cat_commit_store(d->commit), srv__commit_cb, d, err) != 0) {
-            d->call_out = d->commit_out = false;
-            if (!srv__store_err_transient(err)) {
-                d->c = NULL;
-                srv__ddl_free(d);
-                return SRV_DDL_ERROR;
-            }
-            srv__ddl_backoff(d, err);
-            cm_err_clear(err);
-        }
-        c->ddl = d;
-        srv_conn_set_state(c, SRV_CONN_BUSY);
-        return SRV_DDL_BUSY;
+        return srv__ddl_started(c, d, cat_store_commit(cl->store, cat_commit_store(d->commit), srv__commit_cb, d, err), err);
     }
     d->call_out = true;
-    if (cat_store_head(cl->store, srv__head_cb, d, err) != 0) {
-        d->call_out = false;
-        if (!srv__store_err_transient(err)) {
-            d->c = NULL;
-            srv__ddl_free(d);
-            return SRV_DDL_ERROR;
-        }
-        srv__ddl_backoff(d, err);
-        cm_err_clear(err);
-    }
-    c->ddl = d;
-    srv_conn_set_state(c, SRV_CONN_BUSY);
-    return SRV_DDL_BUSY;
+    return srv__ddl_started(c, d, cat_store_head(cl->store, srv__head_cb, d, err), err);
 }
 
 bool srv_catalog_hold(srv_conn_t *c)
@@ -630,24 +634,8 @@ srv_ddl_rc_t srv_catalog_commit_txn(srv_conn_t *c, srv_txn_t *t, cm_err_t *err)
     srv_ddl_t *d = srv__ddl_new(cl, c);
     d->tag = "COMMIT";
     d->txn = t;
-    if (getrandom(d->uuid, sizeof d->uuid, 0) != (ssize_t)sizeof d->uuid) {
-        int64_t now = cm_now_wall_us();
-        memcpy(d->uuid, &now, sizeof now);
-        memcpy(d->uuid + 8, &d, sizeof(void *) < 8 ? sizeof(void *) : 8);
-    }
+    srv__ddl_new_uuid(d);
     d->attempts = 1;
     d->call_out = true;
-    if (cat_store_head(cl->store, srv__head_cb, d, err) != 0) {
-        d->call_out = false;
-        if (!srv__store_err_transient(err)) {
-            d->c = NULL;
-            srv__ddl_free(d);
-            return SRV_DDL_ERROR;
-        }
-        srv__ddl_backoff(d, err);
-        cm_err_clear(err);
-    }
-    c->ddl = d;
-    srv_conn_set_state(c, SRV_CONN_BUSY);
-    return SRV_DDL_BUSY;
+    return srv__ddl_started(c, d, cat_store_head(cl->store, srv__head_cb, d, err), err);
 }
