@@ -115,13 +115,46 @@ static bool range_in(const wrun_t *r, const ty_datum_t *v, const ty_datum_t *bou
     return start ? c >= 0 : c <= 0;
 }
 
+/*
+ * Where an offset bound (n PRECEDING / n FOLLOWING, d the signed offset) of
+ * row i's frame falls in the partition [ps, pe): start and end differ only
+ * in taking a group's first or last row and in which way a RANGE scan runs,
+ * so one function answers both. A start past the rows is pe, an end before
+ * them ps - 1 (an empty frame); frame_of clamps the rest.
+ */
+static int64_t offset_bound(const wrun_t *r, int ps, int pe, int i, int64_t d, bool start)
+{
+    const pln_frame_t *f = &r->w->frame;
+    int g = r->group[i], ngroups = r->group[pe - 1] + 1;
+    const int *edge = start ? r->gstart : r->gend;
+    if (f->mode == SQL_FRAME_ROWS)
+        return i + d;
+    if (f->mode == SQL_FRAME_GROUPS) {
+        int64_t gg = g + d;
+        if (gg < 0)
+            return start ? ps : ps - 1;
+        return gg >= ngroups ? (start ? pe : pe - 1) : edge[gg];
+    }
+    if (r->w->norder == 1 && r->rows[i].rv.isnull)
+        return edge[g]; /* RANGE from a NULL key: its peers */
+    if (start) {
+        for (int j = ps; j < pe; j++)
+            if (range_in(r, &r->rows[j].rv, &r->rows[i].sb, true))
+                return j;
+        return pe;
+    }
+    for (int j = pe - 1; j >= ps; j--)
+        if (range_in(r, &r->rows[j].rv, &r->rows[i].eb, false))
+            return j;
+    return ps - 1;
+}
+
 /* The frame of row i of the partition [ps, pe) as rows [*fs, *fe] (empty when *fs > *fe). */
 static void frame_of(const wrun_t *r, int ps, int pe, int i, int *fs, int *fe)
 {
     const pln_frame_t *f = &r->w->frame;
-    int g = r->group[i], ngroups = r->group[pe - 1] + 1;
+    int g = r->group[i];
     int64_t s = ps, e = pe - 1;
-    bool null_cur = f->mode == SQL_FRAME_RANGE && r->w->norder == 1 && r->rows[i].rv.isnull;
     switch (f->start) {
     case SQL_BOUND_UNBOUNDED_PRECEDING:
         s = ps;
@@ -130,25 +163,9 @@ static void frame_of(const wrun_t *r, int ps, int pe, int i, int *fs, int *fe)
         s = f->mode == SQL_FRAME_ROWS ? i : r->gstart[g];
         break;
     case SQL_BOUND_PRECEDING:
-    case SQL_BOUND_FOLLOWING: {
-        int64_t d = f->start == SQL_BOUND_PRECEDING ? -r->soff : r->soff;
-        if (f->mode == SQL_FRAME_ROWS) {
-            s = i + d;
-        } else if (f->mode == SQL_FRAME_GROUPS) {
-            int64_t gg = g + d;
-            s = gg < 0 ? ps : gg >= ngroups ? pe : r->gstart[gg];
-        } else if (null_cur) {
-            s = r->gstart[g];
-        } else {
-            s = pe;
-            for (int j = ps; j < pe; j++)
-                if (range_in(r, &r->rows[j].rv, &r->rows[i].sb, true)) {
-                    s = j;
-                    break;
-                }
-        }
+    case SQL_BOUND_FOLLOWING:
+        s = offset_bound(r, ps, pe, i, f->start == SQL_BOUND_PRECEDING ? -r->soff : r->soff, true);
         break;
-    }
     default:
         break;
     }
@@ -161,25 +178,9 @@ static void frame_of(const wrun_t *r, int ps, int pe, int i, int *fs, int *fe)
         e = f->mode == SQL_FRAME_ROWS ? i : r->gend[g];
         break;
     case SQL_BOUND_PRECEDING:
-    case SQL_BOUND_FOLLOWING: {
-        int64_t d = f->end == SQL_BOUND_PRECEDING ? -r->eoff : r->eoff;
-        if (f->mode == SQL_FRAME_ROWS) {
-            e = i + d;
-        } else if (f->mode == SQL_FRAME_GROUPS) {
-            int64_t gg = g + d;
-            e = gg < 0 ? ps - 1 : gg >= ngroups ? pe - 1 : r->gend[gg];
-        } else if (null_cur) {
-            e = r->gend[g];
-        } else {
-            e = ps - 1;
-            for (int j = pe - 1; j >= ps; j--)
-                if (range_in(r, &r->rows[j].rv, &r->rows[i].eb, false)) {
-                    e = j;
-                    break;
-                }
-        }
+    case SQL_BOUND_FOLLOWING:
+        e = offset_bound(r, ps, pe, i, f->end == SQL_BOUND_PRECEDING ? -r->eoff : r->eoff, false);
         break;
-    }
     default:
         break;
     }
