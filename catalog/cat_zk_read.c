@@ -62,6 +62,15 @@ static void zk_head_watch(zhandle_t *zh, int type, int state, const char *path, 
     cat__zk_arm_head_watch(s);
 }
 
+/* Reads /catalog/head for r, done getting the answer: the head, log and
+ * snapshot reads all start (and a snapshot ends) with this one read. */
+static int zk_read_head(cat__zk_req_t *r, data_completion_t done)
+{
+    char p[CAT__ZK_PATH_MAX];
+    cat__zk_path(r->s, p, "/catalog/head");
+    return cat__zk_sent(r, zoo_aget(r->s->zh, p, 0, done, r));
+}
+
 /* ------------------------------------------------------------- head */
 
 static void zk_head_done(int rc, const char *value, int len, const struct Stat *stat, const void *data)
@@ -84,9 +93,7 @@ static void zk_head_done(int rc, const char *value, int len, const struct Stat *
 
 int cat__zk_head_send(cat__zk_req_t *r)
 {
-    char p[CAT__ZK_PATH_MAX];
-    cat__zk_path(r->s, p, "/catalog/head");
-    return cat__zk_sent(r, zoo_aget(r->s->zh, p, 0, zk_head_done, r));
+    return zk_read_head(r, zk_head_done);
 }
 
 int cat__zk_head(cat_store_t *base, cat_store_head_cb cb, void *arg, cm_err_t *err)
@@ -153,9 +160,7 @@ static void zk_log_head_done(int rc, const char *value, int len, const struct St
 
 int cat__zk_log_send(cat__zk_req_t *r)
 {
-    char p[CAT__ZK_PATH_MAX];
-    cat__zk_path(r->s, p, "/catalog/head");
-    return cat__zk_sent(r, zoo_aget(r->s->zh, p, 0, zk_log_head_done, r));
+    return zk_read_head(r, zk_log_head_done);
 }
 
 int cat__zk_log_read(cat_store_t *base, uint64_t from, size_t max, cat_store_log_cb cb, void *arg, cm_err_t *err)
@@ -241,10 +246,8 @@ static void zk_snap_children_done(int rc, const struct String_vector *names, con
         cat__zk_path(r->s, p, "/catalog/objects/%s", names->data[i]);
         src = cat__zk_sent(r, zoo_aget(r->s->zh, p, 0, zk_snap_obj_done, &r->slots[i]));
     }
-    char p[CAT__ZK_PATH_MAX];
-    cat__zk_path(r->s, p, "/catalog/head");
     if (src == ZOK)
-        src = cat__zk_sent(r, zoo_aget(r->s->zh, p, 0, zk_snap_head2_done, r));
+        src = zk_read_head(r, zk_snap_head2_done);
     if (src != ZOK) {
         /* Whatever was sent still arrives and finishes the step with this error. */
         r->rc = src;
@@ -276,9 +279,7 @@ static void zk_snap_head1_done(int rc, const char *value, int len, const struct 
 
 int cat__zk_snapshot_send(cat__zk_req_t *r)
 {
-    char p[CAT__ZK_PATH_MAX];
-    cat__zk_path(r->s, p, "/catalog/head");
-    return cat__zk_sent(r, zoo_aget(r->s->zh, p, 0, zk_snap_head1_done, r));
+    return zk_read_head(r, zk_snap_head1_done);
 }
 
 int cat__zk_snapshot(cat_store_t *base, cat_store_snapshot_cb cb, void *arg, cm_err_t *err)
