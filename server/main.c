@@ -9,6 +9,7 @@
 #include "server/server.h"
 
 #include <getopt.h>
+#include <malloc.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -87,8 +88,24 @@ enum {
     OPT_ZK_CONNECT_TIMEOUT, OPT_DDL_TIMEOUT, OPT_WORKER_DELAY, OPT_TICK_INTERVAL,
 };
 
+/*
+ * Statement arenas grow in blocks of up to 1 MiB and are freed after every
+ * statement. With glibc's defaults those blocks come from mmap or from heap
+ * tops that are trimmed at once, so a large result (SHOW OBJECTS over a
+ * 10,000-item catalog) paid for fresh zeroed pages on every run: a third
+ * of its time in page faults. Serving them from the heap and trimming only
+ * past 64 MiB of free top keeps them warm; memory that is freed stays
+ * reusable by the process rather than going back to the kernel at once.
+ */
+static void tune_allocator(void)
+{
+    mallopt(M_MMAP_THRESHOLD, 8 << 20);
+    mallopt(M_TRIM_THRESHOLD, 64 << 20);
+}
+
 int main(int argc, char **argv)
 {
+    tune_allocator();
     static const struct option opts[] = {
         {"listen", required_argument, NULL, OPT_LISTEN},
         {"workers", required_argument, NULL, OPT_WORKERS},
