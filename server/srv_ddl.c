@@ -278,6 +278,32 @@ static void srv__ddl_lookup(srv_ddl_t *d)
 }
 
 /* The snapshot reached the index waited for: either a head to plan at, or our commit. */
+/* Sends d's built commit; both kinds of run (statement, transaction) commit
+ * so, and a send that fails is answered or backed off like any store failure. */
+static void srv__ddl_send_commit(srv_ddl_t *d, cm_err_t *e)
+{
+    d->call_out = d->commit_out = true;
+    if (cat_store_commit(d->cl->store, cat_commit_store(d->commit), srv__commit_cb, d, e) != 0) {
+        d->call_out = d->commit_out = false;
+        srv__ddl_store_failed(d, e);
+    }
+    cm_err_clear(e);
+}
+
+/* The run failed (e) when built at a fresh head. After an ambiguous commit
+ * our own lost commit may be why (the name exists, the object is gone), so
+ * the request marker decides; otherwise e answers the statement. */
+static void srv__ddl_failed_at_head(srv_ddl_t *d, cm_err_t *e)
+{
+    if (d->ambiguous) {
+        cm_err_clear(&d->last_err);
+        cm_err_move(&d->last_err, e);
+        srv__ddl_lookup(d);
+        return;
+    }
+    srv_ddl_finish(d, e);
+}
+
 void srv_ddl_waited(srv_ddl_t *d)
 {
     cm_err_t e = {0};
@@ -305,33 +331,14 @@ void srv_ddl_waited(srv_ddl_t *d)
     if (d->txn) {
         d->commit = srv_txn_build(d->txn, d->c, d->cl->snap, &d->head, d->uuid, &d->cl->store->limits, &e);
         if (d->commit == NULL) {
-            if (d->ambiguous) {
-                cm_err_clear(&d->last_err);
-                cm_err_move(&d->last_err, &e);
-                srv__ddl_lookup(d);
-                return;
-            }
-            srv_ddl_finish(d, &e);
+            srv__ddl_failed_at_head(d, &e);
             return;
         }
-        d->call_out = d->commit_out = true;
-        if (cat_store_commit(d->cl->store, cat_commit_store(d->commit), srv__commit_cb, d, &e) != 0) {
-            d->call_out = d->commit_out = false;
-            srv__ddl_store_failed(d, &e);
-        }
-        cm_err_clear(&e);
+        srv__ddl_send_commit(d, &e);
         return;
     }
     if (!srv__ddl_plan(d, &e)) {
-        if (d->ambiguous) {
-            /* Perhaps our own lost commit made the statement fail now (the
-             * name exists, the object is gone): the marker decides. */
-            cm_err_clear(&d->last_err);
-            cm_err_move(&d->last_err, &e);
-            srv__ddl_lookup(d);
-            return;
-        }
-        srv_ddl_finish(d, &e);
+        srv__ddl_failed_at_head(d, &e);
         return;
     }
     if (cat_change_op_count(d->change) == 0) {
@@ -344,12 +351,7 @@ void srv_ddl_waited(srv_ddl_t *d)
         srv_ddl_finish(d, &e);
         return;
     }
-    d->call_out = d->commit_out = true;
-    if (cat_store_commit(d->cl->store, cat_commit_store(d->commit), srv__commit_cb, d, &e) != 0) {
-        d->call_out = d->commit_out = false;
-        srv__ddl_store_failed(d, &e);
-    }
-    cm_err_clear(&e);
+    srv__ddl_send_commit(d, &e);
 }
 
 static void srv__head_cb(void *arg, cat_store_status_t st, const cat_head_t *head, const cm_err_t *err)
