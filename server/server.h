@@ -44,6 +44,7 @@ typedef struct srv_config {
     int zk_connect_timeout_ms;        /* start-up: wait this long for the first session */
     const char *cluster;              /* --cluster: one owner per name; NULL: "default" */
     int ddl_timeout_ms;               /* a DDL the store cannot commit fails (57P03) after this */
+    int name_recheck_timeout_ms;      /* cluster mode: a missing name waits this long for a newer head */
 } srv_config_t;
 
 void srv_config_default(srv_config_t *cfg);

@@ -58,6 +58,7 @@ struct srv_ddl {
     uint64_t wait_index;
     bool committed;               /* the wait is for our own commit, not for a head */
     bool hold;                    /* not a DDL: a statement waiting for this loop to catch up */
+    srv_recheck_cb recheck;       /* a hold for a missing name (srv_catalog_recheck): runs at its end */
     bool applied_asked;           /* committed: waiting (or waited) for every worker to apply it */
     bool waiting;                 /* in the loop's waiters */
     bool call_out;                /* a store call's callback is still to come */

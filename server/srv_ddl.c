@@ -87,10 +87,15 @@ void srv_ddl_finish(srv_ddl_t *d, cm_err_t *err)
         }
     }
     if (c != NULL && d->hold) {
+        srv_recheck_cb recheck = d->recheck;
         c->ddl = NULL;
         d->c = NULL;
         srv__ddl_free(d);
+        if (err)
+            cm_err_clear(err);   /* a recheck that waited in vain: the statement gives its own answer */
         srv_conn_set_state(c, SRV_CONN_READY);
+        if (recheck != NULL)
+            recheck(c);
         srv_conn_resume(c);
         return;
     }
@@ -311,11 +316,17 @@ void srv_ddl_waited(srv_ddl_t *d)
         srv_ddl_finish(d, NULL);
         return;
     }
-    if (d->committed && !d->applied_asked) {
-        /* Our commit is in this loop's snapshot; now the workers must apply it. */
+    if ((d->committed || d->recheck) && !d->applied_asked) {
+        /* Our commit (or the head a missing name waits for) is in this loop's
+         * snapshot; now the workers must apply it. */
         d->applied_asked = true;
-        if (!srv_sync_wait(d->cl->lp, d->wait_index, d->cl->lp->srv->cfg.ddl_apply_timeout_ms,
-                           srv__ddl_applied_cb, d))
+        int ms = d->cl->lp->srv->cfg.ddl_apply_timeout_ms;
+        if (d->recheck) {
+            /* What is left of the recheck's own bound. */
+            int64_t left = (d->deadline_us - cm_now_mono_us()) / 1000;
+            ms = left < 1 ? 1 : (int)left;
+        }
+        if (!srv_sync_wait(d->cl->lp, d->wait_index, ms, srv__ddl_applied_cb, d))
             return;
     }
     if (d->committed || d->hold) {
@@ -432,6 +443,18 @@ static void srv__ddl_timeout(srv_ddl_t *d)
 {
     srv_cat_loop_t *cl = d->cl;
     int ms = cl->lp->srv->cfg.ddl_timeout_ms;
+    if (d->hold && d->call_out) {
+        /* A recheck whose head read is still out: the statement goes on now,
+         * the operation ends when the read comes back. */
+        srv_conn_t *c = d->c;
+        srv_recheck_cb recheck = d->recheck;
+        d->c = NULL;
+        c->ddl = NULL;
+        srv_conn_set_state(c, SRV_CONN_READY);
+        recheck(c);
+        srv_conn_resume(c);
+        return;
+    }
     if (d->hold) {
         /* A statement waiting for this loop to catch up with DDL acknowledged
          * elsewhere: it runs against what the loop knows rather than not at all. */
@@ -620,6 +643,41 @@ bool srv_catalog_hold(srv_conn_t *c)
     srv_conn_set_state(c, SRV_CONN_BUSY);
     srv__ddl_wait(d, acked);
     return c->state == SRV_CONN_BUSY;
+}
+
+static void srv__recheck_head_cb(void *arg, cat_store_status_t st, const cat_head_t *head, const cm_err_t *err)
+{
+    srv_ddl_t *d = arg;
+    d->call_out = false;
+    /* Gone, unreadable or not ahead: the statement's own answer stands. */
+    if (d->c == NULL || st != CAT_STORE_OK || head->index <= cat_snap_index(d->cl->snap)) {
+        srv_ddl_finish(d, NULL);
+        return;
+    }
+    srv__ddl_wait(d, head->index);
+}
+
+bool srv_catalog_recheck(srv_conn_t *c, srv_recheck_cb done)
+{
+    srv_cat_loop_t *cl = c->lp->cat;
+    /* Laptop mode has one store that every loop applies before answering DDL. */
+    if (cl == NULL || cl->store == NULL || c->lp->srv->zk == NULL)
+        return false;
+    srv_ddl_t *d = srv__ddl_new(cl, c);
+    d->hold = true;
+    d->recheck = done;
+    d->deadline_us = cm_now_mono_us() + (int64_t)c->lp->srv->cfg.name_recheck_timeout_ms * 1000;
+    cm_err_t e = {0};
+    d->call_out = true;
+    if (cat_store_head(cl->store, srv__recheck_head_cb, d, &e) != 0) {
+        cm_err_clear(&e);
+        d->c = NULL;
+        srv__ddl_free(d);
+        return false;
+    }
+    c->ddl = d;
+    srv_conn_set_state(c, SRV_CONN_BUSY);
+    return true;
 }
 
 srv_ddl_rc_t srv_catalog_commit_txn(srv_conn_t *c, srv_txn_t *t, cm_err_t *err)

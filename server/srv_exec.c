@@ -664,6 +664,25 @@ static bool srv__no_params(const char *sql, const pln_raw_t *raw, bool bound, co
     return false;
 }
 
+/* A name missing from the catalog (relation, schema, type, database): in
+ * cluster mode perhaps only from this loop's snapshot so far. */
+static bool srv__name_missing(const cm_err_t *err)
+{
+    static const char *const codes[] = {CM_ERRCODE_UNDEFINED_TABLE, CM_ERRCODE_UNDEFINED_OBJECT,
+                                        CM_ERRCODE_INVALID_CATALOG_NAME, "3F000"};
+    for (size_t i = 0; i < sizeof codes / sizeof codes[0]; i++)
+        if (err->set && strcmp(err->sqlstate, codes[i]) == 0)
+            return true;
+    return false;
+}
+
+/* The recheck of a missing name ended: bind the statement again, once. */
+static void srv__query_rechecked(srv_conn_t *c)
+{
+    if (c->q.active)
+        srv__query_continue(c);
+}
+
 static void srv__query_continue(srv_conn_t *c)
 {
     srv_query_run_t *q = &c->q;
@@ -680,6 +699,14 @@ static void srv__query_continue(srv_conn_t *c)
         } else {
             bound = srv__no_params(q->sql, raw, bound, st, &err);
         }
+        if (!bound && !q->rechecked && srv__name_missing(&err) && srv_catalog_recheck(c, srv__query_rechecked)) {
+            /* Another process may have just created it: the same statement again once caught up. */
+            cm_err_clear(&err);
+            q->rechecked = true;
+            q->next--;
+            return;
+        }
+        q->rechecked = false;
         if (!bound) {
             srv__fail(c, &err);
             q->failed = true;

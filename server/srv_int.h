@@ -216,6 +216,7 @@ typedef struct srv_query_run {
     pln_raw_list_t raws;
     int next;
     bool failed;
+    bool rechecked;             /* statement `next - 1` waited once for a missing name */
 } srv_query_run_t;
 
 /* What a statement running off the loop needs and produces. */
@@ -411,6 +412,17 @@ void srv_catalog_conn_free(srv_conn_t *c);
 /* True (the connection is now BUSY until its loop caught up) when this loop's
  * snapshot is behind a DDL some session was already told about. */
 bool srv_catalog_hold(srv_conn_t *c);
+/*
+ * Cluster mode: a statement found a name missing at this loop's snapshot,
+ * which may be behind DDL another process committed a moment ago. Reads
+ * the store's head; when it is ahead, waits (the connection BUSY) until
+ * this loop's snapshot and the workers reach it, at most
+ * --name-recheck-timeout-ms. Returns false (nothing to wait for: not
+ * cluster mode) or true, and then done(c) runs later on the loop, exactly
+ * once, with the connection READY, unless the connection went away.
+ */
+typedef void (*srv_recheck_cb)(srv_conn_t *c);
+bool srv_catalog_recheck(srv_conn_t *c, srv_recheck_cb done);
 /* srv_zk_boot.c: cluster mode's start-up (see there). */
 bool srv_zk_boot(srv_server_t *srv, cm_err_t *err);
 /* Loads the start-up snapshot into a loop's snapshot. */

@@ -919,6 +919,43 @@ def t_two_clusters():
         b.kill()
 
 
+@test("a view created on one process is never missing for the next statement on another (issue 5)")
+def t_read_after_create():
+    ch = "/%s/readafter" % RUN
+    a, b = Eddy(ZK_ADDR, ch), Eddy(ZK_ADDR, ch)
+    try:
+        ca, cb = a.conn(), b.conn()
+        for i in range(100):
+            ca.execute("CREATE VIEW rac_%d AS SELECT %d AS x" % (i, i))
+            # No sleep: B may not have seen the entry yet; it must look before saying "does not exist".
+            # Rounds alternate which statement comes first, so each meets a fresh name half the time.
+            for q in (("select", "show") if i % 2 == 0 else ("show", "select")):
+                if q == "show":
+                    cols = [r[0] for r in cb.execute("SHOW COLUMNS FROM rac_%d" % i).fetchall()]
+                    if cols != ["x"]:
+                        raise AssertionError("round %d: SHOW COLUMNS gave %s" % (i, cols))
+                    continue
+                try:
+                    cb.execute("SELECT * FROM rac_%d" % i)
+                    raise AssertionError("round %d: SELECT from a view ran without the dataflow engine" % i)
+                except psycopg.Error as ex:
+                    if ex.sqlstate != "0A000":
+                        raise AssertionError("round %d: SELECT got %s %s" % (i, ex.sqlstate, ex))
+        # A name that really is missing still fails, after at most the recheck.
+        t0 = time.time()
+        try:
+            cb.execute("SELECT * FROM rac_missing")
+            raise AssertionError("a missing view was found")
+        except psycopg.errors.UndefinedTable:
+            pass
+        ca.close()
+        cb.close()
+        return "missing name answered in %.0f ms" % ((time.time() - t0) * 1000)
+    finally:
+        a.kill()
+        b.kill()
+
+
 def main():
     try:
         for t in TESTS:
