@@ -10,6 +10,7 @@
  */
 #include "common/common.h"
 #include "planner/planner.h"
+#include "tests/unit/test_rows.h"
 #include "tests/unit/unit.h"
 
 #include <stdlib.h>
@@ -28,14 +29,8 @@ static bool render_row(void *arg, const ty_datum_t *row, int ncols)
     if (r->rows++ >= 5)
         return true;
     cm_buf_put_str(r->out, " [");
-    for (int i = 0; i < ncols; i++) {
-        if (i)
-            cm_buf_put_u8(r->out, ',');
-        if (row[i].isnull)
-            cm_buf_put_str(r->out, "NULL");
-        else if (!ty_datum_to_text(r->st->cols[i].type, &row[i], r->ctx, r->out))
-            return false;
-    }
+    if (!tr_put_values(r->out, r->st, r->ctx, row, ncols, ","))
+        return false;
     cm_buf_put_u8(r->out, ']');
     return true;
 }

@@ -21,6 +21,7 @@
 #include "tests/unit/test_catalog_helpers.h"
 
 #include "tests/unit/test_files.h"
+#include "tests/unit/test_rows.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -58,27 +59,6 @@ static void write_seed(const cm_buf_t *b)
     fclose(f);
 }
 
-typedef struct rows {
-    cm_buf_t *out;
-    ty_ctx_t *ctx;
-    const pln_stmt_t *st;
-} rows_t;
-
-static bool row_cb(void *arg, const ty_datum_t *row, int ncols)
-{
-    rows_t *c = arg;
-    for (int i = 0; i < ncols; i++) {
-        if (i)
-            cm_buf_put_str(c->out, " | ");
-        if (row[i].isnull)
-            cm_buf_put_str(c->out, "NULL");
-        else if (!ty_datum_to_text(c->st->cols[i].type, &row[i], c->ctx, c->out))
-            return false;
-    }
-    cm_buf_put_u8(c->out, '\n');
-    return true;
-}
-
 /* The rows a plan gives, or its error, as text (malloc'd). */
 static char *run(const pln_stmt_t *st, const char *sql)
 {
@@ -91,8 +71,8 @@ static char *run(const pln_stmt_t *st, const char *sql)
                     .user = "postgres", .database = "eddy", .schema = "public", .version = "eddy"};
     cm_buf_t out;
     cm_buf_init(&out, 0);
-    rows_t c = {.out = &out, .ctx = &ctx, .st = st};
-    if (!pln_query_run(st, sql, NULL, &ctx, row_cb, &c)) {
+    tr_rows_t c = {.out = &out, .ctx = &ctx, .st = st};
+    if (!pln_query_run(st, sql, NULL, &ctx, tr_row_line, &c)) {
         cm_buf_reset(&out);
         cm_buf_printf(&out, "ERROR %s %d %s\n", err.sqlstate, err.position, err.message ? err.message : "");
     }

@@ -19,32 +19,12 @@
 #include "tests/unit/test_catalog_helpers.h"
 
 #include "tests/unit/test_files.h"
+#include "tests/unit/test_rows.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-
-typedef struct collect {
-    cm_buf_t *out;
-    ty_ctx_t *ctx;
-    const pln_stmt_t *st;
-} collect_t;
-
-static bool row_cb(void *arg, const ty_datum_t *row, int ncols)
-{
-    collect_t *c = arg;
-    for (int i = 0; i < ncols; i++) {
-        if (i)
-            cm_buf_put_str(c->out, " | ");
-        if (row[i].isnull)
-            cm_buf_put_str(c->out, "NULL");
-        else if (!ty_datum_to_text(c->st->cols[i].type, &row[i], c->ctx, c->out))
-            return false;
-    }
-    cm_buf_put_u8(c->out, '\n');
-    return true;
-}
 
 static bool is_explain(const char *sql)
 {
@@ -82,8 +62,8 @@ static char *render(tc_t *t, const char *sql)
             (st->ncols != 1 || strcmp(st->cols[0].name, "Optimized Plan") != 0 || st->cols[0].type != TY_TEXT))
             cm_buf_put_str(&out, "(not one text column named \"Optimized Plan\")\n");
         ty_ctx_t ctx = {.arena = &arena, .settings = &settings, .err = &err};
-        collect_t c = {.out = &out, .ctx = &ctx, .st = st};
-        ok = pln_query_run(st, sql, NULL, &ctx, row_cb, &c);
+        tr_rows_t c = {.out = &out, .ctx = &ctx, .st = st};
+        ok = pln_query_run(st, sql, NULL, &ctx, tr_row_line, &c);
     } else if (ok) {
         cm_buf_printf(&out, "%s\n", st->tag);
     }
