@@ -9,7 +9,7 @@
 
 #include "server/srv_int.h"
 
-#define SRV_DDL_ATTEMPTS_MAX 16   /* commits lost to concurrent DDL before giving up */
+#define SRV_DDL_ATTEMPTS_MAX 16   /* commits lost to concurrent DDL before giving up, when the store sets no commit_attempts_max */
 #define SRV_CAT_TICK_MS 50        /* deadline and retry resolution of the loop's timer */
 #define SRV_CAT_BACKOFF_MIN_MS 50 /* first retry of a store call that failed; doubles */
 #define SRV_CAT_BACKOFF_MAX_MS 1000
@@ -84,5 +84,6 @@ void srv_ddl_finish(srv_ddl_t *d, cm_err_t *err);
 /* Starts the loop's timer (deadlines, retries, re-reads) unless it runs. */
 void srv_cat_timer_need(srv_cat_loop_t *cl);
 void srv_cat_timer_cb(uv_timer_t *t);
+void srv_cat_timer_soon(srv_cat_loop_t *cl, int ms);
 
 #endif

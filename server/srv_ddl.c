@@ -166,7 +166,8 @@ static bool srv__ddl_plan(srv_ddl_t *d, cm_err_t *err)
     return pln_ddl_plan(&d->arena, d->st, d->sql, &d->c->sess.settings, srv_catalog_for(d->c), d->change, err);
 }
 
-static void srv__ddl_attempt(srv_ddl_t *d, bool lost_race);
+static void srv__ddl_attempt(srv_ddl_t *d);
+static void srv__ddl_lost_race(srv_ddl_t *d);
 static void srv__ddl_lookup(srv_ddl_t *d);
 
 static void srv__ddl_wait(srv_ddl_t *d, uint64_t index)
@@ -211,7 +212,7 @@ static void srv__commit_cb(void *arg, cat_store_status_t st, uint64_t index, con
     case CAT_STORE_CONFLICT:
     case CAT_STORE_NAME_EXISTS:
         /* Another DDL won the race: catch up, validate again, retry. */
-        srv__ddl_attempt(d, true);
+        srv__ddl_lost_race(d);
         return;
     default:
         /* The answer may have been lost after the transaction was applied:
@@ -263,7 +264,7 @@ static void srv__lookup_cb(void *arg, cat_store_status_t st, uint64_t index, con
             cm_err_move(&e, &d->last_err);
             srv_ddl_finish(d, &e);
         } else {
-            srv__ddl_attempt(d, false);
+            srv__ddl_attempt(d);
         }
         return;
     }
@@ -336,7 +337,7 @@ void srv_ddl_waited(srv_ddl_t *d)
     }
     if (cat_snap_index(d->cl->snap) != d->head.index) {
         /* The log moved past the head we read: read it again. */
-        srv__ddl_attempt(d, false);
+        srv__ddl_attempt(d);
         return;
     }
     if (d->txn) {
@@ -393,17 +394,12 @@ static void srv__head_cb(void *arg, cat_store_status_t st, const cat_head_t *hea
     srv__ddl_wait(d, head->index);
 }
 
-/* Reads the head to plan at (again). lost_race: a concurrent commit won, which counts. */
-static void srv__ddl_attempt(srv_ddl_t *d, bool lost_race)
+/* Reads the head to plan at (again). */
+static void srv__ddl_attempt(srv_ddl_t *d)
 {
     cm_err_t e = {0};
     if (d->c == NULL || d->cl->store == NULL) {
         srv_ddl_finish(d, NULL);
-        return;
-    }
-    if (lost_race && ++d->attempts > SRV_DDL_ATTEMPTS_MAX) {
-        cm_err_set(&e, "40001", "could not commit %s: the catalog kept changing", d->tag);
-        srv_ddl_finish(d, &e);
         return;
     }
     d->call_out = true;
@@ -412,6 +408,36 @@ static void srv__ddl_attempt(srv_ddl_t *d, bool lost_race)
         srv__ddl_store_failed(d, &e);
     }
     cm_err_clear(&e);
+}
+
+/*
+ * A concurrent commit won: retry after the store's jittered backoff (the
+ * first retry at once), so that processes racing for the head spread out
+ * instead of colliding again; give up after the store's commit_attempts_max
+ * with 40001.
+ */
+static void srv__ddl_lost_race(srv_ddl_t *d)
+{
+    if (d->c == NULL || d->cl->store == NULL) {
+        srv_ddl_finish(d, NULL);
+        return;
+    }
+    int max = d->cl->store->limits.commit_attempts_max > 0 ? d->cl->store->limits.commit_attempts_max
+                                                          : SRV_DDL_ATTEMPTS_MAX;
+    if (++d->attempts > max) {
+        cm_err_t e = {0};
+        cm_err_set(&e, "40001", "could not commit %s: the catalog kept changing", d->tag);
+        srv_ddl_finish(d, &e);
+        cm_err_clear(&e);
+        return;
+    }
+    int wait_ms = cat_store_commit_backoff_ms(d->cl->store, d->attempts);
+    if (wait_ms <= 0) {
+        srv__ddl_attempt(d);
+        return;
+    }
+    d->retry_at_us = cm_now_mono_us() + (int64_t)wait_ms * 1000;
+    srv_cat_timer_soon(d->cl, wait_ms);
 }
 
 /* The loop's timer found the retry time of a DDL that waited out a failure. */
@@ -423,7 +449,7 @@ static void srv__ddl_retry(srv_ddl_t *d)
     else if (d->ambiguous && !d->committed)
         srv__ddl_lookup(d);
     else
-        srv__ddl_attempt(d, false);
+        srv__ddl_attempt(d);
 }
 
 static void srv__waiters_remove(srv_ddl_t *d)
@@ -520,6 +546,15 @@ void srv_cat_timer_cb(uv_timer_t *t)
         uv_timer_stop(&cl->timer);
         cl->timer_on = false;
     }
+}
+
+/* Makes the loop's timer fire within ms (a retry due sooner than its tick). */
+void srv_cat_timer_soon(srv_cat_loop_t *cl, int ms)
+{
+    if (cl->store == NULL)
+        return;
+    cl->timer_on = true;
+    uv_timer_start(&cl->timer, srv_cat_timer_cb, (uint64_t)ms, SRV_CAT_TICK_MS);
 }
 
 void srv_cat_timer_need(srv_cat_loop_t *cl)
