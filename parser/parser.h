@@ -384,6 +384,9 @@ typedef struct sql_create_table {
     sql_list_t *as_columns;   /* AS form: column names (const char *); NULL if none */
     sql_select_t *query;      /* AS form: the query; NULL for a plain CREATE TABLE */
     int with_data;            /* AS form: WITH DATA 1, WITH NO DATA 0, not written -1 */
+    sql_qname_t *source;      /* FROM SOURCE src (REFERENCE ref) form (Materialize): the source; NULL if not */
+    const char *reference;    /* ... and the relation of it the table stands for */
+    int reference_pos;
 } sql_create_table_t;
 
 typedef enum sql_connector { SQL_CONNECTOR_FILE, SQL_CONNECTOR_LOAD_GENERATOR, SQL_CONNECTOR_KAFKA } sql_connector_t;

@@ -88,6 +88,17 @@ sql_stmt_t *sql__create_table_as(sql_pctx_t *ctx, int prefix, const sql_token_t 
     return s;
 }
 
+sql_stmt_t *sql__create_table_from_source(sql_pctx_t *ctx, int prefix, const sql_token_t *kw, sql_cond_t *name,
+                                          sql_qname_t *source, const sql_token_t *word, const sql_token_t *ref)
+{
+    sql__word(ctx, word, "reference");
+    sql_stmt_t *s = sql__create_table(ctx, prefix, kw, name, NULL, NULL);
+    s->create_table->source = source;
+    s->create_table->reference = ref->str;
+    s->create_table->reference_pos = ref->pos;
+    return s;
+}
+
 bool sql__word(sql_pctx_t *ctx, const sql_token_t *tok, const char *word)
 {
     if (tok->str && strcmp(tok->str, word) == 0)

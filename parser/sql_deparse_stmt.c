@@ -113,6 +113,14 @@ static void dp_create_table(const sql_create_table_t *t, cm_buf_t *out)
 {
     cm_buf_printf(out, "CREATE %sTABLE %s", t->temporary ? "TEMPORARY " : "", t->if_not_exists ? "IF NOT EXISTS " : "");
     dp_qname(t->name, out);
+    if (t->source) {
+        cm_buf_put_str(out, " FROM SOURCE ");
+        dp_qname(t->source, out);
+        cm_buf_put_str(out, " (REFERENCE ");
+        sql_deparse_ident(t->reference, out);
+        cm_buf_put_u8(out, ')');
+        return;
+    }
     if (t->query) {
         dp_paren_idents(t->as_columns, out);
         cm_buf_put_str(out, " AS ");

@@ -185,6 +185,9 @@ sql_stmt_t *sql__create_table(sql_pctx_t *ctx, int prefix, const sql_token_t *kw
                               sql_create_table_t *elems, sql_list_t *with);
 sql_stmt_t *sql__create_table_as(sql_pctx_t *ctx, int prefix, const sql_token_t *kw, sql_cond_t *name,
                                  sql_list_t *cols, sql_select_t *query, int with_data);
+/* CREATE TABLE name FROM SOURCE src (REFERENCE ref): `word` must be the word REFERENCE. */
+sql_stmt_t *sql__create_table_from_source(sql_pctx_t *ctx, int prefix, const sql_token_t *kw, sql_cond_t *name,
+                                          sql_qname_t *source, const sql_token_t *word, const sql_token_t *ref);
 /* True if an identifier token is the (unreserved, non-keyword) word; else a syntax error at it. */
 bool sql__word(sql_pctx_t *ctx, const sql_token_t *tok, const char *word);
 sql_create_table_t *sql__table_column(sql_pctx_t *ctx, sql_create_table_t *t, sql_column_def_t *col);

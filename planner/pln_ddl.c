@@ -177,6 +177,8 @@ static bool plan_create_table(pln_binder_t *b, const sql_stmt_t *s, cat_change_t
         return false;
     if (t->query)
         return pln__plan_create_table_as(b, s, &qn, qualified_new(b, t->name, &qn), out);
+    if (t->source)
+        return pln__plan_table_from_source(b, s, &qn, qualified_new(b, t->name, &qn), out);
     uint32_t n = (uint32_t)sql_list_len(t->columns);
     cat_column_t *cols = cm_arena_zalloc(b->arena, sizeof(cat_column_t) * (n ? n : 1));
     for (uint32_t i = 0; i < n; i++) {

@@ -348,6 +348,9 @@ bool pln__qname(pln_binder_t *b, const sql_list_t *names, int pos, cat_qname_t *
 const char *pln__source_create_sql(pln_binder_t *b, const sql_stmt_t *s, const cat_qname_t *qn);
 /* pln_source.c: CREATE SOURCE validated (connector, format, options) into a catalog change. */
 bool pln__plan_create_source(pln_binder_t *b, const sql_stmt_t *s, cat_change_t *out);
+/* pln_source_ref.c: CREATE TABLE t FROM SOURCE src (REFERENCE ref); `qualified` is t's normalized name. */
+bool pln__plan_table_from_source(pln_binder_t *b, const sql_stmt_t *s, const cat_qname_t *qn,
+                                 const sql_qname_t *qualified, cat_change_t *out);
 /* pln_rename.c: ALTER ... RENAME TO of an item into a catalog change. */
 bool pln__plan_rename(pln_binder_t *b, const sql_stmt_t *s, cat_change_t *out);
 

@@ -256,6 +256,8 @@ static void rewrite_table(rewriter_t *w, const cat_item_t *it, sql_stmt_t *ns)
     *t = *ns->create_table;
     ns->create_table = t;
     t->name = qname_after(a, r, it, t->name->pos);
+    if (t->source && it->ndeps)   /* FROM SOURCE: deps[0] is the source */
+        t->source = qname_after(a, r, cat_snap_item_by_id(w->b->cat->snap, it->deps[0]), t->source->pos);
     if (!r->col_item || r->col_item != it->id)
         return;
     int n = sql_list_len(t->columns);
@@ -329,6 +331,8 @@ static bool rewrite_sql(rewriter_t *w, const cat_item_t *it, const char **out)
     sql_stmt_t ns = *list.items[0];
     switch (ns.kind) {
     case SQL_STMT_CREATE_TABLE:
+        if (ns.create_table->source && w->r->col_item == it->id)
+            return cannot(b, it, "its columns are those of the source's relation");
         rewrite_table(w, it, &ns);
         break;
     case SQL_STMT_CREATE_SOURCE: {

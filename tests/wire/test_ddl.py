@@ -281,6 +281,94 @@ def create_source_validated_and_committed(t):
             c.q("DROP SCHEMA %s CASCADE" % sch)
 
 
+TPCH_COLUMNS = {
+    "region": "r_regionkey bigint, r_name text, r_comment text",
+    "nation": "n_nationkey bigint, n_name text, n_regionkey bigint, n_comment text",
+    "supplier": "s_suppkey bigint, s_name text, s_address text, s_nationkey bigint, s_phone text, "
+                "s_acctbal numeric, s_comment text",
+    "customer": "c_custkey bigint, c_name text, c_address text, c_nationkey bigint, c_phone text, "
+                "c_acctbal numeric, c_mktsegment text, c_comment text",
+    "part": "p_partkey bigint, p_name text, p_mfgr text, p_brand text, p_type text, p_size integer, "
+            "p_container text, p_retailprice numeric, p_comment text",
+    "partsupp": "ps_partkey bigint, ps_suppkey bigint, ps_availqty integer, ps_supplycost numeric, ps_comment text",
+    "orders": "o_orderkey bigint, o_custkey bigint, o_orderstatus text, o_totalprice numeric, o_orderdate date, "
+              "o_orderpriority text, o_clerk text, o_shippriority integer, o_comment text",
+    "lineitem": "l_orderkey bigint, l_partkey bigint, l_suppkey bigint, l_linenumber integer, l_quantity numeric, "
+                "l_extendedprice numeric, l_discount numeric, l_tax numeric, l_returnflag text, l_linestatus text, "
+                "l_shipdate date, l_commitdate date, l_receiptdate date, l_shipinstruct text, l_shipmode text, "
+                "l_comment text",
+}
+AUCTION_COLUMNS = {
+    "accounts": "id bigint, org_id bigint, balance bigint",
+    "auctions": "id bigint, seller bigint, item text, end_time timestamp with time zone",
+    "bids": "id bigint, buyer bigint, auction_id bigint, amount integer, bid_time timestamp with time zone",
+    "organizations": "id bigint, name text",
+    "users": "id bigint, org_id bigint, name text",
+}
+
+
+@case
+def tables_from_load_generator_sources(t):
+    """Materialize's CREATE TABLE t FROM SOURCE src (REFERENCE ref): one table per relation of a
+    multi-relation load generator, typed as the TPC-H specification / the auction generator."""
+    sch = schema("fromsrc")
+    with connect() as c:
+        c.q("DROP SCHEMA IF EXISTS %s CASCADE" % sch)
+        c.q("CREATE SCHEMA %s; SET search_path = %s" % (sch, sch))
+        cols = lambda rel: ", ".join(r[0].decode() + " " + r[2].decode() for r in rows(c.q("SHOW COLUMNS FROM " + rel)))
+        t.eq(outcome(c.q("CREATE SOURCE tpch FROM LOAD GENERATOR TPCH (SCALE FACTOR 0.01)")),
+             [("C", "CREATE SOURCE")], "CREATE SOURCE ... TPCH")
+        t.eq(cols("tpch"), "offset bigint", "the TPCH source itself is its progress")
+        for rel, want in TPCH_COLUMNS.items():
+            sql = "CREATE TABLE %s FROM SOURCE tpch (REFERENCE %s)" % (rel, rel)
+            t.eq(outcome(c.q(sql)), [("C", "CREATE TABLE")], sql)
+            t.eq(cols(rel), want, "columns of " + rel)
+        t.eq([r[1] for r in rows(c.q("SHOW COLUMNS FROM region"))], [b"f", b"f", b"f"], "generated columns are NOT NULL")
+        t.eq(rows(c.q("SHOW CREATE TABLE lineitem")),
+             [[b"eddy.%s.lineitem" % sch.encode(),
+               b"CREATE TABLE eddy.%s.lineitem FROM SOURCE eddy.%s.tpch (REFERENCE lineitem)" % (sch.encode(), sch.encode())]],
+             "SHOW CREATE TABLE: both names qualified")
+        t.eq(describe(c, "SELECT l_shipdate FROM lineitem"), [("l_shipdate", 1082, -1)], "the table binds")
+        t.eq(outcome(c.q("CREATE TABLE li2 FROM SOURCE tpch (REFERENCE nosuch)")),
+             [("E", "42P01", 'reference "nosuch" not found in source "tpch"', None, None, "46")],
+             "unknown reference, at the reference")
+        t.eq([e[1] for e in outcome(c.q("CREATE TABLE x FROM SOURCE nosrc (REFERENCE region)")) if e[0] == "E"],
+             ["42P01"], "missing source")
+        t.eq(outcome(c.q("CREATE TABLE x FROM SOURCE region (REFERENCE region)")),
+             [("E", "42809", '"region" is not a source', None, None, "28")], "a table is not a source")
+        c.q("CREATE SOURCE cnt FROM LOAD GENERATOR COUNTER")
+        t.eq([e[1:3] for e in outcome(c.q("CREATE TABLE x FROM SOURCE cnt (REFERENCE counter)")) if e[0] == "E"],
+             [("42809", 'source "cnt" has no references')], "COUNTER has no references")
+        t.eq([e[1] for e in outcome(c.q("CREATE TABLE region FROM SOURCE tpch (REFERENCE region)")) if e[0] == "E"],
+             ["42P07"], "the table name is taken")
+        t.eq(outcome(c.q("CREATE TABLE IF NOT EXISTS region FROM SOURCE tpch (REFERENCE nation)")),
+             [("N", "42P07", 'relation "region" already exists, skipping', None, None, None), ("C", "CREATE TABLE")],
+             "IF NOT EXISTS")
+        got = outcome(c.q("DROP SOURCE tpch"))
+        t.eq([(g[0], g[1], g[2]) for g in got],
+             [("E", "2BP01", "cannot drop source tpch because other objects depend on it")],
+             "DROP SOURCE with tables on it: 2BP01")
+        t.ok("table lineitem depends on source tpch" in (got[0][3] or ""), "2BP01 detail names the tables")
+        c.q("ALTER SOURCE tpch RENAME TO tpch2")
+        t.eq(rows(c.q("SHOW CREATE TABLE region"))[0][1],
+             b"CREATE TABLE eddy.%s.region FROM SOURCE eddy.%s.tpch2 (REFERENCE region)" % (sch.encode(), sch.encode()),
+             "renaming the source rewrites the tables")
+        t.eq([e[1] for e in outcome(c.q("ALTER TABLE region RENAME COLUMN r_name TO name")) if e[0] == "E"],
+             ["0A000"], "a generated table's columns are the generator's")
+        t.eq(outcome(c.q("DROP SOURCE tpch2 CASCADE"))[-1], ("C", "DROP SOURCE"), "DROP SOURCE ... CASCADE")
+        t.eq(rows(c.q("SHOW TABLES")), [], "CASCADE dropped the tables")
+
+        c.q("CREATE SOURCE auction FROM LOAD GENERATOR AUCTION")
+        t.eq(cols("auction"), AUCTION_COLUMNS["bids"], "AUCTION's own relation stays its bids")
+        for rel, want in AUCTION_COLUMNS.items():
+            sql = "CREATE TABLE %s FROM SOURCE auction (REFERENCE %s)" % (rel, rel)
+            t.eq(outcome(c.q(sql)), [("C", "CREATE TABLE")], sql)
+            t.eq(cols(rel), want, "columns of auction's " + rel)
+        t.eq([e[1] for e in outcome(c.q("CREATE TABLE x FROM SOURCE auction (REFERENCE lineitem)")) if e[0] == "E"],
+             ["42P01"], "TPC-H's relations are not auction's")
+        c.q("DROP SCHEMA %s CASCADE" % sch)
+
+
 @case
 def alter_rename_as_postgres(t):
     stmts = ["CREATE TABLE t (a int, b text DEFAULT 'x')",
