@@ -149,41 +149,34 @@ static int64_t offset_bound(const wrun_t *r, int ps, int pe, int i, int64_t d, b
     return ps - 1;
 }
 
+/* Where the start (or the end) of row i's frame falls: one function for
+ * both, since they differ only in which edge of the partition or of a peer
+ * group they take. The partition's edge is the answer for UNBOUNDED. */
+static int64_t frame_bound(const wrun_t *r, int ps, int pe, int i, sql_frame_bound_t kind, int64_t off, bool start)
+{
+    int64_t cur = r->w->frame.mode == SQL_FRAME_ROWS ? i : (start ? r->gstart : r->gend)[r->group[i]];
+    switch (kind) {
+    case SQL_BOUND_PRECEDING:
+    case SQL_BOUND_FOLLOWING:
+        return offset_bound(r, ps, pe, i, kind == SQL_BOUND_PRECEDING ? -off : off, start);
+    case SQL_BOUND_CURRENT_ROW:
+        return cur;
+    case SQL_BOUND_NONE: /* an end left out is CURRENT ROW */
+        if (!start)
+            return cur;
+        break;
+    default:
+        break;
+    }
+    return start ? ps : pe - 1;
+}
+
 /* The frame of row i of the partition [ps, pe) as rows [*fs, *fe] (empty when *fs > *fe). */
 static void frame_of(const wrun_t *r, int ps, int pe, int i, int *fs, int *fe)
 {
     const pln_frame_t *f = &r->w->frame;
-    int g = r->group[i];
-    int64_t s = ps, e = pe - 1;
-    switch (f->start) {
-    case SQL_BOUND_UNBOUNDED_PRECEDING:
-        s = ps;
-        break;
-    case SQL_BOUND_CURRENT_ROW:
-        s = f->mode == SQL_FRAME_ROWS ? i : r->gstart[g];
-        break;
-    case SQL_BOUND_PRECEDING:
-    case SQL_BOUND_FOLLOWING:
-        s = offset_bound(r, ps, pe, i, f->start == SQL_BOUND_PRECEDING ? -r->soff : r->soff, true);
-        break;
-    default:
-        break;
-    }
-    switch (f->end) {
-    case SQL_BOUND_UNBOUNDED_FOLLOWING:
-        e = pe - 1;
-        break;
-    case SQL_BOUND_CURRENT_ROW:
-    case SQL_BOUND_NONE:
-        e = f->mode == SQL_FRAME_ROWS ? i : r->gend[g];
-        break;
-    case SQL_BOUND_PRECEDING:
-    case SQL_BOUND_FOLLOWING:
-        e = offset_bound(r, ps, pe, i, f->end == SQL_BOUND_PRECEDING ? -r->eoff : r->eoff, false);
-        break;
-    default:
-        break;
-    }
+    int64_t s = frame_bound(r, ps, pe, i, f->start, r->soff, true);
+    int64_t e = frame_bound(r, ps, pe, i, f->end, r->eoff, false);
     if (s < ps)
         s = ps;
     if (e > pe - 1)
