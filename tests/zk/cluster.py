@@ -956,6 +956,57 @@ def t_read_after_create():
         b.kill()
 
 
+@test("kill -9 with 50 views, restart with 4 workers: each bootstraps once, then applies every later entry once")
+def t_restart_workers():
+    ch = "/%s/restartw" % RUN
+    # The killed process's session (and its ownership) lasts the session timeout: keep it short.
+    e = Eddy(ZK_ADDR, ch, "--cluster", "rw", "--zookeeper-session-timeout-ms", str(OWN_TIMEOUT))
+    try:
+        with e.conn() as c:
+            for i in range(50):
+                c.execute("CREATE VIEW rw_%d AS SELECT %d AS x" % (i, i))
+        before = check_catalog(ZK_ADDR, ch)
+        e.kill(signal.SIGKILL)
+        e.args += ["--workers", "4"]
+        e.start()
+        wait_role(e, "owner", 10)
+        with e.conn() as c:
+            for i in range(50, 55):
+                c.execute("CREATE VIEW rw_%d AS SELECT %d AS x" % (i, i))
+            c.execute("DROP VIEW rw_0, rw_1")
+            c.execute("CREATE TABLE rw_t (a int)")
+            c.execute("CREATE VIEW rw_on_t AS SELECT a FROM rw_t")
+        entries = check_catalog(ZK_ADDR, ch)
+        head = max(x[0] for x in before)
+        logged = sorted(x[0] for x in entries)
+        if len([i for i in logged if i > head]) != 8:
+            raise AssertionError("%d log entries after the restart, expected 8" % len([i for i in logged if i > head]))
+        rows = sql(e, "SELECT worker, catalog_index, kind FROM eddy_internal.worker_commands "
+                      "WHERE kind IN ('bootstrap', 'apply') ORDER BY worker, seq")
+        # Every view has a dataflow, and so does every table (its input).
+        views = names(e, "VIEWS") | names(e, "TABLES")
+        flows = sql(e, "SELECT worker, name FROM eddy_internal.dataflows")
+        for w in range(4):
+            mine = [(i, k) for (x, i, k) in rows if x == w]
+            # One bootstrap from the snapshot the owner read (at the head or, if a DDL raced the
+            # takeover, later), then each later log entry once, in order: none twice, none missed.
+            boots = [i for (i, k) in mine if k == "bootstrap"]
+            if len(boots) != 1 or not head <= boots[0] <= logged[-1]:
+                raise AssertionError("worker %d bootstrapped at %s, expected once at %d or later" % (w, boots, head))
+            applied = [i for (i, k) in mine if k == "apply"]
+            later = [i for i in logged if i > boots[0]]
+            if applied != later:
+                raise AssertionError("worker %d applied %s, the log after %d is %s" % (w, applied, boots[0], later))
+            installed = {n.rsplit(".", 1)[-1] for (x, n) in flows if x == w}
+            if installed != views:
+                raise AssertionError("worker %d: dataflows and SHOW VIEWS/TABLES differ in %s (%d relations)" %
+                                     (w, sorted(installed ^ views), len(views)))
+        return "bootstrap at %d (head %d), %d later entries applied by each of 4 workers, %d dataflows each" % (
+            boots[0], head, len(later), len(views))
+    finally:
+        e.kill()
+
+
 def main():
     try:
         for t in TESTS:
