@@ -164,13 +164,20 @@ static size_t srv__conn_consume(srv_conn_t *c, const uint8_t *p, size_t n)
         if (c->state == SRV_CONN_READY && (f.type == 'Q' || f.type == 'P') &&
             (srv_catalog_hold(c) || srv_sync_hold(c)))
             break;
-        used += f.total;
-        if (c->state == SRV_CONN_STARTUP)
+        if (c->state == SRV_CONN_STARTUP) {
             srv_startup_packet(c, &f);
-        else if (c->state == SRV_CONN_AUTH)
+        } else if (c->state == SRV_CONN_AUTH) {
             srv_auth_message(c, &f);
-        else
+        } else {
             srv_exec_message(c, &f);
+            if (c->frame_again) {
+                /* A Parse waits for the catalog (srv_catalog_recheck): its
+                 * frame stays unread and runs again once the wait ends. */
+                c->frame_again = false;
+                break;
+            }
+        }
+        used += f.total;
         if (c->out.len >= SRV_FLUSH_BYTES)
             srv_conn_flush(c);
     }

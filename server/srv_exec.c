@@ -787,6 +787,12 @@ static bool srv__unnamed_same(srv_conn_t *c, const srv_stmt_t *st, const srv_msg
     return true;
 }
 
+/* The recheck of a Parse's missing name ended: the frame, left unread, runs again. */
+static void srv__parse_rechecked(srv_conn_t *c)
+{
+    (void)c;
+}
+
 static void srv__exec_parse(srv_conn_t *c, const srv_frame_t *f)
 {
     srv_msg_parse_t m;
@@ -838,6 +844,16 @@ static void srv__exec_parse(srv_conn_t *c, const srv_frame_t *f)
                               srv_catalog_for(c), true, &st->plan, &err);
     if (ok && c->xact == 'E' && !srv__is_exit_stmt(st->plan))
         ok = srv__aborted(&err);
+    if (!ok && !c->parse_rechecked && srv__name_missing(&err) && srv_catalog_recheck(c, srv__parse_rechecked)) {
+        /* Another process may have just created the name: this Parse runs
+         * again, once, when this loop has caught up with the store's head. */
+        srv_stmt_release(c, st);
+        cm_err_clear(&err);
+        c->parse_rechecked = true;
+        c->frame_again = true;
+        return;
+    }
+    c->parse_rechecked = false;
     if (!ok) {
         srv_stmt_release(c, st);
         srv__fail_extended(c, &err);

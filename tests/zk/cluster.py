@@ -928,8 +928,18 @@ def t_read_after_create():
         for i in range(100):
             ca.execute("CREATE VIEW rac_%d AS SELECT %d AS x" % (i, i))
             # No sleep: B may not have seen the entry yet; it must look before saying "does not exist".
-            # Rounds alternate which statement comes first, so each meets a fresh name half the time.
-            for q in (("select", "show") if i % 2 == 0 else ("show", "select")):
+            # Rounds rotate which statement comes first, so each meets a fresh name a third of the
+            # time; "param" goes through the extended protocol (Parse binds the name).
+            order = ("select", "show", "param")
+            for q in order[i % 3:] + order[:i % 3]:
+                if q == "param":
+                    try:
+                        cb.execute("SELECT * FROM rac_%d WHERE x = %%s" % i, (i,))
+                        raise AssertionError("round %d: a parameterized SELECT ran without the dataflow engine" % i)
+                    except psycopg.Error as ex:
+                        if ex.sqlstate != "0A000":
+                            raise AssertionError("round %d: parameterized SELECT got %s %s" % (i, ex.sqlstate, ex))
+                    continue
                 if q == "show":
                     cols = [r[0] for r in cb.execute("SHOW COLUMNS FROM rac_%d" % i).fetchall()]
                     if cols != ["x"]:
@@ -941,11 +951,16 @@ def t_read_after_create():
                 except psycopg.Error as ex:
                     if ex.sqlstate != "0A000":
                         raise AssertionError("round %d: SELECT got %s %s" % (i, ex.sqlstate, ex))
-        # A name that really is missing still fails, after at most the recheck.
+        # A name that really is missing still fails, after at most the recheck, in both protocols.
         t0 = time.time()
         try:
             cb.execute("SELECT * FROM rac_missing")
             raise AssertionError("a missing view was found")
+        except psycopg.errors.UndefinedTable:
+            pass
+        try:
+            cb.execute("SELECT * FROM rac_missing WHERE 1 = %s", (1,))
+            raise AssertionError("a missing view was found by Parse")
         except psycopg.errors.UndefinedTable:
             pass
         ca.close()
