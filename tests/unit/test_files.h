@@ -91,4 +91,37 @@ static __attribute__((unused)) void tf_golden_cases(FILE *f, const char *name, t
     cm_buf_free(&expected);
 }
 
+typedef enum tf_golden_rc { TF_RAN, TF_PRINTED, TF_NO_FILES } tf_golden_rc_t;
+
+/*
+ * The main of a golden test, shared by tests/parser and tests/explain:
+ * "--print FILE" runs one file with print set (it echoes fresh answers, to
+ * rewrite the file); otherwise every dir/ *.txt runs in name order.
+ * TF_NO_FILES (reported as "not ok") when the folder is missing or empty.
+ */
+static __attribute__((unused)) tf_golden_rc_t tf_golden_main(int argc, char **argv, const char *dir, const char *what,
+                                                             void (*run_file)(const char *dir, const char *name,
+                                                                              bool print))
+{
+    if (argc == 3 && strcmp(argv[1], "--print") == 0) {
+        run_file(argv[2][0] == '/' ? "" : ".", argv[2], true);
+        return TF_PRINTED;
+    }
+    char *names[256];
+    int count = tf_list(dir, ".txt", names, 256);
+    if (count < 0) {
+        printf("not ok %s golden files: cannot open %s\n", what, dir);
+        return TF_NO_FILES;
+    }
+    for (int i = 0; i < count; i++) {
+        run_file(dir, names[i], false);
+        free(names[i]);
+    }
+    if (count == 0) {
+        printf("not ok %s golden files: none found\n", what);
+        return TF_NO_FILES;
+    }
+    return TF_RAN;
+}
+
 #endif

@@ -134,25 +134,9 @@ static void run_file(const char *dir, const char *name, bool print)
 
 int main(int argc, char **argv)
 {
-    const char *dir = "tests/explain";
-    if (argc == 3 && strcmp(argv[1], "--print") == 0) {
-        run_file(argv[2][0] == '/' ? "" : ".", argv[2], true);
-        return 0;
-    }
-    char *names[256];
-    int count = tf_list(dir, ".txt", names, 256);
-    if (count < 0) {
-        printf("not ok explain golden files: cannot open %s\n", dir);
-        return 1;
-    }
-    for (int i = 0; i < count; i++) {
-        run_file(dir, names[i], false);
-        free(names[i]);
-    }
-    if (count == 0) {
-        printf("not ok explain golden files: none found\n");
-        return 1;
-    }
+    tf_golden_rc_t rc = tf_golden_main(argc, argv, "tests/explain", "explain", run_file);
+    if (rc != TF_RAN)
+        return rc == TF_PRINTED ? 0 : 1;
     (void)unit__case_failed;   /* cases are counted per file line, not through UNIT_RUN */
     return unit__failed_cases ? 1 : 0;
 }
