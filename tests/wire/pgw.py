@@ -374,6 +374,29 @@ def errors(msgs):
     return [m for m in msgs if m.t == "E"]
 
 
+def script_runner(steps):
+    """A function of a port that runs steps (SQL strings, or tuples of messages for the
+    extended protocol) on a fresh connection and returns what came back, errors in full."""
+    def run(port):
+        out = []
+        with connect(port) as c:
+            for s in steps:
+                msgs = (Query(s),) if isinstance(s, str) else s
+                c.send(b"".join(msgs))
+                n = sum(1 for m in msgs if m == Sync() or m[:1] == b"Q")
+                got = []
+                for m in c.until_rfq(n):
+                    if m.t in "EN":
+                        f = m.fields()
+                        got.append("%s:%s:%s|%s|%s|%s" % (m.t, f.get("C"), f.get("M"), f.get("D"),
+                                                          f.get("H"), f.get("P")))
+                    elif m.t not in "SK":
+                        got.append(m.short())
+                out.append((s if isinstance(s, str) else "extended", got))
+        return out
+    return run
+
+
 def rss_kib(pid):
     with open("/proc/%d/status" % pid) as f:
         for line in f:

@@ -3,30 +3,7 @@
 PostgreSQL 15 answers them, in the simple and the extended protocol, sharing one namespace
 with the extended protocol's named statements; most cases run a script on eddy and on the
 reference PostgreSQL and compare every message, errors with all their fields."""
-from pgw import (Bind, Close, Describe, Execute, Parse, Query, Sync, case, connect, main, shorts)
-
-
-def script_runner(steps):
-    """A function of a port that runs steps (SQL strings, or tuples of messages for the
-    extended protocol) on a fresh connection and returns what came back, errors in full."""
-    def run(port):
-        out = []
-        with connect(port) as c:
-            for s in steps:
-                msgs = (Query(s),) if isinstance(s, str) else s
-                c.send(b"".join(msgs))
-                n = sum(1 for m in msgs if m == Sync() or m[:1] == b"Q")
-                got = []
-                for m in c.until_rfq(n):
-                    if m.t in "EN":
-                        f = m.fields()
-                        got.append("%s:%s:%s|%s|%s|%s" % (m.t, f.get("C"), f.get("M"), f.get("D"),
-                                                          f.get("H"), f.get("P")))
-                    elif m.t not in "SK":
-                        got.append(m.short())
-                out.append((s if isinstance(s, str) else "extended", got))
-        return out
-    return run
+from pgw import (Bind, Close, Describe, Execute, Parse, Sync, case, connect, main, script_runner, shorts)
 
 
 @case
