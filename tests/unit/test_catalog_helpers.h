@@ -307,4 +307,41 @@ static __attribute__((unused)) const char *tc_notices(tc_t *t)
     return out;
 }
 
+/* ---- raw commits for the store contract tests (store_mem and store_zk) ---- */
+
+/* A raw commit: entry bytes "e<index>", objects and names given as keys. The
+ * head's version equals its index while only commits set it, in both stores. */
+typedef struct raw {
+    cat_store_commit_t c;
+    char entry[32];
+    cat_kv_t objs[4], names[4];
+    const char *odel[4], *ndel[4];
+} raw_t;
+
+static __attribute__((unused)) void raw_init(raw_t *r, uint64_t head, uint8_t uuid_byte)
+{
+    memset(r, 0, sizeof(*r));
+    r->c.expect = (cat_head_t){head, (int64_t)head};
+    r->c.index = head + 1;
+    r->c.request_uuid[0] = uuid_byte;
+    r->c.request_uuid[1] = 0x77;
+    snprintf(r->entry, sizeof(r->entry), "e%llu", (unsigned long long)(head + 1));
+    r->c.entry = (const uint8_t *)r->entry;
+    r->c.entry_len = strlen(r->entry);
+    r->c.obj_creates = r->objs;
+    r->c.name_creates = r->names;
+    r->c.obj_deletes = r->odel;
+    r->c.name_deletes = r->ndel;
+}
+
+static __attribute__((unused)) void raw_obj(raw_t *r, const char *key)
+{
+    r->objs[r->c.n_obj_creates++] = (cat_kv_t){key, (const uint8_t *)key, strlen(key)};
+}
+
+static __attribute__((unused)) void raw_name(raw_t *r, const char *key, const char *obj)
+{
+    r->names[r->c.n_name_creates++] = (cat_kv_t){key, (const uint8_t *)obj, strlen(obj)};
+}
+
 #endif

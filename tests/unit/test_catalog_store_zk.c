@@ -80,41 +80,6 @@ static void wait_calls(cat_store_t *st, int *calls)
     UNIT_CHECK(cat_store_zk_run(st, 10000, calls_done, calls) == 0);
 }
 
-typedef struct raw {
-    cat_store_commit_t c;
-    char entry[32];
-    cat_kv_t objs[4], names[4];
-    const char *odel[4], *ndel[4];
-} raw_t;
-
-/* As in test_catalog_store.c: the head's version equals its index while only
- * commits set it, on ZooKeeper as in store_mem. */
-static void raw_init(raw_t *r, uint64_t head, uint8_t uuid_byte)
-{
-    memset(r, 0, sizeof(*r));
-    r->c.expect = (cat_head_t){head, (int64_t)head};
-    r->c.index = head + 1;
-    r->c.request_uuid[0] = uuid_byte;
-    r->c.request_uuid[1] = 0x77;
-    snprintf(r->entry, sizeof(r->entry), "e%llu", (unsigned long long)(head + 1));
-    r->c.entry = (const uint8_t *)r->entry;
-    r->c.entry_len = strlen(r->entry);
-    r->c.obj_creates = r->objs;
-    r->c.name_creates = r->names;
-    r->c.obj_deletes = r->odel;
-    r->c.name_deletes = r->ndel;
-}
-
-static void raw_obj(raw_t *r, const char *key)
-{
-    r->objs[r->c.n_obj_creates++] = (cat_kv_t){key, (const uint8_t *)key, strlen(key)};
-}
-
-static void raw_name(raw_t *r, const char *key, const char *obj)
-{
-    r->names[r->c.n_name_creates++] = (cat_kv_t){key, (const uint8_t *)obj, strlen(obj)};
-}
-
 static cat_store_status_t raw_commit(cat_store_t *st, raw_t *r, tc_res_t *res)
 {
     cm_err_t err = {0};
