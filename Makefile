@@ -100,7 +100,7 @@ fuzz: setup
 	@tests/fuzz/run.sh $(FUZZ_SECONDS)
 
 bench: setup
-	@$(MAKE) --no-print-directory $(BUILD)/eddy $(BUILD)/tools/seq_bench
+	@$(MAKE) --no-print-directory $(BUILD)/eddy $(BUILD)/tools/seq_bench $(BUILD)/tools/zk_rtt
 	@BUILD=$(BUILD) tests/bench/run.sh
 
 clean:

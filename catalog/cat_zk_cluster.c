@@ -40,6 +40,7 @@ struct cat__zk_cluster {
     bool look_again;            /* the watch fired, or a step asked for another look */
     int64_t not_before_ms;      /* back-off after a failed step */
     uint64_t want, published;   /* publishing /applied */
+    int64_t next_publish_ms;    /* applied_publish_ms after the last one */
     /* the multi in flight */
     zoo_op_t ops[2];
     zoo_op_result_t results[2];
@@ -282,6 +283,7 @@ static void zk_cluster_publish_done(int rc, const void *data)
     cat__zk_cluster_t *c = s->cluster;
     if (rc == ZOK) {
         c->published = c->sending;
+        c->next_publish_ms = cat__zk_now_ms() + s->opt.applied_publish_ms;
         return;
     }
     if (c->results[0].err == ZBADVERSION || c->results[0].err == ZNONODE) {
@@ -320,12 +322,29 @@ void cat__zk_cluster_step(cat__zk_store_t *s)
     if (!c->layout_done)
         return zk_cluster_layout(s);
     if (c->role == CAT_ZK_ROLE_OWNER) {
-        if (c->want > c->published)
+        /* Progress is news for trimming and for operators, not for the
+         * commits it would queue behind: coalesced to one write per interval. */
+        if (c->want > c->published && cat__zk_now_ms() >= c->next_publish_ms)
             zk_cluster_publish_send(s);
         return;
     }
     if (!c->watching || c->look_again)
         zk_cluster_look(s);
+}
+
+int cat__zk_cluster_due_ms(const cat__zk_store_t *s, int64_t now)
+{
+    const cat__zk_cluster_t *c = s->cluster;
+    if (c == NULL || c->busy)
+        return INT32_MAX;
+    int64_t due = INT64_MAX;
+    if (c->role == CAT_ZK_ROLE_OWNER && c->want > c->published)
+        due = c->next_publish_ms > c->not_before_ms ? c->next_publish_ms : c->not_before_ms;
+    else if (c->role != CAT_ZK_ROLE_OWNER && (!c->watching || c->look_again))
+        due = c->not_before_ms;
+    if (due == INT64_MAX)
+        return INT32_MAX;
+    return due - now < 1 ? 1 : due - now > INT32_MAX ? INT32_MAX : (int)(due - now);
 }
 
 void cat__zk_cluster_free(cat__zk_store_t *s)

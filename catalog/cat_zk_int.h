@@ -60,6 +60,8 @@ struct cat__zk_store {
     char uuid[33];              /* the catalog_uuid this handle serves, "" before the first check */
     int32_t meta_version;       /* /meta's stat.version: every commit checks it */
     int64_t head_version_seen;  /* /catalog/head's version at the last watch (re-)arm, -1 before */
+    int64_t head_index_seen;    /* ... and its index; -1: unknown (before, and on a new connection
+                                   until the watch is armed again) */
     size_t pending;             /* completions the library still owes */
     cat__zk_req_t *live;        /* user requests not answered yet (timeouts) */
     cat__zk_req_t *parked;      /* user requests waiting for the store to be ready */
@@ -208,6 +210,8 @@ int cat__zk_log_trim(cat_store_t *base, uint64_t below, cm_err_t *err);
 
 /* Between library turns: sends the next ownership step when one is due. */
 void cat__zk_cluster_step(cat__zk_store_t *s);
+/* Milliseconds until a step that waits for time is due; INT32_MAX: none. */
+int cat__zk_cluster_due_ms(const cat__zk_store_t *s, int64_t now);
 /* The session expired: an owner loses (its ephemeral node is gone). */
 void cat__zk_cluster_expired(cat__zk_store_t *s);
 void cat__zk_cluster_free(cat__zk_store_t *s);

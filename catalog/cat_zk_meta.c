@@ -190,7 +190,9 @@ static void zk_meta_done(int rc, const char *value, int len, const struct Stat *
     bool was = s->ever_ready;
     s->ready = true;
     s->ever_ready = true;
-    /* Watches do not survive a new session; on a reconnect this is harmless. */
+    /* Watches do not survive a new session; on a reconnect this is harmless.
+     * What the head was before is no longer news: unknown until it lands. */
+    s->head_index_seen = -1;
     cat__zk_arm_head_watch(s);
     cat__zk_unpark_all(s);
     /* The head may have moved while we were away: a hint, like a watch. */

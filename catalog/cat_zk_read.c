@@ -40,8 +40,19 @@ static void zk_watch_armed(int rc, const char *value, int len, const struct Stat
         return;
     bool moved = s->head_version_seen >= 0 && stat->version != s->head_version_seen;
     s->head_version_seen = stat->version;
+    uint64_t index = 0;
+    s->head_index_seen = cat__zk_parse_u64(value, len, &index) ? (int64_t)index : -1;
     if (moved)
         cat__zk_notify(s);
+}
+
+bool cat_store_zk_head_seen(cat_store_t *base, uint64_t *index)
+{
+    cat__zk_store_t *s = (cat__zk_store_t *)base;
+    if (s->head_index_seen < 0)
+        return false;
+    *index = (uint64_t)s->head_index_seen;
+    return true;
 }
 
 void cat__zk_arm_head_watch(cat__zk_store_t *s)

@@ -129,6 +129,7 @@ static bool zk_session_start(cat__zk_store_t *s)
     s->zh = zookeeper_init2(s->hosts, zk_session_watch, s->opt.session_timeout_ms, NULL, s, 0, zk_library_log);
     if (!s->zh)
         return false;
+    zoo_set_servers_resolution_delay(s->zh, s->opt.resolve_delay_ms);
     s->sessions++;
     s->generation++;
     return true;
@@ -366,6 +367,8 @@ void cat_zk_options_default(cat_zk_options_t *o)
     o->log_keep = 1000;
     o->log_keep_ms = 3600 * 1000;
     o->request_keep_ms = 24 * 3600 * 1000;
+    o->resolve_delay_ms = 30000;
+    o->applied_publish_ms = 100;
 }
 
 cat_store_t *cat_store_zk_open(const cat_zk_options_t *o, const cat_limits_t *limits, cm_err_t *err)
@@ -378,7 +381,8 @@ cat_store_t *cat_store_zk_open(const cat_zk_options_t *o, const cat_limits_t *li
         cm_err_set_hint(err, "Use HOST:PORT[,HOST:PORT...][/CHROOT].");
         return NULL;
     }
-    if (o->session_timeout_ms <= 0 || o->op_timeout_ms <= 0 || o->log_keep_ms < 0 || o->request_keep_ms < 0) {
+    if (o->session_timeout_ms <= 0 || o->op_timeout_ms <= 0 || o->log_keep_ms < 0 || o->request_keep_ms < 0 ||
+        o->resolve_delay_ms < -1 || o->applied_publish_ms < 0) {
         cm_err_set(err, CM_ERRCODE_INVALID_PARAMETER_VALUE, "ZooKeeper timeouts must be positive");
         return NULL;
     }
@@ -391,6 +395,7 @@ cat_store_t *cat_store_zk_open(const cat_zk_options_t *o, const cat_limits_t *li
     s->opt = *o;
     s->opt.hosts = NULL;
     s->head_version_seen = -1;
+    s->head_index_seen = -1;
     s->root = cm_strdup(slash ? slash : "");
     s->hosts = cm_malloc(hl + 1);
     memcpy(s->hosts, hosts, hl);

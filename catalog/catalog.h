@@ -288,6 +288,12 @@ typedef struct cat_zk_options {
     int64_t log_keep_ms;       /* ... and every entry younger than this; default 3600000 (1 h) */
     int64_t request_keep_ms;   /* trimming also removes request markers older than this; 0 keeps
                                   them all; default 86400000 (1 day) */
+    int resolve_delay_ms;      /* the library resolves the host names again at most this often
+                                  (and on every reconnection); by default it would on every
+                                  turn, a netlink round trip each; default 30000, -1: only on
+                                  reconnection */
+    int applied_publish_ms;    /* as owner, /clusters/<name>/applied is written at most this
+                                  often: each write is a multi in the commits' queue; default 100 */
 } cat_zk_options_t;
 
 void cat_zk_options_default(cat_zk_options_t *o);
@@ -321,6 +327,10 @@ bool cat_store_zk_idle(cat_store_t *s);
 bool cat_store_zk_connected(cat_store_t *s);
 /* True once the layout exists, /meta was checked and calls are accepted. */
 bool cat_store_zk_ready(cat_store_t *s);
+/* The head index the head watch's last (re-)arming read saw, which is what a
+ * notification is about; false while unknown (before the first, and after a
+ * reconnection until the watch is armed again). */
+bool cat_store_zk_head_seen(cat_store_t *s, uint64_t *index);
 /* True when the handle has failed for good; err (may be NULL) gets why. */
 bool cat_store_zk_failed(cat_store_t *s, cm_err_t *err);
 /* The catalog_uuid of /meta (32 hex digits), "" before the first check. */

@@ -56,6 +56,7 @@ typedef struct srv_zk_job {
     void (*fn)(void);                 /* the caller's callback, cast back by kind */
     void *arg;
     bool orphan;                      /* the handle closed: its caller heard already */
+    uint64_t stamp, behind;           /* a parked log read (srv_zk_logs.c) */
     /* inputs */
     uint64_t from;
     size_t max;
@@ -111,6 +112,40 @@ uint64_t srv_zk_cluster_published(const srv_zk_cluster_t *c);
 void srv_zk_cluster_applied(srv_zk_t *zk, uint64_t applied);
 /* The sequencer's owner (granted/lost come from the ZooKeeper thread). */
 seq_owner_t *srv_zk_cluster_owner(srv_zk_cluster_t *c);
+
+/* The answer's status and error; a store that failed for good makes it XX000. */
+void srv_zk_job_status(srv_zk_job_t *j, cat_store_status_t st, const cm_err_t *err);
+
+/*
+ * srv_zk_logs.c: on the ZooKeeper thread, the recent log entries and the
+ * log reads: answered from them, or parked behind our commits in flight and
+ * the one store read in flight (see the file).
+ */
+typedef struct srv_zk_logs srv_zk_logs_t;
+
+srv_zk_logs_t *srv_zk_logs_new(cat_store_t *store);
+/* Closing: parked reads answer 57P01, later ones too; nothing is kept. */
+void srv_zk_logs_close(srv_zk_logs_t *lg);
+void srv_zk_logs_free(srv_zk_logs_t *lg);
+/* Any thread: fills a log read's answer from the ring when it holds the
+ * first entry asked for (then true), without a trip to the thread. */
+bool srv_zk_logs_copy(srv_zk_logs_t *lg, srv_zk_job_t *j);
+/* The thread's logs (for srv_zk_logs_copy). */
+srv_zk_logs_t *srv_zk_logs(srv_zk_t *zk);
+/* Runs a SRV_ZK_LOG job. */
+void srv_zk_logs_read(srv_zk_logs_t *lg, srv_zk_job_t *j);
+/* Keeps a committed or read entry (consecutive runs; a gap starts over). */
+void srv_zk_logs_put(srv_zk_logs_t *lg, uint64_t index, const uint8_t *data, size_t len);
+/* Our commit of `index` succeeded: its entry, and the head it made. */
+void srv_zk_logs_committed(srv_zk_logs_t *lg, uint64_t index, const uint8_t *data, size_t len);
+/* The store's notification: the head the watch saw, or (known false) the
+ * head may be anywhere (a new connection). */
+void srv_zk_logs_news(srv_zk_logs_t *lg, bool known, uint64_t head);
+/* A commit of ours went to the store; its answer came (after committed, if OK). */
+void srv_zk_logs_commit_sent(srv_zk_logs_t *lg);
+void srv_zk_logs_commit_answered(srv_zk_logs_t *lg);
+/* Some commit of ours is still unanswered. */
+bool srv_zk_logs_commits_out(const srv_zk_logs_t *lg);
 
 /* srv_zk_handle.c: a loop's store handle. */
 

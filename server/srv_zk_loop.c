@@ -15,10 +15,9 @@
  * uv_async_send, drained whole (DESIGN §10 rule 7). The answers go back
  * through each job's handle (srv_zk_handle.c).
  *
- * Log entries never change once committed, so the thread keeps the most
- * recent ones it read or committed and answers every loop's log reads from
- * them: the loops follow the log with one ZooKeeper read instead of one
- * each, and a session whose loop must catch up with a DDL acknowledged on
+ * Log reads go through srv_zk_logs.c: recent entries kept, reads parked
+ * and merged, so the loops follow the log with one ZooKeeper read instead
+ * of one each, and a loop that must catch up with a DDL acknowledged on
  * another loop does not need ZooKeeper to be reachable for it.
  */
 #include "server/srv_zk.h"
@@ -35,11 +34,6 @@ typedef struct srv_zk_poll {
     srv_zk_t *zk;
 } srv_zk_poll_t;
 
-typedef struct srv_zk_cached {
-    uint8_t *data;
-    size_t len;
-} srv_zk_cached_t;
-
 struct srv_zk {
     char *hosts;
     cat_store_t *store;
@@ -52,6 +46,7 @@ struct srv_zk {
     uint64_t poll_gen;
     bool dead_logged;
     bool was_ready;
+    bool notify_deferred;         /* a head-watch event waits for our commit's answer */
     bool stopping;                /* this thread began closing everything */
     _Atomic bool ready;           /* the store takes calls (read by srv_zk_start) */
     pthread_mutex_t mu;           /* guards the queue, `stop` and the handles */
@@ -60,71 +55,9 @@ struct srv_zk {
     bool stop;
     srv_zk_handle_t **handles;
     size_t nhandles, handles_cap;
-    /* Recent log entries: indexes cache_lo .. cache_lo + cache_n - 1, a ring. */
-    srv_zk_cached_t cache[SRV_ZK_LOG_CACHE_MAX];
+    srv_zk_logs_t *logs;          /* recent entries, log reads */
     srv_zk_cluster_t *cluster;    /* --cluster: ownership */
-    uint64_t cache_lo;
-    size_t cache_first, cache_n;
 };
-
-/* ------------------------------------------------------------ the log cache */
-
-static srv_zk_cached_t *srv__cache_at(srv_zk_t *zk, uint64_t index)
-{
-    return &zk->cache[(zk->cache_first + (size_t)(index - zk->cache_lo)) % SRV_ZK_LOG_CACHE_MAX];
-}
-
-static void srv__cache_clear(srv_zk_t *zk)
-{
-    for (size_t i = 0; i < zk->cache_n; i++)
-        free(srv__cache_at(zk, zk->cache_lo + i)->data);
-    zk->cache_n = 0;
-    zk->cache_first = 0;
-}
-
-/* Keeps entry `index` if it extends the cached run; a gap starts a new run. */
-static void srv__cache_put(srv_zk_t *zk, uint64_t index, const uint8_t *data, size_t len)
-{
-    if (zk->cache_n > 0 && index >= zk->cache_lo && index < zk->cache_lo + zk->cache_n)
-        return;
-    if (zk->cache_n > 0 && index != zk->cache_lo + zk->cache_n)
-        srv__cache_clear(zk);
-    if (zk->cache_n == 0)
-        zk->cache_lo = index;
-    if (zk->cache_n == SRV_ZK_LOG_CACHE_MAX) {
-        free(zk->cache[zk->cache_first].data);
-        zk->cache_first = (zk->cache_first + 1) % SRV_ZK_LOG_CACHE_MAX;
-        zk->cache_lo++;
-        zk->cache_n--;
-    }
-    zk->cache_n++;
-    srv_zk_cached_t *c = srv__cache_at(zk, index);
-    c->data = cm_malloc(len ? len : 1);
-    if (len)
-        memcpy(c->data, data, len);
-    c->len = len;
-}
-
-/* Answers a log read from the cache when it holds entry `from`. */
-static bool srv__cache_answer(srv_zk_t *zk, srv_zk_job_t *j)
-{
-    if (zk->cache_n == 0 || j->from < zk->cache_lo || j->from >= zk->cache_lo + zk->cache_n)
-        return false;
-    size_t n = (size_t)(zk->cache_lo + zk->cache_n - j->from);
-    if (j->max > 0 && n > j->max)
-        n = j->max;
-    j->entries = cm_arena_alloc(&j->arena, n * sizeof *j->entries);
-    for (size_t i = 0; i < n; i++) {
-        const srv_zk_cached_t *c = srv__cache_at(zk, j->from + i);
-        uint8_t *copy = cm_arena_alloc(&j->arena, c->len ? c->len : 1);
-        memcpy(copy, c->data, c->len);
-        j->entries[i] = (cat_log_entry_bytes_t){.index = j->from + i, .data = copy, .len = c->len};
-    }
-    j->n = n;
-    j->st = CAT_STORE_OK;
-    srv_zk_handle_answer(j);
-    return true;
-}
 
 /* ------------------------------------------------------------ driving the socket */
 
@@ -221,14 +154,16 @@ static void srv__zk_rearm(srv_zk_t *zk)
     atomic_store(&zk->ready, ready);
     /* Back after an outage or a new session: whatever was committed in
      * between is news to every loop. */
-    if (ready && !zk->was_ready)
+    if (ready && !zk->was_ready) {
+        srv_zk_logs_news(zk->logs, false, 0);
         srv__zk_notify_all(zk);
+    }
     zk->was_ready = ready;
 }
 
 /* ------------------------------------------------------------ running jobs */
 
-static void srv__copy_err(srv_zk_job_t *j, cat_store_status_t st, const cm_err_t *err)
+void srv_zk_job_status(srv_zk_job_t *j, cat_store_status_t st, const cm_err_t *err)
 {
     j->st = st;
     if (st == CAT_STORE_OK || st == CAT_STORE_DUPLICATE || st == CAT_STORE_NOT_FOUND || err == NULL ||
@@ -249,24 +184,9 @@ static void srv__copy_err(srv_zk_job_t *j, cat_store_status_t st, const cm_err_t
 static void srv__head_cb(void *arg, cat_store_status_t st, const cat_head_t *head, const cm_err_t *err)
 {
     srv_zk_job_t *j = arg;
-    srv__copy_err(j, st, err);
+    srv_zk_job_status(j, st, err);
     if (head)
         j->head = *head;
-    srv_zk_handle_answer(j);
-}
-
-static void srv__log_cb(void *arg, cat_store_status_t st, const cat_log_entry_bytes_t *entries, size_t n,
-                        const cm_err_t *err)
-{
-    srv_zk_job_t *j = arg;
-    srv__copy_err(j, st, err);
-    j->entries = cm_arena_alloc(&j->arena, (n ? n : 1) * sizeof *j->entries);
-    for (size_t i = 0; i < n; i++) {
-        uint8_t *copy = cm_arena_alloc(&j->arena, entries[i].len ? entries[i].len : 1);
-        memcpy(copy, entries[i].data, entries[i].len);
-        j->entries[i] = (cat_log_entry_bytes_t){.index = entries[i].index, .data = copy, .len = entries[i].len};
-    }
-    j->n = n;
     srv_zk_handle_answer(j);
 }
 
@@ -274,7 +194,7 @@ static void srv__snapshot_cb(void *arg, cat_store_status_t st, const cat_head_t 
                              size_t n, const cm_err_t *err)
 {
     srv_zk_job_t *j = arg;
-    srv__copy_err(j, st, err);
+    srv_zk_job_status(j, st, err);
     if (head)
         j->head = *head;
     j->objects = cm_arena_alloc(&j->arena, (n ? n : 1) * sizeof *j->objects);
@@ -301,44 +221,31 @@ static void srv__commit_cb(void *arg, cat_store_status_t st, uint64_t index, con
     srv_zk_t *zk = ctx->zk;
     bool ours = st == CAT_STORE_OK && !zk->stopping;
     /* Our own entry, committed: every loop (and the sequencer) reads it next,
-     * from the cache, without waiting for the head watch to come round. */
+     * from the ring, without waiting for the head watch to come round. */
     if (ours)
-        srv__cache_put(zk, index, j->commit.entry, j->commit.entry_len);
+        srv_zk_logs_committed(zk->logs, index, j->commit.entry, j->commit.entry_len);
     free(ctx);
-    srv__copy_err(j, st, err);
+    srv_zk_job_status(j, st, err);
     j->index = index;
     if (name_key)
         j->name_key = cm_arena_strdup(&j->arena, name_key);
     srv_zk_handle_answer(j);
-    if (ours)
+    /* After the commit's own answer: the reads parked behind it come second. */
+    srv_zk_logs_commit_answered(zk->logs);
+    /* Every loop and the sequencer hear of it now, once, and of whatever
+     * the head watch said while the answer was on its way. */
+    if (ours || zk->notify_deferred) {
+        zk->notify_deferred = false;
         srv__zk_notify_all(zk);
+    }
 }
 
 static void srv__request_cb(void *arg, cat_store_status_t st, uint64_t index, const cm_err_t *err)
 {
     srv_zk_job_t *j = arg;
-    srv__copy_err(j, st, err);
+    srv_zk_job_status(j, st, err);
     j->index = index;
     srv_zk_handle_answer(j);
-}
-
-/* The log reads' answers fill the cache: a wrapper around the job's callback. */
-typedef struct srv_zk_read_ctx {
-    srv_zk_t *zk;
-    srv_zk_job_t *j;
-} srv_zk_read_ctx_t;
-
-static void srv__log_fill_cb(void *arg, cat_store_status_t st, const cat_log_entry_bytes_t *entries, size_t n,
-                             const cm_err_t *err)
-{
-    srv_zk_read_ctx_t *ctx = arg;
-    srv_zk_t *zk = ctx->zk;
-    srv_zk_job_t *j = ctx->j;
-    free(ctx);
-    if (st == CAT_STORE_OK && !zk->stopping)
-        for (size_t i = 0; i < n; i++)
-            srv__cache_put(zk, entries[i].index, entries[i].data, entries[i].len);
-    srv__log_cb(j, st, entries, n, err);
 }
 
 static void srv__job_run(srv_zk_t *zk, srv_zk_job_t *j)
@@ -349,16 +256,9 @@ static void srv__job_run(srv_zk_t *zk, srv_zk_job_t *j)
     case SRV_ZK_HEAD:
         rc = cat_store_head(zk->store, srv__head_cb, j, &err);
         break;
-    case SRV_ZK_LOG: {
-        if (srv__cache_answer(zk, j))
-            return;
-        srv_zk_read_ctx_t *ctx = cm_calloc(1, sizeof *ctx);
-        *ctx = (srv_zk_read_ctx_t){zk, j};
-        rc = cat_store_log_read(zk->store, j->from, j->max, srv__log_fill_cb, ctx, &err);
-        if (rc != 0)
-            free(ctx);
-        break;
-    }
+    case SRV_ZK_LOG:
+        srv_zk_logs_read(zk->logs, j);
+        return;
     case SRV_ZK_SNAPSHOT:
         rc = cat_store_snapshot(zk->store, srv__snapshot_cb, j, &err);
         break;
@@ -368,6 +268,8 @@ static void srv__job_run(srv_zk_t *zk, srv_zk_job_t *j)
         rc = cat_store_commit(zk->store, &j->commit, srv__commit_cb, ctx, &err);
         if (rc != 0)
             free(ctx);
+        else
+            srv_zk_logs_commit_sent(zk->logs);
         break;
     }
     case SRV_ZK_REQUEST:
@@ -382,7 +284,7 @@ static void srv__job_run(srv_zk_t *zk, srv_zk_job_t *j)
         break;
     }
     if (rc != 0) {
-        srv__copy_err(j, CAT_STORE_ERROR, &err);
+        srv_zk_job_status(j, CAT_STORE_ERROR, &err);
         srv_zk_handle_answer(j);
     }
     cm_err_clear(&err);
@@ -398,10 +300,10 @@ static void srv__job_refuse(srv_zk_job_t *j)
 static void srv__zk_shutdown(srv_zk_t *zk)
 {
     zk->stopping = true;
+    srv_zk_logs_close(zk->logs);
     /* Closing answers every pending call with an error (inside this call). */
     cat_store_close(zk->store);
     zk->store = NULL;
-    srv__cache_clear(zk);
     srv__poll_drop(zk);
     uv_timer_stop(&zk->timer);
     uv_close((uv_handle_t *)&zk->timer, NULL);
@@ -443,6 +345,11 @@ void srv_zk_kick(srv_zk_t *zk)
     if (!zk->stop)
         uv_async_send(&zk->async);
     pthread_mutex_unlock(&zk->mu);
+}
+
+srv_zk_logs_t *srv_zk_logs(srv_zk_t *zk)
+{
+    return zk->logs;
 }
 
 srv_zk_cluster_t *srv_zk_cluster(srv_zk_t *zk)
@@ -500,9 +407,23 @@ void srv_zk_unregister(srv_zk_t *zk, srv_zk_handle_t *h)
     pthread_mutex_unlock(&zk->mu);
 }
 
+/* The store's "the head may have moved" (its head watch, a new session). */
 static void srv__zk_notify_cb(void *arg)
 {
-    srv__zk_notify_all(arg);
+    srv_zk_t *zk = arg;
+    uint64_t head = 0;
+    bool known = cat_store_zk_head_seen(zk->store, &head);
+    srv_zk_logs_news(zk->logs, known, head);
+    /* The watch of our own commit fires just before its answer arrives
+     * (ZooKeeper sends the event first). Waking every loop and the
+     * sequencer now would only have them park reads behind that answer,
+     * and their wake-ups take the CPU ZooKeeper needs to send it: the
+     * commit's answer tells them instead. */
+    if (srv_zk_logs_commits_out(zk->logs)) {
+        zk->notify_deferred = true;
+        return;
+    }
+    srv__zk_notify_all(zk);
 }
 
 static void srv__zk_thread(void *arg)
@@ -518,6 +439,7 @@ static void srv__zk_free(srv_zk_t *zk)
     free(zk->handles);
     free(zk->hosts);
     srv_zk_cluster_free(zk->cluster);
+    srv_zk_logs_free(zk->logs);
     free(zk);
 }
 
@@ -534,6 +456,7 @@ srv_zk_t *srv_zk_start(const srv_zk_options_t *opt, cm_err_t *err)
     srv_zk_t *zk = cm_calloc(1, sizeof *zk);
     zk->hosts = cm_strdup(opt->hosts);
     zk->store = store;
+    zk->logs = srv_zk_logs_new(store);
     zk->poll_fd = -1;
     pthread_mutex_init(&zk->mu, NULL);
     uv_loop_init(&zk->loop);

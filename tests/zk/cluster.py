@@ -279,6 +279,55 @@ def t_two_processes():
         b.kill()
 
 
+def zk_requests_by_session():
+    """{session id: requests ZooKeeper received on it} from the server's `cons`."""
+    out = {}
+    for m in re.finditer(r"recved=(\d+),.*?sid=(0x[0-9a-f]+)", four(int(ZK_ADDR.rsplit(":", 1)[1]), "cons")):
+        out[m.group(2)] = out.get(m.group(2), 0) + int(m.group(1))
+    return out
+
+
+@test("a DDL costs ZooKeeper its commit and the head watch's re-arm; another process follows it with one log read")
+def t_requests_per_ddl():
+    ch = "/%s/cost" % RUN
+    # Two pgwire loops each and a sequencer: three log readers per process.
+    a, b = Eddy(ZK_ADDR, ch), Eddy(ZK_ADDR, ch)
+    try:
+        sql(a, "CREATE VIEW cost_warm AS SELECT 1 AS x")
+        t0 = time.time()
+        while "cost_warm" not in names(b, "VIEWS"):
+            if time.time() - t0 > 2:
+                raise AssertionError("the other process did not see cost_warm")
+            time.sleep(0.01)
+        time.sleep(0.3)
+        before = zk_requests_by_session()
+        n = 100
+        for i in range(n // 2):
+            sql(a, "CREATE VIEW cost_%d AS SELECT %d AS x" % (i, i))
+            sql(a, "DROP VIEW cost_%d" % i)
+        sql(a, "CREATE VIEW cost_last AS SELECT 1 AS x")
+        t0 = time.time()
+        while "cost_last" not in names(b, "VIEWS"):
+            if time.time() - t0 > 2:
+                raise AssertionError("the other process did not see cost_last")
+            time.sleep(0.01)
+        after = zk_requests_by_session()
+        per = sorted((after[k] - before[k]) for k in after if k in before)
+        total = sum(per)
+        # Per DDL, at most: the committer's multi, its watch re-arm and a head
+        # read when the statement's connection is on a loop that did not make
+        # the last commit (sql() connects anew each time; 2 loops); the
+        # follower's re-arm, head read and entry read. Plus pings and the
+        # coalesced /applied writes. (Before reads were merged: over 10 each.)
+        limit = 6 * (n + 1) + 60
+        if total > limit:
+            raise AssertionError("%d ZooKeeper requests for %d DDL (limit %d; per session %s)" % (total, n + 1, limit, per))
+        return "%d requests for %d DDL on 2 processes (%s)" % (total, n + 1, per)
+    finally:
+        a.kill()
+        b.kill()
+
+
 @test("concurrent CREATEs of one name on two processes: one succeeds, the other gets 42P07")
 def t_conflict():
     ch = "/%s/conflict" % RUN
