@@ -20,6 +20,7 @@
 
 #define SRV_ZK_JOBS_MAX 4096        /* jobs queued for the ZooKeeper thread; beyond: 53000 */
 #define SRV_ZK_LOG_CACHE_MAX 1024   /* recent log entries kept to answer every loop's reads */
+#define SRV_ZK_NOTIFY_HOLD_MS 50    /* a head-watch event waits this long at most for our commit */
 
 typedef struct srv_zk srv_zk_t;
 typedef struct srv_zk_handle srv_zk_handle_t;

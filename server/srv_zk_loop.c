@@ -47,6 +47,7 @@ struct srv_zk {
     bool dead_logged;
     bool was_ready;
     bool notify_deferred;         /* a head-watch event waits for our commit's answer */
+    int64_t deferred_us;          /* ... since then (at most SRV_ZK_NOTIFY_HOLD_MS) */
     bool stopping;                /* this thread began closing everything */
     _Atomic bool ready;           /* the store takes calls (read by srv_zk_start) */
     pthread_mutex_t mu;           /* guards the queue, `stop` and the handles */
@@ -112,6 +113,12 @@ static void srv__zk_rearm(srv_zk_t *zk)
     if (zk->stopping || zk->store == NULL)
         return;
     srv_zk_cluster_turn(zk->cluster, zk->store);
+    /* A commit whose answer is slow (ZooKeeper unreachable, an ambiguous
+     * outcome being resolved) does not hold other processes' news back. */
+    if (zk->notify_deferred && cm_now_mono_us() - zk->deferred_us >= SRV_ZK_NOTIFY_HOLD_MS * 1000) {
+        zk->notify_deferred = false;
+        srv__zk_notify_all(zk);
+    }
     /* Stop first: the fd may already be closed, and the next interest call
      * may open a new socket under the same number. */
     if (zk->poll)
@@ -149,6 +156,8 @@ static void srv__zk_rearm(srv_zk_t *zk)
         uv_poll_start(&zk->poll->uv,
                       ((events & CAT_ZK_READ) ? UV_READABLE : 0) | ((events & CAT_ZK_WRITE) ? UV_WRITABLE : 0),
                       srv__zk_poll_cb);
+    if (zk->notify_deferred && timeout_ms > SRV_ZK_NOTIFY_HOLD_MS)
+        timeout_ms = SRV_ZK_NOTIFY_HOLD_MS;
     uv_timer_start(&zk->timer, srv__zk_timer_cb, (uint64_t)(timeout_ms > 0 ? timeout_ms : 1), 0);
     bool ready = cat_store_zk_ready(zk->store);
     atomic_store(&zk->ready, ready);
@@ -420,6 +429,8 @@ static void srv__zk_notify_cb(void *arg)
      * and their wake-ups take the CPU ZooKeeper needs to send it: the
      * commit's answer tells them instead. */
     if (srv_zk_logs_commits_out(zk->logs)) {
+        if (!zk->notify_deferred)
+            zk->deferred_us = cm_now_mono_us();
         zk->notify_deferred = true;
         return;
     }
