@@ -45,6 +45,7 @@ void srv_config_default(srv_config_t *cfg)
     cfg->zk_connect_timeout_ms = 10000;
     cfg->ddl_timeout_ms = 10000;
     cfg->name_recheck_timeout_ms = 2000;
+    cfg->ddl_spin_us = 200;
 }
 
 /* ------------------------------------------------------------ shutdown */

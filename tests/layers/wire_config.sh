@@ -40,6 +40,28 @@ else
     echo "not ok limits: eddy --message-max-bytes 65536 --auth-timeout-ms 1000 did not start"
 fi
 
+# --- --ddl-spin-us: 0 (the loop sleeps at once) still answers DDL only once the workers applied
+# it (every worker, one per CPU by default, holds the view's dataflow when CREATE VIEW returns),
+# and a value past its limit is refused at start.
+if eddy_start --ddl-spin-us 0; then
+    out=$(psql -X -q -A -t -h 127.0.0.1 -p "$EDDY_PORT" -U postgres -d eddy -v ON_ERROR_STOP=1 \
+          -c "CREATE VIEW spin_v AS SELECT 1 AS x" -c "SELECT count(*) FROM eddy_internal.dataflows WHERE name LIKE '%spin_v'" \
+          -c "DROP VIEW spin_v" -c "SELECT count(*) FROM eddy_internal.dataflows WHERE name LIKE '%spin_v'" 2>&1)
+    if [ "$(tr '\n' ' ' <<<"$out")" = "$(nproc) 0 " ]; then
+        echo "ok ddl_spin_zero"
+    else
+        echo "not ok ddl_spin_zero: $out"
+    fi
+    eddy_stop "$EDDY_PID"
+else
+    echo "not ok ddl_spin_zero: eddy --ddl-spin-us 0 did not start"
+fi
+if "$EDDY_BIN" --listen 127.0.0.1:0 --ddl-spin-us 20000 >"$WORK/spin.err" 2>&1; then
+    echo "not ok ddl_spin_limit: --ddl-spin-us 20000 was accepted"
+else
+    echo "ok ddl_spin_limit"
+fi
+
 # --- authentication: users file from `eddy --hash-password` (password on stdin,
 # verifier on stdout), one "user:verifier" line per user.
 users=$WORK/users
