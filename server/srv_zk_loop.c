@@ -193,6 +193,11 @@ void srv_zk_job_status(srv_zk_job_t *j, cat_store_status_t st, const cm_err_t *e
 static void srv__head_cb(void *arg, cat_store_status_t st, const cat_head_t *head, const cm_err_t *err)
 {
     srv_zk_job_t *j = arg;
+    /* A fresh head is news for the log reads too: a loop that read it (a
+     * missing name's recheck) reads the log next, and must not be told
+     * "nothing new" from an older head while the watch's event is on its way. */
+    if (st == CAT_STORE_OK && head && !j->zk->stopping)
+        srv_zk_logs_news(j->zk->logs, true, head->index);
     srv_zk_job_status(j, st, err);
     if (head)
         j->head = *head;
