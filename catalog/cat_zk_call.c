@@ -373,11 +373,12 @@ int cat__zk_next_deadline_ms(const cat__zk_store_t *s, int64_t now)
     for (const cat__zk_req_t *r = s->live; r; r = r->next_live)
         if (r->deadline_ms < best)
             best = r->deadline_ms;
-    int cluster = cat__zk_cluster_due_ms(s, now);
+    int64_t cluster = cat__zk_cluster_due_ms(s);
+    if (cluster < best)
+        best = cluster;
     if (best == INT64_MAX)
-        return cluster;
-    int calls = best - now < 1 ? 1 : best - now > INT32_MAX ? INT32_MAX : (int)(best - now);
-    return calls < cluster ? calls : cluster;
+        return INT32_MAX;
+    return best - now < 1 ? 1 : best - now > INT32_MAX ? INT32_MAX : (int)(best - now);
 }
 
 void cat__zk_fail_for_good(cat__zk_store_t *s, cm_err_t *why)

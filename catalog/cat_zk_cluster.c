@@ -332,19 +332,16 @@ void cat__zk_cluster_step(cat__zk_store_t *s)
         zk_cluster_look(s);
 }
 
-int cat__zk_cluster_due_ms(const cat__zk_store_t *s, int64_t now)
+int64_t cat__zk_cluster_due_ms(const cat__zk_store_t *s)
 {
     const cat__zk_cluster_t *c = s->cluster;
     if (c == NULL || c->busy)
-        return INT32_MAX;
-    int64_t due = INT64_MAX;
+        return INT64_MAX;
     if (c->role == CAT_ZK_ROLE_OWNER && c->want > c->published)
-        due = c->next_publish_ms > c->not_before_ms ? c->next_publish_ms : c->not_before_ms;
-    else if (c->role != CAT_ZK_ROLE_OWNER && (!c->watching || c->look_again))
-        due = c->not_before_ms;
-    if (due == INT64_MAX)
-        return INT32_MAX;
-    return due - now < 1 ? 1 : due - now > INT32_MAX ? INT32_MAX : (int)(due - now);
+        return c->next_publish_ms > c->not_before_ms ? c->next_publish_ms : c->not_before_ms;
+    if (c->role != CAT_ZK_ROLE_OWNER && (!c->watching || c->look_again))
+        return c->not_before_ms;
+    return INT64_MAX;
 }
 
 void cat__zk_cluster_free(cat__zk_store_t *s)

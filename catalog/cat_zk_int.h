@@ -210,8 +210,8 @@ int cat__zk_log_trim(cat_store_t *base, uint64_t below, cm_err_t *err);
 
 /* Between library turns: sends the next ownership step when one is due. */
 void cat__zk_cluster_step(cat__zk_store_t *s);
-/* Milliseconds until a step that waits for time is due; INT32_MAX: none. */
-int cat__zk_cluster_due_ms(const cat__zk_store_t *s, int64_t now);
+/* When (cat__zk_now_ms) a step that waits for time is due; INT64_MAX: none. */
+int64_t cat__zk_cluster_due_ms(const cat__zk_store_t *s);
 /* The session expired: an owner loses (its ephemeral node is gone). */
 void cat__zk_cluster_expired(cat__zk_store_t *s);
 void cat__zk_cluster_free(cat__zk_store_t *s);

@@ -116,6 +116,8 @@ seq_owner_t *srv_zk_cluster_owner(srv_zk_cluster_t *c);
 
 /* The answer's status and error; a store that failed for good makes it XX000. */
 void srv_zk_job_status(srv_zk_job_t *j, cat_store_status_t st, const cm_err_t *err);
+/* Answers a job the closing thread will not run (57P01). */
+void srv_zk_job_refuse(srv_zk_job_t *j);
 
 /*
  * srv_zk_logs.c: on the ZooKeeper thread, the recent log entries and the
@@ -135,8 +137,6 @@ bool srv_zk_logs_copy(srv_zk_logs_t *lg, srv_zk_job_t *j);
 srv_zk_logs_t *srv_zk_logs(srv_zk_t *zk);
 /* Runs a SRV_ZK_LOG job. */
 void srv_zk_logs_read(srv_zk_logs_t *lg, srv_zk_job_t *j);
-/* Keeps a committed or read entry (consecutive runs; a gap starts over). */
-void srv_zk_logs_put(srv_zk_logs_t *lg, uint64_t index, const uint8_t *data, size_t len);
 /* Our commit of `index` succeeded: its entry, and the head it made. */
 void srv_zk_logs_committed(srv_zk_logs_t *lg, uint64_t index, const uint8_t *data, size_t len);
 /* The store's notification: the head the watch saw, or (known false) the

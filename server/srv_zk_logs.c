@@ -79,7 +79,8 @@ static void logs_clear(srv_zk_logs_t *lg)
     pthread_mutex_unlock(&lg->mu);
 }
 
-void srv_zk_logs_put(srv_zk_logs_t *lg, uint64_t index, const uint8_t *data, size_t len)
+/* Keeps a committed or read entry (consecutive runs; a gap starts over). */
+static void logs_put(srv_zk_logs_t *lg, uint64_t index, const uint8_t *data, size_t len)
 {
     if (lg->closing || (lg->n > 0 && index >= lg->lo && index < lg->lo + lg->n))
         return;
@@ -132,6 +133,12 @@ static void logs_fill(srv_zk_job_t *j, size_t n, const cat_log_entry_bytes_t *fr
 static void logs_answer(srv_zk_job_t *j, size_t n, const cat_log_entry_bytes_t *from_read, srv_zk_logs_t *from_ring)
 {
     logs_fill(j, n, from_read, from_ring);
+    srv_zk_handle_answer(j);
+}
+
+static void logs_fail(srv_zk_job_t *j, cat_store_status_t st, const cm_err_t *err)
+{
+    srv_zk_job_status(j, st, err);
     srv_zk_handle_answer(j);
 }
 
@@ -229,9 +236,7 @@ static void logs_pump(srv_zk_logs_t *lg)
                 pp = &j->next;
                 continue;
             }
-            logs_unlink(pp);
-            srv_zk_job_status(j, CAT_STORE_ERROR, &e);
-            srv_zk_handle_answer(j);
+            logs_fail(logs_unlink(pp), CAT_STORE_ERROR, &e);
         }
     }
     cm_err_clear(&e);
@@ -244,7 +249,7 @@ static void logs_read_cb(void *arg, cat_store_status_t st, const cat_log_entry_b
     lg->reading = false;
     if (st == CAT_STORE_OK) {
         for (size_t i = 0; i < n; i++)
-            srv_zk_logs_put(lg, entries[i].index, entries[i].data, entries[i].len);
+            logs_put(lg, entries[i].index, entries[i].data, entries[i].len);
         /* The read began at the head: nothing from read_from on means the
          * head was just before it (a reader only asks past what it has). */
         if (n == 0 && lg->read_from > 0)
@@ -264,10 +269,7 @@ static void logs_read_cb(void *arg, cat_store_status_t st, const cat_log_entry_b
         }
         logs_unlink(pp);
         if (st != CAT_STORE_OK) {
-            srv_zk_job_status(j, st, err);
-            j->entries = NULL;
-            j->n = 0;
-            srv_zk_handle_answer(j);
+            logs_fail(j, st, err);
             continue;
         }
         size_t skip = (size_t)(j->from - lg->read_from);
@@ -279,11 +281,7 @@ static void logs_read_cb(void *arg, cat_store_status_t st, const cat_log_entry_b
 void srv_zk_logs_read(srv_zk_logs_t *lg, srv_zk_job_t *j)
 {
     if (lg->closing) {
-        cm_err_t e = {0};
-        cm_err_set(&e, CM_ERRCODE_ADMIN_SHUTDOWN, "catalog store \"zookeeper\" is closing");
-        srv_zk_job_status(j, CAT_STORE_ERROR, &e);
-        cm_err_clear(&e);
-        srv_zk_handle_answer(j);
+        srv_zk_job_refuse(j);
         return;
     }
     j->stamp = ++lg->stamp;
@@ -306,7 +304,7 @@ void srv_zk_logs_news(srv_zk_logs_t *lg, bool known, uint64_t head)
 
 void srv_zk_logs_committed(srv_zk_logs_t *lg, uint64_t index, const uint8_t *data, size_t len)
 {
-    srv_zk_logs_put(lg, index, data, len);
+    logs_put(lg, index, data, len);
     /* The compare-and-swap made it the head at that moment. */
     logs_head_at_least(lg, index);
 }
@@ -333,15 +331,8 @@ void srv_zk_logs_close(srv_zk_logs_t *lg)
     lg->closing = true;
     logs_clear_locked(lg);
     pthread_mutex_unlock(&lg->mu);
-    cm_err_t e = {0};
-    cm_err_set(&e, CM_ERRCODE_ADMIN_SHUTDOWN, "catalog store \"zookeeper\" is closing");
-    while (lg->parked) {
-        srv_zk_job_t *j = lg->parked;
-        logs_unlink(&lg->parked);
-        srv_zk_job_status(j, CAT_STORE_ERROR, &e);
-        srv_zk_handle_answer(j);
-    }
-    cm_err_clear(&e);
+    while (lg->parked)
+        srv_zk_job_refuse(logs_unlink(&lg->parked));
 }
 
 void srv_zk_logs_free(srv_zk_logs_t *lg)

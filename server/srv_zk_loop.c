@@ -304,7 +304,7 @@ static void srv__job_run(srv_zk_t *zk, srv_zk_job_t *j)
     cm_err_clear(&err);
 }
 
-static void srv__job_refuse(srv_zk_job_t *j)
+void srv_zk_job_refuse(srv_zk_job_t *j)
 {
     cm_err_set(&j->err, CM_ERRCODE_ADMIN_SHUTDOWN, "catalog store \"zookeeper\" is closing");
     j->st = CAT_STORE_ERROR;
@@ -342,7 +342,7 @@ static void srv__zk_async_cb(uv_async_t *a)
         jobs = j->next;
         j->next = NULL;
         if (stop)
-            srv__job_refuse(j);
+            srv_zk_job_refuse(j);
         else
             srv__job_run(zk, j);
     }
