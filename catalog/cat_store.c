@@ -141,6 +141,12 @@ void cat_store_set_notify(cat_store_t *s, cat_store_notify_cb cb, void *arg)
     s->notify_arg = arg;
 }
 
+void cat_store_set_quiet(cat_store_t *s, bool quiet)
+{
+    if (atomic_exchange(&s->quiet, quiet) && !quiet)
+        s->ops->dispatch(s);   /* a notice marked while quiet is delivered now */
+}
+
 void cat_store_dispatch(cat_store_t *s)
 {
     s->ops->dispatch(s);

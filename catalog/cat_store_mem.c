@@ -415,9 +415,10 @@ static int mem_commit(cat_store_t *base, const cat_store_commit_t *c, cat_store_
         /* Every handle, this one too, hears "the head may have moved"; a flag
          * already set absorbs the notice, as ZooKeeper's one-shot watch does. */
         for (mem_store_t *h = db->handles; h; h = h->next) {
-            if (!h->notify_pending && nwoken < CM_ARRAY_LEN(woken))
+            bool wake = !h->notify_pending && !atomic_load(&h->base.quiet);
+            if (wake && nwoken < CM_ARRAY_LEN(woken))
                 woken[nwoken++] = h;
-            else if (!h->notify_pending)
+            else if (wake)
                 wake_all = true;
             h->notify_pending = true;
         }
@@ -428,7 +429,7 @@ static int mem_commit(cat_store_t *base, const cat_store_commit_t *c, cat_store_
      * (uv_async_send), so calling them here cannot deadlock. */
     if (wake_all) {
         for (mem_store_t *h = db->handles; h; h = h->next)
-            if (h != s)
+            if (h != s && !atomic_load(&h->base.quiet))
                 mem_wake(h);
     } else {
         for (size_t i = 0; i < nwoken; i++)

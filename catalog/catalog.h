@@ -21,6 +21,8 @@
 #include "common/common.h"
 #include "types/types.h"
 
+#include <stdatomic.h>
+
 /* ====================================================================
  * Identifiers
  * ==================================================================== */
@@ -208,6 +210,7 @@ struct cat_store {
     cat_limits_t limits;
     cat_store_notify_cb notify;   /* may be NULL */
     void *notify_arg;
+    _Atomic bool quiet;           /* cat_store_set_quiet */
 };
 
 int cat_store_head(cat_store_t *s, cat_store_head_cb cb, void *arg, cm_err_t *err);
@@ -227,6 +230,14 @@ int cat_store_request_lookup(cat_store_t *s, const uint8_t uuid[16], cat_store_r
 int cat_store_log_trim(cat_store_t *s, uint64_t below, cm_err_t *err);
 /* Sets the change notification (replaces any earlier one). */
 void cat_store_set_notify(cat_store_t *s, cat_store_notify_cb cb, void *arg);
+/*
+ * A quiet handle is not woken for a notification, only marked: its owner has
+ * no use for the news now, and on a VM waking a sleeping thread costs both
+ * sides tens of microseconds, on the path of the DDL that caused it. Answers
+ * to its own calls still wake it. Turning quiet off delivers a notification
+ * that came meanwhile (on the handle's thread, like cat_store_dispatch).
+ */
+void cat_store_set_quiet(cat_store_t *s, bool quiet);
 /* Runs queued completions and notifications (on the handle's thread). */
 void cat_store_dispatch(cat_store_t *s);
 /* Pending calls complete with an ERROR status first (so their memory is freed). */

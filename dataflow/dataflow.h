@@ -171,6 +171,7 @@ typedef struct df_config {
     size_t pending_max;          /* out-of-order commands a worker buffers; default 64 */
     size_t history_max;          /* applied commands a worker remembers for eddy_internal; default 10000 */
     int fault_delay_ms;          /* fault testing: workers but 0 sleep this long before each batch; 0 */
+    int spin_us;                 /* after applying commands a worker polls this long before it sleeps; 0 */
 } df_config_t;
 
 void df_config_default(df_config_t *cfg);

@@ -9,9 +9,11 @@
  * every worker's queue took them: a full outbox stops the log reads, so a
  * slow worker pushes back all the way to the store, never onto memory.
  *
- * Acknowledgements arrive from worker threads through seq_ack (atomics and
- * an uv_async_t); on the loop they move the published "applied by every
- * worker" index, tell the owner (on_progress), and refill the queues.
+ * Acknowledgements arrive from worker threads through seq_ack: the acking
+ * thread itself moves the published "applied by every worker" index (so a
+ * session polling it does not wait for this loop to wake up as well), then
+ * an uv_async_t brings the loop round to tell the owner (on_progress) and
+ * refill the queues.
  */
 #include "sequencer/sequencer.h"
 
@@ -43,7 +45,10 @@ struct seq {
     uv_timer_t tick;           /* Tick commands, when configured */
     int open_handles;
     uv_sem_t stopped;
-    pthread_mutex_t ack_mu;    /* orders uv_async_send(ackev) against its close */
+    pthread_mutex_t ack_mu;    /* orders uv_async_send(ackev) against its close, and
+                                  orders raising `applied` against an epoch change */
+    uint64_t ack_epoch;        /* under ack_mu: the epoch acknowledgements count for */
+    uint64_t told;             /* loop only: `applied` as last passed to on_progress */
     bool closed;
     bool stopping;             /* loop only */
     bool running;              /* seq_start succeeded */
@@ -479,6 +484,22 @@ static void seq__tail(seq_t *s)
 
 /* ------------------------------------------------------------ acknowledgements */
 
+/* Under ack_mu, on any thread: `applied` becomes the lowest index every
+ * worker acknowledged in the current epoch, if that is higher. */
+static void seq__raise_applied_locked(seq_t *s)
+{
+    uint64_t low = UINT64_MAX;
+    for (int i = 0; i < s->nworkers; i++) {
+        /* The epoch first: a worker stores it after its index, so an index
+         * read after the epoch matched is one of that epoch. */
+        uint64_t idx = atomic_load(&s->w[i].epoch) == s->ack_epoch ? atomic_load(&s->w[i].index) : 0;
+        if (idx < low)
+            low = idx;
+    }
+    if (low != UINT64_MAX && low > atomic_load(&s->applied))
+        atomic_store(&s->applied, low);
+}
+
 void seq_ack(seq_t *s, int worker, uint64_t epoch, uint64_t seq, uint64_t index)
 {
     CM_ASSERT(worker >= 0 && worker < s->nworkers);
@@ -488,8 +509,10 @@ void seq_ack(seq_t *s, int worker, uint64_t epoch, uint64_t seq, uint64_t index)
     atomic_store(&w->seq, seq);
     atomic_store(&w->epoch, epoch);
     pthread_mutex_lock(&s->ack_mu);
-    if (!s->closed)
+    if (!s->closed) {
+        seq__raise_applied_locked(s);
         uv_async_send(&s->ackev);
+    }
     pthread_mutex_unlock(&s->ack_mu);
 }
 
@@ -503,16 +526,13 @@ static void seq__ack_cb(uv_async_t *a)
     seq_t *s = a->data;
     if (s->stopping)
         return;
-    uint64_t low = UINT64_MAX;
-    for (int i = 0; i < s->nworkers; i++) {
-        uint64_t idx = atomic_load(&s->w[i].index);
-        if (atomic_load(&s->w[i].epoch) != s->cfg.epoch)
-            idx = 0;
-        if (idx < low)
-            low = idx;
-    }
-    if (low != UINT64_MAX && low > atomic_load(&s->applied)) {
-        atomic_store(&s->applied, low);
+    pthread_mutex_lock(&s->ack_mu);
+    seq__raise_applied_locked(s);
+    pthread_mutex_unlock(&s->ack_mu);
+    /* The acking threads raised it already; the owner hears of it from here. */
+    uint64_t applied = atomic_load(&s->applied);
+    if (applied > s->told) {
+        s->told = applied;
         if (s->cfg.on_progress)
             s->cfg.on_progress(s->cfg.progress_arg);
     }
@@ -609,7 +629,11 @@ static void seq__owner_cb(uv_async_t *a)
     }
     cm_log_info("sequencer: serving epoch %llu", (unsigned long long)e);
     s->cfg.epoch = e;
+    pthread_mutex_lock(&s->ack_mu);
+    s->ack_epoch = e;
     atomic_store(&s->applied, 0);   /* nothing is applied in the new epoch yet */
+    pthread_mutex_unlock(&s->ack_mu);
+    s->told = 0;
     s->next_seq = 1;
     s->ob_first = 1;
     for (int i = 0; i < s->nworkers; i++)
@@ -644,6 +668,7 @@ seq_t *seq_start(const seq_config_t *cfg, uv_loop_t *loop, cm_err_t *err)
     pthread_mutex_init(&s->hist_mu, NULL);
     uv_sem_init(&s->stopped, 0);
     atomic_init(&s->applied, 0);
+    s->ack_epoch = s->cfg.epoch;
     s->snap = cat_snap_new();
     uv_async_init(loop, &s->wake, seq__wake_cb);
     uv_async_init(loop, &s->ackev, seq__ack_cb);

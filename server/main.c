@@ -30,8 +30,10 @@ static void usage(FILE *f)
             "  --ddl-timeout-ms N          DDL the catalog store cannot commit fails with 57P03 after N ms\n"
             "  --name-recheck-timeout-ms N cluster mode: a name missing here waits up to N ms for newer DDL\n"
             "                              (default 2000)\n"
-            "  --ddl-spin-us N             a committed DDL polls the workers' progress N us before sleeping\n"
-            "                              (default 200; 0: sleep at once)\n"
+            "  --ddl-spin-us N             a loop whose DDL is on its way polls N us instead of sleeping\n"
+            "                              (default 1000; 0: sleep at once)\n"
+            "  --worker-spin-us N          a worker (and the ZooKeeper thread) polls N us for more work after\n"
+            "                              some, before sleeping (default 1000; 0: sleep at once)\n"
             "  --cluster NAME              worker cluster this process owns or stands by for (with --zookeeper; default 'default')\n"
             "  --data-dir DIR              local state directory (default: memory only)\n"
             "  --auth trust|password|scram client authentication (default trust)\n"
@@ -88,7 +90,7 @@ enum {
     OPT_USERS, OPT_TLS_CERT, OPT_TLS_KEY, OPT_LOG_LEVEL, OPT_MAX_CONN, OPT_MSG_MAX, OPT_AUTH_MSG_MAX,
     OPT_OUT_MAX, OPT_RESULT_MAX, OPT_AUTH_TIMEOUT, OPT_WORKER_QUEUE_MAX, OPT_DDL_APPLY_TIMEOUT,
     OPT_COMMAND_HISTORY_MAX, OPT_HASH, OPT_HELP, OPT_VERSION, OPT_ZK_SESSION_TIMEOUT,
-    OPT_ZK_CONNECT_TIMEOUT, OPT_DDL_TIMEOUT, OPT_NAME_RECHECK_TIMEOUT, OPT_DDL_SPIN, OPT_WORKER_DELAY, OPT_TICK_INTERVAL,
+    OPT_ZK_CONNECT_TIMEOUT, OPT_DDL_TIMEOUT, OPT_NAME_RECHECK_TIMEOUT, OPT_DDL_SPIN, OPT_WORKER_SPIN, OPT_WORKER_DELAY, OPT_TICK_INTERVAL,
 };
 
 /*
@@ -138,6 +140,7 @@ int main(int argc, char **argv)
         {"ddl-timeout-ms", required_argument, NULL, OPT_DDL_TIMEOUT},
         {"name-recheck-timeout-ms", required_argument, NULL, OPT_NAME_RECHECK_TIMEOUT},
         {"ddl-spin-us", required_argument, NULL, OPT_DDL_SPIN},
+        {"worker-spin-us", required_argument, NULL, OPT_WORKER_SPIN},
         {"fault-worker-delay-ms", required_argument, NULL, OPT_WORKER_DELAY},
         {"tick-interval-ms", required_argument, NULL, OPT_TICK_INTERVAL},
         {NULL, 0, NULL, 0},
@@ -184,6 +187,10 @@ int main(int argc, char **argv)
         case OPT_DDL_SPIN:
             ok = parse_size(optarg, 0, 10000, &v);
             cfg.ddl_spin_us = (int)v;
+            break;
+        case OPT_WORKER_SPIN:
+            ok = parse_size(optarg, 0, 100000, &v);
+            cfg.worker_spin_us = (int)v;
             break;
         case OPT_CLUSTER:
             ok = cat_zk_cluster_name_valid(optarg);

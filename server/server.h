@@ -45,8 +45,10 @@ typedef struct srv_config {
     const char *cluster;              /* --cluster: one owner per name; NULL: "default" */
     int ddl_timeout_ms;               /* a DDL the store cannot commit fails (57P03) after this */
     int name_recheck_timeout_ms;      /* cluster mode: a missing name waits this long for a newer head */
-    int ddl_spin_us;                  /* a committed DDL polls the workers' progress this long before
-                                         its loop sleeps: a thread wake-up costs 30-50 us on a VM */
+    int ddl_spin_us;                  /* a loop whose DDL is on its way (store, workers) polls this long
+                                         instead of sleeping: a thread wake-up costs 30-50 us on a VM */
+    int worker_spin_us;               /* a worker (and the ZooKeeper thread) polls this long after some
+                                         work before it sleeps: the next DDL's costs its sender no wake-up */
 } srv_config_t;
 
 void srv_config_default(srv_config_t *cfg);

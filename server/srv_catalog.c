@@ -239,6 +239,7 @@ void srv_catalog_loop_init(srv_loop_t *lp)
         srv_zk_boot_load(lp->srv, cl->snap);
         cat_store_set_notify(cl->store, srv__notify_cb, cl);
         srv_cat_catch_up(cl);
+        srv_catalog_loop_quiet(lp);
         return;
     }
     cl->store = cat_store_mem_open(lp->srv->catdb, NULL, srv__wake, cl);
@@ -247,6 +248,19 @@ void srv_catalog_loop_init(srv_loop_t *lp)
      * thread delivers the read itself (the thread that runs the loop starts later). */
     srv_cat_catch_up(cl);
     cat_store_dispatch(cl->store);
+    srv_catalog_loop_quiet(lp);
+}
+
+/* A loop without connections has no use for the catalog's news until one
+ * comes: its handle is quiet meanwhile (cat_store_set_quiet), so a DDL on
+ * another loop does not wake it, and it catches up when a client arrives
+ * (a statement that comes before that read is in is held, srv_catalog_hold). */
+void srv_catalog_loop_quiet(srv_loop_t *lp)
+{
+    srv_cat_loop_t *cl = lp->cat;
+    if (cl == NULL || cl->store == NULL)
+        return;
+    cat_store_set_quiet(cl->store, lp->conns == NULL && cl->active == NULL && cl->waiters == NULL);
 }
 
 void srv_catalog_loop_close(srv_loop_t *lp)

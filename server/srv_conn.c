@@ -97,6 +97,7 @@ void srv_conn_accept(srv_loop_t *lp, int fd)
     if (lp->conns != NULL)
         lp->conns->prev = c;
     lp->conns = c;
+    srv_catalog_loop_quiet(lp);
     srv__conn_read_start(c);
 }
 

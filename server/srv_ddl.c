@@ -43,6 +43,7 @@ static void srv__ddl_free(srv_ddl_t *d)
     cm_err_clear(&d->last_err);
     cm_arena_free(&d->arena);
     free(d);
+    srv_catalog_loop_quiet(cl->lp);
 }
 
 static srv_ddl_t *srv__ddl_new(srv_cat_loop_t *cl, srv_conn_t *c)
@@ -289,6 +290,7 @@ static void srv__ddl_lookup(srv_ddl_t *d)
 static void srv__ddl_send_commit(srv_ddl_t *d, cm_err_t *e)
 {
     d->call_out = d->commit_out = true;
+    srv_sync_linger(d->cl->lp);
     if (cat_store_commit(d->cl->store, cat_commit_store(d->commit), srv__commit_cb, d, e) != 0) {
         d->call_out = d->commit_out = false;
         srv__ddl_store_failed(d, e);
@@ -403,6 +405,7 @@ static void srv__ddl_attempt(srv_ddl_t *d)
         return;
     }
     d->call_out = true;
+    srv_sync_linger(d->cl->lp);
     if (cat_store_head(d->cl->store, srv__head_cb, d, &e) != 0) {
         d->call_out = false;
         srv__ddl_store_failed(d, &e);
@@ -616,6 +619,7 @@ static srv_ddl_rc_t srv__ddl_started(srv_conn_t *c, srv_ddl_t *d, int rc, cm_err
     }
     c->ddl = d;
     srv_conn_set_state(c, SRV_CONN_BUSY);
+    srv_sync_linger(c->lp);
     return SRV_DDL_BUSY;
 }
 

@@ -381,6 +381,8 @@ bool srv_paramref_first(const char *sql, size_t len, int *number, size_t *offset
 bool srv_catalog_start(srv_server_t *srv, cm_err_t *err);
 void srv_catalog_stop(srv_server_t *srv);
 void srv_catalog_loop_init(srv_loop_t *lp);
+/* The loop's store handle is quiet while it has no connections and no DDL (after either changes). */
+void srv_catalog_loop_quiet(srv_loop_t *lp);
 void srv_catalog_loop_close(srv_loop_t *lp);
 void srv_catalog_loop_free(srv_loop_t *lp);
 /* The catalog a statement of this connection binds against (NULL: none). */
@@ -451,6 +453,9 @@ uint64_t srv_workers_applied(srv_server_t *srv);
  */
 typedef void (*srv_sync_cb)(void *arg, const cm_err_t *err);
 bool srv_sync_wait(srv_loop_t *lp, uint64_t index, int timeout_ms, srv_sync_cb cb, void *arg);
+/* A DDL of this loop is on its way (a store call, or a wait above): the loop
+ * polls instead of sleeping for --ddl-spin-us (srv_workers.c says why). */
+void srv_sync_linger(srv_loop_t *lp);
 /* True (the connection is BUSY until then) when the workers are behind the
  * session's catalog index or a DDL acknowledged to anyone. After
  * --ddl-apply-timeout-ms the statement is answered with 57014 (sync_err). */

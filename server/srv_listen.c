@@ -45,7 +45,8 @@ void srv_config_default(srv_config_t *cfg)
     cfg->zk_connect_timeout_ms = 10000;
     cfg->ddl_timeout_ms = 10000;
     cfg->name_recheck_timeout_ms = 2000;
-    cfg->ddl_spin_us = 200;
+    cfg->ddl_spin_us = 1000;
+    cfg->worker_spin_us = 1000;
 }
 
 /* ------------------------------------------------------------ shutdown */
@@ -78,6 +79,7 @@ static void srv__loop_begin_stop(srv_loop_t *lp)
 
 void srv_loop_conn_gone(srv_loop_t *lp)
 {
+    srv_catalog_loop_quiet(lp);
     if (lp->stopping && lp->conns == NULL)
         srv__loop_close_handles(lp);
 }

@@ -35,6 +35,8 @@ struct srv_sync_loop {
     srv_loop_t *lp;
     uv_async_t progress;       /* the workers applied more */
     uv_timer_t timer;          /* the nearest deadline */
+    uv_idle_t linger;          /* active: the loop polls instead of sleeping (srv_sync_linger) */
+    int64_t linger_until_us;
     bool closed;               /* under srv->sync_mu */
     srv_sync_wait_t *waits;
 };
@@ -74,6 +76,7 @@ bool srv_workers_start(srv_server_t *srv, cm_err_t *err)
     dc.queue_max = srv->cfg.worker_queue_max;
     dc.history_max = srv->cfg.command_history_max;
     dc.fault_delay_ms = srv->cfg.fault_worker_delay_ms;
+    dc.spin_us = srv->cfg.worker_spin_us;
     srv->workers = df_workers_new(&dc, err);
     if (srv->workers == NULL)
         return false;
@@ -208,31 +211,43 @@ static void srv__sync_timer_cb(uv_timer_t *t)
 }
 
 /*
- * Workers that apply a DDL in well under a millisecond are usually done
- * within a few wake-ups; sleeping now would add one more (the sequencer
- * waking this loop), which costs 30-50 us when the CPU it lands on is idle.
- * So the loop looks at the published progress for up to --ddl-spin-us,
- * yielding its CPU between looks (2 CPUs: the workers may need this one).
+ * A DDL's way crosses threads: the ZooKeeper thread, worker 0, the other
+ * workers, and back. On a VM each wake-up of a sleeping thread costs the
+ * waker and the woken tens of microseconds, several times per DDL; so while
+ * a DDL of its own is on its way the loop does not sleep. It polls (its
+ * other connections are served as usual), looks at the workers' published
+ * progress each turn and yields the CPU in between (2 CPUs: the workers may
+ * need this one). The answers then find it awake, and so does the client's
+ * next statement if it comes within --ddl-spin-us.
  */
-static bool srv__spin_until_applied(srv_server_t *srv, uint64_t index)
+static void srv__linger_cb(uv_idle_t *h)
 {
-    if (srv->cfg.ddl_spin_us <= 0)
-        return false;
-    int64_t end = cm_now_mono_us() + srv->cfg.ddl_spin_us;
-    do {
-        if (srv_workers_applied(srv) >= index)
-            return true;
+    srv_sync_loop_t *sl = h->data;
+    if (sl->waits != NULL) {
+        uint64_t applied = srv_workers_applied(sl->lp->srv);
+        srv__sync_run(sl, srv__applied_ready, &applied, NULL);
+        srv__timer_arm(sl);
+    }
+    if (sl->closed || cm_now_mono_us() >= sl->linger_until_us)
+        uv_idle_stop(h);
+    else
         sched_yield();
-    } while (cm_now_mono_us() < end);
-    return srv_workers_applied(srv) >= index;
+}
+
+void srv_sync_linger(srv_loop_t *lp)
+{
+    srv_sync_loop_t *sl = lp->sync;
+    int us = lp->srv->cfg.ddl_spin_us;
+    if (sl == NULL || sl->closed || us <= 0)
+        return;
+    sl->linger_until_us = cm_now_mono_us() + us;
+    uv_idle_start(&sl->linger, srv__linger_cb);
 }
 
 bool srv_sync_wait(srv_loop_t *lp, uint64_t index, int timeout_ms, srv_sync_cb cb, void *arg)
 {
     srv_sync_loop_t *sl = lp->sync;
     if (sl == NULL || sl->closed || srv_workers_applied(lp->srv) >= index)
-        return true;
-    if (srv__spin_until_applied(lp->srv, index))
         return true;
     srv_sync_wait_t *w = cm_calloc(1, sizeof *w);
     w->index = index;
@@ -243,6 +258,7 @@ bool srv_sync_wait(srv_loop_t *lp, uint64_t index, int timeout_ms, srv_sync_cb c
     w->next = sl->waits;
     sl->waits = w;
     srv__timer_arm(sl);
+    srv_sync_linger(lp);
     /* The workers may have got there between the check and the list: look again on the loop. */
     uv_async_send(&sl->progress);
     return false;
@@ -254,7 +270,8 @@ void srv_sync_loop_init(srv_loop_t *lp)
     sl->lp = lp;
     uv_async_init(&lp->uv, &sl->progress, srv__progress_cb);
     uv_timer_init(&lp->uv, &sl->timer);
-    sl->progress.data = sl->timer.data = sl;
+    uv_idle_init(&lp->uv, &sl->linger);
+    sl->progress.data = sl->timer.data = sl->linger.data = sl;
     pthread_mutex_lock(&lp->srv->sync_mu);
     lp->sync = sl;
     pthread_mutex_unlock(&lp->srv->sync_mu);
@@ -274,6 +291,7 @@ void srv_sync_loop_close(srv_loop_t *lp)
     cm_err_clear(&e);
     uv_close((uv_handle_t *)&sl->progress, NULL);
     uv_close((uv_handle_t *)&sl->timer, NULL);
+    uv_close((uv_handle_t *)&sl->linger, NULL);
 }
 
 void srv_sync_loop_free(srv_loop_t *lp)

@@ -21,6 +21,7 @@
 #define SRV_ZK_JOBS_MAX 4096        /* jobs queued for the ZooKeeper thread; beyond: 53000 */
 #define SRV_ZK_LOG_CACHE_MAX 1024   /* recent log entries kept to answer every loop's reads */
 #define SRV_ZK_NOTIFY_HOLD_MS 50    /* a head-watch event waits this long at most for our commit */
+#define SRV_ZK_APPLIED_LATE_MS 100  /* worker 0's progress waits this long at most for the thread's own next turn */
 
 typedef struct srv_zk srv_zk_t;
 typedef struct srv_zk_handle srv_zk_handle_t;
@@ -32,6 +33,7 @@ typedef struct srv_zk_options {
     int op_timeout_ms;            /* a store call unanswered this long fails (58000) */
     const char *cluster;          /* --cluster: the name this process contends for */
     const char *instance;         /* shown in the owner node: who owns it */
+    int spin_us;                  /* after a job or a commit's answer the thread polls this long before it sleeps */
 } srv_zk_options_t;
 
 typedef enum srv_zk_job_kind {
@@ -104,12 +106,16 @@ void srv_zk_cluster_free(srv_zk_cluster_t *c);
 bool srv_zk_cluster_join(srv_zk_cluster_t *c, cat_store_t *store, const char *instance, cm_err_t *err);
 /* On the ZooKeeper thread after each wake: publishes what was asked for. */
 void srv_zk_cluster_turn(srv_zk_cluster_t *c, cat_store_t *store);
+/* On the ZooKeeper thread: its timer brings the next turn at `at_ms` (cm_now_mono_us() / 1000) at the latest. */
+void srv_zk_cluster_next_turn(srv_zk_cluster_t *c, int64_t at_ms);
 srv_zk_cluster_t *srv_zk_cluster(srv_zk_t *zk);
 /* Any thread. */
 const char *srv_zk_cluster_name(const srv_zk_cluster_t *c);
 cat_zk_role_t srv_zk_cluster_role(const srv_zk_cluster_t *c, uint64_t *epoch);
 uint64_t srv_zk_cluster_published(const srv_zk_cluster_t *c);
-/* Worker 0's progress (any thread): publish `applied` as /clusters/<name>/applied while owner. */
+/* Worker 0's progress (any thread): publish `applied` as /clusters/<name>/applied while owner.
+ * The thread is woken for it only when its own next turn is over SRV_ZK_APPLIED_LATE_MS away:
+ * on a VM a wake-up costs the waker tens of microseconds, and DDL after DDL would pay it. */
 void srv_zk_cluster_applied(srv_zk_t *zk, uint64_t applied);
 /* The sequencer's owner (granted/lost come from the ZooKeeper thread). */
 seq_owner_t *srv_zk_cluster_owner(srv_zk_cluster_t *c);
@@ -130,8 +136,9 @@ srv_zk_logs_t *srv_zk_logs_new(cat_store_t *store);
 /* Closing: parked reads answer 57P01, later ones too; nothing is kept. */
 void srv_zk_logs_close(srv_zk_logs_t *lg);
 void srv_zk_logs_free(srv_zk_logs_t *lg);
-/* Any thread: fills a log read's answer from the ring when it holds the
- * first entry asked for (then true), without a trip to the thread. */
+/* Any thread: fills a log read's answer, without a trip to the thread,
+ * from the ring when it holds the first entry asked for, or with nothing
+ * when it asks past the known head and no commit of ours is out (then true). */
 bool srv_zk_logs_copy(srv_zk_logs_t *lg, srv_zk_job_t *j);
 /* The thread's logs (for srv_zk_logs_copy). */
 srv_zk_logs_t *srv_zk_logs(srv_zk_t *zk);

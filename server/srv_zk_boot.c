@@ -160,6 +160,7 @@ bool srv_zk_boot(srv_server_t *srv, cm_err_t *err)
                             .session_timeout_ms = srv->cfg.zk_session_timeout_ms,
                             .connect_timeout_ms = srv->cfg.zk_connect_timeout_ms,
                             .op_timeout_ms = srv->cfg.ddl_timeout_ms,
+                            .spin_us = srv->cfg.worker_spin_us,
                             .cluster = srv->cfg.cluster ? srv->cfg.cluster : "default"};
     /* Who owns a cluster, as its owner node shows it. */
     char instance[320];

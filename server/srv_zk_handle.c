@@ -96,7 +96,7 @@ void srv_zk_handle_notify(srv_zk_handle_t *h)
     if (!h->closed) {
         h->notify_pending = true;
         pthread_cond_broadcast(&h->cv);
-        if (h->wake)
+        if (h->wake && !atomic_load(&h->base.quiet))
             h->wake(h->wake_arg);
     }
     pthread_mutex_unlock(&h->mu);

@@ -31,8 +31,9 @@ typedef struct srv_zk_cached {
 
 struct srv_zk_logs {
     cat_store_t *store;               /* the thread's store_zk */
-    /* The ring is written on the ZooKeeper thread and read by the handles'
-     * threads too (srv_zk_logs_copy), under `mu`; the rest is the thread's. */
+    /* The ring, the known head and the commit counts are written on the
+     * ZooKeeper thread and read by the handles' threads too
+     * (srv_zk_logs_copy), under `mu`; the rest is the thread's. */
     pthread_mutex_t mu;
     /* Entries lo .. lo + n - 1, a ring starting at `first`. */
     srv_zk_cached_t ring[SRV_ZK_LOG_CACHE_MAX];
@@ -147,6 +148,13 @@ static bool logs_in_ring(const srv_zk_logs_t *lg, const srv_zk_job_t *j)
     return lg->n > 0 && j->from >= lg->lo && j->from < lg->lo + lg->n;
 }
 
+/* Nothing past the known head while none of our commits is out: a later
+ * commit notifies every handle again. */
+static bool logs_past_head(const srv_zk_logs_t *lg, const srv_zk_job_t *j)
+{
+    return lg->head_known && j->from > lg->head && lg->commits_answered == lg->commits_sent;
+}
+
 static void logs_ring_answer(srv_zk_logs_t *lg, srv_zk_job_t *j)
 {
     logs_answer(j, (size_t)(lg->lo + lg->n - j->from), NULL, lg);
@@ -155,9 +163,9 @@ static void logs_ring_answer(srv_zk_logs_t *lg, srv_zk_job_t *j)
 bool srv_zk_logs_copy(srv_zk_logs_t *lg, srv_zk_job_t *j)
 {
     pthread_mutex_lock(&lg->mu);
-    bool here = !lg->closing && logs_in_ring(lg, j);
+    bool here = !lg->closing && (logs_in_ring(lg, j) || logs_past_head(lg, j));
     if (here)
-        logs_fill(j, (size_t)(lg->lo + lg->n - j->from), NULL, lg);
+        logs_fill(j, logs_in_ring(lg, j) ? (size_t)(lg->lo + lg->n - j->from) : 0, NULL, lg);
     pthread_mutex_unlock(&lg->mu);
     return here;
 }
@@ -177,10 +185,13 @@ static void logs_read_cb(void *arg, cat_store_status_t st, const cat_log_entry_b
 
 static void logs_head_at_least(srv_zk_logs_t *lg, uint64_t index)
 {
+    pthread_mutex_lock(&lg->mu);
     lg->head_known = true;
     if (index > lg->head)
         lg->head = index;
+    pthread_mutex_unlock(&lg->mu);
 }
+
 
 /* Answers j here when the ring holds its first entry, or when it asks past
  * the known head and no commit it waits for is out. */
@@ -296,10 +307,13 @@ void srv_zk_logs_read(srv_zk_logs_t *lg, srv_zk_job_t *j)
 
 void srv_zk_logs_news(srv_zk_logs_t *lg, bool known, uint64_t head)
 {
-    if (!known)
-        lg->head_known = false;
-    else
+    if (known) {
         logs_head_at_least(lg, head);
+        return;
+    }
+    pthread_mutex_lock(&lg->mu);
+    lg->head_known = false;
+    pthread_mutex_unlock(&lg->mu);
 }
 
 void srv_zk_logs_committed(srv_zk_logs_t *lg, uint64_t index, const uint8_t *data, size_t len)
@@ -316,12 +330,16 @@ bool srv_zk_logs_commits_out(const srv_zk_logs_t *lg)
 
 void srv_zk_logs_commit_sent(srv_zk_logs_t *lg)
 {
+    pthread_mutex_lock(&lg->mu);
     lg->commits_sent++;
+    pthread_mutex_unlock(&lg->mu);
 }
 
 void srv_zk_logs_commit_answered(srv_zk_logs_t *lg)
 {
+    pthread_mutex_lock(&lg->mu);
     lg->commits_answered++;
+    pthread_mutex_unlock(&lg->mu);
     logs_pump(lg);
 }
 

@@ -22,6 +22,7 @@
  */
 #include "server/srv_zk.h"
 
+#include <sched.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
@@ -41,6 +42,9 @@ struct srv_zk {
     uv_thread_t thread;
     uv_async_t async;
     uv_timer_t timer;
+    uv_idle_t linger;             /* active: the loop polls instead of sleeping (spin_us) */
+    int64_t linger_until_us;
+    int spin_us;
     srv_zk_poll_t *poll;          /* NULL while the store has no socket */
     int poll_fd;
     uint64_t poll_gen;
@@ -99,11 +103,13 @@ static void srv__zk_timer_cb(uv_timer_t *t)
     srv__zk_rearm(zk);
 }
 
-static void srv__zk_notify_all(srv_zk_t *zk)
+/* Every handle but `except` (NULL: every handle). */
+static void srv__zk_notify_all(srv_zk_t *zk, const srv_zk_handle_t *except)
 {
     pthread_mutex_lock(&zk->mu);
     for (size_t i = 0; i < zk->nhandles; i++)
-        srv_zk_handle_notify(zk->handles[i]);
+        if (zk->handles[i] != except)
+            srv_zk_handle_notify(zk->handles[i]);
     pthread_mutex_unlock(&zk->mu);
 }
 
@@ -117,7 +123,7 @@ static void srv__zk_rearm(srv_zk_t *zk)
      * outcome being resolved) does not hold other processes' news back. */
     if (zk->notify_deferred && cm_now_mono_us() - zk->deferred_us >= SRV_ZK_NOTIFY_HOLD_MS * 1000) {
         zk->notify_deferred = false;
-        srv__zk_notify_all(zk);
+        srv__zk_notify_all(zk, NULL);
     }
     /* Stop first: the fd may already be closed, and the next interest call
      * may open a new socket under the same number. */
@@ -159,15 +165,39 @@ static void srv__zk_rearm(srv_zk_t *zk)
     if (zk->notify_deferred && timeout_ms > SRV_ZK_NOTIFY_HOLD_MS)
         timeout_ms = SRV_ZK_NOTIFY_HOLD_MS;
     uv_timer_start(&zk->timer, srv__zk_timer_cb, (uint64_t)(timeout_ms > 0 ? timeout_ms : 1), 0);
+    srv_zk_cluster_next_turn(zk->cluster, cm_now_mono_us() / 1000 + (timeout_ms > 0 ? timeout_ms : 1));
     bool ready = cat_store_zk_ready(zk->store);
     atomic_store(&zk->ready, ready);
     /* Back after an outage or a new session: whatever was committed in
      * between is news to every loop. */
     if (ready && !zk->was_ready) {
         srv_zk_logs_news(zk->logs, false, 0);
-        srv__zk_notify_all(zk);
+        srv__zk_notify_all(zk, NULL);
     }
     zk->was_ready = ready;
+}
+
+/* ------------------------------------------------------------ lingering */
+
+/* While it lingers the thread polls its socket and queue without blocking,
+ * yielding the CPU each turn: a commit's answer, and the next DDL's job,
+ * then cost no wake-up, which on a VM is tens of microseconds for both
+ * sides (DDL after DDL from one client follow each other that closely). */
+static void srv__zk_linger_cb(uv_idle_t *h)
+{
+    srv_zk_t *zk = h->data;
+    if (zk->stopping || cm_now_mono_us() >= zk->linger_until_us)
+        uv_idle_stop(h);
+    else
+        sched_yield();
+}
+
+static void srv__zk_linger(srv_zk_t *zk)
+{
+    if (zk->spin_us <= 0 || zk->stopping)
+        return;
+    zk->linger_until_us = cm_now_mono_us() + zk->spin_us;
+    uv_idle_start(&zk->linger, srv__zk_linger_cb);
 }
 
 /* ------------------------------------------------------------ running jobs */
@@ -243,15 +273,20 @@ static void srv__commit_cb(void *arg, cat_store_status_t st, uint64_t index, con
     j->index = index;
     if (name_key)
         j->name_key = cm_arena_strdup(&j->arena, name_key);
+    /* Every loop and the sequencer hear of it now, once, and of whatever
+     * the head watch said while the answer was on its way; the sequencer
+     * first, as its way to the workers is the longer one (each wake-up
+     * costs this thread tens of microseconds on a VM). The committing
+     * handle applies its own entry and needs no notice of it, unless the
+     * watch said more meanwhile. */
+    if (ours || zk->notify_deferred) {
+        srv__zk_notify_all(zk, zk->notify_deferred ? NULL : j->h);
+        zk->notify_deferred = false;
+    }
     srv_zk_handle_answer(j);
     /* After the commit's own answer: the reads parked behind it come second. */
     srv_zk_logs_commit_answered(zk->logs);
-    /* Every loop and the sequencer hear of it now, once, and of whatever
-     * the head watch said while the answer was on its way. */
-    if (ours || zk->notify_deferred) {
-        zk->notify_deferred = false;
-        srv__zk_notify_all(zk);
-    }
+    srv__zk_linger(zk);
 }
 
 static void srv__request_cb(void *arg, cat_store_status_t st, uint64_t index, const cm_err_t *err)
@@ -321,6 +356,7 @@ static void srv__zk_shutdown(srv_zk_t *zk)
     srv__poll_drop(zk);
     uv_timer_stop(&zk->timer);
     uv_close((uv_handle_t *)&zk->timer, NULL);
+    uv_close((uv_handle_t *)&zk->linger, NULL);
     pthread_mutex_lock(&zk->mu);
     uv_close((uv_handle_t *)&zk->async, NULL);
     pthread_mutex_unlock(&zk->mu);
@@ -345,6 +381,7 @@ static void srv__zk_async_cb(uv_async_t *a)
             srv_zk_job_refuse(j);
         else
             srv__job_run(zk, j);
+        srv__zk_linger(zk);
     }
     if (stop) {
         srv__zk_shutdown(zk);
@@ -439,7 +476,7 @@ static void srv__zk_notify_cb(void *arg)
         zk->notify_deferred = true;
         return;
     }
-    srv__zk_notify_all(zk);
+    srv__zk_notify_all(zk, NULL);
 }
 
 static void srv__zk_thread(void *arg)
@@ -480,6 +517,9 @@ srv_zk_t *srv_zk_start(const srv_zk_options_t *opt, cm_err_t *err)
     zk->async.data = zk;
     uv_timer_init(&zk->loop, &zk->timer);
     zk->timer.data = zk;
+    uv_idle_init(&zk->loop, &zk->linger);
+    zk->linger.data = zk;
+    zk->spin_us = opt->spin_us;
     cat_store_set_notify(store, srv__zk_notify_cb, zk);
     zk->cluster = srv_zk_cluster_new(opt->cluster ? opt->cluster : "default");
     /* Before the thread runs: the store contends once it is ready. */
@@ -487,6 +527,7 @@ srv_zk_t *srv_zk_start(const srv_zk_options_t *opt, cm_err_t *err)
         cat_store_close(store);
         uv_close((uv_handle_t *)&zk->async, NULL);
         uv_close((uv_handle_t *)&zk->timer, NULL);
+        uv_close((uv_handle_t *)&zk->linger, NULL);
         uv_run(&zk->loop, UV_RUN_DEFAULT);
         uv_loop_close(&zk->loop);
         srv__zk_free(zk);

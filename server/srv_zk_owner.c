@@ -21,6 +21,7 @@ struct srv_zk_cluster {
     _Atomic uint64_t epoch;
     _Atomic uint64_t published;
     _Atomic uint64_t applied_want;  /* worker 0's progress, not yet handed to the store */
+    _Atomic int64_t next_turn_ms;   /* the ZooKeeper thread's timer brings a turn by then */
     pthread_mutex_t mu;             /* guards the sequencer's callbacks */
     void (*granted)(void *arg, uint64_t epoch);
     void (*lost)(void *arg);
@@ -138,11 +139,18 @@ uint64_t srv_zk_cluster_published(const srv_zk_cluster_t *c)
     return atomic_load(&((srv_zk_cluster_t *)c)->published);
 }
 
+void srv_zk_cluster_next_turn(srv_zk_cluster_t *c, int64_t at_ms)
+{
+    if (c != NULL)
+        atomic_store(&c->next_turn_ms, at_ms);
+}
+
 void srv_zk_cluster_applied(srv_zk_t *zk, uint64_t applied)
 {
     srv_zk_cluster_t *c = srv_zk_cluster(zk);
     atomic_store(&c->applied_want, applied);
-    srv_zk_kick(zk);
+    if (atomic_load(&c->next_turn_ms) > cm_now_mono_us() / 1000 + SRV_ZK_APPLIED_LATE_MS)
+        srv_zk_kick(zk);
 }
 
 seq_owner_t *srv_zk_cluster_owner(srv_zk_cluster_t *c)

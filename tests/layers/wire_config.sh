@@ -40,10 +40,10 @@ else
     echo "not ok limits: eddy --message-max-bytes 65536 --auth-timeout-ms 1000 did not start"
 fi
 
-# --- --ddl-spin-us: 0 (the loop sleeps at once) still answers DDL only once the workers applied
-# it (every worker, one per CPU by default, holds the view's dataflow when CREATE VIEW returns),
-# and a value past its limit is refused at start.
-if eddy_start --ddl-spin-us 0; then
+# --- --ddl-spin-us and --worker-spin-us: 0 (every thread sleeps at once) still answers DDL only
+# once the workers applied it (every worker, one per CPU by default, holds the view's dataflow
+# when CREATE VIEW returns), and a value past its limit is refused at start.
+if eddy_start --ddl-spin-us 0 --worker-spin-us 0; then
     out=$(psql -X -q -A -t -h 127.0.0.1 -p "$EDDY_PORT" -U postgres -d eddy -v ON_ERROR_STOP=1 \
           -c "CREATE VIEW spin_v AS SELECT 1 AS x" -c "SELECT count(*) FROM eddy_internal.dataflows WHERE name LIKE '%spin_v'" \
           -c "DROP VIEW spin_v" -c "SELECT count(*) FROM eddy_internal.dataflows WHERE name LIKE '%spin_v'" 2>&1)
@@ -54,12 +54,19 @@ if eddy_start --ddl-spin-us 0; then
     fi
     eddy_stop "$EDDY_PID"
 else
-    echo "not ok ddl_spin_zero: eddy --ddl-spin-us 0 did not start"
+    echo "not ok ddl_spin_zero: eddy --ddl-spin-us 0 --worker-spin-us 0 did not start"
 fi
 if "$EDDY_BIN" --listen 127.0.0.1:0 --ddl-spin-us 20000 >"$WORK/spin.err" 2>&1; then
     echo "not ok ddl_spin_limit: --ddl-spin-us 20000 was accepted"
 else
     echo "ok ddl_spin_limit"
+fi
+if "$EDDY_BIN" --listen 127.0.0.1:0 --worker-spin-us 100001 >"$WORK/spin.err" 2>&1; then
+    echo "not ok worker_spin_limit: --worker-spin-us 100001 was accepted"
+elif grep -q "worker-spin-us" "$WORK/spin.err"; then
+    echo "ok worker_spin_limit"
+else
+    echo "not ok worker_spin_limit: the refusal does not name the option: $(head -2 "$WORK/spin.err")"
 fi
 
 # --- authentication: users file from `eddy --hash-password` (password on stdin,

@@ -185,6 +185,21 @@ def read_right_after_ddl():
     b.close()
 
 
+def new_session_right_after_ddl():
+    # A loop without connections is not woken by other loops' DDL (its store
+    # handle is quiet); a client that connects to it sees every DDL acknowledged
+    # before, in its first statement.
+    a = connect()
+    for i in range(60):
+        a.execute(f"CREATE VIEW fresh_{i} AS SELECT {i} AS x")
+        b = connect()
+        check(rows(b, f"SHOW VIEWS LIKE 'fresh_{i}'") == [(f"fresh_{i}",)], f"a new session misses fresh_{i}")
+        b.execute(f"DROP VIEW fresh_{i}")
+        b.close()
+        check(rows(a, f"SHOW VIEWS LIKE 'fresh_{i}'") == [], f"fresh_{i} still shown after its DROP")
+    a.close()
+
+
 def names_of_internal_relations():
     c = connect()
     check(len(rows(c, "SELECT * FROM eddy_internal.workers")) == WORKERS, "eddy_internal.workers rows")
@@ -223,5 +238,6 @@ def replace_reinstalls_in_place():
 case(ddl_storm_one_order)
 case(replace_reinstalls_in_place)
 case(read_right_after_ddl)
+case(new_session_right_after_ddl)
 case(names_of_internal_relations)
 sys.exit(1 if failures else 0)
