@@ -51,6 +51,7 @@ struct srv_zk {
     bool dead_logged;
     bool was_ready;
     bool notify_deferred;         /* a head-watch event waits for our commit's answer */
+    uint64_t announced;           /* every handle has been told of the head up to here */
     int64_t deferred_us;          /* ... since then (at most SRV_ZK_NOTIFY_HOLD_MS) */
     bool stopping;                /* this thread began closing everything */
     _Atomic bool ready;           /* the store takes calls (read by srv_zk_start) */
@@ -280,8 +281,13 @@ static void srv__commit_cb(void *arg, cat_store_status_t st, uint64_t index, con
      * handle applies its own entry and needs no notice of it, unless the
      * watch said more meanwhile. */
     if (ours || zk->notify_deferred) {
-        srv__zk_notify_all(zk, zk->notify_deferred ? NULL : j->h);
+        uint64_t seen = 0;
+        bool known = cat_store_zk_head_seen(zk->store, &seen);
+        bool more = zk->notify_deferred && (!ours || !known || seen > index);
+        srv__zk_notify_all(zk, more ? NULL : j->h);
         zk->notify_deferred = false;
+        if (ours && index > zk->announced)
+            zk->announced = index;
     }
     srv_zk_handle_answer(j);
     /* After the commit's own answer: the reads parked behind it come second. */
@@ -465,6 +471,11 @@ static void srv__zk_notify_cb(void *arg)
     uint64_t head = 0;
     bool known = cat_store_zk_head_seen(zk->store, &head);
     srv_zk_logs_news(zk->logs, known, head);
+    /* The watch of a commit of ours whose answer told everyone already:
+     * ZooKeeper answers in order, so that answer came before the watch's
+     * re-arming read, which is what calls this. */
+    if (known && head <= zk->announced)
+        return;
     /* The watch of our own commit fires just before its answer arrives
      * (ZooKeeper sends the event first). Waking every loop and the
      * sequencer now would only have them park reads behind that answer,
@@ -477,6 +488,8 @@ static void srv__zk_notify_cb(void *arg)
         return;
     }
     srv__zk_notify_all(zk, NULL);
+    if (known && head > zk->announced)
+        zk->announced = head;
 }
 
 static void srv__zk_thread(void *arg)
