@@ -12,7 +12,8 @@
 # (tests/tools/seq_bench.c); BENCH_SEQ=0 skips it, BENCH_SEQ_COMMITS / BENCH_SEQ_BURST size it.
 # Then DDL latency with the catalog in ZooKeeper (tests/bench/ddl_zk.py): CREATE VIEW + DROP VIEW
 # pairs on eddy --zookeeper (a standalone ZooKeeper started here), eddy embedded and PostgreSQL;
-# BENCH_ZK=0 skips it, BENCH_ZK_PAIRS sizes it; then tests/tools/zk_rtt prints ZooKeeper's own
+# BENCH_ZK=0 skips it, BENCH_ZK_PAIRS sizes it (ZooKeeper's JVM is warmed up first with
+# BENCH_ZK_JIT_WARMUP unmeasured zk_rtt rounds); then tests/tools/zk_rtt prints ZooKeeper's own
 # round trips for a get and a commit-shaped multi on that server (the floor; BENCH_ZK_RTT sizes it). BENCH_MODES= (empty) skips pgbench, so
 #   BENCH_MODES= BENCH_DDL=0 BENCH_SEQ=0 tests/bench/run.sh   runs only the ZooKeeper part.
 set -uo pipefail
@@ -86,6 +87,12 @@ if [ "${BENCH_ZK:-1}" != 0 ]; then
     echo
     mem_port=$EDDY_PORT
     if zk_start && eddy_start --zookeeper "$ZK_ADDR/bench"; then
+        # ZooKeeper is a JVM started moments ago: until its JIT has compiled the request path
+        # (thousands of requests) it runs slower code, and its compiler threads take the CPUs
+        # (2 here) that eddy's threads and PostgreSQL need. A production ensemble runs for
+        # months, so ZooKeeper alone gets unmeasured rounds of zk_rtt first (a get and a
+        # commit-shaped multi each, on a chroot of its own; BENCH_ZK_JIT_WARMUP sizes it).
+        "$BUILD"/tools/zk_rtt "$ZK_ADDR/bench_jit" "${BENCH_ZK_JIT_WARMUP:-10000}" >/dev/null 2>&1 || rc=1
         /usr/bin/python3 tests/bench/ddl_zk.py "$mem_port" "$EDDY_PORT" "$PG_PORT" || rc=1
         # The floor under the ZooKeeper numbers: the same server, no eddy in between.
         "$BUILD"/tools/zk_rtt "$ZK_ADDR/bench_rtt" "${BENCH_ZK_RTT:-2000}" 2>/dev/null || rc=1
