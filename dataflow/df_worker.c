@@ -62,14 +62,9 @@ static void df__linger_cb(uv_idle_t *h)
         sched_yield();
 }
 
-static void df__linger(df_worker_t *w, size_t n)
+static void df__linger(df_worker_t *w)
 {
     if (w->ws->cfg.spin_us <= 0)
-        return;
-    bool work = false;
-    for (size_t i = 0; i < n && !work; i++)
-        work = w->batch[i]->kind != DF_CMD_TICK;   /* a heartbeat is no sign of more to come */
-    if (!work)
         return;
     w->linger_until_us = cm_now_mono_us() + w->ws->cfg.spin_us;
     uv_idle_start(&w->linger, df__linger_cb);
@@ -84,8 +79,10 @@ static void df__async_cb(uv_async_t *a)
     if (n > 0 && ws->cfg.fault_delay_ms > 0 && w->index > 0)
         uv_sleep((unsigned)ws->cfg.fault_delay_ms);
     if (n > 0) {
+        bool work = false;   /* besides ticks: a heartbeat is no sign of more to come */
         pthread_mutex_lock(&w->mu);
         for (size_t i = 0; i < n; i++) {
+            work = work || w->batch[i]->kind != DF_CMD_TICK;
             df_apply_rc_t rc = df_state_offer(&w->state, w->batch[i]);
             if (rc == DF_APPLY_STALE_EPOCH || rc == DF_APPLY_OVERFLOW)
                 cm_log_warn("worker %d: refused %s seq %llu of epoch %llu (at epoch %llu seq %llu)", w->index,
@@ -98,7 +95,8 @@ static void df__async_cb(uv_async_t *a)
         pthread_mutex_unlock(&w->mu);
         if (ws->ack)
             ws->ack(ws->ack_arg, w->index, epoch, seq, index);
-        df__linger(w, n);
+        if (work)
+            df__linger(w);
     }
     if (atomic_load(&w->stop)) {
         uv_close((uv_handle_t *)&w->async, NULL);
