@@ -39,6 +39,7 @@ struct srv_sync_loop {
     int64_t linger_until_us;
     bool closed;               /* under srv->sync_mu */
     srv_sync_wait_t *waits;
+    _Atomic bool waiting;      /* waits is not empty: only then is the loop signalled */
 };
 
 /* ------------------------------------------------------------ start and stop */
@@ -61,8 +62,11 @@ static void srv__progress(void *arg)
         srv_zk_cluster_applied(srv->zk, seq_applied_index(srv->seq));
     pthread_mutex_lock(&srv->sync_mu);
     for (int i = 0; i < srv->nloops; i++) {
+        /* A loop that waits for nothing is not woken (a wake-up is tens of
+         * microseconds of this thread's time on a VM, and most loops do not
+         * wait); one that starts waiting looks at the progress itself. */
         srv_sync_loop_t *sl = srv->loops[i].sync;
-        if (sl != NULL && !sl->closed)
+        if (sl != NULL && !sl->closed && atomic_load(&sl->waiting))
             uv_async_send(&sl->progress);
     }
     pthread_mutex_unlock(&srv->sync_mu);
@@ -174,6 +178,7 @@ static void srv__sync_run(srv_sync_loop_t *sl, bool (*ready)(const srv_sync_wait
         cm_err_clear(&e);
         free(w);
     }
+    atomic_store(&sl->waiting, sl->waits != NULL);
 }
 
 static bool srv__applied_ready(const srv_sync_wait_t *w, void *arg)
@@ -257,9 +262,11 @@ bool srv_sync_wait(srv_loop_t *lp, uint64_t index, int timeout_ms, srv_sync_cb c
     w->arg = arg;
     w->next = sl->waits;
     sl->waits = w;
+    atomic_store(&sl->waiting, true);
     srv__timer_arm(sl);
     srv_sync_linger(lp);
-    /* The workers may have got there between the check and the list: look again on the loop. */
+    /* The workers may have got there between the check and the list (or
+     * before `waiting` was set): look again on the loop. */
     uv_async_send(&sl->progress);
     return false;
 }
