@@ -55,6 +55,14 @@ static void srv__xact_end(srv_conn_t *c, bool commit)
     c->xact_open = false;
 }
 
+/* A query string with several statements runs them as one implicit
+ * transaction, as in PostgreSQL: its DDL is held like a block's (srv_txn.c)
+ * and committed at its end, or not at all when one of them failed. */
+static bool srv__implicit_block(const srv_conn_t *c)
+{
+    return c->xact == 'I' && c->q.active && c->q.raws.count > 1;
+}
+
 /* End of a Query or of a Sync group: the implicit transaction, if any, ends. */
 static void srv__implicit_end(srv_conn_t *c)
 {
@@ -305,6 +313,7 @@ static void srv__work_cb(uv_work_t *req)
 }
 
 static void srv__query_continue(srv_conn_t *c);
+static void srv__query_finish(srv_conn_t *c);
 
 static void srv__after_work_cb(uv_work_t *req, int status)
 {
@@ -347,6 +356,15 @@ static void srv__after_work_cb(uv_work_t *req, int status)
 void srv_exec_ddl_done(srv_conn_t *c, cm_err_t *err, const char *tag)
 {
     srv_conn_set_state(c, SRV_CONN_READY);
+    if (c->q.active && c->q.committing) {
+        /* The implicit transaction's commit: no tag of its own, as PostgreSQL. */
+        c->q.committing = false;
+        if (err != NULL)
+            srv__fail(c, err), c->q.failed = true;
+        srv__query_finish(c);
+        srv_conn_resume(c);
+        return;
+    }
     if (err == NULL)
         srv_put_command_complete(&c->out, tag);
     else if (c->current_portal != NULL)
@@ -554,6 +572,19 @@ static srv_run_rc_t srv__run(srv_conn_t *c, const srv_run_t *r, bool describe, c
         if (c->xact == 'I') {
             srv_conn_send_notice(c, CM_ERRCODE_NO_ACTIVE_SQL_TRANSACTION, CM_SEV_WARNING,
                                  "there is no transaction in progress");
+            /* As PostgreSQL, it still ends the implicit transaction of a query string. */
+            srv_txn_t *ddl = srv_txn_take(c);
+            if (ddl != NULL && st->kind == PLN_ROLLBACK)
+                srv_txn_free(ddl);
+            else if (ddl != NULL)
+                switch (srv_catalog_commit_txn(c, ddl, err)) {
+                case SRV_DDL_DONE:
+                    break;
+                case SRV_DDL_ERROR:
+                    return SRV_RUN_ERROR;
+                case SRV_DDL_BUSY:
+                    return SRV_RUN_BUSY;
+                }
         } else {
             bool commit = st->kind == PLN_COMMIT && c->xact == 'T';
             if (st->kind == PLN_COMMIT && !commit)
@@ -586,8 +617,9 @@ static srv_run_rc_t srv__run(srv_conn_t *c, const srv_run_t *r, bool describe, c
             return cm_err_set(err, CM_ERRCODE_ACTIVE_SQL_TRANSACTION, "%s cannot run inside a transaction block",
                               st->tag),
                    SRV_RUN_ERROR;
-        /* In a transaction block, DDL waits for COMMIT (srv_txn.c); otherwise it commits at once. */
-        if (c->xact == 'T') {
+        /* In a transaction block, explicit or implicit, DDL waits for its end (srv_txn.c);
+         * otherwise it commits at once. */
+        if (c->xact == 'T' || srv__implicit_block(c)) {
             if (!srv_txn_ddl(c, st, r->sql, r->raw_off, err))
                 return SRV_RUN_ERROR;
             break;
@@ -633,6 +665,23 @@ static srv_run_rc_t srv__run(srv_conn_t *c, const srv_run_t *r, bool describe, c
 
 static void srv__query_finish(srv_conn_t *c)
 {
+    /* The implicit transaction's DDL, as one catalog entry; ReadyForQuery
+     * waits for it (srv_exec_ddl_done comes back here). */
+    if (c->xact == 'I' && c->txn != NULL) {
+        srv_txn_t *ddl = srv_txn_take(c);
+        cm_err_t err = {0};
+        if (ddl != NULL && (c->q.failed || c->implicit_failed)) {
+            srv_txn_free(ddl);
+        } else if (ddl != NULL) {
+            c->q.committing = true;
+            srv_ddl_rc_t rc = srv_catalog_commit_txn(c, ddl, &err);
+            if (rc == SRV_DDL_BUSY)
+                return;
+            c->q.committing = false;
+            if (rc == SRV_DDL_ERROR)
+                srv__fail(c, &err);
+        }
+    }
     c->q.active = false;
     srv__implicit_end(c);
     srv__ready(c);

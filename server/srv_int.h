@@ -217,6 +217,7 @@ typedef struct srv_query_run {
     int next;
     bool failed;
     bool rechecked;             /* statement `next - 1` waited once for a missing name */
+    bool committing;            /* the implicit transaction's DDL is being committed (srv_exec.c) */
 } srv_query_run_t;
 
 /* What a statement running off the loop needs and produces. */

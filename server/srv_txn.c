@@ -14,6 +14,9 @@
  * nothing of the block stays, as PostgreSQL's COMMIT would fail on a unique
  * violation. Errors found at COMMIT carry no position: the text they would
  * point into is not the COMMIT's.
+ *
+ * The implicit transaction of a query string with several statements holds
+ * its DDL the same way, committed when the string ends (srv_exec.c).
  */
 #include "server/srv_int.h"
 
@@ -92,6 +95,9 @@ bool srv_txn_ddl(srv_conn_t *c, const pln_stmt_t *st, const char *sql, int off, 
     cat_change_t *ch = cat_change_new();
     bool ok = pln_ddl_plan(&a, st, sql, &c->sess.settings, srv_catalog_for(c), ch, err) &&
               cat_txn_add(t->ct, ch, st->tag, sql, err);
+    if (!ok && c->xact == 'I' && strcmp(err->sqlstate, "54000") == 0)
+        cm_err_set_hint(err, "A query string with several statements is one transaction, as in PostgreSQL: "
+                             "send its DDL in several query strings.");
     if (ok) {
         for (size_t i = 0; i < cat_change_notice_count(ch); i++) {
             cm_err_t n = *cat_change_notice(ch, i);

@@ -140,6 +140,10 @@ def select_from_relation_binds_as_postgres(t):
         t.eq(got, [("C", "CREATE TABLE"), ("C", "CREATE VIEW"),
                    ("E", "0A000", 'reading view "v" needs the dataflow engine, which is not built yet',
                     None, None, None)], "SELECT from a view: 0A000 until the dataflow exists")
+        # That error ended the string's implicit transaction: its DDL is gone, as in PostgreSQL.
+        t.eq(outcome(c.q("DROP TABLE t")), [("E", "42P01", 'table "t" does not exist', None, None, None)],
+             "the failed string's CREATE TABLE rolled back")
+        c.q("CREATE TABLE t (a int)")
         # Extended protocol: Parse and Describe succeed, Bind raises it.
         c.send(Parse("SELECT a FROM t") + Describe("S") + Sync())
         t.eq(shorts(c.until_rfq(1), skip="SKN"), ["1", "t:", "T:a/23/0", "Z:I"], "Describe of a table read")
@@ -699,6 +703,33 @@ def database_ddl_outside_transaction_blocks_as_postgres(t):
                 "BEGIN", "DROP DATABASE %s" % db, "ROLLBACK", "DROP DATABASE IF EXISTS %s; SELECT 1" % db,
                 "DROP DATABASE %s" % db)]
     t.same_as_ref(run, "CREATE/DROP DATABASE in transaction blocks")
+
+
+@case
+def ddl_in_a_query_string_of_several_statements_as_postgres(t):
+    """A query string with several statements is one implicit transaction: its DDL is committed
+    at its end, or not at all when a statement failed; COMMIT and ROLLBACK in it end it (with
+    PostgreSQL's warning), BEGIN turns it into a block. Each element is one Query message; a DROP
+    afterwards shows what exists."""
+    stmts = ["CREATE VIEW v1 AS SELECT 1 AS a; SELECT 1/0",
+             "DROP VIEW v1",
+             "CREATE VIEW v2 AS SELECT 1 AS a; COMMIT; CREATE VIEW v3 AS SELECT 1 AS a; SELECT 1/0",
+             "DROP VIEW v2",
+             "DROP VIEW v3",
+             "CREATE VIEW v4 AS SELECT 1 AS a; BEGIN; CREATE VIEW v5 AS SELECT 1 AS a; SELECT 1/0",
+             "ROLLBACK",
+             "DROP VIEW v4",
+             "CREATE VIEW v6 AS SELECT 1 AS a; ROLLBACK; SELECT 1",
+             "DROP VIEW v6",
+             "CREATE TABLE t (a int); CREATE VIEW v7 AS SELECT a FROM t; CREATE VIEW v7 AS SELECT 2 AS a",
+             "DROP TABLE t",
+             "CREATE TABLE t (a int); CREATE VIEW v8 AS SELECT a FROM t; CREATE VIEW v9 AS SELECT a FROM v8",
+             "DROP VIEW v8",
+             "DROP VIEW v9; DROP VIEW v8; DROP TABLE t; DROP TABLE t",
+             "DROP VIEW v9",
+             "CREATE VIEW v10 AS SELECT 1 AS a; DROP VIEW v10; CREATE VIEW v10 AS SELECT 2 AS b",
+             "DROP VIEW v10"]
+    t.same_as_ref(lambda p: script(p, schema("multi"), stmts), "outcomes of multi-statement query strings")
 
 
 @case
