@@ -836,10 +836,29 @@ static bool srv__unnamed_same(srv_conn_t *c, const srv_stmt_t *st, const srv_msg
     return true;
 }
 
-/* The recheck of a Parse's missing name ended: the frame, left unread, runs again. */
-static void srv__parse_rechecked(srv_conn_t *c)
+/* The recheck of a missing name ended: the frame, left unread, runs again. */
+static void srv__frame_rechecked(srv_conn_t *c)
 {
     (void)c;
+}
+
+/*
+ * A Parse, or the revalidation of a prepared statement at Bind or Describe,
+ * found a name missing: in cluster mode perhaps only from this loop's
+ * snapshot so far (another process created it, or created it again after a
+ * DROP this loop has seen). The frame is left unread and runs again, once,
+ * when the loop has caught up with the store's head; true when it waits.
+ */
+static bool srv__frame_recheck(srv_conn_t *c, cm_err_t *err)
+{
+    if (!c->frame_rechecked && srv__name_missing(err) && srv_catalog_recheck(c, srv__frame_rechecked)) {
+        cm_err_clear(err);
+        c->frame_rechecked = true;
+        c->frame_again = true;
+        return true;
+    }
+    c->frame_rechecked = false;
+    return false;
 }
 
 static void srv__exec_parse(srv_conn_t *c, const srv_frame_t *f)
@@ -893,16 +912,11 @@ static void srv__exec_parse(srv_conn_t *c, const srv_frame_t *f)
                               srv_catalog_for(c), true, &st->plan, &err);
     if (ok && c->xact == 'E' && !srv__is_exit_stmt(st->plan))
         ok = srv__aborted(&err);
-    if (!ok && !c->parse_rechecked && srv__name_missing(&err) && srv_catalog_recheck(c, srv__parse_rechecked)) {
-        /* Another process may have just created the name: this Parse runs
-         * again, once, when this loop has caught up with the store's head. */
+    if (!ok && srv__frame_recheck(c, &err)) {
         srv_stmt_release(c, st);
-        cm_err_clear(&err);
-        c->parse_rechecked = true;
-        c->frame_again = true;
         return;
     }
-    c->parse_rechecked = false;
+    c->frame_rechecked = false;
     if (!ok) {
         srv_stmt_release(c, st);
         srv__fail_extended(c, &err);
@@ -1055,9 +1069,11 @@ static void srv__exec_bind(srv_conn_t *c, const srv_frame_t *f)
         return;
     }
     if (!srv_stmt_revalidate(c, st, &err)) {
-        srv__fail_extended(c, &err);
+        if (!srv__frame_recheck(c, &err))
+            srv__fail_extended(c, &err);
         return;
     }
+    c->frame_rechecked = false;
     srv_sqlprep_bind(c, st);
     srv__xact_touch(c);
     if (m.portal[0] == 0)
@@ -1102,9 +1118,11 @@ static void srv__exec_describe(srv_conn_t *c, const srv_frame_t *f)
             return;
         }
         if (!srv_stmt_revalidate(c, st, &err)) {
-            srv__fail_extended(c, &err);
+            if (!srv__frame_recheck(c, &err))
+                srv__fail_extended(c, &err);
             return;
         }
+        c->frame_rechecked = false;
     } else {
         srv_portal_t *p = srv_portal_find(c, m.name);
         if (p == NULL) {

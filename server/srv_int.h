@@ -265,7 +265,7 @@ struct srv_conn {
     srv_session_t sess;
     char xact;                  /* 'I', 'T' or 'E' as ReadyForQuery reports it */
     bool ignore_till_sync;
-    bool parse_rechecked;       /* the Parse being handled waited once for a missing name */
+    bool frame_rechecked;       /* the Parse, Bind or Describe being handled waited once for a missing name */
     bool frame_again;           /* leave the frame just handled unread: it runs again on resume */
     bool implicit_failed;       /* an error in the current implicit transaction */
     bool xact_open;             /* a transaction (implicit or explicit) has begun */

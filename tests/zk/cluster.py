@@ -20,6 +20,7 @@ import threading
 import time
 
 import psycopg
+from psycopg import pq
 
 BUILD = os.environ.get("BUILD", "build")
 EDDY = os.environ["EDDY_BIN"]
@@ -515,7 +516,9 @@ def t_expiry():
 class ZkProxy:
     """A loopback TCP proxy in front of ZooKeeper that, when armed, passes the next multi
     transaction to the server and then cuts the connection instead of passing its answer on:
-    the commit happened, the client never heard."""
+    the commit happened, the client never heard. With `lag` (seconds) set, everything the
+    server sends reaches the client that much later, in order: a process that follows the
+    catalog behind the others."""
 
     def __init__(self, target):
         self.target = target
@@ -525,6 +528,7 @@ class ZkProxy:
         self.ls.listen(16)
         self.port = self.ls.getsockname()[1]
         self.armed = False
+        self.lag = 0.0
         self.dropped = 0
         self.lock = threading.Lock()
         threading.Thread(target=self.accept, daemon=True).start()
@@ -590,6 +594,8 @@ class ZkProxy:
                         self.cut(src, dst, st)
                         return
                 out += frame
+            if out and not to_server and self.lag > 0:
+                time.sleep(self.lag)
             if out:
                 try:
                     dst.sendall(out)
@@ -1018,6 +1024,58 @@ def t_read_after_create():
     finally:
         a.kill()
         b.kill()
+
+
+def until(cond, what, seconds=5.0):
+    t0 = time.time()
+    while not cond():
+        if time.time() - t0 > seconds:
+            raise AssertionError("%s: not after %.0f s" % (what, seconds))
+        time.sleep(0.01)
+
+
+@test("a prepared statement on one process, its table dropped and created again on another: Describe and Bind find it")
+def t_prepared_after_recreate():
+    ch = "/%s/prepared" % RUN
+    host, port = ZK_ADDR.rsplit(":", 1)
+    proxy = ZkProxy((host, int(port)))
+    # B hears ZooKeeper 30 ms late: a CREATE acknowledged on A is not in B's catalog yet when
+    # B's next message comes, while the DROP before it is.
+    a, b = Eddy(ZK_ADDR, ch), Eddy("127.0.0.1:%d" % proxy.port, ch)
+    try:
+        ca, cb = a.conn(), b.conn()
+        ca.execute("CREATE TABLE prt (a int)")
+        until(lambda: cb.execute("SHOW TABLES LIKE 'prt'").fetchall() == [("prt",)], "B sees prt")
+        pg = cb.pgconn
+        r = pg.prepare(b"s", b"SELECT a FROM prt")
+        if r.status != pq.ExecStatus.COMMAND_OK:
+            raise AssertionError("Parse: %s" % (r.error_message or b"").decode())
+        proxy.lag = 0.03
+        for i in range(10):
+            # B has seen the DROP; the CREATE is acknowledged before B's next message, which may
+            # come before B has read it: B must look again before answering "does not exist".
+            ca.execute("DROP TABLE prt")
+            until(lambda: cb.execute("SHOW TABLES LIKE 'prt'").fetchall() == [], "B sees prt dropped")
+            ca.execute("CREATE TABLE prt (a int)")
+            r = pg.describe_prepared(b"s") if i % 2 == 0 else pg.exec_prepared(b"s", [])
+            state = (r.error_field(pq.DiagnosticField.SQLSTATE) or b"").decode()
+            if i % 2 == 0 and (r.status != pq.ExecStatus.COMMAND_OK or r.fname(0) != b"a"):
+                raise AssertionError("round %d: Describe gave %s %s" % (i, state, (r.error_message or b"").decode()))
+            if i % 2 == 1 and state != "0A000":
+                # Bind rebinds to the new table; Execute then needs the dataflow engine.
+                raise AssertionError("round %d: Bind/Execute gave %s %s" % (i, state, (r.error_message or b"").decode()))
+        # A table that really is gone still fails, after at most the recheck.
+        ca.execute("DROP TABLE prt")
+        until(lambda: cb.execute("SHOW TABLES LIKE 'prt'").fetchall() == [], "B sees prt dropped")
+        r = pg.describe_prepared(b"s")
+        if (r.error_field(pq.DiagnosticField.SQLSTATE) or b"") != b"42P01":
+            raise AssertionError("Describe of a dropped table's statement: %s" % (r.error_message or b"").decode())
+        ca.close()
+        cb.close()
+    finally:
+        a.kill()
+        b.kill()
+        proxy.close()
 
 
 @test("kill -9 with 50 views, restart with 4 workers: each bootstraps once, then applies every later entry once")
