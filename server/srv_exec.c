@@ -484,6 +484,22 @@ static srv_run_rc_t srv__run_query(srv_conn_t *c, const srv_run_t *r, const srv_
     return SRV_RUN_OK;
 }
 
+/* A transaction's DDL as one catalog commit (none: nothing to commit);
+ * BUSY until the store and the workers answer (srv_exec_ddl_done). */
+static srv_run_rc_t srv__commit_ddl(srv_conn_t *c, srv_txn_t *ddl, cm_err_t *err)
+{
+    if (ddl == NULL)
+        return SRV_RUN_OK;
+    switch (srv_catalog_commit_txn(c, ddl, err)) {
+    case SRV_DDL_DONE:
+        return SRV_RUN_OK;
+    case SRV_DDL_ERROR:
+        return SRV_RUN_ERROR;
+    default:
+        return SRV_RUN_BUSY;
+    }
+}
+
 static srv_run_rc_t srv__run(srv_conn_t *c, const srv_run_t *r, bool describe, cm_err_t *err);
 
 /*
@@ -574,17 +590,13 @@ static srv_run_rc_t srv__run(srv_conn_t *c, const srv_run_t *r, bool describe, c
                                  "there is no transaction in progress");
             /* As PostgreSQL, it still ends the implicit transaction of a query string. */
             srv_txn_t *ddl = srv_txn_take(c);
-            if (ddl != NULL && st->kind == PLN_ROLLBACK)
+            if (st->kind == PLN_ROLLBACK) {
                 srv_txn_free(ddl);
-            else if (ddl != NULL)
-                switch (srv_catalog_commit_txn(c, ddl, err)) {
-                case SRV_DDL_DONE:
-                    break;
-                case SRV_DDL_ERROR:
-                    return SRV_RUN_ERROR;
-                case SRV_DDL_BUSY:
-                    return SRV_RUN_BUSY;
-                }
+                ddl = NULL;
+            }
+            srv_run_rc_t rc = srv__commit_ddl(c, ddl, err);
+            if (rc != SRV_RUN_OK)
+                return rc;
         } else {
             bool commit = st->kind == PLN_COMMIT && c->xact == 'T';
             if (st->kind == PLN_COMMIT && !commit)
@@ -592,17 +604,10 @@ static srv_run_rc_t srv__run(srv_conn_t *c, const srv_run_t *r, bool describe, c
             srv_txn_t *ddl = commit ? srv_txn_take(c) : NULL;
             srv__xact_end(c, commit);
             c->implicit_failed = false;
-            if (ddl != NULL) {
-                /* The block's DDL as one catalog commit; the block is over whatever it answers. */
-                switch (srv_catalog_commit_txn(c, ddl, err)) {
-                case SRV_DDL_DONE:
-                    break;
-                case SRV_DDL_ERROR:
-                    return SRV_RUN_ERROR;
-                case SRV_DDL_BUSY:
-                    return SRV_RUN_BUSY;
-                }
-            }
+            /* The block is over whatever the commit of its DDL answers. */
+            srv_run_rc_t rc = srv__commit_ddl(c, ddl, err);
+            if (rc != SRV_RUN_OK)
+                return rc;
         }
         srv_put_command_complete(&c->out, tag);
         return SRV_RUN_OK;
@@ -674,11 +679,11 @@ static void srv__query_finish(srv_conn_t *c)
             srv_txn_free(ddl);
         } else if (ddl != NULL) {
             c->q.committing = true;
-            srv_ddl_rc_t rc = srv_catalog_commit_txn(c, ddl, &err);
-            if (rc == SRV_DDL_BUSY)
+            srv_run_rc_t rc = srv__commit_ddl(c, ddl, &err);
+            if (rc == SRV_RUN_BUSY)
                 return;
             c->q.committing = false;
-            if (rc == SRV_DDL_ERROR)
+            if (rc == SRV_RUN_ERROR)
                 srv__fail(c, &err);
         }
     }
