@@ -623,6 +623,32 @@ static srv_ddl_rc_t srv__ddl_started(srv_conn_t *c, srv_ddl_t *d, int rc, cm_err
     return SRV_DDL_BUSY;
 }
 
+/* Starts d, a statement's change or a transaction's DDL: at the head this
+ * loop knows it is built and committed at once, without reading the head
+ * (a wrong guess costs a CONFLICT and a retry from a head read); otherwise
+ * the head is read first. */
+static srv_ddl_rc_t srv__ddl_begin(srv_conn_t *c, srv_ddl_t *d, cm_err_t *err)
+{
+    srv_cat_loop_t *cl = d->cl;
+    srv__ddl_new_uuid(d);
+    d->attempts = 1;
+    if (cl->known_ok && cl->known.index == cat_snap_index(cl->snap)) {
+        d->head = cl->known;
+        d->commit = d->txn ? srv_txn_build(d->txn, c, cl->snap, &d->head, d->uuid, &cl->store->limits, err)
+                           : cat_commit_build(d->change, cl->snap, &d->head, d->uuid, d->tag, d->sql,
+                                              &cl->store->limits, err);
+        if (d->commit == NULL) {
+            d->c = NULL;
+            srv__ddl_free(d);
+            return SRV_DDL_ERROR;
+        }
+        d->call_out = d->commit_out = true;
+        return srv__ddl_started(c, d, cat_store_commit(cl->store, cat_commit_store(d->commit), srv__commit_cb, d, err), err);
+    }
+    d->call_out = true;
+    return srv__ddl_started(c, d, cat_store_head(cl->store, srv__head_cb, d, err), err);
+}
+
 srv_ddl_rc_t srv_catalog_ddl(srv_conn_t *c, const pln_stmt_t *st, const char *sql, cm_err_t *err)
 {
     srv_cat_loop_t *cl = c->lp->cat;
@@ -650,22 +676,7 @@ srv_ddl_rc_t srv_catalog_ddl(srv_conn_t *c, const pln_stmt_t *st, const char *sq
         srv__ddl_free(d);
         return SRV_DDL_ERROR;
     }
-    srv__ddl_new_uuid(d);
-    d->attempts = 1;
-    if (cl->known_ok && cl->known.index == cat_snap_index(cl->snap)) {
-        /* Planned at the head this loop knows: commit without reading it. */
-        d->head = cl->known;
-        d->commit = cat_commit_build(d->change, cl->snap, &d->head, d->uuid, st->tag, sql, &cl->store->limits, err);
-        if (d->commit == NULL) {
-            d->c = NULL;
-            srv__ddl_free(d);
-            return SRV_DDL_ERROR;
-        }
-        d->call_out = d->commit_out = true;
-        return srv__ddl_started(c, d, cat_store_commit(cl->store, cat_commit_store(d->commit), srv__commit_cb, d, err), err);
-    }
-    d->call_out = true;
-    return srv__ddl_started(c, d, cat_store_head(cl->store, srv__head_cb, d, err), err);
+    return srv__ddl_begin(c, d, err);
 }
 
 bool srv_catalog_hold(srv_conn_t *c)
@@ -733,8 +744,5 @@ srv_ddl_rc_t srv_catalog_commit_txn(srv_conn_t *c, srv_txn_t *t, cm_err_t *err)
     srv_ddl_t *d = srv__ddl_new(cl, c);
     d->tag = "COMMIT";
     d->txn = t;
-    srv__ddl_new_uuid(d);
-    d->attempts = 1;
-    d->call_out = true;
-    return srv__ddl_started(c, d, cat_store_head(cl->store, srv__head_cb, d, err), err);
+    return srv__ddl_begin(c, d, err);
 }

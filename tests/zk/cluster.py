@@ -1078,6 +1078,52 @@ def t_prepared_after_recreate():
         proxy.close()
 
 
+@test("a transaction block and a query string of several statements each commit as one entry; a stale head is retried")
+def t_transactions():
+    ch = "/%s/txn" % RUN
+    host, port = ZK_ADDR.rsplit(":", 1)
+    proxy = ZkProxy((host, int(port)))
+    # A hears ZooKeeper 30 ms late: when it commits right after B did, it guesses the head it
+    # knows, loses the compare-and-swap, and must read the head and commit again.
+    a, b = Eddy("127.0.0.1:%d" % proxy.port, ch), Eddy(ZK_ADDR, ch)
+    try:
+        ca, cb = a.conn(), b.conn()
+        ca.execute("CREATE TABLE txt (a int)")
+        until(lambda: cb.execute("SHOW TABLES LIKE 'txt'").fetchall() == [("txt",)], "B sees txt")
+        proxy.lag = 0.03
+        cb.execute("CREATE TABLE txb1 (a int)")
+        ca.execute("BEGIN")
+        ca.execute("CREATE VIEW txv1 AS SELECT a FROM txt")
+        ca.execute("CREATE VIEW txv2 AS SELECT a FROM txv1")
+        ca.execute("COMMIT")
+        cb.execute("CREATE TABLE txb2 (a int)")
+        ca.execute("CREATE VIEW txv3 AS SELECT a FROM txv2; CREATE VIEW txv4 AS SELECT a FROM txv3")
+        try:
+            ca.execute("CREATE VIEW txv5 AS SELECT 1 AS a; SELECT 1/0")
+            raise AssertionError("1/0 succeeded")
+        except psycopg.errors.DivisionByZero:
+            pass
+        proxy.lag = 0
+        want = ["txv1", "txv2", "txv3", "txv4"]
+        until(lambda: [r[0] for r in cb.execute("SHOW VIEWS").fetchall()] == want, "B shows %s" % want)
+        got = [r[0] for r in ca.execute("SHOW VIEWS").fetchall()]
+        if got != want:
+            raise AssertionError("A shows %s" % got)
+        entries = check_catalog(ZK_ADDR, ch)
+        for pair in (("txv1", "txv2"), ("txv3", "txv4")):
+            at = [e[0] for e in entries if re.search(r"\b%s\b" % pair[0], e[2]) and re.search(r"\b%s\b" % pair[1], e[2])]
+            if len(at) != 1:
+                raise AssertionError("%s and %s are not one entry: %s" % (pair[0], pair[1], entries))
+        if count_in_log(entries, r"\btxv5\b") != 0:
+            raise AssertionError("the failed string's view was committed: %s" % entries)
+        ca.close()
+        cb.close()
+    finally:
+        a.kill()
+        b.kill()
+        proxy.close()
+
+
 @test("kill -9 with 50 views, restart with 4 workers: each bootstraps once, then applies every later entry once")
 def t_restart_workers():
     ch = "/%s/restartw" % RUN
