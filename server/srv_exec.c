@@ -56,11 +56,12 @@ static void srv__xact_end(srv_conn_t *c, bool commit)
 }
 
 /* A query string with several statements runs them as one implicit
- * transaction, as in PostgreSQL: its DDL is held like a block's (srv_txn.c)
- * and committed at its end, or not at all when one of them failed. */
+ * transaction, as in PostgreSQL, and so do the extended protocol's messages
+ * up to Sync: its DDL is held like a block's (srv_txn.c) and committed at its
+ * end, or not at all when one of them failed. */
 static bool srv__implicit_block(const srv_conn_t *c)
 {
-    return c->xact == 'I' && c->q.active && c->q.raws.count > 1;
+    return c->xact == 'I' && (c->current_portal != NULL || (c->q.active && c->q.raws.count > 1));
 }
 
 /* End of a Query or of a Sync group: the implicit transaction, if any, ends. */
@@ -356,12 +357,19 @@ static void srv__after_work_cb(uv_work_t *req, int status)
 void srv_exec_ddl_done(srv_conn_t *c, cm_err_t *err, const char *tag)
 {
     srv_conn_set_state(c, SRV_CONN_READY);
-    if (c->q.active && c->q.committing) {
-        /* The implicit transaction's commit: no tag of its own, as PostgreSQL. */
-        c->q.committing = false;
-        if (err != NULL)
-            srv__fail(c, err), c->q.failed = true;
-        srv__query_finish(c);
+    if (c->implicit_committing) {
+        /* The implicit transaction's commit (srv__implicit_commit): no tag of its own, as PostgreSQL. */
+        c->implicit_committing = false;
+        if (err != NULL) {
+            srv__fail(c, err);
+            c->q.failed = c->q.active;
+        }
+        if (c->q.active) {
+            srv__query_finish(c);
+        } else {
+            srv__implicit_end(c);
+            srv__ready(c);
+        }
         srv_conn_resume(c);
         return;
     }
@@ -668,25 +676,37 @@ static srv_run_rc_t srv__run(srv_conn_t *c, const srv_run_t *r, bool describe, c
 
 /* ------------------------------------------------------------ simple query */
 
+/*
+ * The implicit transaction ends: its DDL, held as a block's, commits as one
+ * catalog entry, or is dropped when a statement of it failed. True while the
+ * commit is out: ReadyForQuery waits for it (srv_exec_ddl_done).
+ */
+static bool srv__implicit_commit(srv_conn_t *c)
+{
+    if (c->xact != 'I' || c->txn == NULL)
+        return false;
+    srv_txn_t *ddl = srv_txn_take(c);
+    if (c->implicit_failed || (c->q.active && c->q.failed)) {
+        srv_txn_free(ddl);
+        return false;
+    }
+    cm_err_t err = {0};
+    c->implicit_committing = true;
+    srv_run_rc_t rc = srv__commit_ddl(c, ddl, &err);
+    if (rc == SRV_RUN_BUSY)
+        return true;
+    c->implicit_committing = false;
+    if (rc == SRV_RUN_ERROR) {
+        srv__fail(c, &err);
+        c->q.failed = c->q.active;
+    }
+    return false;
+}
+
 static void srv__query_finish(srv_conn_t *c)
 {
-    /* The implicit transaction's DDL, as one catalog entry; ReadyForQuery
-     * waits for it (srv_exec_ddl_done comes back here). */
-    if (c->xact == 'I' && c->txn != NULL) {
-        srv_txn_t *ddl = srv_txn_take(c);
-        cm_err_t err = {0};
-        if (ddl != NULL && (c->q.failed || c->implicit_failed)) {
-            srv_txn_free(ddl);
-        } else if (ddl != NULL) {
-            c->q.committing = true;
-            srv_run_rc_t rc = srv__commit_ddl(c, ddl, &err);
-            if (rc == SRV_RUN_BUSY)
-                return;
-            c->q.committing = false;
-            if (rc == SRV_RUN_ERROR)
-                srv__fail(c, &err);
-        }
-    }
+    if (srv__implicit_commit(c))
+        return;
     c->q.active = false;
     srv__implicit_end(c);
     srv__ready(c);
@@ -1236,6 +1256,8 @@ void srv_exec_message(srv_conn_t *c, const srv_frame_t *f)
             break;
         }
         c->ignore_till_sync = false;
+        if (srv__implicit_commit(c))
+            break;
         srv__implicit_end(c);
         srv__ready(c);
         break;

@@ -217,7 +217,6 @@ typedef struct srv_query_run {
     int next;
     bool failed;
     bool rechecked;             /* statement `next - 1` waited once for a missing name */
-    bool committing;            /* the implicit transaction's DDL is being committed (srv_exec.c) */
 } srv_query_run_t;
 
 /* What a statement running off the loop needs and produces. */
@@ -268,6 +267,7 @@ struct srv_conn {
     bool frame_rechecked;       /* the Parse, Bind or Describe being handled waited once for a missing name */
     bool frame_again;           /* leave the frame just handled unread: it runs again on resume */
     bool implicit_failed;       /* an error in the current implicit transaction */
+    bool implicit_committing;   /* the implicit transaction's DDL is being committed (srv_exec.c) */
     bool xact_open;             /* a transaction (implicit or explicit) has begun */
     int64_t xact_ts;            /* its start, microseconds since 2000-01-01 */
     srv_cancel_slot_t cancel;

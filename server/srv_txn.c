@@ -96,8 +96,8 @@ bool srv_txn_ddl(srv_conn_t *c, const pln_stmt_t *st, const char *sql, int off, 
     bool ok = pln_ddl_plan(&a, st, sql, &c->sess.settings, srv_catalog_for(c), ch, err) &&
               cat_txn_add(t->ct, ch, st->tag, sql, err);
     if (!ok && c->xact == 'I' && strcmp(err->sqlstate, "54000") == 0)
-        cm_err_set_hint(err, "A query string with several statements is one transaction, as in PostgreSQL: "
-                             "send its DDL in several query strings.");
+        cm_err_set_hint(err, "A query string with several statements, like the extended protocol's messages "
+                             "up to Sync, is one transaction, as in PostgreSQL: send its DDL in several.");
     if (ok) {
         for (size_t i = 0; i < cat_change_notice_count(ch); i++) {
             cm_err_t n = *cat_change_notice(ch, i);

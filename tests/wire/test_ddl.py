@@ -733,6 +733,35 @@ def ddl_in_a_query_string_of_several_statements_as_postgres(t):
 
 
 @case
+def ddl_in_an_extended_protocol_pipeline_as_postgres(t):
+    """The extended protocol's messages up to Sync are one implicit transaction: DDL executed in
+    it commits at Sync, or not at all when a later Execute failed."""
+    sch = schema("pipe")
+
+    def pipeline(c, *sqls):
+        msgs = b"".join(Parse(s) + Bind() + Execute() for s in sqls) + Sync()
+        c.send(msgs)
+        return outcome(c.until_rfq(1))
+
+    def run(p):
+        with connect(p) as c:
+            c.q("DROP SCHEMA IF EXISTS %s CASCADE" % sch)
+            c.q("CREATE SCHEMA %s" % sch)
+            c.q("SET search_path = %s" % sch)
+            got = [pipeline(c, "CREATE VIEW e1 AS SELECT 1 AS a", "SELECT 1/0"),
+                   outcome(c.q("DROP VIEW e1")),
+                   pipeline(c, "CREATE VIEW e2 AS SELECT 1 AS a", "CREATE VIEW e3 AS SELECT a FROM e2"),
+                   outcome(c.q("DROP VIEW e2")),
+                   pipeline(c, "DROP VIEW e3", "DROP VIEW e2"),
+                   outcome(c.q("DROP VIEW e2")),
+                   pipeline(c, "CREATE VIEW e4 AS SELECT 1 AS a", "CREATE VIEW e4 AS SELECT 2 AS a"),
+                   outcome(c.q("DROP VIEW e4"))]
+            c.q("DROP SCHEMA %s CASCADE" % sch)
+            return got
+    t.same_as_ref(run, "outcomes of extended-protocol pipelines")
+
+
+@case
 def transactional_ddl_as_postgres(t):
     """DDL inside BEGIN ... COMMIT is seen by the block's later statements only, committed at COMMIT,
     gone at ROLLBACK or after an error aborted the block."""
