@@ -220,6 +220,19 @@ static void zk_cluster_epoch_read(int rc, const char *value, int len, const stru
     }
 }
 
+static void zk_cluster_removed(int rc, const void *data)
+{
+    cat__zk_req_t *r = (cat__zk_req_t *)data;
+    cat__zk_store_t *s = r->s;
+    cat__zk_arrived(r, rc);
+    cat__zk_req_free(r);
+    if (s->cluster == NULL || !zk_cluster_current(s))
+        return;
+    s->cluster->look_again = true;
+    if (rc != ZOK && rc != ZNONODE)
+        zk_cluster_backoff(s->cluster);
+}
+
 static void zk_cluster_exists_done(int rc, const struct Stat *stat, const void *data)
 {
     cat__zk_req_t *r = (cat__zk_req_t *)data;
@@ -230,6 +243,21 @@ static void zk_cluster_exists_done(int rc, const struct Stat *stat, const void *
         return;
     }
     cat__zk_cluster_t *c = s->cluster;
+    if (rc == ZOK && stat->ephemeralOwner == zoo_client_id(s->zh)->client_id) {
+        /* Ours, left when this process stepped down while cut off and its
+         * session survived: removed, so that the cluster gets an owner again
+         * (the watch just armed brings the next look). */
+        cm_log_warn("cluster \"%s\": removing the owner node this process left when it stepped down", c->name);
+        c->watching = true;
+        c->busy = true;
+        if (cat__zk_sent(r, zoo_adelete(s->zh, c->path_owner, stat->version, zk_cluster_removed, r)) != ZOK) {
+            c->busy = false;
+            c->look_again = true;
+            zk_cluster_backoff(c);
+            cat__zk_req_free(r);
+        }
+        return;
+    }
     if (rc == ZOK) {
         if (c->role != CAT_ZK_ROLE_STANDBY)
             cm_log_info("cluster \"%s\": another process owns it; this one is a standby", c->name);
@@ -314,6 +342,15 @@ static void zk_cluster_publish_send(cat__zk_store_t *s)
 void cat__zk_cluster_step(cat__zk_store_t *s)
 {
     cat__zk_cluster_t *c = s->cluster;
+    /* Cut off for longer than the session timeout: by now ZooKeeper has
+     * expired the session, unless no server could (the whole ensemble was
+     * down), and another process may own the cluster. The owner steps down
+     * on its own clock instead of learning it at the next reconnect; should
+     * the session have survived after all, the owner node it left is
+     * removed when it looks again (zk_cluster_exists_done). */
+    if (c != NULL && c->role == CAT_ZK_ROLE_OWNER && !s->connected && s->cut_off_ms > 0 && s->zh != NULL &&
+        cat__zk_now_ms() - s->cut_off_ms >= zoo_recv_timeout(s->zh))
+        zk_cluster_lose(s, "cut off from ZooKeeper for longer than the session timeout");
     if (c == NULL || c->busy || !s->ready || s->closing || s->failed || s->expired || s->zh == NULL)
         return;
     if (cat__zk_now_ms() < c->not_before_ms)
@@ -335,6 +372,8 @@ void cat__zk_cluster_step(cat__zk_store_t *s)
 int64_t cat__zk_cluster_due_ms(const cat__zk_store_t *s)
 {
     const cat__zk_cluster_t *c = s->cluster;
+    if (c != NULL && c->role == CAT_ZK_ROLE_OWNER && !s->connected && s->cut_off_ms > 0 && s->zh != NULL)
+        return s->cut_off_ms + zoo_recv_timeout(s->zh);   /* stepping down, see cat__zk_cluster_step */
     if (c == NULL || c->busy)
         return INT64_MAX;
     if (c->role == CAT_ZK_ROLE_OWNER && c->want > c->published)

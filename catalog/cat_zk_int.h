@@ -51,6 +51,7 @@ struct cat__zk_store {
     bool failed;                /* for good: fail_err says why */
     cm_err_t fail_err;
     bool connected;
+    int64_t cut_off_ms;         /* when the connection was lost (cat__zk_now_ms); 0 while connected */
     bool ever_ready;            /* calls are accepted from the first ready on */
     bool ready;                 /* connected and /meta checked in this session */
     bool layout_done;           /* the layout exists (created or found once) */

@@ -97,6 +97,7 @@ static void zk_session_watch(zhandle_t *zh, int type, int state, const char *pat
     s->generation++;   /* any session event may come with a new socket */
     if (state == ZOO_CONNECTED_STATE) {
         s->connected = true;
+        s->cut_off_ms = 0;
         if (!s->failed)
             cat__zk_meta_check(s, true);
     } else if (state == ZOO_EXPIRED_SESSION_STATE) {
@@ -112,6 +113,8 @@ static void zk_session_watch(zhandle_t *zh, int type, int state, const char *pat
                    s->hosts);
         cat__zk_fail_for_good(s, &why);
     } else {
+        if (s->connected || s->cut_off_ms == 0)
+            s->cut_off_ms = cat__zk_now_ms();
         s->connected = false;
         s->ready = false;
     }

@@ -946,6 +946,37 @@ def t_owner_paused():
             b.kill()
 
 
+@test("an owner cut off from ZooKeeper past its session timeout steps down by itself; back, it owns again at epoch+1")
+def t_owner_cut_off():
+    ch = "/%s/cutoff" % RUN
+    e = Eddy(ZK_ADDR, ch, "--zookeeper-session-timeout-ms", str(OWN_TIMEOUT), "--ddl-timeout-ms", "1000")
+    try:
+        (_, _, epoch, _, _), _ = wait_role(e, "owner", 10)
+        sql(e, "CREATE TABLE before_cut (a int)")
+        zk_standalone_stop()
+        t0 = time.time()
+        # Its own clock says the session is gone: it stops serving the epoch before ZooKeeper is back.
+        r, _ = wait_role(e, "standby", 3 * OWN_TIMEOUT / 1000.0)
+        stepped = time.time() - t0
+        if stepped < OWN_TIMEOUT / 1000.0 * 0.5:
+            raise AssertionError("stepped down %.1f s after the cut, before the session timeout" % stepped)
+        # The restarted server restores the session, and the owner node it holds: the process
+        # removes the node it left and claims again.
+        zk_standalone_start()
+        (_, _, epoch2, _, _), back = wait_role(e, "owner", 20)
+        if int(epoch2) <= int(epoch):
+            raise AssertionError("owner again at epoch %s, was %s" % (epoch2, epoch))
+        sql(e, "CREATE TABLE after_cut (a int)")
+        if names(e) != {"before_cut", "after_cut"}:
+            raise AssertionError("tables after the cut: %s" % sorted(names(e)))
+        return "stepped down %.1f s after the cut; owner again (epoch %s -> %s) %.1f s after the restart" % (
+            stepped, epoch, epoch2, back)
+    finally:
+        e.kill()
+        if four(int(ZK_ADDR.rsplit(":", 1)[1]), "ruok") != "imok":
+            zk_standalone_start()
+
+
 @test("two cluster names on one catalog: both own their cluster and both apply every DDL")
 def t_two_clusters():
     ch = "/%s/twoclusters" % RUN
