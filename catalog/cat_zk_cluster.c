@@ -99,6 +99,17 @@ static bool zk_cluster_current(cat__zk_store_t *s)
     return !s->closing && !s->replacing && c->session == s->sessions;
 }
 
+/* A completion whose request is done with: frees it; the store, or NULL when
+ * the answer belongs to a session that is gone (ignore it). */
+static cat__zk_store_t *zk_cluster_answered(const void *data, int rc)
+{
+    cat__zk_req_t *r = (cat__zk_req_t *)data;
+    cat__zk_store_t *s = r->s;
+    cat__zk_arrived(r, rc);
+    cat__zk_req_free(r);
+    return s->cluster != NULL && zk_cluster_current(s) ? s : NULL;
+}
+
 /* ------------------------------------------------------------ layout */
 
 static void zk_cluster_layout_done(int rc, const char *value, const void *data)
@@ -153,11 +164,8 @@ static void zk_cluster_owner_watch(zhandle_t *zh, int type, int state, const cha
 
 static void zk_cluster_claim_done(int rc, const void *data)
 {
-    cat__zk_req_t *r = (cat__zk_req_t *)data;
-    cat__zk_store_t *s = r->s;
-    cat__zk_arrived(r, rc);
-    cat__zk_req_free(r);
-    if (s->cluster == NULL || !zk_cluster_current(s))
+    cat__zk_store_t *s = zk_cluster_answered(data, rc);
+    if (s == NULL)
         return;
     cat__zk_cluster_t *c = s->cluster;
     if (rc == ZOK && c->results[1].err == ZOK && c->results[1].stat != NULL) {
@@ -222,11 +230,8 @@ static void zk_cluster_epoch_read(int rc, const char *value, int len, const stru
 
 static void zk_cluster_removed(int rc, const void *data)
 {
-    cat__zk_req_t *r = (cat__zk_req_t *)data;
-    cat__zk_store_t *s = r->s;
-    cat__zk_arrived(r, rc);
-    cat__zk_req_free(r);
-    if (s->cluster == NULL || !zk_cluster_current(s))
+    cat__zk_store_t *s = zk_cluster_answered(data, rc);
+    if (s == NULL)
         return;
     s->cluster->look_again = true;
     if (rc != ZOK && rc != ZNONODE)
@@ -302,11 +307,8 @@ static void zk_cluster_look(cat__zk_store_t *s)
 
 static void zk_cluster_publish_done(int rc, const void *data)
 {
-    cat__zk_req_t *r = (cat__zk_req_t *)data;
-    cat__zk_store_t *s = r->s;
-    cat__zk_arrived(r, rc);
-    cat__zk_req_free(r);
-    if (s->cluster == NULL || !zk_cluster_current(s))
+    cat__zk_store_t *s = zk_cluster_answered(data, rc);
+    if (s == NULL)
         return;
     cat__zk_cluster_t *c = s->cluster;
     if (rc == ZOK) {
