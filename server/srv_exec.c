@@ -314,7 +314,6 @@ static void srv__work_cb(uv_work_t *req)
 }
 
 static void srv__query_continue(srv_conn_t *c);
-static void srv__query_finish(srv_conn_t *c);
 
 static void srv__after_work_cb(uv_work_t *req, int status)
 {
@@ -358,18 +357,14 @@ void srv_exec_ddl_done(srv_conn_t *c, cm_err_t *err, const char *tag)
 {
     srv_conn_set_state(c, SRV_CONN_READY);
     if (c->implicit_committing) {
-        /* The implicit transaction's commit (srv__implicit_commit): no tag of its own, as PostgreSQL. */
+        /* The implicit transaction's commit (srv__implicit_commit) ends its
+         * query string or Sync group; no tag of its own, as PostgreSQL. */
         c->implicit_committing = false;
-        if (err != NULL) {
+        if (err != NULL)
             srv__fail(c, err);
-            c->q.failed = c->q.active;
-        }
-        if (c->q.active) {
-            srv__query_finish(c);
-        } else {
-            srv__implicit_end(c);
-            srv__ready(c);
-        }
+        c->q.active = false;
+        srv__implicit_end(c);
+        srv__ready(c);
         srv_conn_resume(c);
         return;
     }
@@ -686,7 +681,7 @@ static bool srv__implicit_commit(srv_conn_t *c)
     if (c->xact != 'I' || c->txn == NULL)
         return false;
     srv_txn_t *ddl = srv_txn_take(c);
-    if (c->implicit_failed || (c->q.active && c->q.failed)) {
+    if (c->implicit_failed) {   /* every failed statement went through srv__fail */
         srv_txn_free(ddl);
         return false;
     }
@@ -696,10 +691,8 @@ static bool srv__implicit_commit(srv_conn_t *c)
     if (rc == SRV_RUN_BUSY)
         return true;
     c->implicit_committing = false;
-    if (rc == SRV_RUN_ERROR) {
+    if (rc == SRV_RUN_ERROR)
         srv__fail(c, &err);
-        c->q.failed = c->q.active;
-    }
     return false;
 }
 

@@ -252,6 +252,16 @@ def verify_storm(e, zk, chroot, acked, failed):
     return len(entries)
 
 
+def until(cond, what, seconds=5.0):
+    """Polls cond every 10 ms; returns the seconds it took, fails after `seconds`."""
+    t0 = time.time()
+    while not cond():
+        if time.time() - t0 > seconds:
+            raise AssertionError("%s: not after %.1f s" % (what, seconds))
+        time.sleep(0.01)
+    return time.time() - t0
+
+
 # ---------------------------------------------------------------- tests
 
 @test("two eddy processes on one catalog see each other's DDL within 1 s")
@@ -262,18 +272,10 @@ def t_two_processes():
         worst = 0.0
         for i, (x, y) in enumerate([(a, b), (b, a), (a, b)]):
             sql(x, "CREATE TABLE seen_%d (a int)" % i)
-            t0 = time.time()
-            while "seen_%d" % i not in names(y):
-                if time.time() - t0 > 1.0:
-                    raise AssertionError("seen_%d not visible on the other server after 1 s" % i)
-                time.sleep(0.01)
-            worst = max(worst, time.time() - t0)
+            took = until(lambda: "seen_%d" % i in names(y), "seen_%d visible on the other server" % i, 1.0)
+            worst = max(worst, took)
         sql(b, "DROP TABLE seen_0")
-        t0 = time.time()
-        while "seen_0" in names(a):
-            if time.time() - t0 > 1.0:
-                raise AssertionError("DROP not visible on the other server after 1 s")
-            time.sleep(0.01)
+        until(lambda: "seen_0" not in names(a), "DROP visible on the other server", 1.0)
         return "slowest %.0f ms" % (worst * 1000)
     finally:
         a.kill()
@@ -295,11 +297,7 @@ def t_requests_per_ddl():
     a, b = Eddy(ZK_ADDR, ch), Eddy(ZK_ADDR, ch)
     try:
         sql(a, "CREATE VIEW cost_warm AS SELECT 1 AS x")
-        t0 = time.time()
-        while "cost_warm" not in names(b, "VIEWS"):
-            if time.time() - t0 > 2:
-                raise AssertionError("the other process did not see cost_warm")
-            time.sleep(0.01)
+        until(lambda: "cost_warm" in names(b, "VIEWS"), "the other process sees cost_warm", 2)
         time.sleep(0.3)
         before = zk_requests_by_session()
         n = 100
@@ -307,11 +305,7 @@ def t_requests_per_ddl():
             sql(a, "CREATE VIEW cost_%d AS SELECT %d AS x" % (i, i))
             sql(a, "DROP VIEW cost_%d" % i)
         sql(a, "CREATE VIEW cost_last AS SELECT 1 AS x")
-        t0 = time.time()
-        while "cost_last" not in names(b, "VIEWS"):
-            if time.time() - t0 > 2:
-                raise AssertionError("the other process did not see cost_last")
-            time.sleep(0.01)
+        until(lambda: "cost_last" in names(b, "VIEWS"), "the other process sees cost_last", 2)
         after = zk_requests_by_session()
         per = sorted((after[k] - before[k]) for k in after if k in before)
         total = sum(per)
@@ -1055,14 +1049,6 @@ def t_read_after_create():
     finally:
         a.kill()
         b.kill()
-
-
-def until(cond, what, seconds=5.0):
-    t0 = time.time()
-    while not cond():
-        if time.time() - t0 > seconds:
-            raise AssertionError("%s: not after %.0f s" % (what, seconds))
-        time.sleep(0.01)
 
 
 @test("a prepared statement on one process, its table dropped and created again on another: Describe and Bind find it")
