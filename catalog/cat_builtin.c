@@ -66,6 +66,29 @@ static const cat_column_t cols_dependencies[] = {
     COL("item_id", TY_INT8),
     COL("depends_on_id", TY_INT8),
 };
+/* The supported types, with the pg_type attributes clients read. */
+static const cat_column_t cols_types[] = {
+    COL("oid", TY_OID),
+    COL("name", TY_TEXT),
+    COL("sql_name", TY_TEXT),
+    COL("len", TY_INT2),
+    COL("byval", TY_BOOL),
+    COL("category", TY_CHAR),
+    COL("preferred", TY_BOOL),
+    COL("element_oid", TY_OID),
+    COL("array_oid", TY_OID),
+    COL("align", TY_CHAR),
+    COL("storage", TY_CHAR),
+    COL("collation", TY_OID),
+};
+/* An index's keys: the indexed relation's column number, 0 for an expression. */
+static const cat_column_t cols_index_keys[] = {
+    COL("index_id", TY_INT8),
+    COL("relation_id", TY_INT8),
+    COL("position", TY_INT4),
+    COL("attnum", TY_INT2),
+    COL("name", TY_TEXT),
+};
 
 enum {
     REL_DATABASES,
@@ -73,6 +96,8 @@ enum {
     REL_ITEMS,
     REL_COLUMNS,
     REL_DEPENDENCIES,
+    REL_TYPES,
+    REL_INDEX_KEYS,
 };
 
 static const cat_builtin_t cat__builtins[] = {
@@ -81,6 +106,8 @@ static const cat_builtin_t cat__builtins[] = {
     [REL_ITEMS] = {"items", cols_items, CM_ARRAY_LEN(cols_items)},
     [REL_COLUMNS] = {"columns", cols_columns, CM_ARRAY_LEN(cols_columns)},
     [REL_DEPENDENCIES] = {"dependencies", cols_dependencies, CM_ARRAY_LEN(cols_dependencies)},
+    [REL_TYPES] = {"types", cols_types, CM_ARRAY_LEN(cols_types)},
+    [REL_INDEX_KEYS] = {"index_keys", cols_index_keys, CM_ARRAY_LEN(cols_index_keys)},
 };
 
 #define CAT__BUILTIN_REL_ID(i) (CAT_ID_SYSTEM + 100 + (i))
@@ -207,6 +234,55 @@ static void cat__column_rows(const cat_item_t *it, cm_arena_t *a, cat_rows_t *ou
     cm_buf_free(&tn);
 }
 
+/* pg_type's physical attributes, as PostgreSQL 15 declares them for these types. */
+static void cat__type_row(const ty_info_t *ti, cm_arena_t *a, cat_rows_t *out)
+{
+    ty_datum_t *r = cat__row(out, CM_ARRAY_LEN(cols_types));
+    bool array = ti->category == TY_CAT_ARRAY;
+    ty_oid_t elem = array ? ty_array_elem_type(ti->oid) : TY_INVALID;
+    const ty_info_t *ei = array ? ty_info(elem) : NULL;
+    int len = ti->typlen;
+    bool byval = len == 1 || len == 2 || len == 4 || len == 8;
+    char align = len == 1 || len == -2 || ti->oid == TY_NAME || ti->oid == TY_UUID ? 'c'
+                 : len == 2                                                        ? 's'
+                 : len == 8 || ti->oid == TY_INTERVAL || ti->oid == TY_RECORD       ? 'd'
+                                                                                   : 'i';
+    if (ei != NULL)   /* an array: 'd' when its element is, else 'i' */
+        align = ei->typlen == 8 || ei->oid == TY_INTERVAL ? 'd' : 'i';
+    char storage = len > 0 || len == -2 ? 'p' : ti->oid == TY_NUMERIC ? 'm' : 'x';
+    char category = ti->category;
+    ty_oid_t collation = ti->oid == TY_NAME ? 950 : ti->category == TY_CAT_STRING ? 100 : 0;
+    r[0] = cat__int(ti->oid);
+    r[1] = cat__str(a, ti->name);
+    r[2] = cat__str(a, ti->sql_name);
+    r[3] = cat__int(len);
+    r[4].v.b = byval;
+    r[5] = cat__text(a, &category, 1);
+    r[6].v.b = ti->preferred;
+    r[7] = cat__int(elem);
+    r[8] = cat__int(ti->array_oid);
+    r[9] = cat__text(a, &align, 1);
+    r[10] = cat__text(a, &storage, 1);
+    r[11] = cat__int(collation);
+}
+
+static void cat__index_key_rows(const cat_snap_t *s, const cat_item_t *it, cm_arena_t *a, cat_rows_t *out)
+{
+    const cat_item_t *rel = it->ndeps > 0 ? cat_snap_item_by_id(s, it->deps[0]) : NULL;
+    for (uint32_t k = 0; k < it->ncolumns; k++) {
+        int attnum = 0;
+        for (uint32_t c = 0; rel != NULL && c < rel->ncolumns && attnum == 0; c++)
+            if (strcmp(rel->columns[c].name, it->columns[k].name) == 0)
+                attnum = (int)c + 1;
+        ty_datum_t *r = cat__row(out, CM_ARRAY_LEN(cols_index_keys));
+        r[0] = cat__int((int64_t)it->id);
+        r[1] = cat__int(rel != NULL ? (int64_t)rel->id : 0);
+        r[2] = cat__int((int64_t)k + 1);
+        r[3] = cat__int(attnum);
+        r[4] = cat__str(a, it->columns[k].name);
+    }
+}
+
 bool cat_builtin_rows(const cat_snap_t *s, const cat_item_t *relation, cm_arena_t *arena, cat_rows_t *out,
                       cm_err_t *err)
 {
@@ -260,6 +336,17 @@ bool cat_builtin_rows(const cat_snap_t *s, const cat_item_t *relation, cm_arena_
                 r[1] = cat__int((int64_t)it->deps[k]);
             }
         }
+        break;
+    case REL_TYPES: {
+        const ty_info_t *ti;
+        for (size_t i = 0; (ti = ty_info_at(i)); i++)
+            cat__type_row(ti, arena, out);
+        break;
+    }
+    case REL_INDEX_KEYS:
+        for (size_t i = 0; (it = cat_snap_item_at(s, i)); i++)
+            if (it->kind == CAT_ITEM_INDEX)
+                cat__index_key_rows(s, it, arena, out);
         break;
     }
     return true;

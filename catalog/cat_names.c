@@ -79,6 +79,12 @@ static size_t cat__search_schemas(const cat_snap_t *s, const cat_search_t *searc
     return n;
 }
 
+size_t cat_search_schemas(const cat_snap_t *s, const cat_search_t *search, bool implicit, const cat_schema_t **out,
+                          size_t max)
+{
+    return cat__search_schemas(s, search, !implicit, out, max);
+}
+
 #define CAT__PATH_MAX 64
 
 const cat_schema_t *cat_resolve_schema(const cat_snap_t *s, const cat_search_t *search, const cat_qname_t *qn,

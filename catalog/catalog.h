@@ -537,6 +537,10 @@ const cat_item_t *cat_resolve_item(const cat_snap_t *s, const cat_search_t *sear
  * selected to create in". */
 const cat_schema_t *cat_resolve_schema(const cat_snap_t *s, const cat_search_t *search, const cat_qname_t *qn,
                                        cm_err_t *err);
+/* The schemas searched, in order, that exist (current_schemas): with `implicit`,
+ * pg_catalog first unless the path lists it. Returns how many (at most max). */
+size_t cat_search_schemas(const cat_snap_t *s, const cat_search_t *search, bool implicit, const cat_schema_t **out,
+                          size_t max);
 /* True if the unqualified name finds this very item through the search path. */
 bool cat_item_visible(const cat_snap_t *s, const cat_search_t *search, const cat_item_t *item);
 

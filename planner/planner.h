@@ -139,6 +139,12 @@ typedef struct pln_catalog {
 } pln_catalog_t;
 
 /*
+ * ty_ctx_t.catalog_fn over a catalog; arg is a pln_catalog_t that outlives
+ * the statement (pln_catfn.c).
+ */
+bool pln_catalog_fn(void *arg, int fn, const ty_datum_t *args, int nargs, ty_ctx_t *ctx, ty_datum_t *out);
+
+/*
  * pln_bind_session (defer_plan_errors false) or pln_bind_prepare (true)
  * with a catalog: FROM names resolve to tables, views and sources (reading
  * one is 0A000 until the dataflow engine exists, raised at Bind when

@@ -243,6 +243,7 @@ static bool bind_stmt(cm_arena_t *arena, const pln_raw_t *raw, const char *sql, 
     b.ctx.arena = arena;
     b.ctx.settings = &b.settings;
     b.ctx.err = err;
+    pln__ctx_catalog(&b.ctx, cat);
     if (ndeclared > PLN_PARAMS_MAX)
         ndeclared = PLN_PARAMS_MAX;
     if (ndeclared > 0) {

@@ -459,13 +459,12 @@ static bool session_read(pln_rd_t *r, pln_rel_t *rel)
     rel->session = pln__rd_str(r, "session relation");
     if (r->failed)
         return false;
-    pln_binder_t none = {0};
-    cat_qname_t qn = {.schema = "pg_catalog", .name = rel->session};
-    const pln_sysrel_t *sys = rel->session && rel->get ? pln__sysrel_find(&none, &qn) : NULL;
-    if (!sys || (int)sys->ncolumns != rel->ncols)
+    const cat_column_t *cols = NULL;
+    uint32_t ncols = 0;
+    if (!rel->session || !rel->get || !pln__session_columns(rel->session, &cols, &ncols) || (int)ncols != rel->ncols)
         return pln__rd_fail(r, "unknown session relation");
     for (int i = 0; i < rel->ncols; i++)
-        if (sys->columns[i].type != rel->types[i])
+        if (cols[i].type != rel->types[i])
             return pln__rd_fail(r, "session relation %s with column %d of type %u", rel->session, i, rel->types[i]);
     return true;
 }

@@ -428,6 +428,7 @@ bool pln_ddl_plan(cm_arena_t *arena, const pln_stmt_t *st, const char *sql, cons
     b.ctx.arena = arena;
     b.ctx.settings = &b.settings;
     b.ctx.err = err;
+    pln__ctx_catalog(&b.ctx, cat);
     const sql_stmt_t *s = st->ddl->stmt;
     switch (s->kind) {
     case SQL_STMT_CREATE_TABLE:

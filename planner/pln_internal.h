@@ -474,6 +474,28 @@ typedef struct pln_sysrel {
 } pln_sysrel_t;
 /* The session relation a FROM name means, by PostgreSQL's lookup rules; NULL: a catalog name. */
 const pln_sysrel_t *pln__sysrel_find(const pln_binder_t *b, const cat_qname_t *qn);
+/* Whether an unqualified name finds the relation of `schema` (pg_catalog unless shadowed). */
+bool pln__sysrel_unqualified(const pln_binder_t *b, const char *schema, const char *name);
+
+/* pln_catfn.c: lets ctx's functions and regclass I/O read cat (NULL: leaves ctx as it is). */
+void pln__ctx_catalog(ty_ctx_t *ctx, const pln_catalog_t *cat);
+
+/* pln_catview.c: pg_catalog's views over eddy_catalog, bound as subqueries of their SQL. */
+typedef struct pln_catview {
+    const char *schema;
+    const char *name;
+    uint32_t oid;                 /* PostgreSQL's OID for the catalog; 0: none (a view there too) */
+    const char *sql;
+} pln_catview_t;
+const pln_catview_t *pln__catview_find(const pln_binder_t *b, const cat_qname_t *qn);
+/* regclass: the OID of a view named qn (0: none); its name by OID (out NULL: only whether). */
+uint32_t pln__catview_oid(const pln_catalog_t *cat, const cat_qname_t *qn);
+bool pln__catview_name(uint32_t oid, cm_buf_t *out);
+size_t pln__catview_count(void);
+const pln_catview_t *pln__catview_at(size_t i);
+
+/* The columns of the session relation ty_ctx_t.session_rows knows as `session` (eddy_catalog's too). */
+bool pln__session_columns(const char *session, const cat_column_t **cols, uint32_t *ncols);
 
 /* pln_scope.c */
 /* Adds a FROM item's names to sc (42712 when its alias is already there). */

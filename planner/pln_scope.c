@@ -406,6 +406,27 @@ static bool bind_sysrel(pln_binder_t *b, const sql_from_t *f, const pln_sysrel_t
     return pln__add_rte(b, sc, alias, ncols, cols);
 }
 
+/* A pg_catalog view in FROM: bound as its SQL (pln_catview.c) in a subquery of the name or alias. */
+static bool bind_catview(pln_binder_t *b, const sql_from_t *f, const pln_catview_t *v, pln_scope_t *sc,
+                         pln_rel_t **rel)
+{
+    sql_stmt_list_t stmts;
+    cm_err_t err = {0};
+    if (!sql_parse(b->arena, v->sql, strlen(v->sql), &stmts, &err) || stmts.count != 1 ||
+        stmts.items[0]->kind != SQL_STMT_SELECT) {
+        pln__error(b, f->pos, CM_ERRCODE_INTERNAL_ERROR, "the definition of %s.%s does not parse: %s", v->schema,
+                   v->name, err.set ? err.message : "not one query");
+        cm_err_clear(&err);
+        return false;
+    }
+    sql_from_t sub = *f;
+    sub.kind = SQL_FROM_SUBQUERY;
+    sub.select = stmts.items[0]->select;
+    sub.lateral = false;
+    sub.alias = f->alias ? f->alias : v->name;
+    return bind_subquery(b, &sub, sc, rel);
+}
+
 /*
  * A relation named in FROM, resolved in the catalog snapshot. A database
  * part other than the session's is refused first, as RangeVarGetRelid
@@ -432,6 +453,9 @@ static bool bind_relname(pln_binder_t *b, const sql_from_t *f, pln_scope_t *sc, 
     if (k == 3 && strcmp(it[0], db) != 0)
         return pln__error(b, f->pos, CM_ERRCODE_FEATURE_NOT_SUPPORTED,
                           "cross-database references are not implemented: \"%s.%s.%s\"", it[0], it[1], it[2]);
+    const pln_catview_t *view = pln__catview_find(b, &qn);
+    if (view)
+        return bind_catview(b, f, view, sc, rel);
     const pln_sysrel_t *sys = pln__sysrel_find(b, &qn);
     if (sys)
         return bind_sysrel(b, f, sys, sc, rel);
@@ -447,6 +471,13 @@ static bool bind_relname(pln_binder_t *b, const sql_from_t *f, pln_scope_t *sc, 
         pln__error(b, f->pos, "42P01", "relation \"%s\" does not exist", it[0]);
         pln__cte_forward_hint(b, it[0]);
         return false;
+    }
+    if (cat_id_is_system(item->id) && item->kind == CAT_ITEM_TABLE) {
+        /* eddy_catalog's relations: their rows are the session's catalog when the query runs. */
+        pln_sysrel_t builtin = {.schema = item->schema->name, .name = item->name,
+                                .session = cm_arena_printf(b->arena, "%s.%s", item->schema->name, item->name),
+                                .columns = item->columns, .ncolumns = item->ncolumns};
+        return bind_sysrel(b, f, &builtin, sc, rel);
     }
     if (item->kind == CAT_ITEM_INDEX) {
         pln__error(b, f->pos, "42809", "cannot open relation \"%s\"", item->name);

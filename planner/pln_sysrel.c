@@ -93,7 +93,7 @@ static bool path_lists(const cat_search_t *search, const char *schema)
 /* Whether the unqualified name finds the relation of `rel_schema`: it must be
  * searched (pg_catalog always is) and no schema searched before it may hold
  * a relation of this name. */
-static bool found_unqualified(const pln_binder_t *b, const char *rel_schema, const char *name)
+bool pln__sysrel_unqualified(const pln_binder_t *b, const char *rel_schema, const char *name)
 {
     bool is_pg = strcmp(rel_schema, "pg_catalog") == 0;
     if (!b->cat || !b->cat->snap)
@@ -124,8 +124,29 @@ const pln_sysrel_t *pln__sysrel_find(const pln_binder_t *b, const cat_qname_t *q
         const pln_sysrel_t *rel = &sysrels[i];
         if (strcmp(rel->name, qn->name) != 0)
             continue;
-        if (qn->schema ? strcmp(qn->schema, rel->schema) == 0 : found_unqualified(b, rel->schema, qn->name))
+        if (qn->schema ? strcmp(qn->schema, rel->schema) == 0 : pln__sysrel_unqualified(b, rel->schema, qn->name))
             return rel;
     }
     return NULL;
+}
+
+bool pln__session_columns(const char *session, const cat_column_t **cols, uint32_t *ncols)
+{
+    for (size_t i = 0; i < CM_ARRAY_LEN(sysrels); i++)
+        if (strcmp(sysrels[i].session, session) == 0) {
+            *cols = sysrels[i].columns;
+            *ncols = sysrels[i].ncolumns;
+            return true;
+        }
+    static const char prefix[] = "eddy_catalog.";
+    if (strncmp(session, prefix, sizeof prefix - 1) != 0)
+        return false;
+    const cat_builtin_t *bt;
+    for (size_t i = 0; (bt = cat_builtin_at(i)); i++)
+        if (strcmp(bt->name, session + sizeof prefix - 1) == 0) {
+            *cols = bt->columns;
+            *ncols = bt->ncolumns;
+            return true;
+        }
+    return false;
 }

@@ -185,6 +185,11 @@ static void srv__ctx_init(srv_conn_t *c, ty_ctx_t *ctx, cm_arena_t *a, cm_err_t 
     ctx->setting_arg = &c->sess;
     ctx->session_rows = srv_sysrel_rows;
     ctx->session_arg = c;
+    const pln_catalog_t *cat = srv_catalog_for(c);
+    if (cat != NULL) {
+        ctx->catalog_fn = pln_catalog_fn;
+        ctx->catalog_arg = (void *)cat;   /* the connection's; the functions only read it */
+    }
 }
 
 /* PostgreSQL words a 57014 after what fired it. */
@@ -278,6 +283,8 @@ static srv_run_rc_t srv__run_blocking(srv_conn_t *c, const srv_run_t *r, const s
     w->ok = false;
     cm_err_clear(&w->err);
     srv__ctx_init(c, &w->ctx, &c->arena, &w->err);
+    /* Off the loop the loop's snapshot may change under the statement: no catalog there. */
+    w->ctx.catalog_fn = NULL;
     w->req.data = c;
     /* The sink needs the column types after this function returns. */
     ty_oid_t *types = cm_arena_alloc(&c->arena, sizeof *types * (size_t)(cols->n + 1));

@@ -11,6 +11,7 @@
 #include "sequencer/sequencer.h"
 #include "server/srv_zk.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 /* Rows collected into the statement's arena. */
@@ -148,12 +149,43 @@ static bool srv__internal_rows(srv_server_t *srv, const char *relation, srv_rows
     return true;
 }
 
+/* eddy_catalog's relations: the rows of the session's catalog (its block's DDL included). */
+static bool srv__catalog_rows(srv_conn_t *c, const char *relation, int ncols, cm_arena_t *arena, ty_datum_t ***rows,
+                              int *nrows, cm_err_t *err)
+{
+    if (c->work != NULL && c->work->inflight)
+        return cm_err_set(err, CM_ERRCODE_FEATURE_NOT_SUPPORTED,
+                          "reading %s in a statement that calls a blocking function (pg_sleep) is not supported",
+                          relation);
+    const pln_catalog_t *cat = srv_catalog_for(c);
+    const cat_schema_t *sc = cat ? cat_snap_schema(cat->snap, NULL, "eddy_catalog") : NULL;
+    const cat_item_t *it = sc ? cat_snap_item(cat->snap, sc, strchr(relation, '.') + 1) : NULL;
+    if (it == NULL || (int)it->ncolumns != ncols)
+        return cm_err_set(err, CM_ERRCODE_INTERNAL_ERROR, "the catalog has no relation \"%s\" of %d columns",
+                          relation, ncols);
+    cat_rows_t r = {0};
+    bool ok = cat_builtin_rows(cat->snap, it, arena, &r, err);
+    if (ok) {
+        *rows = cm_arena_alloc(arena, sizeof **rows * (r.nrows ? r.nrows : 1));
+        for (size_t i = 0; i < r.nrows; i++) {
+            ty_datum_t *row = cm_arena_alloc(arena, sizeof *row * (size_t)ncols);
+            memcpy(row, &r.datums[i * (size_t)ncols], sizeof *row * (size_t)ncols);
+            (*rows)[i] = row;
+        }
+        *nrows = (int)r.nrows;
+    }
+    free(r.datums);
+    return ok;
+}
+
 bool srv_sysrel_rows(void *arg, const char *relation, int ncols, cm_arena_t *arena, ty_datum_t ***rows,
                      int *nrows, cm_err_t *err)
 {
     if (strcmp(relation, PLN_PREPARED_STATEMENTS) == 0)
         return srv_prepstmt_session_rows(arg, relation, ncols, arena, rows, nrows, err);
     srv_conn_t *c = arg;
+    if (strncmp(relation, "eddy_catalog.", 13) == 0)
+        return srv__catalog_rows(c, relation, ncols, arena, rows, nrows, err);
     srv_rows_t r = {.arena = arena, .ncols = ncols};
     if (!srv__internal_rows(c->lp->srv, relation, &r, err))
         return false;

@@ -33,7 +33,7 @@ static const ty_cast_rule_t ty__casts[] = {
     {TY_OID, TY_INT4, 'a'}, {TY_OID, TY_INT8, 'a'},
     {TY_OID, TY_REGCLASS, 'i'}, {TY_REGCLASS, TY_OID, 'i'}, {TY_OID, TY_REGTYPE, 'i'}, {TY_REGTYPE, TY_OID, 'i'},
     {TY_OID, TY_REGPROC, 'i'}, {TY_REGPROC, TY_OID, 'i'},
-    {TY_INT4, TY_REGCLASS, 'i'}, {TY_INT4, TY_REGTYPE, 'i'}, {TY_INT8, TY_REGCLASS, 'i'},
+    {TY_INT4, TY_REGCLASS, 'i'}, {TY_INT4, TY_REGTYPE, 'i'}, {TY_INT4, TY_REGPROC, 'i'}, {TY_INT8, TY_REGCLASS, 'i'},
     {TY_INT4, TY_CHAR, 'e'}, {TY_CHAR, TY_INT4, 'e'},
     {TY_TEXT, TY_VARCHAR, 'i'}, {TY_VARCHAR, TY_TEXT, 'i'}, {TY_TEXT, TY_BPCHAR, 'i'},
     {TY_BPCHAR, TY_TEXT, 'i'}, {TY_BPCHAR, TY_VARCHAR, 'i'}, {TY_VARCHAR, TY_BPCHAR, 'i'},

@@ -11,6 +11,7 @@
 /* Tables added by the planner's work, declared here so ty_internal.h need not change with them. */
 extern const ty_func_table_t ty_funcs_similar, ty_funcs_overlaps, ty_funcs_settings, ty_funcs_array_subscript;
 extern const ty_func_table_t ty_funcs_hash, ty_funcs_to_timestamp, ty_funcs_to_number, ty_funcs_record;
+extern const ty_func_table_t ty_funcs_catalog;
 
 static const ty_func_table_t *const ty__tables[] = {
     &ty_funcs_arith, &ty_funcs_cmp, &ty_funcs_cmp_any, &ty_funcs_math,
@@ -28,6 +29,7 @@ static const ty_func_table_t *const ty__tables[] = {
     &ty_funcs_datetime_more,
     &ty_funcs_json,
     &ty_funcs_array,
+    &ty_funcs_catalog,
     &ty_funcs_array_ops,
     &ty_funcs_array_subscript,
     &ty_funcs_hash,

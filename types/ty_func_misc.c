@@ -19,7 +19,13 @@ static bool ty__str_or_null(ty_ctx_t *c, const char *s, ty_datum_t *o)
 
 static bool ty__version(ty_ctx_t *c, const ty_datum_t *a, int n, ty_datum_t *o) { return ty__str_or_null(c, c->version, o); }
 static bool ty__database(ty_ctx_t *c, const ty_datum_t *a, int n, ty_datum_t *o) { return ty__str_or_null(c, c->database, o); }
-static bool ty__schema(ty_ctx_t *c, const ty_datum_t *a, int n, ty_datum_t *o) { return ty__str_or_null(c, c->schema, o); }
+/* current_schema(): the first existing schema of search_path when the catalog can tell. */
+static bool ty__schema(ty_ctx_t *c, const ty_datum_t *a, int n, ty_datum_t *o)
+{
+    if (c->catalog_fn != NULL)
+        return c->catalog_fn(c->catalog_arg, TY_CATFN_CURRENT_SCHEMA, NULL, 0, c, o);
+    return ty__str_or_null(c, c->schema, o);
+}
 static bool ty__user(ty_ctx_t *c, const ty_datum_t *a, int n, ty_datum_t *o) { return ty__str_or_null(c, c->user, o); }
 
 static bool ty__gen_uuid(ty_ctx_t *c, const ty_datum_t *a, int n, ty_datum_t *o)

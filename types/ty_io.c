@@ -241,6 +241,21 @@ static uint32_t ty__name_len(const char *p, uint32_t len)
 
 /* ===== text input ===== */
 
+/* True when the text is an OID as a number (spaces around it allowed), not a name. */
+static bool ty__all_digits(const char *p, size_t len)
+{
+    while (len && ty__isspace(*p))
+        p++, len--;
+    while (len && ty__isspace(p[len - 1]))
+        len--;
+    if (len == 0)
+        return false;
+    for (size_t i = 0; i < len; i++)
+        if ((p[i] < '0' || p[i] > '9') && !(i == 0 && (p[i] == '-' || p[i] == '+')))
+            return false;
+    return true;
+}
+
 bool ty_datum_from_text(ty_oid_t type, int32_t typmod, const char *p, size_t len, ty_ctx_t *ctx, ty_datum_t *out)
 {
     memset(out, 0, sizeof(*out));
@@ -252,6 +267,11 @@ bool ty_datum_from_text(ty_oid_t type, int32_t typmod, const char *p, size_t len
     case TY_OID:
     case TY_REGPROC:
     case TY_REGCLASS:
+        if (type == TY_REGCLASS && ctx->catalog_fn != NULL && !ty__all_digits(p, len)) {
+            /* A name: the catalog resolves it as regclassin does (42P01 when missing). */
+            ty_datum_t name = ty_text_datum(ctx->arena, p, len);
+            return ctx->catalog_fn(ctx->catalog_arg, TY_CATFN_REGCLASS_IN, &name, 1, ctx, out);
+        }
         return ty_int_parse(p, len, type == TY_INT2 || type == TY_INT4 || type == TY_INT8 ? type : TY_OID, ctx,
                             &out->v.i);
     case TY_REGTYPE: {
@@ -352,9 +372,26 @@ bool ty_datum_to_text(ty_oid_t type, const ty_datum_t *d, ty_ctx_t *ctx, cm_buf_
     case TY_INT2:
     case TY_INT4:
     case TY_INT8: ty__put_int64(out, d->v.i); return true;
-    case TY_OID:
+    case TY_REGCLASS:
+        if (ctx != NULL && ctx->catalog_fn != NULL) {
+            /* The relation's name where the catalog has it, as regclassout; else the number. */
+            ty_datum_t name = {0};
+            if (!ctx->catalog_fn(ctx->catalog_arg, TY_CATFN_REGCLASS_OUT, d, 1, ctx, &name))
+                return false;
+            if (!name.isnull) {
+                cm_buf_put(out, name.v.s.p, name.v.s.len);
+                return true;
+            }
+        }
+        cm_buf_printf(out, "%u", (unsigned)d->v.i);
+        return true;
     case TY_REGPROC:
-    case TY_REGCLASS: cm_buf_printf(out, "%u", (unsigned)d->v.i); return true;
+        if (d->v.i == 0)
+            cm_buf_put_u8(out, '-');   /* regprocout prints InvalidOid as "-" */
+        else
+            cm_buf_printf(out, "%u", (unsigned)d->v.i);   /* eddy has no pg_proc names to print */
+        return true;
+    case TY_OID: cm_buf_printf(out, "%u", (unsigned)d->v.i); return true;
     case TY_REGTYPE: {
         bool ty__regtype_out(const ty_datum_t *d, cm_buf_t *out);   /* ty_regtype.c */
         return ty__regtype_out(d, out);

@@ -85,6 +85,11 @@ bool ty_is_array_type(ty_oid_t t)
     return ti != NULL && ti->category == TY_CAT_ARRAY;
 }
 
+const ty_info_t *ty_info_at(size_t i)
+{
+    return i < CM_ARRAY_LEN(ty__types) ? &ty__types[i] : NULL;
+}
+
 const ty_info_t *ty_info(ty_oid_t oid)
 {
     for (size_t i = 0; i < CM_ARRAY_LEN(ty__types); i++)

@@ -99,6 +99,8 @@ typedef struct ty_info {
 } ty_info_t;
 
 const ty_info_t *ty_info(ty_oid_t oid);    /* NULL for an unsupported OID */
+/* The supported types in table order, i from 0 until NULL (pg_type's rows). */
+const ty_info_t *ty_info_at(size_t i);
 /* The array type of an element type (TY_INT4 -> TY_INT4_ARRAY); TY_INVALID if none. */
 ty_oid_t ty_array_type_of(ty_oid_t elem);
 /* The element type of an array type; TY_INVALID if arr is not an array type. */
@@ -277,7 +279,29 @@ typedef struct ty_ctx {
     bool (*session_rows)(void *arg, const char *relation, int ncols, cm_arena_t *arena, ty_datum_t ***rows,
                          int *nrows, cm_err_t *err);
     void *session_arg;
+    /*
+     * The catalog, for the functions and type I/O that read it (ty_catfn_t;
+     * the planner answers them: pln_catalog_fn). NULL where there is none:
+     * regclass then reads and prints bare OIDs and the functions answer as
+     * for an empty catalog.
+     */
+    bool (*catalog_fn)(void *arg, int fn, const ty_datum_t *args, int nargs, struct ty_ctx *ctx, ty_datum_t *out);
+    void *catalog_arg;
 } ty_ctx_t;
+
+/*
+ * What ty_ctx_t.catalog_fn is asked. Arguments are never NULL; *out may be
+ * set NULL. Each returns false with ctx->err set on an error.
+ */
+typedef enum ty_catfn {
+    TY_CATFN_REGCLASS_IN = 1,    /* text (a relation name as SQL writes it) -> its OID, or 42P01 */
+    TY_CATFN_REGCLASS_OUT,       /* oid -> text: the name, qualified when the search path does not find it; NULL: none */
+    TY_CATFN_TABLE_IS_VISIBLE,   /* oid -> bool: the search path finds the relation by its name; NULL: no such relation */
+    TY_CATFN_INDEXDEF,           /* oid -> text: CREATE INDEX ...; NULL: no such index */
+    TY_CATFN_VIEWDEF,            /* oid -> text: the view's query; NULL: no such view */
+    TY_CATFN_CURRENT_SCHEMAS,    /* bool (with implicit schemas) -> name[] of the existing schemas searched */
+    TY_CATFN_CURRENT_SCHEMA,     /* -> name: the first existing schema of the path; NULL: none */
+} ty_catfn_t;
 
 /* Checks cancel and deadline; sets 57014 and returns false when either fired. */
 bool ty_ctx_check_interrupt(ty_ctx_t *ctx);

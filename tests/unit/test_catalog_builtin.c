@@ -30,8 +30,8 @@ static void test_relations_and_columns(void)
 {
     tc_t t;
     tc_init(&t);
-    UNIT_CHECK(cat_builtin_count() == 5);
-    const char *names[] = {"databases", "schemas", "items", "columns", "dependencies"};
+    UNIT_CHECK(cat_builtin_count() == 7);
+    const char *names[] = {"databases", "schemas", "items", "columns", "dependencies", "types", "index_keys"};
     for (size_t i = 0; i < cat_builtin_count(); i++) {
         const cat_builtin_t *b = cat_builtin_at(i);
         UNIT_CHECK_STR(b->name, names[i]);
@@ -39,7 +39,7 @@ static void test_relations_and_columns(void)
         UNIT_CHECK(it && it->kind == CAT_ITEM_TABLE && cat_id_is_system(it->id) && it->ncolumns == b->ncolumns);
         UNIT_CHECK(it && cat_snap_item_by_oid(t.snap, it->oid) == it && it->oid >= 12000 && it->oid < 16384);
     }
-    UNIT_CHECK(cat_builtin_at(5) == NULL);
+    UNIT_CHECK(cat_builtin_at(7) == NULL);
     UNIT_CHECK_STR(rel(&t, "databases")->create_sql,
                    "CREATE TABLE eddy_catalog.databases (id bigint NOT NULL, oid oid NOT NULL, name text NOT NULL)");
     tc_free(&t);
@@ -98,6 +98,14 @@ static void test_rows_follow_the_catalog(void)
     UNIT_CHECK(r.datums[0].v.i == 3 && r.datums[1].v.i == 2);
     free(r.datums);
 
+    /* An index's keys name the relation's columns by number (b is the second). */
+    static const cat_column_t keys[] = {{.name = "b", .type = 1043, .typmod = 14}};
+    UNIT_CHECK(tc_create_cols(&t, CAT_ITEM_INDEX, "ctab_b", "ctab", keys, 1, false));
+    UNIT_CHECK(rows(&t, "index_keys", &a, &r) == 1);
+    UNIT_CHECK(r.datums[1].v.i == 2 && r.datums[2].v.i == 1 && r.datums[3].v.i == 2 && text_is(&r.datums[4], "b"));
+    free(r.datums);
+    UNIT_CHECK(tc_drop(&t, CAT_ITEM_INDEX, "ctab_b", false, false));
+
     /* After a cascade, the rows say so. */
     UNIT_CHECK(tc_drop(&t, CAT_ITEM_TABLE, "ctab", false, true));
     UNIT_CHECK(rows(&t, "dependencies", &a, &r) == 0);
@@ -116,9 +124,46 @@ static void test_rows_follow_the_catalog(void)
     tc_free(&t);
 }
 
+/* pg_type's physical attributes, as PostgreSQL 15 has them for a few types. */
+static void test_types(void)
+{
+    tc_t t;
+    tc_init(&t);
+    cm_arena_t a;
+    cm_arena_init(&a, 4096);
+    cat_rows_t r;
+    size_t n = rows(&t, "types", &a, &r);
+    size_t ncols = cat_builtin_at(5)->ncolumns;
+    int seen = 0;
+    for (size_t i = 0; i < n; i++) {
+        const ty_datum_t *d = &r.datums[i * ncols];
+        /* oid, name, sql_name, len, byval, category, preferred, element, array, align, storage, collation */
+        if (d[0].v.i == 23) {
+            seen++;
+            UNIT_CHECK(text_is(&d[1], "int4") && text_is(&d[2], "integer") && d[3].v.i == 4 && d[4].v.b);
+            UNIT_CHECK(text_is(&d[5], "N") && d[8].v.i == 1007 && text_is(&d[9], "i") && text_is(&d[10], "p"));
+            UNIT_CHECK(d[11].v.i == 0);
+        } else if (d[0].v.i == 25) {
+            seen++;
+            UNIT_CHECK(d[3].v.i == -1 && !d[4].v.b && text_is(&d[10], "x") && d[11].v.i == 100 && d[6].v.b);
+        } else if (d[0].v.i == 1016) {
+            seen++;
+            UNIT_CHECK(d[7].v.i == 20 && text_is(&d[5], "A") && text_is(&d[9], "d"));
+        } else if (d[0].v.i == 19) {
+            seen++;
+            UNIT_CHECK(d[3].v.i == 64 && !d[4].v.b && text_is(&d[9], "c") && d[11].v.i == 950);
+        }
+    }
+    UNIT_CHECK(seen == 4);
+    free(r.datums);
+    cm_arena_free(&a);
+    tc_free(&t);
+}
+
 int main(void)
 {
     UNIT_RUN(test_relations_and_columns);
     UNIT_RUN(test_rows_follow_the_catalog);
+    UNIT_RUN(test_types);
     UNIT_EXIT();
 }

@@ -1,0 +1,211 @@
+/*
+ * pln_catfn.c: ty_ctx_t.catalog_fn over a session's catalog (pln_catalog_t):
+ * regclass input and output, pg_table_is_visible, pg_get_indexdef,
+ * pg_get_viewdef, current_schemas and current_schema. The server installs
+ * it for every statement it runs and the binder for the constants it folds,
+ * so '"My Table"'::regclass and c.oid::regclass read the same catalog that
+ * FROM does.
+ */
+#include "planner/pln_internal.h"
+
+#include <string.h>
+
+/* The most schemas current_schemas() lists (search_path entries are few). */
+#define PLN_CATFN_PATH_MAX 64
+
+static bool text_out(ty_ctx_t *ctx, const char *s, size_t len, ty_datum_t *out)
+{
+    char *copy = cm_arena_strndup(ctx->arena, s, len);
+    out->v.s.p = copy;
+    out->v.s.len = (uint32_t)len;
+    return true;
+}
+
+/*
+ * Splits "a.b.c" into at most three identifiers as stringToQualifiedNameList
+ * does: unquoted parts are lower-cased, "" inside quotes is a quote. false
+ * with 42602 for a malformed name.
+ */
+static bool split_name(ty_ctx_t *ctx, const char *p, size_t len, char **parts, int *nparts)
+{
+    size_t i = 0;
+    *nparts = 0;
+    while (i < len && (p[i] == ' ' || p[i] == '\t' || p[i] == '\n'))
+        i++;
+    for (;;) {
+        if (*nparts == 3)
+            goto bad;
+        char *part = cm_arena_alloc(ctx->arena, len + 1);
+        size_t n = 0;
+        if (i < len && p[i] == '"') {
+            for (i++;; i++) {
+                if (i >= len)
+                    goto bad;
+                if (p[i] == '"') {
+                    if (i + 1 < len && p[i + 1] == '"') {
+                        part[n++] = '"';
+                        i++;
+                        continue;
+                    }
+                    i++;
+                    break;
+                }
+                part[n++] = p[i];
+            }
+            if (n == 0)
+                goto bad;
+        } else {
+            while (i < len && p[i] != '.' && p[i] != ' ' && p[i] != '\t' && p[i] != '\n') {
+                char ch = p[i++];
+                part[n++] = (ch >= 'A' && ch <= 'Z') ? (char)(ch - 'A' + 'a') : ch;
+            }
+            if (n == 0)
+                goto bad;
+        }
+        part[n] = '\0';
+        parts[(*nparts)++] = part;
+        while (i < len && (p[i] == ' ' || p[i] == '\t' || p[i] == '\n'))
+            i++;
+        if (i == len)
+            return true;
+        if (p[i] != '.')
+            goto bad;
+        i++;
+        while (i < len && (p[i] == ' ' || p[i] == '\t' || p[i] == '\n'))
+            i++;
+    }
+bad:
+    return cm_err_set(ctx->err, "42602", "invalid name syntax");
+}
+
+static bool regclass_in(const pln_catalog_t *cat, ty_ctx_t *ctx, const ty_datum_t *name, ty_datum_t *out)
+{
+    char *parts[3];
+    int n;
+    if (!split_name(ctx, name->v.s.p, name->v.s.len, parts, &n))
+        return false;
+    cat_qname_t qn = {.database = n == 3 ? parts[0] : NULL, .schema = n >= 2 ? parts[n - 2] : NULL,
+                      .name = parts[n - 1]};
+    uint32_t oid = pln__catview_oid(cat, &qn);
+    if (oid != 0) {
+        out->v.i = oid;
+        return true;
+    }
+    const cat_item_t *it = cat->snap ? cat_resolve_item(cat->snap, &cat->search, &qn, ctx->err) : NULL;
+    if (it == NULL) {
+        if (!ctx->err->set)
+            cm_err_set(ctx->err, "42P01", "relation \"%.*s\" does not exist", (int)name->v.s.len, name->v.s.p);
+        return false;
+    }
+    out->v.i = it->oid;
+    return true;
+}
+
+static bool regclass_out(const pln_catalog_t *cat, ty_ctx_t *ctx, uint32_t oid, ty_datum_t *out)
+{
+    cm_buf_t b;
+    cm_buf_init(&b, 64);
+    const cat_item_t *it = cat->snap ? cat_snap_item_by_oid(cat->snap, oid) : NULL;
+    if (it != NULL) {
+        if (!cat_item_visible(cat->snap, &cat->search, it)) {
+            cat_quote_ident(it->schema->name, &b);
+            cm_buf_put_u8(&b, '.');
+        }
+        cat_quote_ident(it->name, &b);
+    } else if (!pln__catview_name(oid, &b)) {
+        cm_buf_free(&b);
+        out->isnull = true;
+        return true;
+    }
+    text_out(ctx, (const char *)b.data, b.len, out);
+    cm_buf_free(&b);
+    return true;
+}
+
+/* pg_get_viewdef: the view's query as eddy normalizes it, with PostgreSQL's leading space and ';'. */
+static bool viewdef(const cat_item_t *it, ty_ctx_t *ctx, ty_datum_t *out)
+{
+    sql_stmt_list_t stmts;
+    cm_err_t err = {0};
+    if (!sql_parse(ctx->arena, it->create_sql, strlen(it->create_sql), &stmts, &err) || stmts.count != 1 ||
+        stmts.items[0]->kind != SQL_STMT_CREATE_VIEW) {
+        cm_err_clear(&err);
+        out->isnull = true;
+        return true;
+    }
+    cm_buf_t b;
+    cm_buf_init(&b, 128);
+    cm_buf_put_u8(&b, ' ');
+    sql_deparse_select(stmts.items[0]->create_view->query, &b);
+    cm_buf_put_u8(&b, ';');
+    text_out(ctx, (const char *)b.data, b.len, out);
+    cm_buf_free(&b);
+    return true;
+}
+
+static bool schemas(const pln_catalog_t *cat, ty_ctx_t *ctx, bool implicit, ty_datum_t *out)
+{
+    const cat_schema_t *path[PLN_CATFN_PATH_MAX];
+    size_t n = cat->snap ? cat_search_schemas(cat->snap, &cat->search, implicit, path, PLN_CATFN_PATH_MAX) : 0;
+    ty_datum_t *items = cm_arena_zalloc(ctx->arena, sizeof *items * (n ? n : 1));
+    for (size_t i = 0; i < n; i++)
+        text_out(ctx, path[i]->name, strlen(path[i]->name), &items[i]);
+    *out = ty_array_make(ctx->arena, TY_NAME, items, (int)n);
+    return true;
+}
+
+bool pln_catalog_fn(void *arg, int fn, const ty_datum_t *args, int nargs, ty_ctx_t *ctx, ty_datum_t *out)
+{
+    const pln_catalog_t *cat = arg;
+    const cat_item_t *it = NULL;
+    if (fn == TY_CATFN_TABLE_IS_VISIBLE || fn == TY_CATFN_INDEXDEF || fn == TY_CATFN_VIEWDEF)
+        it = cat->snap ? cat_snap_item_by_oid(cat->snap, (uint32_t)args[0].v.i) : NULL;
+    switch ((ty_catfn_t)fn) {
+    case TY_CATFN_REGCLASS_IN:
+        return regclass_in(cat, ctx, &args[0], out);
+    case TY_CATFN_REGCLASS_OUT:
+        return regclass_out(cat, ctx, (uint32_t)args[0].v.i, out);
+    case TY_CATFN_TABLE_IS_VISIBLE:
+        if (it == NULL) {
+            /* pg_catalog's own relations are always searched first. */
+            if (pln__catview_name((uint32_t)args[0].v.i, NULL))
+                out->v.b = true;
+            else
+                out->isnull = true;
+            return true;
+        }
+        out->v.b = cat_item_visible(cat->snap, &cat->search, it);
+        return true;
+    case TY_CATFN_INDEXDEF:
+        if (it == NULL || it->kind != CAT_ITEM_INDEX) {
+            out->isnull = true;
+            return true;
+        }
+        return text_out(ctx, it->create_sql, strlen(it->create_sql), out);
+    case TY_CATFN_VIEWDEF:
+        if (it == NULL || (it->kind != CAT_ITEM_VIEW && it->kind != CAT_ITEM_MATVIEW)) {
+            out->isnull = true;
+            return true;
+        }
+        return viewdef(it, ctx, out);
+    case TY_CATFN_CURRENT_SCHEMAS:
+        return schemas(cat, ctx, args[0].v.b, out);
+    case TY_CATFN_CURRENT_SCHEMA: {
+        const cat_schema_t *first;
+        if (!cat->snap || cat_search_schemas(cat->snap, &cat->search, false, &first, 1) == 0) {
+            out->isnull = true;
+            return true;
+        }
+        return text_out(ctx, first->name, strlen(first->name), out);
+    }
+    }
+    return cm_err_set(ctx->err, CM_ERRCODE_INTERNAL_ERROR, "unknown catalog function %d", fn);
+}
+
+void pln__ctx_catalog(ty_ctx_t *ctx, const pln_catalog_t *cat)
+{
+    if (cat == NULL)
+        return;
+    ctx->catalog_fn = pln_catalog_fn;
+    ctx->catalog_arg = (void *)cat;   /* read only: the function takes the catalog as const */
+}
