@@ -240,6 +240,7 @@ static void cat__type_row(const ty_info_t *ti, cm_arena_t *a, cat_rows_t *out)
     ty_datum_t *r = cat__row(out, CM_ARRAY_LEN(cols_types));
     bool array = ti->category == TY_CAT_ARRAY;
     ty_oid_t elem = array ? ty_array_elem_type(ti->oid) : TY_INVALID;
+    ty_oid_t subscript_elem = ti->oid == TY_NAME ? TY_CHAR : elem;   /* name subscripts as char[64] */
     const ty_info_t *ei = array ? ty_info(elem) : NULL;
     int len = ti->typlen;
     bool byval = len == 1 || len == 2 || len == 4 || len == 8;
@@ -259,7 +260,7 @@ static void cat__type_row(const ty_info_t *ti, cm_arena_t *a, cat_rows_t *out)
     r[4].v.b = byval;
     r[5] = cat__text(a, &category, 1);
     r[6].v.b = ti->preferred;
-    r[7] = cat__int(elem);
+    r[7] = cat__int(subscript_elem);
     r[8] = cat__int(ti->array_oid);
     r[9] = cat__text(a, &align, 1);
     r[10] = cat__text(a, &storage, 1);

@@ -33,8 +33,10 @@ static bool split_name(ty_ctx_t *ctx, const char *p, size_t len, char **parts, i
     while (i < len && (p[i] == ' ' || p[i] == '\t' || p[i] == '\n'))
         i++;
     for (;;) {
-        if (*nparts == 3)
-            goto bad;
+        if (*nparts == 3) {
+            return cm_err_set(ctx->err, "42601", "improper relation name (too many dotted names): %.*s", (int)len,
+                              p);
+        }
         char *part = cm_arena_alloc(ctx->arena, len + 1);
         size_t n = 0;
         if (i < len && p[i] == '"') {
@@ -112,6 +114,8 @@ static bool regclass_out(const pln_catalog_t *cat, ty_ctx_t *ctx, uint32_t oid, 
             cm_buf_put_u8(&b, '.');
         }
         cat_quote_ident(it->name, &b);
+    } else if (oid == 0) {
+        cm_buf_put_u8(&b, '-');   /* regclassout prints InvalidOid as "-" */
     } else if (!pln__catview_name(oid, &b)) {
         cm_buf_free(&b);
         out->isnull = true;

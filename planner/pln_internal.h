@@ -491,7 +491,6 @@ const pln_catview_t *pln__catview_find(const pln_binder_t *b, const cat_qname_t 
 /* regclass: the OID of a view named qn (0: none); its name by OID (out NULL: only whether). */
 uint32_t pln__catview_oid(const pln_catalog_t *cat, const cat_qname_t *qn);
 bool pln__catview_name(uint32_t oid, cm_buf_t *out);
-size_t pln__catview_count(void);
 const pln_catview_t *pln__catview_at(size_t i);
 
 /* The columns of the session relation ty_ctx_t.session_rows knows as `session` (eddy_catalog's too). */

@@ -1,0 +1,132 @@
+/*
+ * pln_catview_pg.c: pg_catalog's core relations (namespaces, relations,
+ * attributes, types, databases, roles, access methods, indexes, defaults)
+ * and the views PostgreSQL defines over them (pg_tables, pg_views,
+ * pg_matviews, pg_indexes), written over eddy_catalog. pln_catview.c says
+ * how they are found and bound.
+ */
+#include "planner/pln_catview.h"
+
+static const pln_catview_t views[] = {
+    {"pg_catalog", "pg_namespace", 2615,
+     "SELECT s.oid AS oid, s.name::name AS nspname, 10::oid AS nspowner, NULL::text[] AS nspacl"
+     " FROM eddy_catalog.schemas s WHERE " PLN_CATVIEW_IN_DATABASE("s")},
+
+    {"pg_catalog", "pg_class", 1259,
+     "SELECT i.oid AS oid, i.name::name AS relname, s.oid AS relnamespace, 0::oid AS reltype,"
+     " 0::oid AS reloftype, 10::oid AS relowner,"
+     " (CASE i.relkind WHEN 'i' THEN 403 WHEN 'r' THEN 2 WHEN 'm' THEN 2 ELSE 0 END)::oid AS relam,"
+     " CASE WHEN i.relkind IN ('v', 'f') THEN 0::oid ELSE i.oid END AS relfilenode, 0::oid AS reltablespace,"
+     " 0 AS relpages, (-1)::float4 AS reltuples, 0 AS relallvisible, 0::oid AS reltoastrelid,"
+     " EXISTS (SELECT 1 FROM eddy_catalog.index_keys k WHERE k.relation_id = i.id) AS relhasindex,"
+     " false AS relisshared, 'p'::\"char\" AS relpersistence, i.relkind AS relkind,"
+     " (SELECT count(*) FROM eddy_catalog.columns c WHERE c.item_id = i.id)::int2 AS relnatts,"
+     " 0::int2 AS relchecks, i.relkind = 'v' AS relhasrules, false AS relhastriggers,"
+     " false AS relhassubclass, false AS relrowsecurity, false AS relforcerowsecurity, true AS relispopulated,"
+     " (CASE WHEN i.relkind IN ('r', 'm') THEN 'd' ELSE 'n' END)::\"char\" AS relreplident,"
+     " false AS relispartition, 0::oid AS relrewrite, 0::oid AS relfrozenxid, 0::oid AS relminmxid,"
+     " NULL::text[] AS relacl, NULL::text[] AS reloptions, NULL::text AS relpartbound"
+     " FROM eddy_catalog.items i JOIN eddy_catalog.schemas s ON s.id = i.schema_id WHERE " PLN_CATVIEW_IN_DATABASE("s")},
+
+    {"pg_catalog", "pg_attribute", 1249,
+     "SELECT i.oid AS attrelid, c.name::name AS attname, c.type_oid AS atttypid, -1 AS attstattarget,"
+     " t.len AS attlen, c.position::int2 AS attnum, (CASE WHEN t.category = 'A' THEN 1 ELSE 0 END) AS attndims,"
+     " -1 AS attcacheoff, c.typmod AS atttypmod, t.byval AS attbyval, t.align AS attalign,"
+     " t.storage AS attstorage, ''::\"char\" AS attcompression, NOT c.nullable AS attnotnull,"
+     " c.\"default\" IS NOT NULL AS atthasdef, false AS atthasmissing, ''::\"char\" AS attidentity,"
+     " ''::\"char\" AS attgenerated, false AS attisdropped, true AS attislocal, 0 AS attinhcount,"
+     " t.collation AS attcollation, NULL::text[] AS attacl, NULL::text[] AS attoptions,"
+     " NULL::text[] AS attfdwoptions, NULL::text AS attmissingval"
+     " FROM eddy_catalog.columns c JOIN eddy_catalog.items i ON i.id = c.item_id"
+     " JOIN eddy_catalog.schemas s ON s.id = i.schema_id LEFT JOIN eddy_catalog.types t ON t.oid = c.type_oid"
+     " WHERE " PLN_CATVIEW_IN_DATABASE("s")},
+
+    {"pg_catalog", "pg_type", 1247,
+     "SELECT t.oid AS oid, t.name::name AS typname, 11::oid AS typnamespace, 10::oid AS typowner,"
+     " t.len AS typlen, t.byval AS typbyval,"
+     " (CASE WHEN t.category IN ('P', 'X') THEN 'p' ELSE 'b' END)::\"char\" AS typtype,"
+     " t.category AS typcategory, t.preferred AS typispreferred, true AS typisdefined,"
+     " ','::\"char\" AS typdelim, 0::oid AS typrelid, 0::regproc AS typsubscript, t.element_oid AS typelem,"
+     " t.array_oid AS typarray, 0::regproc AS typinput, 0::regproc AS typoutput, 0::regproc AS typreceive,"
+     " 0::regproc AS typsend, 0::regproc AS typmodin, 0::regproc AS typmodout, 0::regproc AS typanalyze,"
+     " t.align AS typalign, t.storage AS typstorage, false AS typnotnull, 0::oid AS typbasetype,"
+     " -1 AS typtypmod, 0 AS typndims, t.collation AS typcollation, NULL::text AS typdefaultbin,"
+     " NULL::text AS typdefault, NULL::text[] AS typacl"
+     " FROM eddy_catalog.types t WHERE t.oid <> 0"},
+
+    {"pg_catalog", "pg_database", 1262,
+     "SELECT d.oid AS oid, d.name::name AS datname, 10::oid AS datdba, 6 AS encoding,"
+     " 'c'::\"char\" AS datlocprovider, false AS datistemplate, true AS datallowconn, -1 AS datconnlimit,"
+     " 0::oid AS datfrozenxid, 0::oid AS datminmxid, 1663::oid AS dattablespace, 'C'::text AS datcollate,"
+     " 'C'::text AS datctype, NULL::text AS daticulocale, NULL::text AS datcollversion, NULL::text[] AS datacl"
+     " FROM eddy_catalog.databases d"},
+
+    {"pg_catalog", "pg_roles", 0,
+     "SELECT current_user::name AS rolname, true AS rolsuper, true AS rolinherit, true AS rolcreaterole,"
+     " true AS rolcreatedb, true AS rolcanlogin, true AS rolreplication, -1 AS rolconnlimit,"
+     " '********'::text AS rolpassword, NULL::timestamptz AS rolvaliduntil, true AS rolbypassrls,"
+     " NULL::text[] AS rolconfig, 10::oid AS oid"},
+
+    {"pg_catalog", "pg_user", 0,
+     "SELECT current_user::name AS usename, 10::oid AS usesysid, true AS usecreatedb, true AS usesuper,"
+     " true AS userepl, true AS usebypassrls, '********'::text AS passwd, NULL::timestamptz AS valuntil,"
+     " NULL::text[] AS useconfig"},
+
+    {"pg_catalog", "pg_am", 2601,
+     "SELECT a.oid::oid AS oid, a.amname::name AS amname, 0::regproc AS amhandler, a.amtype::\"char\" AS amtype"
+     " FROM (VALUES (2, 'heap', 't'), (403, 'btree', 'i')) a(oid, amname, amtype)"},
+
+    {"pg_catalog", "pg_index", 2610,
+     "SELECT x.oid AS indexrelid, r.oid AS indrelid, k.n::int2 AS indnatts, k.n::int2 AS indnkeyatts,"
+     " false AS indisunique, false AS indnullsnotdistinct, false AS indisprimary, false AS indisexclusion,"
+     " true AS indimmediate, false AS indisclustered, true AS indisvalid, false AS indcheckxmin,"
+     " true AS indisready, true AS indislive, false AS indisreplident, k.keys AS indkey,"
+     " NULL::oid[] AS indcollation, NULL::oid[] AS indclass, NULL::int2[] AS indoption,"
+     " NULL::text AS indexprs, NULL::text AS indpred"
+     " FROM (SELECT index_id, min(relation_id) AS relation_id, count(*) AS n,"
+     " array_agg(attnum ORDER BY position) AS keys FROM eddy_catalog.index_keys GROUP BY index_id) k"
+     " JOIN eddy_catalog.items x ON x.id = k.index_id JOIN eddy_catalog.items r ON r.id = k.relation_id"
+     " JOIN eddy_catalog.schemas s ON s.id = x.schema_id WHERE " PLN_CATVIEW_IN_DATABASE("s")},
+
+    {"pg_catalog", "pg_attrdef", 2604,
+     "SELECT 0::oid AS oid, i.oid AS adrelid, c.position::int2 AS adnum, c.\"default\" AS adbin"
+     " FROM eddy_catalog.columns c JOIN eddy_catalog.items i ON i.id = c.item_id"
+     " WHERE c.\"default\" IS NOT NULL"},
+
+    {"pg_catalog", "pg_description", 2609,
+     "SELECT 0::oid AS objoid, 0::oid AS classoid, 0 AS objsubid, ''::text AS description WHERE false"},
+
+    {"pg_catalog", "pg_inherits", 2611,
+     "SELECT 0::oid AS inhrelid, 0::oid AS inhparent, 0 AS inhseqno, false AS inhdetachpending WHERE false"},
+
+    {"pg_catalog", "pg_tables", 0,
+     "SELECT s.name::name AS schemaname, i.name::name AS tablename, current_user::name AS tableowner,"
+     " NULL::name AS tablespace,"
+     " EXISTS (SELECT 1 FROM eddy_catalog.index_keys k WHERE k.relation_id = i.id) AS hasindexes,"
+     " false AS hasrules, false AS hastriggers, false AS rowsecurity"
+     " FROM eddy_catalog.items i JOIN eddy_catalog.schemas s ON s.id = i.schema_id"
+     " WHERE i.relkind = 'r' AND " PLN_CATVIEW_IN_DATABASE("s")},
+
+    {"pg_catalog", "pg_views", 0,
+     "SELECT s.name::name AS schemaname, i.name::name AS viewname, current_user::name AS viewowner,"
+     " pg_get_viewdef(i.oid) AS definition"
+     " FROM eddy_catalog.items i JOIN eddy_catalog.schemas s ON s.id = i.schema_id"
+     " WHERE i.relkind = 'v' AND " PLN_CATVIEW_IN_DATABASE("s")},
+
+    {"pg_catalog", "pg_matviews", 0,
+     "SELECT s.name::name AS schemaname, i.name::name AS matviewname, current_user::name AS matviewowner,"
+     " NULL::name AS tablespace,"
+     " EXISTS (SELECT 1 FROM eddy_catalog.index_keys k WHERE k.relation_id = i.id) AS hasindexes,"
+     " true AS ispopulated, pg_get_viewdef(i.oid) AS definition"
+     " FROM eddy_catalog.items i JOIN eddy_catalog.schemas s ON s.id = i.schema_id"
+     " WHERE i.relkind = 'm' AND " PLN_CATVIEW_IN_DATABASE("s")},
+
+    {"pg_catalog", "pg_indexes", 0,
+     "SELECT s.name::name AS schemaname, r.name::name AS tablename, x.name::name AS indexname,"
+     " NULL::name AS tablespace, pg_get_indexdef(x.oid) AS indexdef"
+     " FROM (SELECT DISTINCT index_id, relation_id FROM eddy_catalog.index_keys) k"
+     " JOIN eddy_catalog.items x ON x.id = k.index_id JOIN eddy_catalog.items r ON r.id = k.relation_id"
+     " JOIN eddy_catalog.schemas s ON s.id = r.schema_id WHERE " PLN_CATVIEW_IN_DATABASE("s")},
+};
+
+const pln_catview_table_t pln__catviews_pg = {views, CM_ARRAY_LEN(views)};

@@ -1,0 +1,57 @@
+-- catalog.sql: pg_catalog as clients read it, against PostgreSQL 15 (tests/diff/diff.py).
+-- One statement per line, run in order; the objects live in schema catdiff, made here and
+-- dropped at the end. Only what eddy models is compared: eddy has no system relations in
+-- pg_class, its own system schemas in pg_namespace, and no TOAST, triggers or rules.
+DROP SCHEMA IF EXISTS catdiff CASCADE
+CREATE SCHEMA catdiff
+CREATE TABLE catdiff.t (a int NOT NULL, b text, c numeric(10,2), d varchar(20), e timestamptz, f int8[], g bool, h int DEFAULT 7)
+CREATE VIEW catdiff.v AS SELECT a, b FROM catdiff.t
+CREATE TABLE catdiff."Mixed Case" (x int)
+-- pg_class and pg_namespace
+SELECT c.relname, c.relkind, c.relnatts, c.relpersistence, c.relhasrules, c.relreplident, c.relispartition, c.relchecks, c.relowner = 10 AS owner_is_superuser FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = 'catdiff' ORDER BY c.relname
+SELECT c.relname, am.amname FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace LEFT JOIN pg_am am ON am.oid = c.relam WHERE n.nspname = 'catdiff' ORDER BY 1
+SELECT nspname FROM pg_namespace WHERE nspname IN ('pg_catalog', 'public', 'catdiff', 'information_schema') ORDER BY 1
+SELECT n.nspname, n.nspowner FROM pg_namespace n WHERE n.nspname = 'catdiff'
+-- pg_attribute: what psql's \d and drivers read of a column
+SELECT a.attname, a.attnum, a.atttypid, a.atttypmod, a.attnotnull, a.atthasdef, a.attlen, a.attbyval, a.attalign, a.attstorage, a.attndims, a.attisdropped, a.attidentity, a.attgenerated FROM pg_attribute a WHERE a.attrelid = 'catdiff.t'::regclass AND a.attnum > 0 ORDER BY a.attnum
+SELECT a.attname, pg_catalog.format_type(a.atttypid, a.atttypmod), a.attcollation FROM pg_catalog.pg_attribute a WHERE a.attrelid = 'catdiff.t'::regclass AND a.attnum > 0 AND NOT a.attisdropped ORDER BY a.attnum
+SELECT a.attname, a.atttypid FROM pg_attribute a WHERE a.attrelid = 'catdiff.v'::regclass AND a.attnum > 0 ORDER BY a.attnum
+SELECT pg_get_expr(d.adbin, d.adrelid), d.adnum FROM pg_attrdef d WHERE d.adrelid = 'catdiff.t'::regclass ORDER BY d.adnum
+-- pg_type: the types eddy has
+SELECT t.oid, t.typname, t.typlen, t.typbyval, t.typtype, t.typcategory, t.typispreferred, t.typelem, t.typarray, t.typalign, t.typstorage, t.typcollation, t.typnamespace FROM pg_type t WHERE t.oid IN (16, 17, 18, 19, 20, 21, 23, 25, 26, 114, 700, 701, 1042, 1043, 1082, 1083, 1114, 1184, 1186, 1700, 2950, 3802) ORDER BY t.oid
+SELECT t.oid, t.typname, t.typlen, t.typelem, t.typcategory, t.typalign FROM pg_type t WHERE t.oid IN (1000, 1005, 1007, 1009, 1016, 1021, 1022, 1115, 1182, 1231) ORDER BY t.oid
+SELECT typname FROM pg_type WHERE oid = 'int4'::regtype
+-- regclass
+SELECT 'catdiff.t'::regclass, 'catdiff."Mixed Case"'::regclass, 'CATDIFF.T'::regclass
+SELECT 'pg_class'::regclass::oid, 'pg_namespace'::regclass::oid, 'pg_type'::regclass::oid, 'pg_attribute'::regclass::oid, 'pg_catalog.pg_database'::regclass::oid
+SELECT 'catdiff.nope'::regclass
+SELECT 'nope'::regclass
+SELECT 'a.b.c.d'::regclass
+SELECT '"unterminated'::regclass
+SELECT 0::regclass, 0::regproc
+SELECT pg_table_is_visible('catdiff.t'::regclass), pg_table_is_visible(0)
+SET search_path = catdiff, public
+SELECT pg_table_is_visible('catdiff.t'::regclass), 't'::regclass, current_schemas(false), current_schemas(true), current_schema()
+SELECT 't'::regclass::oid = 'catdiff.t'::regclass::oid
+RESET search_path
+SET search_path = nosuchschema
+SELECT current_schemas(false), current_schemas(true), current_schema()
+RESET search_path
+SELECT current_schemas(false), current_schema()
+-- system information functions
+SELECT format_type(23, -1), format_type(1043, 24), format_type(1700, 655366), format_type(1042, 14), format_type(1184, 7)
+SELECT format_type(0, -1), format_type(NULL, 1), format_type(25, NULL), format_type(1007, -1)
+SELECT pg_size_pretty(0::bigint), pg_size_pretty(10239::bigint), pg_size_pretty(10240::bigint), pg_size_pretty(123456789::bigint), pg_size_pretty(-987654321012::bigint), pg_size_pretty(9223372036854775807)
+SELECT pg_encoding_to_char(6), pg_encoding_to_char(0)
+SELECT obj_description('catdiff.t'::regclass, 'pg_class'), obj_description('catdiff.t'::regclass), col_description('catdiff.t'::regclass, 1)
+SELECT pg_type_is_visible(23), pg_type_is_visible(0)
+SELECT pg_get_userbyid(n.nspowner) = current_user FROM pg_namespace n WHERE n.nspname = 'catdiff'
+SELECT pg_get_userbyid(c.relowner) = current_user FROM pg_class c WHERE c.oid = 'catdiff.t'::regclass
+-- the views over the catalog
+SELECT schemaname, tablename, hasindexes, hasrules, hastriggers, rowsecurity FROM pg_tables WHERE schemaname = 'catdiff' ORDER BY 2
+SELECT schemaname, viewname FROM pg_views WHERE schemaname = 'catdiff'
+SELECT datname, encoding, datallowconn, datistemplate FROM pg_database WHERE datname = current_database()
+SELECT rolname = current_user, rolsuper, rolcanlogin FROM pg_roles WHERE rolname = current_user
+SELECT amname, amtype FROM pg_am WHERE oid IN (2, 403) ORDER BY 1
+SELECT collname, collprovider FROM pg_collation WHERE oid IN (100, 950, 951) ORDER BY oid
+DROP SCHEMA catdiff CASCADE
