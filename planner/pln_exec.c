@@ -32,6 +32,11 @@ struct pln_iter {
     int64_t limit, skip, sent;
     bool cur_matched;             /* JOIN: the left row met a right row */
     bool *rmatched;               /* RIGHT/FULL JOIN: which right rows met a left row */
+    pln_rowset_t *hash;           /* JOIN with equality keys: the right rows by key (entries' state: a cands_t) */
+    int nkeys, *lkeys, *rkeys;    /* JOIN: the key columns of each side (right ones counted in the right row) */
+    bool *null_keys;              /* JOIN: a key compared by IS NOT DISTINCT FROM, where NULL meets NULL */
+    const int *cand;              /* JOIN: the current left row's candidate right rows (hash); NULL: all */
+    int ncand;
     void *ext;                    /* CTE, FLATMAP: the state of operators run in their own files */
 };
 
@@ -302,6 +307,116 @@ static ty_datum_t *join_row(pln_exec_t *x, const pln_rel_t *rel, const ty_datum_
     return out;
 }
 
+/* A key's right rows, in their order. */
+typedef struct cands {
+    int n, cap;
+    int *rows;
+} cands_t;
+
+/*
+ * Adds c's conjuncts "left column = right column" and "left column IS NOT
+ * DISTINCT FROM right column" (how correlated subqueries are joined back)
+ * of one type to the iterator's keys.
+ */
+static void find_keys(pln_iter_t *it, const ty_expr_t *c, int lw, int max)
+{
+    if (c->kind == TY_EXPR_AND) {
+        for (int i = 0; i < c->nargs; i++)
+            find_keys(it, c->args[i], lw, max);
+        return;
+    }
+    bool equal = c->kind == TY_EXPR_CALL && c->func != NULL && strcmp(c->func->name, "=") == 0;
+    bool not_distinct = c->kind == TY_EXPR_IS_DISTINCT && c->negated;
+    if (!(equal || not_distinct) || c->nargs != 2 || it->nkeys == max)
+        return;
+    const ty_expr_t *a = c->args[0], *b = c->args[1];
+    if (a->kind != TY_EXPR_COLUMN || b->kind != TY_EXPR_COLUMN || a->type != b->type)
+        return;
+    if (a->index >= lw && b->index < lw) {
+        const ty_expr_t *t = a;
+        a = b;
+        b = t;
+    }
+    if (a->index >= lw || b->index < lw)
+        return;
+    it->null_keys[it->nkeys] = not_distinct;
+    it->lkeys[it->nkeys] = a->index;
+    it->rkeys[it->nkeys++] = b->index - lw;
+}
+
+/*
+ * An equi-join hashes the right side on its keys, so each left row meets
+ * only the right rows with equal keys instead of all of them. "=" of one
+ * type holds only for values ty_datum_compare finds equal (the rowset's
+ * equality, where NULL equals NULL as IS NOT DISTINCT FROM has it), so the
+ * candidates include every match; the whole condition still decides. A
+ * NULL key of "=" matches nothing.
+ */
+static void join_hash(pln_exec_t *x, pln_iter_t *it)
+{
+    const pln_rel_t *rel = it->rel;
+    enum { MAX_KEYS = 8 };
+    if (!rel->pred || it->nr < 8)
+        return;   /* a few right rows: the loop is as cheap */
+    it->lkeys = cm_arena_alloc(x->ctx->arena, sizeof(int) * MAX_KEYS);
+    it->rkeys = cm_arena_alloc(x->ctx->arena, sizeof(int) * MAX_KEYS);
+    it->null_keys = cm_arena_alloc(x->ctx->arena, sizeof(bool) * MAX_KEYS);
+    find_keys(it, rel->pred, rel->input->ncols, MAX_KEYS);
+    if (it->nkeys == 0)
+        return;
+    ty_oid_t types[MAX_KEYS];
+    for (int k = 0; k < it->nkeys; k++)
+        types[k] = rel->right->types[it->rkeys[k]];
+    it->hash = pln__rowset_new(x->ctx->arena, it->nkeys, types);
+    ty_datum_t key[MAX_KEYS];
+    for (int r = 0; r < it->nr; r++) {
+        bool null = false;
+        for (int k = 0; k < it->nkeys; k++) {
+            key[k] = it->rrows[r][it->rkeys[k]];
+            null |= key[k].isnull && !it->null_keys[k];
+        }
+        if (null)
+            continue;
+        pln_rowent_t *e = pln__rowset_find(it->hash, key, true, NULL);
+        cands_t *c = e->state;
+        if (c == NULL)
+            c = e->state = cm_arena_zalloc(x->ctx->arena, sizeof *c);
+        if (c->n == c->cap) {
+            int cap = c->cap ? 2 * c->cap : 4;
+            int *rows = cm_arena_alloc(x->ctx->arena, sizeof(int) * (size_t)cap);
+            if (c->n)
+                memcpy(rows, c->rows, sizeof(int) * (size_t)c->n);
+            c->rows = rows;
+            c->cap = cap;
+        }
+        c->rows[c->n++] = r;
+    }
+}
+
+/* The left row's candidates: it->cand/ncand (hash) or, without keys, every right row. */
+static void join_candidates(pln_iter_t *it)
+{
+    it->pos = 0;
+    if (!it->hash) {
+        it->cand = NULL;
+        it->ncand = it->nr;
+        return;
+    }
+    ty_datum_t key[8];
+    it->ncand = 0;
+    for (int k = 0; k < it->nkeys; k++) {
+        key[k] = it->cur[it->lkeys[k]];
+        if (key[k].isnull && !it->null_keys[k])
+            return;
+    }
+    pln_rowent_t *e = pln__rowset_find(it->hash, key, false, NULL);
+    if (e) {
+        const cands_t *c = e->state;
+        it->cand = c->rows;
+        it->ncand = c->n;
+    }
+}
+
 /*
  * A nested loop over the right side's rows: each left row with every right
  * row the condition holds for; an outer join adds a left row that met none
@@ -322,11 +437,11 @@ static bool join_next(pln_exec_t *x, pln_iter_t *it, ty_datum_t **row)
                 it->pos = 0;
                 break;
             }
-            it->pos = 0;
             it->cur_matched = false;
+            join_candidates(it);
         }
-        while (it->pos < it->nr) {
-            int k = it->pos++;
+        while (it->pos < it->ncand) {
+            int k = it->cand ? it->cand[it->pos++] : it->pos++;
             ty_datum_t *r = join_row(x, rel, it->cur, it->rrows[k]);
             if (rel->pred) {
                 ty_datum_t ok;
@@ -398,6 +513,7 @@ static bool start(pln_exec_t *x, pln_iter_t *it)
         if (!drain(x, it->right, -1, &it->rrows, &it->nr))
             return false;
         it->rmatched = cm_arena_zalloc(x->ctx->arena, sizeof(bool) * (size_t)(it->nr ? it->nr : 1));
+        join_hash(x, it);
         return true;
     case PLN_REL_DISTINCT:
         if (rel->nsort) {
