@@ -10,6 +10,7 @@
  */
 #include "catalog/cat_int.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 enum {
@@ -51,6 +52,8 @@ static const cat_column_t cols_items[] = {
     COL("type", TY_TEXT),
     COL("relkind", TY_CHAR),
     COL("create_sql", TY_TEXT),
+    COL("ncolumns", TY_INT2),      /* pg_class.relnatts */
+    COL("has_index", TY_BOOL),     /* pg_class.relhasindex: an index reads it */
 };
 static const cat_column_t cols_columns[] = {
     COL("item_id", TY_INT8),
@@ -200,7 +203,32 @@ static ty_datum_t cat__str(cm_arena_t *a, const char *s)
     return cat__text(a, s, strlen(s));
 }
 
-static void cat__item_row(const cat_item_t *it, cm_arena_t *a, cat_rows_t *out)
+static int cat__id_cmp(const void *a, const void *b)
+{
+    cat_id_t x = *(const cat_id_t *)a, y = *(const cat_id_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* The relations some index reads, sorted (n in *n; free() it). */
+static cat_id_t *cat__indexed(const cat_snap_t *s, size_t *n)
+{
+    size_t cap = 16;
+    cat_id_t *ids = cm_malloc(cap * sizeof *ids);
+    *n = 0;
+    const cat_item_t *it;
+    for (size_t i = 0; (it = cat_snap_item_at(s, i)); i++) {
+        if (it->kind != CAT_ITEM_INDEX || it->ndeps == 0)
+            continue;
+        if (*n == cap)
+            ids = cm_realloc(ids, (cap *= 2) * sizeof *ids);
+        ids[(*n)++] = it->deps[0];
+    }
+    qsort(ids, *n, sizeof *ids, cat__id_cmp);
+    return ids;
+}
+
+static void cat__item_row(const cat_item_t *it, cm_arena_t *a, const cat_id_t *indexed, size_t nindexed,
+                          cat_rows_t *out)
 {
     ty_datum_t *r = cat__row(out, CM_ARRAY_LEN(cols_items));
     char relkind = cat_item_kind_relkind(it->kind);
@@ -211,6 +239,8 @@ static void cat__item_row(const cat_item_t *it, cm_arena_t *a, cat_rows_t *out)
     r[4] = cat__str(a, cat_item_kind_name(it->kind));
     r[5] = cat__text(a, &relkind, 1);
     r[6] = cat__str(a, it->create_sql);
+    r[7] = cat__int(it->ncolumns);
+    r[8].v.b = nindexed > 0 && bsearch(&it->id, indexed, nindexed, sizeof *indexed, cat__id_cmp) != NULL;
 }
 
 static void cat__column_rows(const cat_item_t *it, cm_arena_t *a, cat_rows_t *out)
@@ -316,10 +346,14 @@ bool cat_builtin_rows(const cat_snap_t *s, const cat_item_t *relation, cm_arena_
             r[3] = cat__str(arena, sc->name);
         }
         break;
-    case REL_ITEMS:
+    case REL_ITEMS: {
+        size_t nindexed;
+        cat_id_t *indexed = cat__indexed(s, &nindexed);
         for (size_t i = 0; (it = cat_snap_item_at(s, i)); i++)
-            cat__item_row(it, arena, out);
+            cat__item_row(it, arena, indexed, nindexed, out);
+        free(indexed);
         break;
+    }
     case REL_COLUMNS:
         for (size_t i = 0; (it = cat_snap_item_at(s, i)); i++)
             cat__column_rows(it, arena, out);

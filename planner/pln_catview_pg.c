@@ -18,9 +18,8 @@ static const pln_catview_t views[] = {
      " (CASE i.relkind WHEN 'i' THEN 403 WHEN 'r' THEN 2 WHEN 'm' THEN 2 ELSE 0 END)::oid AS relam,"
      " CASE WHEN i.relkind IN ('v', 'f') THEN 0::oid ELSE i.oid END AS relfilenode, 0::oid AS reltablespace,"
      " 0 AS relpages, (-1)::float4 AS reltuples, 0 AS relallvisible, 0::oid AS reltoastrelid,"
-     " EXISTS (SELECT 1 FROM eddy_catalog.index_keys k WHERE k.relation_id = i.id) AS relhasindex,"
-     " false AS relisshared, 'p'::\"char\" AS relpersistence, i.relkind AS relkind,"
-     " (SELECT count(*) FROM eddy_catalog.columns c WHERE c.item_id = i.id)::int2 AS relnatts,"
+     " i.has_index AS relhasindex, false AS relisshared, 'p'::\"char\" AS relpersistence,"
+     " i.relkind AS relkind, i.ncolumns AS relnatts,"
      " 0::int2 AS relchecks, i.relkind = 'v' AS relhasrules, false AS relhastriggers,"
      " false AS relhassubclass, false AS relrowsecurity, false AS relforcerowsecurity, true AS relispopulated,"
      " (CASE WHEN i.relkind IN ('r', 'm') THEN 'd' ELSE 'n' END)::\"char\" AS relreplident,"
@@ -102,7 +101,7 @@ static const pln_catview_t views[] = {
     {"pg_catalog", "pg_tables", 0,
      "SELECT s.name::name AS schemaname, i.name::name AS tablename, current_user::name AS tableowner,"
      " NULL::name AS tablespace,"
-     " EXISTS (SELECT 1 FROM eddy_catalog.index_keys k WHERE k.relation_id = i.id) AS hasindexes,"
+     " i.has_index AS hasindexes,"
      " false AS hasrules, false AS hastriggers, false AS rowsecurity"
      " FROM eddy_catalog.items i JOIN eddy_catalog.schemas s ON s.id = i.schema_id"
      " WHERE i.relkind = 'r' AND " PLN_CATVIEW_IN_DATABASE("s")},
@@ -116,7 +115,7 @@ static const pln_catview_t views[] = {
     {"pg_catalog", "pg_matviews", 0,
      "SELECT s.name::name AS schemaname, i.name::name AS matviewname, current_user::name AS matviewowner,"
      " NULL::name AS tablespace,"
-     " EXISTS (SELECT 1 FROM eddy_catalog.index_keys k WHERE k.relation_id = i.id) AS hasindexes,"
+     " i.has_index AS hasindexes,"
      " true AS ispopulated, pg_get_viewdef(i.oid) AS definition"
      " FROM eddy_catalog.items i JOIN eddy_catalog.schemas s ON s.id = i.schema_id"
      " WHERE i.relkind = 'm' AND " PLN_CATVIEW_IN_DATABASE("s")},

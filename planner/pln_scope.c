@@ -424,7 +424,10 @@ static bool bind_catview(pln_binder_t *b, const sql_from_t *f, const pln_catview
     sub.select = stmts.items[0]->select;
     sub.lateral = false;
     sub.alias = f->alias ? f->alias : v->name;
-    return bind_subquery(b, &sub, sc, rel);
+    if (bind_subquery(b, &sub, sc, rel))
+        return true;
+    b->err->position = 0;   /* a position would count in the view's text, not the statement's */
+    return false;
 }
 
 /*

@@ -6,7 +6,7 @@
 #   BENCH_SECONDS=10 BENCH_CLIENTS=8 BENCH_THREADS=2 BENCH_ROUNDS=1 tests/bench/run.sh
 # Then DDL latency on the same two servers (tests/bench/ddl.py): a 10,000-object
 # catalog, CREATE VIEW p50/p99 and SHOW OBJECTS against PostgreSQL's CREATE VIEW and
-# pg_class listing, with issue 3's targets. BENCH_DDL=0 skips it;
+# pg_class listing, with issue 3's targets, and that pg_class query on both. BENCH_DDL=0 skips it;
 #   BENCH_DDL_OBJECTS=10000 BENCH_DDL_STATEMENTS=300 BENCH_DDL_SHOWS=30 size it.
 # Then sequencing throughput and commit-to-applied latency for 1, 2 and 4 workers
 # (tests/tools/seq_bench.c); BENCH_SEQ=0 skips it, BENCH_SEQ_COMMITS / BENCH_SEQ_BURST size it.

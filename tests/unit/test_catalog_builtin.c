@@ -75,8 +75,9 @@ static void test_rows_follow_the_catalog(void)
     UNIT_CHECK(n == 2 + cat_builtin_count());
     UNIT_CHECK(r.datums[0].v.i == 2 && r.datums[1].v.i == ctab->oid && r.datums[2].v.i == 1);
     UNIT_CHECK(text_is(&r.datums[3], "ctab") && text_is(&r.datums[4], "table") && text_is(&r.datums[5], "r"));
-    UNIT_CHECK(text_is(&r.datums[7 + 3], "v") && text_is(&r.datums[7 + 4], "view") && text_is(&r.datums[7 + 5], "v"));
-    UNIT_CHECK(text_is(&r.datums[7 + 6], "CREATE view v"));
+    UNIT_CHECK(r.datums[7].v.i == 3 && !r.datums[8].v.b);   /* ctab: 3 columns, no index yet */
+    UNIT_CHECK(text_is(&r.datums[9 + 3], "v") && text_is(&r.datums[9 + 4], "view") && text_is(&r.datums[9 + 5], "v"));
+    UNIT_CHECK(text_is(&r.datums[9 + 6], "CREATE view v") && r.datums[9 + 7].v.i == 1);
     free(r.datums);
 
     /* columns: attnum from 1, format_type names, nullability, defaults. */
@@ -103,6 +104,9 @@ static void test_rows_follow_the_catalog(void)
     UNIT_CHECK(tc_create_cols(&t, CAT_ITEM_INDEX, "ctab_b", "ctab", keys, 1, false));
     UNIT_CHECK(rows(&t, "index_keys", &a, &r) == 1);
     UNIT_CHECK(r.datums[1].v.i == 2 && r.datums[2].v.i == 1 && r.datums[3].v.i == 2 && text_is(&r.datums[4], "b"));
+    free(r.datums);
+    UNIT_CHECK(rows(&t, "items", &a, &r) == 3 + cat_builtin_count());
+    UNIT_CHECK(r.datums[3].v.s.len == 4 && r.datums[8].v.b && !r.datums[9 + 8].v.b);   /* ctab now has an index, v not */
     free(r.datums);
     UNIT_CHECK(tc_drop(&t, CAT_ITEM_INDEX, "ctab_b", false, false));
 
