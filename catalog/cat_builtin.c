@@ -386,3 +386,26 @@ bool cat_builtin_rows(const cat_snap_t *s, const cat_item_t *relation, cm_arena_
     }
     return true;
 }
+
+bool cat_builtin_read(const cat_snap_t *s, const char *name, int ncols, cm_arena_t *arena, ty_datum_t ***rows,
+                      int *nrows, cm_err_t *err)
+{
+    const cat_schema_t *sc = cat_snap_schema(s, NULL, "eddy_catalog");
+    const cat_item_t *it = sc ? cat_snap_item(s, sc, name) : NULL;
+    if (it == NULL || !cat_id_is_system(it->id) || (int)it->ncolumns != ncols)
+        return cm_err_set(err, CM_ERRCODE_INTERNAL_ERROR, "the catalog has no relation \"eddy_catalog.%s\" of %d columns",
+                          name, ncols);
+    cat_rows_t r = {0};
+    if (!cat_builtin_rows(s, it, arena, &r, err)) {
+        free(r.datums);
+        return false;
+    }
+    *rows = cm_arena_alloc(arena, sizeof **rows * (r.nrows ? r.nrows : 1));
+    for (size_t i = 0; i < r.nrows; i++) {
+        (*rows)[i] = cm_arena_alloc(arena, sizeof(ty_datum_t) * (size_t)ncols);
+        memcpy((*rows)[i], &r.datums[i * (size_t)ncols], sizeof(ty_datum_t) * (size_t)ncols);
+    }
+    *nrows = (int)r.nrows;
+    free(r.datums);
+    return true;
+}

@@ -741,5 +741,8 @@ typedef struct cat_rows {
 } cat_rows_t;
 bool cat_builtin_rows(const cat_snap_t *s, const cat_item_t *relation, cm_arena_t *arena, cat_rows_t *out,
                       cm_err_t *err);
+/* The rows of eddy_catalog.<name> (which must have ncols columns) as row pointers, all in arena. */
+bool cat_builtin_read(const cat_snap_t *s, const char *name, int ncols, cm_arena_t *arena, ty_datum_t ***rows,
+                      int *nrows, cm_err_t *err);
 
 #endif

@@ -11,7 +11,6 @@
 #include "sequencer/sequencer.h"
 #include "server/srv_zk.h"
 
-#include <stdlib.h>
 #include <string.h>
 
 /* Rows collected into the statement's arena. */
@@ -158,24 +157,9 @@ static bool srv__catalog_rows(srv_conn_t *c, const char *relation, int ncols, cm
                           "reading %s in a statement that calls a blocking function (pg_sleep) is not supported",
                           relation);
     const pln_catalog_t *cat = srv_catalog_for(c);
-    const cat_schema_t *sc = cat ? cat_snap_schema(cat->snap, NULL, "eddy_catalog") : NULL;
-    const cat_item_t *it = sc ? cat_snap_item(cat->snap, sc, strchr(relation, '.') + 1) : NULL;
-    if (it == NULL || (int)it->ncolumns != ncols)
-        return cm_err_set(err, CM_ERRCODE_INTERNAL_ERROR, "the catalog has no relation \"%s\" of %d columns",
-                          relation, ncols);
-    cat_rows_t r = {0};
-    bool ok = cat_builtin_rows(cat->snap, it, arena, &r, err);
-    if (ok) {
-        *rows = cm_arena_alloc(arena, sizeof **rows * (r.nrows ? r.nrows : 1));
-        for (size_t i = 0; i < r.nrows; i++) {
-            ty_datum_t *row = cm_arena_alloc(arena, sizeof *row * (size_t)ncols);
-            memcpy(row, &r.datums[i * (size_t)ncols], sizeof *row * (size_t)ncols);
-            (*rows)[i] = row;
-        }
-        *nrows = (int)r.nrows;
-    }
-    free(r.datums);
-    return ok;
+    if (cat == NULL)
+        return cm_err_set(err, CM_ERRCODE_INTERNAL_ERROR, "this server has no catalog");
+    return cat_builtin_read(cat->snap, strchr(relation, '.') + 1, ncols, arena, rows, nrows, err);
 }
 
 bool srv_sysrel_rows(void *arg, const char *relation, int ncols, cm_arena_t *arena, ty_datum_t ***rows,

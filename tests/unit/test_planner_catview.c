@@ -17,27 +17,12 @@ typedef struct rows_ctx {
     const cat_snap_t *snap;
 } rows_ctx_t;
 
-/* ty_ctx_t.session_rows as srv_internal.c answers eddy_catalog's relations. */
+/* ty_ctx_t.session_rows as srv_internal.c answers eddy_catalog's relations (the only ones the views read). */
 static bool session_rows(void *arg, const char *relation, int ncols, cm_arena_t *arena, ty_datum_t ***rows,
                          int *nrows, cm_err_t *err)
 {
     rows_ctx_t *rc = arg;
-    const cat_schema_t *sc = cat_snap_schema(rc->snap, NULL, "eddy_catalog");
-    const char *dot = strchr(relation, '.');
-    const cat_item_t *it = sc && dot ? cat_snap_item(rc->snap, sc, dot + 1) : NULL;
-    if (it == NULL || (int)it->ncolumns != ncols)
-        return cm_err_set(err, "XX000", "no relation %s of %d columns", relation, ncols);
-    cat_rows_t r = {0};
-    if (!cat_builtin_rows(rc->snap, it, arena, &r, err))
-        return false;
-    *rows = cm_arena_alloc(arena, sizeof **rows * (r.nrows ? r.nrows : 1));
-    for (size_t i = 0; i < r.nrows; i++) {
-        (*rows)[i] = cm_arena_alloc(arena, sizeof(ty_datum_t) * (size_t)ncols);
-        memcpy((*rows)[i], &r.datums[i * (size_t)ncols], sizeof(ty_datum_t) * (size_t)ncols);
-    }
-    *nrows = (int)r.nrows;
-    free(r.datums);
-    return true;
+    return cat_builtin_read(rc->snap, strchr(relation, '.') + 1, ncols, arena, rows, nrows, err);
 }
 
 typedef struct collect {

@@ -868,5 +868,43 @@ def command_tags_as_postgres(t):
     t.same_as_ref(run, "command tags")
 
 
+
+@case
+def pg_catalog_sees_a_block_s_own_ddl_and_others_only_after_commit_as_postgres(t):
+    sch = schema("catvis")
+
+    def run(port):
+        out = []
+        with connect(port) as a, connect(port) as b:
+            a.q("DROP SCHEMA IF EXISTS %s CASCADE" % sch)
+            a.q("CREATE SCHEMA %s" % sch)
+            look = ("SELECT c.relname, c.relkind FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace "
+                    "WHERE n.nspname = '%s' ORDER BY 1" % sch)
+            a.q("BEGIN")
+            a.q("CREATE TABLE %s.t (a int, b text)" % sch)
+            a.q("CREATE VIEW %s.v AS SELECT a FROM %s.t" % (sch, sch))
+            out.append(rows(a.q(look)))      # the block sees its own DDL
+            out.append(rows(b.q(look)))      # another session does not, yet
+            out.append(rows(a.q("SELECT attname FROM pg_attribute WHERE attrelid = '%s.t'::regclass "
+                                "AND attnum > 0 ORDER BY attnum" % sch)))
+            a.q("ROLLBACK")
+            out.append(rows(a.q(look)))      # rolled back: gone
+            a.q("CREATE TABLE %s.t (a int)" % sch)
+            out.append(rows(b.q(look)))      # committed: everyone sees it
+            a.q("DROP SCHEMA %s CASCADE" % sch)
+        return out
+    got = t.same_as_ref(run, "pg_class inside and outside a block")
+    t.eq(got and got[0], [[b"t", b"r"], [b"v", b"v"]], "the block's own relations")
+
+
+@case
+def catalog_reads_refused_in_a_statement_run_off_the_loop(t):
+    # A statement calling pg_sleep runs on a worker thread, where the loop's snapshot may change
+    # under it: eddy refuses to read the catalog there (PostgreSQL has no such limit).
+    with connect() as c:
+        got = outcome(c.q("SELECT pg_sleep(0), count(*) FROM pg_class"))
+        t.eq([(e[0], e[1]) for e in got], [("E", "0A000")], "pg_sleep with pg_class")
+        t.eq(rows(c.q("SELECT count(*) > 0 FROM pg_class")), [[b"t"]], "the session goes on")
+
 if __name__ == "__main__":
     main()
