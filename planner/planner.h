@@ -215,6 +215,17 @@ bool pln_execute_params(const pln_stmt_t *execute, const char *sql, const ty_oid
  *     kind text, object_id int8
  *   dataflows: worker int4, id int8, name text, catalog_index int8, plan_bytes int4
  */
+/*
+ * eddy_catalog.constraints: every table's PRIMARY KEY, UNIQUE and CHECK
+ * constraints (pln_constraint.c), which the catalog keeps only in the
+ * CREATE TABLE text, so the planner reads them: relation_id int8, position
+ * int4, name text, type "char", keys int2[], definition text, oid oid,
+ * index_oid oid. pln_constraint_rows gives its rows at a snapshot.
+ */
+#define PLN_CATALOG_CONSTRAINTS "eddy_catalog.constraints"
+bool pln_constraint_rows(const cat_snap_t *s, int ncols, cm_arena_t *arena, ty_datum_t ***rows, int *nrows,
+                         cm_err_t *err);
+
 #define PLN_INTERNAL_COMMANDS "eddy_internal.commands"
 #define PLN_INTERNAL_WORKERS "eddy_internal.workers"
 #define PLN_INTERNAL_WORKER_COMMANDS "eddy_internal.worker_commands"

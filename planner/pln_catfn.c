@@ -80,6 +80,34 @@ bad:
     return cm_err_set(ctx->err, "42602", "invalid name syntax");
 }
 
+/* The OID of the index behind a PRIMARY KEY or UNIQUE constraint named qn, where the search path (or
+ * qn's schema) finds it first; 0: none. Reads every table's constraints: a rare lookup. */
+static uint32_t constraint_index_named(const pln_catalog_t *cat, ty_ctx_t *ctx, const cat_qname_t *qn)
+{
+    const cat_schema_t *path[PLN_CATFN_PATH_MAX];
+    size_t np;
+    if (qn->schema) {
+        const cat_database_t *db = cat->search.database ? cat_snap_database(cat->snap, cat->search.database) : NULL;
+        path[0] = cat_snap_schema(cat->snap, db, qn->schema);
+        np = path[0] ? 1 : 0;
+    } else {
+        np = cat_search_schemas(cat->snap, &cat->search, true, path, PLN_CATFN_PATH_MAX);
+    }
+    for (size_t p = 0; p < np; p++) {
+        const cat_item_t *t;
+        for (size_t i = 0; (t = cat_snap_item_at(cat->snap, i)); i++) {
+            if (t->schema != path[p] || t->kind != CAT_ITEM_TABLE)
+                continue;
+            pln_constraint_t *cs;
+            int n = pln__constraints_of(t, ctx->arena, &cs);
+            for (int k = 0; k < n; k++)
+                if (cs[k].index_oid != 0 && strcmp(cs[k].name, qn->name) == 0)
+                    return cs[k].index_oid;
+        }
+    }
+    return 0;
+}
+
 static bool regclass_in(const pln_catalog_t *cat, ty_ctx_t *ctx, const ty_datum_t *name, ty_datum_t *out)
 {
     char *parts[3];
@@ -94,6 +122,11 @@ static bool regclass_in(const pln_catalog_t *cat, ty_ctx_t *ctx, const ty_datum_
         return true;
     }
     const cat_item_t *it = cat->snap ? cat_resolve_item(cat->snap, &cat->search, &qn, ctx->err) : NULL;
+    if (it == NULL && cat->snap && (oid = constraint_index_named(cat, ctx, &qn)) != 0) {
+        cm_err_clear(ctx->err);
+        out->v.i = oid;
+        return true;
+    }
     if (it == NULL) {
         if (!ctx->err->set)
             cm_err_set(ctx->err, "42P01", "relation \"%.*s\" does not exist", (int)name->v.s.len, name->v.s.p);
@@ -107,7 +140,8 @@ static bool regclass_out(const pln_catalog_t *cat, ty_ctx_t *ctx, uint32_t oid, 
 {
     cm_buf_t b;
     cm_buf_init(&b, 64);
-    const cat_item_t *it = cat->snap ? cat_snap_item_by_oid(cat->snap, oid) : NULL;
+    const cat_item_t *it = cat->snap ? cat_snap_item_by_oid(cat->snap, oid) : NULL, *table = NULL;
+    const pln_constraint_t *con;
     if (it != NULL) {
         if (!cat_item_visible(cat->snap, &cat->search, it)) {
             cat_quote_ident(it->schema->name, &b);
@@ -116,11 +150,57 @@ static bool regclass_out(const pln_catalog_t *cat, ty_ctx_t *ctx, uint32_t oid, 
         cat_quote_ident(it->name, &b);
     } else if (oid == 0) {
         cm_buf_put_u8(&b, '-');   /* regclassout prints InvalidOid as "-" */
+    } else if (cat->snap && (con = pln__constraint_by_oid(cat->snap, oid, true, ctx->arena, &table))) {
+        if (!cat_item_visible(cat->snap, &cat->search, table)) {
+            cat_quote_ident(table->schema->name, &b);
+            cm_buf_put_u8(&b, '.');
+        }
+        cat_quote_ident(con->name, &b);
     } else if (!pln__catview_name(oid, &b)) {
         cm_buf_free(&b);
         out->isnull = true;
         return true;
     }
+    text_out(ctx, (const char *)b.data, b.len, out);
+    cm_buf_free(&b);
+    return true;
+}
+
+/*
+ * pg_get_indexdef in PostgreSQL's form, "CREATE [UNIQUE] INDEX i ON s.t
+ * USING btree (a, b)", which psql cuts at " USING " for \d: for an index
+ * of eddy's (its key columns as the catalog names them) or one behind a
+ * PRIMARY KEY or UNIQUE constraint.
+ */
+static bool indexdef(const pln_catalog_t *cat, ty_ctx_t *ctx, uint32_t oid, ty_datum_t *out)
+{
+    const cat_item_t *it = cat_snap_item_by_oid(cat->snap, oid), *table = NULL;
+    const pln_constraint_t *con = NULL;
+    if (it != NULL && it->kind == CAT_ITEM_INDEX)
+        table = it->ndeps > 0 ? cat_snap_item_by_id(cat->snap, it->deps[0]) : NULL;
+    else if (it == NULL)
+        con = pln__constraint_by_oid(cat->snap, oid, true, ctx->arena, &table);
+    if (table == NULL) {
+        out->isnull = true;
+        return true;
+    }
+    cm_buf_t b;
+    cm_buf_init(&b, 128);
+    cm_buf_put_str(&b, con ? "CREATE UNIQUE INDEX " : "CREATE INDEX ");
+    cat_quote_ident(con ? con->name : it->name, &b);
+    cm_buf_put_str(&b, " ON ");
+    cat_quote_ident(table->schema->name, &b);
+    cm_buf_put_u8(&b, '.');
+    cat_quote_ident(table->name, &b);
+    cm_buf_put_str(&b, " USING btree (");
+    int nkeys = con ? con->nkeys : (int)it->ncolumns;
+    for (int k = 0; k < nkeys; k++) {
+        if (k)
+            cm_buf_put_str(&b, ", ");
+        int at = con ? con->keys[k] : 0;
+        cat_quote_ident(con ? (at > 0 ? table->columns[at - 1].name : "?") : it->columns[k].name, &b);
+    }
+    cm_buf_put_u8(&b, ')');
     text_out(ctx, (const char *)b.data, b.len, out);
     cm_buf_free(&b);
     return true;
@@ -171,9 +251,13 @@ bool pln_catalog_fn(void *arg, int fn, const ty_datum_t *args, int nargs, ty_ctx
         return regclass_out(cat, ctx, (uint32_t)args[0].v.i, out);
     case TY_CATFN_TABLE_IS_VISIBLE:
         if (it == NULL) {
-            /* pg_catalog's own relations are always searched first. */
+            /* pg_catalog's own relations are always searched first; a constraint's index is
+             * visible where its table is (eddy keeps their names apart from relations'). */
+            const cat_item_t *table;
             if (pln__catview_name((uint32_t)args[0].v.i, NULL))
                 out->v.b = true;
+            else if (cat->snap && pln__constraint_by_oid(cat->snap, (uint32_t)args[0].v.i, true, ctx->arena, &table))
+                out->v.b = cat_item_visible(cat->snap, &cat->search, table);
             else
                 out->isnull = true;
             return true;
@@ -181,11 +265,21 @@ bool pln_catalog_fn(void *arg, int fn, const ty_datum_t *args, int nargs, ty_ctx
         out->v.b = cat_item_visible(cat->snap, &cat->search, it);
         return true;
     case TY_CATFN_INDEXDEF:
-        if (it == NULL || it->kind != CAT_ITEM_INDEX) {
+        if (cat->snap == NULL) {
             out->isnull = true;
             return true;
         }
-        return text_out(ctx, it->create_sql, strlen(it->create_sql), out);
+        return indexdef(cat, ctx, (uint32_t)args[0].v.i, out);
+    case TY_CATFN_CONSTRAINTDEF: {
+        const cat_item_t *table;
+        const pln_constraint_t *con =
+            cat->snap ? pln__constraint_by_oid(cat->snap, (uint32_t)args[0].v.i, false, ctx->arena, &table) : NULL;
+        if (con == NULL) {
+            out->isnull = true;
+            return true;
+        }
+        return text_out(ctx, con->definition, strlen(con->definition), out);
+    }
     case TY_CATFN_VIEWDEF:
         if (it == NULL || (it->kind != CAT_ITEM_VIEW && it->kind != CAT_ITEM_MATVIEW)) {
             out->isnull = true;

@@ -1,6 +1,7 @@
 /*
  * pln_catview_pg.c: pg_catalog's core relations (namespaces, relations,
- * attributes, types, databases, roles, access methods, indexes, defaults)
+ * attributes, types, databases, roles, access methods, indexes, defaults;
+ * the indexes behind PRIMARY KEY and UNIQUE come from eddy_catalog.constraints)
  * and the views PostgreSQL defines over them (pg_tables, pg_views,
  * pg_matviews, pg_indexes), written over eddy_catalog. pln_catview.c says
  * how they are found and bound.
@@ -18,14 +19,25 @@ static const pln_catview_t views[] = {
      " (CASE i.relkind WHEN 'i' THEN 403 WHEN 'r' THEN 2 WHEN 'm' THEN 2 ELSE 0 END)::oid AS relam,"
      " CASE WHEN i.relkind IN ('v', 'f') THEN 0::oid ELSE i.oid END AS relfilenode, 0::oid AS reltablespace,"
      " 0 AS relpages, (-1)::float4 AS reltuples, 0 AS relallvisible, 0::oid AS reltoastrelid,"
-     " i.has_index AS relhasindex, false AS relisshared, 'p'::\"char\" AS relpersistence,"
+     " i.has_index OR coalesce(ci.indexed, false) AS relhasindex, false AS relisshared,"
+     " 'p'::\"char\" AS relpersistence,"
      " i.relkind AS relkind, i.ncolumns AS relnatts,"
-     " 0::int2 AS relchecks, i.relkind = 'v' AS relhasrules, false AS relhastriggers,"
+     " coalesce(ci.checks, 0)::int2 AS relchecks, i.relkind = 'v' AS relhasrules, false AS relhastriggers,"
      " false AS relhassubclass, false AS relrowsecurity, false AS relforcerowsecurity, true AS relispopulated,"
      " (CASE WHEN i.relkind IN ('r', 'm') THEN 'd' ELSE 'n' END)::\"char\" AS relreplident,"
      " false AS relispartition, 0::oid AS relrewrite, 0::oid AS relfrozenxid, 0::oid AS relminmxid,"
      " NULL::text[] AS relacl, NULL::text[] AS reloptions, NULL::text AS relpartbound"
-     " FROM eddy_catalog.items i JOIN eddy_catalog.schemas s ON s.id = i.schema_id WHERE " PLN_CATVIEW_IN_DATABASE("s")},
+     " FROM eddy_catalog.items i JOIN eddy_catalog.schemas s ON s.id = i.schema_id"
+     " LEFT JOIN (SELECT relation_id, bool_or(index_oid <> 0) AS indexed,"
+     " count(*) FILTER (WHERE type = 'c') AS checks FROM eddy_catalog.constraints GROUP BY relation_id) ci"
+     " ON ci.relation_id = i.id WHERE " PLN_CATVIEW_IN_DATABASE("s")
+     /* The indexes behind PRIMARY KEY and UNIQUE constraints (pln_constraint.c). */
+     " UNION ALL SELECT k.index_oid, k.name::name, s.oid, 0::oid, 0::oid, 10::oid, 403::oid, k.index_oid,"
+     " 0::oid, 0, (-1)::float4, 0, 0::oid, false, false, 'p'::\"char\", 'i'::\"char\","
+     " array_length(k.keys, 1)::int2, 0::int2, false, false, false, false, false, true, 'n'::\"char\","
+     " false, 0::oid, 0::oid, 0::oid, NULL::text[], NULL::text[], NULL::text"
+     " FROM eddy_catalog.constraints k JOIN eddy_catalog.items i ON i.id = k.relation_id"
+     " JOIN eddy_catalog.schemas s ON s.id = i.schema_id WHERE k.index_oid <> 0 AND " PLN_CATVIEW_IN_DATABASE("s")},
 
     {"pg_catalog", "pg_attribute", 1249,
      "SELECT i.oid AS attrelid, c.name::name AS attname, c.type_oid AS atttypid, -1 AS attstattarget,"
@@ -38,7 +50,16 @@ static const pln_catview_t views[] = {
      " NULL::text[] AS attfdwoptions, NULL::text AS attmissingval"
      " FROM eddy_catalog.columns c JOIN eddy_catalog.items i ON i.id = c.item_id"
      " JOIN eddy_catalog.schemas s ON s.id = i.schema_id LEFT JOIN eddy_catalog.types t ON t.oid = c.type_oid"
-     " WHERE " PLN_CATVIEW_IN_DATABASE("s")},
+     " WHERE " PLN_CATVIEW_IN_DATABASE("s")
+     /* The key columns of the indexes behind PRIMARY KEY and UNIQUE constraints. */
+     " UNION ALL SELECT k.index_oid, c.name::name, c.type_oid, -1, t.len, u.n::int2,"
+     " (CASE WHEN t.category = 'A' THEN 1 ELSE 0 END), -1, c.typmod, t.byval, t.align, t.storage,"
+     " ''::\"char\", false, false, false, ''::\"char\", ''::\"char\", false, true, 0, t.collation,"
+     " NULL::text[], NULL::text[], NULL::text[], NULL::text"
+     " FROM eddy_catalog.constraints k, unnest(k.keys) WITH ORDINALITY u(attnum, n), eddy_catalog.columns c,"
+     " eddy_catalog.types t, eddy_catalog.items i, eddy_catalog.schemas s"
+     " WHERE k.index_oid <> 0 AND c.item_id = k.relation_id AND c.position = u.attnum AND t.oid = c.type_oid"
+     " AND i.id = k.relation_id AND s.id = i.schema_id AND " PLN_CATVIEW_IN_DATABASE("s")},
 
     {"pg_catalog", "pg_type", 1247,
      "SELECT t.oid AS oid, t.name::name AS typname, 11::oid AS typnamespace, 10::oid AS typowner,"
@@ -85,7 +106,12 @@ static const pln_catview_t views[] = {
      " FROM (SELECT index_id, min(relation_id) AS relation_id, count(*) AS n,"
      " array_agg(attnum ORDER BY position) AS keys FROM eddy_catalog.index_keys GROUP BY index_id) k"
      " JOIN eddy_catalog.items x ON x.id = k.index_id JOIN eddy_catalog.items r ON r.id = k.relation_id"
-     " JOIN eddy_catalog.schemas s ON s.id = x.schema_id WHERE " PLN_CATVIEW_IN_DATABASE("s")},
+     " JOIN eddy_catalog.schemas s ON s.id = x.schema_id WHERE " PLN_CATVIEW_IN_DATABASE("s")
+     " UNION ALL SELECT k.index_oid, i.oid, array_length(k.keys, 1)::int2, array_length(k.keys, 1)::int2,"
+     " true, false, k.type = 'p', false, true, false, true, false, true, true, false, k.keys,"
+     " NULL::oid[], NULL::oid[], NULL::int2[], NULL::text, NULL::text"
+     " FROM eddy_catalog.constraints k JOIN eddy_catalog.items i ON i.id = k.relation_id"
+     " JOIN eddy_catalog.schemas s ON s.id = i.schema_id WHERE k.index_oid <> 0 AND " PLN_CATVIEW_IN_DATABASE("s")},
 
     {"pg_catalog", "pg_attrdef", 2604,
      "SELECT 0::oid AS oid, i.oid AS adrelid, c.position::int2 AS adnum, c.\"default\" AS adbin"
@@ -100,11 +126,11 @@ static const pln_catview_t views[] = {
 
     {"pg_catalog", "pg_tables", 0,
      "SELECT s.name::name AS schemaname, i.name::name AS tablename, current_user::name AS tableowner,"
-     " NULL::name AS tablespace,"
-     " i.has_index AS hasindexes,"
+     " NULL::name AS tablespace, i.has_index OR ci.relation_id IS NOT NULL AS hasindexes,"
      " false AS hasrules, false AS hastriggers, false AS rowsecurity"
      " FROM eddy_catalog.items i JOIN eddy_catalog.schemas s ON s.id = i.schema_id"
-     " WHERE i.relkind = 'r' AND " PLN_CATVIEW_IN_DATABASE("s")},
+     " LEFT JOIN (SELECT DISTINCT relation_id FROM eddy_catalog.constraints WHERE index_oid <> 0) ci"
+     " ON ci.relation_id = i.id WHERE i.relkind = 'r' AND " PLN_CATVIEW_IN_DATABASE("s")},
 
     {"pg_catalog", "pg_views", 0,
      "SELECT s.name::name AS schemaname, i.name::name AS viewname, current_user::name AS viewowner,"
@@ -125,7 +151,10 @@ static const pln_catview_t views[] = {
      " NULL::name AS tablespace, pg_get_indexdef(x.oid) AS indexdef"
      " FROM (SELECT DISTINCT index_id, relation_id FROM eddy_catalog.index_keys) k"
      " JOIN eddy_catalog.items x ON x.id = k.index_id JOIN eddy_catalog.items r ON r.id = k.relation_id"
-     " JOIN eddy_catalog.schemas s ON s.id = r.schema_id WHERE " PLN_CATVIEW_IN_DATABASE("s")},
+     " JOIN eddy_catalog.schemas s ON s.id = r.schema_id WHERE " PLN_CATVIEW_IN_DATABASE("s")
+     " UNION ALL SELECT s.name::name, i.name::name, k.name::name, NULL::name, pg_get_indexdef(k.index_oid)"
+     " FROM eddy_catalog.constraints k JOIN eddy_catalog.items i ON i.id = k.relation_id"
+     " JOIN eddy_catalog.schemas s ON s.id = i.schema_id WHERE k.index_oid <> 0 AND " PLN_CATVIEW_IN_DATABASE("s")},
 };
 
 const pln_catview_table_t pln__catviews_pg = {views, CM_ARRAY_LEN(views)};

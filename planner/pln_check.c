@@ -34,7 +34,7 @@ static void columns_read(const ty_expr_t *e, int *n, int *first, bool *seen, int
 }
 
 /* PostgreSQL's makeObjectName: name1_name2_label, the longer of name1/name2 cut first to fit. */
-static const char *object_name(cm_arena_t *a, const char *name1, const char *name2, const char *label)
+const char *pln__object_name(cm_arena_t *a, const char *name1, const char *name2, const char *label)
 {
     size_t l1 = strlen(name1), l2 = name2 ? strlen(name2) : 0;
     size_t overhead = strlen(label) + 1 + (name2 ? 1 : 0);
@@ -151,7 +151,7 @@ static sql_constraint_t *check_one(pln_binder_t *b, const char *relname, pln_sco
         const char *col = n == 1 ? cols[first].name : NULL;
         for (int pass = 0;; pass++) {
             const char *label = pass ? cm_arena_printf(b->arena, "check%d", pass) : "check";
-            const char *name = object_name(b->arena, relname, col, label);
+            const char *name = pln__object_name(b->arena, relname, col, label);
             if (!used(u, name)) {
                 c->name = name;
                 break;

@@ -356,8 +356,8 @@ static void join_hash(pln_exec_t *x, pln_iter_t *it)
 {
     const pln_rel_t *rel = it->rel;
     enum { MAX_KEYS = 8 };
-    if (!rel->pred || it->nr < 8)
-        return;   /* a few right rows: the loop is as cheap */
+    if (!rel->pred || it->nr < 2)
+        return;   /* one right row: nothing to look up */
     it->lkeys = cm_arena_alloc(x->ctx->arena, sizeof(int) * MAX_KEYS);
     it->rkeys = cm_arena_alloc(x->ctx->arena, sizeof(int) * MAX_KEYS);
     it->null_keys = cm_arena_alloc(x->ctx->arena, sizeof(bool) * MAX_KEYS);
@@ -488,6 +488,36 @@ static bool eval_bound(pln_exec_t *x, ty_expr_t *e, const char *what, const char
     return true;
 }
 
+/* A session relation's rows, read once per execution: a catalog view joins eddy_catalog.items to
+ * itself, and every reference then sees one state. Readers never change the shared rows. */
+struct pln_session_rows {
+    const char *name;
+    int ncols, nrows;
+    ty_datum_t **rows;
+    struct pln_session_rows *next;
+};
+
+static bool session_start(pln_exec_t *x, pln_iter_t *it)
+{
+    const pln_rel_t *rel = it->rel;
+    /* Without a session (unit tests, workers) the relation is empty. */
+    if (!x->ctx->session_rows)
+        return true;
+    for (struct pln_session_rows *s = x->sessions; s; s = s->next)
+        if (s->ncols == rel->ncols && strcmp(s->name, rel->session) == 0) {
+            it->buf = s->rows;
+            it->nbuf = s->nrows;
+            return true;
+        }
+    if (!x->ctx->session_rows(x->ctx->session_arg, rel->session, rel->ncols, x->ctx->arena, &it->buf, &it->nbuf,
+                              x->ctx->err))
+        return false;
+    struct pln_session_rows *s = cm_arena_alloc(x->ctx->arena, sizeof *s);
+    *s = (struct pln_session_rows){rel->session, rel->ncols, it->nbuf, it->buf, x->sessions};
+    x->sessions = s;
+    return true;
+}
+
 static bool start(pln_exec_t *x, pln_iter_t *it)
 {
     it->started = true;
@@ -533,11 +563,7 @@ static bool start(pln_exec_t *x, pln_iter_t *it)
     case PLN_REL_SETOP:
         return setop_start(x, it);
     case PLN_REL_SESSION:
-        /* Without a session (unit tests, workers) the relation is empty. */
-        if (!x->ctx->session_rows)
-            return true;
-        return x->ctx->session_rows(x->ctx->session_arg, rel->session, rel->ncols, x->ctx->arena, &it->buf,
-                                    &it->nbuf, x->ctx->err);
+        return session_start(x, it);
     default:
         return true;
     }

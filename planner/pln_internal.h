@@ -374,6 +374,24 @@ bool pln__rewrite_renamed(pln_binder_t *b, const pln_renames_t *r, cat_change_t 
 bool pln__plan_replace_view(pln_binder_t *b, const cat_item_t *old, const cat_item_def_t *def, cat_change_t *out);
 
 /* pln_check.c: CHECK constraints of CREATE TABLE validated over the columns and named into norm (PostgreSQL's rules). */
+/* PostgreSQL's makeObjectName: name1_name2_label (name2 may be NULL), cut to fit NAMEDATALEN. */
+const char *pln__object_name(cm_arena_t *a, const char *name1, const char *name2, const char *label);
+
+/* pln_constraint.c: a table's PRIMARY KEY / UNIQUE / CHECK constraints, read from its CREATE TABLE. */
+typedef struct pln_constraint {
+    const char *name;
+    char type;                    /* 'p', 'u' or 'c', as pg_constraint.contype */
+    int nkeys;
+    int16_t *keys;                /* p, u: the key columns' numbers */
+    const char *definition;       /* pg_get_constraintdef's text */
+    uint32_t oid;                 /* in pg_constraint */
+    uint32_t index_oid;           /* p, u: its index's OID in pg_class; 0: none listed */
+} pln_constraint_t;
+int pln__constraints_of(const cat_item_t *table, cm_arena_t *a, pln_constraint_t **out);
+/* The constraint with this OID (index: the OID of its index), and its table in *table; NULL: none. */
+const pln_constraint_t *pln__constraint_by_oid(const cat_snap_t *s, uint32_t oid, bool index, cm_arena_t *a,
+                                               const cat_item_t **table);
+
 bool pln__check_constraints(pln_binder_t *b, const char *relname, const cat_column_t *cols, uint32_t ncols,
                             sql_create_table_t *norm);
 /* pln_ctas.c: CREATE TABLE AS: the table with the query's columns; rows only WITH NO DATA or when there are none. */
@@ -573,6 +591,7 @@ struct pln_exec {
     int *sub_nrows;
     int nctes;                    /* CTE results, made when first read (pln_cte.c) */
     struct pln_cterun **ctes;
+    struct pln_session_rows *sessions;   /* session relations read so far: each read once per execution */
 };
 bool pln__exec_collect(pln_exec_t *x, const pln_rel_t *rel, int max_rows, ty_datum_t ***rows, int *nrows);
 

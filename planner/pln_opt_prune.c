@@ -13,8 +13,8 @@
  * call), expressions of a VALUES list of several rows that are not
  * constants (PostgreSQL computes them, so 1/0 there fails as it does in
  * PostgreSQL; a one-row VALUES is a projection to both), grouping keys (they decide the groups), and every
- * column of DISTINCT, set operations and operator kinds this pass does not
- * know (their result depends on all columns).
+ * column of DISTINCT, set operations other than UNION ALL and operator kinds
+ * this pass does not know (their result depends on all columns).
  *
  * Each operator's remaining columns stay in their order, so a column's new
  * position is given by a map (old position -> new, -1: dropped), and when
@@ -381,6 +381,67 @@ static pln_rel_t *keep_all(prune_t *p, pln_rel_t *r, int *map)
     return r;
 }
 
+/*
+ * UNION ALL gives each row of either input as it is, so both inputs need
+ * only the read columns; a projection lines an input up when it keeps more
+ * or puts them elsewhere. The other set operations compare whole rows.
+ * (PostgreSQL prunes UNION ALL's inputs too, once it has folded their
+ * constant expressions.)
+ */
+/* Whether an input computes column i from constants alone (1 / 0), which PostgreSQL folds while planning. */
+static bool folded_by_postgres(const pln_rel_t *in, int i)
+{
+    const ty_expr_t *e = in->kind == PLN_REL_PROJECT                ? in->exprs[i]
+                         : in->kind == PLN_REL_VALUES && in->nrows == 1 ? in->rows[0][i]
+                                                                         : NULL;
+    if (e == NULL || e->kind == TY_EXPR_CONST)
+        return false;
+    int lo, hi;
+    pln__expr_cols(e, &lo, &hi);
+    return lo > hi;
+}
+
+static pln_rel_t *prune_union_all(prune_t *p, pln_rel_t *r, const bool *need_above, int *map)
+{
+    /* A column an input computes from constants stays, so that 1 / 0 fails as PostgreSQL's folding does. */
+    bool *need = bools(p, r->ncols);
+    int n = 0;
+    for (int i = 0; i < r->ncols; i++) {
+        need[i] = need_above[i] || folded_by_postgres(r->input, i) || folded_by_postgres(r->right, i);
+        map[i] = need[i] ? n++ : -1;
+    }
+    if (r->setop != SQL_SETOP_UNION || !r->all || n == r->ncols)
+        return keep_all(p, r, map);
+    pln_rel_t *sides[2] = {r->input, r->right};
+    for (int s = 0; s < 2; s++) {
+        int *m = ints(p, r->ncols);
+        pln_rel_t *in = prune_mapped(p, sides[s], need, m);
+        bool lined_up = in->ncols == n;
+        for (int i = 0; i < r->ncols; i++)
+            lined_up = lined_up && (!need[i] || m[i] == map[i]);
+        if (!lined_up) {
+            pln_rel_t *proj = pln__rel_new(p->b, PLN_REL_PROJECT, in, n);
+            proj->exprs = cm_arena_alloc(p->b->arena, sizeof(ty_expr_t *) * (size_t)(n ? n : 1));
+            for (int i = 0; i < r->ncols; i++)
+                if (need[i]) {
+                    proj->exprs[map[i]] = pln__expr_column(p->b->arena, m[i], in->types[m[i]]);
+                    proj->types[map[i]] = in->types[m[i]];
+                }
+            in = proj;
+        }
+        sides[s] = in;
+    }
+    ty_oid_t *types = cm_arena_alloc(p->b->arena, sizeof(ty_oid_t) * (size_t)(n ? n : 1));
+    for (int i = 0; i < r->ncols; i++)
+        if (need[i])
+            types[map[i]] = r->types[i];
+    r->input = sides[0];
+    r->right = sides[1];
+    r->types = types;
+    r->ncols = n;
+    return r;
+}
+
 /* A catalog or session relation, under the filters pushdown put on it: it gives all its columns. */
 static bool is_source(const pln_rel_t *r)
 {
@@ -419,6 +480,7 @@ static pln_rel_t *prune(prune_t *p, pln_rel_t *r, const bool *need, int *map)
     case PLN_REL_JOIN:
         return prune_join(p, r, need, map);
     case PLN_REL_SETOP:
+        return prune_union_all(p, r, need, map);
     case PLN_REL_WINDOW:   /* partitions and frames read all of the input's columns' rows; kept whole for now */
     case PLN_REL_CTE:      /* a CTE's columns are those of every reader */
     case PLN_REL_FLATMAP:  /* the functions' arguments read the input's columns by position */

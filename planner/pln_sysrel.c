@@ -71,6 +71,17 @@ static const cat_column_t cols_cluster[] = {
     COL("published_index", TY_INT8),
 };
 
+static const cat_column_t cols_constraints[] = {
+    COL("relation_id", TY_INT8),
+    COL("position", TY_INT4),
+    COL("name", TY_TEXT),
+    COL("type", TY_CHAR),
+    COL("keys", TY_INT2_ARRAY),
+    COL("definition", TY_TEXT),
+    COL("oid", TY_OID),
+    COL("index_oid", TY_OID),
+};
+
 #define REL(schema, name, session, cols) {schema, name, session, cols, CM_ARRAY_LEN(cols)}
 
 static const pln_sysrel_t sysrels[] = {
@@ -80,6 +91,7 @@ static const pln_sysrel_t sysrels[] = {
     REL("eddy_internal", "worker_commands", PLN_INTERNAL_WORKER_COMMANDS, cols_worker_commands),
     REL("eddy_internal", "dataflows", PLN_INTERNAL_DATAFLOWS, cols_dataflows),
     REL("eddy_internal", "cluster", PLN_INTERNAL_CLUSTER, cols_cluster),
+    REL("eddy_catalog", "constraints", PLN_CATALOG_CONSTRAINTS, cols_constraints),
 };
 
 static bool path_lists(const cat_search_t *search, const char *schema)

@@ -159,6 +159,8 @@ static bool srv__catalog_rows(srv_conn_t *c, const char *relation, int ncols, cm
     const pln_catalog_t *cat = srv_catalog_for(c);
     if (cat == NULL)
         return cm_err_set(err, CM_ERRCODE_INTERNAL_ERROR, "this server has no catalog");
+    if (strcmp(relation, PLN_CATALOG_CONSTRAINTS) == 0)
+        return pln_constraint_rows(cat->snap, ncols, arena, rows, nrows, err);
     return cat_builtin_read(cat->snap, strchr(relation, '.') + 1, ncols, arena, rows, nrows, err);
 }
 

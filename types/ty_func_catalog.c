@@ -49,6 +49,11 @@ static bool ty__viewdef(ty_ctx_t *c, const ty_datum_t *a, int n, ty_datum_t *o)
     return ty__ask(c, TY_CATFN_VIEWDEF, a, 1, o);
 }
 
+static bool ty__constraintdef(ty_ctx_t *c, const ty_datum_t *a, int n, ty_datum_t *o)
+{
+    return ty__ask(c, TY_CATFN_CONSTRAINTDEF, a, 1, o);
+}
+
 static bool ty__current_schemas(ty_ctx_t *c, const ty_datum_t *a, int n, ty_datum_t *o)
 {
     if (c->catalog_fn == NULL) {
@@ -175,6 +180,8 @@ static const ty_func_t ty__catalog[] = {
     {"pg_get_indexdef", 3, {TY_OID, TY_INT4, TY_BOOL}, TY_TEXT, S, ty__indexdef, 2507},
     {"pg_get_viewdef", 1, {TY_OID}, TY_TEXT, S, ty__viewdef, 1641},
     {"pg_get_viewdef", 2, {TY_OID, TY_BOOL}, TY_TEXT, S, ty__viewdef, 2506},
+    {"pg_get_constraintdef", 1, {TY_OID}, TY_TEXT, S, ty__constraintdef, 1387},
+    {"pg_get_constraintdef", 2, {TY_OID, TY_BOOL}, TY_TEXT, S, ty__constraintdef, 2508},
     {"pg_get_expr", 2, {TY_TEXT, TY_OID}, TY_TEXT, S, ty__get_expr, 1716},
     {"pg_get_expr", 3, {TY_TEXT, TY_OID, TY_BOOL}, TY_TEXT, S, ty__get_expr, 2509},
     {"current_schemas", 1, {TY_BOOL}, TY_NAME_ARRAY, S, ty__current_schemas, 1403},

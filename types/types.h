@@ -299,6 +299,7 @@ typedef enum ty_catfn {
     TY_CATFN_TABLE_IS_VISIBLE,   /* oid -> bool: the search path finds the relation by its name; NULL: no such relation */
     TY_CATFN_INDEXDEF,           /* oid -> text: CREATE INDEX ...; NULL: no such index */
     TY_CATFN_VIEWDEF,            /* oid -> text: the view's query; NULL: no such view */
+    TY_CATFN_CONSTRAINTDEF,      /* oid -> text: PRIMARY KEY (a), CHECK ((a > 0)), ...; NULL: no such constraint */
     TY_CATFN_CURRENT_SCHEMAS,    /* bool (with implicit schemas) -> name[] of the existing schemas searched */
     TY_CATFN_CURRENT_SCHEMA,     /* -> name: the first existing schema of the path; NULL: none */
 } ty_catfn_t;

@@ -7,6 +7,7 @@ CREATE SCHEMA catdiff
 CREATE TABLE catdiff.t (a int NOT NULL, b text, c numeric(10,2), d varchar(20), e timestamptz, f int8[], g bool, h int DEFAULT 7)
 CREATE VIEW catdiff.v AS SELECT a, b FROM catdiff.t
 CREATE TABLE catdiff."Mixed Case" (x int)
+CREATE TABLE catdiff.k (id int PRIMARY KEY, code text NOT NULL UNIQUE CHECK (length(code) > 1), n int, m int, CONSTRAINT nm UNIQUE (n, m), CHECK (n > 0 AND m < 10))
 -- pg_class and pg_namespace
 SELECT c.relname, c.relkind, c.relnatts, c.relpersistence, c.relhasrules, c.relreplident, c.relispartition, c.relchecks, c.relowner = 10 AS owner_is_superuser FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = 'catdiff' ORDER BY c.relname
 SELECT c.relname, am.amname FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace LEFT JOIN pg_am am ON am.oid = c.relam WHERE n.nspname = 'catdiff' ORDER BY 1
@@ -17,6 +18,14 @@ SELECT a.attname, a.attnum, a.atttypid, a.atttypmod, a.attnotnull, a.atthasdef, 
 SELECT a.attname, pg_catalog.format_type(a.atttypid, a.atttypmod), a.attcollation FROM pg_catalog.pg_attribute a WHERE a.attrelid = 'catdiff.t'::regclass AND a.attnum > 0 AND NOT a.attisdropped ORDER BY a.attnum
 SELECT a.attname, a.atttypid FROM pg_attribute a WHERE a.attrelid = 'catdiff.v'::regclass AND a.attnum > 0 ORDER BY a.attnum
 SELECT pg_get_expr(d.adbin, d.adrelid), d.adnum FROM pg_attrdef d WHERE d.adrelid = 'catdiff.t'::regclass ORDER BY d.adnum
+-- constraints and the indexes behind PRIMARY KEY and UNIQUE
+SELECT conname, contype, condeferrable, convalidated, pg_get_constraintdef(oid), conindid <> 0 AS has_index, conrelid = 'catdiff.k'::regclass FROM pg_constraint WHERE connamespace = (SELECT oid FROM pg_namespace WHERE nspname = 'catdiff') ORDER BY conname
+SELECT conname, conkey FROM pg_constraint WHERE conrelid = 'catdiff.k'::regclass AND contype IN ('p', 'u') ORDER BY conname
+SELECT c.relname, c.relkind, c.relnatts, am.amname, i.indisprimary, i.indisunique, i.indnatts, pg_get_indexdef(i.indexrelid) FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid JOIN pg_am am ON am.oid = c.relam WHERE i.indrelid = 'catdiff.k'::regclass ORDER BY 1
+SELECT c2.relname, con.conname, con.contype FROM pg_index i JOIN pg_class c2 ON c2.oid = i.indexrelid LEFT JOIN pg_constraint con ON conrelid = i.indrelid AND conindid = i.indexrelid AND contype IN ('p', 'u', 'x') WHERE i.indrelid = 'catdiff.k'::regclass ORDER BY i.indisprimary DESC, c2.relname
+SELECT a.attname, a.attnum, format_type(a.atttypid, a.atttypmod) FROM pg_attribute a WHERE a.attrelid = 'catdiff.nm'::regclass ORDER BY a.attnum
+SELECT 'catdiff.k_pkey'::regclass, pg_table_is_visible('catdiff.k_pkey'::regclass), c.relhasindex FROM pg_class c WHERE c.oid = 'catdiff.k'::regclass
+SELECT schemaname, tablename, indexname, indexdef FROM pg_indexes WHERE schemaname = 'catdiff' ORDER BY indexname
 -- pg_type: the types eddy has
 SELECT t.oid, t.typname, t.typlen, t.typbyval, t.typtype, t.typcategory, t.typispreferred, t.typelem, t.typarray, t.typalign, t.typstorage, t.typcollation, t.typnamespace FROM pg_type t WHERE t.oid IN (16, 17, 18, 19, 20, 21, 23, 25, 26, 114, 700, 701, 1042, 1043, 1082, 1083, 1114, 1184, 1186, 1700, 2950, 3802) ORDER BY t.oid
 SELECT t.oid, t.typname, t.typlen, t.typelem, t.typcategory, t.typalign FROM pg_type t WHERE t.oid IN (1000, 1005, 1007, 1009, 1016, 1021, 1022, 1115, 1182, 1231) ORDER BY t.oid

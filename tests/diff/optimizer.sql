@@ -127,3 +127,8 @@ SELECT * FROM (SELECT g, x, row_number() OVER (PARTITION BY g ORDER BY x) AS n F
 SELECT * FROM (SELECT g, x, row_number() OVER (PARTITION BY g ORDER BY x) AS n FROM (VALUES (1, 5), (1, 3), (2, 4)) v(g, x)) s WHERE x > 3 ORDER BY g, x
 SELECT * FROM (SELECT g, x, sum(x) OVER (ORDER BY x) AS s FROM (VALUES (1, 5), (1, 3), (2, 4)) v(g, x)) s WHERE g = 1 ORDER BY x
 SELECT * FROM (SELECT g, x, count(*) OVER (PARTITION BY g % 2) AS c FROM (VALUES (1, 5), (3, 3), (2, 4)) v(g, x)) s WHERE g > 1 ORDER BY g
+-- UNION ALL with unread columns: both inputs pruned alike
+SELECT d, a FROM (SELECT a, b, a * 2 AS d FROM (VALUES (1, 'x'), (2, 'y')) t(a, b) UNION ALL SELECT a, d, length(d) FROM (VALUES (3, 'zz')) u(a, d)) s ORDER BY 2
+SELECT count(*) FROM (SELECT 1, 'a' UNION ALL SELECT 2, 'b' UNION ALL SELECT 3, 'c') s(x, y)
+SELECT y FROM (SELECT x, y FROM (VALUES (1, 'a'), (2, 'b')) v(x, y) UNION ALL SELECT x + 10, upper(y) FROM (VALUES (3, 'c')) w(x, y)) s WHERE x > 1 ORDER BY 1
+SELECT b FROM (SELECT 1 AS a, 'p' AS b, 1 / 0 AS c UNION ALL SELECT 2, 'q', 3) s

@@ -22,6 +22,8 @@ static bool session_rows(void *arg, const char *relation, int ncols, cm_arena_t 
                          int *nrows, cm_err_t *err)
 {
     rows_ctx_t *rc = arg;
+    if (strcmp(relation, PLN_CATALOG_CONSTRAINTS) == 0)
+        return pln_constraint_rows(rc->snap, ncols, arena, rows, nrows, err);
     return cat_builtin_read(rc->snap, strchr(relation, '.') + 1, ncols, arena, rows, nrows, err);
 }
 
