@@ -139,7 +139,7 @@ static bool regclass_in(const pln_catalog_t *cat, ty_ctx_t *ctx, const ty_datum_
 static bool regclass_out(const pln_catalog_t *cat, ty_ctx_t *ctx, uint32_t oid, ty_datum_t *out)
 {
     cm_buf_t b;
-    cm_buf_init(&b, 64);
+    cm_buf_init(&b, 0);
     const cat_item_t *it = cat->snap ? cat_snap_item_by_oid(cat->snap, oid) : NULL, *table = NULL;
     const pln_constraint_t *con;
     if (it != NULL) {
@@ -185,7 +185,7 @@ static bool indexdef(const pln_catalog_t *cat, ty_ctx_t *ctx, uint32_t oid, ty_d
         return true;
     }
     cm_buf_t b;
-    cm_buf_init(&b, 128);
+    cm_buf_init(&b, 0);
     cm_buf_put_str(&b, con ? "CREATE UNIQUE INDEX " : "CREATE INDEX ");
     cat_quote_ident(con ? con->name : it->name, &b);
     cm_buf_put_str(&b, " ON ");
@@ -218,7 +218,7 @@ static bool viewdef(const cat_item_t *it, ty_ctx_t *ctx, ty_datum_t *out)
         return true;
     }
     cm_buf_t b;
-    cm_buf_init(&b, 128);
+    cm_buf_init(&b, 0);
     cm_buf_put_u8(&b, ' ');
     sql_deparse_select(stmts.items[0]->create_view->query, &b);
     cm_buf_put_u8(&b, ';');

@@ -50,7 +50,7 @@ static const char *index_name(cm_arena_t *a, const cat_item_t *t, const pln_cons
     const char *cols = NULL;
     if (c->type == 'u') {
         cm_buf_t b;
-        cm_buf_init(&b, 64);
+        cm_buf_init(&b, 0);
         for (int k = 0; k < c->nkeys; k++) {
             if (k)
                 cm_buf_put_u8(&b, '_');
@@ -81,7 +81,7 @@ static void add_keys(cm_arena_t *a, const cat_item_t *t, pln_constraint_t *c, co
 static void definition(cm_arena_t *a, const cat_item_t *t, pln_constraint_t *c, const sql_expr_t *check)
 {
     cm_buf_t b;
-    cm_buf_init(&b, 64);
+    cm_buf_init(&b, 0);
     if (c->type == 'c') {
         /* The deparsed condition is parenthesised, as PostgreSQL prints CHECK ((a > 0)). */
         cm_buf_put_str(&b, "CHECK (");

@@ -84,7 +84,7 @@ static bool ty__format_type(ty_ctx_t *c, const ty_datum_t *a, int n, ty_datum_t 
     ty_oid_t oid = (ty_oid_t)a[0].v.i;
     int32_t typmod = a[1].isnull ? -1 : (int32_t)a[1].v.i;
     cm_buf_t b;
-    cm_buf_init(&b, 32);
+    cm_buf_init(&b, 0);
     if (ty_info(oid) == NULL || oid == TY_INVALID)
         cm_buf_put_str(&b, oid == TY_INVALID ? "-" : "???");
     else

@@ -26,6 +26,8 @@ SELECT c2.relname, con.conname, con.contype FROM pg_index i JOIN pg_class c2 ON 
 SELECT a.attname, a.attnum, format_type(a.atttypid, a.atttypmod) FROM pg_attribute a WHERE a.attrelid = 'catdiff.nm'::regclass ORDER BY a.attnum
 SELECT 'catdiff.k_pkey'::regclass, pg_table_is_visible('catdiff.k_pkey'::regclass), c.relhasindex FROM pg_class c WHERE c.oid = 'catdiff.k'::regclass
 SELECT schemaname, tablename, indexname, indexdef FROM pg_indexes WHERE schemaname = 'catdiff' ORDER BY indexname
+CREATE TABLE catdiff.a_table_name_long_enough_that_postgres_cuts_its_index_name_hard (a_column_name_that_is_also_rather_long_to_read int PRIMARY KEY, b int UNIQUE)
+SELECT c.relname, pg_get_indexdef(c.oid), pg_get_constraintdef(con.oid) FROM pg_constraint con JOIN pg_class c ON c.oid = con.conindid WHERE con.conrelid = 'catdiff.a_table_name_long_enough_that_postgres_cuts_its_index_name_hard'::regclass ORDER BY 1
 -- pg_type: the types eddy has
 SELECT t.oid, t.typname, t.typlen, t.typbyval, t.typtype, t.typcategory, t.typispreferred, t.typelem, t.typarray, t.typalign, t.typstorage, t.typcollation, t.typnamespace FROM pg_type t WHERE t.oid IN (16, 17, 18, 19, 20, 21, 23, 25, 26, 114, 700, 701, 1042, 1043, 1082, 1083, 1114, 1184, 1186, 1700, 2950, 3802) ORDER BY t.oid
 SELECT t.oid, t.typname, t.typlen, t.typelem, t.typcategory, t.typalign FROM pg_type t WHERE t.oid IN (1000, 1005, 1007, 1009, 1016, 1021, 1022, 1115, 1182, 1231) ORDER BY t.oid
@@ -49,7 +51,7 @@ RESET search_path
 SELECT current_schemas(false), current_schema()
 -- system information functions
 SELECT format_type(23, -1), format_type(1043, 24), format_type(1700, 655366), format_type(1042, 14), format_type(1184, 7)
-SELECT format_type(0, -1), format_type(NULL, 1), format_type(25, NULL), format_type(1007, -1)
+SELECT format_type(0, -1), format_type(NULL, 1), format_type(25, NULL), format_type(1007, -1), format_type(1185, 3), format_type(1015, 10485764)
 SELECT pg_size_pretty(0::bigint), pg_size_pretty(10239::bigint), pg_size_pretty(10240::bigint), pg_size_pretty(123456789::bigint), pg_size_pretty(-987654321012::bigint), pg_size_pretty(9223372036854775807)
 SELECT pg_encoding_to_char(6), pg_encoding_to_char(0)
 SELECT obj_description('catdiff.t'::regclass, 'pg_class'), obj_description('catdiff.t'::regclass), col_description('catdiff.t'::regclass, 1)

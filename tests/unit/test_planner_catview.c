@@ -64,7 +64,7 @@ static bool run(tc_t *t, const char *sql, cm_buf_t *out, cm_err_t *err, pln_stmt
                     .session_rows = session_rows, .session_arg = &rc, .catalog_fn = pln_catalog_fn,
                     .catalog_arg = &cat};
     collect_t c = {.ctx = &ctx, .type = st->ncols > 0 ? st->cols[0].type : TY_INVALID};
-    cm_buf_init(&c.text, 64);
+    cm_buf_init(&c.text, 0);
     bool ok = st->kind == PLN_QUERY && pln_query_run(st, sql, NULL, &ctx, collect_row, &c);
     cm_buf_put_u8(&c.text, 0);
     cm_buf_reset(out);
@@ -191,10 +191,66 @@ static void names_off_the_path(void)
     tc_free(&t);
 }
 
+/* Runs one DDL statement through the planner and the catalog, as the server does. */
+static bool ddl(tc_t *t, const char *sql)
+{
+    cm_arena_t arena;
+    cm_arena_init(&arena, 4096);
+    cm_err_t err = {0};
+    ty_settings_t settings;
+    ty_settings_default(&settings);
+    pln_catalog_t cat = {.snap = t->snap, .search = t->search};
+    pln_raw_list_t raws;
+    pln_stmt_t *st = NULL;
+    bool ok = pln_parse(&arena, sql, strlen(sql), &raws, &err) &&
+              pln_bind_catalog(&arena, raws.items[0], sql, NULL, 0, &settings, &cat, false, &st, &err) &&
+              st->kind == PLN_DDL;
+    if (ok) {
+        tc_begin(t);
+        ok = pln_ddl_plan(&arena, st, sql, &settings, &cat, t->last, &err) &&
+             tc_commit_change(t, t->last, st->tag) == CAT_STORE_OK;
+    }
+    if (!ok)
+        printf("  %s: %s %s\n", sql, err.sqlstate, err.message ? err.message : "");
+    cm_err_clear(&err);
+    cm_arena_free(&arena);
+    return ok;
+}
+
+/* Constraint names as PostgreSQL chooses them, OIDs that stay apart, and the limits of both. */
+static void constraints_from_the_create_text(void)
+{
+    tc_t t;
+    tc_init(&t);
+    UNIT_CHECK(ddl(&t, "CREATE TABLE k (id int PRIMARY KEY, a int UNIQUE, b int, c int CHECK (c > 0),"
+                       " CONSTRAINT k_a_key1 CHECK (b < 5), UNIQUE (a), UNIQUE (a, b), UNIQUE (b))"));
+    UNIT_CHECK(ddl(&t, "CREATE TABLE plain (x int NOT NULL)"));
+    /* a's second UNIQUE steps over the CHECK that took k_a_key1; the fourth key index has no OID left. */
+    expect(&t, "SELECT conname || ':' || contype::text || ':' || (conindid <> 0)::text FROM pg_constraint"
+               " ORDER BY oid",
+           "k_pkey:p:true;k_a_key:u:true;k_c_check:c:false;k_a_key1:c:false;k_a_key2:u:true;"
+           "k_a_b_key:u:false;k_b_key:u:false;");
+    expect(&t, "SELECT count(DISTINCT oid) = count(*) FROM pg_constraint", "t;");
+    expect(&t, "SELECT count(*) FROM pg_class c WHERE c.oid IN (SELECT conindid FROM pg_constraint)", "3;");
+    expect(&t, "SELECT count(DISTINCT oid) = count(*) FROM pg_class", "t;");
+    expect(&t, "SELECT pg_get_constraintdef(oid) FROM pg_constraint WHERE conname = 'k_a_b_key'", "UNIQUE (a, b);");
+    expect(&t, "SELECT pg_get_indexdef('k_pkey'::regclass)",
+           "CREATE UNIQUE INDEX k_pkey ON public.k USING btree (id);");
+    expect(&t, "SELECT relchecks::text || ' ' || relhasindex::text FROM pg_class WHERE relname IN ('k', 'plain')"
+               " ORDER BY relname",
+           "2 true;0 false;");
+    /* A table's constraints past the eighth are not listed (the OID scheme, pln_constraint.c). */
+    UNIT_CHECK(ddl(&t, "CREATE TABLE many (a int CHECK (a > 1) CHECK (a > 2) CHECK (a > 3) CHECK (a > 4)"
+                       " CHECK (a > 5) CHECK (a > 6) CHECK (a > 7) CHECK (a > 8) CHECK (a > 9))"));
+    expect(&t, "SELECT count(*) FROM pg_constraint WHERE conrelid = 'many'::regclass", "8;");
+    tc_free(&t);
+}
+
 int main(void)
 {
     UNIT_RUN(every_view_binds_encodes_and_runs);
     UNIT_RUN(the_views_show_the_catalog);
     UNIT_RUN(names_off_the_path);
+    UNIT_RUN(constraints_from_the_create_text);
     UNIT_EXIT();
 }
