@@ -282,7 +282,9 @@ static void cat__type_row(const ty_info_t *ti, cm_arena_t *a, cat_rows_t *out)
         align = ei->typlen == 8 || ei->oid == TY_INTERVAL ? 'd' : 'i';
     char storage = len > 0 || len == -2 ? 'p' : ti->oid == TY_NUMERIC ? 'm' : 'x';
     char category = ti->category;
-    ty_oid_t collation = ti->oid == TY_NAME ? 950 : ti->category == TY_CAT_STRING ? 100 : 0;
+    /* An array collates as its element does (pg_type.typcollation of _text is 100, of _name 950). */
+    const ty_info_t *ci = ei != NULL ? ei : ti;
+    ty_oid_t collation = ci->oid == TY_NAME ? 950 : ci->category == TY_CAT_STRING ? 100 : 0;
     r[0] = cat__int(ti->oid);
     r[1] = cat__str(a, ti->name);
     r[2] = cat__str(a, ti->sql_name);

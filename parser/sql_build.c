@@ -851,10 +851,11 @@ sql_typename_t *sql__typename_char(sql_pctx_t *ctx, sql_typename_t *t, const sql
     return t;
 }
 
-/* CHAR without a length means CHAR(1) in a column or cast, but not in a typed literal. */
+/* CHAR without a length means CHAR(1) in a column or cast, but not in a typed literal; the type
+ * named bpchar (an identifier, not the keyword) has no length limit, as in PostgreSQL. */
 sql_typename_t *sql__typename_char_default(sql_pctx_t *ctx, sql_typename_t *t)
 {
-    if (!t->typmods && strcmp(t->names->items[0], "bpchar") == 0)
+    if (!t->typmods && t->system && strcmp(t->names->items[0], "bpchar") == 0)
         t->typmods = sql__list1(ctx, sql__int_const(ctx, -1, 1));
     return t;
 }

@@ -148,7 +148,9 @@ static cat_column_t *find_column(cat_column_t *cols, uint32_t n, const char *nam
 static bool column_default(pln_binder_t *b, const sql_expr_t *e, cat_column_t *col)
 {
     /* Bound and coerced as PostgreSQL's cookDefault does, so a default that
-     * can never be assigned fails at CREATE; the text kept is canonical SQL. */
+     * can never be assigned fails at CREATE; the text kept is a literal as
+     * pg_get_expr prints it (pln_default.c), else canonical SQL. A NULL
+     * constant is no default, as in PostgreSQL. */
     pln_scope_t none = {0};
     pln_scope_t *saved = b->scope;
     b->scope = &none;
@@ -159,8 +161,12 @@ static bool column_default(pln_binder_t *b, const sql_expr_t *e, cat_column_t *c
         return false;
     cm_buf_t out;
     cm_buf_init(&out, 0);
-    sql_deparse_expr(e, &out);
-    col->default_sql = cm_arena_strndup(b->arena, (const char *)out.data, out.len);
+    bool no_default = false;
+    if (!pln__default_text(b, e, col->type, col->typmod, &out, &no_default)) {
+        cm_buf_reset(&out);
+        sql_deparse_expr(e, &out);
+    }
+    col->default_sql = no_default ? NULL : cm_arena_strndup(b->arena, (const char *)out.data, out.len);
     cm_buf_free(&out);
     return true;
 }

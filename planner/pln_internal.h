@@ -498,6 +498,11 @@ bool pln__sysrel_unqualified(const pln_binder_t *b, const char *schema, const ch
 /* pln_catfn.c: lets ctx's functions and regclass I/O read cat (NULL: leaves ctx as it is). */
 void pln__ctx_catalog(ty_ctx_t *ctx, const pln_catalog_t *cat);
 
+/* pln_default.c: a literal default e of a column of type/typmod as pg_get_expr prints it; false: not a
+ * literal (out untouched); *none: a NULL constant, no default at all. */
+bool pln__default_text(pln_binder_t *b, const sql_expr_t *e, ty_oid_t type, int32_t typmod, cm_buf_t *out,
+                       bool *none);
+
 /* pln_catview.c: pg_catalog's views over eddy_catalog, bound as subqueries of their SQL. */
 typedef struct pln_catview {
     const char *schema;

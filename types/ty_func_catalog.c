@@ -87,6 +87,9 @@ static bool ty__format_type(ty_ctx_t *c, const ty_datum_t *a, int n, ty_datum_t 
     cm_buf_init(&b, 0);
     if (ty_info(oid) == NULL || oid == TY_INVALID)
         cm_buf_put_str(&b, oid == TY_INVALID ? "-" : "???");
+    else if (a[1].isnull && (oid == TY_BPCHAR || oid == TY_BPCHAR_ARRAY))
+        /* bpchar with typmod -1 is unbounded, unlike CHARACTER (one character): only no typmod names it so. */
+        cm_buf_put_str(&b, oid == TY_BPCHAR ? "character" : "character[]");
     else
         ty_format_type(oid, typmod, &b);
     *o = ty_text_datum(c->arena, (const char *)b.data, b.len);

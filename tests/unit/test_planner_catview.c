@@ -164,6 +164,43 @@ static void the_views_show_the_catalog(void)
     tc_free(&t);
 }
 
+/*
+ * information_schema where eddy answers for itself (tests/diff/information_schema.sql compares the
+ * rest with PostgreSQL): views are never updatable, a source is a foreign table that takes no INSERT,
+ * materialized views are left out as PostgreSQL leaves them out, and the NOT NULL constraint is
+ * named after the OIDs of this catalog.
+ */
+static void information_schema_answers_for_eddy(void)
+{
+    tc_t t;
+    tc_init(&t);
+    make_objects(&t);
+    UNIT_CHECK(tc_create(&t, CAT_ITEM_SOURCE, "src", NULL));
+    UNIT_CHECK(tc_create(&t, CAT_ITEM_MATVIEW, "mv", "t"));
+    expect(&t, "SELECT table_name || ':' || table_type || ':' || is_insertable_into FROM information_schema.tables"
+               " WHERE table_schema = 'public' ORDER BY 1",
+           "src:FOREIGN:NO;t:BASE TABLE:YES;v:VIEW:NO;");
+    expect(&t, "SELECT table_name || ':' || column_name || ':' || is_updatable FROM information_schema.columns"
+               " WHERE table_schema = 'public' ORDER BY 1",
+           "src:a:NO;t:a:YES;t:b:YES;v:a:NO;");
+    expect(&t, "SELECT is_updatable || is_insertable_into FROM information_schema.views WHERE table_name = 'v'",
+           "NONO;");
+    expect(&t, "SELECT constraint_name = (SELECT oid::text FROM pg_namespace WHERE nspname = 'public') || '_' ||"
+               " 't'::regclass::oid::text || '_1_not_null' FROM information_schema.table_constraints"
+               " WHERE table_name = 't'",
+           "t;");
+    expect(&t, "SELECT check_clause FROM information_schema.check_constraints WHERE constraint_schema = 'public'",
+           "a IS NOT NULL;");
+    expect(&t, "SELECT count(*) FROM information_schema.table_privileges WHERE table_name IN ('t', 'v', 'src', 'mv')",
+           "21;");
+    expect(&t, "SELECT grantee || ':' || count(*) FROM information_schema.column_privileges"
+               " WHERE table_name = 't' GROUP BY grantee",
+           "alice:8;");
+    expect(&t, "SELECT role_name FROM information_schema.enabled_roles", "alice;");
+    expect(&t, "SELECT count(*) FROM information_schema.applicable_roles", "0;");
+    tc_free(&t);
+}
+
 /* A schema off the search path: its relations print qualified and are not visible. */
 static void names_off_the_path(void)
 {
@@ -252,5 +289,6 @@ int main(void)
     UNIT_RUN(the_views_show_the_catalog);
     UNIT_RUN(names_off_the_path);
     UNIT_RUN(constraints_from_the_create_text);
+    UNIT_RUN(information_schema_answers_for_eddy);
     UNIT_EXIT();
 }
