@@ -22,13 +22,15 @@
  * no functions of users, sequences, triggers or domains: routines,
  * parameters, sequences and triggers are empty. Views are never updatable
  * (eddy keeps them up to date itself), sources are foreign tables that take
- * no INSERT. NOT NULL is listed as PostgreSQL 15 lists it, a CHECK
- * constraint named <schema oid>_<relation oid>_<attnum>_not_null in
- * table_constraints and check_constraints; PRIMARY KEY, UNIQUE and CHECK
- * constraints live only in the stored CREATE TABLE text (pg_constraint is
- * empty), so they and key_column_usage, referential_constraints and
- * constraint_column_usage have no rows yet. Materialized views are absent
- * from tables and columns, as in PostgreSQL (pg_matviews lists them).
+ * no INSERT. PRIMARY KEY, UNIQUE and CHECK come from
+ * eddy_catalog.constraints (pln_constraint.c reads them from the stored
+ * CREATE TABLE, as pg_constraint shows them); there are no foreign keys, so
+ * referential_constraints is empty, and a CHECK's columns are not recorded,
+ * so constraint_column_usage lists keys only. NOT NULL is listed as
+ * PostgreSQL 15 lists it, a CHECK constraint named
+ * <schema oid>_<relation oid>_<attnum>_not_null in table_constraints and
+ * check_constraints. Materialized views are absent from tables and columns,
+ * as in PostgreSQL (pg_matviews lists them).
  */
 #include "planner/pln_catview.h"
 
@@ -48,6 +50,12 @@
 #define RELATION_COLUMNS(kinds)                                                                                        \
     " FROM eddy_catalog.columns c JOIN eddy_catalog.items i ON i.id = c.item_id"                                    \
     " JOIN eddy_catalog.schemas s ON s.id = i.schema_id JOIN eddy_catalog.types t ON t.oid = c.type_oid"            \
+    " WHERE i.relkind IN (" kinds ") AND " PLN_CATVIEW_IN_DATABASE("s")
+
+/* A table's PRIMARY KEY, UNIQUE and CHECK constraints (k), read from its stored CREATE TABLE (pln_constraint.c). */
+#define CONSTRAINTS(kinds)                                                                                             \
+    " FROM eddy_catalog.constraints k JOIN eddy_catalog.items i ON i.id = k.relation_id"                             \
+    " JOIN eddy_catalog.schemas s ON s.id = i.schema_id"                                                            \
     " WHERE i.relkind IN (" kinds ") AND " PLN_CATVIEW_IN_DATABASE("s")
 
 /* PostgreSQL's name for a NOT NULL column's constraint (information_schema.sql marks it XXX: no real object). */
@@ -150,23 +158,42 @@ static const pln_catview_t views[] = {
      " 'NO'" YESNO " AS is_trigger_updatable, 'NO'" YESNO " AS is_trigger_deletable,"
      " 'NO'" YESNO " AS is_trigger_insertable_into" RELATIONS("'v'")},
 
+    /* PRIMARY KEY, UNIQUE and CHECK (pg_constraint's), then NOT NULL as PostgreSQL 15 lists it. */
     {"information_schema", "table_constraints", 0,
+     "SELECT current_database()" IDENT " AS constraint_catalog, s.name" IDENT " AS constraint_schema,"
+     " k.name" IDENT " AS constraint_name, current_database()" IDENT " AS table_catalog,"
+     " s.name" IDENT " AS table_schema, i.name" IDENT " AS table_name,"
+     " (CASE k.type WHEN 'c' THEN 'CHECK' WHEN 'f' THEN 'FOREIGN KEY' WHEN 'p' THEN 'PRIMARY KEY'"
+     " WHEN 'u' THEN 'UNIQUE' END)" CHARS " AS constraint_type,"
+     " 'NO'" YESNO " AS is_deferrable, 'NO'" YESNO " AS initially_deferred, 'YES'" YESNO " AS enforced,"
+     " (CASE WHEN k.type = 'u' THEN 'YES' END)" YESNO " AS nulls_distinct" CONSTRAINTS("'r'")
+     " UNION ALL "
      "SELECT current_database()" IDENT " AS constraint_catalog, s.name" IDENT " AS constraint_schema,"
      " " NOT_NULL_NAME " AS constraint_name, current_database()" IDENT " AS table_catalog,"
      " s.name" IDENT " AS table_schema, i.name" IDENT " AS table_name, 'CHECK'" CHARS " AS constraint_type,"
      " 'NO'" YESNO " AS is_deferrable, 'NO'" YESNO " AS initially_deferred, 'YES'" YESNO " AS enforced,"
      " NULL" YESNO " AS nulls_distinct" RELATION_COLUMNS("'r'") " AND NOT c.nullable"},
 
+    /* The clause is pg_get_constraintdef's past "CHECK ", as PostgreSQL cuts it. */
     {"information_schema", "check_constraints", 0,
+     "SELECT current_database()" IDENT " AS constraint_catalog, s.name" IDENT " AS constraint_schema,"
+     " k.name" IDENT " AS constraint_name, substring(k.definition from 7)" CHARS " AS check_clause"
+         CONSTRAINTS("'r'") " AND k.type = 'c'"
+     " UNION "
      "SELECT current_database()" IDENT " AS constraint_catalog, s.name" IDENT " AS constraint_schema,"
      " " NOT_NULL_NAME " AS constraint_name, (c.name || ' IS NOT NULL')" CHARS " AS check_clause"
          RELATION_COLUMNS("'r'") " AND NOT c.nullable"},
 
+    /* A key's columns in key order. */
     {"information_schema", "key_column_usage", 0,
-     "SELECT NULL" IDENT " AS constraint_catalog, NULL" IDENT " AS constraint_schema,"
-     " NULL" IDENT " AS constraint_name, NULL" IDENT " AS table_catalog, NULL" IDENT " AS table_schema,"
-     " NULL" IDENT " AS table_name, NULL" IDENT " AS column_name, NULL" CARD " AS ordinal_position,"
-     " NULL" CARD " AS position_in_unique_constraint WHERE false"},
+     "SELECT current_database()" IDENT " AS constraint_catalog, s.name" IDENT " AS constraint_schema,"
+     " k.name" IDENT " AS constraint_name, current_database()" IDENT " AS table_catalog,"
+     " s.name" IDENT " AS table_schema, i.name" IDENT " AS table_name, c.name" IDENT " AS column_name,"
+     " x.n" CARD " AS ordinal_position, NULL" CARD " AS position_in_unique_constraint"
+     " FROM eddy_catalog.constraints k JOIN eddy_catalog.items i ON i.id = k.relation_id"
+     " JOIN eddy_catalog.schemas s ON s.id = i.schema_id CROSS JOIN unnest(k.keys) WITH ORDINALITY x(attnum, n)"
+     " JOIN eddy_catalog.columns c ON c.item_id = i.id AND c.position = x.attnum"
+     " WHERE k.type IN ('p', 'u', 'f') AND i.relkind = 'r' AND " PLN_CATVIEW_IN_DATABASE("s")},
 
     {"information_schema", "referential_constraints", 0,
      "SELECT NULL" IDENT " AS constraint_catalog, NULL" IDENT " AS constraint_schema,"
@@ -174,10 +201,16 @@ static const pln_catview_t views[] = {
      " NULL" IDENT " AS unique_constraint_schema, NULL" IDENT " AS unique_constraint_name,"
      " NULL" CHARS " AS match_option, NULL" CHARS " AS update_rule, NULL" CHARS " AS delete_rule WHERE false"},
 
+    /* The columns a key covers or a CHECK reads (pg_constraint.conkey; PostgreSQL asks pg_depend for CHECK's). */
     {"information_schema", "constraint_column_usage", 0,
-     "SELECT NULL" IDENT " AS table_catalog, NULL" IDENT " AS table_schema, NULL" IDENT " AS table_name,"
-     " NULL" IDENT " AS column_name, NULL" IDENT " AS constraint_catalog, NULL" IDENT " AS constraint_schema,"
-     " NULL" IDENT " AS constraint_name WHERE false"},
+     "SELECT DISTINCT current_database()" IDENT " AS table_catalog, s.name" IDENT " AS table_schema,"
+     " i.name" IDENT " AS table_name, c.name" IDENT " AS column_name,"
+     " current_database()" IDENT " AS constraint_catalog, s.name" IDENT " AS constraint_schema,"
+     " k.name" IDENT " AS constraint_name"
+     " FROM eddy_catalog.constraints k JOIN eddy_catalog.items i ON i.id = k.relation_id"
+     " JOIN eddy_catalog.schemas s ON s.id = i.schema_id"
+     " JOIN eddy_catalog.columns c ON c.item_id = i.id AND c.position = ANY (k.keys)"
+     " WHERE k.type IN ('p', 'u', 'c') AND i.relkind = 'r' AND " PLN_CATVIEW_IN_DATABASE("s")},
 
     {"information_schema", "routines", 0,
      "SELECT NULL" IDENT " AS specific_catalog, NULL" IDENT " AS specific_schema, NULL" IDENT " AS specific_name,"

@@ -5,8 +5,10 @@
 --   * pg_get_viewdef prints eddy's own canonical SQL, so views.view_definition is not compared;
 --   * eddy's views are never updatable: the views here are ones PostgreSQL cannot update either
 --     (tests/unit/test_planner_catview.c checks eddy's answer for a simple view);
---   * PRIMARY KEY, UNIQUE and CHECK constraints are kept only in the stored CREATE TABLE (pg_constraint
---     is empty), so table_constraints and key_column_usage are compared on NOT NULL only;
+--   * NOT NULL constraints are named after OIDs, which differ: they are matched by PostgreSQL's naming;
+--   * a CHECK clause is eddy's canonical SQL ('' where PostgreSQL prints ''::text), and eddy does not
+--     record the columns a CHECK reads (pg_constraint.conkey), so constraint_column_usage is compared
+--     on keys and CHECK clauses on ones without string literals;
 --   * one role: the grants are the owner's own, and PostgreSQL's predefined roles are left out;
 --   * eddy's database collates as "C" while the reference cluster runs initdb --locale=C.UTF-8, so
 --     character_sets' default collation differs; collations are compared on the ones both have.
@@ -17,6 +19,8 @@ CREATE SCHEMA isdiff2
 CREATE TABLE isdiff.t (a int NOT NULL, b text DEFAULT 'x'::text, c numeric(10,2), d varchar(20), e timestamptz, f int8[], g bool DEFAULT true, h int DEFAULT 7, i bytea, j "char", k name, l smallint NOT NULL, m bigint, n oid, o json, p real, q double precision, r char(5), s date, t time, u timestamp, v interval, w numeric, x regclass, y regtype, z uuid, aa jsonb, ab regproc, ac time(3), ad timestamp(0), ae timestamptz(4), af interval(2), ag interval day to second(3), ah interval year, ai varchar, aj char, ak numeric(5), al text[], am varchar(10)[], an numeric(4,1)[], ao bool[], ap bytea[], aq name[], ar smallint[], as_ int[], at_ bpchar[], au real[], av float8[], aw oid[], ax timestamp[], ay date[], az time[], ba timestamptz[], bb interval[], bc regtype[], bd uuid[], be json[], bf jsonb[], bg char(3)[], bh bpchar, bi character varying(1), bj numeric(1000, 500), bk decimal(7,-2), bl interval minute to second, bm interval hour to second(0), bn timestamp(6) with time zone, bo float(10), bp float(30), bq time(0) without time zone)
 CREATE TABLE isdiff."Mixed Case" ("Col A" int NOT NULL, "b""q" text NOT NULL, c int PRIMARY KEY, d text DEFAULT now()::text)
 CREATE TABLE isdiff.d (a int DEFAULT 7, b int DEFAULT -1, c bigint DEFAULT 7, d numeric DEFAULT 1.5, e numeric DEFAULT 100, f float8 DEFAULT 1.5, g text DEFAULT 'x', h varchar(10) DEFAULT 'y', i bool DEFAULT true, j timestamptz DEFAULT now(), k timestamptz DEFAULT CURRENT_TIMESTAMP, l date DEFAULT '2020-1-1', m int DEFAULT 1 + 2, n text DEFAULT NULL, o int[] DEFAULT '{1,2}', p jsonb DEFAULT '{}', q int8 DEFAULT -5, s interval DEFAULT '1 day', t char(3) DEFAULT 'ab', u numeric(5,2) DEFAULT 2, v smallint DEFAULT 3, w float4 DEFAULT 2.5, x uuid DEFAULT 'a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11', z bool DEFAULT 't', aa int DEFAULT '5', ab timestamp DEFAULT localtimestamp, ac date DEFAULT current_date, ad text DEFAULT current_user, ae int DEFAULT (2), af numeric DEFAULT -1.5, ah bigint DEFAULT 9999999999, ai numeric DEFAULT 1e3, aj text DEFAULT E'a\\b''c', ak numeric(6,2) DEFAULT '1.5', al float8 DEFAULT 'NaN', am text DEFAULT 'x'::varchar, an varchar(3) DEFAULT 'x'::varchar(3), ao numeric DEFAULT 12345678901234567890, ap int8 DEFAULT -9999999999, aq interval(2) DEFAULT '1 day 01:02:03.456', ar interval year DEFAULT '3 years 2 months', at_ text DEFAULT NULL::text, au real DEFAULT '1.5', av timestamptz DEFAULT '2020-01-01 10:00', aw bool DEFAULT 'yes', ax int DEFAULT 1.5, ay text DEFAULT 5, az date DEFAULT date '2021-02-03', ba int DEFAULT -2147483648)
+CREATE TABLE isdiff.k (a int PRIMARY KEY, b int CHECK (b > 0), c int UNIQUE, d int, e text, CONSTRAINT two UNIQUE (e, d), CONSTRAINT ch CHECK (d > b AND a < 100))
+CREATE TABLE isdiff.k2 (x int, y int, PRIMARY KEY (y, x), UNIQUE (x))
 CREATE VIEW isdiff.v AS SELECT DISTINCT a, b, f FROM isdiff.t
 CREATE VIEW isdiff.agg (n, top) AS SELECT count(*), max(c) FROM isdiff.t
 CREATE TABLE isdiff2.u (id bigint NOT NULL, note varchar(200))
@@ -47,9 +51,13 @@ SELECT table_name, view_definition IS NOT NULL FROM information_schema.views WHE
 SELECT c.table_schema, c.table_name, c.column_name, tc.constraint_catalog = current_database(), tc.constraint_schema, tc.constraint_type, tc.is_deferrable, tc.initially_deferred, tc.enforced, tc.nulls_distinct FROM information_schema.columns c JOIN pg_namespace n ON n.nspname = c.table_schema JOIN pg_class r ON r.relnamespace = n.oid AND r.relname = c.table_name JOIN information_schema.table_constraints tc ON tc.table_schema = c.table_schema AND tc.table_name = c.table_name AND tc.constraint_name = n.oid::text || '_' || r.oid::text || '_' || c.ordinal_position::text || '_not_null' WHERE c.table_schema LIKE 'isdiff%' ORDER BY 1, 2, 3
 SELECT table_schema, table_name, count(*) FROM information_schema.table_constraints WHERE table_schema LIKE 'isdiff%' AND constraint_type = 'CHECK' AND constraint_name LIKE '%not_null' GROUP BY 1, 2 ORDER BY 1, 2
 SELECT cc.constraint_schema, cc.check_clause FROM information_schema.check_constraints cc JOIN information_schema.table_constraints tc USING (constraint_schema, constraint_name) WHERE tc.table_schema LIKE 'isdiff%' ORDER BY 1, 2
-SELECT * FROM information_schema.key_column_usage WHERE table_schema LIKE 'isdiff%' AND table_name <> 'Mixed Case'
+-- PRIMARY KEY, UNIQUE and CHECK, read from the stored CREATE TABLE
+SELECT * FROM information_schema.table_constraints WHERE table_schema LIKE 'isdiff%' AND constraint_name NOT LIKE '%not_null' ORDER BY table_name, constraint_name
+SELECT * FROM information_schema.check_constraints WHERE constraint_schema LIKE 'isdiff%' AND constraint_name NOT LIKE '%not_null' ORDER BY constraint_name
+SELECT * FROM information_schema.key_column_usage WHERE table_schema LIKE 'isdiff%' ORDER BY table_name, constraint_name, ordinal_position
+SELECT kcu.table_name, kcu.column_name, kcu.ordinal_position FROM information_schema.table_constraints tc JOIN information_schema.key_column_usage kcu ON kcu.constraint_name = tc.constraint_name AND kcu.constraint_schema = tc.constraint_schema WHERE tc.constraint_type = 'PRIMARY KEY' AND tc.table_schema = 'isdiff' ORDER BY 1, 3
+SELECT * FROM information_schema.constraint_column_usage u WHERE table_schema LIKE 'isdiff%' AND EXISTS (SELECT 1 FROM information_schema.table_constraints tc WHERE tc.constraint_name = u.constraint_name AND tc.constraint_schema = u.constraint_schema AND tc.constraint_type <> 'CHECK') ORDER BY table_name, constraint_name, column_name
 SELECT * FROM information_schema.referential_constraints WHERE constraint_schema LIKE 'isdiff%'
-SELECT * FROM information_schema.constraint_column_usage WHERE table_schema LIKE 'isdiff%' AND table_name <> 'Mixed Case'
 -- privileges: the owner's, as PostgreSQL lists them for a superuser that owns the relations
 SELECT grantor = current_user, grantee = current_user, table_catalog, table_schema, table_name, privilege_type, is_grantable, with_hierarchy FROM information_schema.table_privileges WHERE table_schema LIKE 'isdiff%' ORDER BY 4, 5, 6
 SELECT grantor = current_user, grantee = current_user, table_schema, table_name, column_name, privilege_type, is_grantable FROM information_schema.column_privileges WHERE table_schema LIKE 'isdiff%' ORDER BY 3, 4, 5, 6
