@@ -24,9 +24,9 @@
  * (eddy keeps them up to date itself), sources are foreign tables that take
  * no INSERT. PRIMARY KEY, UNIQUE and CHECK come from
  * eddy_catalog.constraints (pln_constraint.c reads them from the stored
- * CREATE TABLE, as pg_constraint shows them); there are no foreign keys, so
- * referential_constraints is empty, and a CHECK's columns are not recorded,
- * so constraint_column_usage lists keys only. NOT NULL is listed as
+ * CREATE TABLE, as pg_constraint shows them, with the columns a CHECK reads
+ * in conkey where PostgreSQL asks pg_depend); there are no foreign keys, so
+ * referential_constraints is empty. NOT NULL is listed as
  * PostgreSQL 15 lists it, a CHECK constraint named
  * <schema oid>_<relation oid>_<attnum>_not_null in table_constraints and
  * check_constraints. Materialized views are absent from tables and columns,
@@ -201,7 +201,7 @@ static const pln_catview_t views[] = {
      " NULL" IDENT " AS unique_constraint_schema, NULL" IDENT " AS unique_constraint_name,"
      " NULL" CHARS " AS match_option, NULL" CHARS " AS update_rule, NULL" CHARS " AS delete_rule WHERE false"},
 
-    /* The columns a key covers or a CHECK reads (pg_constraint.conkey; PostgreSQL asks pg_depend for CHECK's). */
+    /* The columns a key covers or a CHECK reads (conkey; PostgreSQL finds a CHECK's in pg_depend, the same set). */
     {"information_schema", "constraint_column_usage", 0,
      "SELECT DISTINCT current_database()" IDENT " AS table_catalog, s.name" IDENT " AS table_schema,"
      " i.name" IDENT " AS table_name, c.name" IDENT " AS column_name,"

@@ -78,6 +78,29 @@ static void add_keys(cm_arena_t *a, const cat_item_t *t, pln_constraint_t *c, co
         c->keys[k] = (int16_t)attnum_of(t, column ? column : (const char *)names->items[k]);
 }
 
+/* The columns a CHECK reads, each once, in the order PostgreSQL's pull_var_clause meets them
+ * (operands left to right, a CASE's subject, branches, then ELSE), as conkey records them. */
+static void check_keys(const cat_item_t *t, const sql_expr_t *e, pln_constraint_t *c)
+{
+    if (e == NULL)
+        return;
+    if (e->kind == SQL_EXPR_COLUMN && !e->star) {
+        int at = attnum_of(t, e->names->items[e->names->count - 1]);
+        for (int k = 0; k < c->nkeys; k++)
+            if (c->keys[k] == at)
+                return;
+        if (at > 0 && c->nkeys < (int)t->ncolumns)
+            c->keys[c->nkeys++] = (int16_t)at;
+        return;
+    }
+    check_keys(t, e->arg, c);
+    check_keys(t, e->left, c);
+    check_keys(t, e->right, c);
+    for (int i = 0; e->kind != SQL_EXPR_SUBQUERY && i < sql_list_len(e->args); i++)
+        check_keys(t, e->args->items[i], c);
+    check_keys(t, e->def, c);
+}
+
 static void definition(cm_arena_t *a, const cat_item_t *t, pln_constraint_t *c, const sql_expr_t *check)
 {
     cm_buf_t b;
@@ -110,8 +133,12 @@ static void add(cm_arena_t *a, const cat_item_t *t, pln_constraint_t *cs, int *n
     pln_constraint_t *c = &cs[*n];
     memset(c, 0, sizeof *c);
     c->type = con->kind == SQL_CONSTR_PRIMARY_KEY ? 'p' : con->kind == SQL_CONSTR_UNIQUE ? 'u' : 'c';
-    if (c->type != 'c')
+    if (c->type != 'c') {
         add_keys(a, t, c, con->columns, column);
+    } else {
+        c->keys = cm_arena_zalloc(a, sizeof(int16_t) * (size_t)(t->ncolumns ? t->ncolumns : 1));
+        check_keys(t, con->expr, c);
+    }
     c->name = con->name ? con->name : c->type == 'c' ? "?" : index_name(a, t, c, cs, *n);
     definition(a, t, c, con->expr);
     c->oid = (t->oid / 4) * 8 + (uint32_t)*n;
@@ -193,7 +220,7 @@ bool pln_constraint_rows(const cat_snap_t *s, int ncols, cm_arena_t *arena, ty_d
             r[1].v.i = k + 1;
             r[2] = (ty_datum_t){.v.s = {.p = c->name, .len = (uint32_t)strlen(c->name)}};
             r[3] = (ty_datum_t){.v.s = {.p = cm_arena_strndup(arena, &c->type, 1), .len = 1}};
-            if (c->type == 'c')
+            if (c->nkeys == 0)   /* a CHECK that reads no column */
                 r[4].isnull = true;
             else
                 r[4] = ty_array_make(arena, TY_INT2, keys, c->nkeys);

@@ -382,7 +382,7 @@ typedef struct pln_constraint {
     const char *name;
     char type;                    /* 'p', 'u' or 'c', as pg_constraint.contype */
     int nkeys;
-    int16_t *keys;                /* p, u: the key columns' numbers */
+    int16_t *keys;                /* p, u: the key columns' numbers; c: the columns it reads */
     const char *definition;       /* pg_get_constraintdef's text */
     uint32_t oid;                 /* in pg_constraint */
     uint32_t index_oid;           /* p, u: its index's OID in pg_class; 0: none listed */
