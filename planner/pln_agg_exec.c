@@ -181,28 +181,39 @@ static void sort_items(ty_oid_t type, ty_datum_t *v, ty_datum_t *tmp, int n)
     memcpy(v, tmp, sizeof(*v) * (size_t)n);
 }
 
+/*
+ * An array of n values of type elem (array_agg's result, ARRAY(subquery)'s
+ * value): type is elem's array type, or elem itself when the values are
+ * arrays, which then stack into one more dimension as PostgreSQL's
+ * accumArrayResultArr does (no NULL or empty ones, all of one shape).
+ */
+bool pln__array_of(ty_ctx_t *ctx, ty_oid_t elem, ty_oid_t type, const ty_datum_t *items, int n, ty_datum_t *out)
+{
+    if (elem != type) {
+        *out = ty_array_make(ctx->arena, elem, items, n);
+        return true;
+    }
+    /* Arrays of arrays: an ARRAY[...] of the values builds the next dimension and checks their shapes. */
+    ty_expr_t *arr = ty_expr_new(ctx->arena, TY_EXPR_ARRAY, type, n);
+    for (int i = 0; i < n; i++) {
+        if (items[i].isnull)
+            return cm_err_set(ctx->err, CM_ERRCODE_NULL_VALUE_NOT_ALLOWED, "cannot accumulate null arrays");
+        const ty_array_t *x = ty_array_get(&items[i]), *first = ty_array_get(&items[0]);
+        if (x->ndim == 0)
+            return cm_err_set(ctx->err, "2202E", "cannot accumulate empty arrays");
+        if (x->ndim != first->ndim || memcmp(x->dims, first->dims, sizeof(int) * (size_t)x->ndim) != 0)
+            return cm_err_set(ctx->err, "2202E", "cannot accumulate arrays of different dimensionality");
+        arr->args[i] = ty_expr_const(ctx->arena, type, -1, items[i]);
+    }
+    return ty_expr_eval(arr, ctx, NULL, NULL, out);
+}
+
 static bool array_agg_finish(const pln_agg_t *a, pln_aggstate_t *st, ty_ctx_t *ctx, ty_datum_t *out)
 {
     ty_oid_t in = a->args[0]->type;
     if (a->distinct && a->norder == 0)
         sort_items(in, st->items, cm_arena_alloc(ctx->arena, sizeof(ty_datum_t) * (size_t)st->nitems), st->nitems);
-    if (in != a->type) {
-        *out = ty_array_make(ctx->arena, in, st->items, st->nitems);
-        return true;
-    }
-    /* Arrays of arrays: an ARRAY[...] of the values builds the next dimension and checks their shapes. */
-    ty_expr_t *arr = ty_expr_new(ctx->arena, TY_EXPR_ARRAY, a->type, st->nitems);
-    for (int i = 0; i < st->nitems; i++) {
-        if (st->items[i].isnull)
-            return cm_err_set(ctx->err, CM_ERRCODE_NULL_VALUE_NOT_ALLOWED, "cannot accumulate null arrays");
-        const ty_array_t *x = ty_array_get(&st->items[i]), *first = ty_array_get(&st->items[0]);
-        if (x->ndim == 0)
-            return cm_err_set(ctx->err, "2202E", "cannot accumulate empty arrays");
-        if (x->ndim != first->ndim || memcmp(x->dims, first->dims, sizeof(int) * (size_t)x->ndim) != 0)
-            return cm_err_set(ctx->err, "2202E", "cannot accumulate arrays of different dimensionality");
-        arr->args[i] = ty_expr_const(ctx->arena, a->type, -1, st->items[i]);
-    }
-    return ty_expr_eval(arr, ctx, NULL, NULL, out);
+    return pln__array_of(ctx, in, a->type, st->items, st->nitems, out);
 }
 
 bool pln__agg_step(const pln_agg_t *a, pln_aggstate_t *st, const ty_datum_t *vals, ty_ctx_t *ctx)

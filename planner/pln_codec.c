@@ -624,7 +624,7 @@ static bool sublinks_read(pln_rd_t *r, struct pln_query *q)
         if (r->failed)
             return false;
         bool known = s->kind == SQL_SUBLINK_EXPR || s->kind == SQL_SUBLINK_EXISTS || s->kind == SQL_SUBLINK_IN ||
-                     s->kind == SQL_SUBLINK_ANY || s->kind == SQL_SUBLINK_ALL;
+                     s->kind == SQL_SUBLINK_ANY || s->kind == SQL_SUBLINK_ALL || s->kind == SQL_SUBLINK_ARRAY;
         if (!known)
             return pln__rd_fail(r, "subquery kind %d", (int)s->kind);
         r->sublinks = k;   /* a subquery may use only the subqueries before it */
@@ -634,6 +634,12 @@ static bool sublinks_read(pln_rd_t *r, struct pln_query *q)
             return pln__rd_fail(r, "a subquery without columns");
         if (s->kind == SQL_SUBLINK_EXPR && !pln__rd_check_shape(r, s->rel->types[0], s->type, "a subquery's value"))
             return false;
+        /* ARRAY: an array of the column's type, or of the same type when the values are arrays (they stack). */
+        if (s->kind == SQL_SUBLINK_ARRAY && s->type != s->rel->types[0] &&
+            ty_array_elem_type(s->type) != s->rel->types[0])
+            return pln__rd_fail(r, "ARRAY of %u values as type %u", s->rel->types[0], s->type);
+        if (s->kind == SQL_SUBLINK_ARRAY && ty_array_elem_type(s->type) == TY_INVALID)
+            return pln__rd_fail(r, "ARRAY subquery of type %u, not an array", s->type);
     }
     r->sublinks = q->nsublinks;
     return true;

@@ -25,6 +25,8 @@
  *   EXISTS      Distinct(keys, true): the marker column is not NULL;
  *   scalar      Reduce by keys of single_value(v), which fails with 21000 on
  *               a second row for one key; no row gives NULL;
+ *   ARRAY       Reduce by keys of array_agg(v ORDER BY the subquery's sort
+ *               values, carried along as extra columns); no row gives '{}';
  *   IN / ANY    Reduce by keys of bool_or(lhs op v) and bool_or(lhs op v IS
  *               NULL): true if one is true, else NULL if one is NULL, else
  *               false (also for no rows), SQL's three-valued answer; NOT IN
@@ -654,6 +656,13 @@ static bool pending(pln_binder_t *b, const ty_expr_t *e)
     return s->correlated && !s->joined;
 }
 
+/* x IN / op ANY / op ALL (SELECT ...), not op ANY over an array a scalar or ARRAY subquery gives. */
+static bool quantified(pln_binder_t *b, const ty_expr_t *placeholder)
+{
+    sql_sublink_t k = b->sublinks[PLN_SUBLINK_OF(placeholder->index)].kind;
+    return k == SQL_SUBLINK_IN || k == SQL_SUBLINK_ANY || k == SQL_SUBLINK_ALL;
+}
+
 static bool expr_pending(pln_binder_t *b, const ty_expr_t *e)
 {
     if (!e)
@@ -672,7 +681,7 @@ static bool find_use(pln_binder_t *b, ty_expr_t *e, use_t *u)
     if (!e)
         return false;
     if ((e->kind == TY_EXPR_IN_LIST || e->kind == TY_EXPR_ANY || e->kind == TY_EXPR_ALL) && e->nargs == 2 &&
-        pending(b, e->args[1])) {
+        pending(b, e->args[1]) && quantified(b, e->args[1])) {
         if (find_use(b, e->args[0], u))
             return true;
         *u = (use_t){PLN_SUBLINK_OF(e->args[1]->index), e, e->args[0]};
@@ -770,6 +779,45 @@ pln_rel_t *pln__lateral_join(pln_binder_t *b, pln_rel_t *left, pln_rel_t *right,
     return project(b, j, es, nl + right->ncols);
 }
 
+/*
+ * ARRAY(subquery) keeps its subquery's ORDER BY, but the joins and the
+ * Reduce its rows go through keep no order: the sort's values travel as
+ * columns after the value (rel becomes [v, o1..ok]) and array_agg sorts by
+ * them (*keys, counted from the first order value as pln_agg_t's are). A
+ * sort under the column-only projection that drops hidden ORDER BY values,
+ * under DISTINCT (whose ORDER BY reads only v) or under LIMIT is found too.
+ */
+static pln_rel_t *expose_order(pln_binder_t *b, pln_rel_t *r, pln_sortkey_t **keys, int *nkeys)
+{
+    *nkeys = 0;
+    if (r->kind == PLN_REL_LIMIT || (r->kind == PLN_REL_DISTINCT && r->nsort == 0)) {
+        pln_rel_t *in = expose_order(b, r->input, keys, nkeys);
+        if (*nkeys == 0)
+            return r;
+        pln_rel_t *n = cm_arena_alloc(b->arena, sizeof(*n));
+        *n = *r;
+        n->input = in;
+        n->ncols = in->ncols;
+        n->types = in->types;
+        return n;
+    }
+    pln_rel_t *sort = r->kind == PLN_REL_SORT ? r : r->kind == PLN_REL_PROJECT && r->input->kind == PLN_REL_SORT ? r->input : NULL;
+    if (!sort || sort->nsort == 0)
+        return r;
+    int k = sort->nsort;
+    ty_expr_t **es = exprs_new(b, 1 + k);
+    es[0] = sort == r ? col(b, 0, r->types[0]) : r->exprs[0];
+    pln_sortkey_t *ks = cm_arena_zalloc(b->arena, sizeof(*ks) * (size_t)k);
+    for (int i = 0; i < k; i++) {
+        es[1 + i] = col(b, sort->sort[i].col, sort->sort[i].type);
+        ks[i] = sort->sort[i];
+        ks[i].col = 1 + i;
+    }
+    *keys = ks;
+    *nkeys = k;
+    return project(b, sort, es, 1 + k);
+}
+
 /* I with one more column: the value of use u for each row (see the file comment). */
 static pln_rel_t *join_sublink(pln_binder_t *b, pln_rel_t *in, const use_t *u, int base, ty_expr_t **value)
 {
@@ -789,7 +837,10 @@ static pln_rel_t *join_sublink(pln_binder_t *b, pln_rel_t *in, const use_t *u, i
     for (int i = 0; i < m; i++)
         dist->types[i] = keys[i]->type;
     c.d = dist;
-    pln_rel_t *sd = pushd(&c, sl->rel);
+    pln_sortkey_t *order = NULL;
+    int norder = 0;
+    pln_rel_t *sub = sl->kind == SQL_SUBLINK_ARRAY ? expose_order(b, sl->rel, &order, &norder) : sl->rel;
+    pln_rel_t *sd = pushd(&c, sub);
     if (!sd)
         return NULL;
     pln_rel_t *summary;
@@ -803,6 +854,30 @@ static pln_rel_t *join_sublink(pln_binder_t *b, pln_rel_t *in, const use_t *u, i
         memcpy(summary->types, p->types, sizeof(ty_oid_t) * (size_t)(m + 1));
         v = node(b, TY_EXPR_IS_NULL, TY_BOOL, col(b, n + m, TY_BOOL), NULL);
         v->negated = true;
+    } else if (sl->kind == SQL_SUBLINK_ARRAY) {
+        ty_expr_t *arg = col(b, m, sd->types[m]);
+        arg->typmod = sl->typmod;
+        pln_agg_t *agg = pln__agg_internal(b, PLN_AGG_ARRAY_AGG, arg, sl->type);
+        if (norder) {
+            agg->norder = norder;
+            agg->order = exprs_new(b, norder);
+            cols_of(b, sd, m + 1, norder, agg->order);
+            agg->keys = order;
+        }
+        summary = rel_new(b, PLN_REL_REDUCE, sd, m + 1);
+        summary->nkeys = m;
+        summary->keys = exprs_new(b, m);
+        cols_of(b, sd, 0, m, summary->keys);
+        summary->naggs = 1;
+        summary->aggs = cm_arena_alloc(b->arena, sizeof(pln_agg_t *));
+        summary->aggs[0] = agg;
+        memcpy(summary->types, sd->types, sizeof(ty_oid_t) * (size_t)m);
+        summary->types[m] = sl->type;
+        /* A key without rows has no summary row: its array is empty. */
+        ty_oid_t elem = ty_array_elem_type(sl->type);
+        ty_expr_t *none = ty_expr_const(b->arena, sl->type, -1, ty_array_make(b->arena, elem, NULL, 0));
+        v = node(b, TY_EXPR_COALESCE, sl->type, col(b, n + m, sl->type), none);
+        v->typmod = sl->typmod;
     } else if (sl->kind == SQL_SUBLINK_EXPR) {
         ty_expr_t *arg = col(b, m, sd->types[m]);
         arg->typmod = sl->typmod;

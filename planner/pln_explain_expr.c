@@ -88,8 +88,11 @@ static bool is_sublink(const ty_expr_t *e)
 static void sublink_out(pln_binder_t *b, cm_buf_t *o, const ty_expr_t *e)
 {
     int k = PLN_SUBLINK_OF(e->index);
-    bool exists = k < b->nsublinks && b->sublinks[k].kind == SQL_SUBLINK_EXISTS;
-    cm_buf_printf(o, exists ? "exists(subquery %d)" : "(subquery %d)", k + 1);
+    sql_sublink_t kind = k < b->nsublinks ? b->sublinks[k].kind : SQL_SUBLINK_EXPR;
+    cm_buf_printf(o, kind == SQL_SUBLINK_EXISTS  ? "exists(subquery %d)"
+                     : kind == SQL_SUBLINK_ARRAY ? "array(subquery %d)"
+                                                 : "(subquery %d)",
+                  k + 1);
 }
 
 static void open_paren(cm_buf_t *o, bool top)

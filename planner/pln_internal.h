@@ -200,9 +200,9 @@ typedef struct pln_window {
 
 /* A subquery used as an expression, run once per execution (it cannot refer to the outer query). */
 typedef struct pln_sublink {
-    sql_sublink_t kind;           /* EXPR, EXISTS or IN */
+    sql_sublink_t kind;           /* EXPR, EXISTS, ARRAY, IN, ANY or ALL */
     pln_rel_t *rel;
-    ty_oid_t type;                /* EXPR: the value's type; IN: the operator's right type */
+    ty_oid_t type;                /* EXPR, ARRAY: the value's type; IN: the operator's right type */
     int32_t typmod;
     int location;
     int serial;                   /* outer references made while binding it name it (pln_oref_t.sublink) */
@@ -563,6 +563,8 @@ int pln__agg_exprs(const pln_agg_t *a, ty_expr_t **es);
 /* vals: the arguments, then the ORDER BY values (the FILTER was checked by the caller). */
 bool pln__agg_step(const pln_agg_t *a, pln_aggstate_t *st, const ty_datum_t *vals, ty_ctx_t *ctx);
 bool pln__agg_finish(const pln_agg_t *a, pln_aggstate_t *st, ty_ctx_t *ctx, ty_datum_t *out);
+/* An array of n values of type elem; type is its array type, or elem when arrays stack (pln_agg_exec.c). */
+bool pln__array_of(ty_ctx_t *ctx, ty_oid_t elem, ty_oid_t type, const ty_datum_t *items, int n, ty_datum_t *out);
 
 /* pln_sublink.c */
 ty_expr_t *pln__bind_sublink(pln_binder_t *b, const sql_expr_t *e);
@@ -591,7 +593,7 @@ struct pln_exec {
     const ty_datum_t *params;
     const struct pln_query *q;
     bool *sub_done;               /* per sublink: computed in this execution */
-    ty_expr_t **sub_value;        /* EXPR and EXISTS: the constant */
+    ty_expr_t **sub_value;        /* EXPR, EXISTS and ARRAY: the constant */
     ty_datum_t **sub_rows;        /* IN: the values */
     int *sub_nrows;
     int nctes;                    /* CTE results, made when first read (pln_cte.c) */

@@ -1,13 +1,16 @@
 /*
  * pln_sublink.c: subqueries used as expressions: (SELECT ...), EXISTS
- * (...) and x [NOT] IN (SELECT ...). They may not refer to the outer query
- * yet, so each runs at most once per execution, as PostgreSQL's initplans
- * do: binding leaves a placeholder (a PARAM with a negative index) in the
- * expression, and at run time pln__instantiate replaces it by the result,
- * computed when an expression that holds it is first evaluated. A scalar
- * subquery gives NULL when empty and fails with 21000 on a second row; IN
- * becomes an IN list of the subquery's values (false when it is empty), and
- * x op ANY/ALL (SELECT ...) the same operator over an array of them.
+ * (...), ARRAY(SELECT ...) and x [NOT] IN (SELECT ...). Binding leaves a
+ * placeholder (a PARAM with a negative index) in the expression. One that
+ * reads the enclosing query's columns is planned as a join
+ * (pln_correlate.c); the others run at most once per execution, as
+ * PostgreSQL's initplans do: at run time pln__instantiate replaces the
+ * placeholder by the result, computed when an expression that holds it is
+ * first evaluated. A scalar subquery gives NULL when empty and fails with
+ * 21000 on a second row; ARRAY gives an array of its values in the
+ * subquery's order (empty, not NULL, for no rows); IN becomes an IN list of
+ * the subquery's values (false when it is empty), and x op ANY/ALL (SELECT
+ * ...) the same operator over an array of them.
  */
 #include "planner/pln_internal.h"
 
@@ -40,10 +43,6 @@ ty_expr_t *pln__bind_sublink(pln_binder_t *b, const sql_expr_t *e)
 {
     if (b->sublink_forbidden) {
         pln__error(b, e->pos, CM_ERRCODE_FEATURE_NOT_SUPPORTED, "cannot use subquery in %s", b->sublink_forbidden);
-        return NULL;
-    }
-    if (e->sublink == SQL_SUBLINK_ARRAY) {
-        pln__error(b, e->pos, CM_ERRCODE_FEATURE_NOT_SUPPORTED, "ARRAY(subquery) is not supported yet");
         return NULL;
     }
     /* The subquery has its own aggregates: the outer query's context does not reach inside. */
@@ -133,8 +132,22 @@ ty_expr_t *pln__bind_sublink(pln_binder_t *b, const sql_expr_t *e)
         in->location = e->pos;
         return in;
     }
-    case SQL_SUBLINK_ARRAY:
-        break;
+    case SQL_SUBLINK_ARRAY: {
+        if (q.ncols != 1) {
+            pln__error(b, e->pos, CM_ERRCODE_SYNTAX_ERROR, "subquery must return only one column");
+            return NULL;
+        }
+        /* Values that are arrays stack into one more dimension of the same array type. */
+        ty_oid_t elem = q.cols[0].type;
+        s.type = ty_array_elem_type(elem) != TY_INVALID ? elem : ty_array_type_of(elem);
+        if (s.type == TY_INVALID) {
+            pln__error(b, -1, CM_ERRCODE_UNDEFINED_OBJECT, "could not find array type for data type %s",
+                       pln__type_name(b, elem));
+            return NULL;
+        }
+        s.typmod = q.cols[0].typmod;   /* as PostgreSQL's exprTypmod: the column's */
+        return placeholder(b, add_sublink(b, &s), s.type, s.typmod, e->pos);
+    }
     }
     pln__error(b, e->pos, CM_ERRCODE_INTERNAL_ERROR, "unexpected sublink");
     return NULL;
@@ -147,6 +160,13 @@ static bool is_sublink(const ty_expr_t *e)
     return e->kind == TY_EXPR_PARAM && e->index < 0;
 }
 
+/* x IN / op ANY / op ALL (SELECT ...), not op ANY over an array a scalar or ARRAY subquery gives. */
+static bool quantified(const pln_exec_t *x, const ty_expr_t *placeholder)
+{
+    sql_sublink_t k = x->q->sublinks[PLN_SUBLINK_OF(placeholder->index)].kind;
+    return k == SQL_SUBLINK_IN || k == SQL_SUBLINK_ANY || k == SQL_SUBLINK_ALL;
+}
+
 static bool has_sublink(const ty_expr_t *e)
 {
     if (is_sublink(e))
@@ -157,7 +177,7 @@ static bool has_sublink(const ty_expr_t *e)
     return false;
 }
 
-/* Runs sublink k once: keeps at most two rows for a scalar, one for EXISTS, all for IN. */
+/* Runs sublink k once: keeps at most two rows for a scalar, one for EXISTS, all for ARRAY and IN. */
 static bool compute(pln_exec_t *x, int k)
 {
     if (x->sub_done[k])
@@ -175,6 +195,13 @@ static bool compute(pln_exec_t *x, int k)
                               "more than one row returned by a subquery used as an expression");
         if (n == 1)
             v = rows[0][0];
+        x->sub_value[k] = ty_expr_const(x->ctx->arena, s->type, s->typmod, v);
+    } else if (s->kind == SQL_SUBLINK_ARRAY) {
+        ty_datum_t *items = cm_arena_alloc(x->ctx->arena, sizeof(ty_datum_t) * (size_t)(n ? n : 1));
+        for (int i = 0; i < n; i++)
+            items[i] = rows[i][0];
+        if (!pln__array_of(x->ctx, s->rel->types[0], s->type, items, n, &v))
+            return false;
         x->sub_value[k] = ty_expr_const(x->ctx->arena, s->type, s->typmod, v);
     } else if (s->kind == SQL_SUBLINK_EXISTS) {
         v.isnull = false;
@@ -240,14 +267,14 @@ static ty_expr_t *inst(pln_exec_t *x, ty_expr_t *e)
         int k = PLN_SUBLINK_OF(e->index);
         return compute(x, k) ? x->sub_value[k] : NULL;
     }
-    if (e->kind == TY_EXPR_IN_LIST && e->nargs == 2 && is_sublink(e->args[1])) {
+    if (e->kind == TY_EXPR_IN_LIST && e->nargs == 2 && is_sublink(e->args[1]) && quantified(x, e->args[1])) {
         int k = PLN_SUBLINK_OF(e->args[1]->index);
         ty_expr_t *lhs = inst(x, e->args[0]);
         if (!lhs || !compute(x, k))
             return NULL;
         return expand_in(x, e, k, lhs);
     }
-    if ((e->kind == TY_EXPR_ANY || e->kind == TY_EXPR_ALL) && is_sublink(e->args[1])) {
+    if ((e->kind == TY_EXPR_ANY || e->kind == TY_EXPR_ALL) && is_sublink(e->args[1]) && quantified(x, e->args[1])) {
         int k = PLN_SUBLINK_OF(e->args[1]->index);
         ty_expr_t *lhs = inst(x, e->args[0]);
         if (!lhs || !compute(x, k))

@@ -524,6 +524,25 @@ SELECT x, (SELECT count(*) FROM (VALUES (1), (2)) w(y) WHERE y > x GROUP BY y > 
 SELECT x, (SELECT y FROM (VALUES (1)) w(y) WHERE y = x) FROM (VALUES (1), (1)) v(x)
 SELECT (SELECT (SELECT (SELECT x + y + z FROM (VALUES (100)) c(z)) FROM (VALUES (10)) b(y))) FROM (VALUES (1), (2)) a(x) ORDER BY 1
 SELECT x, CASE WHEN x = 0 THEN 0 ELSE (SELECT 10 / x) END, (SELECT x + 1), (SELECT (SELECT x * 2)) FROM (VALUES (0), (2), (NULL)) v(x) ORDER BY x
+-- ARRAY(subquery): uncorrelated (run once) and correlated (planned as joins), in the subquery's order
+SELECT ARRAY(SELECT x FROM (VALUES (3), (1), (2)) v(x) ORDER BY x DESC) AS a, ARRAY(SELECT 1 WHERE false) AS e, ARRAY(SELECT 'a') AS t
+SELECT ARRAY(SELECT ARRAY[x, x + 1] FROM (VALUES (1), (2)) v(x)), ARRAY(SELECT NULL::int), ARRAY(SELECT 'x'::varchar(3))
+SELECT ARRAY(SELECT NULL::int[])
+SELECT ARRAY(SELECT '{}'::int[])
+SELECT ARRAY(SELECT ARRAY[1]) || ARRAY(SELECT ARRAY[1, 2])
+SELECT ARRAY(SELECT x FROM (VALUES (ARRAY[1]), (ARRAY[1, 2])) v(x))
+SELECT ARRAY(SELECT 1, 2)
+SELECT ARRAY(SELECT x FROM (VALUES (1), (2)) v(x) ORDER BY x DESC LIMIT 1 OFFSET 1), ARRAY(SELECT DISTINCT x FROM (VALUES (2), (1), (2)) v(x) ORDER BY x)
+SELECT array_to_string(ARRAY(SELECT s || '!' FROM (VALUES ('b'), ('a')) v(s) ORDER BY s), ', ')
+SELECT x, ARRAY(SELECT y * x FROM (VALUES (3), (1), (2)) w(y) WHERE y >= x ORDER BY y DESC) FROM (VALUES (1), (2), (4), (NULL)) v(x) ORDER BY x
+SELECT x, ARRAY(SELECT y FROM (VALUES (3), (1), (2)) w(y) WHERE y <> x ORDER BY y * -1 LIMIT 1) FROM (VALUES (1), (3)) v(x) ORDER BY x
+SELECT x, ARRAY(SELECT DISTINCT y FROM (VALUES (3), (1), (2), (3)) w(y) WHERE y >= x ORDER BY 1 DESC) FROM (VALUES (1), (3)) v(x) ORDER BY x
+SELECT x, ARRAY(SELECT y FROM (VALUES ('b', 1), ('a', 1), ('c', 2)) w(y, k) WHERE k = x ORDER BY y NULLS FIRST), ARRAY(SELECT count(*) FROM (VALUES (1)) w(y) WHERE y = x) FROM (VALUES (1), (2), (3)) v(x) ORDER BY x
+SELECT x FROM (VALUES (1), (2), (3)) v(x) WHERE x = ANY (ARRAY(SELECT y FROM (VALUES (1), (3)) w(y) WHERE y >= x)) ORDER BY x
+SELECT x, ARRAY(SELECT ARRAY[y, x] FROM (VALUES (1), (2)) w(y) WHERE y <= x ORDER BY y) FROM (VALUES (1), (2)) v(x) ORDER BY x
+SELECT x, ARRAY(SELECT CASE WHEN y > x THEN NULL ELSE ARRAY[y] END FROM (VALUES (1), (2)) w(y)) FROM (VALUES (2), (1)) v(x) ORDER BY x DESC
+SELECT g, ARRAY(SELECT y FROM (VALUES (1), (2), (3)) w(y) WHERE y <= count(*) ORDER BY y) FROM (VALUES ('a'), ('a'), ('b')) v(g) GROUP BY g ORDER BY g
+SELECT x, array_to_string(ARRAY(SELECT quote_ident(k) || '=' || quote_literal(v) FROM unnest(o) WITH ORDINALITY AS u(kv, n), LATERAL (SELECT split_part(kv, '=', 1) AS k, split_part(kv, '=', 2) AS v) p ORDER BY n), ', ') FROM (VALUES (1, ARRAY['a=1', 'B c=x''y']), (2, NULL)) t(x, o) ORDER BY x
 -- WITH (common table expressions)
 WITH t AS (SELECT 1 AS a, 'x' AS b) SELECT * FROM t
 WITH t (x, y) AS (VALUES (1, 'a'), (2, 'b')) SELECT y, x FROM t ORDER BY x DESC
