@@ -1,7 +1,8 @@
 /*
  * pln_catfn.c: ty_ctx_t.catalog_fn over a session's catalog (pln_catalog_t):
- * regclass input and output, pg_table_is_visible, pg_get_indexdef,
- * pg_get_viewdef, current_schemas and current_schema. The server installs
+ * regclass and regnamespace input and output, pg_table_is_visible,
+ * pg_relation_is_publishable, pg_get_indexdef, pg_get_viewdef,
+ * current_schemas and current_schema. The server installs
  * it for every statement it runs and the binder for the constants it folds,
  * so '"My Table"'::regclass and c.oid::regclass read the same catalog that
  * FROM does.
@@ -166,13 +167,58 @@ static bool regclass_out(const pln_catalog_t *cat, ty_ctx_t *ctx, uint32_t oid, 
     return true;
 }
 
+/* The schema with this OID that the session's database sees (its own or a system one), or NULL. */
+static const cat_schema_t *schema_by_oid(const pln_catalog_t *cat, uint32_t oid)
+{
+    const cat_schema_t *sc;
+    for (size_t i = 0; cat->snap && (sc = cat_snap_schema_at(cat->snap, i)); i++)
+        if (sc->oid == oid && (sc->database == NULL || strcmp(sc->database->name, cat->search.database) == 0))
+            return sc;
+    return NULL;
+}
+
+/* regnamespacein: one identifier, as SQL writes it. */
+static bool regnamespace_in(const pln_catalog_t *cat, ty_ctx_t *ctx, const ty_datum_t *name, ty_datum_t *out)
+{
+    char *parts[3];
+    int n;
+    if (!split_name(ctx, name->v.s.p, name->v.s.len, parts, &n))
+        return false;
+    if (n != 1)
+        return cm_err_set(ctx->err, "42602", "invalid name syntax");
+    const cat_database_t *db = cat->snap ? cat_snap_database(cat->snap, cat->search.database) : NULL;
+    const cat_schema_t *sc = cat->snap ? cat_snap_schema(cat->snap, db, parts[0]) : NULL;
+    if (sc == NULL)
+        return cm_err_set(ctx->err, "3F000", "schema \"%s\" does not exist", parts[0]);
+    out->v.i = sc->oid;
+    return true;
+}
+
+/* regnamespaceout: the name, quoted as an identifier; NULL (the number is printed) for an unknown OID. */
+static bool regnamespace_out(const pln_catalog_t *cat, ty_ctx_t *ctx, uint32_t oid, ty_datum_t *out)
+{
+    const cat_schema_t *sc = schema_by_oid(cat, oid);
+    if (sc == NULL) {
+        out->isnull = true;
+        return true;
+    }
+    cm_buf_t b;
+    cm_buf_init(&b, 0);
+    cat_quote_ident(sc->name, &b);
+    text_out(ctx, (const char *)b.data, b.len, out);
+    cm_buf_free(&b);
+    return true;
+}
+
 /*
- * pg_get_indexdef in PostgreSQL's form, "CREATE [UNIQUE] INDEX i ON s.t
- * USING btree (a, b)", which psql cuts at " USING " for \d: for an index
- * of eddy's (its key columns as the catalog names them) or one behind a
- * PRIMARY KEY or UNIQUE constraint.
+ * pg_get_indexdef(index, column, pretty) in PostgreSQL's form: column 0 is
+ * "CREATE [UNIQUE] INDEX i ON s.t USING btree (a, b)", which psql cuts at
+ * " USING " for \d (pretty: the table qualified only where the search path
+ * does not find it), column k the k-th key's name, '' past the last one; for
+ * an index of eddy's (its key columns as the catalog names them) or one
+ * behind a PRIMARY KEY or UNIQUE constraint.
  */
-static bool indexdef(const pln_catalog_t *cat, ty_ctx_t *ctx, uint32_t oid, ty_datum_t *out)
+static bool indexdef(const pln_catalog_t *cat, ty_ctx_t *ctx, uint32_t oid, int column, bool pretty, ty_datum_t *out)
 {
     const cat_item_t *it = cat_snap_item_by_oid(cat->snap, oid), *table = NULL;
     const pln_constraint_t *con = NULL;
@@ -184,23 +230,30 @@ static bool indexdef(const pln_catalog_t *cat, ty_ctx_t *ctx, uint32_t oid, ty_d
         out->isnull = true;
         return true;
     }
+    int nkeys = con ? con->nkeys : (int)it->ncolumns;
     cm_buf_t b;
     cm_buf_init(&b, 0);
-    cm_buf_put_str(&b, con ? "CREATE UNIQUE INDEX " : "CREATE INDEX ");
-    cat_quote_ident(con ? con->name : it->name, &b);
-    cm_buf_put_str(&b, " ON ");
-    cat_quote_ident(table->schema->name, &b);
-    cm_buf_put_u8(&b, '.');
-    cat_quote_ident(table->name, &b);
-    cm_buf_put_str(&b, " USING btree (");
-    int nkeys = con ? con->nkeys : (int)it->ncolumns;
     for (int k = 0; k < nkeys; k++) {
-        if (k)
+        if (column > 0 && k != column - 1)
+            continue;
+        if (column == 0 && k == 0) {
+            cm_buf_put_str(&b, con ? "CREATE UNIQUE INDEX " : "CREATE INDEX ");
+            cat_quote_ident(con ? con->name : it->name, &b);
+            cm_buf_put_str(&b, " ON ");
+            if (!pretty || !cat_item_visible(cat->snap, &cat->search, table)) {
+                cat_quote_ident(table->schema->name, &b);
+                cm_buf_put_u8(&b, '.');
+            }
+            cat_quote_ident(table->name, &b);
+            cm_buf_put_str(&b, " USING btree (");
+        } else if (column == 0) {
             cm_buf_put_str(&b, ", ");
+        }
         int at = con ? con->keys[k] : 0;
         cat_quote_ident(con ? (at > 0 ? table->columns[at - 1].name : "?") : it->columns[k].name, &b);
+        if (column == 0 && k == nkeys - 1)
+            cm_buf_put_u8(&b, ')');
     }
-    cm_buf_put_u8(&b, ')');
     text_out(ctx, (const char *)b.data, b.len, out);
     cm_buf_free(&b);
     return true;
@@ -242,7 +295,8 @@ bool pln_catalog_fn(void *arg, int fn, const ty_datum_t *args, int nargs, ty_ctx
 {
     const pln_catalog_t *cat = arg;
     const cat_item_t *it = NULL;
-    if (fn == TY_CATFN_TABLE_IS_VISIBLE || fn == TY_CATFN_INDEXDEF || fn == TY_CATFN_VIEWDEF)
+    if (fn == TY_CATFN_TABLE_IS_VISIBLE || fn == TY_CATFN_INDEXDEF || fn == TY_CATFN_VIEWDEF ||
+        fn == TY_CATFN_PUBLISHABLE)
         it = cat->snap ? cat_snap_item_by_oid(cat->snap, (uint32_t)args[0].v.i) : NULL;
     switch ((ty_catfn_t)fn) {
     case TY_CATFN_REGCLASS_IN:
@@ -269,7 +323,25 @@ bool pln_catalog_fn(void *arg, int fn, const ty_datum_t *args, int nargs, ty_ctx
             out->isnull = true;
             return true;
         }
-        return indexdef(cat, ctx, (uint32_t)args[0].v.i, out);
+        return indexdef(cat, ctx, (uint32_t)args[0].v.i, nargs > 1 ? (int)args[1].v.i : 0, nargs > 2 && args[2].v.b,
+                        out);
+    case TY_CATFN_PUBLISHABLE:
+        /* PostgreSQL's is_publishable_class: a user's table; eddy's catalog relations and a constraint's index are not. */
+        if (it == NULL) {
+            const cat_item_t *table;
+            if (pln__catview_name((uint32_t)args[0].v.i, NULL) ||
+                (cat->snap && pln__constraint_by_oid(cat->snap, (uint32_t)args[0].v.i, true, ctx->arena, &table)))
+                out->v.b = false;
+            else
+                out->isnull = true;
+            return true;
+        }
+        out->v.b = it->kind == CAT_ITEM_TABLE && !cat_id_is_system(it->id);
+        return true;
+    case TY_CATFN_REGNAMESPACE_IN:
+        return regnamespace_in(cat, ctx, &args[0], out);
+    case TY_CATFN_REGNAMESPACE_OUT:
+        return regnamespace_out(cat, ctx, (uint32_t)args[0].v.i, out);
     case TY_CATFN_CONSTRAINTDEF: {
         const cat_item_t *table;
         const pln_constraint_t *con =

@@ -34,6 +34,7 @@ static uint32_t shape(ty_oid_t t)
     case TY_BOOL:
         return SH_BOOL;
     case TY_INT2: case TY_INT4: case TY_INT8: case TY_OID: case TY_REGPROC: case TY_REGCLASS: case TY_REGTYPE:
+    case TY_REGNAMESPACE:
     case TY_DATE: case TY_TIME: case TY_TIMESTAMP: case TY_TIMESTAMPTZ:
         return SH_INT;
     case TY_FLOAT4: case TY_FLOAT8:

@@ -23,7 +23,7 @@ static const char *const pln_stable_names[] = {
     "pg_typeof", "to_date", "to_number",
     /* They read the catalog (ty_func_catalog.c). */
     "pg_table_is_visible", "pg_get_indexdef", "pg_get_viewdef", "current_schemas", "pg_get_userbyid",
-    "pg_get_constraintdef",
+    "pg_get_constraintdef", "pg_relation_is_publishable",
 };
 
 static bool is_datetime_input(ty_oid_t t)

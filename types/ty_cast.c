@@ -33,6 +33,9 @@ static const ty_cast_rule_t ty__casts[] = {
     {TY_OID, TY_INT4, 'a'}, {TY_OID, TY_INT8, 'a'},
     {TY_OID, TY_REGCLASS, 'i'}, {TY_REGCLASS, TY_OID, 'i'}, {TY_OID, TY_REGTYPE, 'i'}, {TY_REGTYPE, TY_OID, 'i'},
     {TY_OID, TY_REGPROC, 'i'}, {TY_REGPROC, TY_OID, 'i'},
+    {TY_OID, TY_REGNAMESPACE, 'i'}, {TY_REGNAMESPACE, TY_OID, 'i'}, {TY_INT4, TY_REGNAMESPACE, 'i'},
+    {TY_INT8, TY_REGNAMESPACE, 'i'}, {TY_INT2, TY_REGNAMESPACE, 'i'}, {TY_REGNAMESPACE, TY_INT4, 'a'},
+    {TY_REGNAMESPACE, TY_INT8, 'a'},
     {TY_INT4, TY_REGCLASS, 'i'}, {TY_INT4, TY_REGTYPE, 'i'}, {TY_INT4, TY_REGPROC, 'i'}, {TY_INT8, TY_REGCLASS, 'i'},
     {TY_INT4, TY_CHAR, 'e'}, {TY_CHAR, TY_INT4, 'e'},
     {TY_TEXT, TY_VARCHAR, 'i'}, {TY_VARCHAR, TY_TEXT, 'i'}, {TY_TEXT, TY_BPCHAR, 'i'},
@@ -123,7 +126,7 @@ static bool ty__is_int(ty_oid_t t)
 
 static bool ty__is_oidish(ty_oid_t t)
 {
-    return t == TY_OID || t == TY_REGCLASS || t == TY_REGTYPE || t == TY_REGPROC;
+    return t == TY_OID || t == TY_REGCLASS || t == TY_REGTYPE || t == TY_REGPROC || t == TY_REGNAMESPACE;
 }
 
 static const ty_tz_t *ty__tz(ty_ctx_t *ctx)

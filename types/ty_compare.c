@@ -53,6 +53,7 @@ int ty_datum_compare(ty_oid_t type, const ty_datum_t *a, const ty_datum_t *b)
     case TY_OID:
     case TY_REGCLASS:
     case TY_REGTYPE:
+    case TY_REGNAMESPACE:
     case TY_REGPROC: return (uint32_t)a->v.i < (uint32_t)b->v.i ? -1 : (uint32_t)a->v.i > (uint32_t)b->v.i;
     case TY_RECORD: return ty_record_cmp(a, b);
     default:

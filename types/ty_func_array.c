@@ -21,6 +21,7 @@
 /* name, element type, array type */
 #define TY_ARRAY_TYPES(X)                                                                                   \
     X(bool, TY_BOOL, TY_BOOL_ARRAY) X(bytea, TY_BYTEA, TY_BYTEA_ARRAY) X(name, TY_NAME, TY_NAME_ARRAY)      \
+    X(char, TY_CHAR, TY_CHAR_ARRAY)                                                                         \
     X(int2, TY_INT2, TY_INT2_ARRAY) X(int4, TY_INT4, TY_INT4_ARRAY) X(text, TY_TEXT, TY_TEXT_ARRAY)         \
     X(bpchar, TY_BPCHAR, TY_BPCHAR_ARRAY) X(varchar, TY_VARCHAR, TY_VARCHAR_ARRAY)                          \
     X(int8, TY_INT8, TY_INT8_ARRAY) X(float4, TY_FLOAT4, TY_FLOAT4_ARRAY)                                   \

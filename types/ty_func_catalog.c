@@ -7,7 +7,9 @@
  * Those that need the catalog ask ty_ctx_t.catalog_fn, so this module keeps
  * no knowledge of it. The rest answer as eddy is: every session is the one
  * superuser that owns everything (OID 10), every privilege is held, nothing
- * has a comment, and no relation takes space on disk. The planner knows
+ * has a comment, no relation takes space on disk, and there are no rules,
+ * statistics objects or functions in pg_proc for pg_get_*def to print
+ * (NULL, as PostgreSQL answers for an OID that names none). The planner knows
  * the ones that read the catalog as stable (pln_fold.c), so it does not
  * fold them against a catalog that may change before the statement runs
  * again.
@@ -36,12 +38,13 @@ static bool ty__table_visible(ty_ctx_t *c, const ty_datum_t *a, int n, ty_datum_
 
 static bool ty__indexdef(ty_ctx_t *c, const ty_datum_t *a, int n, ty_datum_t *o)
 {
-    /* pg_get_indexdef(oid, column, pretty): column 0 is the whole definition. */
-    if (n >= 2 && a[1].v.i != 0) {
-        o->isnull = true;
-        return true;
-    }
-    return ty__ask(c, TY_CATFN_INDEXDEF, a, 1, o);
+    /* pg_get_indexdef(oid [, column, pretty]): column 0 is the whole definition. */
+    return ty__ask(c, TY_CATFN_INDEXDEF, a, n, o);
+}
+
+static bool ty__publishable(ty_ctx_t *c, const ty_datum_t *a, int n, ty_datum_t *o)
+{
+    return ty__ask(c, TY_CATFN_PUBLISHABLE, a, 1, o);
 }
 
 static bool ty__viewdef(ty_ctx_t *c, const ty_datum_t *a, int n, ty_datum_t *o)
@@ -185,6 +188,13 @@ static const ty_func_t ty__catalog[] = {
     {"pg_get_viewdef", 2, {TY_OID, TY_BOOL}, TY_TEXT, S, ty__viewdef, 2506},
     {"pg_get_constraintdef", 1, {TY_OID}, TY_TEXT, S, ty__constraintdef, 1387},
     {"pg_get_constraintdef", 2, {TY_OID, TY_BOOL}, TY_TEXT, S, ty__constraintdef, 2508},
+    {"pg_get_ruledef", 1, {TY_OID}, TY_TEXT, S, ty__null, 1573},
+    {"pg_get_ruledef", 2, {TY_OID, TY_BOOL}, TY_TEXT, S, ty__null, 2504},
+    {"pg_get_statisticsobjdef_columns", 1, {TY_OID}, TY_TEXT, S, ty__null, 6174},
+    {"pg_get_function_result", 1, {TY_OID}, TY_TEXT, S, ty__null, 2165},
+    {"pg_get_function_arguments", 1, {TY_OID}, TY_TEXT, S, ty__null, 2162},
+    {"pg_get_function_identity_arguments", 1, {TY_OID}, TY_TEXT, S, ty__null, 2232},
+    {"pg_relation_is_publishable", 1, {TY_REGCLASS}, TY_BOOL, S, ty__publishable, 6121},
     {"pg_get_expr", 2, {TY_TEXT, TY_OID}, TY_TEXT, S, ty__get_expr, 1716},
     {"pg_get_expr", 3, {TY_TEXT, TY_OID, TY_BOOL}, TY_TEXT, S, ty__get_expr, 2509},
     {"current_schemas", 1, {TY_BOOL}, TY_NAME_ARRAY, S, ty__current_schemas, 1403},

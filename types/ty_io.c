@@ -267,10 +267,12 @@ bool ty_datum_from_text(ty_oid_t type, int32_t typmod, const char *p, size_t len
     case TY_OID:
     case TY_REGPROC:
     case TY_REGCLASS:
-        if (type == TY_REGCLASS && ctx->catalog_fn != NULL && !ty__all_digits(p, len)) {
-            /* A name: the catalog resolves it as regclassin does (42P01 when missing). */
+    case TY_REGNAMESPACE:
+        if ((type == TY_REGCLASS || type == TY_REGNAMESPACE) && ctx->catalog_fn != NULL && !ty__all_digits(p, len)) {
+            /* A name: the catalog resolves it as regclassin / regnamespacein do (42P01, 3F000 when missing). */
             ty_datum_t name = ty_text_datum(ctx->arena, p, len);
-            return ctx->catalog_fn(ctx->catalog_arg, TY_CATFN_REGCLASS_IN, &name, 1, ctx, out);
+            return ctx->catalog_fn(ctx->catalog_arg, type == TY_REGCLASS ? TY_CATFN_REGCLASS_IN : TY_CATFN_REGNAMESPACE_IN,
+                                   &name, 1, ctx, out);
         }
         return ty_int_parse(p, len, type == TY_INT2 || type == TY_INT4 || type == TY_INT8 ? type : TY_OID, ctx,
                             &out->v.i);
@@ -373,10 +375,13 @@ bool ty_datum_to_text(ty_oid_t type, const ty_datum_t *d, ty_ctx_t *ctx, cm_buf_
     case TY_INT4:
     case TY_INT8: ty__put_int64(out, d->v.i); return true;
     case TY_REGCLASS:
+    case TY_REGNAMESPACE:
         if (ctx != NULL && ctx->catalog_fn != NULL) {
-            /* The relation's name where the catalog has it, as regclassout; else the number. */
+            /* The object's name where the catalog has it, as regclassout / regnamespaceout; else the number. */
             ty_datum_t name = {0};
-            if (!ctx->catalog_fn(ctx->catalog_arg, TY_CATFN_REGCLASS_OUT, d, 1, ctx, &name))
+            if (!ctx->catalog_fn(ctx->catalog_arg,
+                                 type == TY_REGCLASS ? TY_CATFN_REGCLASS_OUT : TY_CATFN_REGNAMESPACE_OUT, d, 1, ctx,
+                                 &name))
                 return false;
             if (!name.isnull) {
                 cm_buf_put(out, name.v.s.p, name.v.s.len);
@@ -439,7 +444,7 @@ bool ty_has_binary(ty_oid_t type)
 {
     switch (type) {
     case TY_BOOL: case TY_INT2: case TY_INT4: case TY_INT8: case TY_OID: case TY_REGPROC: case TY_REGCLASS:
-    case TY_REGTYPE: case TY_FLOAT4: case TY_FLOAT8: case TY_NUMERIC: case TY_TEXT: case TY_VARCHAR: case TY_BPCHAR:
+    case TY_REGTYPE: case TY_REGNAMESPACE: case TY_FLOAT4: case TY_FLOAT8: case TY_NUMERIC: case TY_TEXT: case TY_VARCHAR: case TY_BPCHAR:
     case TY_NAME: case TY_UNKNOWN: case TY_BYTEA: case TY_CHAR: case TY_DATE: case TY_TIME: case TY_TIMESTAMP:
     case TY_TIMESTAMPTZ: case TY_INTERVAL: case TY_UUID: case TY_JSON: case TY_JSONB: case TY_VOID:
     case TY_RECORD:
@@ -485,6 +490,7 @@ bool ty_datum_from_binary(ty_oid_t type, int32_t typmod, const uint8_t *p, size_
     case TY_REGPROC:
     case TY_REGCLASS:
     case TY_REGTYPE:
+    case TY_REGNAMESPACE:
         if (len != 4)
             return ty__bin_err(ctx);
         out->v.i = (int64_t)(uint32_t)ty__be(p, 4);
@@ -588,6 +594,7 @@ bool ty_datum_to_binary(ty_oid_t type, const ty_datum_t *d, ty_ctx_t *ctx, cm_bu
     case TY_REGPROC:
     case TY_REGCLASS:
     case TY_REGTYPE:
+    case TY_REGNAMESPACE:
     case TY_DATE: cm_buf_put_be32(out, (uint32_t)d->v.i); return true;
     case TY_INT8:
     case TY_TIME:

@@ -2,7 +2,7 @@
  * ty_srf.c: the set-returning functions and their table: generate_series
  * (int4, int8, numeric, timestamp and timestamptz with an interval step),
  * unnest and generate_subscripts (declared once per array type, as the
- * scalar array functions are), and string_to_table. The JSON ones are in
+ * scalar array functions are), string_to_table and pg_options_to_table. The JSON ones are in
  * ty_srf_json.c, the regular expression ones in ty_srf_regex.c. Each yields its rows one at a time from a state it keeps
  * in the context's arena (types.h), so LIMIT over generate_series(1, 10^9)
  * makes only the rows it reads. Errors are PostgreSQL 15's.
@@ -182,6 +182,30 @@ static bool subscripts_next(ty_ctx_t *ctx, const ty_datum_t *a, int n, void **st
     return true;
 }
 
+/* -------------------------------------------------- pg_options_to_table */
+
+/* pg_options_to_table(text[]): each "name=value" split at its first '=' (none: a NULL value), as reloptions are. */
+static bool options_next(ty_ctx_t *ctx, const ty_datum_t *a, int n, void **state, ty_datum_t *out, bool *done)
+{
+    pos_t *p = pos_of(ctx, state);
+    const ty_array_t *arr = a[0].v.arr;
+    while (p->i < arr->nitems && arr->items[p->i].isnull)
+        p->i++;
+    if (p->i >= arr->nitems) {
+        *done = true;
+        return true;
+    }
+    const ty_datum_t *kv = &arr->items[p->i++];
+    const char *eq = memchr(kv->v.s.p, '=', kv->v.s.len);
+    size_t klen = eq ? (size_t)(eq - kv->v.s.p) : kv->v.s.len;
+    out[0] = ty_text_datum(ctx->arena, kv->v.s.p, klen);
+    if (eq)
+        out[1] = ty_text_datum(ctx->arena, eq + 1, kv->v.s.len - klen - 1);
+    else
+        out[1] = (ty_datum_t){.isnull = true};
+    return true;
+}
+
 /* ------------------------------------------------------ string_to_table */
 
 typedef struct split {
@@ -244,7 +268,7 @@ static bool string_to_table_next(ty_ctx_t *ctx, const ty_datum_t *a, int n, void
     X(TY_FLOAT8, TY_FLOAT8_ARRAY) X(TY_OID, TY_OID_ARRAY) X(TY_TIMESTAMP, TY_TIMESTAMP_ARRAY)               \
     X(TY_DATE, TY_DATE_ARRAY) X(TY_TIME, TY_TIME_ARRAY) X(TY_TIMESTAMPTZ, TY_TIMESTAMPTZ_ARRAY)             \
     X(TY_INTERVAL, TY_INTERVAL_ARRAY) X(TY_NUMERIC, TY_NUMERIC_ARRAY) X(TY_UUID, TY_UUID_ARRAY)             \
-    X(TY_JSON, TY_JSON_ARRAY) X(TY_JSONB, TY_JSONB_ARRAY) X(TY_REGTYPE, TY_REGTYPE_ARRAY)
+    X(TY_JSON, TY_JSON_ARRAY) X(TY_JSONB, TY_JSONB_ARRAY) X(TY_REGTYPE, TY_REGTYPE_ARRAY) X(TY_CHAR, TY_CHAR_ARRAY)
 
 #define UNNEST(ELEM, ARR) ONE("unnest", ELEM, S, unnest_next, 2331, 1, ARR),
 #define SUBSCRIPTS(ELEM, ARR)                                                                \
@@ -264,6 +288,8 @@ static const ty_srf_t ty__srfs[] = {
     TY_SRF_ARRAY_TYPES(SUBSCRIPTS)
     ONE("string_to_table", T, 0, string_to_table_next, 6160, 2, T, T),
     ONE("string_to_table", T, 0, string_to_table_next, 6161, 3, T, T, T),
+    {{"pg_options_to_table", 1, {TY_TEXT_ARRAY}, TY_RECORD, S, NULL, 2289}, 2, {"option_name", "option_value"},
+     {T, T}, options_next},
 };
 
 size_t ty_srf_candidates(const char *name, const ty_func_t **out, size_t max)

@@ -31,6 +31,7 @@ static const ty_info_t ty__types[] = {
     {TY_NUMERIC, "numeric", "numeric", -1, TY_CAT_NUMERIC, false, 1231},
     {TY_REGCLASS, "regclass", "regclass", 4, TY_CAT_NUMERIC, false, 2210},
     {TY_REGTYPE, "regtype", "regtype", 4, TY_CAT_NUMERIC, false, 2211},
+    {TY_REGNAMESPACE, "regnamespace", "regnamespace", 4, TY_CAT_NUMERIC, false, 4090},
     {TY_RECORD, "record", "record", -1, TY_CAT_PSEUDO, false, 2287},
     {TY_VOID, "void", "void", 4, TY_CAT_PSEUDO, false, 0},
     {TY_UUID, "uuid", "uuid", 16, TY_CAT_USER, false, 2951},
@@ -38,6 +39,7 @@ static const ty_info_t ty__types[] = {
     /* Array types: array_oid 0; ty_array_elem_type() finds the element type. */
     {TY_BOOL_ARRAY, "_bool", "boolean[]", -1, TY_CAT_ARRAY, false, 0},
     {TY_BYTEA_ARRAY, "_bytea", "bytea[]", -1, TY_CAT_ARRAY, false, 0},
+    {TY_CHAR_ARRAY, "_char", "\"char\"[]", -1, TY_CAT_ARRAY, false, 0},
     {TY_NAME_ARRAY, "_name", "name[]", -1, TY_CAT_ARRAY, false, 0},
     {TY_INT2_ARRAY, "_int2", "smallint[]", -1, TY_CAT_ARRAY, false, 0},
     {TY_INT4_ARRAY, "_int4", "integer[]", -1, TY_CAT_ARRAY, false, 0},

@@ -43,6 +43,7 @@ enum {
     TY_REGCLASS = 2205,
     TY_REGTYPE = 2206,
     TY_RECORD = 2249,
+    TY_REGNAMESPACE = 4089,
     TY_VOID = 2278,
     TY_UUID = 2950,
     TY_JSONB = 3802,
@@ -53,6 +54,7 @@ enum {
     TY_JSON_ARRAY = 199,
     TY_BOOL_ARRAY = 1000,
     TY_BYTEA_ARRAY = 1001,
+    TY_CHAR_ARRAY = 1002,
     TY_NAME_ARRAY = 1003,
     TY_INT2_ARRAY = 1005,
     TY_INT4_ARRAY = 1007,
@@ -297,11 +299,14 @@ typedef enum ty_catfn {
     TY_CATFN_REGCLASS_IN = 1,    /* text (a relation name as SQL writes it) -> its OID, or 42P01 */
     TY_CATFN_REGCLASS_OUT,       /* oid -> text: the name, qualified when the search path does not find it; NULL: none */
     TY_CATFN_TABLE_IS_VISIBLE,   /* oid -> bool: the search path finds the relation by its name; NULL: no such relation */
-    TY_CATFN_INDEXDEF,           /* oid -> text: CREATE INDEX ...; NULL: no such index */
+    TY_CATFN_INDEXDEF,           /* oid, column int4, pretty bool -> text: CREATE INDEX ... or a key; NULL: no such index */
     TY_CATFN_VIEWDEF,            /* oid -> text: the view's query; NULL: no such view */
     TY_CATFN_CONSTRAINTDEF,      /* oid -> text: PRIMARY KEY (a), CHECK ((a > 0)), ...; NULL: no such constraint */
     TY_CATFN_CURRENT_SCHEMAS,    /* bool (with implicit schemas) -> name[] of the existing schemas searched */
     TY_CATFN_CURRENT_SCHEMA,     /* -> name: the first existing schema of the path; NULL: none */
+    TY_CATFN_REGNAMESPACE_IN,    /* text (a schema name as SQL writes it) -> its OID, or 3F000 */
+    TY_CATFN_REGNAMESPACE_OUT,   /* oid -> text: the schema's name, quoted as needed; NULL: none */
+    TY_CATFN_PUBLISHABLE,        /* oid -> bool: a user's table (pg_relation_is_publishable); NULL: no such relation */
 } ty_catfn_t;
 
 /* Checks cancel and deadline; sets 57014 and returns false when either fired. */
