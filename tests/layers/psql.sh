@@ -2,8 +2,10 @@
 # psql.sh: the psql client against eddy, its output compared byte for byte with
 # the same psql against PostgreSQL 15 (after replacing the port number).
 # Covers -c, multi-statement strings, aligned/unaligned/expanded output, NULL
-# display, \conninfo, \timing, and syntax errors with LINE 1: and the caret
-# (ASCII and multibyte).
+# display, \conninfo, \timing, syntax errors with LINE 1: and the caret
+# (ASCII and multibyte), and the describe commands (\d and friends) over the
+# same objects made on both servers in schema psql_describe. Where eddy cannot
+# match PostgreSQL by design, `expect` checks eddy's own output and says why.
 cd "$(dirname "$0")/../.."
 source tests/lib/servers.sh
 servers_need pg eddy
@@ -75,4 +77,232 @@ same script_file -- -f "$TMP/script.sql"
 printf 'SELECT 1;\nSELEC 2;\nSELECT 3;\n' >"$TMP/bad.sql"
 same script_file_error_line -- -f "$TMP/bad.sql"
 same gset -- -c "SELECT 42 AS answer \\gset" -c '\echo :answer'
+
+# expect NAME -- PSQL-ARGS... <<WANT: eddy's output must be exactly the text on stdin.
+expect() {
+    local name=$1; shift 2
+    cat >"$TMP/want.out"
+    run_psql "$EDDY_PORT" "$@" | sed -E 's/\b'"$EDDY_PORT"'\b/PORT/g' >"$TMP/eddy.out"
+    if cmp -s "$TMP/eddy.out" "$TMP/want.out"; then
+        echo "ok $name"
+    else
+        echo "not ok $name"
+        diff -u "$TMP/want.out" "$TMP/eddy.out" | sed 's/^/  /' | head -30
+    fi
+}
+
+# ---- The describe commands over the same objects on both servers. psql adapts
+# its catalog queries to server_version, which eddy reports as 15.
+describe_setup="DROP SCHEMA IF EXISTS psql_describe CASCADE;
+CREATE SCHEMA psql_describe;
+CREATE TABLE psql_describe.t (a int NOT NULL, b text, c numeric(10,2), d varchar(20), e timestamptz, f int8[],
+    g bool, h int DEFAULT 7);
+CREATE TABLE psql_describe.tab2 (\"Mixed Case\" int, y float8);
+CREATE VIEW psql_describe.v AS SELECT a, b FROM psql_describe.t WHERE a > 1;
+CREATE MATERIALIZED VIEW psql_describe.m AS SELECT a, count(*) AS n FROM psql_describe.t GROUP BY a;
+CREATE INDEX ti ON psql_describe.t (a);
+CREATE INDEX ti2 ON psql_describe.t (b, a);
+CREATE INDEX mi ON psql_describe.m (n);"
+for port in "$PG_PORT" "$EDDY_PORT"; do
+    run_psql "$port" -q -c "$describe_setup" >"$TMP/setup.out"
+    if grep -q ERROR "$TMP/setup.out"; then
+        echo "not ok describe_setup on port $port"
+        sed 's/^/  /' "$TMP/setup.out"
+    fi
+done
+# Objects PostgreSQL has no counterpart for, or that eddy describes its own way (below).
+run_psql "$EDDY_PORT" -q -c "DROP SCHEMA IF EXISTS psql_describe_eddy CASCADE;
+CREATE SCHEMA psql_describe_eddy;
+CREATE TABLE psql_describe_eddy.pk (id int PRIMARY KEY, v text CHECK (v <> ''));
+CREATE SOURCE psql_describe_eddy.gen FROM LOAD GENERATOR COUNTER;" >"$TMP/setup.out"
+if grep -q ERROR "$TMP/setup.out"; then
+    echo "not ok describe_setup_eddy"
+    sed 's/^/  /' "$TMP/setup.out"
+fi
+in_schema=(-c "SET search_path = psql_describe")
+same describe_relations -- "${in_schema[@]}" -c '\d'
+same describe_tables -- "${in_schema[@]}" -c '\dt'
+same describe_views -- "${in_schema[@]}" -c '\dv'
+same describe_matviews -- "${in_schema[@]}" -c '\dm'
+same describe_indexes -- "${in_schema[@]}" -c '\di'
+same describe_table -- "${in_schema[@]}" -c '\d t'
+same describe_table_plus -- "${in_schema[@]}" -c '\d+ t'
+same describe_table_quoted_column -- "${in_schema[@]}" -c '\d tab2'
+same describe_view -- "${in_schema[@]}" -c '\d v'
+same describe_matview -- "${in_schema[@]}" -c '\d m'
+same describe_index -- "${in_schema[@]}" -c '\d ti2'
+same describe_index_plus -- "${in_schema[@]}" -c '\d+ ti'
+same describe_qualified -- -c '\d psql_describe.ti'
+same describe_pattern -- "${in_schema[@]}" -c "\\d 't*'"
+same describe_tables_qualified_pattern -- -c '\dt psql_describe.*'
+same describe_tables_system_pattern -- -c '\dtS psql_describe.*'
+same describe_missing -- "${in_schema[@]}" -c '\d nope'
+same describe_types -- "${in_schema[@]}" -c '\dT'
+same describe_types_plus -- "${in_schema[@]}" -c '\dT+'
+same describe_functions -- "${in_schema[@]}" -c '\df'
+same describe_schema -- -c '\dn psql_describe'
+same describe_schema_plus -- -c '\dn+ psql_describe'
+# eddy lists its own schemas, and its one superuser owns public (PostgreSQL 15:
+# pg_database_owner, with an ACL and a comment).
+expect describe_schemas -- -c '\dn eddy*|public|psql_describe*' <<'WANT'
+       List of schemas
+        Name        | Owner  
+--------------------+--------
+ eddy_catalog       | anyone
+ eddy_internal      | anyone
+ psql_describe      | anyone
+ psql_describe_eddy | anyone
+ public             | anyone
+(5 rows)
+
+[exit 0]
+WANT
+expect describe_schemas_plus -- -c '\dn+ eddy*|public|psql_describe*' <<'WANT'
+                        List of schemas
+        Name        | Owner  | Access privileges | Description 
+--------------------+--------+-------------------+-------------
+ eddy_catalog       | anyone |                   | 
+ eddy_internal      | anyone |                   | 
+ psql_describe      | anyone |                   | 
+ psql_describe_eddy | anyone |                   | 
+ public             | anyone |                   | 
+(5 rows)
+
+[exit 0]
+WANT
+# One database, owned by the one superuser (named as the session user), whose text
+# compares bytewise ("C"), and which takes no space on disk.
+expect describe_databases -- -c '\l eddy' <<'WANT'
+                                       List of databases
+ Name | Owner  | Encoding | Collate | Ctype | ICU Locale | Locale Provider | Access privileges 
+------+--------+----------+---------+-------+------------+-----------------+-------------------
+ eddy | anyone | UTF8     | C       | C     |            | libc            | 
+(1 row)
+
+[exit 0]
+WANT
+expect describe_databases_plus -- -c '\l+ eddy' <<'WANT'
+                                                         List of databases
+ Name | Owner  | Encoding | Collate | Ctype | ICU Locale | Locale Provider | Access privileges |  Size   | Tablespace | Description 
+------+--------+----------+---------+-------+------------+-----------------+-------------------+---------+------------+-------------
+ eddy | anyone | UTF8     | C       | C     |            | libc            |                   | 0 bytes | pg_default | 
+(1 row)
+
+[exit 0]
+WANT
+# No extensions (PostgreSQL always has plpgsql).
+expect describe_extensions -- -c '\dx' <<'WANT'
+     List of installed extensions
+ Name | Version | Schema | Description 
+------+---------+--------+-------------
+(0 rows)
+
+[exit 0]
+WANT
+# pg_class holds no system relations of pg_catalog: with S only the user's relations show.
+expect describe_relations_system -- "${in_schema[@]}" -c '\dS' <<'WANT'
+SET
+                 List of relations
+    Schema     | Name |       Type        | Owner  
+---------------+------+-------------------+--------
+ psql_describe | m    | materialized view | anyone
+ psql_describe | t    | table             | anyone
+ psql_describe | tab2 | table             | anyone
+ psql_describe | v    | view              | anyone
+(4 rows)
+
+[exit 0]
+WANT
+expect describe_tables_system -- "${in_schema[@]}" -c '\dtS' <<'WANT'
+SET
+           List of relations
+    Schema     | Name | Type  | Owner  
+---------------+------+-------+--------
+ psql_describe | t    | table | anyone
+ psql_describe | tab2 | table | anyone
+(2 rows)
+
+[exit 0]
+WANT
+# Tables and indexes hold no rows yet: every size is 0 bytes (PostgreSQL: a page per index).
+expect describe_tables_plus -- "${in_schema[@]}" -c '\dt+' <<'WANT'
+SET
+                                      List of relations
+    Schema     | Name | Type  | Owner  | Persistence | Access method |  Size   | Description 
+---------------+------+-------+--------+-------------+---------------+---------+-------------
+ psql_describe | t    | table | anyone | permanent   | heap          | 0 bytes | 
+ psql_describe | tab2 | table | anyone | permanent   | heap          | 0 bytes | 
+(2 rows)
+
+[exit 0]
+WANT
+expect describe_indexes_plus -- "${in_schema[@]}" -c '\di+' <<'WANT'
+SET
+                                          List of relations
+    Schema     | Name | Type  | Owner  | Table | Persistence | Access method |  Size   | Description 
+---------------+------+-------+--------+-------+-------------+---------------+---------+-------------
+ psql_describe | mi   | index | anyone | m     | permanent   | btree         | 0 bytes | 
+ psql_describe | ti   | index | anyone | t     | permanent   | btree         | 0 bytes | 
+ psql_describe | ti2  | index | anyone | t     | permanent   | btree         | 0 bytes | 
+(3 rows)
+
+[exit 0]
+WANT
+# A view's definition is its query as eddy normalized it, not PostgreSQL's rule deparsed.
+expect describe_view_plus -- "${in_schema[@]}" -c '\d+ v' <<'WANT'
+SET
+                           View "psql_describe.v"
+ Column |  Type   | Collation | Nullable | Default | Storage  | Description 
+--------+---------+-----------+----------+---------+----------+-------------
+ a      | integer |           |          |         | plain    | 
+ b      | text    |           |          |         | extended | 
+View definition:
+ SELECT a, b FROM eddy.psql_describe.t WHERE (a > 1);
+
+[exit 0]
+WANT
+expect describe_matview_plus -- "${in_schema[@]}" -c '\d+ m' <<'WANT'
+SET
+                                  Materialized view "psql_describe.m"
+ Column |  Type   | Collation | Nullable | Default | Storage | Compression | Stats target | Description 
+--------+---------+-----------+----------+---------+---------+-------------+--------------+-------------
+ a      | integer |           |          |         | plain   |             |              | 
+ n      | bigint  |           |          |         | plain   |             |              | 
+Indexes:
+    "mi" btree (n)
+View definition:
+ SELECT a, count(*) AS n FROM eddy.psql_describe.t GROUP BY a;
+Access method: heap
+
+[exit 0]
+WANT
+# PRIMARY KEY and CHECK live only in the stored CREATE TABLE: no index or constraint to list.
+expect describe_constraints -- -c '\d psql_describe_eddy.pk' <<'WANT'
+           Table "psql_describe_eddy.pk"
+ Column |  Type   | Collation | Nullable | Default 
+--------+---------+-----------+----------+---------
+ id     | integer |           | not null | 
+ v      | text    |           |          | 
+
+[exit 0]
+WANT
+# A source is a foreign table whose server is its connector (file, kafka or load_generator).
+expect describe_source -- -c '\d psql_describe_eddy.gen' <<'WANT'
+             Foreign table "psql_describe_eddy.gen"
+ Column  |  Type  | Collation | Nullable | Default | FDW options 
+---------+--------+-----------+----------+---------+-------------
+ counter | bigint |           |          |         | 
+Server: load_generator
+
+[exit 0]
+WANT
+expect describe_source_plus -- -c '\d+ psql_describe_eddy.gen' <<'WANT'
+                                 Foreign table "psql_describe_eddy.gen"
+ Column  |  Type  | Collation | Nullable | Default | FDW options | Storage | Stats target | Description 
+---------+--------+-----------+----------+---------+-------------+---------+--------------+-------------
+ counter | bigint |           |          |         |             | plain   |              | 
+Server: load_generator
+
+[exit 0]
+WANT
 exit 0
