@@ -102,7 +102,8 @@ CREATE VIEW psql_describe.v AS SELECT a, b FROM psql_describe.t WHERE a > 1;
 CREATE MATERIALIZED VIEW psql_describe.m AS SELECT a, count(*) AS n FROM psql_describe.t GROUP BY a;
 CREATE INDEX ti ON psql_describe.t (a);
 CREATE INDEX ti2 ON psql_describe.t (b, a);
-CREATE INDEX mi ON psql_describe.m (n);"
+CREATE INDEX mi ON psql_describe.m (n);
+CREATE TABLE psql_describe.keys (id int PRIMARY KEY, v text UNIQUE);"
 for port in "$PG_PORT" "$EDDY_PORT"; do
     run_psql "$port" -q -c "$describe_setup" >"$TMP/setup.out"
     if grep -q ERROR "$TMP/setup.out"; then
@@ -113,7 +114,8 @@ done
 # Objects PostgreSQL has no counterpart for, or that eddy describes its own way (below).
 run_psql "$EDDY_PORT" -q -c "DROP SCHEMA IF EXISTS psql_describe_eddy CASCADE;
 CREATE SCHEMA psql_describe_eddy;
-CREATE TABLE psql_describe_eddy.pk (id int PRIMARY KEY, v text CHECK (v <> ''));
+CREATE TABLE psql_describe_eddy.chk (id int PRIMARY KEY, v text CHECK (v <> ''), w int DEFAULT 1 + 2,
+    s text DEFAULT 'x');
 CREATE SOURCE psql_describe_eddy.gen FROM LOAD GENERATOR COUNTER;" >"$TMP/setup.out"
 if grep -q ERROR "$TMP/setup.out"; then
     echo "not ok describe_setup_eddy"
@@ -128,6 +130,8 @@ same describe_indexes -- "${in_schema[@]}" -c '\di'
 same describe_table -- "${in_schema[@]}" -c '\d t'
 same describe_table_plus -- "${in_schema[@]}" -c '\d+ t'
 same describe_table_quoted_column -- "${in_schema[@]}" -c '\d tab2'
+same describe_table_keys -- "${in_schema[@]}" -c '\d keys'
+same describe_key_index -- "${in_schema[@]}" -c '\d+ keys_pkey'
 same describe_view -- "${in_schema[@]}" -c '\d v'
 same describe_matview -- "${in_schema[@]}" -c '\d m'
 same describe_index -- "${in_schema[@]}" -c '\d ti2'
@@ -205,11 +209,12 @@ SET
                  List of relations
     Schema     | Name |       Type        | Owner  
 ---------------+------+-------------------+--------
+ psql_describe | keys | table             | anyone
  psql_describe | m    | materialized view | anyone
  psql_describe | t    | table             | anyone
  psql_describe | tab2 | table             | anyone
  psql_describe | v    | view              | anyone
-(4 rows)
+(5 rows)
 
 [exit 0]
 WANT
@@ -218,9 +223,10 @@ SET
            List of relations
     Schema     | Name | Type  | Owner  
 ---------------+------+-------+--------
+ psql_describe | keys | table | anyone
  psql_describe | t    | table | anyone
  psql_describe | tab2 | table | anyone
-(2 rows)
+(3 rows)
 
 [exit 0]
 WANT
@@ -230,21 +236,24 @@ SET
                                       List of relations
     Schema     | Name | Type  | Owner  | Persistence | Access method |  Size   | Description 
 ---------------+------+-------+--------+-------------+---------------+---------+-------------
+ psql_describe | keys | table | anyone | permanent   | heap          | 0 bytes | 
  psql_describe | t    | table | anyone | permanent   | heap          | 0 bytes | 
  psql_describe | tab2 | table | anyone | permanent   | heap          | 0 bytes | 
-(2 rows)
+(3 rows)
 
 [exit 0]
 WANT
 expect describe_indexes_plus -- "${in_schema[@]}" -c '\di+' <<'WANT'
 SET
-                                          List of relations
-    Schema     | Name | Type  | Owner  | Table | Persistence | Access method |  Size   | Description 
----------------+------+-------+--------+-------+-------------+---------------+---------+-------------
- psql_describe | mi   | index | anyone | m     | permanent   | btree         | 0 bytes | 
- psql_describe | ti   | index | anyone | t     | permanent   | btree         | 0 bytes | 
- psql_describe | ti2  | index | anyone | t     | permanent   | btree         | 0 bytes | 
-(3 rows)
+                                             List of relations
+    Schema     |    Name    | Type  | Owner  | Table | Persistence | Access method |  Size   | Description 
+---------------+------------+-------+--------+-------+-------------+---------------+---------+-------------
+ psql_describe | keys_pkey  | index | anyone | keys  | permanent   | btree         | 0 bytes | 
+ psql_describe | keys_v_key | index | anyone | keys  | permanent   | btree         | 0 bytes | 
+ psql_describe | mi         | index | anyone | m     | permanent   | btree         | 0 bytes | 
+ psql_describe | ti         | index | anyone | t     | permanent   | btree         | 0 bytes | 
+ psql_describe | ti2        | index | anyone | t     | permanent   | btree         | 0 bytes | 
+(5 rows)
 
 [exit 0]
 WANT
@@ -276,13 +285,20 @@ Access method: heap
 
 [exit 0]
 WANT
-# PRIMARY KEY and CHECK live only in the stored CREATE TABLE: no index or constraint to list.
-expect describe_constraints -- -c '\d psql_describe_eddy.pk' <<'WANT'
-           Table "psql_describe_eddy.pk"
+# eddy keeps a CHECK condition and a default as the SQL text they were written in (normalized);
+# PostgreSQL deparses the expression it stored: CHECK (v <> ''::text), 1 + 2 and 'x'::text.
+expect describe_check_and_defaults -- -c '\d psql_describe_eddy.chk' <<'WANT'
+          Table "psql_describe_eddy.chk"
  Column |  Type   | Collation | Nullable | Default 
 --------+---------+-----------+----------+---------
  id     | integer |           | not null | 
  v      | text    |           |          | 
+ w      | integer |           |          | (1 + 2)
+ s      | text    |           |          | 'x'
+Indexes:
+    "chk_pkey" PRIMARY KEY, btree (id)
+Check constraints:
+    "chk_v_check" CHECK ((v <> ''))
 
 [exit 0]
 WANT
