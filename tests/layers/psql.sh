@@ -103,7 +103,10 @@ CREATE MATERIALIZED VIEW psql_describe.m AS SELECT a, count(*) AS n FROM psql_de
 CREATE INDEX ti ON psql_describe.t (a);
 CREATE INDEX ti2 ON psql_describe.t (b, a);
 CREATE INDEX mi ON psql_describe.m (n);
-CREATE TABLE psql_describe.keys (id int PRIMARY KEY, v text UNIQUE);"
+CREATE TABLE psql_describe.keys (id int PRIMARY KEY, v text UNIQUE);
+CREATE TABLE psql_describe.dflt (s text DEFAULT 'x', d date DEFAULT '2020-1-1', n int DEFAULT -3,
+    v varchar(20) DEFAULT 'y', f bool DEFAULT true, m numeric DEFAULT 1.5, z text DEFAULT NULL,
+    b bigint DEFAULT 3000000000, t timestamptz DEFAULT now());"
 for port in "$PG_PORT" "$EDDY_PORT"; do
     run_psql "$port" -q -c "$describe_setup" >"$TMP/setup.out"
     if grep -q ERROR "$TMP/setup.out"; then
@@ -131,6 +134,7 @@ same describe_table -- "${in_schema[@]}" -c '\d t'
 same describe_table_plus -- "${in_schema[@]}" -c '\d+ t'
 same describe_table_quoted_column -- "${in_schema[@]}" -c '\d tab2'
 same describe_table_keys -- "${in_schema[@]}" -c '\d keys'
+same describe_table_defaults -- "${in_schema[@]}" -c '\d dflt'
 same describe_key_index -- "${in_schema[@]}" -c '\d+ keys_pkey'
 same describe_view -- "${in_schema[@]}" -c '\d v'
 same describe_matview -- "${in_schema[@]}" -c '\d m'
@@ -209,12 +213,13 @@ SET
                  List of relations
     Schema     | Name |       Type        | Owner  
 ---------------+------+-------------------+--------
+ psql_describe | dflt | table             | anyone
  psql_describe | keys | table             | anyone
  psql_describe | m    | materialized view | anyone
  psql_describe | t    | table             | anyone
  psql_describe | tab2 | table             | anyone
  psql_describe | v    | view              | anyone
-(5 rows)
+(6 rows)
 
 [exit 0]
 WANT
@@ -223,10 +228,11 @@ SET
            List of relations
     Schema     | Name | Type  | Owner  
 ---------------+------+-------+--------
+ psql_describe | dflt | table | anyone
  psql_describe | keys | table | anyone
  psql_describe | t    | table | anyone
  psql_describe | tab2 | table | anyone
-(3 rows)
+(4 rows)
 
 [exit 0]
 WANT
@@ -236,10 +242,11 @@ SET
                                       List of relations
     Schema     | Name | Type  | Owner  | Persistence | Access method |  Size   | Description 
 ---------------+------+-------+--------+-------------+---------------+---------+-------------
+ psql_describe | dflt | table | anyone | permanent   | heap          | 0 bytes | 
  psql_describe | keys | table | anyone | permanent   | heap          | 0 bytes | 
  psql_describe | t    | table | anyone | permanent   | heap          | 0 bytes | 
  psql_describe | tab2 | table | anyone | permanent   | heap          | 0 bytes | 
-(3 rows)
+(4 rows)
 
 [exit 0]
 WANT
@@ -285,16 +292,16 @@ Access method: heap
 
 [exit 0]
 WANT
-# eddy keeps a CHECK condition and a default as the SQL text they were written in (normalized);
-# PostgreSQL deparses the expression it stored: CHECK (v <> ''::text), 1 + 2 and 'x'::text.
+# eddy keeps a CHECK condition and a default other than a literal as the SQL text they were
+# written in (normalized); PostgreSQL deparses the expression it stored: CHECK (v <> ''::text), 1 + 2.
 expect describe_check_and_defaults -- -c '\d psql_describe_eddy.chk' <<'WANT'
-          Table "psql_describe_eddy.chk"
- Column |  Type   | Collation | Nullable | Default 
---------+---------+-----------+----------+---------
+           Table "psql_describe_eddy.chk"
+ Column |  Type   | Collation | Nullable |  Default  
+--------+---------+-----------+----------+-----------
  id     | integer |           | not null | 
  v      | text    |           |          | 
  w      | integer |           |          | (1 + 2)
- s      | text    |           |          | 'x'
+ s      | text    |           |          | 'x'::text
 Indexes:
     "chk_pkey" PRIMARY KEY, btree (id)
 Check constraints:
