@@ -2,8 +2,9 @@
  * pln_catview_describe.c: the pg_catalog relations psql's \d family reads
  * beyond the core ones (pln_catview_pg.c): collations, tablespaces, the
  * foreign servers and tables that stand for eddy's sources, and the
- * relations of what eddy does not have (functions, enums, extensions, row
- * security policies, extended statistics, publications, rewrite rules),
+ * relations of what eddy does not have (role memberships, functions, enums,
+ * extensions, row security policies, extended statistics, publications,
+ * rewrite rules),
  * empty with PostgreSQL 15's columns so that psql's queries over them bind
  * and find nothing, as they do on a PostgreSQL without such objects.
  */
@@ -60,6 +61,10 @@ static const pln_catview_t views[] = {
      " NULL::oid[] AS proallargtypes, NULL::\"char\"[] AS proargmodes, NULL::text[] AS proargnames,"
      " NULL::text AS proargdefaults, NULL::oid[] AS protrftypes, ''::text AS prosrc, NULL::text AS probin,"
      " NULL::text AS prosqlbody, NULL::text[] AS proconfig, NULL::text[] AS proacl WHERE false"},
+
+    /* One role, the superuser, member of no other (psql's \du). */
+    {"pg_catalog", "pg_auth_members", 1261,
+     "SELECT 0::oid AS roleid, 0::oid AS member, 0::oid AS grantor, false AS admin_option WHERE false"},
 
     {"pg_catalog", "pg_enum", 3501,
      "SELECT 0::oid AS oid, 0::oid AS enumtypid, 0::float4 AS enumsortorder, ''::name AS enumlabel WHERE false"},

@@ -207,6 +207,16 @@ expect describe_extensions -- -c '\dx' <<'WANT'
 
 [exit 0]
 WANT
+# One role: the superuser, named as the session user, with every attribute (\du reads its
+# memberships through a correlated ARRAY(subquery)).
+expect describe_roles -- -c '\du' <<'WANT'
+                                   List of roles
+ Role name |                         Attributes                         | Member of 
+-----------+------------------------------------------------------------+-----------
+ anyone    | Superuser, Create role, Create DB, Replication, Bypass RLS | {}
+
+[exit 0]
+WANT
 # pg_class holds no system relations of pg_catalog: with S only the user's relations show.
 expect describe_relations_system -- "${in_schema[@]}" -c '\dS' <<'WANT'
 SET
