@@ -83,6 +83,14 @@ static const cat_column_t cols_types[] = {
     COL("align", TY_CHAR),
     COL("storage", TY_CHAR),
     COL("collation", TY_OID),
+    COL("input", TY_OID),       /* its functions (ty_type_procs), 0: none */
+    COL("output", TY_OID),
+    COL("receive", TY_OID),
+    COL("send", TY_OID),
+    COL("modin", TY_OID),
+    COL("modout", TY_OID),
+    COL("analyze", TY_OID),
+    COL("subscript", TY_OID),
 };
 /* An index's keys: the indexed relation's column number, 0 for an expression. */
 static const cat_column_t cols_index_keys[] = {
@@ -297,6 +305,16 @@ static void cat__type_row(const ty_info_t *ti, cm_arena_t *a, cat_rows_t *out)
     r[9] = cat__text(a, &align, 1);
     r[10] = cat__text(a, &storage, 1);
     r[11] = cat__int(collation);
+    ty_type_procs_t fn;
+    ty_type_procs(ti->oid, &fn);
+    r[12] = cat__int(fn.input);
+    r[13] = cat__int(fn.output);
+    r[14] = cat__int(fn.receive);
+    r[15] = cat__int(fn.send);
+    r[16] = cat__int(fn.modin);
+    r[17] = cat__int(fn.modout);
+    r[18] = cat__int(fn.analyze);
+    r[19] = cat__int(fn.subscript);
 }
 
 static void cat__index_key_rows(const cat_snap_t *s, const cat_item_t *it, cm_arena_t *a, cat_rows_t *out)

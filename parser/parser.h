@@ -89,6 +89,7 @@ typedef enum sql_expr_kind {
     SQL_EXPR_NAMED_ARG,   /* a function argument given by name: str => arg (also str := arg) */
     SQL_EXPR_SUBSCRIPT,   /* arg[left] or, when slice, arg[left:right] (left/right NULL where omitted) */
     SQL_EXPR_ARRAY_CMP,   /* left str ANY/SOME (right) when sublink is SQL_SUBLINK_ANY, ALL when SQL_SUBLINK_ALL */
+    SQL_EXPR_FIELD,       /* (arg).str: a field of a composite value */
 } sql_expr_kind_t;
 
 typedef enum sql_const_kind {

@@ -1100,6 +1100,7 @@ c_expr(A) ::= columnref(E).                      { A = E; }
 c_expr(A) ::= aexprconst(E).                     { A = E; }
 c_expr(A) ::= PARAM(T).                          { A = sql__param(ctx, &T); }
 c_expr(A) ::= LP(T) a_expr(E) RP.                { A = sql__paren(ctx, &T, E); }
+c_expr(A) ::= LP(T) a_expr(E) RP field_names(L).  { A = sql__field(ctx, &T, E, L); }
 c_expr(A) ::= case_expr(E).                      { A = E; }
 c_expr(A) ::= func_expr(E).                      { A = E; }
 c_expr(A) ::= select_with_parens(S). [UMINUS]    { A = sql__sublink(ctx, NULL, SQL_SUBLINK_EXPR, S); }
@@ -1136,6 +1137,11 @@ columnref(A) ::= colid(N).                       { A = sql__column(ctx, &N, NULL
 columnref(A) ::= colid(N) indirection(I).        { A = sql__column(ctx, &N, I); }
 
 /* Dotted names; a trailing .* is kept as the name "*". */
+/* (expr).name[.name...]: field selection from a composite value. */
+%type field_names {sql_list_t *}
+field_names(A) ::= DOT collabel(N).              { A = sql__list1(ctx, (void *)N.str); }
+field_names(A) ::= field_names(L) DOT collabel(N). { A = sql__list_add(ctx, L, (void *)N.str); }
+
 %type indirection {sql_list_t *}
 indirection(A) ::= DOT collabel(N).              { A = sql__list1(ctx, (void *)N.str); }
 indirection(A) ::= DOT STAR.                     { A = sql__list1(ctx, (void *)"*"); }

@@ -643,6 +643,37 @@ sql_expr_t *sql__subscript(sql_pctx_t *ctx, const sql_token_t *t, sql_expr_t *ar
     return e;
 }
 
+/* PostgreSQL's exprLocation: the leftmost token of e ('a' of 'a'::text, not the ::). */
+static int sql__leftmost(const sql_expr_t *e)
+{
+    int pos = e->pos;
+    const sql_expr_t *first = e->kind == SQL_EXPR_OP ? e->left
+                              : e->kind == SQL_EXPR_CAST || e->kind == SQL_EXPR_COLLATE ||
+                                        e->kind == SQL_EXPR_SUBSCRIPT || e->kind == SQL_EXPR_FIELD
+                                  ? e->arg
+                                  : NULL;
+    if (first) {
+        int p = sql__leftmost(first);
+        if (p < pos)
+            pos = p;
+    }
+    return pos;
+}
+
+sql_expr_t *sql__field(sql_pctx_t *ctx, const sql_token_t *t, sql_expr_t *arg, sql_list_t *names)
+{
+    sql_expr_t *e = arg;
+    int pos = sql__leftmost(arg);   /* PostgreSQL points at the value */
+    for (int i = 0; i < names->count; i++) {
+        sql_expr_t *f = sql__expr(ctx, SQL_EXPR_FIELD, pos);
+        f->arg = e;
+        f->str = names->items[i];
+        sql__child(ctx, f, e);
+        e = f;
+    }
+    return e;
+}
+
 sql_expr_t *sql__array_cmp(sql_pctx_t *ctx, const sql_token_t *op, int quantifier, sql_expr_t *l, sql_expr_t *r)
 {
     sql_expr_t *e = sql__expr(ctx, SQL_EXPR_ARRAY_CMP, op->pos);

@@ -441,6 +441,12 @@ static void dp_expr(const sql_expr_t *e, cm_buf_t *out)
             dp_expr(e->right, out);
         cm_buf_put_u8(out, ']');
         break;
+    case SQL_EXPR_FIELD:
+        cm_buf_put_u8(out, '(');
+        dp_expr(e->arg, out);
+        cm_buf_put_str(out, ").");
+        sql_deparse_ident(e->str, out);
+        break;
     case SQL_EXPR_ARRAY_CMP:
         cm_buf_put_u8(out, '(');
         dp_expr(e->left, out);

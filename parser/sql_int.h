@@ -131,6 +131,8 @@ sql_expr_t *sql__array(sql_pctx_t *ctx, const sql_token_t *t, sql_list_t *l);
 /* arg[lower] or arg[lower:upper] (slice); x op ANY/ALL (array) and (SELECT ...): quantifier SQL_SUBLINK_ANY/ALL. */
 sql_expr_t *sql__subscript(sql_pctx_t *ctx, const sql_token_t *t, sql_expr_t *arg, sql_expr_t *lo, sql_expr_t *hi,
                            bool slice);
+/* (arg).a.b: one SQL_EXPR_FIELD per name, innermost first. */
+sql_expr_t *sql__field(sql_pctx_t *ctx, const sql_token_t *t, sql_expr_t *arg, sql_list_t *names);
 sql_expr_t *sql__array_cmp(sql_pctx_t *ctx, const sql_token_t *op, int quantifier, sql_expr_t *l, sql_expr_t *r);
 sql_expr_t *sql__quantified_select(sql_pctx_t *ctx, const sql_token_t *op, int quantifier, sql_expr_t *l,
                                    sql_select_t *s);

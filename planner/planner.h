@@ -35,6 +35,11 @@ typedef struct pln_column {
     const char *name;     /* as PostgreSQL derives it: alias, column name, function name, ?column? */
     ty_oid_t type;
     int32_t typmod;
+    /* Where a result column is read straight from a table or view (through subqueries and WITH
+     * queries, as PostgreSQL's markTargetListOrigins): its OID and column number, which
+     * RowDescription carries and drivers look up in pg_attribute; 0 otherwise. */
+    uint32_t table_oid;
+    int16_t attnum;
 } pln_column_t;
 
 /* One parsed statement, before binding: opaque to callers. */

@@ -376,6 +376,7 @@ bool pln__expr_equal(const ty_expr_t *a, const ty_expr_t *b)
     case TY_EXPR_COLUMN:
         return a->index == b->index;
     case TY_EXPR_ROW_COMPARE:   /* index is the operator; the pairs are compared below */
+    case TY_EXPR_FIELD:         /* index is the field */
         if (a->index != b->index)
             return false;
         break;

@@ -81,6 +81,8 @@ static bool bind_query(pln_binder_t *b, const sql_select_t *s, pln_stmt_t *st)
     st->tag = "SELECT";
     st->ncols = q.ncols;
     st->cols = q.cols;
+    for (int i = 0; i < q.ncols; i++)
+        st->cols[i].typmod = pln__typmod_out(st->cols[i].type, st->cols[i].typmod);
     st->blocking = pln__rel_any(q.rel, has_blocking);
     for (int i = 0; i < b->nsublinks; i++)
         st->blocking |= pln__rel_any(b->sublinks[i].rel, has_blocking);

@@ -263,6 +263,8 @@ void pln__wr_expr(pln_wr_t *w, const ty_expr_t *e)
     }
     if (e->kind == TY_EXPR_CONST)
         wr_datum(w, e->type, &e->value);
+    else if (e->kind == TY_EXPR_FIELD)
+        wr_datum(w, TY_TEXT, &e->value);   /* the field's name */
     pln__wr_leave(w);
 }
 
@@ -426,6 +428,12 @@ static bool check_node(pln_rd_t *r, const ty_expr_t *e)
         return want_cmp_func(r, e, true, e->args[0]->type, right_type(r, e->args[1], true));
     case TY_EXPR_ROW:
         return pln__rd_check_shape(r, e->type, TY_RECORD, "ROW");
+    case TY_EXPR_FIELD:
+        if (!want_args(r, e, 1, 1) || !pln__rd_check_shape(r, e->args[0]->type, TY_RECORD, "a field's record"))
+            return false;
+        if (e->index < 0 || e->value.isnull)
+            return pln__rd_fail(r, "field #%d of a record", e->index);
+        return true;   /* the column's type is checked against the record's when it is read */
     case TY_EXPR_ROW_COMPARE:
         if (e->index < TY_ROWCMP_LT || e->index > TY_ROWCMP_GT)
             return pln__rd_fail(r, "row comparison %d", e->index);
@@ -443,7 +451,7 @@ static bool check_node(pln_rd_t *r, const ty_expr_t *e)
 static ty_expr_t *read_node(pln_rd_t *r)
 {
     uint8_t kind = pln__rd_u8(r);
-    if (!r->failed && kind > TY_EXPR_ROW_COMPARE)
+    if (!r->failed && kind > TY_EXPR_FIELD)
         pln__rd_fail(r, "unknown expression kind %u", kind);
     ty_expr_t *e = cm_arena_zalloc(r->arena, sizeof(*e));
     e->kind = (ty_expr_kind_t)kind;
@@ -470,6 +478,8 @@ static ty_expr_t *read_node(pln_rd_t *r)
             return NULL;
     if (e->kind == TY_EXPR_CONST)
         rd_datum(r, e->type, &e->value);
+    else if (e->kind == TY_EXPR_FIELD)
+        rd_datum(r, TY_TEXT, &e->value);
     if (r->failed || !check_node(r, e))
         return NULL;
     return e;

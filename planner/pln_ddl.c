@@ -279,7 +279,7 @@ static bool plan_create_view(pln_binder_t *b, const sql_stmt_t *s, cat_change_t 
         cols[i].name = (int)i < naliases ? v->columns->items[i] : q.cols[i].name;
         /* PostgreSQL 15 stores an unknown-typed output column of a view as text. */
         cols[i].type = q.cols[i].type == TY_UNKNOWN ? TY_TEXT : q.cols[i].type;
-        cols[i].typmod = q.cols[i].type == TY_UNKNOWN ? -1 : q.cols[i].typmod;
+        cols[i].typmod = q.cols[i].type == TY_UNKNOWN ? -1 : pln__typmod_out(q.cols[i].type, q.cols[i].typmod);
     }
     uint32_t ndeps;
     cat_id_t *deps = rel_deps(b, &ndeps);

@@ -256,6 +256,11 @@ void pln__explain_expr(pln_binder_t *b, cm_buf_t *o, const ty_expr_t *e, bool to
     case TY_EXPR_ROW:
         variadic_out(b, o, "ROW", e);
         return;
+    case TY_EXPR_FIELD:
+        cm_buf_put_u8(o, '(');
+        pln__explain_expr(b, o, e->args[0], true);
+        cm_buf_printf(o, ").%.*s", (int)e->value.v.s.len, e->value.v.s.p);
+        return;
     case TY_EXPR_ROW_COMPARE:
         open_paren(o, top);
         cm_buf_put_str(o, "ROW(");

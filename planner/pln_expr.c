@@ -34,6 +34,9 @@ static int colname_strength(const sql_expr_t *e, const char **name)
         }
         return s;
     }
+    case SQL_EXPR_FIELD:
+        *name = e->str;
+        return 2;
     case SQL_EXPR_COLLATE:
     case SQL_EXPR_SUBSCRIPT:   /* a[1] is named after a */
         return colname_strength(e->arg, name);
@@ -577,10 +580,11 @@ static ty_expr_t *bind_overlaps(pln_binder_t *b, const sql_expr_t *e)
 
 static ty_expr_t *bind_func(pln_binder_t *b, const sql_expr_t *e)
 {
-    int nn = e->names->count;
-    const char *name = e->names->items[nn - 1];
-    if (nn > 2 || (nn == 2 && strcmp(e->names->items[0], "pg_catalog") != 0)) {
-        pln__error(b, e->pos, CM_ERRCODE_UNDEFINED_FUNCTION, "function %s does not exist", name);
+    bool hidden;
+    const char *name = pln__func_name(e, &hidden);
+    if (!name) {
+        pln__error(b, e->pos, CM_ERRCODE_UNDEFINED_FUNCTION, "function %s does not exist",
+                   (const char *)e->names->items[e->names->count - 1]);
         return NULL;
     }
     if (e->over && b->params_forbidden) {
@@ -616,7 +620,7 @@ static ty_expr_t *bind_func(pln_binder_t *b, const sql_expr_t *e)
         pln__error(b, e->pos, "42809", "window function %s requires an OVER clause", name);
         return NULL;
     }
-    if (pln__is_srf_call(name))
+    if (!hidden && pln__is_srf_call(name))
         return pln__bind_srf_call(b, e);   /* generate_series, unnest, ... (pln_srf.c) */
     int n = e->args->count;
     ty_expr_t **args = alloc_args(b, n);
@@ -827,6 +831,9 @@ static ty_expr_t *bind(pln_binder_t *b, const sql_expr_t *e)
         break;
     case SQL_EXPR_SUBSCRIPT:
         r = pln__bind_subscript(b, e);
+        break;
+    case SQL_EXPR_FIELD:
+        r = pln__bind_field(b, e);
         break;
     case SQL_EXPR_NAMED_ARG:
         /* The grammar makes them only as function arguments, which bind_func takes apart. */

@@ -238,6 +238,7 @@ static ty_expr_t *fold(pln_binder_t *b, ty_expr_t *e)
     case TY_EXPR_IS_BOOL:
     case TY_EXPR_ROW:
     case TY_EXPR_ROW_COMPARE:
+    case TY_EXPR_FIELD:
         if (!fold_args(b, e, &all_const))
             return NULL;
         return all_const ? eval_now(b, e) : e;

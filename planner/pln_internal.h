@@ -334,6 +334,9 @@ typedef struct pln_binder {
     struct pln_with *with;        /* the innermost WITH in scope (pln_cte.c) */
     int nctes;                    /* CTEs bound in the statement */
     struct pln_srfctx *srfs;      /* the select list's set-returning functions; NULL: not allowed (pln_srf.c) */
+    int nrowtypes;                /* records' row types, by typmod (pln_field.c) */
+    int rowtypes_cap;
+    struct pln_rowtype *rowtypes;
 } pln_binder_t;
 
 /* pln_bind.c: a query statement (SELECT, VALUES, set operation) bound, folded and finished. */
@@ -495,6 +498,25 @@ const pln_sysrel_t *pln__sysrel_find(const pln_binder_t *b, const cat_qname_t *q
 /* Whether an unqualified name finds the relation of `schema` (pg_catalog unless shadowed). */
 bool pln__sysrel_unqualified(const pln_binder_t *b, const char *schema, const char *name);
 
+/*
+ * pln_field.c: records whose columns are known while binding (ROW(...), a
+ * set-returning function's OUT columns): TY_RECORD with typmod the index of
+ * its row type in the statement, as PostgreSQL registers anonymous record
+ * types, so that (expr).name finds the column through subqueries and CTEs,
+ * which carry typmods. Equal row types share an index. A statement's result
+ * columns and stored definitions show record with typmod -1 (pln__typmod_out).
+ */
+typedef struct pln_rowtype {
+    int ncols;
+    const char **names;
+    ty_oid_t *types;
+    int32_t *typmods;
+} pln_rowtype_t;
+int32_t pln__rowtype(pln_binder_t *b, int ncols, const char *const *names, const ty_oid_t *types,
+                     const int32_t *typmods);
+ty_expr_t *pln__bind_field(pln_binder_t *b, const sql_expr_t *e);
+int32_t pln__typmod_out(ty_oid_t type, int32_t typmod);
+
 /* pln_catfn.c: lets ctx's functions and regclass I/O read cat (NULL: leaves ctx as it is). */
 void pln__ctx_catalog(ty_ctx_t *ctx, const pln_catalog_t *cat);
 
@@ -520,6 +542,8 @@ const pln_catview_t *pln__catview_at(size_t i);
 bool pln__session_columns(const char *session, const cat_column_t **cols, uint32_t *ncols);
 
 /* pln_scope.c */
+/* A result column read straight from a FROM column (e a COLUMN of sc's row) takes its origin. */
+void pln__column_origin(const pln_scope_t *sc, const ty_expr_t *e, pln_column_t *out);
 /* Adds a FROM item's names to sc (42712 when its alias is already there). */
 bool pln__add_rte(pln_binder_t *b, pln_scope_t *sc, const char *alias, int ncols, pln_column_t *cols);
 bool pln__bind_from(pln_binder_t *b, const sql_list_t *from, pln_scope_t *scope, pln_rel_t **rel);
@@ -623,6 +647,14 @@ bool pln__bind_from_function(pln_binder_t *b, const sql_from_t *f, pln_scope_t *
 bool pln__srf_is_lateral(const pln_rel_t *r);
 /* Places a lateral FLATMAP over left, whose columns start at base in the FROM row. */
 bool pln__srf_lateral(pln_binder_t *b, pln_rel_t *fm, pln_rel_t *left, int base, int pos);
+/*
+ * The function name a call means, schema checked: pg_catalog's (written bare
+ * or qualified) or, for names starting with _pg_, information_schema's, which
+ * only a qualified name reaches (information_schema is not on the search
+ * path). NULL for any other qualification. *hidden: a _pg_ name written
+ * without information_schema, which names no function.
+ */
+const char *pln__func_name(const sql_expr_t *e, bool *hidden);
 /* The select list's set-returning functions: f(args) is a call of one (and no scalar function)... */
 bool pln__is_srf_call(const char *name);
 /* ... bound to a placeholder where the select list allows it (b->srfs), else PostgreSQL's 0A000. */

@@ -83,6 +83,21 @@ static bool bind_subquery(pln_binder_t *b, const sql_from_t *f, pln_scope_t *sc,
 
 static bool bind_item(pln_binder_t *b, const sql_from_t *f, pln_scope_t *sc, pln_rel_t **rel);
 
+void pln__column_origin(const pln_scope_t *sc, const ty_expr_t *e, pln_column_t *out)
+{
+    if (sc == NULL || e->kind != TY_EXPR_COLUMN || e->index < 0 || e->index >= sc->ncols)
+        return;
+    for (int r = 0; r < sc->nrtes; r++) {
+        const pln_rte_t *t = &sc->rtes[r];
+        for (int c = 0; c < t->ncols; c++)
+            if ((t->index ? t->index[c] : t->offset + c) == e->index) {
+                out->table_oid = t->cols[c].table_oid;
+                out->attnum = t->cols[c].attnum;
+                return;
+            }
+    }
+}
+
 static pln_rel_t *product(pln_binder_t *b, pln_rel_t *l, pln_rel_t *r)
 {
     pln_rel_t *p = pln__rel_new(b, PLN_REL_PRODUCT, l, l->ncols + r->ncols);
@@ -330,6 +345,12 @@ static bool bind_join(pln_binder_t *b, const sql_from_t *f, pln_scope_t *sc, pln
     int n = 0;
     for (int k = 0; k < nmerge; k++, n++) {
         cols[n] = (pln_column_t){.name = names[k], .type = merged[k]->type, .typmod = merged[k]->typmod};
+        if (merged[k]->kind == TY_EXPR_COLUMN) {
+            /* Not FULL, and not coerced: the merged column is one side's, and so is its origin. */
+            const pln_column_t *from = f->join == SQL_JOIN_RIGHT ? &rc.cols[rat[k]] : &lc.cols[lat[k]];
+            cols[n].table_oid = from->table_oid;
+            cols[n].attnum = from->attnum;
+        }
         index[n] = base + nraw + k;
     }
     for (int side = 0; side < 2; side++) {
@@ -383,8 +404,8 @@ static void note_rel(pln_binder_t *b, const sql_from_t *f, const cat_item_t *it)
 }
 
 /* A session relation in FROM: its rows are read from the session when the query runs. */
-static bool bind_sysrel(pln_binder_t *b, const sql_from_t *f, const pln_sysrel_t *sys, pln_scope_t *sc,
-                        pln_rel_t **rel)
+static bool bind_sysrel(pln_binder_t *b, const sql_from_t *f, const pln_sysrel_t *sys, uint32_t oid,
+                        pln_scope_t *sc, pln_rel_t **rel)
 {
     int ncols = (int)sys->ncolumns;
     const char *alias = f->alias ? f->alias : sys->name;
@@ -399,7 +420,7 @@ static bool bind_sysrel(pln_binder_t *b, const sql_from_t *f, const pln_sysrel_t
     for (int i = 0; i < ncols; i++) {
         const cat_column_t *c = &sys->columns[i];
         cols[i] = (pln_column_t){.name = i < naliases ? f->col_aliases->items[i] : c->name, .type = c->type,
-                                 .typmod = c->typmod};
+                                 .typmod = c->typmod, .table_oid = oid, .attnum = oid ? (int16_t)(i + 1) : 0};
         r->types[i] = c->type;
     }
     *rel = r;
@@ -424,10 +445,17 @@ static bool bind_catview(pln_binder_t *b, const sql_from_t *f, const pln_catview
     sub.select = stmts.items[0]->select;
     sub.lateral = false;
     sub.alias = f->alias ? f->alias : v->name;
-    if (bind_subquery(b, &sub, sc, rel))
-        return true;
-    b->err->position = 0;   /* a position would count in the view's text, not the statement's */
-    return false;
+    if (!bind_subquery(b, &sub, sc, rel)) {
+        b->err->position = 0;   /* a position would count in the view's text, not the statement's */
+        return false;
+    }
+    /* Its columns come from the catalog relation PostgreSQL has (pg_class: 1259), not from eddy_catalog. */
+    pln_rte_t *t = &sc->rtes[sc->nrtes - 1];
+    for (int i = 0; i < t->ncols; i++) {
+        t->cols[i].table_oid = v->oid;
+        t->cols[i].attnum = v->oid ? (int16_t)(i + 1) : 0;
+    }
+    return true;
 }
 
 /*
@@ -461,7 +489,7 @@ static bool bind_relname(pln_binder_t *b, const sql_from_t *f, pln_scope_t *sc, 
         return bind_catview(b, f, view, sc, rel);
     const pln_sysrel_t *sys = pln__sysrel_find(b, &qn);
     if (sys)
-        return bind_sysrel(b, f, sys, sc, rel);
+        return bind_sysrel(b, f, sys, 0, sc, rel);   /* the session's state, not a relation with an OID */
     const cat_item_t *item = NULL;
     if (b->cat && b->cat->snap) {
         cm_err_t e = {0};
@@ -480,7 +508,7 @@ static bool bind_relname(pln_binder_t *b, const sql_from_t *f, pln_scope_t *sc, 
         pln_sysrel_t builtin = {.schema = item->schema->name, .name = item->name,
                                 .session = cm_arena_printf(b->arena, "%s.%s", item->schema->name, item->name),
                                 .columns = item->columns, .ncolumns = item->ncolumns};
-        return bind_sysrel(b, f, &builtin, sc, rel);
+        return bind_sysrel(b, f, &builtin, item->oid, sc, rel);
     }
     if (item->kind == CAT_ITEM_INDEX) {
         pln__error(b, f->pos, "42809", "cannot open relation \"%s\"", item->name);
@@ -498,7 +526,7 @@ static bool bind_relname(pln_binder_t *b, const sql_from_t *f, pln_scope_t *sc, 
     for (int i = 0; i < ncols; i++) {
         const cat_column_t *c = &item->columns[i];
         cols[i] = (pln_column_t){.name = i < naliases ? f->col_aliases->items[i] : c->name, .type = c->type,
-                                 .typmod = c->typmod};
+                                 .typmod = c->typmod, .table_oid = item->oid, .attnum = (int16_t)(i + 1)};
         v->types[i] = c->type;
     }
     v->nrows = 0;

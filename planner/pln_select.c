@@ -487,8 +487,10 @@ static bool bind_simple(pln_binder_t *b, const sql_select_t *s, bool resolve, pl
     }
     out->ncols = tl.n;
     out->cols = cm_arena_zalloc(b->arena, sizeof(pln_column_t) * (size_t)(tl.n ? tl.n : 1));
-    for (int i = 0; i < tl.n; i++)
+    for (int i = 0; i < tl.n; i++) {
         out->cols[i] = (pln_column_t){tl.names[i], tl.e[i]->type, tl.e[i]->typmod};
+        pln__column_origin(b->scope, tl.e[i], &out->cols[i]);
+    }
 
     /* ORDER BY: output names and positions, else expressions over the FROM row (hidden columns). */
     ty_expr_t **hidden;

@@ -35,16 +35,27 @@ static bool is_srf_name(const char *name)
     return ty_srf_candidates(name, c, 1) > 0;
 }
 
-/* The function's name when e is a plain call f(args), else NULL. */
+const char *pln__func_name(const sql_expr_t *e, bool *hidden)
+{
+    int n = e->names->count;
+    const char *name = e->names->items[n - 1];
+    bool info_name = strncmp(name, "_pg_", 4) == 0;   /* PostgreSQL's information_schema helpers */
+    bool info = n == 2 && strcmp(e->names->items[0], "information_schema") == 0;
+    *hidden = info_name && !info;
+    if (n > 2 || (n == 2 && !info && strcmp(e->names->items[0], "pg_catalog") != 0) || (info && !info_name))
+        return NULL;
+    return name;
+}
+
+/* The function's name when e is a plain call f(args) of a function that exists, else NULL. */
 static const char *call_name(const sql_expr_t *e)
 {
     if (e->kind != SQL_EXPR_FUNC || e->syntax != SQL_FUNC_PLAIN || e->over || e->star || e->distinct ||
         e->agg_order || e->agg_filter)
         return NULL;
-    int n = e->names->count;
-    if (n > 2 || (n == 2 && strcmp(e->names->items[0], "pg_catalog") != 0))
-        return NULL;
-    return e->names->items[n - 1];
+    bool hidden;
+    const char *name = pln__func_name(e, &hidden);
+    return hidden ? NULL : name;
 }
 
 /* Resolves name(args) among the set-returning functions: coerces args in place. */
@@ -534,6 +545,7 @@ ty_expr_t *pln__bind_srf_call(pln_binder_t *b, const sql_expr_t *e)
     for (int c = 0; c < srf->ncols; c++)
         row->args[c] = cols[c];
     row->location = e->pos;
+    row->typmod = pln__rowtype(b, srf->ncols, srf->colnames, srf->coltypes, NULL);   /* (f(...)).x finds x */
     return row;
 }
 

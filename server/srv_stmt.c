@@ -56,6 +56,8 @@ void srv_cols_build(srv_conn_t *c, const pln_stmt_t *st, cm_arena_t *a, srv_cols
     for (int i = 0; i < st->ncols; i++) {
         const ty_info_t *ti = ty_info(st->cols[i].type);
         out->fields[i] = (srv_field_t){.name = st->cols[i].name ? st->cols[i].name : "?column?",
+                                       .table_oid = st->cols[i].table_oid,
+                                       .attnum = st->cols[i].attnum,
                                        .type_oid = st->cols[i].type,
                                        .typlen = ti != NULL ? ti->typlen : -1,
                                        .typmod = st->cols[i].typmod};

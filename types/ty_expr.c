@@ -374,6 +374,21 @@ bool ty_expr_eval(const ty_expr_t *e, ty_ctx_t *ctx, const ty_datum_t *row, cons
     }
     case TY_EXPR_ROW: return ty__eval_row(e, ctx, row, params, out);
     case TY_EXPR_ROW_COMPARE: return ty__eval_row_compare(e, ctx, row, params, out);
+    case TY_EXPR_FIELD: {
+        ty_datum_t r;
+        if (!ty_expr_eval(e->args[0], ctx, row, params, &r))
+            return false;
+        if (r.isnull) {
+            ty__null(out);
+            return true;
+        }
+        const ty_record_t *rec = r.v.rec;
+        if (e->index < 0 || e->index >= rec->ncols || rec->types[e->index] != e->type)
+            return cm_err_set(ctx->err, CM_ERRCODE_DATATYPE_MISMATCH, "attribute %d of type record has wrong type",
+                              e->index + 1);
+        *out = rec->items[e->index];
+        return true;
+    }
     }
     CM_ASSERT(!"unknown expression kind");
     return false;

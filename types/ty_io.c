@@ -265,7 +265,6 @@ bool ty_datum_from_text(ty_oid_t type, int32_t typmod, const char *p, size_t len
     case TY_INT4:
     case TY_INT8:
     case TY_OID:
-    case TY_REGPROC:
     case TY_REGCLASS:
     case TY_REGNAMESPACE:
         if ((type == TY_REGCLASS || type == TY_REGNAMESPACE) && ctx->catalog_fn != NULL && !ty__all_digits(p, len)) {
@@ -279,6 +278,10 @@ bool ty_datum_from_text(ty_oid_t type, int32_t typmod, const char *p, size_t len
     case TY_REGTYPE: {
         bool ty__regtype_in(const char *p, size_t len, ty_ctx_t *ctx, int64_t *out);   /* ty_regtype.c */
         return ty__regtype_in(p, len, ctx, &out->v.i);
+    }
+    case TY_REGPROC: {
+        bool ty__regproc_in(const char *p, size_t len, ty_ctx_t *ctx, int64_t *out);   /* ty_regproc.c */
+        return ty__regproc_in(p, len, ctx, &out->v.i);
     }
     case TY_FLOAT4:
     case TY_FLOAT8: return ty_float_parse(p, len, type, ctx, &out->v.f);
@@ -390,12 +393,10 @@ bool ty_datum_to_text(ty_oid_t type, const ty_datum_t *d, ty_ctx_t *ctx, cm_buf_
         }
         cm_buf_printf(out, "%u", (unsigned)d->v.i);
         return true;
-    case TY_REGPROC:
-        if (d->v.i == 0)
-            cm_buf_put_u8(out, '-');   /* regprocout prints InvalidOid as "-" */
-        else
-            cm_buf_printf(out, "%u", (unsigned)d->v.i);   /* eddy has no pg_proc names to print */
-        return true;
+    case TY_REGPROC: {
+        bool ty__regproc_out(const ty_datum_t *d, cm_buf_t *out);   /* ty_regproc.c */
+        return ty__regproc_out(d, out);
+    }
     case TY_OID: cm_buf_printf(out, "%u", (unsigned)d->v.i); return true;
     case TY_REGTYPE: {
         bool ty__regtype_out(const ty_datum_t *d, cm_buf_t *out);   /* ty_regtype.c */

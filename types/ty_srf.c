@@ -206,6 +206,28 @@ static bool options_next(ty_ctx_t *ctx, const ty_datum_t *a, int n, void **state
     return true;
 }
 
+/*
+ * information_schema._pg_expandarray(array): (x, n) for each subscript s of
+ * the first dimension: x = array[s] (NULL when the array has more dimensions,
+ * as a one-subscript read of one gives), n = s - lower bound + 1. Drivers
+ * expand pg_index.indkey with it (pgJDBC's getPrimaryKeys, getIndexInfo).
+ */
+static bool expandarray_next(ty_ctx_t *ctx, const ty_datum_t *a, int n, void **state, ty_datum_t *out, bool *done)
+{
+    pos_t *p = pos_of(ctx, state);
+    const ty_array_t *arr = a[0].v.arr;
+    if (arr->ndim == 0 || p->i >= arr->dims[0]) {
+        *done = true;
+        return true;
+    }
+    if (arr->ndim == 1)
+        out[0] = arr->items[p->i];
+    else
+        out[0] = (ty_datum_t){.isnull = true};
+    out[1] = (ty_datum_t){.v.i = ++p->i};
+    return true;
+}
+
 /* ------------------------------------------------------ string_to_table */
 
 typedef struct split {
@@ -271,6 +293,9 @@ static bool string_to_table_next(ty_ctx_t *ctx, const ty_datum_t *a, int n, void
     X(TY_JSON, TY_JSON_ARRAY) X(TY_JSONB, TY_JSONB_ARRAY) X(TY_REGTYPE, TY_REGTYPE_ARRAY) X(TY_CHAR, TY_CHAR_ARRAY)
 
 #define UNNEST(ELEM, ARR) ONE("unnest", ELEM, S, unnest_next, 2331, 1, ARR),
+/* information_schema's function: the binder finds names starting with _pg_ there only (pln_srf.c). */
+#define EXPANDARRAY(ELEM, ARR) \
+    {{"_pg_expandarray", 1, {ARR}, TY_RECORD, S, NULL, 13208}, 2, {"x", "n"}, {ELEM, TY_INT4}, expandarray_next},
 #define SUBSCRIPTS(ELEM, ARR)                                                                \
     ONE("generate_subscripts", TY_INT4, S, subscripts_next, 1191, 2, ARR, TY_INT4),          \
     ONE("generate_subscripts", TY_INT4, S, subscripts_next, 1192, 3, ARR, TY_INT4, TY_BOOL),
@@ -286,6 +311,7 @@ static const ty_srf_t ty__srfs[] = {
     ONE("generate_series", TY_TIMESTAMPTZ, S, series_timestamptz, 939, 3, TY_TIMESTAMPTZ, TY_TIMESTAMPTZ, TY_INTERVAL),
     TY_SRF_ARRAY_TYPES(UNNEST)
     TY_SRF_ARRAY_TYPES(SUBSCRIPTS)
+    TY_SRF_ARRAY_TYPES(EXPANDARRAY)
     ONE("string_to_table", T, 0, string_to_table_next, 6160, 2, T, T),
     ONE("string_to_table", T, 0, string_to_table_next, 6161, 3, T, T, T),
     {{"pg_options_to_table", 1, {TY_TEXT_ARRAY}, TY_RECORD, S, NULL, 2289}, 2, {"option_name", "option_value"},

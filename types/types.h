@@ -115,6 +115,13 @@ ty_oid_t ty_array_elem_type(ty_oid_t arr);
 const ty_info_t *ty_info_by_name(const char *name);
 /* format_type(oid, typmod): "character varying(10)", "numeric(10,2)". */
 void ty_format_type(ty_oid_t oid, int32_t typmod, cm_buf_t *out);
+/* pg_type's functions of a type as PostgreSQL 15 declares them (their OIDs; 0: none); false if
+ * eddy lacks the type. ty_proc_name: the name of one of them, NULL for any other OID (ty_regproc.c). */
+typedef struct ty_type_procs {
+    uint32_t input, output, receive, send, modin, modout, analyze, subscript;
+} ty_type_procs_t;
+bool ty_type_procs(ty_oid_t type, ty_type_procs_t *out);
+const char *ty_proc_name(uint32_t oid);
 
 /* ----------------------------------------------------------- the values */
 
@@ -440,6 +447,8 @@ typedef enum ty_expr_kind {
                              TY_ROWCMP_*): args = l1, r1, l2, r2, ..., each pair of one type;
                              compared column by column as PostgreSQL's RowCompareExpr: the first
                              unequal pair decides, a NULL met before that gives NULL */
+    TY_EXPR_FIELD = 22,   /* (args[0]).name: column index of the record args[0] (NULL record: NULL);
+                             value holds the name as text, for EXPLAIN */
 } ty_expr_kind_t;
 
 /* TY_EXPR_ROW_COMPARE's operator, in its index. */

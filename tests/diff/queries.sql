@@ -778,3 +778,29 @@ SELECT * FROM (VALUES (ARRAY[1, 2]), ('{}'::int[]), (NULL)) v (a) LEFT JOIN LATE
 SELECT * FROM (VALUES (2), (3)) v (n) LEFT JOIN generate_series(1, n) g ON g > 2 ORDER BY 1, 2
 SELECT * FROM (VALUES (2), (3)) v (n) LEFT JOIN generate_series(1, n) WITH ORDINALITY g (x, i) ON x = i AND x > 1 ORDER BY 1, 2
 SELECT * FROM (VALUES (1)) v (n) LEFT JOIN generate_series(1, 3) g ON g = n ORDER BY 2
+-- field selection from records: information_schema._pg_expandarray, which drivers' catalog queries use
+SELECT information_schema._pg_expandarray(ARRAY[5, 6]) AS k
+SELECT (information_schema._pg_expandarray(ARRAY['a', 'b'])).n, (information_schema._pg_expandarray(ARRAY['a', 'b'])).x
+SELECT * FROM information_schema._pg_expandarray(ARRAY[10, 20, 30])
+SELECT * FROM information_schema._pg_expandarray('[0:2]={1,2,3}'::int[]) e (v, i)
+SELECT information_schema._pg_expandarray('{{1,2},{3,4}}'::int[])
+SELECT information_schema._pg_expandarray(NULL::int[]), information_schema._pg_expandarray('{}'::text[])
+SELECT (k).x, (k).n, k FROM (SELECT information_schema._pg_expandarray(ARRAY['p', NULL, 'q']) AS k) s
+WITH w AS (SELECT information_schema._pg_expandarray(ARRAY[7, 8]) AS k) SELECT (k).n, ((k)).x FROM w ORDER BY 1 DESC
+SELECT r.a, (r.k).x FROM (SELECT 1 AS a, information_schema._pg_expandarray(ARRAY[3, 1]) AS k) r WHERE r.a = (r.k).x
+SELECT (information_schema._pg_expandarray(ARRAY[1])).zz
+SELECT (k).zz FROM (SELECT information_schema._pg_expandarray(ARRAY[1]) AS k) s
+SELECT (1).x
+SELECT ('abc'::text).x
+SELECT _pg_expandarray(ARRAY[1])
+SELECT (json_each('{"a": 1}')).key, (jsonb_each('{"b": 2}')).value
+-- regproc: the I/O functions pg_type names, by name and by OID
+SELECT 'array_in'::regproc, 'pg_catalog.int4in'::regproc::oid, ' "textout" '::regproc::oid, 750::regproc, 0::regproc, '-'::regproc::oid
+SELECT 'nosuchfunction'::regproc
+SELECT 'public.array_in'::regproc
+SELECT 'a.b.c'::regproc
+SELECT 'a.b.c.d'::regproc
+SELECT '"unterminated'::regproc
+SELECT ''::regproc
+SELECT 'array in'::regproc
+SELECT '-5'::regproc

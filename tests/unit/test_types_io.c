@@ -128,11 +128,35 @@ static void test_type_names(void)
     cm_buf_free(&b);
 }
 
+/* pg_type names every type's I/O functions, and regproc reads and writes their names (ty_regproc.c). */
+static void test_type_procs(void)
+{
+    tt_setup();
+    const ty_info_t *ti;
+    for (size_t i = 0; (ti = ty_info_at(i)); i++) {
+        ty_type_procs_t fn;
+        UNIT_CHECK(ty_type_procs(ti->oid, &fn));
+        UNIT_CHECK(fn.input != 0 && fn.output != 0 && fn.receive != 0 && fn.send != 0);
+        UNIT_CHECK(ty_proc_name(fn.input) != NULL && ty_proc_name(fn.output) != NULL);
+        UNIT_CHECK(ty_proc_name(fn.receive) != NULL && ty_proc_name(fn.send) != NULL);
+        UNIT_CHECK((ti->category == TY_CAT_ARRAY) == (fn.input == 750));
+    }
+    UNIT_CHECK_STR(tt_rt(TY_REGPROC, -1, "array_in"), "array_in");
+    UNIT_CHECK_STR(tt_rt(TY_REGPROC, -1, "pg_catalog.\"int4in\""), "int4in");
+    UNIT_CHECK_STR(tt_rt(TY_REGPROC, -1, "750"), "array_in");
+    UNIT_CHECK_STR(tt_rt(TY_REGPROC, -1, "99999"), "99999");
+    UNIT_CHECK_STR(tt_rt(TY_REGPROC, -1, "-"), "-");
+    UNIT_CHECK_STR(tt_rt(TY_REGPROC, -1, "nosuch"), "<error 42883>");
+    UNIT_CHECK_STR(tt_err.message, "function \"nosuch\" does not exist");
+    UNIT_CHECK_STR(tt_rt(TY_REGPROC, -1, "a.b.c.d"), "<error 42601>");
+}
+
 int main(void)
 {
     UNIT_RUN(test_text_io);
     UNIT_RUN(test_binary_io);
     UNIT_RUN(test_casts);
     UNIT_RUN(test_type_names);
+    UNIT_RUN(test_type_procs);
     UNIT_EXIT();
 }
