@@ -209,6 +209,17 @@ bool pln_execute_params(const pln_stmt_t *execute, const char *sql, const ty_oid
 #define PLN_PREPARED_STATEMENTS "pg_prepared_statements"
 
 /*
+ * pg_settings: the session's parameters as SHOW ALL lists them, with PostgreSQL
+ * 15's columns: name, setting, unit, category, short_desc, extra_desc, context,
+ * vartype, source, min_val, max_val text, enumvals text[], boot_val, reset_val,
+ * sourcefile text, sourceline int4, pending_restart bool. category and
+ * extra_desc are NULL (eddy does not group its parameters), context is
+ * internal for read-only ones and user for the rest, and there is no
+ * configuration file. pgJDBC reads max_index_keys from it.
+ */
+#define PLN_SETTINGS "pg_settings"
+
+/*
  * The session relations of eddy_internal: the sequencer and the workers as
  * they are when the query runs (found when qualified, or through a
  * search_path that lists eddy_internal):

@@ -122,6 +122,11 @@ static const pln_catview_t views[] = {
     {"pg_catalog", "pg_description", 2609,
      "SELECT 0::oid AS objoid, 0::oid AS classoid, 0 AS objsubid, ''::text AS description WHERE false"},
 
+    /* eddy has no range types; drivers join pg_type with it to find them (psycopg's RangeInfo). */
+    {"pg_catalog", "pg_range", 3541,
+     "SELECT 0::oid AS rngtypid, 0::oid AS rngsubtype, 0::oid AS rngmultitypid, 0::oid AS rngcollation,"
+     " 0::oid AS rngsubopc, 0::regproc AS rngcanonical, 0::regproc AS rngsubdiff WHERE false"},
+
     {"pg_catalog", "pg_inherits", 2611,
      "SELECT 0::oid AS inhrelid, 0::oid AS inhparent, 0 AS inhseqno, false AS inhdetachpending WHERE false"},
 

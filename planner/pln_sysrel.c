@@ -82,10 +82,31 @@ static const cat_column_t cols_constraints[] = {
     COL("index_oid", TY_OID),
 };
 
+static const cat_column_t cols_settings[] = {
+    COL("name", TY_TEXT),
+    COL("setting", TY_TEXT),
+    COL("unit", TY_TEXT),
+    COL("category", TY_TEXT),
+    COL("short_desc", TY_TEXT),
+    COL("extra_desc", TY_TEXT),
+    COL("context", TY_TEXT),
+    COL("vartype", TY_TEXT),
+    COL("source", TY_TEXT),
+    COL("min_val", TY_TEXT),
+    COL("max_val", TY_TEXT),
+    COL("enumvals", TY_TEXT_ARRAY),
+    COL("boot_val", TY_TEXT),
+    COL("reset_val", TY_TEXT),
+    COL("sourcefile", TY_TEXT),
+    COL("sourceline", TY_INT4),
+    COL("pending_restart", TY_BOOL),
+};
+
 #define REL(schema, name, session, cols) {schema, name, session, cols, CM_ARRAY_LEN(cols)}
 
 static const pln_sysrel_t sysrels[] = {
     REL("pg_catalog", "pg_prepared_statements", PLN_PREPARED_STATEMENTS, cols_prepared_statements),
+    REL("pg_catalog", "pg_settings", PLN_SETTINGS, cols_settings),
     REL("eddy_internal", "commands", PLN_INTERNAL_COMMANDS, cols_commands),
     REL("eddy_internal", "workers", PLN_INTERNAL_WORKERS, cols_workers),
     REL("eddy_internal", "worker_commands", PLN_INTERNAL_WORKER_COMMANDS, cols_worker_commands),

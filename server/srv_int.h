@@ -136,6 +136,9 @@ bool srv_session_setting_set(void *arg, const char *name, const char *value, boo
 /* SHOW ALL: calls cb for every parameter in name order. */
 typedef void (*srv_guc_visit_cb)(void *arg, const char *name, const char *value, const char *desc);
 void srv_session_show_all(srv_session_t *s, srv_guc_visit_cb cb, void *arg);
+/* pg_settings' rows (planner.h), in SHOW ALL's order, in the statement's arena. */
+bool srv_session_settings_rows(srv_session_t *s, cm_arena_t *arena, int ncols, ty_datum_t ***rows, int *nrows,
+                               cm_err_t *err);
 /* The current value of a parameter that exists (programmer error otherwise). */
 const char *srv_session_get(srv_session_t *s, const char *name);
 /* End of a transaction (explicit or implicit): keep or undo its SETs. */

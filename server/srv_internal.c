@@ -1,6 +1,7 @@
 /*
  * srv_internal.c: the rows of the session relations (planner.h), asked for
- * by name when a query runs: pg_prepared_statements (srv_prepstmts.c) and
+ * by name when a query runs: pg_prepared_statements (srv_prepstmts.c),
+ * pg_settings (srv_session.c) and
  * eddy_internal's view of the sequencer and the workers. The sequencer and
  * the workers copy their state out under their own locks; the rows are
  * built here in the statement's arena.
@@ -170,6 +171,8 @@ bool srv_sysrel_rows(void *arg, const char *relation, int ncols, cm_arena_t *are
     if (strcmp(relation, PLN_PREPARED_STATEMENTS) == 0)
         return srv_prepstmt_session_rows(arg, relation, ncols, arena, rows, nrows, err);
     srv_conn_t *c = arg;
+    if (strcmp(relation, PLN_SETTINGS) == 0)
+        return srv_session_settings_rows(&c->sess, arena, ncols, rows, nrows, err);
     if (strncmp(relation, "eddy_catalog.", 13) == 0)
         return srv__catalog_rows(c, relation, ncols, arena, rows, nrows, err);
     srv_rows_t r = {.arena = arena, .ncols = ncols};

@@ -94,6 +94,8 @@ static const srv_guc_t srv__gucs[] = {
      "Sets the maximum allowed duration of any wait for a lock."},
     {"max_identifier_length", "63", SRV_GUC_READONLY, SRV_GUC_STRING, 0, 0, NULL,
      "Shows the maximum identifier length."},
+    {"max_index_keys", "32", SRV_GUC_READONLY, SRV_GUC_INT, 32, 32, NULL,
+     "Shows the maximum number of index keys."},
     {"max_recursive_iterations", "1000000", 0, SRV_GUC_INT, 1, 2147483647, NULL,
      "Sets the most iterations a WITH RECURSIVE query may run before it fails (eddy)."},
     {"password_encryption", "scram-sha-256", 0, SRV_GUC_ENUM, 0, 0, srv__pwenc,
@@ -517,6 +519,73 @@ void srv_session_show_all(srv_session_t *s, srv_guc_visit_cb cb, void *arg)
 {
     for (int i = 0; i < SRV_NGUCS; i++)
         cb(arg, srv__gucs[i].name, s->val[i], srv__gucs[i].desc);
+}
+
+static ty_datum_t srv__text_datum(cm_arena_t *a, const char *v)
+{
+    ty_datum_t d = {0};
+    if (v == NULL) {
+        d.isnull = true;
+        return d;
+    }
+    d.v.s.p = cm_arena_strdup(a, v);
+    d.v.s.len = (uint32_t)strlen(v);
+    return d;
+}
+
+/* A duration parameter's value in its unit (ms), as pg_settings.setting shows it. */
+static const char *srv__in_ms(cm_arena_t *a, const char *v)
+{
+    int64_t ms;
+    return v != NULL && srv__parse_ms(v, &ms) ? cm_arena_printf(a, "%lld", (long long)ms) : v;
+}
+
+bool srv_session_settings_rows(srv_session_t *s, cm_arena_t *arena, int ncols, ty_datum_t ***rows, int *nrows,
+                               cm_err_t *err)
+{
+    if (ncols != 17)
+        return cm_err_set(err, CM_ERRCODE_INTERNAL_ERROR, "pg_settings has 17 columns, not %d", ncols);
+    static const char *const vartypes[] = {[SRV_GUC_STRING] = "string", [SRV_GUC_BOOL] = "bool",
+                                           [SRV_GUC_INT] = "integer", [SRV_GUC_MS] = "integer",
+                                           [SRV_GUC_ENUM] = "enum", [SRV_GUC_CUSTOM] = "string"};
+    ty_datum_t **out = cm_arena_alloc(arena, sizeof *out * (size_t)SRV_NGUCS);
+    for (int i = 0; i < SRV_NGUCS; i++) {
+        const srv_guc_t *g = &srv__gucs[i];
+        bool ms = g->kind == SRV_GUC_MS;
+        const char *boot = g->boot != NULL ? g->boot : s->val[i];   /* filled in at session start */
+        ty_datum_t *r = cm_arena_zalloc(arena, sizeof *r * 17);
+        r[0] = srv__text_datum(arena, g->name);
+        r[1] = srv__text_datum(arena, ms ? srv__in_ms(arena, s->val[i]) : s->val[i]);
+        r[2] = srv__text_datum(arena, ms ? "ms" : NULL);
+        r[3] = srv__text_datum(arena, NULL);   /* category: eddy does not group its parameters */
+        r[4] = srv__text_datum(arena, g->desc);
+        r[5] = srv__text_datum(arena, NULL);
+        r[6] = srv__text_datum(arena, g->flags & SRV_GUC_READONLY ? "internal" : "user");
+        r[7] = srv__text_datum(arena, vartypes[g->kind]);
+        r[8] = srv__text_datum(arena, strcmp(s->val[i], boot) == 0 ? "default" : "session");
+        bool ranged = g->kind == SRV_GUC_INT || ms;
+        r[9] = srv__text_datum(arena, ranged ? cm_arena_printf(arena, "%d", ms ? 0 : g->min) : NULL);
+        r[10] = srv__text_datum(arena, ranged ? cm_arena_printf(arena, "%d", ms ? INT32_MAX : g->max) : NULL);
+        if (g->kind == SRV_GUC_ENUM) {
+            int n = 0;
+            while (g->enums[n] != NULL)
+                n++;
+            ty_datum_t *items = cm_arena_zalloc(arena, sizeof *items * (size_t)n);
+            for (int k = 0; k < n; k++)
+                items[k] = srv__text_datum(arena, g->enums[k]);
+            r[11] = ty_array_make(arena, TY_TEXT, items, n);
+        } else {
+            r[11].isnull = true;
+        }
+        r[12] = srv__text_datum(arena, ms ? srv__in_ms(arena, boot) : boot);
+        r[13] = r[12];   /* RESET goes back to the default */
+        r[14].isnull = r[15].isnull = true;   /* no configuration file */
+        r[16].v.b = false;
+        out[i] = r;
+    }
+    *rows = out;
+    *nrows = SRV_NGUCS;
+    return true;
 }
 
 void srv_session_xact_end(srv_session_t *s, bool commit)

@@ -3,7 +3,10 @@
 
 Parameterised queries with many Python types and their typed results, binary
 cursors, server-side prepared statements, cancel from another thread, errors
-with SQLSTATE. Everything asserted here holds for PostgreSQL 15 too."""
+with SQLSTATE. Everything asserted here holds for PostgreSQL 15 too.
+
+The catalog cases (TypeInfo.fetch and the other type introspection psycopg's
+adapters do, conn.info) compare with the PostgreSQL 15 on argv[2] ($PG_PORT)."""
 import datetime
 import decimal
 import os
@@ -17,6 +20,7 @@ import psycopg
 from psycopg import errors as pgerr
 
 PORT = int(sys.argv[1] if len(sys.argv) > 1 else os.environ.get("EDDY_PORT") or 0)
+PG_PORT = int((sys.argv[2] if len(sys.argv) > 2 else os.environ.get("PG_PORT")) or 0)
 DSN = "host=127.0.0.1 port=%d user=postgres dbname=eddy connect_timeout=5" % PORT
 
 CASES = []
@@ -237,6 +241,84 @@ def pipeline_mode(conn):
 def large_result(conn):
     cur = conn.execute("SELECT repeat('ab', 500000)")
     eq(len(cur.fetchone()[0]), 1000000, "1 MB text value")
+
+
+def connect_pg():
+    if not PG_PORT:
+        raise RuntimeError("no reference PostgreSQL (argv[2] / PG_PORT)")
+    return psycopg.connect(DSN.replace("port=%d" % PORT, "port=%d" % PG_PORT), autocommit=True)
+
+
+def type_infos(conn, cls, names):
+    """What cls.fetch finds for each name, as comparable values (None: no such type)."""
+    out = []
+    for n in names:
+        t = cls.fetch(conn, n)
+        out.append((n, t and {k: v for k, v in vars(t).items() if k not in ("python_type", "enum")}))
+    return out
+
+
+TYPE_NAMES = ["int4", "integer", "text[]", "_int4", "character varying", "varchar(10)", "numeric", "jsonb",
+              "json[]", "uuid", "timestamptz", "timestamp without time zone", "interval", "bytea", "name",
+              "pg_catalog.int8", '"char"', "record", "regclass", "oid", "no_such_type", "public.int4"]
+
+
+@case
+def typeinfo_fetch_as_postgres(conn):
+    from psycopg.types import TypeInfo
+    with connect_pg() as pg:
+        eq(type_infos(conn, TypeInfo, TYPE_NAMES), type_infos(pg, TypeInfo, TYPE_NAMES), "TypeInfo.fetch")
+    t = TypeInfo.fetch(conn, "text[]")
+    eq((t.name, t.oid, t.array_oid, t.regtype), ("_text", 1009, 0, "text[]"), "text[]")
+    t = TypeInfo.fetch(conn, "int4")
+    eq((t.name, t.oid, t.array_oid, t.regtype, t.delimiter), ("int4", 23, 1007, "integer", ","), "int4")
+    # Registered, it is what the connection loads that type's arrays with.
+    t.register(conn)
+    eq(conn.execute("SELECT '{1,NULL,3}'::int4[]").fetchone(), ([1, None, 3],), "an int4[] read back")
+
+
+@case
+def type_introspection_of_adapters(conn):
+    from psycopg.types.composite import CompositeInfo
+    from psycopg.types.enum import EnumInfo
+    from psycopg.types.range import RangeInfo
+    with connect_pg() as pg:
+        names = ["int4", "text", "no_such_type"]
+        eq(type_infos(conn, CompositeInfo, names), type_infos(pg, CompositeInfo, names), "CompositeInfo.fetch")
+        eq(type_infos(conn, EnumInfo, ["no_such_enum"]), type_infos(pg, EnumInfo, ["no_such_enum"]),
+           "EnumInfo.fetch")
+        eq(type_infos(conn, RangeInfo, ["no_such_range", "int4"]), type_infos(pg, RangeInfo, ["no_such_range", "int4"]),
+           "RangeInfo.fetch")
+    # eddy has no range types: PostgreSQL's int4range is not there to find.
+    eq(RangeInfo.fetch(conn, "int4range"), None, "int4range")
+
+
+@case
+def record_values_from_catalog_functions(conn):
+    q = "SELECT information_schema._pg_expandarray(ARRAY['a', 'b']) AS k, (information_schema._pg_expandarray(ARRAY[7])).n"
+    with connect_pg() as pg:
+        eq(conn.execute(q).fetchall(), pg.execute(q).fetchall(), "records of _pg_expandarray")
+
+
+@case
+def conn_info_as_postgres(conn):
+    i = conn.info
+    with connect_pg() as pg:
+        p = pg.info
+        for name in ("client_encoding", "DateStyle", "IntervalStyle", "integer_datetimes",
+                     "standard_conforming_strings", "is_superuser", "session_authorization", "server_encoding",
+                     "TimeZone", "application_name"):
+            eq(i.parameter_status(name), p.parameter_status(name), "parameter_status(%s)" % name)
+        for attr in ("dbname", "user", "host", "hostaddr", "options", "encoding", "timezone", "status",
+                     "transaction_status", "vendor", "error_message"):
+            eq(getattr(i, attr), getattr(p, attr), "info.%s" % attr)
+        eq({k: v for k, v in i.get_parameters().items() if k != "port"},
+           {k: v for k, v in p.get_parameters().items() if k != "port"}, "get_parameters()")
+    # eddy speaks PostgreSQL 15 and says which it is in server_version.
+    eq(i.server_version, 150000, "server_version")
+    ok(i.parameter_status("server_version").startswith("15.0 (eddy "), i.parameter_status("server_version"))
+    ok(i.backend_pid > 0, "backend_pid %r" % i.backend_pid)
+    eq(i.port, PORT, "port")
 
 
 def main():

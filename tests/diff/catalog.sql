@@ -69,3 +69,6 @@ SELECT rolname = current_user, rolsuper, rolcanlogin FROM pg_roles WHERE rolname
 SELECT amname, amtype FROM pg_am WHERE oid IN (2, 403) ORDER BY 1
 SELECT collname, collprovider FROM pg_collation WHERE oid IN (100, 950, 951) ORDER BY oid
 DROP SCHEMA catdiff CASCADE
+-- pg_settings: the session's parameters (pgJDBC's getImportedKeys reads max_index_keys)
+SELECT name, setting, unit, context, vartype, source, min_val, max_val, enumvals, boot_val, reset_val, pending_restart FROM pg_settings WHERE name IN ('max_index_keys', 'statement_timeout', 'lock_timeout', 'integer_datetimes', 'default_transaction_isolation') ORDER BY name
+SELECT setting FROM pg_catalog.pg_settings WHERE name = 'max_index_keys'
