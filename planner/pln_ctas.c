@@ -81,7 +81,9 @@ bool pln__plan_create_table_as(pln_binder_t *b, const sql_stmt_t *s, const cat_q
     for (uint32_t i = 0; i < n; i++) {
         cols[i].name = (int)i < nnames ? t->as_columns->items[i] : q.cols[i].name;
         cols[i].type = q.cols[i].type == TY_UNKNOWN ? TY_TEXT : q.cols[i].type;
-        cols[i].typmod = q.cols[i].type == TY_UNKNOWN ? -1 : pln__typmod_out(q.cols[i].type, q.cols[i].typmod);
+        cols[i].typmod = q.cols[i].type == TY_UNKNOWN ? -1 : q.cols[i].typmod;
+        if (!pln__check_column_type(b, cols[i].name, cols[i].type))
+            return false;
         for (uint32_t k = 0; k < i; k++)
             if (strcmp(cols[k].name, cols[i].name) == 0)
                 return pln__error(b, -1, "42701", "column \"%s\" specified more than once", cols[i].name);

@@ -252,6 +252,13 @@ const char *pln__source_create_sql(pln_binder_t *b, const sql_stmt_t *s, const c
 
 /* ------------------------------------------------------------ CREATE VIEW */
 
+bool pln__check_column_type(pln_binder_t *b, const char *name, ty_oid_t type)
+{
+    if (type == TY_RECORD || type == TY_VOID)
+        return pln__error(b, -1, "42P16", "column \"%s\" has pseudo-type %s", name, pln__type_name(b, type));
+    return true;
+}
+
 static bool plan_create_view(pln_binder_t *b, const sql_stmt_t *s, cat_change_t *out)
 {
     const sql_create_view_t *v = s->create_view;
@@ -279,7 +286,9 @@ static bool plan_create_view(pln_binder_t *b, const sql_stmt_t *s, cat_change_t 
         cols[i].name = (int)i < naliases ? v->columns->items[i] : q.cols[i].name;
         /* PostgreSQL 15 stores an unknown-typed output column of a view as text. */
         cols[i].type = q.cols[i].type == TY_UNKNOWN ? TY_TEXT : q.cols[i].type;
-        cols[i].typmod = q.cols[i].type == TY_UNKNOWN ? -1 : pln__typmod_out(q.cols[i].type, q.cols[i].typmod);
+        cols[i].typmod = q.cols[i].type == TY_UNKNOWN ? -1 : q.cols[i].typmod;
+        if (!pln__check_column_type(b, cols[i].name, cols[i].type))
+            return false;
     }
     uint32_t ndeps;
     cat_id_t *deps = rel_deps(b, &ndeps);

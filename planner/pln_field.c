@@ -11,8 +11,9 @@
  * subqueries and WITH queries, so that drivers' catalog queries such as
  * pgJDBC's getPrimaryKeys, `(result.KEYS).x` over a subquery's
  * `_pg_expandarray(i.indkey) AS KEYS`, bind. The index means nothing
- * outside the statement: result columns and stored definitions show
- * record's typmod as -1, as PostgreSQL's RowDescription does.
+ * outside the statement: result columns show record's typmod as -1, as
+ * PostgreSQL's RowDescription does, and no view or table has a record
+ * column (42P16, pln_ddl.c).
  */
 #include "planner/pln_internal.h"
 

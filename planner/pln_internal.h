@@ -345,6 +345,8 @@ bool pln__bind_query_stmt(pln_binder_t *b, const sql_select_t *s, pln_stmt_t *st
 /* pln_ddl.c: CREATE / DROP / ALTER become PLN_DDL (validated when run); true if s is one. */
 bool pln__is_ddl(const sql_stmt_t *s);
 bool pln__bind_ddl(pln_binder_t *b, const sql_stmt_t *s, pln_stmt_t *st);
+/* A view's or CREATE TABLE AS's column may not be of a pseudo-type (record, void): 42P16, as PostgreSQL. */
+bool pln__check_column_type(pln_binder_t *b, const char *name, ty_oid_t type);
 /* A name as written ([database.][schema.]name) for the catalog; 42601 beyond three parts. */
 bool pln__qname(pln_binder_t *b, const sql_list_t *names, int pos, cat_qname_t *out);
 /* The normalized CREATE SOURCE text: the name qualified, IF NOT EXISTS dropped. */
@@ -504,7 +506,8 @@ bool pln__sysrel_unqualified(const pln_binder_t *b, const char *schema, const ch
  * its row type in the statement, as PostgreSQL registers anonymous record
  * types, so that (expr).name finds the column through subqueries and CTEs,
  * which carry typmods. Equal row types share an index. A statement's result
- * columns and stored definitions show record with typmod -1 (pln__typmod_out).
+ * columns show record with typmod -1 (pln__typmod_out); no relation has a
+ * record column (pln__check_column_type).
  */
 typedef struct pln_rowtype {
     int ncols;

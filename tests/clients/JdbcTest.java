@@ -273,9 +273,10 @@ public class JdbcTest {
     static final String[] META_DDL = {
         "DROP SCHEMA IF EXISTS jdbcmeta CASCADE",
         "CREATE SCHEMA jdbcmeta",
-        "CREATE TABLE jdbcmeta.t (id int4 PRIMARY KEY, c_bool bool NOT NULL, c_bytea bytea, c_char \"char\","
-            + " c_name name, c_int8 int8 DEFAULT 42, c_int2 int2, c_text text, c_oid oid, c_json json,"
-            + " c_float4 float4 DEFAULT 1.5, c_float8 float8, c_bpchar char(5), c_bpchar1 char, c_varchar varchar(20),"
+        "CREATE TABLE jdbcmeta.t (id int4 PRIMARY KEY, c_bool bool NOT NULL DEFAULT true, c_bytea bytea,"
+            + " c_char \"char\", c_name name, c_int8 int8 DEFAULT 42, c_int2 int2 DEFAULT -1, c_text text DEFAULT 'x',"
+            + " c_oid oid, c_json json, c_float4 float4 DEFAULT 1.5, c_float8 float8, c_bpchar char(5), c_bpchar1 char,"
+            + " c_varchar varchar(20) DEFAULT 'abc',"
             + " c_varchar_any varchar, c_date date, c_time time, c_time3 time(3), c_ts timestamp DEFAULT now(),"
             + " c_ts0 timestamp(0), c_tstz timestamptz DEFAULT current_timestamp, c_tstz3 timestamptz(3),"
             + " c_interval interval, c_interval2 interval(2), c_numeric numeric, c_numeric10_2 numeric(10,2) DEFAULT 0.5,"

@@ -68,6 +68,13 @@ SELECT datname, encoding, datallowconn, datistemplate FROM pg_database WHERE dat
 SELECT rolname = current_user, rolsuper, rolcanlogin FROM pg_roles WHERE rolname = current_user
 SELECT amname, amtype FROM pg_am WHERE oid IN (2, 403) ORDER BY 1
 SELECT collname, collprovider FROM pg_collation WHERE oid IN (100, 950, 951) ORDER BY oid
+-- a view or table has no record column (42P16); a field of one is a column like any other
+CREATE VIEW catdiff.vr AS SELECT ROW(1, 2) AS r
+CREATE VIEW catdiff.vr AS SELECT 1 AS a, information_schema._pg_expandarray(ARRAY[1])
+CREATE MATERIALIZED VIEW catdiff.vr AS SELECT ROW(1, 'a') AS r
+CREATE TABLE catdiff.tr AS SELECT ROW(1, 2) AS r WITH NO DATA
+CREATE VIEW catdiff.vf AS SELECT (information_schema._pg_expandarray(ARRAY[5, 6])).n, (k).x FROM (SELECT information_schema._pg_expandarray(ARRAY['a']) AS k) s
+SELECT a.attname, a.atttypid, a.attnum FROM pg_attribute a WHERE a.attrelid = 'catdiff.vf'::regclass ORDER BY a.attnum
 DROP SCHEMA catdiff CASCADE
 -- pg_settings: the session's parameters (pgJDBC's getImportedKeys reads max_index_keys)
 SELECT name, setting, unit, context, vartype, source, min_val, max_val, enumvals, boot_val, reset_val, pending_restart FROM pg_settings WHERE name IN ('max_index_keys', 'statement_timeout', 'lock_timeout', 'integer_datetimes', 'default_transaction_isolation') ORDER BY name
