@@ -488,6 +488,14 @@ public class JdbcTest {
                 "the common types: " + names);
         });
 
+        meta("meta_procedures_and_functions", (c, pg) -> {
+            // eddy's functions are built in; like PostgreSQL's own they are not a schema's routines.
+            eq(same(c, pg, "getProcedures", md -> md.getProcedures(null, "jdbcmeta", "%")).size(), 1, "none");
+            eq(same(c, pg, "getFunctions", md -> md.getFunctions(null, "jdbcmeta", "%")).size(), 1, "none");
+            same(c, pg, "getProcedureColumns", md -> md.getProcedureColumns(null, "jdbcmeta", "%", "%"));
+            same(c, pg, "getFunctionColumns", md -> md.getFunctionColumns(null, "jdbcmeta", "%", "%"));
+        });
+
         meta("meta_privileges", (c, pg) -> {
             // The owner (the one superuser) holds every privilege: pgJDBC reads them from the NULL ACLs.
             List<List<String>> t = same(c, pg, "getTablePrivileges",

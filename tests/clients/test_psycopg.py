@@ -280,10 +280,13 @@ def typeinfo_fetch_as_postgres(conn):
 @case
 def type_introspection_of_adapters(conn):
     from psycopg.types.composite import CompositeInfo
+    from psycopg.types.enum import EnumInfo
     from psycopg.types.range import RangeInfo
     with connect_pg() as pg:
         names = ["int4", "text", "no_such_type"]
         eq(type_infos(conn, CompositeInfo, names), type_infos(pg, CompositeInfo, names), "CompositeInfo.fetch")
+        eq(type_infos(conn, EnumInfo, ["no_such_enum"]), type_infos(pg, EnumInfo, ["no_such_enum"]),
+           "EnumInfo.fetch")
         eq(type_infos(conn, RangeInfo, ["no_such_range", "int4"]), type_infos(pg, RangeInfo, ["no_such_range", "int4"]),
            "RangeInfo.fetch")
     # eddy has no range types: PostgreSQL's int4range is not there to find.

@@ -32,8 +32,8 @@ SELECT c.relname, pg_get_indexdef(c.oid), pg_get_constraintdef(con.oid) FROM pg_
 SELECT t.oid, t.typname, t.typlen, t.typbyval, t.typtype, t.typcategory, t.typispreferred, t.typelem, t.typarray, t.typalign, t.typstorage, t.typcollation, t.typnamespace FROM pg_type t WHERE t.oid IN (16, 17, 18, 19, 20, 21, 23, 25, 26, 114, 700, 701, 1042, 1043, 1082, 1083, 1114, 1184, 1186, 1700, 2950, 3802) ORDER BY t.oid
 SELECT t.oid, t.typname, t.typlen, t.typelem, t.typcategory, t.typalign FROM pg_type t WHERE t.oid IN (1000, 1005, 1007, 1009, 1016, 1021, 1022, 1115, 1182, 1231) ORDER BY t.oid
 SELECT typname FROM pg_type WHERE oid = 'int4'::regtype
-SELECT t.typname, t.typinput, t.typoutput, t.typreceive, t.typsend, t.typmodin, t.typmodout, t.typanalyze, t.typsubscript FROM pg_type t WHERE t.oid IN (16, 17, 18, 19, 20, 21, 23, 24, 25, 26, 114, 700, 701, 705, 1042, 1043, 1082, 1083, 1114, 1184, 1186, 1700, 2205, 2206, 2249, 2278, 2950, 3802) ORDER BY t.oid
-SELECT t.typname, t.typinput::oid, t.typoutput::oid, t.typreceive::oid, t.typsend::oid, t.typmodin::oid, t.typanalyze::oid, t.typsubscript::oid FROM pg_type t WHERE t.oid IN (199, 1000, 1001, 1003, 1005, 1007, 1009, 1014, 1015, 1016, 1021, 1022, 1028, 1115, 1182, 1183, 1185, 1187, 1231, 2211, 2951, 3807) ORDER BY t.oid
+SELECT t.typname, t.typinput, t.typoutput, t.typreceive, t.typsend, t.typmodin, t.typmodout, t.typanalyze, t.typsubscript FROM pg_type t WHERE t.oid IN (16, 17, 18, 19, 20, 21, 23, 24, 25, 26, 114, 700, 701, 705, 1042, 1043, 1082, 1083, 1114, 1184, 1186, 1700, 2205, 2206, 2249, 2278, 2950, 3802, 4089) ORDER BY t.oid
+SELECT t.typname, t.typinput::oid, t.typoutput::oid, t.typreceive::oid, t.typsend::oid, t.typmodin::oid, t.typanalyze::oid, t.typsubscript::oid FROM pg_type t WHERE t.oid IN (199, 1000, 1001, 1003, 1005, 1007, 1009, 1014, 1015, 1016, 1021, 1022, 1028, 1115, 1182, 1183, 1185, 1187, 1231, 2211, 2951, 3807, 1002) ORDER BY t.oid
 SELECT typinput = 'pg_catalog.array_in'::regproc AS is_array, typtype, typname FROM pg_catalog.pg_type WHERE oid IN (23, 1007, 3807, 2249) ORDER BY oid
 -- regclass
 SELECT 'catdiff.t'::regclass, 'catdiff."Mixed Case"'::regclass, 'CATDIFF.T'::regclass
