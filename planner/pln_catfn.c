@@ -194,10 +194,12 @@ static bool regnamespace_in(const pln_catalog_t *cat, ty_ctx_t *ctx, const ty_da
     return true;
 }
 
-/* regnamespaceout: the name, quoted as an identifier; NULL (the number is printed) for an unknown OID. */
+/* regnamespaceout: the name, quoted as an identifier, "-" for 0; NULL (the number is printed) for an unknown OID. */
 static bool regnamespace_out(const pln_catalog_t *cat, ty_ctx_t *ctx, uint32_t oid, ty_datum_t *out)
 {
     const cat_schema_t *sc = schema_by_oid(cat, oid);
+    if (oid == 0)
+        return text_out(ctx, "-", 1, out);
     if (sc == NULL) {
         out->isnull = true;
         return true;

@@ -189,8 +189,8 @@ static bool options_next(ty_ctx_t *ctx, const ty_datum_t *a, int n, void **state
 {
     pos_t *p = pos_of(ctx, state);
     const ty_array_t *arr = a[0].v.arr;
-    while (p->i < arr->nitems && arr->items[p->i].isnull)
-        p->i++;
+    if (arr->hasnull)
+        return cm_err_set(ctx->err, CM_ERRCODE_NULL_VALUE_NOT_ALLOWED, "null array element not allowed in this context");
     if (p->i >= arr->nitems) {
         *done = true;
         return true;

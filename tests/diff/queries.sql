@@ -543,6 +543,17 @@ SELECT x, ARRAY(SELECT ARRAY[y, x] FROM (VALUES (1), (2)) w(y) WHERE y <= x ORDE
 SELECT x, ARRAY(SELECT CASE WHEN y > x THEN NULL ELSE ARRAY[y] END FROM (VALUES (1), (2)) w(y)) FROM (VALUES (2), (1)) v(x) ORDER BY x DESC
 SELECT g, ARRAY(SELECT y FROM (VALUES (1), (2), (3)) w(y) WHERE y <= count(*) ORDER BY y) FROM (VALUES ('a'), ('a'), ('b')) v(g) GROUP BY g ORDER BY g
 SELECT x, array_to_string(ARRAY(SELECT quote_ident(k) || '=' || quote_literal(v) FROM unnest(o) WITH ORDINALITY AS u(kv, n), LATERAL (SELECT split_part(kv, '=', 1) AS k, split_part(kv, '=', 2) AS v) p ORDER BY n), ', ') FROM (VALUES (1, ARRAY['a=1', 'B c=x''y']), (2, NULL)) t(x, o) ORDER BY x
+-- regnamespace, "char"[] and pg_options_to_table (psql's describe queries read them)
+SELECT 'pg_catalog'::regnamespace, 'pg_catalog'::regnamespace::oid, 11::regnamespace, 'PG_CATALOG'::regnamespace, '"public"'::regnamespace, 11::regnamespace::text, pg_typeof(11::regnamespace), 0::regnamespace, 4000000000::regnamespace
+SELECT 'nope'::regnamespace
+SELECT 'a.b'::regnamespace
+SELECT '"Public"'::regnamespace
+SELECT 11::regnamespace = 'pg_catalog'::regnamespace, 11::oid::regnamespace::oid, 11::int4::regnamespace, 'pg_catalog'::regnamespace::int4
+SELECT '{a,b,""}'::"char"[], 'd' = ANY ('{d,f}'::"char"[]), pg_typeof('{d}'::"char"[]), ('{x,y}'::"char"[])[2], array_length('{x,y}'::"char"[], 1), ARRAY['a'::"char"], ARRAY(SELECT 'q'::"char")
+SELECT * FROM pg_options_to_table(ARRAY['a=1', 'b', 'c=x=y', '=z'])
+SELECT * FROM pg_options_to_table(ARRAY['a=1', NULL])
+SELECT pg_options_to_table(NULL), pg_options_to_table('{}'::text[])
+SELECT x, array_to_string(ARRAY(SELECT quote_ident(option_name) || ' ' || quote_literal(option_value) FROM pg_options_to_table(o)), ', ') FROM (VALUES (1, ARRAY['path=/tmp/a b', 'Format=csv']), (2, NULL)) v(x, o) ORDER BY x
 -- WITH (common table expressions)
 WITH t AS (SELECT 1 AS a, 'x' AS b) SELECT * FROM t
 WITH t (x, y) AS (VALUES (1, 'a'), (2, 'b')) SELECT y, x FROM t ORDER BY x DESC
