@@ -697,5 +697,8 @@ typedef enum sql_kw_category {
 
 /* Looks up a keyword (lower-case); false if `word` is not one. */
 bool sql_keyword_lookup(const char *word, size_t len, sql_kw_category_t *category);
+/* The i-th of PostgreSQL 15's keywords, in order of the word (pg_get_keywords' rows); false past
+ * the last. *bare_label: usable as a column label without AS (PostgreSQL's BARE_LABEL). */
+bool sql_keyword_at(size_t i, const char **word, sql_kw_category_t *category, bool *bare_label);
 
 #endif

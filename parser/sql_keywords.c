@@ -549,3 +549,24 @@ bool sql_keyword_lookup(const char *word, size_t len, sql_kw_category_t *categor
         *category = k->category;
     return k != NULL;
 }
+
+/* PostgreSQL 15's keywords that need AS before them as a column label (AS_LABEL in its kwlist.h). */
+static const char *const sql_as_labels[] = {
+    "array", "as", "char", "character", "create", "day", "except", "fetch", "filter", "for", "from", "grant",
+    "group", "having", "hour", "intersect", "into", "isnull", "limit", "minute", "month", "notnull", "offset",
+    "on", "order", "over", "overlaps", "precision", "returning", "second", "to", "union", "varying", "where",
+    "window", "with", "within", "without", "year",
+};
+
+bool sql_keyword_at(size_t i, const char **word, sql_kw_category_t *category, bool *bare_label)
+{
+    if (i >= CM_ARRAY_LEN(sql_keywords))
+        return false;
+    *word = sql_keywords[i].word;
+    *category = sql_keywords[i].category;
+    *bare_label = true;
+    for (size_t k = 0; k < CM_ARRAY_LEN(sql_as_labels); k++)
+        if (strcmp(sql_as_labels[k], *word) == 0)
+            *bare_label = false;
+    return true;
+}

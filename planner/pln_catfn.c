@@ -340,6 +340,19 @@ bool pln_catalog_fn(void *arg, int fn, const ty_datum_t *args, int nargs, ty_ctx
         }
         out->v.b = it->kind == CAT_ITEM_TABLE && !cat_id_is_system(it->id);
         return true;
+    case TY_CATFN_KEYWORD: {
+        const char *word;
+        sql_kw_category_t kc;
+        bool bare;
+        if (args[0].v.i < 0 || !sql_keyword_at((size_t)args[0].v.i, &word, &kc, &bare)) {
+            out->isnull = true;
+            return true;
+        }
+        static const char codes[] = {[SQL_KW_UNRESERVED] = 'U', [SQL_KW_COL_NAME] = 'C',
+                                     [SQL_KW_TYPE_FUNC_NAME] = 'T', [SQL_KW_RESERVED] = 'R'};
+        char *t = cm_arena_printf(ctx->arena, "%c%c%s", codes[kc], bare ? 'B' : 'A', word);
+        return text_out(ctx, t, strlen(t), out);
+    }
     case TY_CATFN_REGNAMESPACE_IN:
         return regnamespace_in(cat, ctx, &args[0], out);
     case TY_CATFN_REGNAMESPACE_OUT:

@@ -228,6 +228,41 @@ static bool expandarray_next(ty_ctx_t *ctx, const ty_datum_t *a, int n, void **s
     return true;
 }
 
+/* --------------------------------------------------------- pg_get_keywords */
+
+/*
+ * pg_get_keywords(): the parser's keywords (PostgreSQL 15's), which only the
+ * planner can read, so each row is asked of ty_ctx_t.catalog_fn
+ * (TY_CATFN_KEYWORD); without it there are none.
+ */
+static bool keywords_next(ty_ctx_t *ctx, const ty_datum_t *a, int n, void **state, ty_datum_t *out, bool *done)
+{
+    static const char *const catdesc[] = {['U'] = "unreserved", ['C'] = "unreserved (cannot be function or type name)",
+                                          ['T'] = "reserved (can be function or type name)", ['R'] = "reserved"};
+    pos_t *p = pos_of(ctx, state);
+    ty_datum_t i = {.v.i = p->i}, kw = {0};
+    if (ctx->catalog_fn == NULL) {
+        *done = true;
+        return true;
+    }
+    if (!ctx->catalog_fn(ctx->catalog_arg, TY_CATFN_KEYWORD, &i, 1, ctx, &kw))
+        return false;
+    if (kw.isnull || kw.v.s.len < 3) {
+        *done = true;
+        return true;
+    }
+    p->i++;
+    char code = kw.v.s.p[0];
+    bool bare = kw.v.s.p[1] == 'B';
+    const char *desc = (unsigned char)code < CM_ARRAY_LEN(catdesc) ? catdesc[(unsigned char)code] : NULL;
+    out[0] = ty_text_datum(ctx->arena, kw.v.s.p + 2, kw.v.s.len - 2);
+    out[1] = ty_text_datum(ctx->arena, &code, 1);
+    out[2] = (ty_datum_t){.v.b = bare};
+    out[3] = ty_text_datum(ctx->arena, desc ? desc : "", desc ? strlen(desc) : 0);
+    out[4] = bare ? ty_text_datum(ctx->arena, "can be bare label", 17) : ty_text_datum(ctx->arena, "requires AS", 11);
+    return true;
+}
+
 /* ------------------------------------------------------ string_to_table */
 
 typedef struct split {
@@ -316,6 +351,8 @@ static const ty_srf_t ty__srfs[] = {
     ONE("string_to_table", T, 0, string_to_table_next, 6161, 3, T, T, T),
     {{"pg_options_to_table", 1, {TY_TEXT_ARRAY}, TY_RECORD, S, NULL, 2289}, 2, {"option_name", "option_value"},
      {T, T}, options_next},
+    {{"pg_get_keywords", 0, {0}, TY_RECORD, 0, NULL, 1686}, 5, {"word", "catcode", "barelabel", "catdesc", "baredesc"},
+     {T, TY_CHAR, TY_BOOL, T, T}, keywords_next},
 };
 
 size_t ty_srf_candidates(const char *name, const ty_func_t **out, size_t max)

@@ -314,6 +314,8 @@ typedef enum ty_catfn {
     TY_CATFN_REGNAMESPACE_IN,    /* text (a schema name as SQL writes it) -> its OID, or 3F000 */
     TY_CATFN_REGNAMESPACE_OUT,   /* oid -> text: the schema's name, quoted as needed; NULL: none */
     TY_CATFN_PUBLISHABLE,        /* oid -> bool: a user's table (pg_relation_is_publishable); NULL: no such relation */
+    TY_CATFN_KEYWORD,            /* int4 i -> text: pg_get_keywords' i-th row as its category code (U, C, T, R),
+                                    B (bare label) or A (requires AS), then the word; NULL past the last */
 } ty_catfn_t;
 
 /* Checks cancel and deadline; sets 57014 and returns false when either fired. */
@@ -381,7 +383,7 @@ size_t ty_func_candidates(const char *name, bool is_operator, const ty_func_t **
 typedef bool (*ty_srf_next_t)(ty_ctx_t *ctx, const ty_datum_t *args, int nargs, void **state, ty_datum_t *out,
                               bool *done);
 
-#define TY_SRF_COLS_MAX 2
+#define TY_SRF_COLS_MAX 5
 
 typedef struct ty_srf {
     ty_func_t fn;              /* first, so a candidate found by ty_srf_candidates is its ty_srf_t;

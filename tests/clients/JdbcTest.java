@@ -423,7 +423,7 @@ public class JdbcTest {
                 "getSchemas() lists the schemas: " + all);
         });
 
-        meta("meta_get_catalogs_and_table_types", (c, pg) -> {
+        meta("meta_get_catalogs_types_keywords", (c, pg) -> {
             // PostgreSQL's clusters also have postgres and template1; eddy has the databases made in it.
             List<String> dbs = column(table(c.getMetaData().getCatalogs()), "TABLE_CAT");
             List<String> want = new ArrayList<>();
@@ -434,6 +434,11 @@ public class JdbcTest {
             check(dbs.contains("eddy"), "getCatalogs lists eddy: " + dbs);
             eq(dbs, want, "getCatalogs lists pg_database");
             same(c, pg, "getTableTypes", md -> md.getTableTypes());
+            DatabaseMetaData md = c.getMetaData(), ref = pg.getMetaData();
+            eq(md.getSQLKeywords(), ref.getSQLKeywords(), "getSQLKeywords (pg_get_keywords)");
+            check(md.getSQLKeywords().contains("analyze"), "getSQLKeywords lists analyze");
+            eq(md.getIdentifierQuoteString(), ref.getIdentifierQuoteString(), "getIdentifierQuoteString");
+            eq(md.getMaxColumnNameLength(), ref.getMaxColumnNameLength(), "getMaxColumnNameLength");
         });
 
         meta("meta_primary_keys", (c, pg) -> {

@@ -79,3 +79,7 @@ DROP SCHEMA catdiff CASCADE
 -- pg_settings: the session's parameters (pgJDBC's getImportedKeys reads max_index_keys)
 SELECT name, setting, unit, context, vartype, source, min_val, max_val, enumvals, boot_val, reset_val, pending_restart FROM pg_settings WHERE name IN ('max_index_keys', 'statement_timeout', 'lock_timeout', 'integer_datetimes', 'default_transaction_isolation') ORDER BY name
 SELECT setting FROM pg_catalog.pg_settings WHERE name = 'max_index_keys'
+-- pg_get_keywords: the parser's keywords (pgJDBC's getSQLKeywords)
+SELECT * FROM pg_get_keywords()
+SELECT catcode, barelabel, count(*) FROM pg_catalog.pg_get_keywords() GROUP BY 1, 2 ORDER BY 1, 2
+SELECT (pg_get_keywords()).word LIMIT 3
