@@ -172,7 +172,8 @@ static const cat_schema_t *schema_by_oid(const pln_catalog_t *cat, uint32_t oid)
 {
     const cat_schema_t *sc;
     for (size_t i = 0; cat->snap && (sc = cat_snap_schema_at(cat->snap, i)); i++)
-        if (sc->oid == oid && (sc->database == NULL || strcmp(sc->database->name, cat->search.database) == 0))
+        if (sc->oid == oid && (sc->database == NULL || (cat->search.database != NULL &&
+                                                         strcmp(sc->database->name, cat->search.database) == 0)))
             return sc;
     return NULL;
 }
@@ -186,7 +187,8 @@ static bool regnamespace_in(const pln_catalog_t *cat, ty_ctx_t *ctx, const ty_da
         return false;
     if (n != 1)
         return cm_err_set(ctx->err, "42602", "invalid name syntax");
-    const cat_database_t *db = cat->snap ? cat_snap_database(cat->snap, cat->search.database) : NULL;
+    const cat_database_t *db =
+        cat->snap && cat->search.database ? cat_snap_database(cat->snap, cat->search.database) : NULL;
     const cat_schema_t *sc = cat->snap ? cat_snap_schema(cat->snap, db, parts[0]) : NULL;
     if (sc == NULL)
         return cm_err_set(ctx->err, "3F000", "schema \"%s\" does not exist", parts[0]);
