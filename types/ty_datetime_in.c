@@ -13,6 +13,7 @@
 
 #include <ctype.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
@@ -335,17 +336,25 @@ static bool ty__parse_date_field(const char *s, ty_dt_parse_t *p, ty_dateorder_t
     return true;
 }
 
+/*
+ * The default settings for a context without any. pgwire loops and dataflow
+ * workers parse dates at once, so they are filled in exactly once under
+ * pthread_once and only read afterwards.
+ */
+static ty_settings_t ty__default_settings;
+static pthread_once_t ty__default_settings_once = PTHREAD_ONCE_INIT;
+
+static void ty__default_settings_init(void)
+{
+    ty_settings_default(&ty__default_settings);
+}
+
 static const ty_settings_t *ty__st(ty_ctx_t *ctx)
 {
-    static ty_settings_t def;
-    static bool init;
     if (ctx->settings)
         return ctx->settings;
-    if (!init) {
-        ty_settings_default(&def);
-        init = true;
-    }
-    return &def;
+    pthread_once(&ty__default_settings_once, ty__default_settings_init);
+    return &ty__default_settings;
 }
 
 /* 0 ok, 1 syntax error, 2 field out of range. */

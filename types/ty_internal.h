@@ -332,4 +332,13 @@ bool ty_record_compare(ty_ctx_t *ctx, const ty_datum_t *a, const ty_datum_t *b, 
 uint64_t ty_record_hash(const ty_datum_t *d);
 ty_datum_t ty_record_copy(const ty_datum_t *d, cm_arena_t *a);
 
+/* ===== reg* types (ty_regtype.c, ty_regproc.c) ===== */
+
+/* regtypein / regtypeout: a type name or number; the bare number for an unknown OID. */
+bool ty__regtype_in(const char *p, size_t len, ty_ctx_t *ctx, int64_t *out);
+bool ty__regtype_out(const ty_datum_t *d, cm_buf_t *out);
+/* regprocin / regprocout over the I/O functions pg_type names (42883 for another name). */
+bool ty__regproc_in(const char *p, size_t len, ty_ctx_t *ctx, int64_t *out);
+bool ty__regproc_out(const ty_datum_t *d, cm_buf_t *out);
+
 #endif

@@ -275,14 +275,8 @@ bool ty_datum_from_text(ty_oid_t type, int32_t typmod, const char *p, size_t len
         }
         return ty_int_parse(p, len, type == TY_INT2 || type == TY_INT4 || type == TY_INT8 ? type : TY_OID, ctx,
                             &out->v.i);
-    case TY_REGTYPE: {
-        bool ty__regtype_in(const char *p, size_t len, ty_ctx_t *ctx, int64_t *out);   /* ty_regtype.c */
-        return ty__regtype_in(p, len, ctx, &out->v.i);
-    }
-    case TY_REGPROC: {
-        bool ty__regproc_in(const char *p, size_t len, ty_ctx_t *ctx, int64_t *out);   /* ty_regproc.c */
-        return ty__regproc_in(p, len, ctx, &out->v.i);
-    }
+    case TY_REGTYPE: return ty__regtype_in(p, len, ctx, &out->v.i);
+    case TY_REGPROC: return ty__regproc_in(p, len, ctx, &out->v.i);
     case TY_FLOAT4:
     case TY_FLOAT8: return ty_float_parse(p, len, type, ctx, &out->v.f);
     case TY_NUMERIC: {
@@ -393,15 +387,9 @@ bool ty_datum_to_text(ty_oid_t type, const ty_datum_t *d, ty_ctx_t *ctx, cm_buf_
         }
         cm_buf_printf(out, "%u", (unsigned)d->v.i);
         return true;
-    case TY_REGPROC: {
-        bool ty__regproc_out(const ty_datum_t *d, cm_buf_t *out);   /* ty_regproc.c */
-        return ty__regproc_out(d, out);
-    }
+    case TY_REGPROC: return ty__regproc_out(d, out);
     case TY_OID: cm_buf_printf(out, "%u", (unsigned)d->v.i); return true;
-    case TY_REGTYPE: {
-        bool ty__regtype_out(const ty_datum_t *d, cm_buf_t *out);   /* ty_regtype.c */
-        return ty__regtype_out(d, out);
-    }
+    case TY_REGTYPE: return ty__regtype_out(d, out);
     case TY_FLOAT4: ty_float_out(d->v.f, true, st->extra_float_digits, out); return true;
     case TY_FLOAT8: ty_float_out(d->v.f, false, st->extra_float_digits, out); return true;
     case TY_NUMERIC: ty_num_to_text(d->v.n, ctx->arena, out); return true;

@@ -14,9 +14,6 @@
 #include <ctype.h>
 #include <string.h>
 
-bool ty__regproc_in(const char *p, size_t len, ty_ctx_t *ctx, int64_t *out);
-bool ty__regproc_out(const ty_datum_t *d, cm_buf_t *out);
-
 static const struct {
     uint32_t oid;
     const char *name;

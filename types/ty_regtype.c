@@ -14,9 +14,6 @@
 #include <ctype.h>
 #include <string.h>
 
-bool ty__regtype_out(const ty_datum_t *d, cm_buf_t *out);
-bool ty__regtype_in(const char *p, size_t len, ty_ctx_t *ctx, int64_t *out);
-
 bool ty__regtype_in(const char *p, size_t len, ty_ctx_t *ctx, int64_t *out)
 {
     while (len && isspace((unsigned char)*p))
