@@ -12,6 +12,7 @@
 
 #include "catalog/catalog.h"
 #include "common/common.h"
+#include "plan/plan.h"
 #include "types/types.h"
 
 typedef enum pln_kind {
@@ -31,17 +32,6 @@ typedef enum pln_kind {
     PLN_DDL,              /* CREATE / DROP / ALTER of catalog objects: planned into a change by pln_ddl_plan */
 } pln_kind_t;
 
-typedef struct pln_column {
-    const char *name;     /* as PostgreSQL derives it: alias, column name, function name, ?column? */
-    ty_oid_t type;
-    int32_t typmod;
-    /* Where a result column is read straight from a table or view (through subqueries and WITH
-     * queries, as PostgreSQL's markTargetListOrigins): its OID and column number, which
-     * RowDescription carries and drivers look up in pg_attribute; 0 otherwise. */
-    uint32_t table_oid;
-    int16_t attnum;
-} pln_column_t;
-
 /* One parsed statement, before binding: opaque to callers. */
 typedef struct pln_raw pln_raw_t;
 
@@ -58,13 +48,13 @@ typedef struct pln_stmt {
     pln_kind_t kind;
     const char *tag;              /* CommandComplete tag: "SELECT", "SET", "BEGIN", ... */
     int ncols;                    /* result columns; 0 for commands */
-    pln_column_t *cols;
+    plan_column_t *cols;
     int nparams;                  /* $1..$n, with types declared or inferred */
     ty_oid_t *param_types;
     bool blocking;                /* contains a call that may sleep (pg_sleep): run off the loop */
 
     /* PLN_QUERY: a small executor over constant rows (see planner/pln_exec.c). */
-    struct pln_query *query;
+    plan_t *query;
 
     /* PLN_SET / PLN_RESET / PLN_SHOW */
     const char *var_name;         /* lower-case; NULL for RESET ALL */
@@ -77,7 +67,7 @@ typedef struct pln_stmt {
      * pln_bind_prepare so that Parse succeeds and Bind reports it, as in
      * PostgreSQL. NULL when the statement planned cleanly.
      */
-    const struct pln_error *plan_error;
+    const plan_error_t *plan_error;
 
     /* PLN_BEGIN / PLN_SET_TRANSACTION: accepted modes (informational) */
     const char *isolation;        /* "read committed", "serializable", ...; NULL if not given */

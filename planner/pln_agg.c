@@ -12,89 +12,26 @@
 
 #include <string.h>
 
-/* sig first: a pointer to it is a pointer to the definition. */
-struct pln_aggdef {
-    ty_func_t sig;
-    pln_aggop_t op;
-    ty_oid_t state;               /* sum/avg: the type values are added in */
-};
-
-#define A1(N, T, R, OP, S) {{N, 1, {T}, R, 0, NULL, 0}, OP, S}
-#define MINMAX(T) A1("min", T, T, PLN_AGG_MIN, T), A1("max", T, T, PLN_AGG_MAX, T)
-
-static const pln_aggdef_t pln_aggdefs[] = {
-    {{"count", 0, {0}, TY_INT8, 0, NULL, 2803}, PLN_AGG_COUNT_STAR, 0},
-    A1("count", TY_INVALID, TY_INT8, PLN_AGG_COUNT, 0),
-    A1("sum", TY_INT2, TY_INT8, PLN_AGG_SUM, TY_INT8),
-    A1("sum", TY_INT4, TY_INT8, PLN_AGG_SUM, TY_INT8),
-    A1("sum", TY_INT8, TY_NUMERIC, PLN_AGG_SUM, TY_NUMERIC),
-    A1("sum", TY_FLOAT4, TY_FLOAT4, PLN_AGG_SUM, TY_FLOAT4),
-    A1("sum", TY_FLOAT8, TY_FLOAT8, PLN_AGG_SUM, TY_FLOAT8),
-    A1("sum", TY_NUMERIC, TY_NUMERIC, PLN_AGG_SUM, TY_NUMERIC),
-    A1("sum", TY_INTERVAL, TY_INTERVAL, PLN_AGG_SUM, TY_INTERVAL),
-    A1("avg", TY_INT2, TY_NUMERIC, PLN_AGG_AVG, TY_NUMERIC),
-    A1("avg", TY_INT4, TY_NUMERIC, PLN_AGG_AVG, TY_NUMERIC),
-    A1("avg", TY_INT8, TY_NUMERIC, PLN_AGG_AVG, TY_NUMERIC),
-    A1("avg", TY_FLOAT4, TY_FLOAT8, PLN_AGG_AVG, TY_FLOAT8),
-    A1("avg", TY_FLOAT8, TY_FLOAT8, PLN_AGG_AVG, TY_FLOAT8),
-    A1("avg", TY_NUMERIC, TY_NUMERIC, PLN_AGG_AVG, TY_NUMERIC),
-    A1("avg", TY_INTERVAL, TY_INTERVAL, PLN_AGG_AVG, TY_INTERVAL),
-    MINMAX(TY_INT2), MINMAX(TY_INT4), MINMAX(TY_INT8), MINMAX(TY_FLOAT4), MINMAX(TY_FLOAT8),
-    MINMAX(TY_NUMERIC), MINMAX(TY_TEXT), MINMAX(TY_BPCHAR), MINMAX(TY_DATE), MINMAX(TY_TIME),
-    MINMAX(TY_TIMESTAMP), MINMAX(TY_TIMESTAMPTZ), MINMAX(TY_INTERVAL), MINMAX(TY_OID),
-    A1("bool_and", TY_BOOL, TY_BOOL, PLN_AGG_BOOL_AND, 0),
-    A1("bool_or", TY_BOOL, TY_BOOL, PLN_AGG_BOOL_OR, 0),
-    A1("every", TY_BOOL, TY_BOOL, PLN_AGG_BOOL_AND, 0),
-    {{"string_agg", 2, {TY_TEXT, TY_TEXT}, TY_TEXT, 0, NULL, 3538}, PLN_AGG_STRING_AGG, 0},
-    {{"string_agg", 2, {TY_BYTEA, TY_BYTEA}, TY_BYTEA, 0, NULL, 3545}, PLN_AGG_STRING_AGG, 0},
-    /* Any element type: the result type is chosen after resolution (pln__bind_agg). */
-    A1("array_agg", TY_INVALID, TY_INVALID, PLN_AGG_ARRAY_AGG, 0),
-    /* A decorrelated scalar subquery's value (pln_correlate.c); SQL cannot call it. */
-    A1("single_value", TY_INVALID, TY_INVALID, PLN_AGG_SINGLE, 0),
-};
-
 bool pln__is_aggregate(const char *name)
 {
-    for (size_t i = 0; i < CM_ARRAY_LEN(pln_aggdefs); i++)
-        if (pln_aggdefs[i].op != PLN_AGG_SINGLE && strcmp(pln_aggdefs[i].sig.name, name) == 0)
+    for (size_t i = 0; i < plan_aggdef_count(); i++)
+        if (plan_aggdef_at(i)->op != PLAN_AGG_SINGLE && strcmp(plan_aggdef_at(i)->sig.name, name) == 0)
             return true;
     return false;
 }
 
-pln_agg_t *pln__agg_internal(pln_binder_t *b, pln_aggop_t op, ty_expr_t *arg, ty_oid_t type)
+plan_agg_t *pln__agg_internal(pln_binder_t *b, plan_aggop_t op, ty_expr_t *arg, ty_oid_t type)
 {
-    pln_agg_t *a = cm_arena_zalloc(b->arena, sizeof(*a));
-    for (size_t i = 0; i < CM_ARRAY_LEN(pln_aggdefs) && !a->def; i++)
-        if (pln_aggdefs[i].op == op)
-            a->def = &pln_aggdefs[i];
-    CM_ASSERT(a->def);
+    plan_agg_t *a = cm_arena_zalloc(b->arena, sizeof(*a));
+    a->fn = plan_aggdef_of_op(op);
+    CM_ASSERT(a->fn >= 0);
     a->op = op;
-    a->state = a->def->state;
+    a->state = plan_aggdef_at((size_t)a->fn)->state;
     a->nargs = 1;
     a->args[0] = arg;
     a->type = type;
     return a;
 }
-
-/* The plan codec names an aggregate by its name and argument types, which are unique in the table. */
-const pln_aggdef_t *pln__aggdef_find(const char *name, int nargs, const ty_oid_t *args)
-{
-    for (size_t i = 0; i < CM_ARRAY_LEN(pln_aggdefs); i++) {
-        const ty_func_t *f = &pln_aggdefs[i].sig;
-        if (f->nargs != nargs || strcmp(f->name, name) != 0)
-            continue;
-        bool same = true;
-        for (int k = 0; k < nargs && same; k++)
-            same = f->args[k] == args[k];
-        if (same)
-            return &pln_aggdefs[i];
-    }
-    return NULL;
-}
-
-const ty_func_t *pln__aggdef_sig(const pln_aggdef_t *d) { return &d->sig; }
-pln_aggop_t pln__aggdef_op(const pln_aggdef_t *d) { return d->op; }
-ty_oid_t pln__aggdef_state(const pln_aggdef_t *d) { return d->state; }
 
 /* The table's operator with exactly these argument types. */
 static const ty_func_t *exact_op(const char *name, ty_oid_t l, ty_oid_t r)
@@ -107,12 +44,12 @@ static const ty_func_t *exact_op(const char *name, ty_oid_t l, ty_oid_t r)
     return NULL;
 }
 
-static bool note_agg(pln_binder_t *b, pln_agg_t *a, int *index)
+static bool note_agg(pln_binder_t *b, plan_agg_t *a, int *index)
 {
     pln_aggctx_t *ctx = b->aggs;
     if (ctx->naggs == ctx->cap) {
         int cap = ctx->cap ? ctx->cap * 2 : 4;
-        pln_agg_t **n = cm_arena_alloc(b->arena, sizeof(*n) * (size_t)cap);
+        plan_agg_t **n = cm_arena_alloc(b->arena, sizeof(*n) * (size_t)cap);
         if (ctx->naggs)
             memcpy(n, ctx->aggs, sizeof(*n) * (size_t)ctx->naggs);
         ctx->aggs = n;
@@ -124,7 +61,7 @@ static bool note_agg(pln_binder_t *b, pln_agg_t *a, int *index)
 }
 
 /* FILTER (WHERE ...) and ORDER BY inside the call: over the input rows, without aggregates. */
-static bool bind_filter_order(pln_binder_t *b, const sql_expr_t *e, pln_agg_t *a)
+static bool bind_filter_order(pln_binder_t *b, const sql_expr_t *e, plan_agg_t *a)
 {
     if (e->agg_filter) {
         pln_aggctx_t *saved = b->aggs;
@@ -141,7 +78,7 @@ static bool bind_filter_order(pln_binder_t *b, const sql_expr_t *e, pln_agg_t *a
     if (a->norder == 0)
         return true;
     a->order = cm_arena_alloc(b->arena, sizeof(ty_expr_t *) * (size_t)a->norder);
-    a->keys = cm_arena_zalloc(b->arena, sizeof(pln_sortkey_t) * (size_t)a->norder);
+    a->keys = cm_arena_zalloc(b->arena, sizeof(plan_sortkey_t) * (size_t)a->norder);
     for (int i = 0; i < a->norder; i++) {
         const sql_sort_t *o = e->agg_order->items[i];
         ty_expr_t *x = pln__bind_expr(b, o->expr);
@@ -157,7 +94,7 @@ static bool bind_filter_order(pln_binder_t *b, const sql_expr_t *e, pln_agg_t *a
                                   "in an aggregate with DISTINCT, ORDER BY expressions must appear in argument list");
         }
         a->order[i] = x;
-        pln_sortkey_t *k = &a->keys[i];
+        plan_sortkey_t *k = &a->keys[i];
         k->col = a->nargs + i;
         k->type = x->type;
         k->desc = o->dir == SQL_SORT_DESC;
@@ -182,7 +119,7 @@ static int owner_of(const pln_binder_t *b, const ty_expr_t *e, int owner)
     return owner;
 }
 
-static pln_scope_t *outer_owner(const pln_binder_t *b, const pln_agg_t *a)
+static pln_scope_t *outer_owner(const pln_binder_t *b, const plan_agg_t *a)
 {
     int owner = 0;
     for (int i = 0; i < a->nargs; i++)
@@ -219,7 +156,7 @@ static ty_expr_t *to_owner(pln_binder_t *b, ty_expr_t *e)
 }
 
 /* An aggregate of an enclosing level's columns: computed by that level, read here as its outer reference. */
-static ty_expr_t *outer_agg(pln_binder_t *b, pln_agg_t *a, pln_scope_t *owner, int pos)
+static ty_expr_t *outer_agg(pln_binder_t *b, plan_agg_t *a, pln_scope_t *owner, int pos)
 {
     if (!owner->sub_aggs) {
         pln__error(b, pos, CM_ERRCODE_GROUPING_ERROR, "aggregate functions are not allowed in %s",
@@ -247,7 +184,7 @@ static ty_expr_t *outer_agg(pln_binder_t *b, pln_agg_t *a, pln_scope_t *owner, i
 }
 
 /* Binds the call; over: used OVER a window, so its arguments belong to the current level (sum(count(*)) OVER ()). */
-static pln_agg_t *bind_call(pln_binder_t *b, const sql_expr_t *e, bool over)
+static plan_agg_t *bind_call(pln_binder_t *b, const sql_expr_t *e, bool over)
 {
     const char *name = e->names->items[e->names->count - 1];
     int n = sql_list_len(e->args);
@@ -255,7 +192,7 @@ static pln_agg_t *bind_call(pln_binder_t *b, const sql_expr_t *e, bool over)
         pln__error(b, e->pos, CM_ERRCODE_UNDEFINED_FUNCTION, "function %s with %d arguments does not exist", name, n);
         return NULL;
     }
-    pln_agg_t *a = cm_arena_zalloc(b->arena, sizeof(*a));
+    plan_agg_t *a = cm_arena_zalloc(b->arena, sizeof(*a));
     if (!over)
         b->aggs->inside = true;
     bool ok = true;
@@ -268,12 +205,17 @@ static pln_agg_t *bind_call(pln_binder_t *b, const sql_expr_t *e, bool over)
         b->aggs->inside = false;
     if (!ok)
         return NULL;
-    const ty_func_t *cands[CM_ARRAY_LEN(pln_aggdefs)];
+    const ty_func_t *cands[64];
+    int idx[64];
     int nc = 0;
-    for (size_t i = 0; i < CM_ARRAY_LEN(pln_aggdefs); i++)
-        if (strcmp(pln_aggdefs[i].sig.name, name) == 0 && (e->star ? pln_aggdefs[i].op == PLN_AGG_COUNT_STAR
-                                                                   : pln_aggdefs[i].op != PLN_AGG_COUNT_STAR))
-            cands[nc++] = &pln_aggdefs[i].sig;
+    CM_ASSERT(plan_aggdef_count() <= CM_ARRAY_LEN(cands));
+    for (size_t i = 0; i < plan_aggdef_count(); i++) {
+        const plan_aggdef_t *d = plan_aggdef_at(i);
+        if (strcmp(d->sig.name, name) == 0 && (e->star ? d->op == PLAN_AGG_COUNT_STAR : d->op != PLAN_AGG_COUNT_STAR)) {
+            idx[nc] = (int)i;
+            cands[nc++] = &d->sig;
+        }
+    }
     if (e->star && nc == 0) {
         /* agg(*) looks up agg() with no arguments; only count has one, so like PostgreSQL's
          * ParseFuncOrColumn this is an undefined function, not a misused one. */
@@ -283,11 +225,14 @@ static pln_agg_t *bind_call(pln_binder_t *b, const sql_expr_t *e, bool over)
     const ty_func_t *f = e->star ? cands[0] : pln__resolve_in(b, name, false, cands, nc, a->args, n, e->pos, true);
     if (!f)
         return NULL;
-    a->def = (const pln_aggdef_t *)f;
-    a->op = a->def->op;
-    a->state = a->def->state;
+    for (int i = 0; i < nc; i++)
+        if (cands[i] == f)
+            a->fn = idx[i];
+    const plan_aggdef_t *def = plan_aggdef_at((size_t)a->fn);
+    a->op = def->op;
+    a->state = def->state;
     a->type = f->ret;
-    if (a->op == PLN_AGG_ARRAY_AGG) {
+    if (a->op == PLAN_AGG_ARRAY_AGG) {
         /* array_agg(anynonarray) is anyarray; array_agg(anyarray) stacks the arrays into one more dimension. */
         ty_oid_t t = a->args[0]->type;
         const sql_expr_t *arg = e->args->items[0];
@@ -304,11 +249,11 @@ static pln_agg_t *bind_call(pln_binder_t *b, const sql_expr_t *e, bool over)
             return NULL;
         }
     }
-    if (a->def->op == PLN_AGG_SUM || a->def->op == PLN_AGG_AVG) {
-        a->add = exact_op("+", a->def->state, a->def->state);
-        if (a->def->op == PLN_AGG_AVG)
-            a->div = exact_op("/", a->def->state, a->def->state == TY_INTERVAL ? TY_FLOAT8 : a->def->state);
-        if (!a->add || (a->def->op == PLN_AGG_AVG && !a->div)) {
+    if (def->op == PLAN_AGG_SUM || def->op == PLAN_AGG_AVG) {
+        a->add = exact_op("+", def->state, def->state);
+        if (def->op == PLAN_AGG_AVG)
+            a->div = exact_op("/", def->state, def->state == TY_INTERVAL ? TY_FLOAT8 : def->state);
+        if (!a->add || (def->op == PLAN_AGG_AVG && !a->div)) {
             pln__error(b, e->pos, CM_ERRCODE_FEATURE_NOT_SUPPORTED, "%s(%s) is not supported yet", name,
                        pln__type_name(b, f->args[0]));
             return NULL;
@@ -317,7 +262,7 @@ static pln_agg_t *bind_call(pln_binder_t *b, const sql_expr_t *e, bool over)
     return a;
 }
 
-pln_agg_t *pln__bind_agg_over(pln_binder_t *b, const sql_expr_t *e)
+plan_agg_t *pln__bind_agg_over(pln_binder_t *b, const sql_expr_t *e)
 {
     return bind_call(b, e, true);
 }
@@ -328,7 +273,7 @@ ty_expr_t *pln__bind_agg(pln_binder_t *b, const sql_expr_t *e)
         /* Not here, unless it is an enclosing level's aggregate (of only that level's columns). */
         pln_aggctx_t scratch = {0};
         b->aggs = &scratch;
-        pln_agg_t *a = bind_call(b, e, false);
+        plan_agg_t *a = bind_call(b, e, false);
         b->aggs = NULL;
         pln_scope_t *owner = a ? outer_owner(b, a) : NULL;
         if (owner)
@@ -342,7 +287,7 @@ ty_expr_t *pln__bind_agg(pln_binder_t *b, const sql_expr_t *e)
         pln__error(b, e->pos, CM_ERRCODE_GROUPING_ERROR, "aggregate function calls cannot be nested");
         return NULL;
     }
-    pln_agg_t *a = bind_call(b, e, false);
+    plan_agg_t *a = bind_call(b, e, false);
     if (!a)
         return NULL;
     pln_scope_t *owner = outer_owner(b, a);

@@ -27,12 +27,12 @@ struct pln_aggstate {
     int npending, pending_cap;
 };
 
-int pln__agg_nexprs(const pln_agg_t *a)
+int pln__agg_nexprs(const plan_agg_t *a)
 {
     return (a->filter ? 1 : 0) + a->nargs + a->norder;
 }
 
-int pln__agg_exprs(const pln_agg_t *a, ty_expr_t **es)
+int pln__agg_exprs(const plan_agg_t *a, ty_expr_t **es)
 {
     int n = 0;
     if (a->filter)
@@ -44,7 +44,7 @@ int pln__agg_exprs(const pln_agg_t *a, ty_expr_t **es)
     return n;
 }
 
-pln_aggstate_t *pln__agg_start(const pln_agg_t *a, ty_ctx_t *ctx)
+pln_aggstate_t *pln__agg_start(const plan_agg_t *a, ty_ctx_t *ctx)
 {
     pln_aggstate_t *st = cm_arena_zalloc(ctx->arena, sizeof(*st));
     if (a->distinct && a->nargs > 0) {
@@ -69,7 +69,7 @@ static void append(ty_ctx_t *ctx, pln_aggstate_t *st, const char *p, size_t n)
     st->len += n;
 }
 
-static bool add_value(const pln_agg_t *a, pln_aggstate_t *st, const ty_datum_t *v, ty_ctx_t *ctx)
+static bool add_value(const plan_agg_t *a, pln_aggstate_t *st, const ty_datum_t *v, ty_ctx_t *ctx)
 {
     ty_datum_t c = *v;
     ty_oid_t from = a->args[0]->type;
@@ -89,7 +89,7 @@ static bool add_value(const pln_agg_t *a, pln_aggstate_t *st, const ty_datum_t *
     return true;
 }
 
-static bool step(const pln_agg_t *a, pln_aggstate_t *st, const ty_datum_t *args, ty_ctx_t *ctx)
+static bool step(const plan_agg_t *a, pln_aggstate_t *st, const ty_datum_t *args, ty_ctx_t *ctx)
 {
     if (st->seen) {
         bool added;
@@ -97,11 +97,11 @@ static bool step(const pln_agg_t *a, pln_aggstate_t *st, const ty_datum_t *args,
         if (!added)
             return true;
     }
-    if (a->op == PLN_AGG_COUNT_STAR) {
+    if (a->op == PLAN_AGG_COUNT_STAR) {
         st->count++;
         return true;
     }
-    if (a->op == PLN_AGG_SINGLE) {
+    if (a->op == PLAN_AGG_SINGLE) {
         if (st->count++ > 0)
             return cm_err_set(ctx->err, CM_ERRCODE_CARDINALITY_VIOLATION,
                               "more than one row returned by a subquery used as an expression");
@@ -109,7 +109,7 @@ static bool step(const pln_agg_t *a, pln_aggstate_t *st, const ty_datum_t *args,
         st->have = !args[0].isnull;
         return true;
     }
-    if (a->op == PLN_AGG_ARRAY_AGG) {
+    if (a->op == PLAN_AGG_ARRAY_AGG) {
         if (st->nitems == st->items_cap) {
             int cap = st->items_cap ? st->items_cap * 2 : 16;
             ty_datum_t *n = cm_arena_alloc(ctx->arena, sizeof(ty_datum_t) * (size_t)cap);
@@ -124,40 +124,40 @@ static bool step(const pln_agg_t *a, pln_aggstate_t *st, const ty_datum_t *args,
     if (args[0].isnull)
         return true;   /* every other aggregate here is strict in its first argument */
     switch (a->op) {
-    case PLN_AGG_COUNT:
+    case PLAN_AGG_COUNT:
         st->count++;
         return true;
-    case PLN_AGG_SUM:
-    case PLN_AGG_AVG:
+    case PLAN_AGG_SUM:
+    case PLAN_AGG_AVG:
         return add_value(a, st, &args[0], ctx);
-    case PLN_AGG_MIN:
-    case PLN_AGG_MAX: {
+    case PLAN_AGG_MIN:
+    case PLAN_AGG_MAX: {
         int c = st->have ? ty_datum_compare(a->type, &args[0], &st->acc) : 0;
-        if (!st->have || (a->op == PLN_AGG_MIN ? c < 0 : c > 0))
+        if (!st->have || (a->op == PLAN_AGG_MIN ? c < 0 : c > 0))
             st->acc = args[0];
         st->have = true;
         return true;
     }
-    case PLN_AGG_BOOL_AND:
-    case PLN_AGG_BOOL_OR:
+    case PLAN_AGG_BOOL_AND:
+    case PLAN_AGG_BOOL_OR:
         if (!st->have)
             st->acc = args[0];
-        else if (a->op == PLN_AGG_BOOL_AND)
+        else if (a->op == PLAN_AGG_BOOL_AND)
             st->acc.v.b = st->acc.v.b && args[0].v.b;
         else
             st->acc.v.b = st->acc.v.b || args[0].v.b;
         st->have = true;
         return true;
-    case PLN_AGG_STRING_AGG:
+    case PLAN_AGG_STRING_AGG:
         /* The delimiter goes before every value but the first; a NULL delimiter is empty. */
         if (st->have && !args[1].isnull)
             append(ctx, st, args[1].v.s.p, args[1].v.s.len);
         append(ctx, st, args[0].v.s.p, args[0].v.s.len);
         st->have = true;
         return true;
-    case PLN_AGG_COUNT_STAR:
-    case PLN_AGG_ARRAY_AGG:
-    case PLN_AGG_SINGLE:
+    case PLAN_AGG_COUNT_STAR:
+    case PLAN_AGG_ARRAY_AGG:
+    case PLAN_AGG_SINGLE:
         break;
     }
     return true;
@@ -208,7 +208,7 @@ bool pln__array_of(ty_ctx_t *ctx, ty_oid_t elem, ty_oid_t type, const ty_datum_t
     return ty_expr_eval(arr, ctx, NULL, NULL, out);
 }
 
-static bool array_agg_finish(const pln_agg_t *a, pln_aggstate_t *st, ty_ctx_t *ctx, ty_datum_t *out)
+static bool array_agg_finish(const plan_agg_t *a, pln_aggstate_t *st, ty_ctx_t *ctx, ty_datum_t *out)
 {
     ty_oid_t in = a->args[0]->type;
     if (a->distinct && a->norder == 0)
@@ -216,7 +216,7 @@ static bool array_agg_finish(const pln_agg_t *a, pln_aggstate_t *st, ty_ctx_t *c
     return pln__array_of(ctx, in, a->type, st->items, st->nitems, out);
 }
 
-bool pln__agg_step(const pln_agg_t *a, pln_aggstate_t *st, const ty_datum_t *vals, ty_ctx_t *ctx)
+bool pln__agg_step(const plan_agg_t *a, pln_aggstate_t *st, const ty_datum_t *vals, ty_ctx_t *ctx)
 {
     if (a->norder == 0)
         return step(a, st, vals, ctx);
@@ -235,7 +235,7 @@ bool pln__agg_step(const pln_agg_t *a, pln_aggstate_t *st, const ty_datum_t *val
     return true;
 }
 
-bool pln__agg_finish(const pln_agg_t *a, pln_aggstate_t *st, ty_ctx_t *ctx, ty_datum_t *out)
+bool pln__agg_finish(const plan_agg_t *a, pln_aggstate_t *st, ty_ctx_t *ctx, ty_datum_t *out)
 {
     if (st->npending) {
         ty_datum_t **tmp = cm_arena_alloc(ctx->arena, sizeof(*tmp) * (size_t)st->npending);
@@ -247,11 +247,11 @@ bool pln__agg_finish(const pln_agg_t *a, pln_aggstate_t *st, ty_ctx_t *ctx, ty_d
     }
     memset(out, 0, sizeof(*out));
     switch (a->op) {
-    case PLN_AGG_COUNT_STAR:
-    case PLN_AGG_COUNT:
+    case PLAN_AGG_COUNT_STAR:
+    case PLAN_AGG_COUNT:
         out->v.i = st->count;
         return true;
-    case PLN_AGG_AVG: {
+    case PLAN_AGG_AVG: {
         if (!st->have)
             break;
         ty_datum_t n = {.v.i = st->count}, d;
@@ -261,11 +261,11 @@ bool pln__agg_finish(const pln_agg_t *a, pln_aggstate_t *st, ty_ctx_t *ctx, ty_d
         ty_datum_t pair[2] = {st->acc, d};
         return a->div->impl(ctx, pair, 2, out);
     }
-    case PLN_AGG_ARRAY_AGG:
+    case PLAN_AGG_ARRAY_AGG:
         if (st->nitems == 0)
             break;
         return array_agg_finish(a, st, ctx, out);
-    case PLN_AGG_STRING_AGG:
+    case PLAN_AGG_STRING_AGG:
         if (!st->have)
             break;
         out->v.s.p = st->buf ? st->buf : "";

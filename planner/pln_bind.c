@@ -67,15 +67,15 @@ static bool bind_query(pln_binder_t *b, const sql_select_t *s, pln_stmt_t *st)
          * partly folded tree is still a correct one, but it never runs. */
         if (!b->defer_plan_errors)
             return false;
-        st->plan_error = pln__error_keep(b->arena, b->err);
+        st->plan_error = plan_error_keep(b->arena, b->err);
     }
-    struct pln_query *pq = cm_arena_zalloc(b->arena, sizeof(*pq));
+    plan_t *pq = cm_arena_zalloc(b->arena, sizeof(*pq));
     pq->root = q.rel;
     pq->ncols = q.ncols;
     pq->nlits = b->nlits;
     pq->lits = b->lits;
     pq->nsublinks = b->nsublinks;
-    pq->sublinks = b->sublinks;
+    pq->sublinks = pln__plan_sublinks(b);
     st->query = pq;
     st->kind = PLN_QUERY;
     st->tag = "SELECT";
@@ -94,7 +94,7 @@ static bool bind_query(pln_binder_t *b, const sql_select_t *s, pln_stmt_t *st)
                    cat_item_kind_name(it->kind), it->name);
         if (!b->defer_plan_errors)
             return false;
-        st->plan_error = pln__error_keep(b->arena, b->err);
+        st->plan_error = plan_error_keep(b->arena, b->err);
     }
     return true;
 }
@@ -161,13 +161,13 @@ static bool bind_command(pln_binder_t *b, const sql_stmt_t *s, pln_stmt_t *st)
         if (strcmp(st->var_name, "all") == 0) {
             static const char *const names[] = {"name", "setting", "description"};
             st->ncols = 3;
-            st->cols = cm_arena_zalloc(b->arena, sizeof(pln_column_t) * 3);
+            st->cols = cm_arena_zalloc(b->arena, sizeof(plan_column_t) * 3);
             for (int i = 0; i < 3; i++)
-                st->cols[i] = (pln_column_t){names[i], TY_TEXT, -1};
+                st->cols[i] = (plan_column_t){names[i], TY_TEXT, -1};
         } else {
             st->ncols = 1;
-            st->cols = cm_arena_zalloc(b->arena, sizeof(pln_column_t));
-            st->cols[0] = (pln_column_t){st->var_name, TY_TEXT, -1};
+            st->cols = cm_arena_zalloc(b->arena, sizeof(plan_column_t));
+            st->cols[0] = (plan_column_t){st->var_name, TY_TEXT, -1};
         }
         return true;
     case SQL_STMT_RESET:
@@ -320,36 +320,7 @@ bool pln_bind_prepare(cm_arena_t *arena, const pln_raw_t *raw, const char *sql, 
 
 /* ============================================================ kept errors */
 
-struct pln_error {
-    char sqlstate[6];
-    const char *message;
-    const char *detail;
-    const char *hint;
-    int position;
-};
-
-const struct pln_error *pln__error_keep(cm_arena_t *arena, cm_err_t *err)
-{
-    struct pln_error *e = cm_arena_zalloc(arena, sizeof(*e));
-    memcpy(e->sqlstate, err->sqlstate, sizeof(e->sqlstate));
-    e->message = cm_arena_strdup(arena, err->message ? err->message : "");
-    e->detail = err->detail ? cm_arena_strdup(arena, err->detail) : NULL;
-    e->hint = err->hint ? cm_arena_strdup(arena, err->hint) : NULL;
-    e->position = err->position;
-    cm_err_clear(err);
-    return e;
-}
-
 bool pln_plan_error_raise(const pln_stmt_t *stmt, cm_err_t *err)
 {
-    const struct pln_error *e = stmt->plan_error;
-    if (e == NULL)
-        return true;
-    cm_err_set(err, e->sqlstate, "%s", e->message);
-    if (e->detail)
-        cm_err_set_detail(err, "%s", e->detail);
-    if (e->hint)
-        cm_err_set_hint(err, "%s", e->hint);
-    err->position = e->position;
-    return false;
+    return plan_error_raise(stmt->plan_error, err);
 }

@@ -172,9 +172,9 @@ bool pln__check_constraints(pln_binder_t *b, const char *relname, const cat_colu
     if (total == 0)
         return true;
     names_t u = {.v = cm_arena_alloc(b->arena, sizeof(char *) * (size_t)total)};
-    pln_column_t *pc = cm_arena_alloc(b->arena, sizeof(pln_column_t) * (ncols ? ncols : 1));
+    plan_column_t *pc = cm_arena_alloc(b->arena, sizeof(plan_column_t) * (ncols ? ncols : 1));
     for (uint32_t i = 0; i < ncols; i++)
-        pc[i] = (pln_column_t){.name = cols[i].name, .type = cols[i].type, .typmod = cols[i].typmod};
+        pc[i] = (plan_column_t){.name = cols[i].name, .type = cols[i].type, .typmod = cols[i].typmod};
     pln_rte_t rte = {.alias = relname, .ncols = (int)ncols, .cols = pc};
     pln_scope_t scope = {.nrtes = 1, .rtes = &rte, .ncols = (int)ncols};
     /* Column constraints first, then the table's, as PostgreSQL names them. */

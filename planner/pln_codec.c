@@ -37,7 +37,7 @@
 
 /* ============================================================ writing */
 
-static void rel_write(pln_wr_t *w, const pln_rel_t *rel);
+static void rel_write(pln_wr_t *w, const plan_rel_t *rel);
 
 void pln__wr_exprs(pln_wr_t *w, ty_expr_t *const *es, int n, bool counted)
 {
@@ -50,7 +50,7 @@ void pln__wr_exprs(pln_wr_t *w, ty_expr_t *const *es, int n, bool counted)
     }
 }
 
-void pln__wr_keys(pln_wr_t *w, const pln_sortkey_t *k, int n)
+void pln__wr_keys(pln_wr_t *w, const plan_sortkey_t *k, int n)
 {
     for (int i = 0; i < n; i++) {
         pln__wr_i32(w, k[i].col);
@@ -60,11 +60,11 @@ void pln__wr_keys(pln_wr_t *w, const pln_sortkey_t *k, int n)
     }
 }
 
-void pln__wr_agg(pln_wr_t *w, const pln_agg_t *a)
+void pln__wr_agg(pln_wr_t *w, const plan_agg_t *a)
 {
     if (!pln__wr_enter(w))
         return;
-    const ty_func_t *sig = pln__aggdef_sig(a->def);
+    const ty_func_t *sig = &plan_aggdef_at((size_t)a->fn)->sig;
     pln__wr_str(w, sig->name);
     pln__wr_u8(w, (uint8_t)sig->nargs);
     for (int i = 0; i < sig->nargs; i++)
@@ -82,24 +82,26 @@ void pln__wr_agg(pln_wr_t *w, const pln_agg_t *a)
     pln__wr_leave(w);
 }
 
-static void values_write(pln_wr_t *w, const pln_rel_t *rel)
+static void get_write(pln_wr_t *w, const plan_rel_t *rel)
 {
-    pln__wr_str(w, rel->get);
-    if (rel->get) {
-        pln__wr_u64(w, rel->get_item);
-        pln__wr_u8(w, rel->get_cols != NULL);
-        for (int i = 0; rel->get_cols && i < rel->ncols; i++) {
-            pln__wr_str(w, rel->get_cols[i].name);
-            pln__wr_u32(w, rel->get_cols[i].type);
-            pln__wr_i32(w, rel->get_cols[i].typmod);
-        }
+    pln__wr_str(w, rel->relname);
+    pln__wr_u64(w, rel->item);
+    pln__wr_u8(w, rel->item_cols != NULL);
+    for (int i = 0; rel->item_cols && i < rel->ncols; i++) {
+        pln__wr_str(w, rel->item_cols[i].name);
+        pln__wr_u32(w, rel->item_cols[i].type);
+        pln__wr_i32(w, rel->item_cols[i].typmod);
     }
+}
+
+static void values_write(pln_wr_t *w, const plan_rel_t *rel)
+{
     pln__wr_u32(w, (uint32_t)rel->nrows);
     for (int r = 0; r < rel->nrows; r++)
         pln__wr_exprs(w, rel->rows[r], rel->ncols, false);
 }
 
-static void rel_write(pln_wr_t *w, const pln_rel_t *rel)
+static void rel_write(pln_wr_t *w, const plan_rel_t *rel)
 {
     if (!rel) {
         pln__wr_fail(w, CM_ERRCODE_INTERNAL_ERROR, "an operator lacks an input");
@@ -112,66 +114,69 @@ static void rel_write(pln_wr_t *w, const pln_rel_t *rel)
     for (int i = 0; i < rel->ncols; i++)
         pln__wr_u32(w, rel->types[i]);
     switch (rel->kind) {
-    case PLN_REL_VALUES:
+    case PLAN_REL_VALUES:
         values_write(w, rel);
         break;
-    case PLN_REL_PRODUCT:
+    case PLAN_REL_PRODUCT:
         rel_write(w, rel->input);
         rel_write(w, rel->right);
         break;
-    case PLN_REL_FILTER:
+    case PLAN_REL_FILTER:
         rel_write(w, rel->input);
         pln__wr_expr(w, rel->pred);
         break;
-    case PLN_REL_PROJECT:
+    case PLAN_REL_PROJECT:
         rel_write(w, rel->input);
         pln__wr_exprs(w, rel->exprs, rel->ncols, false);
         break;
-    case PLN_REL_REDUCE:
+    case PLAN_REL_REDUCE:
         rel_write(w, rel->input);
         pln__wr_exprs(w, rel->keys, rel->nkeys, true);
         pln__wr_u32(w, (uint32_t)rel->naggs);
         for (int i = 0; i < rel->naggs; i++)
             pln__wr_agg(w, rel->aggs[i]);
         break;
-    case PLN_REL_SORT:
-    case PLN_REL_DISTINCT:
+    case PLAN_REL_SORT:
+    case PLAN_REL_DISTINCT:
         rel_write(w, rel->input);
         pln__wr_u32(w, (uint32_t)rel->nsort);
         pln__wr_keys(w, rel->sort, rel->nsort);
         break;
-    case PLN_REL_LIMIT:
+    case PLAN_REL_LIMIT:
         rel_write(w, rel->input);
         pln__wr_expr(w, rel->limit);
         pln__wr_expr(w, rel->offset);
         break;
-    case PLN_REL_SETOP:
+    case PLAN_REL_SETOP:
         rel_write(w, rel->input);
         rel_write(w, rel->right);
         pln__wr_u8(w, (uint8_t)rel->setop);
         pln__wr_u8(w, rel->all);
         break;
-    case PLN_REL_JOIN:
+    case PLAN_REL_JOIN:
         rel_write(w, rel->input);
         rel_write(w, rel->right);
         pln__wr_u8(w, (uint8_t)rel->join);
         pln__wr_expr(w, rel->pred);
         break;
-    case PLN_REL_SESSION:
-        pln__wr_str(w, rel->get);
+    case PLAN_REL_GET:
+        get_write(w, rel);
+        break;
+    case PLAN_REL_SESSION:
+        pln__wr_str(w, rel->relname);
         pln__wr_str(w, rel->session);
         break;
-    case PLN_REL_WINDOW:
+    case PLAN_REL_WINDOW:
         rel_write(w, rel->input);
         pln__wr_window(w, rel->window);
         break;
-    case PLN_REL_LET:
+    case PLAN_REL_LET:
         pln__wr_let(w, rel);
         break;
-    case PLN_REL_CTE:
+    case PLAN_REL_CTE:
         pln__wr_cteref(w, rel);
         break;
-    case PLN_REL_FLATMAP:
+    case PLAN_REL_FLATMAP:
         pln__wr_flatmap(w, rel);
         break;
     default:
@@ -182,7 +187,7 @@ static void rel_write(pln_wr_t *w, const pln_rel_t *rel)
     pln__wr_leave(w);
 }
 
-void pln__wr_rel(pln_wr_t *w, const pln_rel_t *rel)
+void pln__wr_rel(pln_wr_t *w, const plan_rel_t *rel)
 {
     rel_write(w, rel);
 }
@@ -219,7 +224,7 @@ bool pln_plan_encode(const pln_stmt_t *st, const pln_plan_limits_t *limits, cm_b
     ty_settings_default(&w.settings);
     w.ctx.arena = &scratch;
     w.ctx.settings = &w.settings;
-    const struct pln_query *q = st->query;
+    const plan_t *q = st->query;
     cm_buf_put(out, PLN_CODEC_MAGIC, 4);
     pln__wr_u32(&w, PLN_CODEC_VERSION);
     pln__wr_u32(&w, (uint32_t)st->ncols);
@@ -235,7 +240,7 @@ bool pln_plan_encode(const pln_stmt_t *st, const pln_plan_limits_t *limits, cm_b
     error_write(&w, st);
     pln__wr_u32(&w, (uint32_t)q->nsublinks);
     for (int i = 0; i < q->nsublinks; i++) {
-        const pln_sublink_t *s = &q->sublinks[i];
+        const plan_sublink_t *s = &q->sublinks[i];
         pln__wr_u8(&w, (uint8_t)((unsigned)s->kind | (s->joined ? 0x80u : 0u)));
         pln__wr_i32(&w, s->location);
         pln__wr_u32(&w, s->type);
@@ -253,7 +258,7 @@ bool pln_plan_encode(const pln_stmt_t *st, const pln_plan_limits_t *limits, cm_b
 
 /* ============================================================ reading */
 
-static pln_rel_t *rel_read(pln_rd_t *r);
+static plan_rel_t *rel_read(pln_rd_t *r);
 
 pln_row_ctx_t pln__row_set(pln_rd_t *r, const ty_oid_t *types, int width)
 {
@@ -279,9 +284,9 @@ ty_expr_t **pln__rd_exprs(pln_rd_t *r, int n)
 }
 
 /* Sort keys over the given columns (key i of an aggregate: its arguments, then its ORDER BY values). */
-pln_sortkey_t *pln__rd_keys(pln_rd_t *r, int n, const ty_oid_t *types, int width)
+plan_sortkey_t *pln__rd_keys(pln_rd_t *r, int n, const ty_oid_t *types, int width)
 {
-    pln_sortkey_t *k = cm_arena_zalloc(r->arena, sizeof(pln_sortkey_t) * (size_t)(n ? n : 1));
+    plan_sortkey_t *k = cm_arena_zalloc(r->arena, sizeof(plan_sortkey_t) * (size_t)(n ? n : 1));
     for (int i = 0; i < n && !r->failed; i++) {
         k[i].col = pln__rd_i32(r);
         k[i].type = pln__rd_type(r, false);
@@ -304,11 +309,11 @@ pln_sortkey_t *pln__rd_keys(pln_rd_t *r, int n, const ty_oid_t *types, int width
 }
 
 /* sum/avg add in their state type, avg divides it: the operators must take and give that type. */
-static void agg_ops_check(pln_rd_t *r, const pln_agg_t *a)
+static void agg_ops_check(pln_rd_t *r, const plan_agg_t *a)
 {
-    bool sum = a->op == PLN_AGG_SUM || a->op == PLN_AGG_AVG, avg = a->op == PLN_AGG_AVG;
+    bool sum = a->op == PLAN_AGG_SUM || a->op == PLAN_AGG_AVG, avg = a->op == PLAN_AGG_AVG;
     if (!sum != !a->add || !avg != !a->div) {
-        pln__rd_fail(r, "aggregate %s with the wrong operators", pln__aggdef_sig(a->def)->name);
+        pln__rd_fail(r, "aggregate %s with the wrong operators", plan_aggdef_at((size_t)a->fn)->sig.name);
         return;
     }
     if (a->add && (a->add->nargs != 2 || !pln__same_shape(a->add->args[0], a->state) ||
@@ -319,11 +324,11 @@ static void agg_ops_check(pln_rd_t *r, const pln_agg_t *a)
         pln__rd_fail(r, "aggregate state divided with %s", a->div->name);
 }
 
-pln_agg_t *pln__rd_agg(pln_rd_t *r)
+plan_agg_t *pln__rd_agg(pln_rd_t *r)
 {
     if (!pln__rd_enter(r))
         return NULL;
-    pln_agg_t *a = cm_arena_zalloc(r->arena, sizeof(*a));
+    plan_agg_t *a = cm_arena_zalloc(r->arena, sizeof(*a));
     const char *name = pln__rd_str(r, "aggregate name");
     uint8_t nsig = pln__rd_u8(r);
     ty_oid_t sig[2] = {0, 0};
@@ -331,16 +336,17 @@ pln_agg_t *pln__rd_agg(pln_rd_t *r)
         pln__rd_fail(r, "aggregate key");
     for (int i = 0; i < nsig && !r->failed; i++)
         sig[i] = pln__rd_type(r, true);
-    if (!r->failed && !(a->def = pln__aggdef_find(name, nsig, sig)))
+    if (!r->failed && (a->fn = plan_aggdef_find(name, nsig, sig)) < 0)
         pln__rd_fail(r, "unknown aggregate %s with %u arguments", name, nsig);
-    a->op = (pln_aggop_t)pln__rd_u8(r);
+    a->op = (plan_aggop_t)pln__rd_u8(r);
     a->state = pln__rd_type(r, true);
     a->type = pln__rd_type(r, false);
     a->distinct = pln__rd_bool(r);
     if (r->failed)
         return NULL;
-    const ty_func_t *f = pln__aggdef_sig(a->def);
-    if (a->op != pln__aggdef_op(a->def) || a->state != pln__aggdef_state(a->def)) {
+    const plan_aggdef_t *def = plan_aggdef_at((size_t)a->fn);
+    const ty_func_t *f = &def->sig;
+    if (a->op != def->op || a->state != def->state) {
         pln__rd_fail(r, "aggregate %s with another operation or state", name);
         return NULL;
     }
@@ -370,14 +376,14 @@ pln_agg_t *pln__rd_agg(pln_rd_t *r)
     if (r->failed)
         return NULL;
     agg_ops_check(r, a);
-    if (a->op == PLN_AGG_ARRAY_AGG ? ty_array_elem_type(a->type) == TY_INVALID
+    if (a->op == PLAN_AGG_ARRAY_AGG ? ty_array_elem_type(a->type) == TY_INVALID
                                    : f->ret != TY_INVALID && !pln__same_shape(a->type, f->ret))
         pln__rd_fail(r, "aggregate %s of type %u", name, a->type);
     pln__rd_leave(r);
     return r->failed ? NULL : a;
 }
 
-static bool check_width(pln_rd_t *r, const pln_rel_t *rel, const pln_rel_t *in, int offset)
+static bool check_width(pln_rd_t *r, const plan_rel_t *rel, const plan_rel_t *in, int offset)
 {
     for (int i = 0; i < in->ncols && !r->failed; i++)
         pln__rd_check_shape(r, in->types[i], rel->types[offset + i], "an input column");
@@ -385,7 +391,7 @@ static bool check_width(pln_rd_t *r, const pln_rel_t *rel, const pln_rel_t *in, 
 }
 
 /* An operator with the columns of its input. */
-static bool same_columns(pln_rd_t *r, const pln_rel_t *rel, const pln_rel_t *in)
+static bool same_columns(pln_rd_t *r, const plan_rel_t *rel, const plan_rel_t *in)
 {
     if (!in)
         return false;
@@ -394,23 +400,28 @@ static bool same_columns(pln_rd_t *r, const pln_rel_t *rel, const pln_rel_t *in)
     return check_width(r, rel, in, 0);
 }
 
-static bool values_read(pln_rd_t *r, pln_rel_t *rel)
+static bool get_read(pln_rd_t *r, plan_rel_t *rel)
 {
-    rel->get = pln__rd_str(r, "relation name");
-    if (rel->get) {
-        rel->get_item = pln__rd_u64(r);
-        if (pln__rd_bool(r)) {
-            pln_column_t *cols = cm_arena_alloc(r->arena, sizeof(pln_column_t) * (size_t)(rel->ncols ? rel->ncols : 1));
-            for (int i = 0; i < rel->ncols && !r->failed; i++) {
-                cols[i].name = pln__rd_str(r, "column name");
-                cols[i].type = pln__rd_type(r, false);
-                cols[i].typmod = pln__rd_i32(r);
-                if (!r->failed && (!cols[i].name || cols[i].type != rel->types[i]))
-                    pln__rd_fail(r, "column %d of relation %s", i, rel->get);
-            }
-            rel->get_cols = cols;
+    rel->relname = pln__rd_str(r, "relation name");
+    rel->item = pln__rd_u64(r);
+    if (!r->failed && !rel->relname)
+        return pln__rd_fail(r, "a relation read without a name");
+    if (pln__rd_bool(r)) {
+        plan_column_t *cols = cm_arena_zalloc(r->arena, sizeof(plan_column_t) * (size_t)(rel->ncols ? rel->ncols : 1));
+        for (int i = 0; i < rel->ncols && !r->failed; i++) {
+            cols[i].name = pln__rd_str(r, "column name");
+            cols[i].type = pln__rd_type(r, false);
+            cols[i].typmod = pln__rd_i32(r);
+            if (!r->failed && (!cols[i].name || cols[i].type != rel->types[i]))
+                pln__rd_fail(r, "column %d of relation %s", i, rel->relname);
         }
+        rel->item_cols = cols;
     }
+    return !r->failed;
+}
+
+static bool values_read(pln_rd_t *r, plan_rel_t *rel)
+{
     /* Rows without columns take no bytes, so they count as nodes before anything is made for them. */
     rel->nrows = pln__rd_count(r, "rows", r->lim.nodes_max, (size_t)rel->ncols * PLN_CODEC_EXPR_MIN);
     if (r->failed)
@@ -429,16 +440,16 @@ static bool values_read(pln_rd_t *r, pln_rel_t *rel)
     return !r->failed;
 }
 
-static bool reduce_read(pln_rd_t *r, pln_rel_t *rel)
+static bool reduce_read(pln_rd_t *r, plan_rel_t *rel)
 {
-    pln_rel_t *in = rel->input;
+    plan_rel_t *in = rel->input;
     pln_row_ctx_t saved = pln__row_set(r, in->types, in->ncols);
     rel->nkeys = pln__rd_count(r, "grouping keys", r->lim.nodes_max, PLN_CODEC_EXPR_MIN);
     if (!r->failed)
         rel->keys = pln__rd_exprs(r, rel->nkeys);
     rel->naggs = pln__rd_count(r, "aggregates", r->lim.nodes_max, 8);
     if (!r->failed)
-        rel->aggs = cm_arena_alloc(r->arena, sizeof(pln_agg_t *) * (size_t)(rel->naggs ? rel->naggs : 1));
+        rel->aggs = cm_arena_alloc(r->arena, sizeof(plan_agg_t *) * (size_t)(rel->naggs ? rel->naggs : 1));
     for (int i = 0; i < rel->naggs && !r->failed; i++)
         rel->aggs[i] = pln__rd_agg(r);
     pln__row_restore(r, saved);
@@ -453,15 +464,15 @@ static bool reduce_read(pln_rd_t *r, pln_rel_t *rel)
     return !r->failed;
 }
 
-static bool session_read(pln_rd_t *r, pln_rel_t *rel)
+static bool session_read(pln_rd_t *r, plan_rel_t *rel)
 {
-    rel->get = pln__rd_str(r, "relation name");
+    rel->relname = pln__rd_str(r, "relation name");
     rel->session = pln__rd_str(r, "session relation");
     if (r->failed)
         return false;
     const cat_column_t *cols = NULL;
     uint32_t ncols = 0;
-    if (!rel->session || !rel->get || !pln__session_columns(rel->session, &cols, &ncols) || (int)ncols != rel->ncols)
+    if (!rel->session || !rel->relname || !pln__session_columns(rel->session, &cols, &ncols) || (int)ncols != rel->ncols)
         return pln__rd_fail(r, "unknown session relation");
     for (int i = 0; i < rel->ncols; i++)
         if (cols[i].type != rel->types[i])
@@ -470,14 +481,14 @@ static bool session_read(pln_rd_t *r, pln_rel_t *rel)
 }
 
 /* Reads kind-specific fields; rel's kind, columns and types are read. */
-static bool rel_body_read(pln_rd_t *r, pln_rel_t *rel)
+static bool rel_body_read(pln_rd_t *r, plan_rel_t *rel)
 {
     pln_row_ctx_t saved;
     switch (rel->kind) {
-    case PLN_REL_VALUES:
+    case PLAN_REL_VALUES:
         return values_read(r, rel);
-    case PLN_REL_PRODUCT:
-    case PLN_REL_JOIN:
+    case PLAN_REL_PRODUCT:
+    case PLAN_REL_JOIN:
         if (!(rel->input = rel_read(r)) || !(rel->right = rel_read(r)))
             return false;
         if (rel->input->ncols + rel->right->ncols != rel->ncols)
@@ -485,23 +496,23 @@ static bool rel_body_read(pln_rd_t *r, pln_rel_t *rel)
                                 rel->right->ncols);
         if (!check_width(r, rel, rel->input, 0) || !check_width(r, rel, rel->right, rel->input->ncols))
             return false;
-        if (rel->kind == PLN_REL_PRODUCT)
+        if (rel->kind == PLAN_REL_PRODUCT)
             return true;
-        rel->join = (sql_join_kind_t)pln__rd_u8(r);
-        if (!r->failed && rel->join > SQL_JOIN_CROSS)
+        rel->join = (plan_join_t)pln__rd_u8(r);
+        if (!r->failed && rel->join > PLAN_JOIN_CROSS)
             return pln__rd_fail(r, "join kind %d", (int)rel->join);
         saved = pln__row_set(r, rel->types, rel->ncols);
         rel->pred = pln__rd_expr(r, true);
         pln__row_restore(r, saved);
         return !r->failed && (!rel->pred || pln__rd_check_shape(r, rel->pred->type, TY_BOOL, "a join condition"));
-    case PLN_REL_FILTER:
+    case PLAN_REL_FILTER:
         if (!same_columns(r, rel, rel->input = rel_read(r)))
             return false;
         saved = pln__row_set(r, rel->input->types, rel->input->ncols);
         rel->pred = pln__rd_expr(r, false);
         pln__row_restore(r, saved);
         return !r->failed && pln__rd_check_shape(r, rel->pred->type, TY_BOOL, "a condition");
-    case PLN_REL_PROJECT:
+    case PLAN_REL_PROJECT:
         if (!(rel->input = rel_read(r)))
             return false;
         saved = pln__row_set(r, rel->input->types, rel->input->ncols);
@@ -510,16 +521,16 @@ static bool rel_body_read(pln_rd_t *r, pln_rel_t *rel)
         for (int i = 0; i < rel->ncols && !r->failed; i++)
             pln__rd_check_shape(r, rel->exprs[i]->type, rel->types[i], "a projected value");
         return !r->failed;
-    case PLN_REL_REDUCE:
+    case PLAN_REL_REDUCE:
         return (rel->input = rel_read(r)) && reduce_read(r, rel);
-    case PLN_REL_SORT:
-    case PLN_REL_DISTINCT:
+    case PLAN_REL_SORT:
+    case PLAN_REL_DISTINCT:
         if (!same_columns(r, rel, rel->input = rel_read(r)))
             return false;
         rel->nsort = pln__rd_count(r, "sort keys", r->lim.nodes_max, 10);
         rel->sort = pln__rd_keys(r, rel->nsort, rel->types, rel->ncols);
         return !r->failed;
-    case PLN_REL_LIMIT:
+    case PLAN_REL_LIMIT:
         if (!same_columns(r, rel, rel->input = rel_read(r)))
             return false;
         saved = pln__row_set(r, NULL, 0);
@@ -531,23 +542,25 @@ static bool rel_body_read(pln_rd_t *r, pln_rel_t *rel)
         if (rel->offset)
             pln__rd_check_shape(r, rel->offset->type, TY_INT8, "OFFSET");
         return !r->failed;
-    case PLN_REL_SETOP:
+    case PLAN_REL_SETOP:
         if (!same_columns(r, rel, rel->input = rel_read(r)) || !same_columns(r, rel, rel->right = rel_read(r)))
             return false;
-        rel->setop = (sql_setop_t)pln__rd_u8(r);
+        rel->setop = (plan_setop_t)pln__rd_u8(r);
         rel->all = pln__rd_bool(r);
-        if (!r->failed && (rel->setop < SQL_SETOP_UNION || rel->setop > SQL_SETOP_EXCEPT))
+        if (!r->failed && (rel->setop < PLAN_SETOP_UNION || rel->setop > PLAN_SETOP_EXCEPT))
             return pln__rd_fail(r, "set operation %d", (int)rel->setop);
         return !r->failed;
-    case PLN_REL_SESSION:
+    case PLAN_REL_SESSION:
         return session_read(r, rel);
-    case PLN_REL_WINDOW:
+    case PLAN_REL_GET:
+        return get_read(r, rel);
+    case PLAN_REL_WINDOW:
         return (rel->input = rel_read(r)) && pln__rd_window(r, rel);
-    case PLN_REL_LET:
+    case PLAN_REL_LET:
         return pln__rd_let(r, rel);
-    case PLN_REL_CTE:
+    case PLAN_REL_CTE:
         return pln__rd_cteref(r, rel);
-    case PLN_REL_FLATMAP:
+    case PLAN_REL_FLATMAP:
         return pln__rd_flatmap(r, rel);
     default:
         break;
@@ -555,12 +568,12 @@ static bool rel_body_read(pln_rd_t *r, pln_rel_t *rel)
     return pln__rd_fail(r, "unknown plan operator kind %d", (int)rel->kind);
 }
 
-static pln_rel_t *rel_read(pln_rd_t *r)
+static plan_rel_t *rel_read(pln_rd_t *r)
 {
     if (!pln__rd_enter(r))
         return NULL;
-    pln_rel_t *rel = cm_arena_zalloc(r->arena, sizeof(*rel));
-    rel->kind = (pln_rel_kind_t)pln__rd_u8(r);
+    plan_rel_t *rel = cm_arena_zalloc(r->arena, sizeof(*rel));
+    rel->kind = (plan_rel_kind_t)pln__rd_u8(r);
     rel->ncols = pln__rd_count(r, "columns", r->lim.nodes_max, 4);
     if (r->failed)
         return NULL;
@@ -596,7 +609,7 @@ static bool error_read(pln_rd_t *r, pln_stmt_t *st)
     if (hint)
         cm_err_set_hint(&e, "%s", hint);
     e.position = position;
-    st->plan_error = pln__error_keep(r->arena, &e);
+    st->plan_error = plan_error_keep(r->arena, &e);
     return true;
 }
 
@@ -605,40 +618,40 @@ static bool has_blocking(const ty_expr_t *e)
     return ty_expr_has_flag(e, TY_FN_BLOCKING);
 }
 
-static bool sublinks_read(pln_rd_t *r, struct pln_query *q)
+static bool sublinks_read(pln_rd_t *r, plan_t *q)
 {
     q->nsublinks = pln__rd_count(r, "subqueries", r->lim.nodes_max, 13 + REL_MIN);
     if (r->failed)
         return false;
-    pln_sublink_t *subs = cm_arena_zalloc(r->arena, sizeof(pln_sublink_t) * (size_t)(q->nsublinks ? q->nsublinks : 1));
+    plan_sublink_t *subs = cm_arena_zalloc(r->arena, sizeof(plan_sublink_t) * (size_t)(q->nsublinks ? q->nsublinks : 1));
     q->sublinks = subs;
     r->subs = subs;
     for (int k = 0; k < q->nsublinks; k++) {
-        pln_sublink_t *s = &subs[k];
+        plan_sublink_t *s = &subs[k];
         uint8_t kind = pln__rd_u8(r);
-        s->kind = (sql_sublink_t)(kind & 0x7f);
+        s->kind = (plan_sublink_kind_t)(kind & 0x7f);
         s->joined = (kind & 0x80) != 0;   /* its plan is part of the query's: an empty stand-in */
         s->location = pln__rd_i32(r);
         s->type = pln__rd_type(r, false);
         s->typmod = pln__rd_i32(r);
         if (r->failed)
             return false;
-        bool known = s->kind == SQL_SUBLINK_EXPR || s->kind == SQL_SUBLINK_EXISTS || s->kind == SQL_SUBLINK_IN ||
-                     s->kind == SQL_SUBLINK_ANY || s->kind == SQL_SUBLINK_ALL || s->kind == SQL_SUBLINK_ARRAY;
+        bool known = s->kind == PLAN_SUBLINK_EXPR || s->kind == PLAN_SUBLINK_EXISTS || s->kind == PLAN_SUBLINK_IN ||
+                     s->kind == PLAN_SUBLINK_ANY || s->kind == PLAN_SUBLINK_ALL || s->kind == PLAN_SUBLINK_ARRAY;
         if (!known)
             return pln__rd_fail(r, "subquery kind %d", (int)s->kind);
         r->sublinks = k;   /* a subquery may use only the subqueries before it */
         if (!(s->rel = rel_read(r)))
             return false;
-        if (s->kind != SQL_SUBLINK_EXISTS && s->rel->ncols < 1)
+        if (s->kind != PLAN_SUBLINK_EXISTS && s->rel->ncols < 1)
             return pln__rd_fail(r, "a subquery without columns");
-        if (s->kind == SQL_SUBLINK_EXPR && !pln__rd_check_shape(r, s->rel->types[0], s->type, "a subquery's value"))
+        if (s->kind == PLAN_SUBLINK_EXPR && !pln__rd_check_shape(r, s->rel->types[0], s->type, "a subquery's value"))
             return false;
         /* ARRAY: an array of the column's type, or of the same type when the values are arrays (they stack). */
-        if (s->kind == SQL_SUBLINK_ARRAY && s->type != s->rel->types[0] &&
+        if (s->kind == PLAN_SUBLINK_ARRAY && s->type != s->rel->types[0] &&
             ty_array_elem_type(s->type) != s->rel->types[0])
             return pln__rd_fail(r, "ARRAY of %u values as type %u", s->rel->types[0], s->type);
-        if (s->kind == SQL_SUBLINK_ARRAY && ty_array_elem_type(s->type) == TY_INVALID)
+        if (s->kind == PLAN_SUBLINK_ARRAY && ty_array_elem_type(s->type) == TY_INVALID)
             return pln__rd_fail(r, "ARRAY subquery of type %u, not an array", s->type);
     }
     r->sublinks = q->nsublinks;
@@ -652,7 +665,7 @@ static bool stmt_read(pln_rd_t *r, pln_stmt_t *st)
     st->ncols = pln__rd_count(r, "result columns", r->lim.nodes_max, 12);
     if (r->failed)
         return false;
-    st->cols = cm_arena_zalloc(r->arena, sizeof(pln_column_t) * (size_t)(st->ncols ? st->ncols : 1));
+    st->cols = cm_arena_zalloc(r->arena, sizeof(plan_column_t) * (size_t)(st->ncols ? st->ncols : 1));
     for (int i = 0; i < st->ncols && !r->failed; i++) {
         st->cols[i].name = pln__rd_str(r, "column name");
         st->cols[i].type = pln__rd_type(r, false);
@@ -672,7 +685,7 @@ static bool stmt_read(pln_rd_t *r, pln_stmt_t *st)
     st->catalog_index = pln__rd_u64(r);
     if (r->failed || !error_read(r, st))
         return false;
-    struct pln_query *q = cm_arena_zalloc(r->arena, sizeof(*q));
+    plan_t *q = cm_arena_zalloc(r->arena, sizeof(*q));
     if (!sublinks_read(r, q) || !(q->root = rel_read(r)) || !pln__rd_ctes_resolve(r))
         return false;
     q->ncols = (int)pln__rd_u32(r);
@@ -719,7 +732,7 @@ bool pln_plan_decode(cm_arena_t *arena, const uint8_t *p, size_t n, const pln_pl
     return true;
 }
 
-pln_rel_t *pln__rd_rel(pln_rd_t *r)
+plan_rel_t *pln__rd_rel(pln_rd_t *r)
 {
     return rel_read(r);
 }

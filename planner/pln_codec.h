@@ -9,7 +9,7 @@
 #include "planner/pln_internal.h"
 
 #define PLN_CODEC_MAGIC "EDPL"
-#define PLN_CODEC_VERSION 1
+#define PLN_CODEC_VERSION 2
 #define PLN_CODEC_STR_NULL 0xFFFFFFFFu   /* a string length standing for NULL */
 
 /* The writer: appends to a buffer; the first problem sets err and stops it. */
@@ -42,15 +42,15 @@ typedef struct pln_rd {
     bool failed;
     int nparams;                  /* $n: 0 <= index < nparams */
     int sublinks;                 /* sublink placeholders: 0 <= k < sublinks */
-    const pln_sublink_t *subs;    /* the sublinks read so far */
+    const plan_sublink_t *subs;    /* the sublinks read so far */
     const ty_oid_t *param_types;
     const ty_oid_t *row_types;    /* COLUMN: 0 <= index < row_width, of these types */
     int row_width;
     int nctes, ctes_cap;          /* WITH queries read so far, and the ids they were written with */
-    pln_cte_t **ctes;
+    plan_cte_t **ctes;
     uint32_t *cte_keys;
     int nrefs, refs_cap;          /* reads of WITH queries, tied to them at the end (pln_codec_cte.c) */
-    pln_rel_t **cte_refs;
+    plan_rel_t **cte_refs;
     uint32_t *ref_keys;
 } pln_rd_t;
 
@@ -94,12 +94,12 @@ bool pln__rd_check_shape(pln_rd_t *r, ty_oid_t have, ty_oid_t want, const char *
 
 /* pln_codec.c: parts of operators that pln_codec_window.c shares. */
 void pln__wr_exprs(pln_wr_t *w, ty_expr_t *const *es, int n, bool counted);
-void pln__wr_keys(pln_wr_t *w, const pln_sortkey_t *k, int n);
-void pln__wr_agg(pln_wr_t *w, const pln_agg_t *a);
+void pln__wr_keys(pln_wr_t *w, const plan_sortkey_t *k, int n);
+void pln__wr_agg(pln_wr_t *w, const plan_agg_t *a);
 ty_expr_t **pln__rd_exprs(pln_rd_t *r, int n);
 /* Sort keys over columns of these types (col < width). */
-pln_sortkey_t *pln__rd_keys(pln_rd_t *r, int n, const ty_oid_t *types, int width);
-pln_agg_t *pln__rd_agg(pln_rd_t *r);   /* over r's row */
+plan_sortkey_t *pln__rd_keys(pln_rd_t *r, int n, const ty_oid_t *types, int width);
+plan_agg_t *pln__rd_agg(pln_rd_t *r);   /* over r's row */
 /* Expressions read after pln__row_set are over a row of these columns, until pln__row_restore. */
 typedef struct pln_row_ctx {
     const ty_oid_t *types;
@@ -109,27 +109,21 @@ pln_row_ctx_t pln__row_set(pln_rd_t *r, const ty_oid_t *types, int width);
 void pln__row_restore(pln_rd_t *r, pln_row_ctx_t saved);
 
 /* Operators, for the kinds written in other files. */
-void pln__wr_rel(pln_wr_t *w, const pln_rel_t *rel);
-pln_rel_t *pln__rd_rel(pln_rd_t *r);
+void pln__wr_rel(pln_wr_t *w, const plan_rel_t *rel);
+plan_rel_t *pln__rd_rel(pln_rd_t *r);
 
 /* pln_codec_cte.c: LET, CTE and FLATMAP (after kind, columns and types). */
-void pln__wr_let(pln_wr_t *w, const pln_rel_t *rel);
-void pln__wr_cteref(pln_wr_t *w, const pln_rel_t *rel);
-void pln__wr_flatmap(pln_wr_t *w, const pln_rel_t *rel);
-bool pln__rd_let(pln_rd_t *r, pln_rel_t *rel);
-bool pln__rd_cteref(pln_rd_t *r, pln_rel_t *rel);
-bool pln__rd_flatmap(pln_rd_t *r, pln_rel_t *rel);
+void pln__wr_let(pln_wr_t *w, const plan_rel_t *rel);
+void pln__wr_cteref(pln_wr_t *w, const plan_rel_t *rel);
+void pln__wr_flatmap(pln_wr_t *w, const plan_rel_t *rel);
+bool pln__rd_let(pln_rd_t *r, plan_rel_t *rel);
+bool pln__rd_cteref(pln_rd_t *r, plan_rel_t *rel);
+bool pln__rd_flatmap(pln_rd_t *r, plan_rel_t *rel);
 /* Ties every CTE read to its CTE once the whole plan is read. */
 bool pln__rd_ctes_resolve(pln_rd_t *r);
 
 /* pln_codec_window.c: a WINDOW operator's window (its input is written and read before). */
-void pln__wr_window(pln_wr_t *w, const pln_window_t *win);
-bool pln__rd_window(pln_rd_t *r, pln_rel_t *rel);
-
-/* pln_agg.c: the aggregate table as the codec names its entries (name and argument types). */
-const pln_aggdef_t *pln__aggdef_find(const char *name, int nargs, const ty_oid_t *args);
-const ty_func_t *pln__aggdef_sig(const pln_aggdef_t *d);
-pln_aggop_t pln__aggdef_op(const pln_aggdef_t *d);
-ty_oid_t pln__aggdef_state(const pln_aggdef_t *d);
+void pln__wr_window(pln_wr_t *w, const plan_window_t *win);
+bool pln__rd_window(pln_rd_t *r, plan_rel_t *rel);
 
 #endif

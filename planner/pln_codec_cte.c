@@ -22,12 +22,12 @@
 
 /* ============================================================ writing */
 
-void pln__wr_let(pln_wr_t *w, const pln_rel_t *rel)
+void pln__wr_let(pln_wr_t *w, const plan_rel_t *rel)
 {
     pln__wr_rel(w, rel->input);
     pln__wr_u32(w, (uint32_t)rel->nctes);
     for (int i = 0; i < rel->nctes && !w->failed; i++) {
-        const pln_cte_t *c = rel->ctes[i];
+        const plan_cte_t *c = rel->ctes[i];
         pln__wr_u32(w, (uint32_t)c->id);
         pln__wr_str(w, c->name);
         pln__wr_u8(w, c->all);
@@ -38,13 +38,13 @@ void pln__wr_let(pln_wr_t *w, const pln_rel_t *rel)
     }
 }
 
-void pln__wr_cteref(pln_wr_t *w, const pln_rel_t *rel)
+void pln__wr_cteref(pln_wr_t *w, const plan_rel_t *rel)
 {
     pln__wr_u32(w, (uint32_t)rel->cte->id);
     pln__wr_u8(w, rel->worktable);
 }
 
-void pln__wr_flatmap(pln_wr_t *w, const pln_rel_t *rel)
+void pln__wr_flatmap(pln_wr_t *w, const plan_rel_t *rel)
 {
     pln__wr_rel(w, rel->input);
     pln__wr_u8(w, rel->ordinality);
@@ -52,7 +52,7 @@ void pln__wr_flatmap(pln_wr_t *w, const pln_rel_t *rel)
     pln__wr_expr(w, rel->pred);
     pln__wr_u32(w, (uint32_t)rel->nfuncs);
     for (int i = 0; i < rel->nfuncs && !w->failed; i++) {
-        const pln_srfcall_t *f = rel->funcs[i];
+        const plan_srfcall_t *f = rel->funcs[i];
         pln__wr_u8(w, f->srf != NULL);
         if (!f->srf) {
             pln__wr_expr(w, f->expr);
@@ -89,7 +89,7 @@ static bool grow(pln_rd_t *r, void **items, uint32_t **keys, int n, int *cap)
     return true;
 }
 
-bool pln__rd_let(pln_rd_t *r, pln_rel_t *rel)
+bool pln__rd_let(pln_rd_t *r, plan_rel_t *rel)
 {
     if (!(rel->input = pln__rd_rel(r)))
         return false;
@@ -101,9 +101,9 @@ bool pln__rd_let(pln_rd_t *r, pln_rel_t *rel)
     rel->nctes = pln__rd_count(r, "WITH queries", r->lim.nodes_max, 11 + 9);
     if (r->failed)
         return false;
-    rel->ctes = cm_arena_alloc(r->arena, sizeof(pln_cte_t *) * (size_t)(rel->nctes ? rel->nctes : 1));
+    rel->ctes = cm_arena_alloc(r->arena, sizeof(plan_cte_t *) * (size_t)(rel->nctes ? rel->nctes : 1));
     for (int i = 0; i < rel->nctes; i++) {
-        pln_cte_t *c = cm_arena_zalloc(r->arena, sizeof(*c));
+        plan_cte_t *c = cm_arena_zalloc(r->arena, sizeof(*c));
         uint32_t key = pln__rd_u32(r);
         c->name = pln__rd_str(r, "WITH query name");
         c->all = pln__rd_bool(r);
@@ -137,7 +137,7 @@ bool pln__rd_let(pln_rd_t *r, pln_rel_t *rel)
     return true;
 }
 
-bool pln__rd_cteref(pln_rd_t *r, pln_rel_t *rel)
+bool pln__rd_cteref(pln_rd_t *r, plan_rel_t *rel)
 {
     uint32_t key = pln__rd_u32(r);
     rel->worktable = pln__rd_bool(r);
@@ -152,8 +152,8 @@ bool pln__rd_cteref(pln_rd_t *r, pln_rel_t *rel)
 bool pln__rd_ctes_resolve(pln_rd_t *r)
 {
     for (int i = 0; i < r->nrefs; i++) {
-        pln_rel_t *ref = r->cte_refs[i];
-        pln_cte_t *c = NULL;
+        plan_rel_t *ref = r->cte_refs[i];
+        plan_cte_t *c = NULL;
         for (int k = 0; k < r->nctes && !c; k++)
             if (r->cte_keys[k] == r->ref_keys[i])
                 c = r->ctes[k];
@@ -200,7 +200,7 @@ static const ty_srf_t *srf_read(pln_rd_t *r)
     return NULL;
 }
 
-static bool srfcall_read(pln_rd_t *r, pln_srfcall_t *f)
+static bool srfcall_read(pln_rd_t *r, plan_srfcall_t *f)
 {
     uint8_t kind = pln__rd_u8(r);
     if (r->failed)
@@ -234,14 +234,14 @@ static bool srfcall_read(pln_rd_t *r, pln_srfcall_t *f)
     return true;
 }
 
-bool pln__rd_flatmap(pln_rd_t *r, pln_rel_t *rel)
+bool pln__rd_flatmap(pln_rd_t *r, plan_rel_t *rel)
 {
-    pln_rel_t *in = rel->input = pln__rd_rel(r);
+    plan_rel_t *in = rel->input = pln__rd_rel(r);
     if (!in)
         return false;
     rel->ordinality = pln__rd_bool(r);
-    rel->join = (sql_join_kind_t)pln__rd_u8(r);
-    if (!r->failed && rel->join != SQL_JOIN_INNER && rel->join != SQL_JOIN_LEFT)
+    rel->join = (plan_join_t)pln__rd_u8(r);
+    if (!r->failed && rel->join != PLAN_JOIN_INNER && rel->join != PLAN_JOIN_LEFT)
         return pln__rd_fail(r, "a FlatMap joined as %d", (int)rel->join);
     pln_row_ctx_t own = pln__row_set(r, rel->types, rel->ncols);   /* the condition reads the output row */
     rel->pred = pln__rd_expr(r, true);
@@ -251,11 +251,11 @@ bool pln__rd_flatmap(pln_rd_t *r, pln_rel_t *rel)
     rel->nfuncs = pln__rd_count(r, "functions", r->lim.nodes_max, 1 + PLN_CODEC_EXPR_MIN);
     if (r->failed)
         return false;
-    rel->funcs = cm_arena_alloc(r->arena, sizeof(pln_srfcall_t *) * (size_t)(rel->nfuncs ? rel->nfuncs : 1));
+    rel->funcs = cm_arena_alloc(r->arena, sizeof(plan_srfcall_t *) * (size_t)(rel->nfuncs ? rel->nfuncs : 1));
     pln_row_ctx_t saved = pln__row_set(r, in->types, in->ncols);
     int width = in->ncols;
     for (int i = 0; i < rel->nfuncs; i++) {
-        pln_srfcall_t *f = rel->funcs[i] = cm_arena_zalloc(r->arena, sizeof(*f));
+        plan_srfcall_t *f = rel->funcs[i] = cm_arena_zalloc(r->arena, sizeof(*f));
         if (!srfcall_read(r, f)) {
             pln__row_restore(r, saved);
             return false;
@@ -270,7 +270,7 @@ bool pln__rd_flatmap(pln_rd_t *r, pln_rel_t *rel)
             return false;
     int at = in->ncols;
     for (int i = 0; i < rel->nfuncs; i++) {
-        const pln_srfcall_t *f = rel->funcs[i];
+        const plan_srfcall_t *f = rel->funcs[i];
         for (int k = 0; k < f->ncols; k++, at++) {
             ty_oid_t t = !f->srf ? f->expr->type : f->srf->ncols == 1 ? f->srf->fn.ret : f->srf->coltypes[k];
             if (!pln__rd_check_shape(r, rel->types[at], t, "a function's column"))

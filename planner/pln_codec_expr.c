@@ -312,8 +312,8 @@ static ty_oid_t right_type(pln_rd_t *r, const ty_expr_t *arg, bool array)
         int64_t k = -(int64_t)arg->index - 1;
         if (k >= r->sublinks)
             return TY_INVALID;
-        const pln_sublink_t *s = &r->subs[k];
-        bool quantified = s->kind == SQL_SUBLINK_IN || s->kind == SQL_SUBLINK_ANY || s->kind == SQL_SUBLINK_ALL;
+        const plan_sublink_t *s = &r->subs[k];
+        bool quantified = s->kind == PLAN_SUBLINK_IN || s->kind == PLAN_SUBLINK_ANY || s->kind == PLAN_SUBLINK_ALL;
         /* A scalar or ARRAY subquery on the right of op ANY is the array itself. */
         return quantified || !array ? s->type : ty_array_elem_type(s->type);
     }
@@ -338,10 +338,10 @@ static bool check_param(pln_rd_t *r, const ty_expr_t *e)
     int64_t k = -(int64_t)e->index - 1;
     if (k >= r->sublinks)
         return pln__rd_fail(r, "subquery %lld where %d may be used", (long long)k + 1, r->sublinks);
-    const pln_sublink_t *s = &r->subs[k];
+    const plan_sublink_t *s = &r->subs[k];
     /* A scalar or ARRAY subquery stands for a value of its type; IN/ANY/ALL for its column's values. */
-    ty_oid_t t = s->kind == SQL_SUBLINK_EXPR || s->kind == SQL_SUBLINK_ARRAY ? s->type
-                 : s->kind == SQL_SUBLINK_EXISTS                             ? TY_BOOL
+    ty_oid_t t = s->kind == PLAN_SUBLINK_EXPR || s->kind == PLAN_SUBLINK_ARRAY ? s->type
+                 : s->kind == PLAN_SUBLINK_EXISTS                             ? TY_BOOL
                                                                              : s->rel->types[0];
     return pln__rd_check_shape(r, e->type, t, "a subquery");
 }

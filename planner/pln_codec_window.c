@@ -15,7 +15,7 @@
  */
 #include "planner/pln_codec.h"
 
-void pln__wr_window(pln_wr_t *w, const pln_window_t *win)
+void pln__wr_window(pln_wr_t *w, const plan_window_t *win)
 {
     if (!win) {
         pln__wr_fail(w, CM_ERRCODE_INTERNAL_ERROR, "a WINDOW operator without its window");
@@ -24,7 +24,7 @@ void pln__wr_window(pln_wr_t *w, const pln_window_t *win)
     pln__wr_exprs(w, win->part, win->npart, true);
     pln__wr_exprs(w, win->order, win->norder, true);
     pln__wr_keys(w, win->keys, win->norder);
-    const pln_frame_t *f = &win->frame;
+    const plan_frame_t *f = &win->frame;
     pln__wr_u8(w, (uint8_t)f->mode);
     pln__wr_u8(w, (uint8_t)f->start);
     pln__wr_u8(w, (uint8_t)f->end);
@@ -35,7 +35,7 @@ void pln__wr_window(pln_wr_t *w, const pln_window_t *win)
     pln__wr_expr(w, f->end_bound);
     pln__wr_u32(w, (uint32_t)win->nfuncs);
     for (int i = 0; i < win->nfuncs && !w->failed; i++) {
-        const pln_wfunc_t *fn = win->funcs[i];
+        const plan_wfunc_t *fn = win->funcs[i];
         if (!pln__wr_enter(w))
             return;
         pln__wr_u8(w, (uint8_t)fn->kind);
@@ -50,23 +50,23 @@ void pln__wr_window(pln_wr_t *w, const pln_window_t *win)
     }
 }
 
-static bool has_offset(sql_frame_bound_t k)
+static bool has_offset(plan_frame_bound_t k)
 {
-    return k == SQL_BOUND_PRECEDING || k == SQL_BOUND_FOLLOWING;
+    return k == PLAN_BOUND_PRECEDING || k == PLAN_BOUND_FOLLOWING;
 }
 
-static bool frame_read(pln_rd_t *r, pln_window_t *win)
+static bool frame_read(pln_rd_t *r, plan_window_t *win)
 {
-    pln_frame_t *f = &win->frame;
-    f->mode = (sql_frame_mode_t)pln__rd_u8(r);
-    f->start = (sql_frame_bound_t)pln__rd_u8(r);
-    f->end = (sql_frame_bound_t)pln__rd_u8(r);
-    f->exclude = (sql_frame_exclude_t)pln__rd_u8(r);
+    plan_frame_t *f = &win->frame;
+    f->mode = (plan_frame_mode_t)pln__rd_u8(r);
+    f->start = (plan_frame_bound_t)pln__rd_u8(r);
+    f->end = (plan_frame_bound_t)pln__rd_u8(r);
+    f->exclude = (plan_frame_exclude_t)pln__rd_u8(r);
     if (r->failed)
         return false;
-    if (f->mode < SQL_FRAME_RANGE || f->mode > SQL_FRAME_GROUPS || f->start < SQL_BOUND_UNBOUNDED_PRECEDING ||
-        f->start > SQL_BOUND_UNBOUNDED_FOLLOWING || f->end > SQL_BOUND_UNBOUNDED_FOLLOWING ||
-        f->exclude > SQL_EXCLUDE_TIES)
+    if (f->mode < PLAN_FRAME_RANGE || f->mode > PLAN_FRAME_GROUPS || f->start < PLAN_BOUND_UNBOUNDED_PRECEDING ||
+        f->start > PLAN_BOUND_UNBOUNDED_FOLLOWING || f->end > PLAN_BOUND_UNBOUNDED_FOLLOWING ||
+        f->exclude > PLAN_EXCLUDE_TIES)
         return pln__rd_fail(r, "window frame %d %d %d %d", (int)f->mode, (int)f->start, (int)f->end, (int)f->exclude);
     /* Offsets are computed once, without a row; RANGE bounds over each input row. */
     const ty_oid_t *types = r->row_types;
@@ -82,7 +82,7 @@ static bool frame_read(pln_rd_t *r, pln_window_t *win)
         return false;
     if (!f->start_offset != !has_offset(f->start) || !f->end_offset != !has_offset(f->end))
         return pln__rd_fail(r, "a window frame's offsets do not match its bounds");
-    bool range = f->mode == SQL_FRAME_RANGE;
+    bool range = f->mode == PLAN_FRAME_RANGE;
     if (!f->start_bound != !(range && has_offset(f->start)) || !f->end_bound != !(range && has_offset(f->end)))
         return pln__rd_fail(r, "a RANGE frame's bounds do not match its offsets");
     if ((f->start_bound || f->end_bound) && win->norder != 1)
@@ -91,36 +91,36 @@ static bool frame_read(pln_rd_t *r, pln_window_t *win)
 }
 
 /* The type shape a window function computes, or TY_INVALID after failing. */
-static ty_oid_t wfunc_check(pln_rd_t *r, const pln_wfunc_t *fn)
+static ty_oid_t wfunc_check(pln_rd_t *r, const plan_wfunc_t *fn)
 {
     static const struct {
         int min, max;
     } arity[] = {
-        [PLN_WF_AGG] = {0, 3},         [PLN_WF_ROW_NUMBER] = {0, 0}, [PLN_WF_RANK] = {0, 0},
-        [PLN_WF_DENSE_RANK] = {0, 0},  [PLN_WF_PERCENT_RANK] = {0, 0}, [PLN_WF_CUME_DIST] = {0, 0},
-        [PLN_WF_NTILE] = {1, 1},       [PLN_WF_LAG] = {1, 3},        [PLN_WF_LEAD] = {1, 3},
-        [PLN_WF_FIRST_VALUE] = {1, 1}, [PLN_WF_LAST_VALUE] = {1, 1}, [PLN_WF_NTH_VALUE] = {2, 2},
+        [PLAN_WF_AGG] = {0, 3},         [PLAN_WF_ROW_NUMBER] = {0, 0}, [PLAN_WF_RANK] = {0, 0},
+        [PLAN_WF_DENSE_RANK] = {0, 0},  [PLAN_WF_PERCENT_RANK] = {0, 0}, [PLAN_WF_CUME_DIST] = {0, 0},
+        [PLAN_WF_NTILE] = {1, 1},       [PLAN_WF_LAG] = {1, 3},        [PLAN_WF_LEAD] = {1, 3},
+        [PLAN_WF_FIRST_VALUE] = {1, 1}, [PLAN_WF_LAST_VALUE] = {1, 1}, [PLAN_WF_NTH_VALUE] = {2, 2},
     };
-    if (fn->kind > PLN_WF_NTH_VALUE || fn->nargs < arity[fn->kind].min || fn->nargs > arity[fn->kind].max ||
-        (fn->kind == PLN_WF_AGG) != (fn->agg != NULL) || (!fn->name && !fn->agg)) {
+    if (fn->kind > PLAN_WF_NTH_VALUE || fn->nargs < arity[fn->kind].min || fn->nargs > arity[fn->kind].max ||
+        (fn->kind == PLAN_WF_AGG) != (fn->agg != NULL) || (!fn->name && !fn->agg)) {
         pln__rd_fail(r, "window function of kind %d with %d arguments", (int)fn->kind, fn->nargs);
         return TY_INVALID;
     }
     /* The argument that counts rows (ntile's buckets, lag's offset, nth_value's n) is read as an integer. */
-    int count_arg = fn->kind == PLN_WF_NTILE ? 0 : fn->kind == PLN_WF_NTH_VALUE || fn->nargs > 1 ? 1 : -1;
-    if (fn->kind != PLN_WF_AGG && count_arg >= 0 &&
+    int count_arg = fn->kind == PLAN_WF_NTILE ? 0 : fn->kind == PLAN_WF_NTH_VALUE || fn->nargs > 1 ? 1 : -1;
+    if (fn->kind != PLAN_WF_AGG && count_arg >= 0 &&
         !pln__rd_check_shape(r, fn->args[count_arg]->type, TY_INT8, "a window function's count"))
         return TY_INVALID;
     switch (fn->kind) {
-    case PLN_WF_AGG:
+    case PLAN_WF_AGG:
         return fn->agg->type;
-    case PLN_WF_ROW_NUMBER:
-    case PLN_WF_RANK:
-    case PLN_WF_DENSE_RANK:
-    case PLN_WF_NTILE:
+    case PLAN_WF_ROW_NUMBER:
+    case PLAN_WF_RANK:
+    case PLAN_WF_DENSE_RANK:
+    case PLAN_WF_NTILE:
         return TY_INT8;
-    case PLN_WF_PERCENT_RANK:
-    case PLN_WF_CUME_DIST:
+    case PLAN_WF_PERCENT_RANK:
+    case PLAN_WF_CUME_DIST:
         return TY_FLOAT8;
     default:
         /* lag/lead's default stands in for the value */
@@ -130,12 +130,12 @@ static ty_oid_t wfunc_check(pln_rd_t *r, const pln_wfunc_t *fn)
     }
 }
 
-static pln_wfunc_t *wfunc_read(pln_rd_t *r)
+static plan_wfunc_t *wfunc_read(pln_rd_t *r)
 {
     if (!pln__rd_enter(r))
         return NULL;
-    pln_wfunc_t *fn = cm_arena_zalloc(r->arena, sizeof(*fn));
-    fn->kind = (pln_wfunc_kind_t)pln__rd_u8(r);
+    plan_wfunc_t *fn = cm_arena_zalloc(r->arena, sizeof(*fn));
+    fn->kind = (plan_wfunc_kind_t)pln__rd_u8(r);
     fn->name = pln__rd_str(r, "window function name");
     fn->type = pln__rd_type(r, false);
     fn->typmod = pln__rd_i32(r);
@@ -153,10 +153,10 @@ static pln_wfunc_t *wfunc_read(pln_rd_t *r)
     return fn;
 }
 
-bool pln__rd_window(pln_rd_t *r, pln_rel_t *rel)
+bool pln__rd_window(pln_rd_t *r, plan_rel_t *rel)
 {
-    const pln_rel_t *in = rel->input;
-    pln_window_t *win = cm_arena_zalloc(r->arena, sizeof(*win));
+    const plan_rel_t *in = rel->input;
+    plan_window_t *win = cm_arena_zalloc(r->arena, sizeof(*win));
     rel->window = win;
     pln_row_ctx_t saved = pln__row_set(r, in->types, in->ncols);
     win->npart = pln__rd_count(r, "PARTITION BY values", r->lim.nodes_max, PLN_CODEC_EXPR_MIN);
@@ -179,7 +179,7 @@ bool pln__rd_window(pln_rd_t *r, pln_rel_t *rel)
         frame_read(r, win);
     win->nfuncs = pln__rd_count(r, "window functions", r->lim.nodes_max, 15);
     if (!r->failed)
-        win->funcs = cm_arena_zalloc(r->arena, sizeof(pln_wfunc_t *) * (size_t)(win->nfuncs ? win->nfuncs : 1));
+        win->funcs = cm_arena_zalloc(r->arena, sizeof(plan_wfunc_t *) * (size_t)(win->nfuncs ? win->nfuncs : 1));
     for (int i = 0; i < win->nfuncs && !r->failed; i++)
         win->funcs[i] = wfunc_read(r);
     pln__row_restore(r, saved);

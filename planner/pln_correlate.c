@@ -61,7 +61,7 @@ ty_expr_t *pln__outer_ref(pln_binder_t *b, pln_scope_t *owner, ty_expr_t *col, c
 
 bool pln__sublink_regroup(pln_binder_t *b, const ty_expr_t *placeholder, ty_expr_t **keys, int nkeys)
 {
-    pln_sublink_t *sl = &b->sublinks[PLN_SUBLINK_OF(placeholder->index)];
+    pln_sublink_t *sl = &b->sublinks[PLAN_SUBLINK_OF(placeholder->index)];
     if (!sl->correlated || sl->regrouped)
         return true;
     sl->regrouped = true;
@@ -86,7 +86,7 @@ typedef struct dctx {
     pln_binder_t *b;
     int m;                        /* key columns */
     int *keyof;                   /* per outer reference: its key column, -1 if not this sublink's */
-    pln_rel_t *d;                 /* the distinct keys */
+    plan_rel_t *d;                 /* the distinct keys */
 } dctx_t;
 
 static ty_expr_t *col(pln_binder_t *b, int index, ty_oid_t type)
@@ -129,14 +129,14 @@ static ty_expr_t *same_value(pln_binder_t *b, ty_expr_t *x, ty_expr_t *y)
     return e;
 }
 
-static pln_rel_t *rel_new(pln_binder_t *b, pln_rel_kind_t kind, pln_rel_t *in, int ncols)
+static plan_rel_t *rel_new(pln_binder_t *b, plan_rel_kind_t kind, plan_rel_t *in, int ncols)
 {
     return pln__rel_new(b, kind, in, ncols);
 }
 
-static pln_rel_t *project(pln_binder_t *b, pln_rel_t *in, ty_expr_t **es, int n)
+static plan_rel_t *project(pln_binder_t *b, plan_rel_t *in, ty_expr_t **es, int n)
 {
-    pln_rel_t *p = rel_new(b, PLN_REL_PROJECT, in, n);
+    plan_rel_t *p = rel_new(b, PLAN_REL_PROJECT, in, n);
     p->exprs = es;
     for (int i = 0; i < n; i++)
         p->types[i] = es[i]->type;
@@ -149,16 +149,16 @@ static ty_expr_t **exprs_new(pln_binder_t *b, int n)
 }
 
 /* The columns from..from+n of rel as expressions. */
-static void cols_of(pln_binder_t *b, const pln_rel_t *rel, int from, int n, ty_expr_t **out)
+static void cols_of(pln_binder_t *b, const plan_rel_t *rel, int from, int n, ty_expr_t **out)
 {
     for (int i = 0; i < n; i++)
         out[i] = col(b, from + i, rel->types[from + i]);
 }
 
 /* A join of l and r (kind LEFT/INNER...) with the columns of both, side by side. */
-static pln_rel_t *join(pln_binder_t *b, pln_rel_t *l, pln_rel_t *r, sql_join_kind_t kind, ty_expr_t *pred)
+static plan_rel_t *join(pln_binder_t *b, plan_rel_t *l, plan_rel_t *r, plan_join_t kind, ty_expr_t *pred)
 {
-    pln_rel_t *j = rel_new(b, pred || kind != SQL_JOIN_INNER ? PLN_REL_JOIN : PLN_REL_PRODUCT, l, l->ncols + r->ncols);
+    plan_rel_t *j = rel_new(b, pred || kind != PLAN_JOIN_INNER ? PLAN_REL_JOIN : PLAN_REL_PRODUCT, l, l->ncols + r->ncols);
     j->right = r;
     j->join = kind;
     j->pred = pred;
@@ -168,7 +168,7 @@ static pln_rel_t *join(pln_binder_t *b, pln_rel_t *l, pln_rel_t *r, sql_join_kin
 }
 
 /* Key columns 0..m of a row at `at` equal to those of the row at `other` (one join row). */
-static ty_expr_t *keys_match(dctx_t *c, const pln_rel_t *row, int at, int other)
+static ty_expr_t *keys_match(dctx_t *c, const plan_rel_t *row, int at, int other)
 {
     ty_expr_t *p = NULL;
     for (int i = 0; i < c->m; i++) {
@@ -185,11 +185,11 @@ static ty_expr_t *keys_match(dctx_t *c, const pln_rel_t *row, int at, int other)
  * them in place). D and the enclosing operator's input are used in several
  * places, and the optimizer rewrites operators in place: each use gets its own.
  */
-static pln_rel_t *rel_copy(pln_binder_t *b, const pln_rel_t *r)
+static plan_rel_t *rel_copy(pln_binder_t *b, const plan_rel_t *r)
 {
     if (!r)
         return NULL;
-    pln_rel_t *n = cm_arena_alloc(b->arena, sizeof(*n));
+    plan_rel_t *n = cm_arena_alloc(b->arena, sizeof(*n));
     *n = *r;
     n->input = rel_copy(b, r->input);
     n->right = rel_copy(b, r->right);
@@ -222,12 +222,12 @@ static bool list_has(const dctx_t *c, ty_expr_t *const *es, int n)
     return false;
 }
 
-static bool agg_has(const dctx_t *c, const pln_agg_t *a)
+static bool agg_has(const dctx_t *c, const plan_agg_t *a)
 {
     return list_has(c, a->args, a->nargs) || expr_has(c, a->filter) || list_has(c, a->order, a->norder);
 }
 
-static bool rel_has(const dctx_t *c, const pln_rel_t *r)
+static bool rel_has(const dctx_t *c, const plan_rel_t *r)
 {
     if (!r)
         return false;
@@ -236,7 +236,7 @@ static bool rel_has(const dctx_t *c, const pln_rel_t *r)
     for (int i = 0; i < r->nrows; i++)
         if (list_has(c, r->rows[i], r->ncols))
             return true;
-    if (r->kind == PLN_REL_PROJECT && list_has(c, r->exprs, r->ncols))
+    if (r->kind == PLAN_REL_PROJECT && list_has(c, r->exprs, r->ncols))
         return true;
     if (expr_has(c, r->pred) || list_has(c, r->keys, r->nkeys) || expr_has(c, r->limit) || expr_has(c, r->offset))
         return true;
@@ -249,8 +249,8 @@ static bool rel_has(const dctx_t *c, const pln_rel_t *r)
     for (int i = 0; i < r->nfuncs; i++)
         if (list_has(c, r->funcs[i]->args, r->funcs[i]->nargs) || expr_has(c, r->funcs[i]->expr))
             return true;
-    if (r->kind == PLN_REL_WINDOW) {
-        const pln_window_t *w = r->window;
+    if (r->kind == PLAN_REL_WINDOW) {
+        const plan_window_t *w = r->window;
         if (list_has(c, w->part, w->npart) || list_has(c, w->order, w->norder) || expr_has(c, w->frame.start_bound) ||
             expr_has(c, w->frame.end_bound))
             return true;
@@ -297,9 +297,9 @@ static ty_expr_t **subst_list(const dctx_t *c, ty_expr_t *const *es, int n, cons
     return out;
 }
 
-static pln_agg_t *subst_agg(const dctx_t *c, const pln_agg_t *a, const cmap_t *m)
+static plan_agg_t *subst_agg(const dctx_t *c, const plan_agg_t *a, const cmap_t *m)
 {
-    pln_agg_t *n = cm_arena_alloc(c->b->arena, sizeof(*n));
+    plan_agg_t *n = cm_arena_alloc(c->b->arena, sizeof(*n));
     *n = *a;
     for (int i = 0; i < a->nargs; i++)
         n->args[i] = subst(c, a->args[i], m);
@@ -310,24 +310,24 @@ static pln_agg_t *subst_agg(const dctx_t *c, const pln_agg_t *a, const cmap_t *m
 
 /* ============================================================ pushing D down */
 
-static pln_rel_t *pushd(dctx_t *c, pln_rel_t *x);
+static plan_rel_t *pushd(dctx_t *c, plan_rel_t *x);
 
 /* rel's columns with the m key columns in front. */
-static pln_rel_t *with_keys(dctx_t *c, pln_rel_kind_t kind, pln_rel_t *in, const pln_rel_t *like)
+static plan_rel_t *with_keys(dctx_t *c, plan_rel_kind_t kind, plan_rel_t *in, const plan_rel_t *like)
 {
-    pln_rel_t *r = rel_new(c->b, kind, in, c->m + like->ncols);
+    plan_rel_t *r = rel_new(c->b, kind, in, c->m + like->ncols);
     memcpy(r->types, c->d->types, sizeof(ty_oid_t) * (size_t)c->m);
     memcpy(r->types + c->m, like->types, sizeof(ty_oid_t) * (size_t)like->ncols);
     return r;
 }
 
-static pln_sortkey_t *shift_keys(dctx_t *c, const pln_sortkey_t *k, int n, bool lead)
+static plan_sortkey_t *shift_keys(dctx_t *c, const plan_sortkey_t *k, int n, bool lead)
 {
     int total = n + (lead ? c->m : 0);
-    pln_sortkey_t *out = cm_arena_zalloc(c->b->arena, sizeof(*out) * (size_t)(total ? total : 1));
+    plan_sortkey_t *out = cm_arena_zalloc(c->b->arena, sizeof(*out) * (size_t)(total ? total : 1));
     int j = 0;
     for (int i = 0; lead && i < c->m; i++)
-        out[j++] = (pln_sortkey_t){.col = i, .type = c->d->types[i]};
+        out[j++] = (plan_sortkey_t){.col = i, .type = c->d->types[i]};
     for (int i = 0; i < n; i++) {
         out[j] = k[i];
         out[j++].col += c->m;
@@ -336,19 +336,19 @@ static pln_sortkey_t *shift_keys(dctx_t *c, const pln_sortkey_t *k, int n, bool 
 }
 
 /* An aggregate without GROUP BY makes a row for every key, even without input rows (count 0). */
-static pln_rel_t *reduce_every_key(dctx_t *c, const pln_rel_t *x, pln_rel_t *r)
+static plan_rel_t *reduce_every_key(dctx_t *c, const plan_rel_t *x, plan_rel_t *r)
 {
     pln_binder_t *b = c->b;
     int m = c->m;
-    ty_expr_t *on = keys_match(c, join(b, c->d, r, SQL_JOIN_LEFT, NULL), 0, m);
+    ty_expr_t *on = keys_match(c, join(b, c->d, r, PLAN_JOIN_LEFT, NULL), 0, m);
     if (m && !on)
         return NULL;
-    pln_rel_t *j = join(b, rel_copy(b, c->d), r, SQL_JOIN_LEFT, on ? on : bool_const(b, 1));
+    plan_rel_t *j = join(b, rel_copy(b, c->d), r, PLAN_JOIN_LEFT, on ? on : bool_const(b, 1));
     ty_expr_t **es = exprs_new(b, m + x->naggs);
     cols_of(b, j, 0, m, es);
     for (int a = 0; a < x->naggs; a++) {
         ty_expr_t *v = col(b, 2 * m + a, x->aggs[a]->type);
-        if (x->aggs[a]->op == PLN_AGG_COUNT || x->aggs[a]->op == PLN_AGG_COUNT_STAR) {
+        if (x->aggs[a]->op == PLAN_AGG_COUNT || x->aggs[a]->op == PLAN_AGG_COUNT_STAR) {
             ty_datum_t zero = {.v.i = 0};
             v = node(b, TY_EXPR_COALESCE, TY_INT8, v, ty_expr_const(b->arena, TY_INT8, -1, zero));
         }
@@ -358,42 +358,42 @@ static pln_rel_t *reduce_every_key(dctx_t *c, const pln_rel_t *x, pln_rel_t *r)
 }
 
 /* LIMIT / OFFSET per key: row_number() over the keys in the sort's order, then a filter on it. */
-static pln_rel_t *limit_per_key(dctx_t *c, pln_rel_t *x)
+static plan_rel_t *limit_per_key(dctx_t *c, plan_rel_t *x)
 {
     pln_binder_t *b = c->b;
     int m = c->m;
-    pln_rel_t *in = x->input, *sort = NULL;
-    const pln_rel_t *pick = NULL;   /* a projection of the sorted rows that drops hidden columns */
-    if (in->kind == PLN_REL_SORT) {
+    plan_rel_t *in = x->input, *sort = NULL;
+    const plan_rel_t *pick = NULL;   /* a projection of the sorted rows that drops hidden columns */
+    if (in->kind == PLAN_REL_SORT) {
         sort = in;
-    } else if (in->kind == PLN_REL_PROJECT && in->input->kind == PLN_REL_SORT) {
+    } else if (in->kind == PLAN_REL_PROJECT && in->input->kind == PLAN_REL_SORT) {
         pick = in;
         sort = in->input;
     }
-    pln_rel_t *below = pushd(c, sort ? sort : in);
+    plan_rel_t *below = pushd(c, sort ? sort : in);
     if (!below)
         return NULL;
-    pln_window_t *w = cm_arena_zalloc(b->arena, sizeof(*w));
+    plan_window_t *w = cm_arena_zalloc(b->arena, sizeof(*w));
     w->npart = m;
     w->part = exprs_new(b, m);
     cols_of(b, below, 0, m, w->part);
     if (sort) {
         w->norder = sort->nsort;
         w->order = exprs_new(b, w->norder);
-        w->keys = cm_arena_zalloc(b->arena, sizeof(pln_sortkey_t) * (size_t)(w->norder + 1));
+        w->keys = cm_arena_zalloc(b->arena, sizeof(plan_sortkey_t) * (size_t)(w->norder + 1));
         for (int i = 0; i < w->norder; i++) {
             w->order[i] = col(b, sort->sort[i].col + m, sort->sort[i].type);
             w->keys[i] = sort->sort[i];
             w->keys[i].col = m + i;
         }
     }
-    w->frame = (pln_frame_t){.mode = SQL_FRAME_ROWS, .start = SQL_BOUND_UNBOUNDED_PRECEDING, .end = SQL_BOUND_CURRENT_ROW};
-    pln_wfunc_t *rn = cm_arena_zalloc(b->arena, sizeof(*rn));
-    *rn = (pln_wfunc_t){.kind = PLN_WF_ROW_NUMBER, .name = "row_number", .type = TY_INT8, .typmod = -1};
+    w->frame = (plan_frame_t){.mode = PLAN_FRAME_ROWS, .start = PLAN_BOUND_UNBOUNDED_PRECEDING, .end = PLAN_BOUND_CURRENT_ROW};
+    plan_wfunc_t *rn = cm_arena_zalloc(b->arena, sizeof(*rn));
+    *rn = (plan_wfunc_t){.kind = PLAN_WF_ROW_NUMBER, .name = "row_number", .type = TY_INT8, .typmod = -1};
     w->nfuncs = 1;
-    w->funcs = cm_arena_alloc(b->arena, sizeof(pln_wfunc_t *));
+    w->funcs = cm_arena_alloc(b->arena, sizeof(plan_wfunc_t *));
     w->funcs[0] = rn;
-    pln_rel_t *win = rel_new(b, PLN_REL_WINDOW, below, below->ncols + 1);
+    plan_rel_t *win = rel_new(b, PLAN_REL_WINDOW, below, below->ncols + 1);
     memcpy(win->types, below->types, sizeof(ty_oid_t) * (size_t)below->ncols);
     win->types[below->ncols] = TY_INT8;
     win->window = w;
@@ -415,7 +415,7 @@ static pln_rel_t *limit_per_key(dctx_t *c, pln_rel_t *x)
         ty_expr_t *none = node(b, TY_EXPR_IS_NULL, TY_BOOL, limit, NULL);
         pred = and_of(b, pred, node(b, TY_EXPR_OR, TY_BOOL, none, le));
     }
-    pln_rel_t *f = rel_new(b, PLN_REL_FILTER, win, win->ncols);
+    plan_rel_t *f = rel_new(b, PLAN_REL_FILTER, win, win->ncols);
     memcpy(f->types, win->types, sizeof(ty_oid_t) * (size_t)win->ncols);
     f->pred = pred;
     ty_expr_t **es = exprs_new(b, m + x->ncols);
@@ -425,35 +425,35 @@ static pln_rel_t *limit_per_key(dctx_t *c, pln_rel_t *x)
     return project(b, f, es, m + x->ncols);
 }
 
-static pln_rel_t *pushd_join(dctx_t *c, pln_rel_t *x)
+static plan_rel_t *pushd_join(dctx_t *c, plan_rel_t *x)
 {
     pln_binder_t *b = c->b;
     int m = c->m;
-    pln_rel_t *a = x->input, *r = x->right;
+    plan_rel_t *a = x->input, *r = x->right;
     bool ra = rel_has(c, a), rb = rel_has(c, r);
-    sql_join_kind_t kind = x->kind == PLN_REL_PRODUCT ? SQL_JOIN_INNER : x->join;
-    if (kind == SQL_JOIN_FULL) {
+    plan_join_t kind = x->kind == PLAN_REL_PRODUCT ? PLAN_JOIN_INNER : x->join;
+    if (kind == PLAN_JOIN_FULL) {
         pln__error(b, -1, CM_ERRCODE_FEATURE_NOT_SUPPORTED, "correlated subqueries with FULL JOIN are not supported yet");
         return NULL;
     }
     bool dl, dr;
-    if (kind == SQL_JOIN_LEFT) {
+    if (kind == PLAN_JOIN_LEFT) {
         dl = true;
         dr = rb;
-    } else if (kind == SQL_JOIN_RIGHT) {
+    } else if (kind == PLAN_JOIN_RIGHT) {
         dr = true;
         dl = ra;
     } else {
         dr = rb;
         dl = ra || !rb;
     }
-    pln_rel_t *na = dl ? pushd(c, a) : a, *nb = dr ? pushd(c, r) : r;
+    plan_rel_t *na = dl ? pushd(c, a) : a, *nb = dr ? pushd(c, r) : r;
     if (!na || !nb)
         return NULL;
     int wa = a->ncols;
     cmap_t map = {.split = wa, .lo = dl ? m : 0, .hi = (dl ? m : 0) + (dr ? m : 0), .dbase = dl ? 0 : wa};
     ty_expr_t *pred = subst(c, x->pred, &map);
-    pln_rel_t *j = join(b, na, nb, kind, NULL);
+    plan_rel_t *j = join(b, na, nb, kind, NULL);
     if (dl && dr) {
         ty_expr_t *eq = keys_match(c, j, 0, m + wa);
         if (m && !eq)
@@ -464,7 +464,7 @@ static pln_rel_t *pushd_join(dctx_t *c, pln_rel_t *x)
     if (dl && !dr)
         return j;
     /* Keys first: the right side's for a RIGHT JOIN (a left row may be missing), else the one there is. */
-    int kat = dl && kind != SQL_JOIN_RIGHT ? 0 : (dl ? m : 0) + wa;
+    int kat = dl && kind != PLAN_JOIN_RIGHT ? 0 : (dl ? m : 0) + wa;
     ty_expr_t **es = exprs_new(b, m + wa + r->ncols);
     cols_of(b, j, kat, m, es);
     cols_of(b, j, dl ? m : 0, wa, es + m);
@@ -472,13 +472,13 @@ static pln_rel_t *pushd_join(dctx_t *c, pln_rel_t *x)
     return project(b, j, es, m + wa + r->ncols);
 }
 
-static pln_rel_t *pushd_window(dctx_t *c, pln_rel_t *x, pln_rel_t *in)
+static plan_rel_t *pushd_window(dctx_t *c, plan_rel_t *x, plan_rel_t *in)
 {
     pln_binder_t *b = c->b;
     int m = c->m;
     cmap_t map = {.split = INT_MAX, .lo = m};
-    const pln_window_t *w = x->window;
-    pln_window_t *n = cm_arena_alloc(b->arena, sizeof(*n));
+    const plan_window_t *w = x->window;
+    plan_window_t *n = cm_arena_alloc(b->arena, sizeof(*n));
     *n = *w;
     n->npart = m + w->npart;
     n->part = exprs_new(b, n->npart);
@@ -486,16 +486,16 @@ static pln_rel_t *pushd_window(dctx_t *c, pln_rel_t *x, pln_rel_t *in)
     for (int i = 0; i < w->npart; i++)
         n->part[m + i] = subst(c, w->part[i], &map);
     n->order = subst_list(c, w->order, w->norder, &map);
-    n->keys = cm_arena_zalloc(b->arena, sizeof(pln_sortkey_t) * (size_t)(w->norder + 1));
+    n->keys = cm_arena_zalloc(b->arena, sizeof(plan_sortkey_t) * (size_t)(w->norder + 1));
     for (int i = 0; i < w->norder; i++) {
         n->keys[i] = w->keys[i];
         n->keys[i].col = n->npart + i;
     }
     n->frame.start_bound = subst(c, w->frame.start_bound, &map);
     n->frame.end_bound = subst(c, w->frame.end_bound, &map);
-    n->funcs = cm_arena_alloc(b->arena, sizeof(pln_wfunc_t *) * (size_t)(w->nfuncs ? w->nfuncs : 1));
+    n->funcs = cm_arena_alloc(b->arena, sizeof(plan_wfunc_t *) * (size_t)(w->nfuncs ? w->nfuncs : 1));
     for (int i = 0; i < w->nfuncs; i++) {
-        pln_wfunc_t *f = cm_arena_alloc(b->arena, sizeof(*f));
+        plan_wfunc_t *f = cm_arena_alloc(b->arena, sizeof(*f));
         *f = *w->funcs[i];
         for (int k = 0; k < f->nargs; k++)
             f->args[k] = subst(c, f->args[k], &map);
@@ -503,92 +503,92 @@ static pln_rel_t *pushd_window(dctx_t *c, pln_rel_t *x, pln_rel_t *in)
             f->agg = subst_agg(c, f->agg, &map);
         n->funcs[i] = f;
     }
-    pln_rel_t *r = with_keys(c, PLN_REL_WINDOW, in, x);
+    plan_rel_t *r = with_keys(c, PLAN_REL_WINDOW, in, x);
     r->window = n;
     return r;
 }
 
-static pln_rel_t *pushd(dctx_t *c, pln_rel_t *x)
+static plan_rel_t *pushd(dctx_t *c, plan_rel_t *x)
 {
     pln_binder_t *b = c->b;
     int m = c->m;
     if (!rel_has(c, x))
-        return join(b, rel_copy(b, c->d), x, SQL_JOIN_INNER, NULL);   /* the same rows for every key */
+        return join(b, rel_copy(b, c->d), x, PLAN_JOIN_INNER, NULL);   /* the same rows for every key */
     cmap_t map = {.split = INT_MAX, .lo = m};
-    pln_rel_t *in = NULL;
-    if (x->kind != PLN_REL_PRODUCT && x->kind != PLN_REL_JOIN && x->kind != PLN_REL_LIMIT && x->kind != PLN_REL_SETOP &&
+    plan_rel_t *in = NULL;
+    if (x->kind != PLAN_REL_PRODUCT && x->kind != PLAN_REL_JOIN && x->kind != PLAN_REL_LIMIT && x->kind != PLAN_REL_SETOP &&
         x->input && !(in = pushd(c, x->input)))
         return NULL;
     switch (x->kind) {
-    case PLN_REL_FILTER: {
-        pln_rel_t *f = with_keys(c, PLN_REL_FILTER, in, x);
+    case PLAN_REL_FILTER: {
+        plan_rel_t *f = with_keys(c, PLAN_REL_FILTER, in, x);
         f->pred = subst(c, x->pred, &map);
         return f;
     }
-    case PLN_REL_PROJECT: {
+    case PLAN_REL_PROJECT: {
         ty_expr_t **es = exprs_new(b, m + x->ncols);
         cols_of(b, in, 0, m, es);
         for (int i = 0; i < x->ncols; i++)
             es[m + i] = subst(c, x->exprs[i], &map);
         return project(b, in, es, m + x->ncols);
     }
-    case PLN_REL_REDUCE: {
-        pln_rel_t *r = with_keys(c, PLN_REL_REDUCE, in, x);
+    case PLAN_REL_REDUCE: {
+        plan_rel_t *r = with_keys(c, PLAN_REL_REDUCE, in, x);
         r->nkeys = m + x->nkeys;
         r->keys = exprs_new(b, r->nkeys);
         cols_of(b, in, 0, m, r->keys);
         for (int i = 0; i < x->nkeys; i++)
             r->keys[m + i] = subst(c, x->keys[i], &map);
         r->naggs = x->naggs;
-        r->aggs = cm_arena_alloc(b->arena, sizeof(pln_agg_t *) * (size_t)(x->naggs ? x->naggs : 1));
+        r->aggs = cm_arena_alloc(b->arena, sizeof(plan_agg_t *) * (size_t)(x->naggs ? x->naggs : 1));
         for (int i = 0; i < x->naggs; i++)
             r->aggs[i] = subst_agg(c, x->aggs[i], &map);
         return x->nkeys == 0 ? reduce_every_key(c, x, r) : r;
     }
-    case PLN_REL_SORT: {
-        pln_rel_t *s = with_keys(c, PLN_REL_SORT, in, x);
+    case PLAN_REL_SORT: {
+        plan_rel_t *s = with_keys(c, PLAN_REL_SORT, in, x);
         s->nsort = x->nsort;
         s->sort = shift_keys(c, x->sort, x->nsort, false);
         return s;
     }
-    case PLN_REL_DISTINCT: {
-        pln_rel_t *d = with_keys(c, PLN_REL_DISTINCT, in, x);
+    case PLAN_REL_DISTINCT: {
+        plan_rel_t *d = with_keys(c, PLAN_REL_DISTINCT, in, x);
         if (x->nsort) {
             d->nsort = m + x->nsort;
             d->sort = shift_keys(c, x->sort, x->nsort, true);
         }
         return d;
     }
-    case PLN_REL_WINDOW:
+    case PLAN_REL_WINDOW:
         return pushd_window(c, x, in);
-    case PLN_REL_LIMIT:
+    case PLAN_REL_LIMIT:
         return limit_per_key(c, x);
-    case PLN_REL_SETOP: {
-        pln_rel_t *l = pushd(c, x->input), *r = pushd(c, x->right);
+    case PLAN_REL_SETOP: {
+        plan_rel_t *l = pushd(c, x->input), *r = pushd(c, x->right);
         if (!l || !r)
             return NULL;
-        pln_rel_t *s = with_keys(c, PLN_REL_SETOP, l, x);
+        plan_rel_t *s = with_keys(c, PLAN_REL_SETOP, l, x);
         s->right = r;
         s->setop = x->setop;
         s->all = x->all;
         return s;
     }
-    case PLN_REL_PRODUCT:
-    case PLN_REL_JOIN:
+    case PLAN_REL_PRODUCT:
+    case PLAN_REL_JOIN:
         return pushd_join(c, x);
-    case PLN_REL_VALUES: {
+    case PLAN_REL_VALUES: {
         /* Rows that read the references: one projection of D per row, their union. */
-        pln_rel_t *u = NULL;
+        plan_rel_t *u = NULL;
         for (int r = 0; r < x->nrows; r++) {
             ty_expr_t **es = exprs_new(b, m + x->ncols);
             cols_of(b, c->d, 0, m, es);
             for (int i = 0; i < x->ncols; i++)
                 es[m + i] = subst(c, x->rows[r][i], &map);
-            pln_rel_t *p = project(b, rel_copy(b, c->d), es, m + x->ncols);
+            plan_rel_t *p = project(b, rel_copy(b, c->d), es, m + x->ncols);
             if (u) {
-                pln_rel_t *s = with_keys(c, PLN_REL_SETOP, u, x);
+                plan_rel_t *s = with_keys(c, PLAN_REL_SETOP, u, x);
                 s->right = p;
-                s->setop = SQL_SETOP_UNION;
+                s->setop = PLAN_SETOP_UNION;
                 s->all = true;
                 p = s;
             }
@@ -596,7 +596,7 @@ static pln_rel_t *pushd(dctx_t *c, pln_rel_t *x)
         }
         return u;
     }
-    case PLN_REL_LET: {
+    case PLAN_REL_LET: {
         /* The query reads the outer row; its CTEs must not (each is computed once, pln_cte.c). */
         for (int i = 0; i < x->nctes; i++)
             if (rel_has(c, x->ctes[i]->def) || rel_has(c, x->ctes[i]->rec)) {
@@ -604,21 +604,21 @@ static pln_rel_t *pushd(dctx_t *c, pln_rel_t *x)
                            "a WITH query that reads an outer query's columns is not supported yet");
                 return NULL;
             }
-        pln_rel_t *l = with_keys(c, PLN_REL_LET, in, x);
+        plan_rel_t *l = with_keys(c, PLAN_REL_LET, in, x);
         l->nctes = x->nctes;
         l->ctes = x->ctes;
         return l;
     }
-    case PLN_REL_FLATMAP: {
+    case PLAN_REL_FLATMAP: {
         /* The functions' arguments read the input row, now behind the keys. */
-        pln_rel_t *f = with_keys(c, PLN_REL_FLATMAP, in, x);
+        plan_rel_t *f = with_keys(c, PLAN_REL_FLATMAP, in, x);
         f->ordinality = x->ordinality;
         f->join = x->join;
         f->pred = subst(c, x->pred, &map);
         f->nfuncs = x->nfuncs;
-        f->funcs = cm_arena_alloc(b->arena, sizeof(pln_srfcall_t *) * (size_t)(x->nfuncs ? x->nfuncs : 1));
+        f->funcs = cm_arena_alloc(b->arena, sizeof(plan_srfcall_t *) * (size_t)(x->nfuncs ? x->nfuncs : 1));
         for (int i = 0; i < x->nfuncs; i++) {
-            pln_srfcall_t *fn = cm_arena_alloc(b->arena, sizeof(*fn));
+            plan_srfcall_t *fn = cm_arena_alloc(b->arena, sizeof(*fn));
             *fn = *x->funcs[i];
             fn->expr = subst(c, fn->expr, &map);
             fn->args = subst_list(c, fn->args, fn->nargs, &map);
@@ -626,8 +626,9 @@ static pln_rel_t *pushd(dctx_t *c, pln_rel_t *x)
         }
         return f;
     }
-    case PLN_REL_CTE:      /* reads no expression: rel_has is false for it */
-    case PLN_REL_SESSION:
+    case PLAN_REL_CTE:      /* reads no expression: rel_has is false for it */
+    case PLAN_REL_SESSION:
+    case PLAN_REL_GET:
         break;
     }
     pln__error(b, -1, CM_ERRCODE_INTERNAL_ERROR, "unexpected operator %d in a correlated subquery", (int)x->kind);
@@ -652,15 +653,15 @@ static bool pending(pln_binder_t *b, const ty_expr_t *e)
 {
     if (!is_placeholder(e))
         return false;
-    const pln_sublink_t *s = &b->sublinks[PLN_SUBLINK_OF(e->index)];
+    const pln_sublink_t *s = &b->sublinks[PLAN_SUBLINK_OF(e->index)];
     return s->correlated && !s->joined;
 }
 
 /* x IN / op ANY / op ALL (SELECT ...), not op ANY over an array a scalar or ARRAY subquery gives. */
 static bool quantified(pln_binder_t *b, const ty_expr_t *placeholder)
 {
-    sql_sublink_t k = b->sublinks[PLN_SUBLINK_OF(placeholder->index)].kind;
-    return k == SQL_SUBLINK_IN || k == SQL_SUBLINK_ANY || k == SQL_SUBLINK_ALL;
+    plan_sublink_kind_t k = b->sublinks[PLAN_SUBLINK_OF(placeholder->index)].kind;
+    return k == PLAN_SUBLINK_IN || k == PLAN_SUBLINK_ANY || k == PLAN_SUBLINK_ALL;
 }
 
 static bool expr_pending(pln_binder_t *b, const ty_expr_t *e)
@@ -684,14 +685,14 @@ static bool find_use(pln_binder_t *b, ty_expr_t *e, use_t *u)
         pending(b, e->args[1]) && quantified(b, e->args[1])) {
         if (find_use(b, e->args[0], u))
             return true;
-        *u = (use_t){PLN_SUBLINK_OF(e->args[1]->index), e, e->args[0]};
+        *u = (use_t){PLAN_SUBLINK_OF(e->args[1]->index), e, e->args[0]};
         return true;
     }
     for (int i = 0; i < e->nargs; i++)
         if (find_use(b, e->args[i], u))
             return true;
     if (pending(b, e)) {
-        *u = (use_t){PLN_SUBLINK_OF(e->index), e, NULL};
+        *u = (use_t){PLAN_SUBLINK_OF(e->index), e, NULL};
         return true;
     }
     return false;
@@ -743,26 +744,26 @@ static int collect_keys(pln_binder_t *b, dctx_t *c, int serial, int base, ty_exp
     return c->m;
 }
 
-pln_rel_t *pln__lateral_join(pln_binder_t *b, pln_rel_t *left, pln_rel_t *right, int serial, int base,
-                             sql_join_kind_t kind, ty_expr_t *pred)
+plan_rel_t *pln__lateral_join(pln_binder_t *b, plan_rel_t *left, plan_rel_t *right, int serial, int base,
+                             plan_join_t kind, ty_expr_t *pred)
 {
     dctx_t c = {0};
     ty_expr_t **keys = exprs_new(b, b->norefs + 1);
     int m = collect_keys(b, &c, serial, base, keys);
     if (m == 0) {
-        pln_rel_t *j = join(b, left, right, kind, pred);
+        plan_rel_t *j = join(b, left, right, kind, pred);
         return j;
     }
     int nl = left->ncols;
-    pln_rel_t *dist = rel_new(b, PLN_REL_DISTINCT, project(b, rel_copy(b, left), keys, m), m);
+    plan_rel_t *dist = rel_new(b, PLAN_REL_DISTINCT, project(b, rel_copy(b, left), keys, m), m);
     for (int i = 0; i < m; i++)
         dist->types[i] = keys[i]->type;
     c.d = dist;
-    pln_rel_t *sd = pushd(&c, right);
+    plan_rel_t *sd = pushd(&c, right);
     if (!sd)
         return NULL;
     /* left JOIN sd ON keys match AND the written condition (its right columns move past the keys). */
-    pln_rel_t *j = join(b, left, sd, kind, NULL);
+    plan_rel_t *j = join(b, left, sd, kind, NULL);
     ty_expr_t *on = NULL;
     for (int i = 0; i < m; i++) {
         ty_expr_t *eq = same_value(b, keys[i], col(b, nl + i, sd->types[i]));
@@ -783,31 +784,31 @@ pln_rel_t *pln__lateral_join(pln_binder_t *b, pln_rel_t *left, pln_rel_t *right,
  * ARRAY(subquery) keeps its subquery's ORDER BY, but the joins and the
  * Reduce its rows go through keep no order: the sort's values travel as
  * columns after the value (rel becomes [v, o1..ok]) and array_agg sorts by
- * them (*keys, counted from the first order value as pln_agg_t's are). A
+ * them (*keys, counted from the first order value as plan_agg_t's are). A
  * sort under the column-only projection that drops hidden ORDER BY values,
  * under DISTINCT (whose ORDER BY reads only v) or under LIMIT is found too.
  */
-static pln_rel_t *expose_order(pln_binder_t *b, pln_rel_t *r, pln_sortkey_t **keys, int *nkeys)
+static plan_rel_t *expose_order(pln_binder_t *b, plan_rel_t *r, plan_sortkey_t **keys, int *nkeys)
 {
     *nkeys = 0;
-    if (r->kind == PLN_REL_LIMIT || (r->kind == PLN_REL_DISTINCT && r->nsort == 0)) {
-        pln_rel_t *in = expose_order(b, r->input, keys, nkeys);
+    if (r->kind == PLAN_REL_LIMIT || (r->kind == PLAN_REL_DISTINCT && r->nsort == 0)) {
+        plan_rel_t *in = expose_order(b, r->input, keys, nkeys);
         if (*nkeys == 0)
             return r;
-        pln_rel_t *n = cm_arena_alloc(b->arena, sizeof(*n));
+        plan_rel_t *n = cm_arena_alloc(b->arena, sizeof(*n));
         *n = *r;
         n->input = in;
         n->ncols = in->ncols;
         n->types = in->types;
         return n;
     }
-    pln_rel_t *sort = r->kind == PLN_REL_SORT ? r : r->kind == PLN_REL_PROJECT && r->input->kind == PLN_REL_SORT ? r->input : NULL;
+    plan_rel_t *sort = r->kind == PLAN_REL_SORT ? r : r->kind == PLAN_REL_PROJECT && r->input->kind == PLAN_REL_SORT ? r->input : NULL;
     if (!sort || sort->nsort == 0)
         return r;
     int k = sort->nsort;
     ty_expr_t **es = exprs_new(b, 1 + k);
     es[0] = sort == r ? col(b, 0, r->types[0]) : r->exprs[0];
-    pln_sortkey_t *ks = cm_arena_zalloc(b->arena, sizeof(*ks) * (size_t)k);
+    plan_sortkey_t *ks = cm_arena_zalloc(b->arena, sizeof(*ks) * (size_t)k);
     for (int i = 0; i < k; i++) {
         es[1 + i] = col(b, sort->sort[i].col, sort->sort[i].type);
         ks[i] = sort->sort[i];
@@ -819,7 +820,7 @@ static pln_rel_t *expose_order(pln_binder_t *b, pln_rel_t *r, pln_sortkey_t **ke
 }
 
 /* I with one more column: the value of use u for each row (see the file comment). */
-static pln_rel_t *join_sublink(pln_binder_t *b, pln_rel_t *in, const use_t *u, int base, ty_expr_t **value)
+static plan_rel_t *join_sublink(pln_binder_t *b, plan_rel_t *in, const use_t *u, int base, ty_expr_t **value)
 {
     pln_sublink_t *sl = &b->sublinks[u->k];
     if (u->lhs && expr_pending(b, u->lhs)) {
@@ -833,43 +834,43 @@ static pln_rel_t *join_sublink(pln_binder_t *b, pln_rel_t *in, const use_t *u, i
     if (u->lhs)
         keys[c.m++] = u->lhs;   /* IN / ANY / ALL: the left operand's values decide too */
     int n = in->ncols, m = c.m;
-    pln_rel_t *dist = rel_new(b, PLN_REL_DISTINCT, project(b, rel_copy(b, in), keys, m), m);
+    plan_rel_t *dist = rel_new(b, PLAN_REL_DISTINCT, project(b, rel_copy(b, in), keys, m), m);
     for (int i = 0; i < m; i++)
         dist->types[i] = keys[i]->type;
     c.d = dist;
-    pln_sortkey_t *order = NULL;
+    plan_sortkey_t *order = NULL;
     int norder = 0;
-    pln_rel_t *sub = sl->kind == SQL_SUBLINK_ARRAY ? expose_order(b, sl->rel, &order, &norder) : sl->rel;
-    pln_rel_t *sd = pushd(&c, sub);
+    plan_rel_t *sub = sl->kind == PLAN_SUBLINK_ARRAY ? expose_order(b, sl->rel, &order, &norder) : sl->rel;
+    plan_rel_t *sd = pushd(&c, sub);
     if (!sd)
         return NULL;
-    pln_rel_t *summary;
+    plan_rel_t *summary;
     ty_expr_t *v;                 /* over the join row [in, summary] */
-    if (sl->kind == SQL_SUBLINK_EXISTS) {
+    if (sl->kind == PLAN_SUBLINK_EXISTS) {
         ty_expr_t **es = exprs_new(b, m + 1);
         cols_of(b, sd, 0, m, es);
         es[m] = bool_const(b, 1);
-        pln_rel_t *p = project(b, sd, es, m + 1);
-        summary = rel_new(b, PLN_REL_DISTINCT, p, m + 1);
+        plan_rel_t *p = project(b, sd, es, m + 1);
+        summary = rel_new(b, PLAN_REL_DISTINCT, p, m + 1);
         memcpy(summary->types, p->types, sizeof(ty_oid_t) * (size_t)(m + 1));
         v = node(b, TY_EXPR_IS_NULL, TY_BOOL, col(b, n + m, TY_BOOL), NULL);
         v->negated = true;
-    } else if (sl->kind == SQL_SUBLINK_ARRAY) {
+    } else if (sl->kind == PLAN_SUBLINK_ARRAY) {
         ty_expr_t *arg = col(b, m, sd->types[m]);
         arg->typmod = sl->typmod;
-        pln_agg_t *agg = pln__agg_internal(b, PLN_AGG_ARRAY_AGG, arg, sl->type);
+        plan_agg_t *agg = pln__agg_internal(b, PLAN_AGG_ARRAY_AGG, arg, sl->type);
         if (norder) {
             agg->norder = norder;
             agg->order = exprs_new(b, norder);
             cols_of(b, sd, m + 1, norder, agg->order);
             agg->keys = order;
         }
-        summary = rel_new(b, PLN_REL_REDUCE, sd, m + 1);
+        summary = rel_new(b, PLAN_REL_REDUCE, sd, m + 1);
         summary->nkeys = m;
         summary->keys = exprs_new(b, m);
         cols_of(b, sd, 0, m, summary->keys);
         summary->naggs = 1;
-        summary->aggs = cm_arena_alloc(b->arena, sizeof(pln_agg_t *));
+        summary->aggs = cm_arena_alloc(b->arena, sizeof(plan_agg_t *));
         summary->aggs[0] = agg;
         memcpy(summary->types, sd->types, sizeof(ty_oid_t) * (size_t)m);
         summary->types[m] = sl->type;
@@ -878,16 +879,16 @@ static pln_rel_t *join_sublink(pln_binder_t *b, pln_rel_t *in, const use_t *u, i
         ty_expr_t *none = ty_expr_const(b->arena, sl->type, -1, ty_array_make(b->arena, elem, NULL, 0));
         v = node(b, TY_EXPR_COALESCE, sl->type, col(b, n + m, sl->type), none);
         v->typmod = sl->typmod;
-    } else if (sl->kind == SQL_SUBLINK_EXPR) {
+    } else if (sl->kind == PLAN_SUBLINK_EXPR) {
         ty_expr_t *arg = col(b, m, sd->types[m]);
         arg->typmod = sl->typmod;
-        pln_agg_t *one = pln__agg_internal(b, PLN_AGG_SINGLE, arg, sl->type);
-        summary = rel_new(b, PLN_REL_REDUCE, sd, m + 1);
+        plan_agg_t *one = pln__agg_internal(b, PLAN_AGG_SINGLE, arg, sl->type);
+        summary = rel_new(b, PLAN_REL_REDUCE, sd, m + 1);
         summary->nkeys = m;
         summary->keys = exprs_new(b, m);
         cols_of(b, sd, 0, m, summary->keys);
         summary->naggs = 1;
-        summary->aggs = cm_arena_alloc(b->arena, sizeof(pln_agg_t *));
+        summary->aggs = cm_arena_alloc(b->arena, sizeof(plan_agg_t *));
         summary->aggs[0] = one;
         memcpy(summary->types, sd->types, sizeof(ty_oid_t) * (size_t)m);
         summary->types[m] = sl->type;
@@ -907,15 +908,15 @@ static pln_rel_t *join_sublink(pln_binder_t *b, pln_rel_t *in, const use_t *u, i
         cols_of(b, sd, 0, m, es);
         es[m] = all ? node(b, TY_EXPR_NOT, TY_BOOL, cmp, NULL) : cmp;
         es[m + 1] = node(b, TY_EXPR_IS_NULL, TY_BOOL, cmp, NULL);
-        pln_rel_t *p = project(b, sd, es, m + 2);
-        summary = rel_new(b, PLN_REL_REDUCE, p, m + 2);
+        plan_rel_t *p = project(b, sd, es, m + 2);
+        summary = rel_new(b, PLAN_REL_REDUCE, p, m + 2);
         summary->nkeys = m;
         summary->keys = exprs_new(b, m);
         cols_of(b, p, 0, m, summary->keys);
         summary->naggs = 2;
-        summary->aggs = cm_arena_alloc(b->arena, sizeof(pln_agg_t *) * 2);
+        summary->aggs = cm_arena_alloc(b->arena, sizeof(plan_agg_t *) * 2);
         for (int i = 0; i < 2; i++)
-            summary->aggs[i] = pln__agg_internal(b, PLN_AGG_BOOL_OR, col(b, m + i, TY_BOOL), TY_BOOL);
+            summary->aggs[i] = pln__agg_internal(b, PLAN_AGG_BOOL_OR, col(b, m + i, TY_BOOL), TY_BOOL);
         memcpy(summary->types, p->types, sizeof(ty_oid_t) * (size_t)(m + 2));
         ty_expr_t *hit = node(b, TY_EXPR_COALESCE, TY_BOOL, col(b, n + m, TY_BOOL), bool_const(b, 0));
         ty_expr_t *unknown = node(b, TY_EXPR_COALESCE, TY_BOOL, col(b, n + m + 1, TY_BOOL), bool_const(b, 0));
@@ -930,7 +931,7 @@ static pln_rel_t *join_sublink(pln_binder_t *b, pln_rel_t *in, const use_t *u, i
         if (at->kind == TY_EXPR_IN_LIST && at->negated)
             v = node(b, TY_EXPR_NOT, TY_BOOL, v, NULL);
     }
-    pln_rel_t *j = join(b, in, summary, SQL_JOIN_LEFT, NULL);
+    plan_rel_t *j = join(b, in, summary, PLAN_JOIN_LEFT, NULL);
     ty_expr_t *on = NULL;
     for (int i = 0; i < m; i++) {
         ty_expr_t *eq = same_value(b, keys[i], col(b, n + i, summary->types[i]));
@@ -938,7 +939,7 @@ static pln_rel_t *join_sublink(pln_binder_t *b, pln_rel_t *in, const use_t *u, i
             return NULL;
         on = and_of(b, on, eq);
     }
-    j = join(b, in, summary, SQL_JOIN_LEFT, on ? on : bool_const(b, 1));
+    j = join(b, in, summary, PLAN_JOIN_LEFT, on ? on : bool_const(b, 1));
     ty_expr_t **es = exprs_new(b, n + 1);
     cols_of(b, in, 0, n, es);
     es[n] = v;
@@ -951,16 +952,16 @@ static pln_rel_t *join_sublink(pln_binder_t *b, pln_rel_t *in, const use_t *u, i
 /* The empty stand-in a joined sublink keeps in the query's list of subqueries. */
 static void stand_in(pln_binder_t *b, pln_sublink_t *sl)
 {
-    pln_rel_t *none = rel_new(b, PLN_REL_VALUES, NULL, sl->rel->ncols);
+    plan_rel_t *none = rel_new(b, PLAN_REL_VALUES, NULL, sl->rel->ncols);
     memcpy(none->types, sl->rel->types, sizeof(ty_oid_t) * (size_t)sl->rel->ncols);
     sl->rel = none;
     sl->joined = true;
 }
 
 /* A scalar subquery without FROM, WHERE or grouping: (SELECT f(outer columns)). */
-static bool only_expression(const pln_rel_t *r)
+static bool only_expression(const plan_rel_t *r)
 {
-    return r->kind == PLN_REL_PROJECT && r->ncols == 1 && r->input->kind == PLN_REL_VALUES && !r->input->get &&
+    return r->kind == PLAN_REL_PROJECT && r->ncols == 1 && r->input->kind == PLAN_REL_VALUES &&
            r->input->nrows == 1 && r->input->ncols == 0;
 }
 
@@ -1006,7 +1007,7 @@ static void slot_add(pln_binder_t *b, slots_t *s, ty_expr_t **at)
     s->at[s->n++] = at;
 }
 
-static void slot_agg(pln_binder_t *b, slots_t *s, pln_agg_t *a)
+static void slot_agg(pln_binder_t *b, slots_t *s, plan_agg_t *a)
 {
     for (int k = 0; k < a->nargs; k++)
         slot_add(b, s, &a->args[k]);
@@ -1015,24 +1016,24 @@ static void slot_agg(pln_binder_t *b, slots_t *s, pln_agg_t *a)
         slot_add(b, s, &a->order[k]);
 }
 
-static void gather(pln_binder_t *b, pln_rel_t *r, slots_t *s)
+static void gather(pln_binder_t *b, plan_rel_t *r, slots_t *s)
 {
     switch (r->kind) {
-    case PLN_REL_FILTER:
+    case PLAN_REL_FILTER:
         slot_add(b, s, &r->pred);
         return;
-    case PLN_REL_PROJECT:
+    case PLAN_REL_PROJECT:
         for (int i = 0; i < r->ncols; i++)
             slot_add(b, s, &r->exprs[i]);
         return;
-    case PLN_REL_REDUCE:
+    case PLAN_REL_REDUCE:
         for (int i = 0; i < r->nkeys; i++)
             slot_add(b, s, &r->keys[i]);
         for (int i = 0; i < r->naggs; i++)
             slot_agg(b, s, r->aggs[i]);
         return;
-    case PLN_REL_WINDOW: {
-        pln_window_t *w = r->window;
+    case PLAN_REL_WINDOW: {
+        plan_window_t *w = r->window;
         for (int i = 0; i < w->npart; i++)
             slot_add(b, s, &w->part[i]);
         for (int i = 0; i < w->norder; i++)
@@ -1053,7 +1054,7 @@ static void gather(pln_binder_t *b, pln_rel_t *r, slots_t *s)
 }
 
 /* An operator's expressions with its correlated sublinks joined into its input. */
-static pln_rel_t *join_all(pln_binder_t *b, pln_rel_t *r, const slots_t *s, int base)
+static plan_rel_t *join_all(pln_binder_t *b, plan_rel_t *r, const slots_t *s, int base)
 {
     int n = r->input->ncols;
     for (;;) {
@@ -1065,11 +1066,11 @@ static pln_rel_t *join_all(pln_binder_t *b, pln_rel_t *r, const slots_t *s, int 
             break;
         ty_expr_t *value;
         pln_sublink_t *sl = &b->sublinks[u.k];
-        if (sl->kind == SQL_SUBLINK_EXPR && only_expression(sl->rel)) {
+        if (sl->kind == PLAN_SUBLINK_EXPR && only_expression(sl->rel)) {
             value = inline_expr(b, sl->serial, sl->rel->exprs[0], base);
             stand_in(b, sl);
         } else {
-            pln_rel_t *in = join_sublink(b, r->input, &u, base, &value);
+            plan_rel_t *in = join_sublink(b, r->input, &u, base, &value);
             if (!in)
                 return NULL;
             r->input = in;
@@ -1078,14 +1079,14 @@ static pln_rel_t *join_all(pln_binder_t *b, pln_rel_t *r, const slots_t *s, int 
             *s->at[i] = replace(b, *s->at[i], u.at, value);
     }
     int added = r->input->ncols - n;
-    if (added == 0 || r->kind == PLN_REL_PROJECT || r->kind == PLN_REL_REDUCE)
+    if (added == 0 || r->kind == PLAN_REL_PROJECT || r->kind == PLAN_REL_REDUCE)
         return r;   /* their columns are their expressions' */
     /* A filter or window passes its input's columns on: the joined values go again. */
-    if (r->kind == PLN_REL_FILTER) {
+    if (r->kind == PLAN_REL_FILTER) {
         r->ncols = r->input->ncols;
         r->types = r->input->types;
     } else {
-        pln_rel_t *w = rel_new(b, PLN_REL_WINDOW, r->input, r->input->ncols + r->window->nfuncs);
+        plan_rel_t *w = rel_new(b, PLAN_REL_WINDOW, r->input, r->input->ncols + r->window->nfuncs);
         memcpy(w->types, r->input->types, sizeof(ty_oid_t) * (size_t)r->input->ncols);
         memcpy(w->types + r->input->ncols, r->types + n, sizeof(ty_oid_t) * (size_t)r->window->nfuncs);
         w->window = r->window;
@@ -1099,7 +1100,7 @@ static pln_rel_t *join_all(pln_binder_t *b, pln_rel_t *r, const slots_t *s, int 
     return project(b, r, cols, keep);
 }
 
-bool pln__has_correlated(pln_binder_t *b, const pln_rel_t *r)
+bool pln__has_correlated(pln_binder_t *b, const plan_rel_t *r)
 {
     if (!r)
         return false;
@@ -1112,14 +1113,14 @@ bool pln__has_correlated(pln_binder_t *b, const pln_rel_t *r)
     if (expr_pending(b, r->pred) || expr_pending(b, r->limit) || expr_pending(b, r->offset))
         return true;
     slots_t s = {0};
-    gather(b, (pln_rel_t *)r, &s);
+    gather(b, (plan_rel_t *)r, &s);
     for (int i = 0; i < s.n; i++)
         if (expr_pending(b, *s.at[i]))
             return true;
     return false;
 }
 
-static pln_rel_t *walk(pln_binder_t *b, pln_rel_t *r)
+static plan_rel_t *walk(pln_binder_t *b, plan_rel_t *r)
 {
     if (!r)
         return r;
@@ -1153,9 +1154,9 @@ static int sides(const ty_expr_t *e, int nl)
  * rule the preserved one), so its value is joined to that side's rows and
  * the condition reads it there.
  */
-static pln_rel_t *decorrelate_outer_on(pln_binder_t *b, pln_rel_t *j, int base)
+static plan_rel_t *decorrelate_outer_on(pln_binder_t *b, plan_rel_t *j, int base)
 {
-    pln_rel_t *l = j->input, *r = j->right;
+    plan_rel_t *l = j->input, *r = j->right;
     int nl0 = l->ncols, nr0 = r->ncols;
     ty_expr_t *pred = j->pred;
     for (;;) {
@@ -1181,7 +1182,7 @@ static pln_rel_t *decorrelate_outer_on(pln_binder_t *b, pln_rel_t *j, int base)
         cmap_t to_right = {.split = INT_MAX, .lo = -nl};
         if (right && u.lhs)
             su.lhs = subst(&c, u.lhs, &to_right);
-        pln_rel_t *in = join_sublink(b, right ? r : l, &su, right ? base + nl0 : base, &value);
+        plan_rel_t *in = join_sublink(b, right ? r : l, &su, right ? base + nl0 : base, &value);
         if (!in)
             return NULL;
         /* The condition's columns: the left side's stay, the right side's move past a new left column. */
@@ -1199,21 +1200,21 @@ static pln_rel_t *decorrelate_outer_on(pln_binder_t *b, pln_rel_t *j, int base)
             l = in;
         }
     }
-    pln_rel_t *n = join(b, l, r, j->join, pred);
+    plan_rel_t *n = join(b, l, r, j->join, pred);
     ty_expr_t **es = exprs_new(b, nl0 + nr0);
     cols_of(b, n, 0, nl0, es);
     cols_of(b, n, l->ncols, nr0, es + nl0);
     return project(b, n, es, nl0 + nr0);
 }
 
-pln_rel_t *pln__decorrelate_on(pln_binder_t *b, pln_rel_t *j, int base)
+plan_rel_t *pln__decorrelate_on(pln_binder_t *b, plan_rel_t *j, int base)
 {
-    if (j->join != SQL_JOIN_INNER)
+    if (j->join != PLAN_JOIN_INNER)
         return decorrelate_outer_on(b, j, base);
     /* An inner join's condition is a filter over the product: its subqueries join there. */
-    pln_rel_t *l = j->input, *r = j->right;
+    plan_rel_t *l = j->input, *r = j->right;
     ty_expr_t *on = j->pred;
-    pln_rel_t *f = rel_new(b, PLN_REL_FILTER, join(b, l, r, SQL_JOIN_INNER, NULL), l->ncols + r->ncols);
+    plan_rel_t *f = rel_new(b, PLAN_REL_FILTER, join(b, l, r, PLAN_JOIN_INNER, NULL), l->ncols + r->ncols);
     memcpy(f->types, f->input->types, sizeof(ty_oid_t) * (size_t)f->ncols);
     f->pred = on;
     slots_t s = {0};
@@ -1221,7 +1222,7 @@ pln_rel_t *pln__decorrelate_on(pln_binder_t *b, pln_rel_t *j, int base)
     return join_all(b, f, &s, base);
 }
 
-pln_rel_t *pln__decorrelate(pln_binder_t *b, pln_rel_t *rel)
+plan_rel_t *pln__decorrelate(pln_binder_t *b, plan_rel_t *rel)
 {
     bool any = false;
     for (int i = 0; i < b->nsublinks && !any; i++)

@@ -40,9 +40,9 @@
 
 typedef struct pln_withitem {
     const sql_cte_t *def;
-    pln_cte_t *cte;               /* NULL until bound */
+    plan_cte_t *cte;               /* NULL until bound */
     int ncols;
-    pln_column_t *cols;
+    plan_column_t *cols;
     bool visible;                 /* may be read from where binding is now */
     bool recursing;               /* its recursive term is being bound: a reference reads the worktable */
 } pln_withitem_t;
@@ -258,13 +258,13 @@ static bool set_columns(pln_binder_t *b, pln_withitem_t *it, const pln_bound_t *
         return pln__error(b, d->pos, "42P10", "WITH query \"%s\" has %d columns available but %d columns specified",
                           d->name, q->ncols, naliases);
     it->ncols = q->ncols;
-    it->cols = cm_arena_alloc(b->arena, sizeof(pln_column_t) * (size_t)(q->ncols ? q->ncols : 1));
+    it->cols = cm_arena_alloc(b->arena, sizeof(plan_column_t) * (size_t)(q->ncols ? q->ncols : 1));
     for (int i = 0; i < q->ncols; i++) {
         it->cols[i] = q->cols[i];
         if (i < naliases)
             it->cols[i].name = d->columns->items[i];
     }
-    pln_cte_t *c = cm_arena_zalloc(b->arena, sizeof(*c));
+    plan_cte_t *c = cm_arena_zalloc(b->arena, sizeof(*c));
     c->id = b->nctes++;
     c->name = d->name;
     c->ncols = q->ncols;
@@ -368,7 +368,7 @@ static bool bind_recursive(pln_binder_t *b, pln_withitem_t *it)
         ty_expr_t *pair[2];
         for (int k = 0; k < 2; k++) {
             const pln_bound_t *side = k ? &r : &l;
-            bool direct = side->targets && side->rel->kind == PLN_REL_PROJECT && side->rel->exprs == side->targets;
+            bool direct = side->targets && side->rel->kind == PLAN_REL_PROJECT && side->rel->exprs == side->targets;
             pair[k] = direct ? side->targets[i] : ty_expr_new(b->arena, TY_EXPR_COLUMN, side->cols[i].type, 0);
             if (!direct) {
                 pair[k]->typmod = side->cols[i].typmod;
@@ -398,9 +398,9 @@ static bool bind_recursive(pln_binder_t *b, pln_withitem_t *it)
             cast = true;
         }
     }
-    pln_rel_t *rec = r.rel;
+    plan_rel_t *rec = r.rel;
     if (cast) {
-        rec = pln__rel_new(b, PLN_REL_PROJECT, r.rel, r.ncols);
+        rec = pln__rel_new(b, PLAN_REL_PROJECT, r.rel, r.ncols);
         rec->exprs = cols;
         for (int i = 0; i < r.ncols; i++)
             rec->types[i] = cols[i]->type;
@@ -504,12 +504,12 @@ bool pln__with_end(pln_binder_t *b, const sql_select_t *s, pln_bound_t *q, bool 
         n += w->items[i].cte && w->items[i].cte->nrefs > 0;
     if (n == 0)
         return true;
-    pln_rel_t *let = pln__rel_new(b, PLN_REL_LET, q->rel, q->rel->ncols);
+    plan_rel_t *let = pln__rel_new(b, PLAN_REL_LET, q->rel, q->rel->ncols);
     memcpy(let->types, q->rel->types, sizeof(ty_oid_t) * (size_t)q->rel->ncols);
-    let->ctes = cm_arena_alloc(b->arena, sizeof(pln_cte_t *) * (size_t)n);
+    let->ctes = cm_arena_alloc(b->arena, sizeof(plan_cte_t *) * (size_t)n);
     /* In the order they were bound (ids), so an item comes after the items it reads. */
     for (int i = 0; i < w->n; i++) {
-        pln_cte_t *c = w->items[i].cte;
+        plan_cte_t *c = w->items[i].cte;
         if (!c || c->nrefs == 0)
             continue;
         int at = let->nctes++;
@@ -532,7 +532,7 @@ static pln_withitem_t *find_item(pln_binder_t *b, const char *name, bool visible
     return NULL;
 }
 
-int pln__bind_cte_ref(pln_binder_t *b, const sql_from_t *f, pln_scope_t *sc, pln_rel_t **rel)
+int pln__bind_cte_ref(pln_binder_t *b, const sql_from_t *f, pln_scope_t *sc, plan_rel_t **rel)
 {
     const char *name = f->names->items[0];
     pln_withitem_t *it = find_item(b, name, true);
@@ -550,8 +550,8 @@ int pln__bind_cte_ref(pln_binder_t *b, const sql_from_t *f, pln_scope_t *sc, pln
                    naliases);
         return -1;
     }
-    pln_column_t *cols = cm_arena_alloc(b->arena, sizeof(pln_column_t) * (size_t)(ncols ? ncols : 1));
-    pln_rel_t *r = pln__rel_new(b, PLN_REL_CTE, NULL, ncols);
+    plan_column_t *cols = cm_arena_alloc(b->arena, sizeof(plan_column_t) * (size_t)(ncols ? ncols : 1));
+    plan_rel_t *r = pln__rel_new(b, PLAN_REL_CTE, NULL, ncols);
     r->cte = it->cte;
     r->worktable = it->recursing;
     for (int i = 0; i < ncols; i++) {
@@ -579,7 +579,7 @@ void pln__cte_forward_hint(pln_binder_t *b, const char *name)
 
 /* One item's rows in one execution, made as far as readers need them. */
 typedef struct pln_cterun {
-    const pln_cte_t *cte;
+    const plan_cte_t *cte;
     int n, cap;
     ty_datum_t **rows;
     pln_iter_t *cur;              /* the term being read: the query (or non-recursive term), then each iteration */
@@ -611,7 +611,7 @@ static int64_t iteration_limit(pln_exec_t *x)
 }
 
 /* The item's results in this execution (a short list: a query has few CTEs). */
-static pln_cterun_t *run_of(pln_exec_t *x, const pln_cte_t *c)
+static pln_cterun_t *run_of(pln_exec_t *x, const plan_cte_t *c)
 {
     for (int i = 0; i < x->nctes; i++)
         if (x->ctes[i]->cte == c)
@@ -643,7 +643,7 @@ static void append(pln_exec_t *x, pln_cterun_t *r, ty_datum_t *row)
 }
 
 /* Makes at least one more row of the item, or marks it done. */
-static bool produce(pln_exec_t *x, const pln_cte_t *c, pln_cterun_t *r)
+static bool produce(pln_exec_t *x, const plan_cte_t *c, pln_cterun_t *r)
 {
     for (;;) {
         if (!r->cur) {
@@ -693,10 +693,10 @@ typedef struct cte_reader {
     int pos, end;
 } cte_reader_t;
 
-bool pln__cte_next(pln_exec_t *x, const pln_rel_t *rel, void **state, ty_datum_t **row)
+bool pln__cte_next(pln_exec_t *x, const plan_rel_t *rel, void **state, ty_datum_t **row)
 {
     *row = NULL;
-    const pln_cte_t *c = rel->cte;
+    const plan_cte_t *c = rel->cte;
     cte_reader_t *rd = *state;
     if (!rd) {
         rd = cm_arena_zalloc(x->ctx->arena, sizeof(*rd));

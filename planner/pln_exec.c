@@ -15,7 +15,7 @@
 
 typedef struct pln_iter pln_iter_t;
 struct pln_iter {
-    const pln_rel_t *rel;
+    const plan_rel_t *rel;
     pln_iter_t *in, *right;
     bool started;
     bool left_done;               /* UNION: reading the right side */
@@ -42,7 +42,7 @@ struct pln_iter {
 
 static bool next(pln_exec_t *x, pln_iter_t *it, ty_datum_t **row);
 
-static pln_iter_t *iter_new(pln_exec_t *x, const pln_rel_t *rel)
+static pln_iter_t *iter_new(pln_exec_t *x, const plan_rel_t *rel)
 {
     pln_iter_t *it = cm_arena_zalloc(x->ctx->arena, sizeof(*it));
     it->rel = rel;
@@ -78,10 +78,10 @@ static ty_datum_t *new_row(pln_exec_t *x, int n)
 
 /* ---------------------------------------------------------------- sort */
 
-static int cmp_rows(const pln_sortkey_t *keys, int nkeys, const ty_datum_t *a, const ty_datum_t *b)
+static int cmp_rows(const plan_sortkey_t *keys, int nkeys, const ty_datum_t *a, const ty_datum_t *b)
 {
     for (int i = 0; i < nkeys; i++) {
-        const pln_sortkey_t *k = &keys[i];
+        const plan_sortkey_t *k = &keys[i];
         const ty_datum_t *p = &a[k->col], *q = &b[k->col];
         if (p->isnull || q->isnull) {
             if (p->isnull && q->isnull)
@@ -96,7 +96,7 @@ static int cmp_rows(const pln_sortkey_t *keys, int nkeys, const ty_datum_t *a, c
 }
 
 /* A stable merge sort: ORDER BY (and ORDER BY inside aggregates) keeps equal rows in input order. */
-void pln__rows_sort(const pln_sortkey_t *keys, int nkeys, ty_datum_t **rows, ty_datum_t **tmp, int n)
+void pln__rows_sort(const plan_sortkey_t *keys, int nkeys, ty_datum_t **rows, ty_datum_t **tmp, int n)
 {
     if (n < 2)
         return;
@@ -141,7 +141,7 @@ static bool drain(pln_exec_t *x, pln_iter_t *in, int max, ty_datum_t ***rows, in
 
 static bool reduce(pln_exec_t *x, pln_iter_t *it)
 {
-    const pln_rel_t *rel = it->rel;
+    const plan_rel_t *rel = it->rel;
     int nk = rel->nkeys, na = rel->naggs;
     int nargs = 0, maxvals = 1;
     for (int a = 0; a < na; a++) {
@@ -178,7 +178,7 @@ static bool reduce(pln_exec_t *x, pln_iter_t *it)
         }
         pln_aggstate_t **st = g->state;
         for (int a = 0, j = nk; a < na; a++) {
-            const pln_agg_t *ag = rel->aggs[a];
+            const plan_agg_t *ag = rel->aggs[a];
             int nv = pln__agg_nexprs(ag);
             memset(vals, 0, sizeof(ty_datum_t) * (size_t)maxvals);
             bool skip = false;
@@ -227,9 +227,9 @@ static bool reduce(pln_exec_t *x, pln_iter_t *it)
 
 static bool setop_start(pln_exec_t *x, pln_iter_t *it)
 {
-    const pln_rel_t *rel = it->rel;
+    const plan_rel_t *rel = it->rel;
     it->set = pln__rowset_new(x->ctx->arena, rel->ncols, rel->types);
-    if (rel->setop == SQL_SETOP_UNION)
+    if (rel->setop == PLAN_SETOP_UNION)
         return true;
     for (int side = 0; side < 2; side++) {
         for (;;) {
@@ -247,18 +247,18 @@ static bool setop_start(pln_exec_t *x, pln_iter_t *it)
     return true;
 }
 
-static int64_t setop_copies(const pln_rel_t *rel, const pln_rowent_t *e)
+static int64_t setop_copies(const plan_rel_t *rel, const pln_rowent_t *e)
 {
     int64_t l = e->count[0], r = e->count[1];
-    if (rel->setop == SQL_SETOP_INTERSECT)
+    if (rel->setop == PLAN_SETOP_INTERSECT)
         return rel->all ? (l < r ? l : r) : (l > 0 && r > 0);
     return rel->all ? (l > r ? l - r : 0) : (l > 0 && r == 0);
 }
 
 static bool setop_next(pln_exec_t *x, pln_iter_t *it, ty_datum_t **row)
 {
-    const pln_rel_t *rel = it->rel;
-    if (rel->setop == SQL_SETOP_UNION) {
+    const plan_rel_t *rel = it->rel;
+    if (rel->setop == PLAN_SETOP_UNION) {
         for (;;) {
             ty_datum_t *r;
             if (!next(x, it->left_done ? it->right : it->in, &r))
@@ -296,7 +296,7 @@ static bool setop_next(pln_exec_t *x, pln_iter_t *it, ty_datum_t **row)
 /* ---------------------------------------------------------------- joins */
 
 /* A left row with the right row r, or with NULLs for a missing side (l or r NULL). */
-static ty_datum_t *join_row(pln_exec_t *x, const pln_rel_t *rel, const ty_datum_t *l, const ty_datum_t *r)
+static ty_datum_t *join_row(pln_exec_t *x, const plan_rel_t *rel, const ty_datum_t *l, const ty_datum_t *r)
 {
     int lw = rel->input->ncols, rw = rel->right->ncols;
     ty_datum_t *out = new_row(x, rel->ncols);
@@ -354,7 +354,7 @@ static void find_keys(pln_iter_t *it, const ty_expr_t *c, int lw, int max)
  */
 static void join_hash(pln_exec_t *x, pln_iter_t *it)
 {
-    const pln_rel_t *rel = it->rel;
+    const plan_rel_t *rel = it->rel;
     enum { MAX_KEYS = 8 };
     if (!rel->pred || it->nr < 2)
         return;   /* one right row: nothing to look up */
@@ -425,9 +425,9 @@ static void join_candidates(pln_iter_t *it)
  */
 static bool join_next(pln_exec_t *x, pln_iter_t *it, ty_datum_t **row)
 {
-    const pln_rel_t *rel = it->rel;
-    bool keep_left = rel->join == SQL_JOIN_LEFT || rel->join == SQL_JOIN_FULL;
-    bool keep_right = rel->join == SQL_JOIN_RIGHT || rel->join == SQL_JOIN_FULL;
+    const plan_rel_t *rel = it->rel;
+    bool keep_left = rel->join == PLAN_JOIN_LEFT || rel->join == PLAN_JOIN_FULL;
+    bool keep_right = rel->join == PLAN_JOIN_RIGHT || rel->join == PLAN_JOIN_FULL;
     while (!it->left_done) {
         if (!it->cur) {
             if (!next(x, it->in, &it->cur))
@@ -499,7 +499,7 @@ struct pln_session_rows {
 
 static bool session_start(pln_exec_t *x, pln_iter_t *it)
 {
-    const pln_rel_t *rel = it->rel;
+    const plan_rel_t *rel = it->rel;
     /* Without a session (unit tests, workers) the relation is empty. */
     if (!x->ctx->session_rows)
         return true;
@@ -521,31 +521,31 @@ static bool session_start(pln_exec_t *x, pln_iter_t *it)
 static bool start(pln_exec_t *x, pln_iter_t *it)
 {
     it->started = true;
-    const pln_rel_t *rel = it->rel;
+    const plan_rel_t *rel = it->rel;
     switch (rel->kind) {
-    case PLN_REL_SORT: {
+    case PLAN_REL_SORT: {
         if (!drain(x, it->in, -1, &it->buf, &it->nbuf))
             return false;
         ty_datum_t **tmp = cm_arena_alloc(x->ctx->arena, sizeof(ty_datum_t *) * (size_t)(it->nbuf + 1));
         pln__rows_sort(rel->sort, rel->nsort, it->buf, tmp, it->nbuf);
         return true;
     }
-    case PLN_REL_REDUCE:
+    case PLAN_REL_REDUCE:
         return reduce(x, it);
-    case PLN_REL_WINDOW: {
+    case PLAN_REL_WINDOW: {
         ty_datum_t **in;
         int n;
         return drain(x, it->in, -1, &in, &n) && pln__window_run(x, rel, in, n, &it->buf) && (it->nbuf = n, true);
     }
-    case PLN_REL_PRODUCT:
+    case PLAN_REL_PRODUCT:
         return drain(x, it->right, -1, &it->rrows, &it->nr);
-    case PLN_REL_JOIN:
+    case PLAN_REL_JOIN:
         if (!drain(x, it->right, -1, &it->rrows, &it->nr))
             return false;
         it->rmatched = cm_arena_zalloc(x->ctx->arena, sizeof(bool) * (size_t)(it->nr ? it->nr : 1));
         join_hash(x, it);
         return true;
-    case PLN_REL_DISTINCT:
+    case PLAN_REL_DISTINCT:
         if (rel->nsort) {
             /* DISTINCT ON: a set of the key columns only. */
             ty_oid_t *types = cm_arena_alloc(x->ctx->arena, sizeof(ty_oid_t) * (size_t)rel->nsort);
@@ -556,13 +556,13 @@ static bool start(pln_exec_t *x, pln_iter_t *it)
         }
         it->set = pln__rowset_new(x->ctx->arena, rel->ncols, rel->types);
         return true;
-    case PLN_REL_LIMIT:
+    case PLAN_REL_LIMIT:
         it->limit = -1;
         return (!rel->offset || eval_bound(x, rel->offset, "OFFSET", "2201X", &it->skip)) &&
                (!rel->limit || eval_bound(x, rel->limit, "LIMIT", "2201W", &it->limit));
-    case PLN_REL_SETOP:
+    case PLAN_REL_SETOP:
         return setop_start(x, it);
-    case PLN_REL_SESSION:
+    case PLAN_REL_SESSION:
         return session_start(x, it);
     default:
         return true;
@@ -574,9 +574,9 @@ static bool next(pln_exec_t *x, pln_iter_t *it, ty_datum_t **row)
     *row = NULL;
     if (!it->started && !start(x, it))
         return false;
-    const pln_rel_t *rel = it->rel;
+    const plan_rel_t *rel = it->rel;
     switch (rel->kind) {
-    case PLN_REL_VALUES: {
+    case PLAN_REL_VALUES: {
         if (it->pos >= rel->nrows)
             return true;
         if (!ty_ctx_check_interrupt(x->ctx))
@@ -591,7 +591,7 @@ static bool next(pln_exec_t *x, pln_iter_t *it, ty_datum_t **row)
         *row = r;
         return true;
     }
-    case PLN_REL_PROJECT: {
+    case PLAN_REL_PROJECT: {
         ty_datum_t *in;
         if (!next(x, it->in, &in))
             return false;
@@ -606,7 +606,7 @@ static bool next(pln_exec_t *x, pln_iter_t *it, ty_datum_t **row)
         *row = r;
         return true;
     }
-    case PLN_REL_FILTER:
+    case PLAN_REL_FILTER:
         for (;;) {
             ty_datum_t *in, ok;
             if (!next(x, it->in, &in))
@@ -620,7 +620,7 @@ static bool next(pln_exec_t *x, pln_iter_t *it, ty_datum_t **row)
                 return true;
             }
         }
-    case PLN_REL_PRODUCT: {
+    case PLAN_REL_PRODUCT: {
         int lw = rel->input->ncols, rw = rel->right->ncols;
         while (!it->cur || it->pos >= it->nr) {
             if (!next(x, it->in, &it->cur))
@@ -635,16 +635,20 @@ static bool next(pln_exec_t *x, pln_iter_t *it, ty_datum_t **row)
         *row = r;
         return true;
     }
-    case PLN_REL_JOIN:
+    case PLAN_REL_JOIN:
         return join_next(x, it, row);
-    case PLN_REL_SORT:
-    case PLN_REL_REDUCE:
-    case PLN_REL_SESSION:
-    case PLN_REL_WINDOW:
+    case PLAN_REL_GET:
+        /* A relation's rows live with the workers; binding keeps an error in a plan that reads one
+         * until they run it, so here it has none (as the catalog views' empty relations). */
+        return true;
+    case PLAN_REL_SORT:
+    case PLAN_REL_REDUCE:
+    case PLAN_REL_SESSION:
+    case PLAN_REL_WINDOW:
         if (it->pos < it->nbuf)
             *row = it->buf[it->pos++];
         return true;
-    case PLN_REL_DISTINCT:
+    case PLAN_REL_DISTINCT:
         for (;;) {
             ty_datum_t *in;
             if (!next(x, it->in, &in))
@@ -665,7 +669,7 @@ static bool next(pln_exec_t *x, pln_iter_t *it, ty_datum_t **row)
                 return true;
             }
         }
-    case PLN_REL_LIMIT:
+    case PLAN_REL_LIMIT:
         while (it->limit < 0 || it->sent < it->limit) {
             ty_datum_t *in;
             if (!next(x, it->in, &in))
@@ -681,19 +685,19 @@ static bool next(pln_exec_t *x, pln_iter_t *it, ty_datum_t **row)
             return true;
         }
         return true;
-    case PLN_REL_SETOP:
+    case PLAN_REL_SETOP:
         return setop_next(x, it, row);
-    case PLN_REL_LET:
+    case PLAN_REL_LET:
         return next(x, it->in, row);   /* the CTEs are computed when first read */
-    case PLN_REL_CTE:
+    case PLAN_REL_CTE:
         return pln__cte_next(x, rel, &it->ext, row);
-    case PLN_REL_FLATMAP:
+    case PLAN_REL_FLATMAP:
         return pln__flatmap_next(x, rel, it->in, &it->ext, row);
     }
     return cm_err_set(x->ctx->err, CM_ERRCODE_INTERNAL_ERROR, "unknown plan operator %d", (int)rel->kind);
 }
 
-pln_iter_t *pln__iter_new(pln_exec_t *x, const pln_rel_t *rel)
+pln_iter_t *pln__iter_new(pln_exec_t *x, const plan_rel_t *rel)
 {
     return iter_new(x, rel);
 }
@@ -703,7 +707,7 @@ bool pln__iter_next(pln_exec_t *x, pln_iter_t *it, ty_datum_t **row)
     return next(x, it, row);
 }
 
-bool pln__exec_collect(pln_exec_t *x, const pln_rel_t *rel, int max_rows, ty_datum_t ***rows, int *nrows)
+bool pln__exec_collect(pln_exec_t *x, const plan_rel_t *rel, int max_rows, ty_datum_t ***rows, int *nrows)
 {
     return drain(x, iter_new(x, rel), max_rows, rows, nrows);
 }
@@ -712,7 +716,7 @@ bool pln_query_run(const pln_stmt_t *stmt, const char *sql, const ty_datum_t *pa
                    pln_row_cb cb, void *arg)
 {
     CM_ASSERT(stmt->kind == PLN_QUERY && stmt->query);
-    const struct pln_query *q = stmt->query;
+    const plan_t *q = stmt->query;
     pln_exec_t x = {.ctx = ctx, .sql = sql, .params = params, .q = q};
     for (int i = 0; i < q->nlits; i++) {
         ty_datum_t d;

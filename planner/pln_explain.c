@@ -73,7 +73,7 @@ static void line_put(explain_t *x, int depth, const char *text)
 
 /* ============================================================ operators */
 
-static void rel_out(explain_t *x, const pln_rel_t *r, int depth);
+static void rel_out(explain_t *x, const plan_rel_t *r, int depth);
 
 static void row_out(explain_t *x, int depth, ty_expr_t *const *row, int ncols)
 {
@@ -84,7 +84,7 @@ static void row_out(explain_t *x, int depth, ty_expr_t *const *row, int ncols)
     line_end(x);
 }
 
-static void values_out(explain_t *x, const pln_rel_t *r, int depth)
+static void values_out(explain_t *x, const plan_rel_t *r, int depth)
 {
     if (r->nrows == 0) {
         line_put(x, depth, "Constant <empty>");
@@ -110,7 +110,7 @@ static bool all_const(ty_expr_t *const *es, int n)
  * is left out when it would do nothing; SELECT of constants without FROM
  * is the Constant row it folded to.
  */
-static bool only_columns(const pln_rel_t *r)
+static bool only_columns(const plan_rel_t *r)
 {
     for (int i = 0; i < r->ncols; i++)
         if (r->exprs[i]->kind != TY_EXPR_COLUMN)
@@ -118,12 +118,12 @@ static bool only_columns(const pln_rel_t *r)
     return true;
 }
 
-static void project_out(explain_t *x, const pln_rel_t *r, int depth)
+static void project_out(explain_t *x, const plan_rel_t *r, int depth)
 {
-    const pln_rel_t *in = r->input;
-    while (in->kind == PLN_REL_PROJECT && !in->get && only_columns(r) && only_columns(in)) {
+    const plan_rel_t *in = r->input;
+    while (in->kind == PLAN_REL_PROJECT && only_columns(r) && only_columns(in)) {
         /* Projections that only pick columns, one over another (SELECT * over USING's merge), are one. */
-        pln_rel_t *one = cm_arena_alloc(x->b->arena, sizeof(*one));
+        plan_rel_t *one = cm_arena_alloc(x->b->arena, sizeof(*one));
         *one = *r;
         one->exprs = cm_arena_alloc(x->b->arena, sizeof(ty_expr_t *) * (size_t)(r->ncols ? r->ncols : 1));
         for (int i = 0; i < r->ncols; i++)
@@ -132,15 +132,15 @@ static void project_out(explain_t *x, const pln_rel_t *r, int depth)
         r = one;
         in = one->input;
     }
-    if (in->kind == PLN_REL_VALUES && !in->get && in->nrows == 1 && in->ncols == 0 && all_const(r->exprs, r->ncols)) {
+    if (in->kind == PLAN_REL_VALUES && in->nrows == 1 && in->ncols == 0 && all_const(r->exprs, r->ncols)) {
         line_put(x, depth, "Constant");
         row_out(x, depth + 1, r->exprs, r->ncols);
         return;
     }
     /* Project (pick) over Map (maps) over in. A projection that only picks columns of one that
      * computes some (a volatile expression nobody reads is still computed) is one of those. */
-    const pln_rel_t *m = r;
-    bool picks_of_map = only_columns(r) && in->kind == PLN_REL_PROJECT && !in->get;
+    const plan_rel_t *m = r;
+    bool picks_of_map = only_columns(r) && in->kind == PLAN_REL_PROJECT;
     if (picks_of_map) {
         m = in;
         in = in->input;
@@ -193,21 +193,21 @@ static void project_out(explain_t *x, const pln_rel_t *r, int depth)
  */
 typedef struct join_block {
     int n, cap;
-    const pln_rel_t **in;
+    const plan_rel_t **in;
     pln_conj_t on;
 } join_block_t;
 
-static bool is_inner(const pln_rel_t *r)
+static bool is_inner(const plan_rel_t *r)
 {
-    return !r->get && (r->kind == PLN_REL_PRODUCT || (r->kind == PLN_REL_JOIN && r->join == SQL_JOIN_INNER));
+    return (r->kind == PLAN_REL_PRODUCT || (r->kind == PLAN_REL_JOIN && r->join == PLAN_JOIN_INNER));
 }
 
-static void block_collect(explain_t *x, const pln_rel_t *r, int offset, join_block_t *jb)
+static void block_collect(explain_t *x, const plan_rel_t *r, int offset, join_block_t *jb)
 {
     if (!is_inner(r)) {
         if (jb->n == jb->cap) {
             int cap = jb->cap ? 2 * jb->cap : 8;
-            const pln_rel_t **g = cm_arena_alloc(x->b->arena, sizeof(*g) * (size_t)cap);
+            const plan_rel_t **g = cm_arena_alloc(x->b->arena, sizeof(*g) * (size_t)cap);
             if (jb->n)
                 memcpy(g, jb->in, sizeof(*g) * (size_t)jb->n);
             jb->in = g;
@@ -270,11 +270,11 @@ static void join_on_out(explain_t *x, int ncols, const pln_conj_t *on)
     }
 }
 
-static void join_out(explain_t *x, const pln_rel_t *r, const ty_expr_t *on, int depth)
+static void join_out(explain_t *x, const plan_rel_t *r, const ty_expr_t *on, int depth)
 {
-    static const char *const kinds[] = {[SQL_JOIN_INNER] = "Join", [SQL_JOIN_LEFT] = "LeftOuterJoin",
-                                        [SQL_JOIN_RIGHT] = "RightOuterJoin", [SQL_JOIN_FULL] = "FullOuterJoin",
-                                        [SQL_JOIN_CROSS] = "CrossJoin"};
+    static const char *const kinds[] = {[PLAN_JOIN_INNER] = "Join", [PLAN_JOIN_LEFT] = "LeftOuterJoin",
+                                        [PLAN_JOIN_RIGHT] = "RightOuterJoin", [PLAN_JOIN_FULL] = "FullOuterJoin",
+                                        [PLAN_JOIN_CROSS] = "CrossJoin"};
     join_block_t jb = {0};
     if (is_inner(r))
         block_collect(x, r, 0, &jb);
@@ -285,7 +285,7 @@ static void join_out(explain_t *x, const pln_rel_t *r, const ty_expr_t *on, int 
     if (is_inner(r) && jb.on.n == 0) {
         cm_buf_put_str(&x->line, "CrossJoin");
     } else {
-        cm_buf_put_str(&x->line, kinds[is_inner(r) ? SQL_JOIN_INNER : r->join]);
+        cm_buf_put_str(&x->line, kinds[is_inner(r) ? PLAN_JOIN_INNER : r->join]);
         cm_buf_put_str(&x->line, " on=(");
         if (jb.on.n)
             join_on_out(x, r->ncols, &jb.on);
@@ -303,7 +303,7 @@ static void join_out(explain_t *x, const pln_rel_t *r, const ty_expr_t *on, int 
     }
 }
 
-static void reduce_out(explain_t *x, const pln_rel_t *r, int depth)
+static void reduce_out(explain_t *x, const plan_rel_t *r, int depth)
 {
     line_begin(x, depth);
     if (r->naggs == 0 && r->nkeys > 0) {
@@ -336,16 +336,16 @@ static void reduce_out(explain_t *x, const pln_rel_t *r, int depth)
  * A projection that only drops the sort's hidden columns is printed above
  * the TopK; dropping columns after the limit or before it is the same.
  */
-static void topk_out(explain_t *x, const pln_rel_t *r, int depth)
+static void topk_out(explain_t *x, const plan_rel_t *r, int depth)
 {
-    const pln_rel_t *sort = NULL, *in = r->input;
-    if (r->kind == PLN_REL_SORT) {
+    const plan_rel_t *sort = NULL, *in = r->input;
+    if (r->kind == PLAN_REL_SORT) {
         sort = r;
-    } else if (in->kind == PLN_REL_SORT) {
+    } else if (in->kind == PLAN_REL_SORT) {
         sort = in;
         in = in->input;
-    } else if (r->kind == PLN_REL_LIMIT && in->kind == PLN_REL_PROJECT && only_columns(in) &&
-               in->input->kind == PLN_REL_SORT) {
+    } else if (r->kind == PLAN_REL_LIMIT && in->kind == PLAN_REL_PROJECT && only_columns(in) &&
+               in->input->kind == PLAN_REL_SORT) {
         line_begin(x, depth);
         cm_buf_put_str(&x->line, "Project (");
         for (int i = 0; i < in->ncols; i++)
@@ -360,7 +360,7 @@ static void topk_out(explain_t *x, const pln_rel_t *r, int depth)
         in = r->input;
     line_begin(x, depth);
     cm_buf_put_str(&x->line, "TopK");
-    if (r->kind == PLN_REL_DISTINCT) {
+    if (r->kind == PLAN_REL_DISTINCT) {
         cm_buf_put_str(&x->line, " group_by=[");
         for (int i = 0; i < r->nsort; i++)
             cm_buf_printf(&x->line, "%s#%d", i ? ", " : "", r->sort[i].col);
@@ -371,9 +371,9 @@ static void topk_out(explain_t *x, const pln_rel_t *r, int depth)
         pln__explain_keys(&x->line, sort->sort, sort->nsort);
         cm_buf_put_u8(&x->line, ']');
     }
-    if (r->kind == PLN_REL_DISTINCT) {
+    if (r->kind == PLAN_REL_DISTINCT) {
         cm_buf_put_str(&x->line, " limit=1");
-    } else if (r->kind == PLN_REL_LIMIT) {
+    } else if (r->kind == PLAN_REL_LIMIT) {
         if (r->limit) {
             cm_buf_put_str(&x->line, " limit=");
             pln__explain_expr(x->b, &x->line, r->limit, false);
@@ -388,9 +388,9 @@ static void topk_out(explain_t *x, const pln_rel_t *r, int depth)
 }
 
 /* The inputs of a chain of the same set operation, left to right (UNION is associative). */
-static void union_inputs_out(explain_t *x, const pln_rel_t *r, sql_setop_t op, bool all, int depth)
+static void union_inputs_out(explain_t *x, const plan_rel_t *r, plan_setop_t op, bool all, int depth)
 {
-    if (r->kind == PLN_REL_SETOP && r->setop == op && (r->all == all || !all)) {
+    if (r->kind == PLAN_REL_SETOP && r->setop == op && (r->all == all || !all)) {
         union_inputs_out(x, r->input, op, all, depth);
         union_inputs_out(x, r->right, op, all, depth);
     } else {
@@ -398,7 +398,7 @@ static void union_inputs_out(explain_t *x, const pln_rel_t *r, sql_setop_t op, b
     }
 }
 
-static void distinct_of(explain_t *x, const pln_rel_t *r, bool distinct, int depth)
+static void distinct_of(explain_t *x, const plan_rel_t *r, bool distinct, int depth)
 {
     if (distinct) {
         line_put(x, depth++, "Distinct");
@@ -407,7 +407,7 @@ static void distinct_of(explain_t *x, const pln_rel_t *r, bool distinct, int dep
 }
 
 /* a EXCEPT ALL b: the rows of a whose count stays positive after b's are subtracted. */
-static void except_out(explain_t *x, const pln_rel_t *a, const pln_rel_t *b, bool distinct, int depth)
+static void except_out(explain_t *x, const plan_rel_t *a, const plan_rel_t *b, bool distinct, int depth)
 {
     line_put(x, depth, "Threshold");
     line_put(x, depth + 1, "Union");
@@ -416,27 +416,27 @@ static void except_out(explain_t *x, const pln_rel_t *a, const pln_rel_t *b, boo
     distinct_of(x, b, distinct, depth + 3);
 }
 
-static void setop_out(explain_t *x, const pln_rel_t *r, int depth)
+static void setop_out(explain_t *x, const plan_rel_t *r, int depth)
 {
     bool distinct = !r->all;
     switch (r->setop) {
-    case SQL_SETOP_UNION:
+    case PLAN_SETOP_UNION:
         if (distinct)
             line_put(x, depth++, "Distinct");
         line_put(x, depth, "Union");
-        union_inputs_out(x, r, SQL_SETOP_UNION, r->all, depth + 1);
+        union_inputs_out(x, r, PLAN_SETOP_UNION, r->all, depth + 1);
         return;
-    case SQL_SETOP_EXCEPT:
+    case PLAN_SETOP_EXCEPT:
         except_out(x, r->input, r->right, distinct, depth);
         return;
-    case SQL_SETOP_INTERSECT:
+    case PLAN_SETOP_INTERSECT:
         /* The dataflow has no intersection: min(a, b) is a - (a EXCEPT ALL b). */
         line_put(x, depth, "Union");
         distinct_of(x, r->input, distinct, depth + 1);
         line_put(x, depth + 1, "Negate");
         except_out(x, r->input, r->right, distinct, depth + 2);
         return;
-    case SQL_SETOP_NONE:
+    case PLAN_SETOP_NONE:
         break;
     }
     line_put(x, depth, "?");
@@ -447,14 +447,14 @@ static void setop_out(explain_t *x, const pln_rel_t *r, int depth)
  * dependency order, then the query; a recursive one under "With Recursive"
  * is its terms' Union, where "Get l<id>" inside reads the last iteration.
  */
-static void let_out(explain_t *x, const pln_rel_t *r, int depth)
+static void let_out(explain_t *x, const plan_rel_t *r, int depth)
 {
     bool recursive = false;
     for (int i = 0; i < r->nctes; i++)
         recursive |= r->ctes[i]->rec != NULL;
     line_put(x, depth, recursive ? "With Recursive" : "With");
     for (int i = 0; i < r->nctes; i++) {
-        const pln_cte_t *c = r->ctes[i];
+        const plan_cte_t *c = r->ctes[i];
         line_begin(x, depth + 1);
         cm_buf_printf(&x->line, "cte l%d =", c->id);
         line_end(x);
@@ -474,12 +474,12 @@ static void let_out(explain_t *x, const pln_rel_t *r, int depth)
 }
 
 /* Functions in FROM: FlatMap f(args) over the rows the functions read (Materialize's FlatMap). */
-static void flatmap_out(explain_t *x, const pln_rel_t *r, int depth)
+static void flatmap_out(explain_t *x, const plan_rel_t *r, int depth)
 {
     line_begin(x, depth);
-    cm_buf_put_str(&x->line, r->join == SQL_JOIN_LEFT ? "FlatMap left " : "FlatMap ");
+    cm_buf_put_str(&x->line, r->join == PLAN_JOIN_LEFT ? "FlatMap left " : "FlatMap ");
     for (int i = 0; i < r->nfuncs; i++) {
-        const pln_srfcall_t *f = r->funcs[i];
+        const plan_srfcall_t *f = r->funcs[i];
         if (i)
             cm_buf_put_str(&x->line, ", ");
         if (!f->srf) {
@@ -501,26 +501,26 @@ static void flatmap_out(explain_t *x, const pln_rel_t *r, int depth)
     rel_out(x, r->input, depth + 1);
 }
 
-static void rel_out(explain_t *x, const pln_rel_t *r, int depth)
+static void rel_out(explain_t *x, const plan_rel_t *r, int depth)
 {
-    if (r->get) {
+    if (plan_rel_is_read(r)) {
         line_begin(x, depth);
-        cm_buf_printf(&x->line, "Get %s", r->get);
+        cm_buf_printf(&x->line, "Get %s", r->relname);
         line_end(x);
         return;
     }
     switch (r->kind) {
-    case PLN_REL_VALUES:
+    case PLAN_REL_VALUES:
         values_out(x, r, depth);
         return;
-    case PLN_REL_PRODUCT:
+    case PLAN_REL_PRODUCT:
         join_out(x, r, NULL, depth);
         return;
-    case PLN_REL_JOIN:
+    case PLAN_REL_JOIN:
         join_out(x, r, NULL, depth);
         return;
-    case PLN_REL_FILTER:
-        if (r->input->kind == PLN_REL_PRODUCT) {
+    case PLAN_REL_FILTER:
+        if (r->input->kind == PLAN_REL_PRODUCT) {
             /* WHERE or ON over a product: the join's condition, which the dataflow evaluates while joining. */
             join_out(x, r->input, r->pred, depth);
             return;
@@ -531,13 +531,13 @@ static void rel_out(explain_t *x, const pln_rel_t *r, int depth)
         line_end(x);
         rel_out(x, r->input, depth + 1);
         return;
-    case PLN_REL_PROJECT:
+    case PLAN_REL_PROJECT:
         project_out(x, r, depth);
         return;
-    case PLN_REL_REDUCE:
+    case PLAN_REL_REDUCE:
         reduce_out(x, r, depth);
         return;
-    case PLN_REL_DISTINCT:
+    case PLAN_REL_DISTINCT:
         if (r->nsort == 0) {
             line_put(x, depth, "Distinct");
             rel_out(x, r->input, depth + 1);
@@ -545,28 +545,28 @@ static void rel_out(explain_t *x, const pln_rel_t *r, int depth)
         }
         topk_out(x, r, depth);
         return;
-    case PLN_REL_SORT:
-    case PLN_REL_LIMIT:
+    case PLAN_REL_SORT:
+    case PLAN_REL_LIMIT:
         topk_out(x, r, depth);
         return;
-    case PLN_REL_SETOP:
+    case PLAN_REL_SETOP:
         setop_out(x, r, depth);
         return;
-    case PLN_REL_WINDOW:
+    case PLAN_REL_WINDOW:
         line_begin(x, depth);
         pln__window_explain(x->b, &x->line, r);
         line_end(x);
         rel_out(x, r->input, depth + 1);
         return;
-    case PLN_REL_LET:
+    case PLAN_REL_LET:
         let_out(x, r, depth);
         return;
-    case PLN_REL_CTE:
+    case PLAN_REL_CTE:
         line_begin(x, depth);
         cm_buf_printf(&x->line, "Get l%d", r->cte->id);
         line_end(x);
         return;
-    case PLN_REL_FLATMAP:
+    case PLAN_REL_FLATMAP:
         flatmap_out(x, r, depth);
         return;
     default:
@@ -581,7 +581,7 @@ static void rel_out(explain_t *x, const pln_rel_t *r, int depth)
 /* ============================================================ statements */
 
 /* The plan's lines in x: the header, the operators, then each subquery's. */
-static void plan_out(explain_t *x, const char *header, const pln_rel_t *root)
+static void plan_out(explain_t *x, const char *header, const plan_rel_t *root)
 {
     cm_buf_init(&x->line, 0);
     line_put(x, 0, header);
@@ -601,8 +601,13 @@ void pln_plan_explain(cm_arena_t *arena, const pln_stmt_t *st, const ty_settings
 {
     CM_ASSERT(st->kind == PLN_QUERY && st->query);
     cm_err_t err = {0};
-    pln_binder_t b = {.arena = arena, .err = &err, .nsublinks = st->query->nsublinks,
-                      .sublinks = st->query->sublinks};
+    pln_binder_t b = {.arena = arena, .err = &err, .nsublinks = st->query->nsublinks};
+    b.sublinks = cm_arena_zalloc(arena, sizeof(pln_sublink_t) * (size_t)(b.nsublinks ? b.nsublinks : 1));
+    for (int i = 0; i < b.nsublinks; i++) {
+        const plan_sublink_t *s = &st->query->sublinks[i];
+        b.sublinks[i] = (pln_sublink_t){.kind = s->kind, .rel = s->rel, .type = s->type, .typmod = s->typmod,
+                                        .location = s->location, .joined = s->joined};
+    }
     if (settings)
         b.settings = *settings;
     else
@@ -719,7 +724,7 @@ bool pln__bind_explain(pln_binder_t *b, const sql_stmt_t *s, pln_stmt_t *st)
     plan_out(&x, header, q.rel);
 
     /* The answer: one text row per line, run like any query over constant rows. */
-    pln_rel_t *v = pln__rel_new(b, PLN_REL_VALUES, NULL, 1);
+    plan_rel_t *v = pln__rel_new(b, PLAN_REL_VALUES, NULL, 1);
     v->types[0] = TY_TEXT;
     v->nrows = x.n;
     v->rows = cm_arena_alloc(b->arena, sizeof(ty_expr_t **) * (size_t)x.n);
@@ -730,14 +735,14 @@ bool pln__bind_explain(pln_binder_t *b, const sql_stmt_t *s, pln_stmt_t *st)
         v->rows[i] = cm_arena_alloc(b->arena, sizeof(ty_expr_t *));
         v->rows[i][0] = ty_expr_const(b->arena, TY_TEXT, -1, d);
     }
-    struct pln_query *pq = cm_arena_zalloc(b->arena, sizeof(*pq));
+    plan_t *pq = cm_arena_zalloc(b->arena, sizeof(*pq));
     pq->root = v;
     pq->ncols = 1;
     st->query = pq;
     st->kind = PLN_QUERY;
     st->tag = "EXPLAIN";   /* PostgreSQL's CommandComplete for EXPLAIN, whatever the row count */
     st->ncols = 1;
-    st->cols = cm_arena_zalloc(b->arena, sizeof(pln_column_t));
-    st->cols[0] = (pln_column_t){EXPLAIN_COLUMN, TY_TEXT, -1};
+    st->cols = cm_arena_zalloc(b->arena, sizeof(plan_column_t));
+    st->cols[0] = (plan_column_t){EXPLAIN_COLUMN, TY_TEXT, -1};
     return true;
 }

@@ -87,10 +87,10 @@ static bool is_sublink(const ty_expr_t *e)
 /* A subquery's value: its plan is printed after the query's as "Subquery k:". */
 static void sublink_out(pln_binder_t *b, cm_buf_t *o, const ty_expr_t *e)
 {
-    int k = PLN_SUBLINK_OF(e->index);
-    sql_sublink_t kind = k < b->nsublinks ? b->sublinks[k].kind : SQL_SUBLINK_EXPR;
-    cm_buf_printf(o, kind == SQL_SUBLINK_EXISTS  ? "exists(subquery %d)"
-                     : kind == SQL_SUBLINK_ARRAY ? "array(subquery %d)"
+    int k = PLAN_SUBLINK_OF(e->index);
+    plan_sublink_kind_t kind = k < b->nsublinks ? b->sublinks[k].kind : PLAN_SUBLINK_EXPR;
+    cm_buf_printf(o, kind == PLAN_SUBLINK_EXISTS  ? "exists(subquery %d)"
+                     : kind == PLAN_SUBLINK_ARRAY ? "array(subquery %d)"
                                                  : "(subquery %d)",
                   k + 1);
 }
@@ -312,23 +312,23 @@ void pln__explain_pred(pln_binder_t *b, cm_buf_t *o, const ty_expr_t *p, bool pa
     conjuncts_out(b, o, p, paren);
 }
 
-void pln__explain_keys(cm_buf_t *o, const pln_sortkey_t *k, int n)
+void pln__explain_keys(cm_buf_t *o, const plan_sortkey_t *k, int n)
 {
     for (int i = 0; i < n; i++)
         cm_buf_printf(o, "%s#%d %s %s", i ? ", " : "", k[i].col, k[i].desc ? "desc" : "asc",
                       k[i].nulls_first ? "nulls_first" : "nulls_last");
 }
 
-void pln__explain_agg(pln_binder_t *b, cm_buf_t *o, const pln_agg_t *a)
+void pln__explain_agg(pln_binder_t *b, cm_buf_t *o, const plan_agg_t *a)
 {
     static const char *const names[] = {
-        [PLN_AGG_COUNT_STAR] = "count", [PLN_AGG_COUNT] = "count",         [PLN_AGG_SUM] = "sum",
-        [PLN_AGG_AVG] = "avg",          [PLN_AGG_MIN] = "min",             [PLN_AGG_MAX] = "max",
-        [PLN_AGG_BOOL_AND] = "bool_and", [PLN_AGG_BOOL_OR] = "bool_or",    [PLN_AGG_STRING_AGG] = "string_agg",
-        [PLN_AGG_ARRAY_AGG] = "array_agg", [PLN_AGG_SINGLE] = "single_value",
+        [PLAN_AGG_COUNT_STAR] = "count", [PLAN_AGG_COUNT] = "count",         [PLAN_AGG_SUM] = "sum",
+        [PLAN_AGG_AVG] = "avg",          [PLAN_AGG_MIN] = "min",             [PLAN_AGG_MAX] = "max",
+        [PLAN_AGG_BOOL_AND] = "bool_and", [PLAN_AGG_BOOL_OR] = "bool_or",    [PLAN_AGG_STRING_AGG] = "string_agg",
+        [PLAN_AGG_ARRAY_AGG] = "array_agg", [PLAN_AGG_SINGLE] = "single_value",
     };
     cm_buf_printf(o, "%s(%s", names[a->op], a->distinct ? "distinct " : "");
-    if (a->op == PLN_AGG_COUNT_STAR)
+    if (a->op == PLAN_AGG_COUNT_STAR)
         cm_buf_put_u8(o, '*');
     pln__explain_list(b, o, a->args, a->nargs);
     if (a->norder > 0) {

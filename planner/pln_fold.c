@@ -302,7 +302,7 @@ static bool fold_list(pln_binder_t *b, ty_expr_t **es, int n)
     return true;
 }
 
-bool pln__fold_rel(pln_binder_t *b, pln_rel_t *r)
+bool pln__fold_rel(pln_binder_t *b, plan_rel_t *r)
 {
     if (!r)
         return true;
@@ -317,11 +317,11 @@ bool pln__fold_rel(pln_binder_t *b, pln_rel_t *r)
     for (int i = 0; i < r->nrows; i++)
         if (!fold_list(b, r->rows[i], r->ncols))
             return false;
-    if (r->kind == PLN_REL_PROJECT && !fold_list(b, r->exprs, r->ncols))
+    if (r->kind == PLAN_REL_PROJECT && !fold_list(b, r->exprs, r->ncols))
         return false;
     if (!fold_list(b, &r->pred, 1) || !fold_list(b, r->keys, r->nkeys))
         return false;
-    if (r->kind == PLN_REL_WINDOW && !pln__window_fold(b, r))
+    if (r->kind == PLAN_REL_WINDOW && !pln__window_fold(b, r))
         return false;
     for (int i = 0; i < r->naggs; i++)
         if (!fold_list(b, r->aggs[i]->args, r->aggs[i]->nargs) || !fold_list(b, &r->aggs[i]->filter, 1) ||
@@ -338,7 +338,7 @@ static bool any_list(ty_expr_t *const *es, int n, bool (*pred)(const ty_expr_t *
     return false;
 }
 
-bool pln__rel_any(const pln_rel_t *r, bool (*pred)(const ty_expr_t *e))
+bool pln__rel_any(const plan_rel_t *r, bool (*pred)(const ty_expr_t *e))
 {
     if (!r)
         return false;
@@ -353,11 +353,11 @@ bool pln__rel_any(const pln_rel_t *r, bool (*pred)(const ty_expr_t *e))
     for (int i = 0; i < r->nrows; i++)
         if (any_list(r->rows[i], r->ncols, pred))
             return true;
-    if (r->kind == PLN_REL_PROJECT && any_list(r->exprs, r->ncols, pred))
+    if (r->kind == PLAN_REL_PROJECT && any_list(r->exprs, r->ncols, pred))
         return true;
     if (any_list(&r->pred, 1, pred) || any_list(r->keys, r->nkeys, pred))
         return true;
-    if (r->kind == PLN_REL_WINDOW && pln__window_any(r, pred))
+    if (r->kind == PLAN_REL_WINDOW && pln__window_any(r, pred))
         return true;
     for (int i = 0; i < r->naggs; i++)
         if (any_list(r->aggs[i]->args, r->aggs[i]->nargs, pred) || any_list(&r->aggs[i]->filter, 1, pred) ||

@@ -19,196 +19,27 @@ struct pln_raw {
     int length;
 };
 
-typedef struct pln_sortkey {
-    int col;                      /* index into a row's values (may be a hidden column) */
-    ty_oid_t type;
-    const ty_func_t *lt;          /* the type's "<", NULL: ty_datum_compare */
-    bool desc;
-    bool nulls_first;
-} pln_sortkey_t;
-
-/*
- * A relational plan: a tree of the logical operators the dataflow engine
- * will run for relations (filter, project, reduce, sort, distinct, limit,
- * set operations, product). For now pln_exec.c runs them over constant
- * rows in the server. Expressions refer to the input row's columns.
- */
-typedef enum pln_rel_kind {
-    PLN_REL_VALUES,    /* rows of expressions without input (VALUES; one empty row for SELECT without FROM) */
-    PLN_REL_PRODUCT,   /* each input row joined with each right row (FROM a, b; JOIN ... ON is a filter above) */
-    PLN_REL_FILTER,    /* input rows for which pred is true (WHERE, HAVING, ON) */
-    PLN_REL_PROJECT,   /* exprs evaluated over each input row */
-    PLN_REL_REDUCE,    /* GROUP BY: one row per group of key values: keys, then aggregate results */
-    PLN_REL_SORT,      /* input ordered by sort keys, stable */
-    PLN_REL_DISTINCT,  /* the first input row of each set of equal rows (DISTINCT ON: of equal sort[].col values) */
-    PLN_REL_LIMIT,     /* OFFSET, then LIMIT */
-    PLN_REL_SETOP,     /* UNION / INTERSECT / EXCEPT [ALL] of input and right */
-    PLN_REL_JOIN,      /* input JOIN right ON pred (NULL: true), join says INNER/LEFT/RIGHT/FULL */
-    PLN_REL_SESSION,   /* the rows of a session relation (session), asked of the session each run */
-    PLN_REL_WINDOW,    /* input columns, then one per window function over one window (pln_window.c) */
-    PLN_REL_LET,       /* WITH: the input (the query) with the CTEs it reads (ctes), each computed once (pln_cte.c) */
-    PLN_REL_CTE,       /* the rows of a CTE (cte); worktable: a recursive term's read of the last iteration's rows */
-    PLN_REL_FLATMAP,   /* each input row with the rows of functions of it (funcs), zipped; NULLs pad (pln_srf.c) */
-    /* A new kind needs its case in pln_codec.c (rel_write, rel_read), which fails loudly without one. */
-} pln_rel_kind_t;
-
-typedef struct pln_cte pln_cte_t;         /* a WITH query (pln_cte.c) */
-typedef struct pln_srfcall pln_srfcall_t; /* a function of a FLATMAP (pln_srf.c) */
-
-typedef struct pln_aggdef pln_aggdef_t;   /* an aggregate function (pln_agg.c) */
 typedef struct pln_exec pln_exec_t;       /* one execution of a query (pln_exec.c) */
 typedef struct pln_winctx pln_winctx_t;   /* window functions of one query level (pln_window.c) */
-
-/* What an aggregate computes. */
-typedef enum pln_aggop {
-    PLN_AGG_COUNT_STAR,
-    PLN_AGG_COUNT,
-    PLN_AGG_SUM,
-    PLN_AGG_AVG,
-    PLN_AGG_MIN,
-    PLN_AGG_MAX,
-    PLN_AGG_BOOL_AND,
-    PLN_AGG_BOOL_OR,
-    PLN_AGG_STRING_AGG,
-    PLN_AGG_ARRAY_AGG,            /* keeps NULLs; of arrays: one dimension more */
-    PLN_AGG_SINGLE,               /* the only row's value (a decorrelated scalar subquery): 21000 on a second */
-} pln_aggop_t;
-
-
-/* One aggregate call of a REDUCE. */
-typedef struct pln_agg {
-    const pln_aggdef_t *def;
-    pln_aggop_t op;
-    ty_oid_t state;               /* sum/avg: the type values are added in */
-    ty_expr_t *args[2];           /* over input rows; none for count(*) */
-    int nargs;
-    bool distinct;                /* agg(DISTINCT x) */
-    ty_expr_t *filter;            /* agg(...) FILTER (WHERE filter): rows where it is not true are skipped */
-    int norder;                   /* agg(... ORDER BY order[0], ...): values are fed in that order */
-    ty_expr_t **order;
-    pln_sortkey_t *keys;          /* col counts from the first order value, after the arguments */
-    ty_oid_t type;                /* result type */
-    const ty_func_t *add;         /* sum/avg: state + state */
-    const ty_func_t *div;         /* avg: state / count */
-} pln_agg_t;
-
-typedef struct pln_rel pln_rel_t;
-struct pln_rel {
-    pln_rel_kind_t kind;
-    int ncols;
-    ty_oid_t *types;              /* of each output column */
-    pln_rel_t *input, *right;
-    int nrows;                    /* VALUES */
-    ty_expr_t ***rows;            /* VALUES: rows[r][0..ncols) */
-    const char *get;              /* VALUES standing for a catalog relation (no rows yet): its qualified name */
-    uint64_t get_item;            /* ... and its catalog item id */
-    const pln_column_t *get_cols; /* ... and its ncols columns as the catalog defines them */
-    ty_expr_t *pred;              /* FILTER */
-    ty_expr_t **exprs;            /* PROJECT: ncols */
-    int nkeys;                    /* REDUCE */
-    ty_expr_t **keys;
-    int naggs;
-    pln_agg_t **aggs;
-    int nsort;                    /* SORT */
-    pln_sortkey_t *sort;
-    ty_expr_t *limit;             /* LIMIT: int8, NULL: none */
-    ty_expr_t *offset;
-    sql_setop_t setop;            /* SETOP */
-    bool all;
-    sql_join_kind_t join;         /* JOIN */
-    const char *session;          /* SESSION: the relation's name for ty_ctx_t.session_rows */
-    struct pln_window *window;    /* WINDOW */
-    int nctes;                    /* LET: the CTEs read in input, in dependency order */
-    pln_cte_t **ctes;
-    pln_cte_t *cte;               /* CTE */
-    bool worktable;
-    int nfuncs;                   /* FLATMAP: its columns are the input's, then each function's */
-    pln_srfcall_t **funcs;
-    bool ordinality;              /* FLATMAP: then an int8 counting each input row's rows from 1;
-                                     join LEFT: a row pred never held for is kept once, NULL-padded */
-};
-
-/* One WITH query, bound once and read by every reference to it. */
-struct pln_cte {
-    int id;                       /* l<id> in EXPLAIN; its slot in an execution's CTE results */
-    const char *name;
-    pln_rel_t *def;               /* the query; WITH RECURSIVE: its non-recursive term */
-    pln_rel_t *rec;               /* WITH RECURSIVE: the recursive term (its worktable reads); NULL otherwise */
-    bool all;                     /* recursive with UNION ALL; with UNION, rows seen before are dropped */
-    int ncols;
-    ty_oid_t *types;
-    int nrefs;                    /* references bound (an unread CTE is not planned, as in PostgreSQL) */
-};
-
-/* One function of a FLATMAP: a set-returning call, or a scalar expression giving one row. */
-struct pln_srfcall {
-    const ty_srf_t *srf;          /* NULL: expr is one row's only value */
-    ty_expr_t *expr;
-    int nargs;                    /* srf: arguments over the FLATMAP's input row */
-    ty_expr_t **args;
-    int ncols;                    /* columns it adds */
-    int location;
-};
-
-/* ---------------------------------------------------- window functions */
-
-typedef enum pln_wfunc_kind {
-    PLN_WF_AGG,                   /* an aggregate over the frame */
-    PLN_WF_ROW_NUMBER, PLN_WF_RANK, PLN_WF_DENSE_RANK, PLN_WF_PERCENT_RANK, PLN_WF_CUME_DIST, PLN_WF_NTILE,
-    PLN_WF_LAG, PLN_WF_LEAD,      /* args: value [, offset int4 [, default]] */
-    PLN_WF_FIRST_VALUE, PLN_WF_LAST_VALUE, PLN_WF_NTH_VALUE,
-} pln_wfunc_kind_t;
-
-/* One window function call of a WINDOW; its arguments are over the input row. */
-typedef struct pln_wfunc {
-    pln_wfunc_kind_t kind;
-    const char *name;
-    ty_oid_t type;
-    int32_t typmod;
-    int nargs;
-    ty_expr_t *args[3];
-    pln_agg_t *agg;               /* AGG: its arguments and FILTER are the aggregate's */
-} pln_wfunc_t;
-
-/*
- * A window's frame, PostgreSQL's semantics: ROWS counts rows, GROUPS peer
- * groups, RANGE compares the single ORDER BY value with the current row's
- * plus or minus the offset (start_bound / end_bound: that value, computed
- * over the current row; the other rows' values are cast to its type).
- */
-typedef struct pln_frame {
-    sql_frame_mode_t mode;        /* ROWS, RANGE or GROUPS (no frame clause: RANGE) */
-    sql_frame_bound_t start, end; /* end is never NONE */
-    ty_expr_t *start_offset, *end_offset;   /* n PRECEDING / FOLLOWING: var-free */
-    ty_expr_t *start_bound, *end_bound;     /* RANGE with an offset */
-    sql_frame_exclude_t exclude;
-} pln_frame_t;
-
-typedef struct pln_window {
-    int npart;
-    ty_expr_t **part;             /* PARTITION BY */
-    int norder;
-    ty_expr_t **order;            /* ORDER BY; keys[i].col is npart + i */
-    pln_sortkey_t *keys;
-    pln_frame_t frame;
-    int nfuncs;
-    pln_wfunc_t **funcs;
-} pln_window_t;
 
 /* A COLUMN of this index or more is window function (index - PLN_WIN_BASE) until planned. */
 #define PLN_WIN_BASE (1 << 25)
 
-/* A subquery used as an expression, run once per execution (it cannot refer to the outer query). */
+/*
+ * A subquery used as an expression while binding: the plan's sublink
+ * (plan.h) and what the binder tracks about it. bind_query copies the
+ * plan's part into the plan_t.
+ */
 typedef struct pln_sublink {
-    sql_sublink_t kind;           /* EXPR, EXISTS, ARRAY, IN, ANY or ALL */
-    pln_rel_t *rel;
+    plan_sublink_kind_t kind;     /* EXPR, EXISTS, ARRAY, IN, ANY or ALL */
+    plan_rel_t *rel;
     ty_oid_t type;                /* EXPR, ARRAY: the value's type; IN: the operator's right type */
     int32_t typmod;
     int location;
+    bool joined;                  /* decorrelated into the enclosing plan: nothing left to run on its own */
     int serial;                   /* outer references made while binding it name it (pln_oref_t.sublink) */
     bool correlated;              /* refers to an enclosing query: planned as a join (pln_correlate.c) */
     bool regrouped;               /* its outer references were rewritten over the enclosing REDUCE */
-    bool joined;                  /* decorrelated into the enclosing plan: nothing left to run on its own */
 } pln_sublink_t;
 
 /* A column of an enclosing query level read inside a subquery (pln_correlate.c). */
@@ -224,18 +55,9 @@ typedef struct pln_oref {
 #define PLN_OUTER_BASE (1 << 26)
 
 /* In expressions, a sublink's value is a PARAM with a negative index: -(sublink number + 1). */
-#define PLN_SUBLINK_PARAM(k) (-(k)-1)
-#define PLN_SUBLINK_OF(index) (-(index)-1)
+#define PLAN_SUBLINK_PARAM(k) (-(k)-1)
+#define PLAN_SUBLINK_OF(index) (-(index)-1)
 
-/* A bound query: SELECT, VALUES or a set operation. */
-struct pln_query {
-    pln_rel_t *root;              /* exactly ncols columns */
-    int ncols;
-    int nlits;                    /* literal conversions left for run time: checked first, positioned */
-    ty_expr_t **lits;
-    int nsublinks;
-    pln_sublink_t *sublinks;
-};
 
 /*
  * One FROM item as column references see it. A join with USING, NATURAL or
@@ -247,7 +69,7 @@ struct pln_query {
 typedef struct pln_rte {
     const char *alias;
     int ncols;
-    pln_column_t *cols;
+    plan_column_t *cols;
     int offset;                   /* of its first column in the FROM clause's row */
     int *index;                   /* NULL: column c is at offset + c; else at index[c] */
     bool hidden_cols;
@@ -273,7 +95,7 @@ struct pln_aggctx;
 typedef struct pln_aggctx {
     int naggs;
     int cap;
-    pln_agg_t **aggs;
+    plan_agg_t **aggs;
     bool inside;                  /* binding an aggregate's arguments */
 } pln_aggctx_t;
 
@@ -338,6 +160,14 @@ typedef struct pln_binder {
     int rowtypes_cap;
     struct pln_rowtype *rowtypes;
 } pln_binder_t;
+
+/* pln_enums.c: the parser's enums as the plan's. */
+plan_setop_t pln__setop_of(sql_setop_t op);
+plan_join_t pln__join_of(sql_join_kind_t kind);
+plan_sublink_kind_t pln__sublink_of(sql_sublink_t kind);
+plan_frame_mode_t pln__frame_mode_of(sql_frame_mode_t mode);
+plan_frame_bound_t pln__bound_of(sql_frame_bound_t bound);
+plan_frame_exclude_t pln__exclude_of(sql_frame_exclude_t ex);
 
 /* pln_bind.c: a query statement (SELECT, VALUES, set operation) bound, folded and finished. */
 bool pln__bind_query_stmt(pln_binder_t *b, const sql_select_t *s, pln_stmt_t *st);
@@ -415,14 +245,12 @@ const char *pln__item_qualified(cm_arena_t *arena, const cat_item_t *it);
 void pln__explain_expr(pln_binder_t *b, cm_buf_t *o, const ty_expr_t *e, bool top);   /* top: no outer parentheses */
 void pln__explain_list(pln_binder_t *b, cm_buf_t *o, ty_expr_t *const *es, int n);    /* e1, e2, ... */
 void pln__explain_pred(pln_binder_t *b, cm_buf_t *o, const ty_expr_t *p, bool paren); /* conjuncts joined by AND */
-void pln__explain_agg(pln_binder_t *b, cm_buf_t *o, const pln_agg_t *a);
-void pln__explain_keys(cm_buf_t *o, const pln_sortkey_t *k, int n);                    /* #0 asc nulls_last, ... */
+void pln__explain_agg(pln_binder_t *b, cm_buf_t *o, const plan_agg_t *a);
+void pln__explain_keys(cm_buf_t *o, const plan_sortkey_t *k, int n);                    /* #0 asc nulls_last, ... */
 
 /* pln_prepare.c: PREPARE / EXECUTE / DEALLOCATE as commands (their work is done when they run). */
 bool pln__bind_sqlprep(pln_binder_t *b, const sql_stmt_t *s, pln_stmt_t *st);
 
-/* Moves err into an arena copy for pln_stmt_t.plan_error; err is cleared. */
-const struct pln_error *pln__error_keep(cm_arena_t *arena, cm_err_t *err);
 
 /* Errors at a byte offset of the statement text (-1: no position). */
 bool pln__error(pln_binder_t *b, int byte_pos, const char *sqlstate, const char *fmt, ...)
@@ -470,19 +298,19 @@ void pln__note_literal(pln_binder_t *b, ty_expr_t *cast);
 
 /* pln_select.c: binds a query (SELECT, VALUES, set operation) into a plan and its output columns. */
 typedef struct pln_bound {
-    pln_rel_t *rel;
+    plan_rel_t *rel;
     int ncols;
-    pln_column_t *cols;
+    plan_column_t *cols;
     ty_expr_t **targets;          /* a plain SELECT's or VALUES' output expressions (set operations coerce them) */
     int nvalues_rows;
 } pln_bound_t;
 bool pln__bind_select(pln_binder_t *b, const sql_select_t *s, pln_bound_t *out);
-pln_rel_t *pln__rel_new(pln_binder_t *b, pln_rel_kind_t kind, pln_rel_t *input, int ncols);
+plan_rel_t *pln__rel_new(pln_binder_t *b, plan_rel_kind_t kind, plan_rel_t *input, int ncols);
 bool pln__bind_sort(pln_binder_t *b, const sql_list_t *order, pln_bound_t *q, bool only_outputs,
-                    ty_expr_t ***hidden, int *nhidden, pln_sortkey_t **keys);
+                    ty_expr_t ***hidden, int *nhidden, plan_sortkey_t **keys);
 bool pln__bind_limit(pln_binder_t *b, const sql_select_t *s, pln_bound_t *q);
 /* Wraps q's plan in a SORT on keys and drops the hidden columns after it. */
-void pln__finish_sort(pln_binder_t *b, pln_bound_t *q, pln_sortkey_t *keys, int nkeys);
+void pln__finish_sort(pln_binder_t *b, pln_bound_t *q, plan_sortkey_t *keys, int nkeys);
 
 /* pln_setop.c */
 bool pln__bind_setop(pln_binder_t *b, const sql_select_t *s, pln_bound_t *out);
@@ -546,10 +374,10 @@ bool pln__session_columns(const char *session, const cat_column_t **cols, uint32
 
 /* pln_scope.c */
 /* A result column read straight from a FROM column (e a COLUMN of sc's row) takes its origin. */
-void pln__column_origin(const pln_scope_t *sc, const ty_expr_t *e, pln_column_t *out);
+void pln__column_origin(const pln_scope_t *sc, const ty_expr_t *e, plan_column_t *out);
 /* Adds a FROM item's names to sc (42712 when its alias is already there). */
-bool pln__add_rte(pln_binder_t *b, pln_scope_t *sc, const char *alias, int ncols, pln_column_t *cols);
-bool pln__bind_from(pln_binder_t *b, const sql_list_t *from, pln_scope_t *scope, pln_rel_t **rel);
+bool pln__add_rte(pln_binder_t *b, pln_scope_t *sc, const char *alias, int ncols, plan_column_t *cols);
+bool pln__bind_from(pln_binder_t *b, const sql_list_t *from, pln_scope_t *scope, plan_rel_t **rel);
 ty_expr_t *pln__bind_column(pln_binder_t *b, const sql_expr_t *e);
 /* Expands * or t.* into column references; NULL (error set) if t is unknown. */
 bool pln__expand_star(pln_binder_t *b, const sql_expr_t *e, ty_expr_t ***exprs, const char ***names, int *n);
@@ -558,13 +386,13 @@ const char *pln__column_name(const pln_scope_t *scope, int index, bool qualified
 /* pln_agg.c */
 bool pln__is_aggregate(const char *name);
 /* An aggregate the planner adds (bool_or, single_value) over one argument. */
-pln_agg_t *pln__agg_internal(pln_binder_t *b, pln_aggop_t op, ty_expr_t *arg, ty_oid_t type);
+plan_agg_t *pln__agg_internal(pln_binder_t *b, plan_aggop_t op, ty_expr_t *arg, ty_oid_t type);
 ty_expr_t *pln__bind_agg(pln_binder_t *b, const sql_expr_t *e);
 /* Rewrites an expression over the FROM row into one over a REDUCE's row (keys, then aggregates). */
 ty_expr_t *pln__regroup(pln_binder_t *b, ty_expr_t *e, ty_expr_t **keys, int nkeys);
 bool pln__expr_equal(const ty_expr_t *a, const ty_expr_t *b);
 /* An aggregate call used OVER a window: bound at the current level, not noted as the level's aggregate. */
-pln_agg_t *pln__bind_agg_over(pln_binder_t *b, const sql_expr_t *e);
+plan_agg_t *pln__bind_agg_over(pln_binder_t *b, const sql_expr_t *e);
 
 /* pln_window.c: window functions of one query level (pln_select.c calls these in this order). */
 pln_winctx_t *pln__window_ctx(pln_binder_t *b, const sql_select_t *s);
@@ -573,43 +401,45 @@ ty_expr_t *pln__bind_window_call(pln_binder_t *b, const sql_expr_t *e);   /* f(.
 bool pln__window_bind_defs(pln_binder_t *b, pln_winctx_t *w);           /* after GROUP BY, before the REDUCE */
 bool pln__window_regroup(pln_binder_t *b, pln_winctx_t *w, ty_expr_t **keys, int nkeys);
 /* WINDOW operators over rel; the window results in exprs become their columns. */
-pln_rel_t *pln__window_plan(pln_binder_t *b, pln_winctx_t *w, pln_rel_t *rel, ty_expr_t **exprs, int nexprs);
-void pln__window_explain(pln_binder_t *b, cm_buf_t *o, const pln_rel_t *r);   /* the operator's line */
-bool pln__window_fold(pln_binder_t *b, pln_rel_t *r);
-bool pln__window_any(const pln_rel_t *r, bool (*pred)(const ty_expr_t *e));
+plan_rel_t *pln__window_plan(pln_binder_t *b, pln_winctx_t *w, plan_rel_t *rel, ty_expr_t **exprs, int nexprs);
+void pln__window_explain(pln_binder_t *b, cm_buf_t *o, const plan_rel_t *r);   /* the operator's line */
+bool pln__window_fold(pln_binder_t *b, plan_rel_t *r);
+bool pln__window_any(const plan_rel_t *r, bool (*pred)(const ty_expr_t *e));
 /* pln_window_exec.c: the rows of a WINDOW over its input's (all of them, in the window's order). */
-bool pln__window_run(pln_exec_t *x, const pln_rel_t *rel, ty_datum_t **in, int n, ty_datum_t ***out);
+bool pln__window_run(pln_exec_t *x, const plan_rel_t *rel, ty_datum_t **in, int n, ty_datum_t ***out);
 
 /* pln_agg_exec.c: one aggregate's running state. */
 typedef struct pln_aggstate pln_aggstate_t;
-pln_aggstate_t *pln__agg_start(const pln_agg_t *a, ty_ctx_t *ctx);
+pln_aggstate_t *pln__agg_start(const plan_agg_t *a, ty_ctx_t *ctx);
 /* The expressions an aggregate evaluates per input row: its FILTER if any,
  * its arguments, then its ORDER BY values (pln__agg_exprs fills es, returns how many). */
-int pln__agg_nexprs(const pln_agg_t *a);
-int pln__agg_exprs(const pln_agg_t *a, ty_expr_t **es);
+int pln__agg_nexprs(const plan_agg_t *a);
+int pln__agg_exprs(const plan_agg_t *a, ty_expr_t **es);
 /* vals: the arguments, then the ORDER BY values (the FILTER was checked by the caller). */
-bool pln__agg_step(const pln_agg_t *a, pln_aggstate_t *st, const ty_datum_t *vals, ty_ctx_t *ctx);
-bool pln__agg_finish(const pln_agg_t *a, pln_aggstate_t *st, ty_ctx_t *ctx, ty_datum_t *out);
+bool pln__agg_step(const plan_agg_t *a, pln_aggstate_t *st, const ty_datum_t *vals, ty_ctx_t *ctx);
+bool pln__agg_finish(const plan_agg_t *a, pln_aggstate_t *st, ty_ctx_t *ctx, ty_datum_t *out);
 /* An array of n values of type elem; type is its array type, or elem when arrays stack (pln_agg_exec.c). */
 bool pln__array_of(ty_ctx_t *ctx, ty_oid_t elem, ty_oid_t type, const ty_datum_t *items, int n, ty_datum_t *out);
 
 /* pln_sublink.c */
 ty_expr_t *pln__bind_sublink(pln_binder_t *b, const sql_expr_t *e);
+/* The statement's sublinks as the plan keeps them. */
+plan_sublink_t *pln__plan_sublinks(pln_binder_t *b);
 
 /* pln_correlate.c: outer references and the decorrelation of subqueries into joins. */
 ty_expr_t *pln__outer_ref(pln_binder_t *b, pln_scope_t *owner, ty_expr_t *col, const char *name);
 /* The sublink's outer references over the enclosing REDUCE's row (pln__regroup calls it). */
 bool pln__sublink_regroup(pln_binder_t *b, const ty_expr_t *placeholder, ty_expr_t **keys, int nkeys);
 /* The level's plan with its correlated sublinks joined in (pln_select.c calls it last). */
-pln_rel_t *pln__decorrelate(pln_binder_t *b, pln_rel_t *rel);
+plan_rel_t *pln__decorrelate(pln_binder_t *b, plan_rel_t *rel);
 /* left JOIN LATERAL right (INNER or LEFT; pred over both): right's references of `serial` to left's
  * columns (FROM-row indexes from base) are joined as a correlated subquery's. */
-pln_rel_t *pln__lateral_join(pln_binder_t *b, pln_rel_t *left, pln_rel_t *right, int serial, int base,
-                             sql_join_kind_t kind, ty_expr_t *pred);
+plan_rel_t *pln__lateral_join(pln_binder_t *b, plan_rel_t *left, plan_rel_t *right, int serial, int base,
+                             plan_join_t kind, ty_expr_t *pred);
 /* A join (its condition over both sides, FROM-row indexes from base) with the condition's correlated sublinks joined. */
-pln_rel_t *pln__decorrelate_on(pln_binder_t *b, pln_rel_t *j, int base);
+plan_rel_t *pln__decorrelate_on(pln_binder_t *b, plan_rel_t *j, int base);
 /* True if rel holds a correlated sublink still to be joined (binding refuses the query then). */
-bool pln__has_correlated(pln_binder_t *b, const pln_rel_t *rel);
+bool pln__has_correlated(pln_binder_t *b, const plan_rel_t *rel);
 /* The expression with every sublink replaced by its value for this execution (computed on first use). */
 ty_expr_t *pln__instantiate(pln_exec_t *x, ty_expr_t *e);
 
@@ -618,7 +448,7 @@ struct pln_exec {
     ty_ctx_t *ctx;
     const char *sql;
     const ty_datum_t *params;
-    const struct pln_query *q;
+    const plan_t *q;
     bool *sub_done;               /* per sublink: computed in this execution */
     ty_expr_t **sub_value;        /* EXPR, EXISTS and ARRAY: the constant */
     ty_datum_t **sub_rows;        /* IN: the values */
@@ -627,29 +457,29 @@ struct pln_exec {
     struct pln_cterun **ctes;
     struct pln_session_rows *sessions;   /* session relations read so far: each read once per execution */
 };
-bool pln__exec_collect(pln_exec_t *x, const pln_rel_t *rel, int max_rows, ty_datum_t ***rows, int *nrows);
+bool pln__exec_collect(pln_exec_t *x, const plan_rel_t *rel, int max_rows, ty_datum_t ***rows, int *nrows);
 
 /* Iterators over a plan, for operators whose code lives outside pln_exec.c. */
 typedef struct pln_iter pln_iter_t;
-pln_iter_t *pln__iter_new(pln_exec_t *x, const pln_rel_t *rel);
+pln_iter_t *pln__iter_new(pln_exec_t *x, const plan_rel_t *rel);
 bool pln__iter_next(pln_exec_t *x, pln_iter_t *it, ty_datum_t **row);   /* *row NULL: no more */
 
 /* pln_cte.c: WITH [RECURSIVE] (pln__bind_select calls begin before its query and end after it). */
 bool pln__with_begin(pln_binder_t *b, const sql_select_t *s);
 bool pln__with_end(pln_binder_t *b, const sql_select_t *s, pln_bound_t *q, bool ok);
 /* A one-part FROM name that is a CTE in scope: *rel reads it (1), not a CTE (0), error (-1). */
-int pln__bind_cte_ref(pln_binder_t *b, const sql_from_t *f, pln_scope_t *sc, pln_rel_t **rel);
+int pln__bind_cte_ref(pln_binder_t *b, const sql_from_t *f, pln_scope_t *sc, plan_rel_t **rel);
 /* For 42P01 on name: PostgreSQL's detail and hint when a later WITH item has that name. */
 void pln__cte_forward_hint(pln_binder_t *b, const char *name);
-bool pln__cte_next(pln_exec_t *x, const pln_rel_t *rel, void **state, ty_datum_t **row);
+bool pln__cte_next(pln_exec_t *x, const plan_rel_t *rel, void **state, ty_datum_t **row);
 
 /* pln_srf.c: functions in FROM (FLATMAP) and set-returning functions in the select list. */
-bool pln__flatmap_next(pln_exec_t *x, const pln_rel_t *rel, pln_iter_t *in, void **state, ty_datum_t **row);
+bool pln__flatmap_next(pln_exec_t *x, const plan_rel_t *rel, pln_iter_t *in, void **state, ty_datum_t **row);
 /* A FROM function: *rel is a FLATMAP, without input when it reads earlier FROM items (lateral). */
-bool pln__bind_from_function(pln_binder_t *b, const sql_from_t *f, pln_scope_t *sc, pln_rel_t **rel);
-bool pln__srf_is_lateral(const pln_rel_t *r);
+bool pln__bind_from_function(pln_binder_t *b, const sql_from_t *f, pln_scope_t *sc, plan_rel_t **rel);
+bool pln__srf_is_lateral(const plan_rel_t *r);
 /* Places a lateral FLATMAP over left, whose columns start at base in the FROM row. */
-bool pln__srf_lateral(pln_binder_t *b, pln_rel_t *fm, pln_rel_t *left, int base, int pos);
+bool pln__srf_lateral(pln_binder_t *b, plan_rel_t *fm, plan_rel_t *left, int base, int pos);
 /*
  * The function name a call means, schema checked: pg_catalog's (written bare
  * or qualified) or, for names starting with _pg_, information_schema's, which
@@ -666,7 +496,7 @@ struct pln_srfctx *pln__srf_ctx(pln_binder_t *b);
 /* 0A000 for a call under CASE or COALESCE, as PostgreSQL. */
 bool pln__srf_check(pln_binder_t *b, struct pln_srfctx *s, ty_expr_t *const *targets, int n);
 /* FLATMAPs over rel, one per nesting level; the placeholders in exprs become their columns. */
-pln_rel_t *pln__srf_plan(pln_binder_t *b, struct pln_srfctx *s, pln_rel_t *rel, ty_expr_t **exprs, int n,
+plan_rel_t *pln__srf_plan(pln_binder_t *b, struct pln_srfctx *s, plan_rel_t *rel, ty_expr_t **exprs, int n,
                          ty_expr_t **keys, int nkeys, bool grouped);
 
 /* pln_rowset.c: a hash set of rows compared as DISTINCT does (NULLs equal). */
@@ -689,14 +519,14 @@ bool pln__func_immutable(const ty_func_t *f);
 /* Converts the noted literals now where their input does not depend on unknown settings. */
 bool pln__fold_literals(pln_binder_t *b);
 /* Folds every expression of a plan and its sublinks. */
-bool pln__fold_rel(pln_binder_t *b, pln_rel_t *rel);
+bool pln__fold_rel(pln_binder_t *b, plan_rel_t *rel);
 /* True if pred holds for an expression anywhere in the plan. */
-bool pln__rel_any(const pln_rel_t *rel, bool (*pred)(const ty_expr_t *e));
+bool pln__rel_any(const plan_rel_t *rel, bool (*pred)(const ty_expr_t *e));
 /* Folds constant subtrees of e; NULL (error set) if evaluating one failed. */
 ty_expr_t *pln__fold(pln_binder_t *b, ty_expr_t *e);
 
 /* pln_opt.c: the optimizer's passes over a folded plan (its root keeps its columns). */
-void pln__optimize(pln_binder_t *b, pln_rel_t **root);
+void pln__optimize(pln_binder_t *b, plan_rel_t **root);
 
 /* pln_array.c: ARRAY[...] (type: the array type a cast asks for, 0 if none), op ANY/ALL (array), subscripts. */
 ty_expr_t *pln__bind_array(pln_binder_t *b, const sql_expr_t *e, ty_oid_t type, int32_t typmod);
@@ -713,6 +543,6 @@ bool pln__is_row_in(const sql_expr_t *e);
 ty_expr_t *pln__bind_row_in(pln_binder_t *b, const sql_expr_t *e);        /* (a, b) [NOT] IN ((c, d), ...) */
 
 /* Stable merge sort of rows by keys (NULLS FIRST/LAST, DESC); tmp holds n pointers. */
-void pln__rows_sort(const pln_sortkey_t *keys, int nkeys, ty_datum_t **rows, ty_datum_t **tmp, int n);
+void pln__rows_sort(const plan_sortkey_t *keys, int nkeys, ty_datum_t **rows, ty_datum_t **tmp, int n);
 
 #endif

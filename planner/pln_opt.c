@@ -2,7 +2,7 @@
  * pln_opt.c: the optimizer, run on every bound and folded query plan
  * (what a query runs over constant rows in pln_exec.c and what EXPLAIN
  * prints, so the differential tests check that the passes keep results
- * right). The passes rewrite the tree of pln_rel_t; each keeps the root's
+ * right). The passes rewrite the tree of plan_rel_t; each keeps the root's
  * columns, their order and types:
  *
  *   pushdown   filters move down to the operators whose columns they read
@@ -29,9 +29,9 @@
 #include <limits.h>
 #include <string.h>
 
-void pln__optimize(pln_binder_t *b, pln_rel_t **root)
+void pln__optimize(pln_binder_t *b, plan_rel_t **root)
 {
-    pln_rel_t *r = *root;
+    plan_rel_t *r = *root;
     int ncols = r->ncols;
     ty_oid_t *types = cm_arena_alloc(b->arena, sizeof(ty_oid_t) * (size_t)(ncols ? ncols : 1));
     memcpy(types, r->types, sizeof(ty_oid_t) * (size_t)ncols);
@@ -83,11 +83,11 @@ ty_expr_t *pln__conj_and(cm_arena_t *a, ty_expr_t *const *es, int n)
     return and;
 }
 
-pln_rel_t *pln__filter_over(pln_binder_t *b, pln_rel_t *r, ty_expr_t *const *es, int n)
+plan_rel_t *pln__filter_over(pln_binder_t *b, plan_rel_t *r, ty_expr_t *const *es, int n)
 {
     if (n == 0)
         return r;
-    pln_rel_t *f = pln__rel_new(b, PLN_REL_FILTER, r, r->ncols);
+    plan_rel_t *f = pln__rel_new(b, PLAN_REL_FILTER, r, r->ncols);
     memcpy(f->types, r->types, sizeof(ty_oid_t) * (size_t)r->ncols);
     f->pred = pln__conj_and(b->arena, es, n);
     return f;

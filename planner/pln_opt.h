@@ -21,7 +21,7 @@ void pln__conj_split(cm_arena_t *a, pln_conj_t *l, ty_expr_t *p);
 /* The conjuncts as one predicate (NULL when there are none). */
 ty_expr_t *pln__conj_and(cm_arena_t *a, ty_expr_t *const *es, int n);
 /* r under a Filter of the conjuncts, or r itself when there are none. */
-pln_rel_t *pln__filter_over(pln_binder_t *b, pln_rel_t *r, ty_expr_t *const *es, int n);
+plan_rel_t *pln__filter_over(pln_binder_t *b, plan_rel_t *r, ty_expr_t *const *es, int n);
 
 /* The lowest and highest column e reads (lo > hi: none). */
 void pln__expr_cols(const ty_expr_t *e, int *lo, int *hi);
@@ -44,8 +44,8 @@ bool pln__expr_col_const(const ty_expr_t *e, int *col, ty_expr_t **value);
 ty_expr_t *pln__expr_eq(cm_arena_t *a, const ty_func_t *eq, ty_expr_t *l, ty_expr_t *r);
 
 /* The passes, each over a whole plan; the root keeps its columns. */
-pln_rel_t *pln__opt_pushdown(pln_binder_t *b, pln_rel_t *r);
-pln_rel_t *pln__opt_prune(pln_binder_t *b, pln_rel_t *r);
-pln_rel_t *pln__opt_equiv(pln_binder_t *b, pln_rel_t *r);
+plan_rel_t *pln__opt_pushdown(pln_binder_t *b, plan_rel_t *r);
+plan_rel_t *pln__opt_prune(pln_binder_t *b, plan_rel_t *r);
+plan_rel_t *pln__opt_equiv(pln_binder_t *b, plan_rel_t *r);
 
 #endif

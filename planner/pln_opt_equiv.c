@@ -28,7 +28,7 @@
 #include <string.h>
 
 typedef struct leaf {
-    pln_rel_t *rel;
+    plan_rel_t *rel;
     int offset;                   /* of its first column in the block's row */
     pln_conj_t add;               /* filters derived for it, over its own columns */
 } leaf_t;
@@ -51,11 +51,11 @@ typedef struct block {
     known_t *known;
 } block_t;
 
-static pln_rel_t *equiv(pln_binder_t *b, pln_rel_t *r);
+static plan_rel_t *equiv(pln_binder_t *b, plan_rel_t *r);
 
-static bool is_inner(const pln_rel_t *r)
+static bool is_inner(const plan_rel_t *r)
 {
-    return !r->get && (r->kind == PLN_REL_PRODUCT || (r->kind == PLN_REL_JOIN && r->join == SQL_JOIN_INNER));
+    return (r->kind == PLAN_REL_PRODUCT || (r->kind == PLAN_REL_JOIN && r->join == PLAN_JOIN_INNER));
 }
 
 static void add_known(block_t *k, int col, ty_expr_t *value, const ty_func_t *eq, bool present)
@@ -76,7 +76,7 @@ static void add_known(block_t *k, int col, ty_expr_t *value, const ty_func_t *eq
  * equalities: taken out of each join's condition (up to the first volatile
  * conjunct), the rest of which stays.
  */
-static void collect(block_t *k, pln_rel_t *r, int offset)
+static void collect(block_t *k, plan_rel_t *r, int offset)
 {
     cm_arena_t *a = k->b->arena;
     if (!is_inner(r)) {
@@ -113,13 +113,13 @@ static void collect(block_t *k, pln_rel_t *r, int offset)
  * constant conjuncts, looking down through filters and projections that
  * only pick columns (which is where pushdown leaves them).
  */
-static void scan_known(block_t *k, const pln_rel_t *r, int offset, const int *up, int width)
+static void scan_known(block_t *k, const plan_rel_t *r, int offset, const int *up, int width)
 {
     cm_arena_t *a = k->b->arena;
     for (;;) {
-        if (r->get)
+        if (plan_rel_is_read(r))
             return;
-        if (r->kind == PLN_REL_FILTER) {
+        if (r->kind == PLAN_REL_FILTER) {
             pln_conj_t c = {0};
             pln__conj_split(a, &c, r->pred);
             for (int i = 0; i < c.n && !pln__expr_volatile(c.e[i]); i++) {
@@ -131,7 +131,7 @@ static void scan_known(block_t *k, const pln_rel_t *r, int offset, const int *up
             r = r->input;
             continue;
         }
-        if (r->kind == PLN_REL_PROJECT) {
+        if (r->kind == PLAN_REL_PROJECT) {
             bool cols = true;
             for (int i = 0; i < r->ncols && cols; i++)
                 cols = r->exprs[i]->kind == TY_EXPR_COLUMN;
@@ -179,7 +179,7 @@ static bool same_value(const ty_expr_t *x, const ty_expr_t *y)
 }
 
 /* Puts each equality between inputs at the lowest join of the block that sees both of its columns. */
-static void place(block_t *k, pln_rel_t *r, int offset, const pln_conj_t *eqs)
+static void place(block_t *k, plan_rel_t *r, int offset, const pln_conj_t *eqs)
 {
     cm_arena_t *a = k->b->arena;
     pln_conj_t left = {0}, right = {0}, here = {0};
@@ -201,18 +201,18 @@ static void place(block_t *k, pln_rel_t *r, int offset, const pln_conj_t *eqs)
     /* The keys first, then what the condition had besides equalities. */
     pln__conj_split(a, &here, r->pred);
     r->pred = pln__conj_and(a, here.e, here.n);
-    r->kind = r->pred ? PLN_REL_JOIN : PLN_REL_PRODUCT;
-    r->join = SQL_JOIN_INNER;
+    r->kind = r->pred ? PLAN_REL_JOIN : PLAN_REL_PRODUCT;
+    r->join = PLAN_JOIN_INNER;
 }
 
 /* Puts the leaves back in the block's tree, in the order collect took them. */
-static pln_rel_t *rebuild(block_t *k, pln_rel_t *r, int *next)
+static plan_rel_t *rebuild(block_t *k, plan_rel_t *r, int *next)
 {
     if (!is_inner(r)) {
         leaf_t *l = &k->leaves[(*next)++];
         if (l->add.n == 0)
             return l->rel;
-        if (l->rel->kind == PLN_REL_FILTER && !l->rel->get) {
+        if (l->rel->kind == PLAN_REL_FILTER) {
             pln__conj_split(k->b->arena, &l->add, l->rel->pred);   /* the derived equalities first */
             l->rel->pred = pln__conj_and(k->b->arena, l->add.e, l->add.n);
             return l->rel;
@@ -224,7 +224,7 @@ static pln_rel_t *rebuild(block_t *k, pln_rel_t *r, int *next)
     return r;
 }
 
-static bool only_columns(const pln_rel_t *r)
+static bool only_columns(const plan_rel_t *r)
 {
     for (int i = 0; i < r->ncols; i++)
         if (r->exprs[i]->kind != TY_EXPR_COLUMN)
@@ -238,12 +238,12 @@ static bool only_columns(const pln_rel_t *r)
  * lifted above it. Returns the joins without them; output column i of r is
  * column pick[i] of what is returned.
  */
-static pln_rel_t *lift(pln_binder_t *b, pln_rel_t *r, int **pick)
+static plan_rel_t *lift(pln_binder_t *b, plan_rel_t *r, int **pick)
 {
     cm_arena_t *a = b->arena;
-    if (!r->get && r->kind == PLN_REL_PROJECT && only_columns(r)) {
+    if (r->kind == PLAN_REL_PROJECT && only_columns(r)) {
         int *in;
-        pln_rel_t *core = lift(b, r->input, &in);
+        plan_rel_t *core = lift(b, r->input, &in);
         if (is_inner(core)) {
             *pick = cm_arena_alloc(a, sizeof(int) * (size_t)(r->ncols ? r->ncols : 1));
             for (int i = 0; i < r->ncols; i++)
@@ -259,7 +259,7 @@ static pln_rel_t *lift(pln_binder_t *b, pln_rel_t *r, int **pick)
         return r;
     }
     int *lp, *rp, lw = r->input->ncols, rw = r->right->ncols;
-    pln_rel_t *l = lift(b, r->input, &lp), *rr = lift(b, r->right, &rp);
+    plan_rel_t *l = lift(b, r->input, &lp), *rr = lift(b, r->right, &rp);
     int nl = l->ncols;
     for (int i = 0; i < lw; i++)
         (*pick)[i] = lp[i];
@@ -275,13 +275,13 @@ static pln_rel_t *lift(pln_binder_t *b, pln_rel_t *r, int **pick)
     return r;
 }
 
-static pln_rel_t *block(pln_binder_t *b, pln_rel_t *r)
+static plan_rel_t *block(pln_binder_t *b, plan_rel_t *r)
 {
     cm_arena_t *a = b->arena;
     block_t k = {.b = b, .width = r->ncols};
     collect(&k, r, 0);
     for (int i = 0; i < k.nleaves; i++) {
-        const pln_rel_t *l = k.leaves[i].rel;
+        const plan_rel_t *l = k.leaves[i].rel;
         int *up = cm_arena_alloc(a, sizeof(int) * (size_t)(l->ncols ? l->ncols : 1));
         for (int c = 0; c < l->ncols; c++)
             up[c] = c;
@@ -380,12 +380,12 @@ static pln_rel_t *block(pln_binder_t *b, pln_rel_t *r)
  * u.a WHERE t.a = 5 reads only u.a = 5), as PostgreSQL derives it. The
  * nullable side is filtered, never the preserved one.
  */
-static void outer_consts(pln_binder_t *b, pln_rel_t *r)
+static void outer_consts(pln_binder_t *b, plan_rel_t *r)
 {
     cm_arena_t *a = b->arena;
-    bool left_kept = r->join == SQL_JOIN_LEFT;
+    bool left_kept = r->join == PLAN_JOIN_LEFT;
     int lw = r->input->ncols, w = r->ncols;
-    pln_rel_t *kept = left_kept ? r->input : r->right, *nullable = left_kept ? r->right : r->input;
+    plan_rel_t *kept = left_kept ? r->input : r->right, *nullable = left_kept ? r->right : r->input;
     int kept_off = left_kept ? 0 : lw, null_off = left_kept ? lw : 0;
     block_t k = {.b = b};
     int *up = cm_arena_alloc(a, sizeof(int) * (size_t)(w ? w : 1));
@@ -433,22 +433,22 @@ static void outer_consts(pln_binder_t *b, pln_rel_t *r)
         r->input = pln__filter_over(b, r->input, add.e, add.n);
 }
 
-static pln_rel_t *equiv(pln_binder_t *b, pln_rel_t *r)
+static plan_rel_t *equiv(pln_binder_t *b, plan_rel_t *r)
 {
-    if (r->get)
+    if (plan_rel_is_read(r))
         return r;
     switch (r->kind) {
-    case PLN_REL_PRODUCT:
-    case PLN_REL_JOIN:
+    case PLAN_REL_PRODUCT:
+    case PLAN_REL_JOIN:
         if (is_inner(r)) {
             int n = r->ncols, *pick;
-            pln_rel_t *core = block(b, lift(b, r, &pick));
+            plan_rel_t *core = block(b, lift(b, r, &pick));
             bool same = core->ncols == n;
             for (int i = 0; same && i < n; i++)
                 same = pick[i] == i;
             if (same)
                 return core;
-            pln_rel_t *p = pln__rel_new(b, PLN_REL_PROJECT, core, n);
+            plan_rel_t *p = pln__rel_new(b, PLAN_REL_PROJECT, core, n);
             p->exprs = cm_arena_alloc(b->arena, sizeof(ty_expr_t *) * (size_t)(n ? n : 1));
             for (int i = 0; i < n; i++) {
                 p->exprs[i] = pln__expr_column(b->arena, pick[i], core->types[pick[i]]);
@@ -458,23 +458,24 @@ static pln_rel_t *equiv(pln_binder_t *b, pln_rel_t *r)
         }
         r->input = equiv(b, r->input);
         r->right = equiv(b, r->right);
-        if (r->join == SQL_JOIN_LEFT || r->join == SQL_JOIN_RIGHT)
+        if (r->join == PLAN_JOIN_LEFT || r->join == PLAN_JOIN_RIGHT)
             outer_consts(b, r);
         return r;
-    case PLN_REL_VALUES:
-    case PLN_REL_SESSION:
-    case PLN_REL_FILTER:
-    case PLN_REL_PROJECT:
-    case PLN_REL_REDUCE:
-    case PLN_REL_SORT:
-    case PLN_REL_DISTINCT:
-    case PLN_REL_LIMIT:
-    case PLN_REL_SETOP:
-    case PLN_REL_WINDOW:
-    case PLN_REL_CTE:
-    case PLN_REL_FLATMAP:
+    case PLAN_REL_VALUES:
+    case PLAN_REL_SESSION:
+    case PLAN_REL_GET:
+    case PLAN_REL_FILTER:
+    case PLAN_REL_PROJECT:
+    case PLAN_REL_REDUCE:
+    case PLAN_REL_SORT:
+    case PLAN_REL_DISTINCT:
+    case PLAN_REL_LIMIT:
+    case PLAN_REL_SETOP:
+    case PLAN_REL_WINDOW:
+    case PLAN_REL_CTE:
+    case PLAN_REL_FLATMAP:
         break;
-    case PLN_REL_LET:
+    case PLAN_REL_LET:
         for (int i = 0; i < r->nctes; i++) {   /* each CTE is a query of its own */
             r->ctes[i]->def = equiv(b, r->ctes[i]->def);
             if (r->ctes[i]->rec)
@@ -490,7 +491,7 @@ static pln_rel_t *equiv(pln_binder_t *b, pln_rel_t *r)
     return r;
 }
 
-pln_rel_t *pln__opt_equiv(pln_binder_t *b, pln_rel_t *r)
+plan_rel_t *pln__opt_equiv(pln_binder_t *b, plan_rel_t *r)
 {
     return equiv(b, r);
 }

@@ -32,7 +32,7 @@ typedef struct prune {
     bool exact;
 } prune_t;
 
-static pln_rel_t *prune(prune_t *p, pln_rel_t *r, const bool *need, int *map);
+static plan_rel_t *prune(prune_t *p, plan_rel_t *r, const bool *need, int *map);
 
 static bool *bools(prune_t *p, int n)
 {
@@ -53,22 +53,22 @@ static bool *all_cols(prune_t *p, int n)
 }
 
 /* An input pruned with every column needed keeps them all, in place. */
-static pln_rel_t *prune_all(prune_t *p, pln_rel_t *r)
+static plan_rel_t *prune_all(prune_t *p, plan_rel_t *r)
 {
     int *map = ints(p, r->ncols);
     bool exact = p->exact;
     p->exact = true;
-    pln_rel_t *out = prune(p, r, all_cols(p, r->ncols), map);
+    plan_rel_t *out = prune(p, r, all_cols(p, r->ncols), map);
     p->exact = exact;
     return out;
 }
 
 /* Prunes an input whose columns the operator maps to its own (so they may move). */
-static pln_rel_t *prune_mapped(prune_t *p, pln_rel_t *r, const bool *need, int *map)
+static plan_rel_t *prune_mapped(prune_t *p, plan_rel_t *r, const bool *need, int *map)
 {
     bool exact = p->exact;
     p->exact = false;
-    pln_rel_t *out = prune(p, r, need, map);
+    plan_rel_t *out = prune(p, r, need, map);
     p->exact = exact;
     return out;
 }
@@ -80,14 +80,14 @@ static void identity(int *map, int n)
 }
 
 /* A relation that gives all its columns: a projection above it keeps the needed ones. */
-static pln_rel_t *narrow(prune_t *p, pln_rel_t *r, const bool *need, int *map)
+static plan_rel_t *narrow(prune_t *p, plan_rel_t *r, const bool *need, int *map)
 {
     int n = 0;
     for (int i = 0; i < r->ncols; i++)
         map[i] = need[i] ? n++ : -1;
     if (n == r->ncols)
         return r;
-    pln_rel_t *proj = pln__rel_new(p->b, PLN_REL_PROJECT, r, n);
+    plan_rel_t *proj = pln__rel_new(p->b, PLAN_REL_PROJECT, r, n);
     proj->exprs = cm_arena_alloc(p->b->arena, sizeof(ty_expr_t *) * (size_t)(n ? n : 1));
     for (int i = 0; i < r->ncols; i++) {
         if (map[i] < 0)
@@ -106,7 +106,7 @@ static bool all_columns(ty_expr_t *const *es, int n)
     return true;
 }
 
-static pln_rel_t *prune_values(prune_t *p, pln_rel_t *r, const bool *need, int *map)
+static plan_rel_t *prune_values(prune_t *p, plan_rel_t *r, const bool *need, int *map)
 {
     int n = 0;
     for (int c = 0; c < r->ncols; c++) {
@@ -136,13 +136,13 @@ static pln_rel_t *prune_values(prune_t *p, pln_rel_t *r, const bool *need, int *
 }
 
 /* Operators whose columns are their input's (filter, sort, limit, DISTINCT ON) take the input's map. */
-static void same_as_input(pln_rel_t *r)
+static void same_as_input(plan_rel_t *r)
 {
     r->ncols = r->input->ncols;
     r->types = r->input->types;
 }
 
-static pln_rel_t *prune_filter(prune_t *p, pln_rel_t *r, const bool *need, int *map)
+static plan_rel_t *prune_filter(prune_t *p, plan_rel_t *r, const bool *need, int *map)
 {
     bool *in = bools(p, r->ncols);
     memcpy(in, need, sizeof(bool) * (size_t)r->ncols);
@@ -153,7 +153,7 @@ static pln_rel_t *prune_filter(prune_t *p, pln_rel_t *r, const bool *need, int *
     return r;
 }
 
-static pln_rel_t *prune_sorted(prune_t *p, pln_rel_t *r, const bool *need, int *map)
+static plan_rel_t *prune_sorted(prune_t *p, plan_rel_t *r, const bool *need, int *map)
 {
     bool *in = bools(p, r->ncols);
     memcpy(in, need, sizeof(bool) * (size_t)r->ncols);
@@ -161,7 +161,7 @@ static pln_rel_t *prune_sorted(prune_t *p, pln_rel_t *r, const bool *need, int *
         in[r->sort[i].col] = true;
     r->input = prune(p, r->input, in, map);
     if (r->nsort) {
-        pln_sortkey_t *keys = cm_arena_alloc(p->b->arena, sizeof(*keys) * (size_t)r->nsort);
+        plan_sortkey_t *keys = cm_arena_alloc(p->b->arena, sizeof(*keys) * (size_t)r->nsort);
         for (int i = 0; i < r->nsort; i++) {
             keys[i] = r->sort[i];
             keys[i].col = map[r->sort[i].col];
@@ -177,10 +177,10 @@ static pln_rel_t *prune_sorted(prune_t *p, pln_rel_t *r, const bool *need, int *
  * and drops nothing volatile: the lower one only picks columns, or the
  * upper one only picks columns, each of the lower's expressions at most once.
  */
-static bool fuse(prune_t *p, pln_rel_t *r)
+static bool fuse(prune_t *p, plan_rel_t *r)
 {
-    pln_rel_t *in = r->input;
-    if (in->kind != PLN_REL_PROJECT || in->get)
+    plan_rel_t *in = r->input;
+    if (in->kind != PLAN_REL_PROJECT)
         return false;
     cm_arena_t *a = p->b->arena;
     ty_expr_t **exprs = cm_arena_alloc(a, sizeof(ty_expr_t *) * (size_t)(r->ncols ? r->ncols : 1));
@@ -204,7 +204,7 @@ static bool fuse(prune_t *p, pln_rel_t *r)
     return true;
 }
 
-static pln_rel_t *prune_project(prune_t *p, pln_rel_t *r, const bool *need, int *map)
+static plan_rel_t *prune_project(prune_t *p, plan_rel_t *r, const bool *need, int *map)
 {
     int nin = r->input->ncols, n = 0;
     bool *in = bools(p, nin);
@@ -233,13 +233,13 @@ static pln_rel_t *prune_project(prune_t *p, pln_rel_t *r, const bool *need, int 
     bool same = n == r->input->ncols;
     for (int i = 0; same && i < n; i++)
         same = r->exprs[i]->kind == TY_EXPR_COLUMN && r->exprs[i]->index == i;
-    return same && !r->get ? r->input : r;
+    return same ? r->input : r;
 }
 
-static pln_agg_t *agg_remap(prune_t *p, const pln_agg_t *ag, const int *map)
+static plan_agg_t *agg_remap(prune_t *p, const plan_agg_t *ag, const int *map)
 {
     cm_arena_t *a = p->b->arena;
-    pln_agg_t *c = cm_arena_alloc(a, sizeof(*c));
+    plan_agg_t *c = cm_arena_alloc(a, sizeof(*c));
     *c = *ag;
     c->args[0] = pln__expr_remap(a, ag->args[0], map);
     c->args[1] = pln__expr_remap(a, ag->args[1], map);
@@ -252,7 +252,7 @@ static pln_agg_t *agg_remap(prune_t *p, const pln_agg_t *ag, const int *map)
     return c;
 }
 
-static bool agg_volatile(const pln_agg_t *ag)
+static bool agg_volatile(const plan_agg_t *ag)
 {
     bool v = pln__expr_volatile(ag->args[0]) || pln__expr_volatile(ag->args[1]) || pln__expr_volatile(ag->filter);
     for (int i = 0; i < ag->norder; i++)
@@ -284,9 +284,9 @@ static bool exprs_equal(ty_expr_t *const *x, ty_expr_t *const *y, int n)
     return true;
 }
 
-static bool agg_equal(const pln_agg_t *x, const pln_agg_t *y)
+static bool agg_equal(const plan_agg_t *x, const plan_agg_t *y)
 {
-    if (x->def != y->def || x->op != y->op || x->distinct != y->distinct || x->nargs != y->nargs ||
+    if (x->fn != y->fn || x->op != y->op || x->distinct != y->distinct || x->nargs != y->nargs ||
         x->norder != y->norder || x->type != y->type || !exprs_equal(x->args, y->args, x->nargs) ||
         !exprs_equal(&x->filter, &y->filter, 1) || !exprs_equal(x->order, y->order, x->norder))
         return false;
@@ -297,7 +297,7 @@ static bool agg_equal(const pln_agg_t *x, const pln_agg_t *y)
     return true;
 }
 
-static void agg_mark(const pln_agg_t *ag, bool *in)
+static void agg_mark(const plan_agg_t *ag, bool *in)
 {
     for (int i = 0; i < ag->nargs; i++)
         pln__expr_mark(ag->args[i], in);
@@ -306,7 +306,7 @@ static void agg_mark(const pln_agg_t *ag, bool *in)
         pln__expr_mark(ag->order[i], in);
 }
 
-static pln_rel_t *prune_reduce(prune_t *p, pln_rel_t *r, const bool *need, int *map)
+static plan_rel_t *prune_reduce(prune_t *p, plan_rel_t *r, const bool *need, int *map)
 {
     int nin = r->input->ncols, nk = r->nkeys, na = 0;
     bool *in = bools(p, nin);
@@ -331,7 +331,7 @@ static pln_rel_t *prune_reduce(prune_t *p, pln_rel_t *r, const bool *need, int *
     ty_expr_t **keys = cm_arena_alloc(p->b->arena, sizeof(ty_expr_t *) * (size_t)(nk ? nk : 1));
     for (int k = 0; k < nk; k++)
         keys[k] = pln__expr_remap(p->b->arena, r->keys[k], in_map);
-    pln_agg_t **aggs = cm_arena_alloc(p->b->arena, sizeof(pln_agg_t *) * (size_t)(na ? na : 1));
+    plan_agg_t **aggs = cm_arena_alloc(p->b->arena, sizeof(plan_agg_t *) * (size_t)(na ? na : 1));
     ty_oid_t *types = cm_arena_alloc(p->b->arena, sizeof(ty_oid_t) * (size_t)(nk + na ? nk + na : 1));
     memcpy(types, r->types, sizeof(ty_oid_t) * (size_t)nk);
     for (int a = 0; a < r->naggs; a++) {
@@ -348,7 +348,7 @@ static pln_rel_t *prune_reduce(prune_t *p, pln_rel_t *r, const bool *need, int *
     return r;
 }
 
-static pln_rel_t *prune_join(prune_t *p, pln_rel_t *r, const bool *need, int *map)
+static plan_rel_t *prune_join(prune_t *p, plan_rel_t *r, const bool *need, int *map)
 {
     int lw = r->input->ncols, rw = r->right->ncols;
     bool *in = bools(p, lw + rw);
@@ -371,7 +371,7 @@ static pln_rel_t *prune_join(prune_t *p, pln_rel_t *r, const bool *need, int *ma
 }
 
 /* Every column stays and every input keeps all of its own. */
-static pln_rel_t *keep_all(prune_t *p, pln_rel_t *r, int *map)
+static plan_rel_t *keep_all(prune_t *p, plan_rel_t *r, int *map)
 {
     identity(map, r->ncols);
     if (r->input)
@@ -389,10 +389,10 @@ static pln_rel_t *keep_all(prune_t *p, pln_rel_t *r, int *map)
  * constant expressions.)
  */
 /* Whether an input computes column i from constants alone (1 / 0), which PostgreSQL folds while planning. */
-static bool folded_by_postgres(const pln_rel_t *in, int i)
+static bool folded_by_postgres(const plan_rel_t *in, int i)
 {
-    const ty_expr_t *e = in->kind == PLN_REL_PROJECT                ? in->exprs[i]
-                         : in->kind == PLN_REL_VALUES && in->nrows == 1 ? in->rows[0][i]
+    const ty_expr_t *e = in->kind == PLAN_REL_PROJECT                ? in->exprs[i]
+                         : in->kind == PLAN_REL_VALUES && in->nrows == 1 ? in->rows[0][i]
                                                                          : NULL;
     if (e == NULL || e->kind == TY_EXPR_CONST)
         return false;
@@ -401,7 +401,7 @@ static bool folded_by_postgres(const pln_rel_t *in, int i)
     return lo > hi;
 }
 
-static pln_rel_t *prune_union_all(prune_t *p, pln_rel_t *r, const bool *need_above, int *map)
+static plan_rel_t *prune_union_all(prune_t *p, plan_rel_t *r, const bool *need_above, int *map)
 {
     /* A column an input computes from constants stays, so that 1 / 0 fails as PostgreSQL's folding does. */
     bool *need = bools(p, r->ncols);
@@ -410,17 +410,17 @@ static pln_rel_t *prune_union_all(prune_t *p, pln_rel_t *r, const bool *need_abo
         need[i] = need_above[i] || folded_by_postgres(r->input, i) || folded_by_postgres(r->right, i);
         map[i] = need[i] ? n++ : -1;
     }
-    if (r->setop != SQL_SETOP_UNION || !r->all || n == r->ncols)
+    if (r->setop != PLAN_SETOP_UNION || !r->all || n == r->ncols)
         return keep_all(p, r, map);
-    pln_rel_t *sides[2] = {r->input, r->right};
+    plan_rel_t *sides[2] = {r->input, r->right};
     for (int s = 0; s < 2; s++) {
         int *m = ints(p, r->ncols);
-        pln_rel_t *in = prune_mapped(p, sides[s], need, m);
+        plan_rel_t *in = prune_mapped(p, sides[s], need, m);
         bool lined_up = in->ncols == n;
         for (int i = 0; i < r->ncols; i++)
             lined_up = lined_up && (!need[i] || m[i] == map[i]);
         if (!lined_up) {
-            pln_rel_t *proj = pln__rel_new(p->b, PLN_REL_PROJECT, in, n);
+            plan_rel_t *proj = pln__rel_new(p->b, PLAN_REL_PROJECT, in, n);
             proj->exprs = cm_arena_alloc(p->b->arena, sizeof(ty_expr_t *) * (size_t)(n ? n : 1));
             for (int i = 0; i < r->ncols; i++)
                 if (need[i]) {
@@ -443,49 +443,50 @@ static pln_rel_t *prune_union_all(prune_t *p, pln_rel_t *r, const bool *need_abo
 }
 
 /* A catalog or session relation, under the filters pushdown put on it: it gives all its columns. */
-static bool is_source(const pln_rel_t *r)
+static bool is_source(const plan_rel_t *r)
 {
-    while (r->kind == PLN_REL_FILTER && !r->get)
+    while (r->kind == PLAN_REL_FILTER)
         r = r->input;
-    return r->get != NULL || r->kind == PLN_REL_SESSION;
+    return plan_rel_is_read(r);
 }
 
 /* Returns r computing at least the needed columns, in their order; map[old] is each one's new position. */
-static pln_rel_t *prune(prune_t *p, pln_rel_t *r, const bool *need, int *map)
+static plan_rel_t *prune(prune_t *p, plan_rel_t *r, const bool *need, int *map)
 {
     if (is_source(r))
         return narrow(p, r, need, map);   /* the projection goes above its filters, which read what they like */
     switch (r->kind) {
-    case PLN_REL_VALUES:
+    case PLAN_REL_VALUES:
         return prune_values(p, r, need, map);
-    case PLN_REL_SESSION:
+    case PLAN_REL_SESSION:
+    case PLAN_REL_GET:
         break;
-    case PLN_REL_FILTER:
+    case PLAN_REL_FILTER:
         return prune_filter(p, r, need, map);
-    case PLN_REL_PROJECT:
+    case PLAN_REL_PROJECT:
         return prune_project(p, r, need, map);
-    case PLN_REL_REDUCE:
+    case PLAN_REL_REDUCE:
         return prune_reduce(p, r, need, map);
-    case PLN_REL_SORT:
+    case PLAN_REL_SORT:
         return prune_sorted(p, r, need, map);
-    case PLN_REL_DISTINCT:
+    case PLAN_REL_DISTINCT:
         if (r->nsort > 0)
             return prune_sorted(p, r, need, map);   /* DISTINCT ON reads its keys; the other columns ride along */
         return keep_all(p, r, map);
-    case PLN_REL_LIMIT:
+    case PLAN_REL_LIMIT:
         r->input = prune(p, r->input, need, map);
         same_as_input(r);
         return r;
-    case PLN_REL_PRODUCT:
-    case PLN_REL_JOIN:
+    case PLAN_REL_PRODUCT:
+    case PLAN_REL_JOIN:
         return prune_join(p, r, need, map);
-    case PLN_REL_SETOP:
+    case PLAN_REL_SETOP:
         return prune_union_all(p, r, need, map);
-    case PLN_REL_WINDOW:   /* partitions and frames read all of the input's columns' rows; kept whole for now */
-    case PLN_REL_CTE:      /* a CTE's columns are those of every reader */
-    case PLN_REL_FLATMAP:  /* the functions' arguments read the input's columns by position */
+    case PLAN_REL_WINDOW:   /* partitions and frames read all of the input's columns' rows; kept whole for now */
+    case PLAN_REL_CTE:      /* a CTE's columns are those of every reader */
+    case PLAN_REL_FLATMAP:  /* the functions' arguments read the input's columns by position */
         return keep_all(p, r, map);
-    case PLN_REL_LET:
+    case PLAN_REL_LET:
         for (int i = 0; i < r->nctes; i++) {
             r->ctes[i]->def = pln__opt_prune(p->b, r->ctes[i]->def);
             if (r->ctes[i]->rec)
@@ -496,11 +497,11 @@ static pln_rel_t *prune(prune_t *p, pln_rel_t *r, const bool *need, int *map)
     return keep_all(p, r, map);   /* a kind this pass does not know reads all its inputs' columns */
 }
 
-pln_rel_t *pln__opt_prune(pln_binder_t *b, pln_rel_t *r)
+plan_rel_t *pln__opt_prune(pln_binder_t *b, plan_rel_t *r)
 {
     prune_t p = {.b = b};
     int ncols = r->ncols;
-    pln_rel_t *out = prune_all(&p, r);
+    plan_rel_t *out = prune_all(&p, r);
     CM_ASSERT(out->ncols == ncols);
     return out;
 }

@@ -46,9 +46,9 @@ typedef struct push {
     pln_binder_t *b;
 } push_t;
 
-static pln_rel_t *push(push_t *p, pln_rel_t *r, const pln_conj_t *preds);
+static plan_rel_t *push(push_t *p, plan_rel_t *r, const pln_conj_t *preds);
 
-static pln_rel_t *push_none(push_t *p, pln_rel_t *r)
+static plan_rel_t *push_none(push_t *p, plan_rel_t *r)
 {
     pln_conj_t none = {0};
     return push(p, r, &none);
@@ -78,7 +78,7 @@ static side_t side_of(const ty_expr_t *e, int lw)
 }
 
 /* Kids keep their own filters' work: the operator's inputs are pushed into with nothing from above. */
-static pln_rel_t *wall(push_t *p, pln_rel_t *r, const pln_conj_t *preds)
+static plan_rel_t *wall(push_t *p, plan_rel_t *r, const pln_conj_t *preds)
 {
     if (r->input)
         r->input = push_none(p, r->input);
@@ -95,7 +95,7 @@ static bool always_true(const ty_expr_t *e)
     return e->kind == TY_EXPR_CONST && e->type == TY_BOOL && !e->value.isnull && e->value.v.b;
 }
 
-static pln_rel_t *push_filter(push_t *p, pln_rel_t *r, const pln_conj_t *preds)
+static plan_rel_t *push_filter(push_t *p, plan_rel_t *r, const pln_conj_t *preds)
 {
     /* The filter's own conjuncts run before those from above. */
     pln_conj_t all = {0}, own = {0};
@@ -107,11 +107,11 @@ static pln_rel_t *push_filter(push_t *p, pln_rel_t *r, const pln_conj_t *preds)
         pln__conj_add(p->b->arena, &all, preds->e[i]);
     int v = first_volatile(&all);
     pln_conj_t down = {.n = v, .cap = v, .e = all.e};
-    pln_rel_t *in = push(p, r->input, &down);
+    plan_rel_t *in = push(p, r->input, &down);
     return pln__filter_over(p->b, in, all.e + v, all.n - v);
 }
 
-static pln_rel_t *push_project(push_t *p, pln_rel_t *r, const pln_conj_t *preds)
+static plan_rel_t *push_project(push_t *p, plan_rel_t *r, const pln_conj_t *preds)
 {
     pln_conj_t down = {0}, stay = {0};
     bool *used = cm_arena_zalloc(p->b->arena, sizeof(bool) * (size_t)(r->ncols ? r->ncols : 1));
@@ -134,7 +134,7 @@ static pln_rel_t *push_project(push_t *p, pln_rel_t *r, const pln_conj_t *preds)
     return pln__filter_over(p->b, r, stay.e, stay.n);
 }
 
-static pln_rel_t *push_reduce(push_t *p, pln_rel_t *r, const pln_conj_t *preds)
+static plan_rel_t *push_reduce(push_t *p, plan_rel_t *r, const pln_conj_t *preds)
 {
     pln_conj_t down = {0}, stay = {0};
     for (int i = 0; i < preds->n; i++) {
@@ -157,7 +157,7 @@ static pln_rel_t *push_reduce(push_t *p, pln_rel_t *r, const pln_conj_t *preds)
  * reading only the keys keeps or drops a group whole, so it may go below;
  * one reading other columns could drop the first row and keep a later one.
  */
-static pln_rel_t *push_distinct_on(push_t *p, pln_rel_t *r, const pln_conj_t *preds)
+static plan_rel_t *push_distinct_on(push_t *p, plan_rel_t *r, const pln_conj_t *preds)
 {
     pln_conj_t down = {0}, stay = {0};
     bool *key = cm_arena_zalloc(p->b->arena, sizeof(bool) * (size_t)(r->ncols ? r->ncols : 1));
@@ -182,10 +182,10 @@ static pln_rel_t *push_distinct_on(push_t *p, pln_rel_t *r, const pln_conj_t *pr
  * change them, except one that reads only columns the window partitions
  * by: it keeps or drops each partition whole, as PostgreSQL pushes it.
  */
-static pln_rel_t *push_window(push_t *p, pln_rel_t *r, const pln_conj_t *preds)
+static plan_rel_t *push_window(push_t *p, plan_rel_t *r, const pln_conj_t *preds)
 {
     pln_conj_t down = {0}, stay = {0};
-    const pln_window_t *w = r->window;
+    const plan_window_t *w = r->window;
     bool *part = cm_arena_zalloc(p->b->arena, sizeof(bool) * (size_t)(r->ncols ? r->ncols : 1));
     bool *used = cm_arena_zalloc(p->b->arena, sizeof(bool) * (size_t)(r->ncols ? r->ncols : 1));
     for (int i = 0; w && i < w->npart; i++)
@@ -204,20 +204,20 @@ static pln_rel_t *push_window(push_t *p, pln_rel_t *r, const pln_conj_t *preds)
     return pln__filter_over(p->b, r, stay.e, stay.n);
 }
 
-static pln_rel_t *push_setop(push_t *p, pln_rel_t *r, const pln_conj_t *preds)
+static plan_rel_t *push_setop(push_t *p, plan_rel_t *r, const pln_conj_t *preds)
 {
     pln_conj_t none = {0};
     switch (r->setop) {
-    case SQL_SETOP_UNION:
-    case SQL_SETOP_INTERSECT:
+    case PLAN_SETOP_UNION:
+    case PLAN_SETOP_INTERSECT:
         r->input = push(p, r->input, preds);
         r->right = push(p, r->right, preds);
         return r;
-    case SQL_SETOP_EXCEPT:
+    case PLAN_SETOP_EXCEPT:
         r->input = push(p, r->input, preds);
         r->right = push(p, r->right, &none);
         return r;
-    case SQL_SETOP_NONE:
+    case PLAN_SETOP_NONE:
         break;
     }
     return wall(p, r, preds);
@@ -272,11 +272,11 @@ static bool rejects_nulls(const ty_expr_t *e, int lo, int hi)
  * side was padded for, so that side is not preserved any more: LEFT and
  * RIGHT become inner, FULL becomes the outer join of the other side.
  */
-static sql_join_kind_t reduce_outer(const pln_rel_t *r, const pln_conj_t *preds)
+static plan_join_t reduce_outer(const plan_rel_t *r, const pln_conj_t *preds)
 {
     int lw = r->input->ncols, w = r->ncols;
-    bool left_nulls = r->join == SQL_JOIN_RIGHT || r->join == SQL_JOIN_FULL;   /* the left side may be padded */
-    bool right_nulls = r->join == SQL_JOIN_LEFT || r->join == SQL_JOIN_FULL;
+    bool left_nulls = r->join == PLAN_JOIN_RIGHT || r->join == PLAN_JOIN_FULL;   /* the left side may be padded */
+    bool right_nulls = r->join == PLAN_JOIN_LEFT || r->join == PLAN_JOIN_FULL;
     for (int i = 0; i < preds->n; i++) {
         if (left_nulls && rejects_nulls(preds->e[i], 0, lw))
             left_nulls = false;
@@ -284,10 +284,10 @@ static sql_join_kind_t reduce_outer(const pln_rel_t *r, const pln_conj_t *preds)
             right_nulls = false;
     }
     if (left_nulls && right_nulls)
-        return SQL_JOIN_FULL;
+        return PLAN_JOIN_FULL;
     if (left_nulls)
-        return SQL_JOIN_RIGHT;
-    return right_nulls ? SQL_JOIN_LEFT : SQL_JOIN_INNER;
+        return PLAN_JOIN_RIGHT;
+    return right_nulls ? PLAN_JOIN_LEFT : PLAN_JOIN_INNER;
 }
 
 /*
@@ -297,21 +297,21 @@ static sql_join_kind_t reduce_outer(const pln_rel_t *r, const pln_conj_t *preds)
  * conjuncts that read the preserved side, and the filter above keeps those
  * that read the nullable side.
  */
-static pln_rel_t *push_join(push_t *p, pln_rel_t *r, const pln_conj_t *preds)
+static plan_rel_t *push_join(push_t *p, plan_rel_t *r, const pln_conj_t *preds)
 {
     cm_arena_t *a = p->b->arena;
     int lw = r->input->ncols;
-    if (r->kind == PLN_REL_JOIN && r->join != SQL_JOIN_INNER && r->join != SQL_JOIN_CROSS)
+    if (r->kind == PLAN_REL_JOIN && r->join != PLAN_JOIN_INNER && r->join != PLAN_JOIN_CROSS)
         r->join = reduce_outer(r, preds);
-    sql_join_kind_t kind = r->kind == PLN_REL_PRODUCT ? SQL_JOIN_INNER : r->join;
+    plan_join_t kind = r->kind == PLAN_REL_PRODUCT ? PLAN_JOIN_INNER : r->join;
     pln_conj_t on = {0}, left = {0}, right = {0}, cond = {0}, above = {0};
     pln__conj_split(a, &on, r->pred);
-    bool inner = kind == SQL_JOIN_INNER || kind == SQL_JOIN_CROSS;
+    bool inner = kind == PLAN_JOIN_INNER || kind == PLAN_JOIN_CROSS;
     if (inner)
         for (int i = 0; i < preds->n; i++)
             pln__conj_add(a, &on, preds->e[i]);
     int v = first_volatile(&on);
-    bool keep_left = kind == SQL_JOIN_LEFT, keep_right = kind == SQL_JOIN_RIGHT;
+    bool keep_left = kind == PLAN_JOIN_LEFT, keep_right = kind == PLAN_JOIN_RIGHT;
     for (int i = 0; i < v; i++) {
         ty_expr_t *e = on.e[i];
         side_t s = side_of(e, lw);
@@ -348,46 +348,47 @@ static pln_rel_t *push_join(push_t *p, pln_rel_t *r, const pln_conj_t *preds)
     r->pred = pln__conj_and(a, cond.e, cond.n);
     if (inner) {
         /* A product with a condition is a join, and a join without one a product. */
-        r->kind = r->pred ? PLN_REL_JOIN : PLN_REL_PRODUCT;
-        r->join = SQL_JOIN_INNER;
+        r->kind = r->pred ? PLAN_REL_JOIN : PLAN_REL_PRODUCT;
+        r->join = PLAN_JOIN_INNER;
     }
     return pln__filter_over(p->b, r, above.e, above.n);
 }
 
 /* Returns a plan with the rows of Filter(preds) over r, each conjunct as low as it may go. */
-static pln_rel_t *push(push_t *p, pln_rel_t *r, const pln_conj_t *preds)
+static plan_rel_t *push(push_t *p, plan_rel_t *r, const pln_conj_t *preds)
 {
-    if (r->get)
+    if (plan_rel_is_read(r))
         return pln__filter_over(p->b, r, preds->e, preds->n);   /* a catalog or session relation */
     switch (r->kind) {
-    case PLN_REL_FILTER:
+    case PLAN_REL_FILTER:
         return push_filter(p, r, preds);
-    case PLN_REL_PROJECT:
+    case PLAN_REL_PROJECT:
         return push_project(p, r, preds);
-    case PLN_REL_REDUCE:
+    case PLAN_REL_REDUCE:
         return push_reduce(p, r, preds);
-    case PLN_REL_SORT:
+    case PLAN_REL_SORT:
         r->input = push(p, r->input, preds);
         return r;
-    case PLN_REL_DISTINCT:
+    case PLAN_REL_DISTINCT:
         if (r->nsort > 0)
             return push_distinct_on(p, r, preds);
         r->input = push(p, r->input, preds);
         return r;
-    case PLN_REL_SETOP:
+    case PLAN_REL_SETOP:
         return push_setop(p, r, preds);
-    case PLN_REL_PRODUCT:
-    case PLN_REL_JOIN:
+    case PLAN_REL_PRODUCT:
+    case PLAN_REL_JOIN:
         return push_join(p, r, preds);
-    case PLN_REL_WINDOW:
+    case PLAN_REL_WINDOW:
         return push_window(p, r, preds);
-    case PLN_REL_LIMIT:
-    case PLN_REL_VALUES:
-    case PLN_REL_SESSION:
-    case PLN_REL_CTE:      /* other readers of the CTE want all its rows */
-    case PLN_REL_FLATMAP:
+    case PLAN_REL_LIMIT:
+    case PLAN_REL_VALUES:
+    case PLAN_REL_SESSION:
+    case PLAN_REL_GET:
+    case PLAN_REL_CTE:      /* other readers of the CTE want all its rows */
+    case PLAN_REL_FLATMAP:
         return wall(p, r, preds);
-    case PLN_REL_LET:
+    case PLAN_REL_LET:
         /* The query's rows are the LET's; each CTE is optimized as a query of its own. */
         for (int i = 0; i < r->nctes; i++) {
             r->ctes[i]->def = pln__opt_pushdown(p->b, r->ctes[i]->def);
@@ -400,7 +401,7 @@ static pln_rel_t *push(push_t *p, pln_rel_t *r, const pln_conj_t *preds)
     return wall(p, r, preds);   /* a kind this pass does not know: nothing moves through it */
 }
 
-pln_rel_t *pln__opt_pushdown(pln_binder_t *b, pln_rel_t *r)
+plan_rel_t *pln__opt_pushdown(pln_binder_t *b, plan_rel_t *r)
 {
     push_t p = {.b = b};
     return push_none(&p, r);

@@ -13,7 +13,7 @@
 
 #include <string.h>
 
-bool pln__add_rte(pln_binder_t *b, pln_scope_t *sc, const char *alias, int ncols, pln_column_t *cols)
+bool pln__add_rte(pln_binder_t *b, pln_scope_t *sc, const char *alias, int ncols, plan_column_t *cols)
 {
     /* One FROM may not name two visible items alike, or a qualified name would be ambiguous
      * (PostgreSQL's checkNameSpaceConflicts); items inside an aliased join are hidden. */
@@ -30,7 +30,7 @@ bool pln__add_rte(pln_binder_t *b, pln_scope_t *sc, const char *alias, int ncols
     return true;
 }
 
-static bool bind_subquery(pln_binder_t *b, const sql_from_t *f, pln_scope_t *sc, pln_rel_t **rel)
+static bool bind_subquery(pln_binder_t *b, const sql_from_t *f, pln_scope_t *sc, plan_rel_t **rel)
 {
     if (!f->alias) {
         bool values = f->select->values != NULL && f->select->op == SQL_SETOP_NONE;
@@ -71,7 +71,7 @@ static bool bind_subquery(pln_binder_t *b, const sql_from_t *f, pln_scope_t *sc,
         return pln__error(b, -1, "42P10",
                           "table \"%s\" has %d columns available but %d columns specified", f->alias, q.ncols,
                           naliases);
-    pln_column_t *cols = cm_arena_alloc(b->arena, sizeof(pln_column_t) * (size_t)(q.ncols ? q.ncols : 1));
+    plan_column_t *cols = cm_arena_alloc(b->arena, sizeof(plan_column_t) * (size_t)(q.ncols ? q.ncols : 1));
     for (int i = 0; i < q.ncols; i++) {
         cols[i] = q.cols[i];
         if (i < naliases)
@@ -81,9 +81,9 @@ static bool bind_subquery(pln_binder_t *b, const sql_from_t *f, pln_scope_t *sc,
     return pln__add_rte(b, sc, f->alias, q.ncols, cols);
 }
 
-static bool bind_item(pln_binder_t *b, const sql_from_t *f, pln_scope_t *sc, pln_rel_t **rel);
+static bool bind_item(pln_binder_t *b, const sql_from_t *f, pln_scope_t *sc, plan_rel_t **rel);
 
-void pln__column_origin(const pln_scope_t *sc, const ty_expr_t *e, pln_column_t *out)
+void pln__column_origin(const pln_scope_t *sc, const ty_expr_t *e, plan_column_t *out)
 {
     if (sc == NULL || e->kind != TY_EXPR_COLUMN || e->index < 0 || e->index >= sc->ncols)
         return;
@@ -98,9 +98,9 @@ void pln__column_origin(const pln_scope_t *sc, const ty_expr_t *e, pln_column_t 
     }
 }
 
-static pln_rel_t *product(pln_binder_t *b, pln_rel_t *l, pln_rel_t *r)
+static plan_rel_t *product(pln_binder_t *b, plan_rel_t *l, plan_rel_t *r)
 {
-    pln_rel_t *p = pln__rel_new(b, PLN_REL_PRODUCT, l, l->ncols + r->ncols);
+    plan_rel_t *p = pln__rel_new(b, PLAN_REL_PRODUCT, l, l->ncols + r->ncols);
     p->right = r;
     memcpy(p->types, l->types, sizeof(ty_oid_t) * (size_t)l->ncols);
     memcpy(p->types + l->ncols, r->types, sizeof(ty_oid_t) * (size_t)r->ncols);
@@ -124,7 +124,7 @@ static int col_index(const pln_rte_t *t, int c)
 /* The columns one side of a join shows to unqualified names, in order (absolute indexes). */
 typedef struct side_cols {
     int n;
-    pln_column_t *cols;
+    plan_column_t *cols;
     int *index;
 } side_cols_t;
 
@@ -134,7 +134,7 @@ static void visible_cols(pln_binder_t *b, const pln_scope_t *sc, int from, int t
     for (int r = from; r < to; r++)
         if (!sc->rtes[r].hidden_cols)
             n += sc->rtes[r].ncols;
-    out->cols = cm_arena_alloc(b->arena, sizeof(pln_column_t) * (size_t)(n ? n : 1));
+    out->cols = cm_arena_alloc(b->arena, sizeof(plan_column_t) * (size_t)(n ? n : 1));
     out->index = cm_arena_alloc(b->arena, sizeof(int) * (size_t)(n ? n : 1));
     out->n = 0;
     for (int r = from; r < to; r++) {
@@ -194,10 +194,10 @@ static ty_expr_t *and_of(pln_binder_t *b, ty_expr_t *p, ty_expr_t *q)
  * COALESCE of both for FULL JOIN); the join then shows its own columns to
  * unqualified names, and under an alias hides the items inside it.
  */
-static bool bind_join(pln_binder_t *b, const sql_from_t *f, pln_scope_t *sc, pln_rel_t **rel)
+static bool bind_join(pln_binder_t *b, const sql_from_t *f, pln_scope_t *sc, plan_rel_t **rel)
 {
     int start = sc->nrtes, base = sc->ncols;
-    pln_rel_t *l, *r;
+    plan_rel_t *l, *r;
     if (!bind_item(b, f->larg, sc, &l))
         return false;
     int mid = sc->nrtes;
@@ -231,12 +231,12 @@ static bool bind_join(pln_binder_t *b, const sql_from_t *f, pln_scope_t *sc, pln
     if (f->join == SQL_JOIN_CROSS) {
         if (fn_lateral)
             return pln__srf_lateral(b, r, l, base, f->rarg->pos) && (*rel = r);
-        *rel = lateral ? pln__lateral_join(b, l, r, lateral, base, SQL_JOIN_INNER, NULL) : product(b, l, r);
+        *rel = lateral ? pln__lateral_join(b, l, r, lateral, base, PLAN_JOIN_INNER, NULL) : product(b, l, r);
         return *rel != NULL;
     }
-    pln_rel_t *j = product(b, l, r);
-    j->kind = PLN_REL_JOIN;
-    j->join = f->join;
+    plan_rel_t *j = product(b, l, r);
+    j->kind = PLAN_REL_JOIN;
+    j->join = pln__join_of(f->join);
     side_cols_t lc, rc;
     visible_cols(b, sc, start, mid, &lc);
     visible_cols(b, sc, mid, end, &rc);
@@ -299,7 +299,7 @@ static bool bind_join(pln_binder_t *b, const sql_from_t *f, pln_scope_t *sc, pln
         rebase(on, base);
         j->pred = and_of(b, j->pred, on);
     }
-    if (lateral && !(j = pln__lateral_join(b, l, r, lateral, base, f->join, j->pred)))
+    if (lateral && !(j = pln__lateral_join(b, l, r, lateral, base, pln__join_of(f->join), j->pred)))
         return false;
     if (!lateral && !fn_lateral && pln__has_correlated(b, j) && !(j = pln__decorrelate_on(b, j, base)))
         return false;
@@ -312,11 +312,11 @@ static bool bind_join(pln_binder_t *b, const sql_from_t *f, pln_scope_t *sc, pln
             return false;
         if (f->join == SQL_JOIN_LEFT) {
             /* LEFT: the FlatMap keeps a left row none of whose function rows meet the condition. */
-            r->join = SQL_JOIN_LEFT;
+            r->join = PLAN_JOIN_LEFT;
             r->pred = j->pred;
             j = r;
         } else {
-            j->kind = PLN_REL_FILTER;
+            j->kind = PLAN_REL_FILTER;
             j->input = r;
             j->right = NULL;
             if (!j->pred)
@@ -327,7 +327,7 @@ static bool bind_join(pln_binder_t *b, const sql_from_t *f, pln_scope_t *sc, pln
     if (nmerge == 0 && !f->alias)
         return true;
     /* The join's own row: both sides, then the merged columns. */
-    pln_rel_t *p = pln__rel_new(b, PLN_REL_PROJECT, j, nraw + nmerge);
+    plan_rel_t *p = pln__rel_new(b, PLAN_REL_PROJECT, j, nraw + nmerge);
     p->exprs = cm_arena_alloc(b->arena, sizeof(ty_expr_t *) * (size_t)(nraw + nmerge));
     for (int i = 0; i < nraw; i++) {
         p->exprs[i] = ty_expr_new(b->arena, TY_EXPR_COLUMN, j->types[i], 0);
@@ -340,14 +340,14 @@ static bool bind_join(pln_binder_t *b, const sql_from_t *f, pln_scope_t *sc, pln
     }
     *rel = p;
     int ncols = nmerge + lc.n + rc.n - 2 * nmerge;
-    pln_column_t *cols = cm_arena_alloc(b->arena, sizeof(pln_column_t) * (size_t)(ncols ? ncols : 1));
+    plan_column_t *cols = cm_arena_alloc(b->arena, sizeof(plan_column_t) * (size_t)(ncols ? ncols : 1));
     int *index = cm_arena_alloc(b->arena, sizeof(int) * (size_t)(ncols ? ncols : 1));
     int n = 0;
     for (int k = 0; k < nmerge; k++, n++) {
-        cols[n] = (pln_column_t){.name = names[k], .type = merged[k]->type, .typmod = merged[k]->typmod};
+        cols[n] = (plan_column_t){.name = names[k], .type = merged[k]->type, .typmod = merged[k]->typmod};
         if (merged[k]->kind == TY_EXPR_COLUMN) {
             /* Not FULL, and not coerced: the merged column is one side's, and so is its origin. */
-            const pln_column_t *from = f->join == SQL_JOIN_RIGHT ? &rc.cols[rat[k]] : &lc.cols[lat[k]];
+            const plan_column_t *from = f->join == SQL_JOIN_RIGHT ? &rc.cols[rat[k]] : &lc.cols[lat[k]];
             cols[n].table_oid = from->table_oid;
             cols[n].attnum = from->attnum;
         }
@@ -405,7 +405,7 @@ static void note_rel(pln_binder_t *b, const sql_from_t *f, const cat_item_t *it)
 
 /* A session relation in FROM: its rows are read from the session when the query runs. */
 static bool bind_sysrel(pln_binder_t *b, const sql_from_t *f, const pln_sysrel_t *sys, uint32_t oid,
-                        pln_scope_t *sc, pln_rel_t **rel)
+                        pln_scope_t *sc, plan_rel_t **rel)
 {
     int ncols = (int)sys->ncolumns;
     const char *alias = f->alias ? f->alias : sys->name;
@@ -413,13 +413,13 @@ static bool bind_sysrel(pln_binder_t *b, const sql_from_t *f, const pln_sysrel_t
     if (naliases > ncols)
         return pln__error(b, -1, "42P10", "table \"%s\" has %d columns available but %d columns specified", alias,
                           ncols, naliases);
-    pln_column_t *cols = cm_arena_alloc(b->arena, sizeof(pln_column_t) * (size_t)ncols);
-    pln_rel_t *r = pln__rel_new(b, PLN_REL_SESSION, NULL, ncols);
+    plan_column_t *cols = cm_arena_alloc(b->arena, sizeof(plan_column_t) * (size_t)ncols);
+    plan_rel_t *r = pln__rel_new(b, PLAN_REL_SESSION, NULL, ncols);
     r->session = sys->session;
-    r->get = cm_arena_printf(b->arena, "%s.%s", sys->schema, sys->name);   /* what EXPLAIN prints */
+    r->relname = cm_arena_printf(b->arena, "%s.%s", sys->schema, sys->name);   /* what EXPLAIN prints */
     for (int i = 0; i < ncols; i++) {
         const cat_column_t *c = &sys->columns[i];
-        cols[i] = (pln_column_t){.name = i < naliases ? f->col_aliases->items[i] : c->name, .type = c->type,
+        cols[i] = (plan_column_t){.name = i < naliases ? f->col_aliases->items[i] : c->name, .type = c->type,
                                  .typmod = c->typmod, .table_oid = oid, .attnum = oid ? (int16_t)(i + 1) : 0};
         r->types[i] = c->type;
     }
@@ -429,7 +429,7 @@ static bool bind_sysrel(pln_binder_t *b, const sql_from_t *f, const pln_sysrel_t
 
 /* A pg_catalog view in FROM: bound as its SQL (pln_catview.c) in a subquery of the name or alias. */
 static bool bind_catview(pln_binder_t *b, const sql_from_t *f, const pln_catview_t *v, pln_scope_t *sc,
-                         pln_rel_t **rel)
+                         plan_rel_t **rel)
 {
     sql_stmt_list_t stmts;
     cm_err_t err = {0};
@@ -466,7 +466,7 @@ static bool bind_catview(pln_binder_t *b, const sql_from_t *f, const pln_catview
  * rows do not exist before the dataflow engine, so its plan is an empty
  * VALUES of the right shape; bind_query turns the read into 0A000.
  */
-static bool bind_relname(pln_binder_t *b, const sql_from_t *f, pln_scope_t *sc, pln_rel_t **rel)
+static bool bind_relname(pln_binder_t *b, const sql_from_t *f, pln_scope_t *sc, plan_rel_t **rel)
 {
     const sql_list_t *n = f->names;
     int k = n->count;
@@ -521,21 +521,20 @@ static bool bind_relname(pln_binder_t *b, const sql_from_t *f, pln_scope_t *sc, 
     if (naliases > ncols)
         return pln__error(b, -1, "42P10", "table \"%s\" has %d columns available but %d columns specified", alias,
                           ncols, naliases);
-    pln_column_t *cols = cm_arena_alloc(b->arena, sizeof(pln_column_t) * (size_t)(ncols ? ncols : 1));
-    pln_rel_t *v = pln__rel_new(b, PLN_REL_VALUES, NULL, ncols);
+    plan_column_t *cols = cm_arena_alloc(b->arena, sizeof(plan_column_t) * (size_t)(ncols ? ncols : 1));
+    plan_rel_t *v = pln__rel_new(b, PLAN_REL_GET, NULL, ncols);
     for (int i = 0; i < ncols; i++) {
         const cat_column_t *c = &item->columns[i];
-        cols[i] = (pln_column_t){.name = i < naliases ? f->col_aliases->items[i] : c->name, .type = c->type,
+        cols[i] = (plan_column_t){.name = i < naliases ? f->col_aliases->items[i] : c->name, .type = c->type,
                                  .typmod = c->typmod, .table_oid = item->oid, .attnum = (int16_t)(i + 1)};
         v->types[i] = c->type;
     }
-    v->nrows = 0;
-    v->get = pln__item_qualified(b->arena, item);
-    v->get_item = item->id;
-    pln_column_t *defs = cm_arena_alloc(b->arena, sizeof(pln_column_t) * (size_t)(ncols ? ncols : 1));
+    v->relname = pln__item_qualified(b->arena, item);
+    v->item = item->id;
+    plan_column_t *defs = cm_arena_alloc(b->arena, sizeof(plan_column_t) * (size_t)(ncols ? ncols : 1));
     for (int i = 0; i < ncols; i++)
-        defs[i] = (pln_column_t){item->columns[i].name, item->columns[i].type, item->columns[i].typmod};
-    v->get_cols = defs;
+        defs[i] = (plan_column_t){item->columns[i].name, item->columns[i].type, item->columns[i].typmod};
+    v->item_cols = defs;
     note_rel(b, f, item);
     *rel = v;
     if (!pln__add_rte(b, sc, alias, ncols, cols))
@@ -545,7 +544,7 @@ static bool bind_relname(pln_binder_t *b, const sql_from_t *f, pln_scope_t *sc, 
     return true;
 }
 
-static bool bind_item(pln_binder_t *b, const sql_from_t *f, pln_scope_t *sc, pln_rel_t **rel)
+static bool bind_item(pln_binder_t *b, const sql_from_t *f, pln_scope_t *sc, plan_rel_t **rel)
 {
     switch (f->kind) {
     case SQL_FROM_RELATION:
@@ -560,11 +559,11 @@ static bool bind_item(pln_binder_t *b, const sql_from_t *f, pln_scope_t *sc, pln
     return pln__error(b, f->pos, CM_ERRCODE_INTERNAL_ERROR, "unexpected FROM item");
 }
 
-bool pln__bind_from(pln_binder_t *b, const sql_list_t *from, pln_scope_t *scope, pln_rel_t **rel)
+bool pln__bind_from(pln_binder_t *b, const sql_list_t *from, pln_scope_t *scope, plan_rel_t **rel)
 {
     *rel = NULL;
     for (int i = 0; i < sql_list_len(from); i++) {
-        pln_rel_t *r;
+        plan_rel_t *r;
         b->lateral_serial = 0;
         if (!bind_item(b, from->items[i], scope, &r))
             return false;
@@ -578,7 +577,7 @@ bool pln__bind_from(pln_binder_t *b, const sql_list_t *from, pln_scope_t *scope,
             continue;
         }
         if (b->lateral_serial && *rel) {
-            if (!(*rel = pln__lateral_join(b, *rel, r, b->lateral_serial, 0, SQL_JOIN_INNER, NULL)))
+            if (!(*rel = pln__lateral_join(b, *rel, r, b->lateral_serial, 0, PLAN_JOIN_INNER, NULL)))
                 return false;
         } else {
             *rel = *rel ? product(b, *rel, r) : r;

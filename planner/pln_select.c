@@ -15,9 +15,9 @@
 
 #include <string.h>
 
-pln_rel_t *pln__rel_new(pln_binder_t *b, pln_rel_kind_t kind, pln_rel_t *input, int ncols)
+plan_rel_t *pln__rel_new(pln_binder_t *b, plan_rel_kind_t kind, plan_rel_t *input, int ncols)
 {
-    pln_rel_t *r = cm_arena_zalloc(b->arena, sizeof(*r));
+    plan_rel_t *r = cm_arena_zalloc(b->arena, sizeof(*r));
     r->kind = kind;
     r->input = input;
     r->ncols = ncols;
@@ -25,18 +25,18 @@ pln_rel_t *pln__rel_new(pln_binder_t *b, pln_rel_kind_t kind, pln_rel_t *input, 
     return r;
 }
 
-static pln_rel_t *project(pln_binder_t *b, pln_rel_t *input, ty_expr_t **exprs, int n)
+static plan_rel_t *project(pln_binder_t *b, plan_rel_t *input, ty_expr_t **exprs, int n)
 {
-    pln_rel_t *p = pln__rel_new(b, PLN_REL_PROJECT, input, n);
+    plan_rel_t *p = pln__rel_new(b, PLAN_REL_PROJECT, input, n);
     p->exprs = exprs;
     for (int i = 0; i < n; i++)
         p->types[i] = exprs[i]->type;
     return p;
 }
 
-static pln_rel_t *same_cols(pln_binder_t *b, pln_rel_kind_t kind, pln_rel_t *input)
+static plan_rel_t *same_cols(pln_binder_t *b, plan_rel_kind_t kind, plan_rel_t *input)
 {
-    pln_rel_t *r = pln__rel_new(b, kind, input, input->ncols);
+    plan_rel_t *r = pln__rel_new(b, kind, input, input->ncols);
     memcpy(r->types, input->types, sizeof(ty_oid_t) * (size_t)input->ncols);
     return r;
 }
@@ -85,9 +85,9 @@ static ty_expr_t *bind_in(pln_binder_t *b, const sql_expr_t *e, pln_aggctx_t *ct
     return x;
 }
 
-static pln_rel_t *one_empty_row(pln_binder_t *b)
+static plan_rel_t *one_empty_row(pln_binder_t *b)
 {
-    pln_rel_t *v = pln__rel_new(b, PLN_REL_VALUES, NULL, 0);
+    plan_rel_t *v = pln__rel_new(b, PLAN_REL_VALUES, NULL, 0);
     v->nrows = 1;
     v->rows = cm_arena_zalloc(b->arena, sizeof(ty_expr_t **));
     return v;
@@ -109,16 +109,16 @@ static int output_named(const pln_bound_t *q, const char *name, int *hits)
 }
 
 bool pln__bind_sort(pln_binder_t *b, const sql_list_t *order, pln_bound_t *q, bool only_outputs,
-                    ty_expr_t ***hidden, int *nhidden, pln_sortkey_t **keys)
+                    ty_expr_t ***hidden, int *nhidden, plan_sortkey_t **keys)
 {
     int n = sql_list_len(order);
-    *keys = cm_arena_zalloc(b->arena, sizeof(pln_sortkey_t) * (size_t)(n ? n : 1));
+    *keys = cm_arena_zalloc(b->arena, sizeof(plan_sortkey_t) * (size_t)(n ? n : 1));
     *hidden = cm_arena_zalloc(b->arena, sizeof(ty_expr_t *) * (size_t)(n ? n : 1));
     *nhidden = 0;
     for (int i = 0; i < n; i++) {
         const sql_sort_t *o = order->items[i];
         const sql_expr_t *e = o->expr;
-        pln_sortkey_t *k = &(*keys)[i];
+        plan_sortkey_t *k = &(*keys)[i];
         k->desc = o->dir == SQL_SORT_DESC;
         k->nulls_first = o->nulls == SQL_NULLS_DEFAULT ? k->desc : o->nulls == SQL_NULLS_FIRST;
         int hits = 0, col = -1;
@@ -163,15 +163,15 @@ bool pln__bind_sort(pln_binder_t *b, const sql_list_t *order, pln_bound_t *q, bo
     return true;
 }
 
-void pln__finish_sort(pln_binder_t *b, pln_bound_t *q, pln_sortkey_t *keys, int nkeys)
+void pln__finish_sort(pln_binder_t *b, pln_bound_t *q, plan_sortkey_t *keys, int nkeys)
 {
-    pln_rel_t *s = q->rel;
+    plan_rel_t *s = q->rel;
     if (nkeys > 0) {
-        s = same_cols(b, PLN_REL_SORT, q->rel);
+        s = same_cols(b, PLAN_REL_SORT, q->rel);
         s->nsort = nkeys;
         s->sort = keys;
         q->rel = s;
-    } else if (s->kind != PLN_REL_DISTINCT) {
+    } else if (s->kind != PLAN_REL_DISTINCT) {
         return;   /* nothing sorted, nothing hidden (DISTINCT ON calls it to drop its hidden columns) */
     }
     if (s->ncols > q->ncols) {
@@ -222,7 +222,7 @@ bool pln__bind_limit(pln_binder_t *b, const sql_select_t *s, pln_bound_t *q)
 {
     if (!s->limit && !s->offset)
         return true;
-    pln_rel_t *l = same_cols(b, PLN_REL_LIMIT, q->rel);
+    plan_rel_t *l = same_cols(b, PLAN_REL_LIMIT, q->rel);
     if (s->offset && !(l->offset = bind_bound(b, s->offset, "OFFSET")))
         return false;
     if (s->limit && !(l->limit = bind_bound(b, s->limit, "LIMIT")))
@@ -237,7 +237,7 @@ static bool bind_values(pln_binder_t *b, const sql_select_t *s, pln_bound_t *out
 {
     int nrows = s->values->count;
     int ncols = sql_list_len(s->values->items[0]);
-    pln_rel_t *v = pln__rel_new(b, PLN_REL_VALUES, NULL, ncols);
+    plan_rel_t *v = pln__rel_new(b, PLAN_REL_VALUES, NULL, ncols);
     v->nrows = nrows;
     v->rows = cm_arena_alloc(b->arena, sizeof(ty_expr_t **) * (size_t)nrows);
     for (int r = 0; r < nrows; r++) {
@@ -253,7 +253,7 @@ static bool bind_values(pln_binder_t *b, const sql_select_t *s, pln_bound_t *out
     }
     /* Each column's rows share one type, chosen as for UNION. */
     out->ncols = ncols;
-    out->cols = cm_arena_zalloc(b->arena, sizeof(pln_column_t) * (size_t)(ncols ? ncols : 1));
+    out->cols = cm_arena_zalloc(b->arena, sizeof(plan_column_t) * (size_t)(ncols ? ncols : 1));
     ty_expr_t **col = cm_arena_alloc(b->arena, sizeof(ty_expr_t *) * (size_t)nrows);
     int *pos = cm_arena_alloc(b->arena, sizeof(int) * (size_t)nrows);
     for (int c = 0; c < ncols; c++) {
@@ -268,14 +268,14 @@ static bool bind_values(pln_binder_t *b, const sql_select_t *s, pln_bound_t *out
             return false;
         for (int r = 0; r < nrows; r++)
             v->rows[r][c] = col[r];
-        out->cols[c] = (pln_column_t){cm_arena_printf(b->arena, "column%d", c + 1), type, typmod};
+        out->cols[c] = (plan_column_t){cm_arena_printf(b->arena, "column%d", c + 1), type, typmod};
         v->types[c] = type;
     }
     out->rel = v;
     out->nvalues_rows = nrows;
     ty_expr_t **hidden;
     int nhidden;
-    pln_sortkey_t *keys;
+    plan_sortkey_t *keys;
     int nsort = sql_list_len(s->order_by);
     if (!pln__bind_sort(b, s->order_by, out, false, &hidden, &nhidden, &keys))
         return false;
@@ -377,12 +377,12 @@ static bool bind_group(pln_binder_t *b, const sql_select_t *s, const tlist_t *tl
  * are sorted on after it (only possible when it has nothing else).
  */
 static bool bind_distinct_on(pln_binder_t *b, const sql_select_t *s, pln_aggctx_t *actx, tlist_t *tl,
-                             ty_expr_t ***hidden, int *nhidden, pln_sortkey_t **keys, int *nsort, pln_sortkey_t **on)
+                             ty_expr_t ***hidden, int *nhidden, plan_sortkey_t **keys, int *nsort, plan_sortkey_t **on)
 {
     int non = sql_list_len(s->distinct_on);
     ty_expr_t **hid = cm_arena_zalloc(b->arena, sizeof(ty_expr_t *) * (size_t)(*nhidden + non));
     memcpy(hid, *hidden, sizeof(ty_expr_t *) * (size_t)*nhidden);
-    *on = cm_arena_zalloc(b->arena, sizeof(pln_sortkey_t) * (size_t)non);
+    *on = cm_arena_zalloc(b->arena, sizeof(plan_sortkey_t) * (size_t)non);
     int *pos = cm_arena_alloc(b->arena, sizeof(int) * (size_t)non);
     for (int i = 0; i < non; i++) {
         const sql_expr_t *e = s->distinct_on->items[i];
@@ -434,8 +434,8 @@ static bool bind_distinct_on(pln_binder_t *b, const sql_select_t *s, pln_aggctx_
             }
         skipped |= !in;
     }
-    pln_sortkey_t *all = cm_arena_zalloc(b->arena, sizeof(pln_sortkey_t) * (size_t)(*nsort + non));
-    memcpy(all, *keys, sizeof(pln_sortkey_t) * (size_t)*nsort);
+    plan_sortkey_t *all = cm_arena_zalloc(b->arena, sizeof(plan_sortkey_t) * (size_t)(*nsort + non));
+    memcpy(all, *keys, sizeof(plan_sortkey_t) * (size_t)*nsort);
     int n = *nsort;
     for (int k = 0; k < non; k++) {
         if (covered[k])
@@ -455,7 +455,7 @@ static bool bind_distinct_on(pln_binder_t *b, const sql_select_t *s, pln_aggctx_
 
 static bool bind_simple(pln_binder_t *b, const sql_select_t *s, bool resolve, pln_bound_t *out)
 {
-    pln_rel_t *rel = NULL;
+    plan_rel_t *rel = NULL;
     if (s->from && !pln__bind_from(b, s->from, b->scope, &rel))
         return false;
     if (!rel)
@@ -486,16 +486,16 @@ static bool bind_simple(pln_binder_t *b, const sql_select_t *s, bool resolve, pl
             return false;
     }
     out->ncols = tl.n;
-    out->cols = cm_arena_zalloc(b->arena, sizeof(pln_column_t) * (size_t)(tl.n ? tl.n : 1));
+    out->cols = cm_arena_zalloc(b->arena, sizeof(plan_column_t) * (size_t)(tl.n ? tl.n : 1));
     for (int i = 0; i < tl.n; i++) {
-        out->cols[i] = (pln_column_t){tl.names[i], tl.e[i]->type, tl.e[i]->typmod};
+        out->cols[i] = (plan_column_t){tl.names[i], tl.e[i]->type, tl.e[i]->typmod};
         pln__column_origin(b->scope, tl.e[i], &out->cols[i]);
     }
 
     /* ORDER BY: output names and positions, else expressions over the FROM row (hidden columns). */
     ty_expr_t **hidden;
     int nhidden;
-    pln_sortkey_t *keys;
+    plan_sortkey_t *keys;
     int nsort = sql_list_len(s->order_by);
     if (!pln__bind_sort(b, s->order_by, out, false, &hidden, &nhidden, &keys))
         return false;
@@ -527,7 +527,7 @@ static bool bind_simple(pln_binder_t *b, const sql_select_t *s, bool resolve, pl
     }
     nhidden = h;   /* those equal to a target took its column */
     int non = sql_list_len(s->distinct_on);
-    pln_sortkey_t *on = NULL;
+    plan_sortkey_t *on = NULL;
     b->wins = wctx;
     ok = !non || bind_distinct_on(b, s, &actx, &tl, &hidden, &nhidden, &keys, &nsort, &on);
     b->wins = NULL;
@@ -545,7 +545,7 @@ static bool bind_simple(pln_binder_t *b, const sql_select_t *s, bool resolve, pl
         return false;
 
     if (where) {
-        pln_rel_t *f = same_cols(b, PLN_REL_FILTER, rel);
+        plan_rel_t *f = same_cols(b, PLAN_REL_FILTER, rel);
         f->pred = where;
         rel = f;
     }
@@ -556,7 +556,7 @@ static bool bind_simple(pln_binder_t *b, const sql_select_t *s, bool resolve, pl
     for (int i = 0; i < nhidden; i++)
         exprs[tl.n + i] = hidden[i];
     if (actx.naggs > 0 || groups.n > 0 || having) {
-        pln_rel_t *red = pln__rel_new(b, PLN_REL_REDUCE, rel, groups.n + actx.naggs);
+        plan_rel_t *red = pln__rel_new(b, PLAN_REL_REDUCE, rel, groups.n + actx.naggs);
         red->nkeys = groups.n;
         red->keys = groups.e;
         red->naggs = actx.naggs;
@@ -575,7 +575,7 @@ static bool bind_simple(pln_binder_t *b, const sql_select_t *s, bool resolve, pl
         if (having) {
             if (!(having = pln__regroup(b, having, groups.e, groups.n)))
                 return false;
-            pln_rel_t *f = same_cols(b, PLN_REL_FILTER, rel);
+            plan_rel_t *f = same_cols(b, PLAN_REL_FILTER, rel);
             f->pred = having;
             rel = f;
         }
@@ -589,12 +589,12 @@ static bool bind_simple(pln_binder_t *b, const sql_select_t *s, bool resolve, pl
     if (non) {
         /* DISTINCT ON keeps the first row of each set of keys in the sort's order, then drops hidden columns. */
         if (nsort) {
-            pln_rel_t *st = same_cols(b, PLN_REL_SORT, out->rel);
+            plan_rel_t *st = same_cols(b, PLAN_REL_SORT, out->rel);
             st->nsort = nsort;
             st->sort = keys;
             out->rel = st;
         }
-        pln_rel_t *d = same_cols(b, PLN_REL_DISTINCT, out->rel);
+        plan_rel_t *d = same_cols(b, PLAN_REL_DISTINCT, out->rel);
         d->nsort = non;
         d->sort = on;
         out->rel = d;
@@ -603,7 +603,7 @@ static bool bind_simple(pln_binder_t *b, const sql_select_t *s, bool resolve, pl
         pln__finish_sort(b, out, keys, nsort);
     }
     if (s->distinct && !non)
-        out->rel = same_cols(b, PLN_REL_DISTINCT, out->rel);
+        out->rel = same_cols(b, PLAN_REL_DISTINCT, out->rel);
     if (!pln__bind_limit(b, s, out))
         return false;
     /* Subqueries that read this level's columns become joins of its plan. */

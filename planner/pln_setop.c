@@ -34,7 +34,7 @@ static int first_target_pos(const sql_select_t *s)
 
 static ty_expr_t *column_of(pln_binder_t *b, const pln_bound_t *q, int i)
 {
-    if (q->targets && q->rel->kind == PLN_REL_PROJECT && q->rel->exprs == q->targets)
+    if (q->targets && q->rel->kind == PLAN_REL_PROJECT && q->rel->exprs == q->targets)
         return q->targets[i];
     ty_expr_t *c = ty_expr_new(b->arena, TY_EXPR_COLUMN, q->cols[i].type, 0);
     c->typmod = q->cols[i].typmod;
@@ -47,11 +47,11 @@ static bool coerce_side(pln_binder_t *b, pln_bound_t *q, int i, ty_oid_t type, i
 {
     if (q->cols[i].type == type && (typmod < 0 || q->cols[i].typmod == typmod))
         return true;
-    if (!(q->targets && q->rel->kind == PLN_REL_PROJECT && q->rel->exprs == q->targets)) {
+    if (!(q->targets && q->rel->kind == PLAN_REL_PROJECT && q->rel->exprs == q->targets)) {
         ty_expr_t **cols = cm_arena_alloc(b->arena, sizeof(ty_expr_t *) * (size_t)q->ncols);
         for (int c = 0; c < q->ncols; c++)
             cols[c] = column_of(b, q, c);
-        pln_rel_t *p = pln__rel_new(b, PLN_REL_PROJECT, q->rel, q->ncols);
+        plan_rel_t *p = pln__rel_new(b, PLAN_REL_PROJECT, q->rel, q->ncols);
         p->exprs = cols;
         memcpy(p->types, q->rel->types, sizeof(ty_oid_t) * (size_t)q->ncols);
         q->rel = p;
@@ -81,7 +81,7 @@ bool pln__bind_setop(pln_binder_t *b, const sql_select_t *s, pln_bound_t *out)
         return pln__error(b, first_target_pos(s->rarg), CM_ERRCODE_SYNTAX_ERROR,
                           "each %s query must have the same number of columns", what);
     out->ncols = l.ncols;
-    out->cols = cm_arena_zalloc(b->arena, sizeof(pln_column_t) * (size_t)(l.ncols ? l.ncols : 1));
+    out->cols = cm_arena_zalloc(b->arena, sizeof(plan_column_t) * (size_t)(l.ncols ? l.ncols : 1));
     for (int i = 0; i < l.ncols; i++) {
         ty_expr_t *pair[2] = {column_of(b, &l, i), column_of(b, &r, i)};
         int pos[2] = {pair[0]->location, pair[1]->location};
@@ -95,18 +95,18 @@ bool pln__bind_setop(pln_binder_t *b, const sql_select_t *s, pln_bound_t *out)
             typmod = l.cols[i].typmod;
         if (!coerce_side(b, &l, i, type, typmod) || !coerce_side(b, &r, i, type, typmod))
             return false;
-        out->cols[i] = (pln_column_t){l.cols[i].name, type, typmod};
+        out->cols[i] = (plan_column_t){l.cols[i].name, type, typmod};
     }
-    pln_rel_t *op = pln__rel_new(b, PLN_REL_SETOP, l.rel, l.ncols);
+    plan_rel_t *op = pln__rel_new(b, PLAN_REL_SETOP, l.rel, l.ncols);
     op->right = r.rel;
-    op->setop = s->op;
+    op->setop = pln__setop_of(s->op);
     op->all = s->set_all;
     for (int i = 0; i < l.ncols; i++)
         op->types[i] = out->cols[i].type;
     out->rel = op;
     ty_expr_t **hidden;
     int nhidden;
-    pln_sortkey_t *keys;
+    plan_sortkey_t *keys;
     if (!pln__bind_sort(b, s->order_by, out, true, &hidden, &nhidden, &keys))
         return false;
     pln__finish_sort(b, out, keys, sql_list_len(s->order_by));

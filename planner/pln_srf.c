@@ -77,9 +77,9 @@ static ty_expr_t **bind_args(pln_binder_t *b, const sql_list_t *l, int *n)
     return args;
 }
 
-static pln_srfcall_t *srf_call(pln_binder_t *b, const ty_srf_t *srf, ty_expr_t **args, int nargs, int pos)
+static plan_srfcall_t *srf_call(pln_binder_t *b, const ty_srf_t *srf, ty_expr_t **args, int nargs, int pos)
 {
-    pln_srfcall_t *c = cm_arena_zalloc(b->arena, sizeof(*c));
+    plan_srfcall_t *c = cm_arena_zalloc(b->arena, sizeof(*c));
     c->srf = srf;
     c->args = args;
     c->nargs = nargs;
@@ -89,18 +89,18 @@ static pln_srfcall_t *srf_call(pln_binder_t *b, const ty_srf_t *srf, ty_expr_t *
 }
 
 /* The FROM function's calls: one, or one per array of unnest(a, b, ...). */
-static bool bind_calls(pln_binder_t *b, const sql_from_t *f, pln_srfcall_t ***calls, int *ncalls)
+static bool bind_calls(pln_binder_t *b, const sql_from_t *f, plan_srfcall_t ***calls, int *ncalls)
 {
     const sql_expr_t *e = f->func;
     const char *name = call_name(e);
-    *calls = cm_arena_alloc(b->arena, sizeof(pln_srfcall_t *) * (size_t)(sql_list_len(e->args) + 1));
+    *calls = cm_arena_alloc(b->arena, sizeof(plan_srfcall_t *) * (size_t)(sql_list_len(e->args) + 1));
     *ncalls = 0;
     if (!name || !is_srf_name(name)) {
         /* Any other function gives one row of its value. */
         ty_expr_t *x = pln__bind_expr(b, e);
         if (!x || !(x = pln__resolve_unknown(b, x)))
             return false;
-        pln_srfcall_t *c = cm_arena_zalloc(b->arena, sizeof(*c));
+        plan_srfcall_t *c = cm_arena_zalloc(b->arena, sizeof(*c));
         c->expr = x;
         c->ncols = 1;
         c->location = e->pos;
@@ -141,7 +141,7 @@ static bool reads_columns(const ty_expr_t *e)
     return false;
 }
 
-static bool calls_read_columns(pln_srfcall_t *const *calls, int n)
+static bool calls_read_columns(plan_srfcall_t *const *calls, int n)
 {
     for (int i = 0; i < n; i++) {
         if (reads_columns(calls[i]->expr))
@@ -154,7 +154,7 @@ static bool calls_read_columns(pln_srfcall_t *const *calls, int n)
 }
 
 /* The FLATMAP's columns after its input's: each call's, then ordinality. */
-static void set_types(pln_rel_t *fm, const pln_rel_t *in, ty_oid_t *own)
+static void set_types(plan_rel_t *fm, const plan_rel_t *in, ty_oid_t *own)
 {
     int nin = in ? in->ncols : 0;
     memcpy(fm->types + nin, own, sizeof(ty_oid_t) * (size_t)(fm->ncols - nin));
@@ -162,7 +162,7 @@ static void set_types(pln_rel_t *fm, const pln_rel_t *in, ty_oid_t *own)
         memcpy(fm->types, in->types, sizeof(ty_oid_t) * (size_t)nin);
 }
 
-bool pln__bind_from_function(pln_binder_t *b, const sql_from_t *f, pln_scope_t *sc, pln_rel_t **rel)
+bool pln__bind_from_function(pln_binder_t *b, const sql_from_t *f, pln_scope_t *sc, plan_rel_t **rel)
 {
     /* Arguments see the FROM items before this one (LATERAL is implicit for functions). */
     const char *saved_forbidden = b->agg_forbidden;
@@ -171,7 +171,7 @@ bool pln__bind_from_function(pln_binder_t *b, const sql_from_t *f, pln_scope_t *
     b->aggs = NULL;
     b->srfs = NULL;
     b->agg_forbidden = "functions in FROM";
-    pln_srfcall_t **calls;
+    plan_srfcall_t **calls;
     int ncalls;
     bool ok = bind_calls(b, f, &calls, &ncalls);
     b->agg_forbidden = saved_forbidden;
@@ -184,14 +184,14 @@ bool pln__bind_from_function(pln_binder_t *b, const sql_from_t *f, pln_scope_t *
     for (int i = 0; i < ncalls; i++)
         ncols += calls[i]->ncols;
     ncols += f->ordinality;
-    pln_column_t *cols = cm_arena_zalloc(b->arena, sizeof(pln_column_t) * (size_t)ncols);
+    plan_column_t *cols = cm_arena_zalloc(b->arena, sizeof(plan_column_t) * (size_t)ncols);
     ty_oid_t *types = cm_arena_alloc(b->arena, sizeof(ty_oid_t) * (size_t)ncols);
     const char *fname = call_name(f->func);
     int at = 0;
     for (int i = 0; i < ncalls; i++) {
-        const pln_srfcall_t *c = calls[i];
+        const plan_srfcall_t *c = calls[i];
         if (!c->srf) {
-            cols[at] = (pln_column_t){pln__colname(f->func), c->expr->type, c->expr->typmod};
+            cols[at] = (plan_column_t){pln__colname(f->func), c->expr->type, c->expr->typmod};
             if (f->alias && ncalls == 1)
                 cols[at].name = f->alias;
             types[at++] = c->expr->type;
@@ -205,12 +205,12 @@ bool pln__bind_from_function(pln_binder_t *b, const sql_from_t *f, pln_scope_t *
                                : one && f->alias && ncalls == 1 ? f->alias
                                                                 : c->srf->fn.name;
             /* Like PostgreSQL, a typmod of the argument carries to unnest's elements only through the type. */
-            cols[at] = (pln_column_t){name, t, -1};
+            cols[at] = (plan_column_t){name, t, -1};
             types[at] = t;
         }
     }
     if (f->ordinality) {
-        cols[at] = (pln_column_t){"ordinality", TY_INT8, -1};
+        cols[at] = (plan_column_t){"ordinality", TY_INT8, -1};
         types[at++] = TY_INT8;
     }
     const char *alias = f->alias ? f->alias : fname ? fname : cols[0].name;
@@ -220,14 +220,14 @@ bool pln__bind_from_function(pln_binder_t *b, const sql_from_t *f, pln_scope_t *
                           ncols, naliases);
     for (int i = 0; i < naliases; i++)
         cols[i].name = f->col_aliases->items[i];
-    pln_rel_t *fm = pln__rel_new(b, PLN_REL_FLATMAP, NULL, ncols);
+    plan_rel_t *fm = pln__rel_new(b, PLAN_REL_FLATMAP, NULL, ncols);
     fm->nfuncs = ncalls;
     fm->funcs = calls;
     fm->ordinality = f->ordinality;
     memcpy(fm->types, types, sizeof(ty_oid_t) * (size_t)ncols);
     if (!calls_read_columns(calls, ncalls)) {
         /* Independent of the FROM items before it: over one empty row. */
-        pln_rel_t *one = pln__rel_new(b, PLN_REL_VALUES, NULL, 0);
+        plan_rel_t *one = pln__rel_new(b, PLAN_REL_VALUES, NULL, 0);
         one->nrows = 1;
         one->rows = cm_arena_zalloc(b->arena, sizeof(ty_expr_t **));
         fm->input = one;
@@ -237,9 +237,9 @@ bool pln__bind_from_function(pln_binder_t *b, const sql_from_t *f, pln_scope_t *
     return pln__add_rte(b, sc, alias, ncols, cols);
 }
 
-bool pln__srf_is_lateral(const pln_rel_t *r)
+bool pln__srf_is_lateral(const plan_rel_t *r)
 {
-    return r->kind == PLN_REL_FLATMAP && r->input == NULL;
+    return r->kind == PLAN_REL_FLATMAP && r->input == NULL;
 }
 
 static void shift(ty_expr_t *e, int by)
@@ -263,7 +263,7 @@ static int min_column(const ty_expr_t *e, int lo)
     return lo;
 }
 
-bool pln__srf_lateral(pln_binder_t *b, pln_rel_t *fm, pln_rel_t *left, int base, int pos)
+bool pln__srf_lateral(pln_binder_t *b, plan_rel_t *fm, plan_rel_t *left, int base, int pos)
 {
     int lo = PLN_AGG_BASE;
     for (int i = 0; i < fm->nfuncs; i++) {
@@ -303,7 +303,7 @@ typedef struct fm_state {
     int64_t made;
 } fm_state_t;
 
-static fm_state_t *fm_start(pln_exec_t *x, const pln_rel_t *rel)
+static fm_state_t *fm_start(pln_exec_t *x, const plan_rel_t *rel)
 {
     cm_arena_t *a = x->ctx->arena;
     fm_state_t *s = cm_arena_zalloc(a, sizeof(*s));
@@ -316,7 +316,7 @@ static fm_state_t *fm_start(pln_exec_t *x, const pln_rel_t *rel)
     if (rel->pred && !(s->pred = pln__instantiate(x, rel->pred)))
         return NULL;
     for (int i = 0; i < n; i++) {
-        const pln_srfcall_t *f = rel->funcs[i];
+        const plan_srfcall_t *f = rel->funcs[i];
         if (!f->srf) {
             if (!(s->exprs[i] = pln__instantiate(x, f->expr)))
                 return NULL;
@@ -332,12 +332,12 @@ static fm_state_t *fm_start(pln_exec_t *x, const pln_rel_t *rel)
 }
 
 /* A new input row: each function starts over with its arguments evaluated over it. */
-static bool fm_begin_row(pln_exec_t *x, const pln_rel_t *rel, fm_state_t *s)
+static bool fm_begin_row(pln_exec_t *x, const plan_rel_t *rel, fm_state_t *s)
 {
     s->ord = 0;
     s->matched = false;
     for (int i = 0; i < rel->nfuncs; i++) {
-        const pln_srfcall_t *f = rel->funcs[i];
+        const plan_srfcall_t *f = rel->funcs[i];
         s->st[i] = NULL;
         s->done[i] = false;
         for (int k = 0; f->srf && k < f->nargs; k++) {
@@ -352,7 +352,7 @@ static bool fm_begin_row(pln_exec_t *x, const pln_rel_t *rel, fm_state_t *s)
     return true;
 }
 
-bool pln__flatmap_next(pln_exec_t *x, const pln_rel_t *rel, pln_iter_t *in, void **state, ty_datum_t **row)
+bool pln__flatmap_next(pln_exec_t *x, const plan_rel_t *rel, pln_iter_t *in, void **state, ty_datum_t **row)
 {
     *row = NULL;
     fm_state_t *s = *state;
@@ -374,7 +374,7 @@ bool pln__flatmap_next(pln_exec_t *x, const pln_rel_t *rel, pln_iter_t *in, void
         memcpy(out, s->row, sizeof(ty_datum_t) * (size_t)nin);
         bool any = false;
         for (int i = 0, at = nin; i < rel->nfuncs; at += rel->funcs[i]->ncols, i++) {
-            const pln_srfcall_t *f = rel->funcs[i];
+            const plan_srfcall_t *f = rel->funcs[i];
             ty_datum_t *dst = out + at;
             if (!s->done[i] && !f->srf) {
                 if (!ty_expr_eval(s->exprs[i], x->ctx, s->row, x->params, dst))
@@ -397,7 +397,7 @@ bool pln__flatmap_next(pln_exec_t *x, const pln_rel_t *rel, pln_iter_t *in, void
                 dst[k] = (ty_datum_t){.isnull = true};
         }
         if (!any) {
-            bool pad = rel->join == SQL_JOIN_LEFT && !s->matched;
+            bool pad = rel->join == PLAN_JOIN_LEFT && !s->matched;
             s->row = NULL;
             if (!pad)
                 continue;
@@ -438,7 +438,7 @@ bool pln__flatmap_next(pln_exec_t *x, const pln_rel_t *rel, pln_iter_t *in, void
 
 struct pln_srfctx {
     int n, cap;
-    pln_srfcall_t **calls;
+    plan_srfcall_t **calls;
     int *level;                   /* 1 + the deepest level among its arguments' calls */
     int *first;                   /* its first placeholder column */
     int ncols;
@@ -508,7 +508,7 @@ ty_expr_t *pln__bind_srf_call(pln_binder_t *b, const sql_expr_t *e)
         return NULL;
     if (s->n == s->cap) {
         int cap = s->cap ? 2 * s->cap : 4;
-        pln_srfcall_t **c = cm_arena_alloc(b->arena, sizeof(*c) * (size_t)cap);
+        plan_srfcall_t **c = cm_arena_alloc(b->arena, sizeof(*c) * (size_t)cap);
         int *l = cm_arena_alloc(b->arena, sizeof(int) * (size_t)cap);
         int *f = cm_arena_alloc(b->arena, sizeof(int) * (size_t)cap);
         if (s->n) {
@@ -622,7 +622,7 @@ static ty_expr_t *replace(pln_binder_t *b, ty_expr_t *e, const int *col)
     return c;
 }
 
-pln_rel_t *pln__srf_plan(pln_binder_t *b, struct pln_srfctx *s, pln_rel_t *rel, ty_expr_t **exprs, int n,
+plan_rel_t *pln__srf_plan(pln_binder_t *b, struct pln_srfctx *s, plan_rel_t *rel, ty_expr_t **exprs, int n,
                          ty_expr_t **keys, int nkeys, bool grouped)
 {
     if (!s->n)
@@ -643,14 +643,14 @@ pln_rel_t *pln__srf_plan(pln_binder_t *b, struct pln_srfctx *s, pln_rel_t *rel, 
                 nf++;
                 own += s->calls[k]->ncols;
             }
-        pln_rel_t *fm = pln__rel_new(b, PLN_REL_FLATMAP, rel, rel->ncols + own);
+        plan_rel_t *fm = pln__rel_new(b, PLAN_REL_FLATMAP, rel, rel->ncols + own);
         memcpy(fm->types, rel->types, sizeof(ty_oid_t) * (size_t)rel->ncols);
-        fm->funcs = cm_arena_alloc(b->arena, sizeof(pln_srfcall_t *) * (size_t)nf);
+        fm->funcs = cm_arena_alloc(b->arena, sizeof(plan_srfcall_t *) * (size_t)nf);
         int at = rel->ncols;
         for (int k = 0; k < s->n; k++) {
             if (s->level[k] != level)
                 continue;
-            pln_srfcall_t *c = s->calls[k];
+            plan_srfcall_t *c = s->calls[k];
             for (int a = 0; a < c->nargs; a++)
                 c->args[a] = replace(b, c->args[a], col);   /* lower levels' columns are below */
             for (int i = 0; i < c->ncols; i++, at++) {

@@ -33,7 +33,7 @@ static int add_sublink(pln_binder_t *b, const pln_sublink_t *s)
 static ty_expr_t *placeholder(pln_binder_t *b, int k, ty_oid_t type, int32_t typmod, int pos)
 {
     ty_expr_t *p = ty_expr_new(b->arena, TY_EXPR_PARAM, type, 0);
-    p->index = PLN_SUBLINK_PARAM(k);
+    p->index = PLAN_SUBLINK_PARAM(k);
     p->typmod = typmod;
     p->location = pos;
     return p;
@@ -69,7 +69,7 @@ ty_expr_t *pln__bind_sublink(pln_binder_t *b, const sql_expr_t *e)
     b->agg_forbidden = saved_what;
     if (!ok)
         return NULL;
-    pln_sublink_t s = {.kind = e->sublink, .rel = q.rel, .location = e->pos, .serial = serial};
+    pln_sublink_t s = {.kind = pln__sublink_of(e->sublink), .rel = q.rel, .location = e->pos, .serial = serial};
     for (int i = first_ref; i < b->norefs; i++)
         s.correlated |= b->orefs[i].owner < first_scope;
     switch (e->sublink) {
@@ -155,6 +155,17 @@ ty_expr_t *pln__bind_sublink(pln_binder_t *b, const sql_expr_t *e)
 
 /* ============================================================ run time */
 
+plan_sublink_t *pln__plan_sublinks(pln_binder_t *b)
+{
+    plan_sublink_t *p = cm_arena_zalloc(b->arena, sizeof(*p) * (size_t)(b->nsublinks ? b->nsublinks : 1));
+    for (int i = 0; i < b->nsublinks; i++) {
+        const pln_sublink_t *s = &b->sublinks[i];
+        p[i] = (plan_sublink_t){.kind = s->kind, .rel = s->rel, .type = s->type, .typmod = s->typmod,
+                                .location = s->location, .joined = s->joined};
+    }
+    return p;
+}
+
 static bool is_sublink(const ty_expr_t *e)
 {
     return e->kind == TY_EXPR_PARAM && e->index < 0;
@@ -163,8 +174,8 @@ static bool is_sublink(const ty_expr_t *e)
 /* x IN / op ANY / op ALL (SELECT ...), not op ANY over an array a scalar or ARRAY subquery gives. */
 static bool quantified(const pln_exec_t *x, const ty_expr_t *placeholder)
 {
-    sql_sublink_t k = x->q->sublinks[PLN_SUBLINK_OF(placeholder->index)].kind;
-    return k == SQL_SUBLINK_IN || k == SQL_SUBLINK_ANY || k == SQL_SUBLINK_ALL;
+    plan_sublink_kind_t k = x->q->sublinks[PLAN_SUBLINK_OF(placeholder->index)].kind;
+    return k == PLAN_SUBLINK_IN || k == PLAN_SUBLINK_ANY || k == PLAN_SUBLINK_ALL;
 }
 
 static bool has_sublink(const ty_expr_t *e)
@@ -182,28 +193,28 @@ static bool compute(pln_exec_t *x, int k)
 {
     if (x->sub_done[k])
         return true;
-    const pln_sublink_t *s = &x->q->sublinks[k];
+    const plan_sublink_t *s = &x->q->sublinks[k];
     ty_datum_t **rows;
     int n;
-    int max = s->kind == SQL_SUBLINK_EXPR ? 2 : s->kind == SQL_SUBLINK_EXISTS ? 1 : -1;
+    int max = s->kind == PLAN_SUBLINK_EXPR ? 2 : s->kind == PLAN_SUBLINK_EXISTS ? 1 : -1;
     if (!pln__exec_collect(x, s->rel, max, &rows, &n))
         return false;
     ty_datum_t v = {.isnull = true};
-    if (s->kind == SQL_SUBLINK_EXPR) {
+    if (s->kind == PLAN_SUBLINK_EXPR) {
         if (n > 1)
             return cm_err_set(x->ctx->err, CM_ERRCODE_CARDINALITY_VIOLATION,
                               "more than one row returned by a subquery used as an expression");
         if (n == 1)
             v = rows[0][0];
         x->sub_value[k] = ty_expr_const(x->ctx->arena, s->type, s->typmod, v);
-    } else if (s->kind == SQL_SUBLINK_ARRAY) {
+    } else if (s->kind == PLAN_SUBLINK_ARRAY) {
         ty_datum_t *items = cm_arena_alloc(x->ctx->arena, sizeof(ty_datum_t) * (size_t)(n ? n : 1));
         for (int i = 0; i < n; i++)
             items[i] = rows[i][0];
         if (!pln__array_of(x->ctx, s->rel->types[0], s->type, items, n, &v))
             return false;
         x->sub_value[k] = ty_expr_const(x->ctx->arena, s->type, s->typmod, v);
-    } else if (s->kind == SQL_SUBLINK_EXISTS) {
+    } else if (s->kind == PLAN_SUBLINK_EXISTS) {
         v.isnull = false;
         v.v.b = n > 0;
         x->sub_value[k] = ty_expr_const(x->ctx->arena, TY_BOOL, -1, v);
@@ -220,7 +231,7 @@ static bool compute(pln_exec_t *x, int k)
 /* x IN (values): the values cast to the operator's right type, or false for no values. */
 static ty_expr_t *expand_in(pln_exec_t *x, const ty_expr_t *e, int k, ty_expr_t *lhs)
 {
-    const pln_sublink_t *s = &x->q->sublinks[k];
+    const plan_sublink_t *s = &x->q->sublinks[k];
     ty_oid_t from = e->args[1]->type;
     int n = x->sub_nrows[k];
     if (n == 0) {
@@ -244,7 +255,7 @@ static ty_expr_t *expand_in(pln_exec_t *x, const ty_expr_t *e, int k, ty_expr_t 
 /* x op ANY/ALL (SELECT ...): the same over an array of the values cast to the operator's right type. */
 static ty_expr_t *expand_any(pln_exec_t *x, const ty_expr_t *e, int k, ty_expr_t *lhs)
 {
-    const pln_sublink_t *s = &x->q->sublinks[k];
+    const plan_sublink_t *s = &x->q->sublinks[k];
     ty_oid_t from = e->args[1]->type;
     int n = x->sub_nrows[k];
     ty_datum_t *items = cm_arena_alloc(x->ctx->arena, sizeof(ty_datum_t) * (size_t)(n ? n : 1));
@@ -264,18 +275,18 @@ static ty_expr_t *expand_any(pln_exec_t *x, const ty_expr_t *e, int k, ty_expr_t
 static ty_expr_t *inst(pln_exec_t *x, ty_expr_t *e)
 {
     if (is_sublink(e)) {
-        int k = PLN_SUBLINK_OF(e->index);
+        int k = PLAN_SUBLINK_OF(e->index);
         return compute(x, k) ? x->sub_value[k] : NULL;
     }
     if (e->kind == TY_EXPR_IN_LIST && e->nargs == 2 && is_sublink(e->args[1]) && quantified(x, e->args[1])) {
-        int k = PLN_SUBLINK_OF(e->args[1]->index);
+        int k = PLAN_SUBLINK_OF(e->args[1]->index);
         ty_expr_t *lhs = inst(x, e->args[0]);
         if (!lhs || !compute(x, k))
             return NULL;
         return expand_in(x, e, k, lhs);
     }
     if ((e->kind == TY_EXPR_ANY || e->kind == TY_EXPR_ALL) && is_sublink(e->args[1]) && quantified(x, e->args[1])) {
-        int k = PLN_SUBLINK_OF(e->args[1]->index);
+        int k = PLAN_SUBLINK_OF(e->args[1]->index);
         ty_expr_t *lhs = inst(x, e->args[0]);
         if (!lhs || !compute(x, k))
             return NULL;

@@ -16,14 +16,14 @@
 #define WINDOWING_ERROR "42P20"
 
 typedef struct wcall {
-    pln_wfunc_t *f;
+    plan_wfunc_t *f;
     int def;                      /* index into defs */
     int col;                      /* output column once planned */
 } wcall_t;
 
 typedef struct wdef {
     const sql_window_t *w;
-    pln_window_t *bound;          /* NULL until bound */
+    plan_window_t *bound;          /* NULL until bound */
     int same;                     /* the first def with an identical bound window */
 } wdef_t;
 
@@ -60,12 +60,12 @@ static const ty_func_t wfuncs[] = {
 
 static const struct {
     const char *name;
-    pln_wfunc_kind_t kind;
+    plan_wfunc_kind_t kind;
 } wkinds[] = {
-    {"row_number", PLN_WF_ROW_NUMBER}, {"rank", PLN_WF_RANK}, {"dense_rank", PLN_WF_DENSE_RANK},
-    {"percent_rank", PLN_WF_PERCENT_RANK}, {"cume_dist", PLN_WF_CUME_DIST}, {"ntile", PLN_WF_NTILE},
-    {"lag", PLN_WF_LAG}, {"lead", PLN_WF_LEAD}, {"first_value", PLN_WF_FIRST_VALUE},
-    {"last_value", PLN_WF_LAST_VALUE}, {"nth_value", PLN_WF_NTH_VALUE},
+    {"row_number", PLAN_WF_ROW_NUMBER}, {"rank", PLAN_WF_RANK}, {"dense_rank", PLAN_WF_DENSE_RANK},
+    {"percent_rank", PLAN_WF_PERCENT_RANK}, {"cume_dist", PLAN_WF_CUME_DIST}, {"ntile", PLAN_WF_NTILE},
+    {"lag", PLAN_WF_LAG}, {"lead", PLAN_WF_LEAD}, {"first_value", PLAN_WF_FIRST_VALUE},
+    {"last_value", PLAN_WF_LAST_VALUE}, {"nth_value", PLAN_WF_NTH_VALUE},
 };
 
 bool pln__is_window_func(const char *name)
@@ -102,7 +102,7 @@ static int add_def(pln_binder_t *b, pln_winctx_t *w, const sql_window_t *win)
     return w->ndefs++;
 }
 
-static int add_call(pln_binder_t *b, pln_winctx_t *w, pln_wfunc_t *f, int def)
+static int add_call(pln_binder_t *b, pln_winctx_t *w, plan_wfunc_t *f, int def)
 {
     if (w->ncalls == w->calls_cap) {
         int cap = w->calls_cap * 2 + 4;
@@ -117,7 +117,7 @@ static int add_call(pln_binder_t *b, pln_winctx_t *w, pln_wfunc_t *f, int def)
 }
 
 /* A window function's own arguments: resolved against PostgreSQL's signatures. */
-static bool bind_wfunc(pln_binder_t *b, const sql_expr_t *e, const char *name, pln_wfunc_t *f)
+static bool bind_wfunc(pln_binder_t *b, const sql_expr_t *e, const char *name, plan_wfunc_t *f)
 {
     int n = sql_list_len(e->args);
     if (n > 3) {
@@ -188,7 +188,7 @@ ty_expr_t *pln__bind_window_call(pln_binder_t *b, const sql_expr_t *e)
     bool saved_inside = w ? w->inside : false;
     if (w)
         w->inside = true;
-    pln_wfunc_t *f = cm_arena_zalloc(b->arena, sizeof(*f));
+    plan_wfunc_t *f = cm_arena_zalloc(b->arena, sizeof(*f));
     f->name = name;
     bool ok;
     if (pln__is_aggregate(name)) {
@@ -209,7 +209,7 @@ ty_expr_t *pln__bind_window_call(pln_binder_t *b, const sql_expr_t *e)
         ok = (f->agg = pln__bind_agg_over(b, e)) != NULL;
         b->wins = saved_wins;
         if (ok) {
-            f->kind = PLN_WF_AGG;
+            f->kind = PLAN_WF_AGG;
             f->type = f->agg->type;
             f->typmod = -1;
         }
@@ -267,12 +267,12 @@ ty_expr_t *pln__bind_window_call(pln_binder_t *b, const sql_expr_t *e)
 
 /* ============================================================ definitions */
 
-static bool bind_sortkeys(pln_binder_t *b, const sql_list_t *order, int npart, pln_window_t *bw)
+static bool bind_sortkeys(pln_binder_t *b, const sql_list_t *order, int npart, plan_window_t *bw)
 {
     int n = sql_list_len(order);
     bw->norder = 0;
     bw->order = cm_arena_zalloc(b->arena, sizeof(ty_expr_t *) * (size_t)(n + 1));
-    bw->keys = cm_arena_zalloc(b->arena, sizeof(pln_sortkey_t) * (size_t)(n + 1));
+    bw->keys = cm_arena_zalloc(b->arena, sizeof(plan_sortkey_t) * (size_t)(n + 1));
     for (int i = 0; i < n; i++) {
         const sql_sort_t *o = order->items[i];
         ty_expr_t *x = pln__bind_expr(b, o->expr);
@@ -285,7 +285,7 @@ static bool bind_sortkeys(pln_binder_t *b, const sql_list_t *order, int npart, p
             continue;   /* a value sorted on already decides nothing more, as PostgreSQL drops it */
         int at = bw->norder++;
         bw->order[at] = x;
-        pln_sortkey_t *k = &bw->keys[at];
+        plan_sortkey_t *k = &bw->keys[at];
         k->col = npart + at;
         k->type = x->type;
         k->desc = o->dir == SQL_SORT_DESC;
@@ -340,17 +340,17 @@ static bool range_types(ty_oid_t t, ty_oid_t *offset, ty_oid_t *base)
 }
 
 /* n PRECEDING / FOLLOWING: var-free; ROWS and GROUPS count (bigint), RANGE offsets the ORDER BY value. */
-static bool bind_offset(pln_binder_t *b, const sql_expr_t *e, pln_window_t *bw, bool preceding, bool start)
+static bool bind_offset(pln_binder_t *b, const sql_expr_t *e, plan_window_t *bw, bool preceding, bool start)
 {
-    static const char *const what[] = {[SQL_FRAME_RANGE] = "RANGE", [SQL_FRAME_ROWS] = "ROWS", [SQL_FRAME_GROUPS] = "GROUPS"};
-    sql_frame_mode_t mode = bw->frame.mode;
-    if (mode == SQL_FRAME_RANGE && bw->norder != 1)
+    static const char *const what[] = {[PLAN_FRAME_RANGE] = "RANGE", [PLAN_FRAME_ROWS] = "ROWS", [PLAN_FRAME_GROUPS] = "GROUPS"};
+    plan_frame_mode_t mode = bw->frame.mode;
+    if (mode == PLAN_FRAME_RANGE && bw->norder != 1)
         return pln__error(b, e->pos, WINDOWING_ERROR,
                           "RANGE with offset PRECEDING/FOLLOWING requires exactly one ORDER BY column");
     const char *saved_forbidden = b->agg_forbidden;
     pln_aggctx_t *saved_aggs = b->aggs;
     b->aggs = NULL;
-    b->agg_forbidden = mode == SQL_FRAME_RANGE ? "window RANGE" : mode == SQL_FRAME_ROWS ? "window ROWS" : "window GROUPS";
+    b->agg_forbidden = mode == PLAN_FRAME_RANGE ? "window RANGE" : mode == PLAN_FRAME_ROWS ? "window ROWS" : "window GROUPS";
     ty_expr_t *x = pln__bind_expr(b, e);
     b->aggs = saved_aggs;
     b->agg_forbidden = saved_forbidden;
@@ -360,7 +360,7 @@ static bool bind_offset(pln_binder_t *b, const sql_expr_t *e, pln_window_t *bw, 
     if (col)
         return pln__error(b, col->location, "42P10", "argument of %s must not contain variables", what[mode]);
     ty_expr_t **slot = start ? &bw->frame.start_offset : &bw->frame.end_offset;
-    if (mode != SQL_FRAME_RANGE) {
+    if (mode != PLAN_FRAME_RANGE) {
         if (x->type != TY_INT8 && x->type != TY_UNKNOWN && !pln__can_coerce(x->type, TY_INT8, PLN_CC_IMPLICIT))
             return pln__error(b, e->pos, CM_ERRCODE_DATATYPE_MISMATCH, "argument of %s must be type %s, not type %s",
                               what[mode], "bigint", pln__type_name(b, x->type));
@@ -399,31 +399,31 @@ static bool bind_offset(pln_binder_t *b, const sql_expr_t *e, pln_window_t *bw, 
     return true;
 }
 
-static bool bind_frame(pln_binder_t *b, const sql_window_t *win, pln_window_t *bw)
+static bool bind_frame(pln_binder_t *b, const sql_window_t *win, plan_window_t *bw)
 {
-    pln_frame_t *f = &bw->frame;
+    plan_frame_t *f = &bw->frame;
     if (win->frame_mode == SQL_FRAME_DEFAULT) {
-        f->mode = SQL_FRAME_RANGE;
-        f->start = SQL_BOUND_UNBOUNDED_PRECEDING;
-        f->end = SQL_BOUND_CURRENT_ROW;
+        f->mode = PLAN_FRAME_RANGE;
+        f->start = PLAN_BOUND_UNBOUNDED_PRECEDING;
+        f->end = PLAN_BOUND_CURRENT_ROW;
         return true;
     }
-    f->mode = win->frame_mode;
-    f->start = win->start;
-    f->end = win->end == SQL_BOUND_NONE ? SQL_BOUND_CURRENT_ROW : win->end;
-    f->exclude = win->exclude == SQL_EXCLUDE_NO_OTHERS ? SQL_EXCLUDE_DEFAULT : win->exclude;
-    if (f->mode == SQL_FRAME_GROUPS && bw->norder == 0)
+    f->mode = pln__frame_mode_of(win->frame_mode);
+    f->start = pln__bound_of(win->start);
+    f->end = win->end == SQL_BOUND_NONE ? PLAN_BOUND_CURRENT_ROW : pln__bound_of(win->end);
+    f->exclude = win->exclude == SQL_EXCLUDE_NO_OTHERS ? PLAN_EXCLUDE_DEFAULT : pln__exclude_of(win->exclude);
+    if (f->mode == PLAN_FRAME_GROUPS && bw->norder == 0)
         return pln__error(b, win->pos, WINDOWING_ERROR, "GROUPS mode requires an ORDER BY clause");
-    bool offsets = f->start == SQL_BOUND_PRECEDING || f->start == SQL_BOUND_FOLLOWING ||
-                   f->end == SQL_BOUND_PRECEDING || f->end == SQL_BOUND_FOLLOWING;
-    if (f->mode == SQL_FRAME_RANGE && offsets && bw->norder != 1)   /* at the window, as PostgreSQL */
+    bool offsets = f->start == PLAN_BOUND_PRECEDING || f->start == PLAN_BOUND_FOLLOWING ||
+                   f->end == PLAN_BOUND_PRECEDING || f->end == PLAN_BOUND_FOLLOWING;
+    if (f->mode == PLAN_FRAME_RANGE && offsets && bw->norder != 1)   /* at the window, as PostgreSQL */
         return pln__error(b, win->pos, WINDOWING_ERROR,
                           "RANGE with offset PRECEDING/FOLLOWING requires exactly one ORDER BY column");
-    if ((f->start == SQL_BOUND_PRECEDING || f->start == SQL_BOUND_FOLLOWING) &&
-        !bind_offset(b, win->start_offset, bw, f->start == SQL_BOUND_PRECEDING, true))
+    if ((f->start == PLAN_BOUND_PRECEDING || f->start == PLAN_BOUND_FOLLOWING) &&
+        !bind_offset(b, win->start_offset, bw, f->start == PLAN_BOUND_PRECEDING, true))
         return false;
-    if ((f->end == SQL_BOUND_PRECEDING || f->end == SQL_BOUND_FOLLOWING) &&
-        !bind_offset(b, win->end_offset, bw, f->end == SQL_BOUND_PRECEDING, false))
+    if ((f->end == PLAN_BOUND_PRECEDING || f->end == PLAN_BOUND_FOLLOWING) &&
+        !bind_offset(b, win->end_offset, bw, f->end == PLAN_BOUND_PRECEDING, false))
         return false;
     return true;
 }
@@ -444,9 +444,9 @@ static bool bind_def(pln_binder_t *b, pln_winctx_t *w, int i)
     const wdef_t *ref = NULL;
     if (win->refname && !(ref = find_named(w, i < w->nnamed ? i : w->nnamed, win->refname)))
         return pln__error(b, win->pos, CM_ERRCODE_UNDEFINED_OBJECT, "window \"%s\" does not exist", win->refname);
-    pln_window_t *bw = cm_arena_zalloc(b->arena, sizeof(*bw));
+    plan_window_t *bw = cm_arena_zalloc(b->arena, sizeof(*bw));
     /* ORDER BY, then PARTITION BY, as PostgreSQL binds them. */
-    pln_window_t order;
+    plan_window_t order;
     memset(&order, 0, sizeof(order));
     int npart = sql_list_len(win->partition_by);
     if (!bind_sortkeys(b, win->order_by, 0, &order))
@@ -478,7 +478,7 @@ static bool bind_def(pln_binder_t *b, pln_winctx_t *w, int i)
     bw->part = part;
     bw->norder = order.norder;
     bw->order = order.order;
-    bw->keys = cm_arena_zalloc(b->arena, sizeof(pln_sortkey_t) * (size_t)(order.norder + 1));
+    bw->keys = cm_arena_zalloc(b->arena, sizeof(plan_sortkey_t) * (size_t)(order.norder + 1));
     for (int k = 0; k < order.norder; k++) {
         bw->keys[k] = order.keys[k];
         bw->keys[k].col = npart + k;
@@ -494,7 +494,7 @@ static bool same_expr(const ty_expr_t *a, const ty_expr_t *b)
     return a == b || (a && b && pln__expr_equal(a, b));
 }
 
-static bool same_window(const pln_window_t *a, const pln_window_t *b)
+static bool same_window(const plan_window_t *a, const plan_window_t *b)
 {
     if (a->npart != b->npart || a->norder != b->norder || a->frame.mode != b->frame.mode ||
         a->frame.start != b->frame.start || a->frame.end != b->frame.end || a->frame.exclude != b->frame.exclude ||
@@ -546,10 +546,10 @@ bool pln__window_regroup(pln_binder_t *b, pln_winctx_t *w, ty_expr_t **keys, int
 {
     /* Partitions and orders first, as PostgreSQL checks grouping of the window clauses after the targets'. */
     for (int i = 0; i < w->ndefs; i++) {
-        pln_window_t *bw = w->defs[i].bound;
+        plan_window_t *bw = w->defs[i].bound;
         if (w->defs[i].same != i)
             continue;
-        pln_window_t *c = cm_arena_alloc(b->arena, sizeof(*c));
+        plan_window_t *c = cm_arena_alloc(b->arena, sizeof(*c));
         *c = *bw;
         c->part = cm_arena_alloc(b->arena, sizeof(ty_expr_t *) * (size_t)(c->npart + 1));
         c->order = cm_arena_alloc(b->arena, sizeof(ty_expr_t *) * (size_t)(c->norder + 1));
@@ -561,7 +561,7 @@ bool pln__window_regroup(pln_binder_t *b, pln_winctx_t *w, ty_expr_t **keys, int
         w->defs[i].bound = c;
     }
     for (int k = 0; k < w->ncalls; k++) {
-        pln_wfunc_t *f = w->calls[k].f;
+        plan_wfunc_t *f = w->calls[k].f;
         if (!regroup_list(b, f->args, f->nargs, keys, nkeys))
             return false;
         if (f->agg && (!regroup_list(b, f->agg->args, f->agg->nargs, keys, nkeys) ||
@@ -582,7 +582,7 @@ static void remap(ty_expr_t *e, const pln_winctx_t *w)
             remap(e->args[i], w);
 }
 
-pln_rel_t *pln__window_plan(pln_binder_t *b, pln_winctx_t *w, pln_rel_t *rel, ty_expr_t **exprs, int nexprs)
+plan_rel_t *pln__window_plan(pln_binder_t *b, pln_winctx_t *w, plan_rel_t *rel, ty_expr_t **exprs, int nexprs)
 {
     if (w->ncalls == 0)
         return rel;
@@ -594,11 +594,11 @@ pln_rel_t *pln__window_plan(pln_binder_t *b, pln_winctx_t *w, pln_rel_t *rel, ty
             nf += w->defs[w->calls[k].def].same == d;
         if (nf == 0)
             continue;
-        pln_rel_t *r = pln__rel_new(b, PLN_REL_WINDOW, rel, rel->ncols + nf);
+        plan_rel_t *r = pln__rel_new(b, PLAN_REL_WINDOW, rel, rel->ncols + nf);
         memcpy(r->types, rel->types, sizeof(ty_oid_t) * (size_t)rel->ncols);
-        pln_window_t *bw = cm_arena_alloc(b->arena, sizeof(*bw));
+        plan_window_t *bw = cm_arena_alloc(b->arena, sizeof(*bw));
         *bw = *w->defs[d].bound;
-        bw->funcs = cm_arena_alloc(b->arena, sizeof(pln_wfunc_t *) * (size_t)nf);
+        bw->funcs = cm_arena_alloc(b->arena, sizeof(plan_wfunc_t *) * (size_t)nf);
         bw->nfuncs = 0;
         for (int k = 0; k < w->ncalls; k++) {
             if (w->defs[w->calls[k].def].same != d)
@@ -625,15 +625,15 @@ static bool fold_list(pln_binder_t *b, ty_expr_t **es, int n)
     return true;
 }
 
-bool pln__window_fold(pln_binder_t *b, pln_rel_t *r)
+bool pln__window_fold(pln_binder_t *b, plan_rel_t *r)
 {
-    pln_window_t *w = r->window;
+    plan_window_t *w = r->window;
     if (!fold_list(b, w->part, w->npart) || !fold_list(b, w->order, w->norder) ||
         !fold_list(b, &w->frame.start_offset, 1) || !fold_list(b, &w->frame.end_offset, 1) ||
         !fold_list(b, &w->frame.start_bound, 1) || !fold_list(b, &w->frame.end_bound, 1))
         return false;
     for (int i = 0; i < w->nfuncs; i++) {
-        pln_wfunc_t *f = w->funcs[i];
+        plan_wfunc_t *f = w->funcs[i];
         if (!fold_list(b, f->args, f->nargs))
             return false;
         if (f->agg && (!fold_list(b, f->agg->args, f->agg->nargs) || !fold_list(b, &f->agg->filter, 1)))
@@ -650,15 +650,15 @@ static bool any_list(ty_expr_t *const *es, int n, bool (*pred)(const ty_expr_t *
     return false;
 }
 
-bool pln__window_any(const pln_rel_t *r, bool (*pred)(const ty_expr_t *e))
+bool pln__window_any(const plan_rel_t *r, bool (*pred)(const ty_expr_t *e))
 {
-    const pln_window_t *w = r->window;
+    const plan_window_t *w = r->window;
     if (any_list(w->part, w->npart, pred) || any_list(w->order, w->norder, pred) ||
         any_list(&w->frame.start_offset, 1, pred) || any_list(&w->frame.end_offset, 1, pred) ||
         any_list(&w->frame.start_bound, 1, pred) || any_list(&w->frame.end_bound, 1, pred))
         return true;
     for (int i = 0; i < w->nfuncs; i++) {
-        const pln_wfunc_t *f = w->funcs[i];
+        const plan_wfunc_t *f = w->funcs[i];
         if (any_list(f->args, f->nargs, pred))
             return true;
         if (f->agg && (any_list(f->agg->args, f->agg->nargs, pred) || any_list(&f->agg->filter, 1, pred)))
@@ -667,23 +667,23 @@ bool pln__window_any(const pln_rel_t *r, bool (*pred)(const ty_expr_t *e))
     return false;
 }
 
-static void bound_out(pln_binder_t *b, cm_buf_t *o, sql_frame_bound_t k, const ty_expr_t *off)
+static void bound_out(pln_binder_t *b, cm_buf_t *o, plan_frame_bound_t k, const ty_expr_t *off)
 {
     switch (k) {
-    case SQL_BOUND_UNBOUNDED_PRECEDING:
+    case PLAN_BOUND_UNBOUNDED_PRECEDING:
         cm_buf_put_str(o, "unbounded preceding");
         return;
-    case SQL_BOUND_UNBOUNDED_FOLLOWING:
+    case PLAN_BOUND_UNBOUNDED_FOLLOWING:
         cm_buf_put_str(o, "unbounded following");
         return;
-    case SQL_BOUND_CURRENT_ROW:
-    case SQL_BOUND_NONE:
+    case PLAN_BOUND_CURRENT_ROW:
+    case PLAN_BOUND_NONE:
         cm_buf_put_str(o, "current row");
         return;
-    case SQL_BOUND_PRECEDING:
-    case SQL_BOUND_FOLLOWING:
+    case PLAN_BOUND_PRECEDING:
+    case PLAN_BOUND_FOLLOWING:
         pln__explain_expr(b, o, off, false);
-        cm_buf_put_str(o, k == SQL_BOUND_PRECEDING ? " preceding" : " following");
+        cm_buf_put_str(o, k == PLAN_BOUND_PRECEDING ? " preceding" : " following");
         return;
     }
 }
@@ -693,12 +693,12 @@ static void bound_out(pln_binder_t *b, cm_buf_t *o, sql_frame_bound_t k, const t
  * preceding and current row functions=[row_number(), sum(#2)]: the frame
  * is written when it is not PostgreSQL's default.
  */
-void pln__window_explain(pln_binder_t *b, cm_buf_t *o, const pln_rel_t *r)
+void pln__window_explain(pln_binder_t *b, cm_buf_t *o, const plan_rel_t *r)
 {
-    static const char *const modes[] = {[SQL_FRAME_RANGE] = "range", [SQL_FRAME_ROWS] = "rows", [SQL_FRAME_GROUPS] = "groups"};
-    static const char *const excludes[] = {[SQL_EXCLUDE_CURRENT_ROW] = "current row", [SQL_EXCLUDE_GROUP] = "group",
-                                           [SQL_EXCLUDE_TIES] = "ties"};
-    const pln_window_t *w = r->window;
+    static const char *const modes[] = {[PLAN_FRAME_RANGE] = "range", [PLAN_FRAME_ROWS] = "rows", [PLAN_FRAME_GROUPS] = "groups"};
+    static const char *const excludes[] = {[PLAN_EXCLUDE_CURRENT_ROW] = "current row", [PLAN_EXCLUDE_GROUP] = "group",
+                                           [PLAN_EXCLUDE_TIES] = "ties"};
+    const plan_window_t *w = r->window;
     cm_buf_put_str(o, "Window");
     if (w->npart) {
         cm_buf_put_str(o, " partition_by=[");
@@ -715,19 +715,19 @@ void pln__window_explain(pln_binder_t *b, cm_buf_t *o, const pln_rel_t *r)
         }
         cm_buf_put_u8(o, ']');
     }
-    const pln_frame_t *f = &w->frame;
-    if (f->mode != SQL_FRAME_RANGE || f->start != SQL_BOUND_UNBOUNDED_PRECEDING || f->end != SQL_BOUND_CURRENT_ROW ||
-        f->exclude != SQL_EXCLUDE_DEFAULT) {
+    const plan_frame_t *f = &w->frame;
+    if (f->mode != PLAN_FRAME_RANGE || f->start != PLAN_BOUND_UNBOUNDED_PRECEDING || f->end != PLAN_BOUND_CURRENT_ROW ||
+        f->exclude != PLAN_EXCLUDE_DEFAULT) {
         cm_buf_printf(o, " %s between ", modes[f->mode]);
         bound_out(b, o, f->start, f->start_offset);
         cm_buf_put_str(o, " and ");
         bound_out(b, o, f->end, f->end_offset);
-        if (f->exclude != SQL_EXCLUDE_DEFAULT)
+        if (f->exclude != PLAN_EXCLUDE_DEFAULT)
             cm_buf_printf(o, " exclude %s", excludes[f->exclude]);
     }
     cm_buf_put_str(o, " functions=[");
     for (int i = 0; i < w->nfuncs; i++) {
-        const pln_wfunc_t *fn = w->funcs[i];
+        const plan_wfunc_t *fn = w->funcs[i];
         if (i)
             cm_buf_put_str(o, ", ");
         if (fn->agg) {

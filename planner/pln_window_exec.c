@@ -23,7 +23,7 @@ typedef struct wrow {
 
 typedef struct wrun {
     pln_exec_t *x;
-    const pln_window_t *w;
+    const plan_window_t *w;
     ty_expr_t **part, **order, *sbound, *ebound;
     int64_t soff, eoff;           /* ROWS / GROUPS offsets */
     ty_datum_t **in;
@@ -47,7 +47,7 @@ static bool inst(pln_exec_t *x, ty_expr_t **es, int n, ty_expr_t ***out)
     return true;
 }
 
-static int cmp_key(const pln_sortkey_t *k, const ty_datum_t *p, const ty_datum_t *q)
+static int cmp_key(const plan_sortkey_t *k, const ty_datum_t *p, const ty_datum_t *q)
 {
     if (p->isnull || q->isnull) {
         if (p->isnull && q->isnull)
@@ -59,7 +59,7 @@ static int cmp_key(const pln_sortkey_t *k, const ty_datum_t *p, const ty_datum_t
 }
 
 /* Equal on keys [from, to) of the window's sort (partition keys come first). */
-static bool same_keys(const pln_sortkey_t *keys, int from, int to, const wrow_t *a, const wrow_t *b)
+static bool same_keys(const plan_sortkey_t *keys, int from, int to, const wrow_t *a, const wrow_t *b)
 {
     for (int i = from; i < to; i++)
         if (cmp_key(&keys[i], &a->key[keys[i].col], &b->key[keys[i].col]) != 0)
@@ -124,12 +124,12 @@ static bool range_in(const wrun_t *r, const ty_datum_t *v, const ty_datum_t *bou
  */
 static int64_t offset_bound(const wrun_t *r, int ps, int pe, int i, int64_t d, bool start)
 {
-    const pln_frame_t *f = &r->w->frame;
+    const plan_frame_t *f = &r->w->frame;
     int g = r->group[i], ngroups = r->group[pe - 1] + 1;
     const int *edge = start ? r->gstart : r->gend;
-    if (f->mode == SQL_FRAME_ROWS)
+    if (f->mode == PLAN_FRAME_ROWS)
         return i + d;
-    if (f->mode == SQL_FRAME_GROUPS) {
+    if (f->mode == PLAN_FRAME_GROUPS) {
         int64_t gg = g + d;
         if (gg < 0)
             return start ? ps : ps - 1;
@@ -152,16 +152,16 @@ static int64_t offset_bound(const wrun_t *r, int ps, int pe, int i, int64_t d, b
 /* Where the start (or the end) of row i's frame falls: one function for
  * both, since they differ only in which edge of the partition or of a peer
  * group they take. The partition's edge is the answer for UNBOUNDED. */
-static int64_t frame_bound(const wrun_t *r, int ps, int pe, int i, sql_frame_bound_t kind, int64_t off, bool start)
+static int64_t frame_bound(const wrun_t *r, int ps, int pe, int i, plan_frame_bound_t kind, int64_t off, bool start)
 {
-    int64_t cur = r->w->frame.mode == SQL_FRAME_ROWS ? i : (start ? r->gstart : r->gend)[r->group[i]];
+    int64_t cur = r->w->frame.mode == PLAN_FRAME_ROWS ? i : (start ? r->gstart : r->gend)[r->group[i]];
     switch (kind) {
-    case SQL_BOUND_PRECEDING:
-    case SQL_BOUND_FOLLOWING:
-        return offset_bound(r, ps, pe, i, kind == SQL_BOUND_PRECEDING ? -off : off, start);
-    case SQL_BOUND_CURRENT_ROW:
+    case PLAN_BOUND_PRECEDING:
+    case PLAN_BOUND_FOLLOWING:
+        return offset_bound(r, ps, pe, i, kind == PLAN_BOUND_PRECEDING ? -off : off, start);
+    case PLAN_BOUND_CURRENT_ROW:
         return cur;
-    case SQL_BOUND_NONE: /* an end left out is CURRENT ROW */
+    case PLAN_BOUND_NONE: /* an end left out is CURRENT ROW */
         if (!start)
             return cur;
         break;
@@ -174,7 +174,7 @@ static int64_t frame_bound(const wrun_t *r, int ps, int pe, int i, sql_frame_bou
 /* The frame of row i of the partition [ps, pe) as rows [*fs, *fe] (empty when *fs > *fe). */
 static void frame_of(const wrun_t *r, int ps, int pe, int i, int *fs, int *fe)
 {
-    const pln_frame_t *f = &r->w->frame;
+    const plan_frame_t *f = &r->w->frame;
     int64_t s = frame_bound(r, ps, pe, i, f->start, r->soff, true);
     int64_t e = frame_bound(r, ps, pe, i, f->end, r->eoff, false);
     if (s < ps)
@@ -192,11 +192,11 @@ static void frame_of(const wrun_t *r, int ps, int pe, int i, int *fs, int *fe)
 static bool excluded(const wrun_t *r, int i, int j)
 {
     switch (r->w->frame.exclude) {
-    case SQL_EXCLUDE_CURRENT_ROW:
+    case PLAN_EXCLUDE_CURRENT_ROW:
         return j == i;
-    case SQL_EXCLUDE_GROUP:
+    case PLAN_EXCLUDE_GROUP:
         return r->group[j] == r->group[i];
-    case SQL_EXCLUDE_TIES:
+    case PLAN_EXCLUDE_TIES:
         return j != i && r->group[j] == r->group[i];
     default:
         return false;
@@ -227,7 +227,7 @@ static bool value_at(const wrun_t *r, ty_expr_t *e, int j, ty_datum_t *out)
 }
 
 /* An aggregate over each row's frame of the partition [ps, pe); results into out[i]. */
-static bool agg_partition(const wrun_t *r, const pln_agg_t *a, ty_expr_t **es, int nes, int ps, int pe, ty_datum_t *out)
+static bool agg_partition(const wrun_t *r, const plan_agg_t *a, ty_expr_t **es, int nes, int ps, int pe, ty_datum_t *out)
 {
     pln_exec_t *x = r->x;
     /* The aggregate's inputs of each row, evaluated once. */
@@ -250,8 +250,8 @@ static bool agg_partition(const wrun_t *r, const pln_agg_t *a, ty_expr_t **es, i
         }
         vals[j - ps] = v;
     }
-    const pln_frame_t *f = &r->w->frame;
-    bool incremental = f->start == SQL_BOUND_UNBOUNDED_PRECEDING && f->exclude == SQL_EXCLUDE_DEFAULT;
+    const plan_frame_t *f = &r->w->frame;
+    bool incremental = f->start == PLAN_BOUND_UNBOUNDED_PRECEDING && f->exclude == PLAN_EXCLUDE_DEFAULT;
     pln_aggstate_t *st = NULL;
     int done = ps - 1, pfs = -1, pfe = -2;
     ty_datum_t prev = {.isnull = true};
@@ -271,7 +271,7 @@ static bool agg_partition(const wrun_t *r, const pln_agg_t *a, ty_expr_t **es, i
                 return false;
             continue;
         }
-        if (f->exclude == SQL_EXCLUDE_DEFAULT && fs == pfs && fe == pfe) {
+        if (f->exclude == PLAN_EXCLUDE_DEFAULT && fs == pfs && fe == pfe) {
             out[i] = prev;
             continue;
         }
@@ -293,7 +293,7 @@ static bool int_arg(const wrun_t *r, ty_expr_t *e, int i, ty_datum_t *out)
     return value_at(r, e, i, out);
 }
 
-static bool func_partition(const wrun_t *r, const pln_wfunc_t *fn, ty_expr_t **args, int ps, int pe, ty_datum_t *out)
+static bool func_partition(const wrun_t *r, const plan_wfunc_t *fn, ty_expr_t **args, int ps, int pe, ty_datum_t *out)
 {
     pln_exec_t *x = r->x;
     int np = pe - ps;
@@ -302,22 +302,22 @@ static bool func_partition(const wrun_t *r, const pln_wfunc_t *fn, ty_expr_t **a
         memset(o, 0, sizeof(*o));
         int g = r->group[i];
         switch (fn->kind) {
-        case PLN_WF_ROW_NUMBER:
+        case PLAN_WF_ROW_NUMBER:
             o->v.i = i - ps + 1;
             break;
-        case PLN_WF_RANK:
+        case PLAN_WF_RANK:
             o->v.i = r->gstart[g] - ps + 1;
             break;
-        case PLN_WF_DENSE_RANK:
+        case PLAN_WF_DENSE_RANK:
             o->v.i = g + 1;
             break;
-        case PLN_WF_PERCENT_RANK:
+        case PLAN_WF_PERCENT_RANK:
             o->v.f = np > 1 ? (double)(r->gstart[g] - ps) / (double)(np - 1) : 0.0;
             break;
-        case PLN_WF_CUME_DIST:
+        case PLAN_WF_CUME_DIST:
             o->v.f = (double)(r->gend[g] - ps + 1) / (double)np;
             break;
-        case PLN_WF_NTILE: {
+        case PLAN_WF_NTILE: {
             /* The bucket count is read at the partition's first row, as PostgreSQL does. */
             ty_datum_t k;
             if (!int_arg(r, args[0], ps, &k))
@@ -334,8 +334,8 @@ static bool func_partition(const wrun_t *r, const pln_wfunc_t *fn, ty_expr_t **a
             o->v.i = pos < big ? pos / (per + 1) + 1 : extra + (pos - big) / (per ? per : 1) + 1;
             break;
         }
-        case PLN_WF_LAG:
-        case PLN_WF_LEAD: {
+        case PLAN_WF_LAG:
+        case PLAN_WF_LEAD: {
             int64_t off = 1;
             if (fn->nargs > 1) {
                 ty_datum_t d;
@@ -347,7 +347,7 @@ static bool func_partition(const wrun_t *r, const pln_wfunc_t *fn, ty_expr_t **a
                 }
                 off = d.v.i;
             }
-            int64_t j = fn->kind == PLN_WF_LAG ? (int64_t)i - off : (int64_t)i + off;
+            int64_t j = fn->kind == PLAN_WF_LAG ? (int64_t)i - off : (int64_t)i + off;
             if (j >= ps && j < pe) {
                 if (!value_at(r, args[0], (int)j, o))
                     return false;
@@ -359,11 +359,11 @@ static bool func_partition(const wrun_t *r, const pln_wfunc_t *fn, ty_expr_t **a
             }
             break;
         }
-        case PLN_WF_FIRST_VALUE:
-        case PLN_WF_LAST_VALUE:
-        case PLN_WF_NTH_VALUE: {
+        case PLAN_WF_FIRST_VALUE:
+        case PLAN_WF_LAST_VALUE:
+        case PLAN_WF_NTH_VALUE: {
             int64_t n = 0;
-            if (fn->kind == PLN_WF_NTH_VALUE) {
+            if (fn->kind == PLAN_WF_NTH_VALUE) {
                 ty_datum_t d;
                 if (!int_arg(r, args[1], i, &d))
                     return false;
@@ -377,14 +377,14 @@ static bool func_partition(const wrun_t *r, const pln_wfunc_t *fn, ty_expr_t **a
             }
             int fs, fe;
             frame_of(r, ps, pe, i, &fs, &fe);
-            int j = frame_row(r, i, fs, fe, n, fn->kind == PLN_WF_LAST_VALUE);
+            int j = frame_row(r, i, fs, fe, n, fn->kind == PLAN_WF_LAST_VALUE);
             if (j < 0)
                 o->isnull = true;
             else if (!value_at(r, args[0], j, o))
                 return false;
             break;
         }
-        case PLN_WF_AGG:
+        case PLAN_WF_AGG:
             break;
         }
     }
@@ -393,7 +393,7 @@ static bool func_partition(const wrun_t *r, const pln_wfunc_t *fn, ty_expr_t **a
 
 /* ------------------------------------------------------------- the operator */
 
-static void sort_rows(const pln_sortkey_t *keys, int nkeys, wrow_t *rows, wrow_t *tmp, int n)
+static void sort_rows(const plan_sortkey_t *keys, int nkeys, wrow_t *rows, wrow_t *tmp, int n)
 {
     if (n < 2)
         return;
@@ -414,18 +414,18 @@ static void sort_rows(const pln_sortkey_t *keys, int nkeys, wrow_t *rows, wrow_t
     memcpy(rows, tmp, sizeof(*rows) * (size_t)n);
 }
 
-bool pln__window_run(pln_exec_t *x, const pln_rel_t *rel, ty_datum_t **in, int n, ty_datum_t ***out)
+bool pln__window_run(pln_exec_t *x, const plan_rel_t *rel, ty_datum_t **in, int n, ty_datum_t ***out)
 {
-    const pln_window_t *w = rel->window;
+    const plan_window_t *w = rel->window;
     wrun_t r = {.x = x, .w = w, .in = in};
-    const pln_frame_t *f = &w->frame;
+    const plan_frame_t *f = &w->frame;
     if (!inst(x, w->part, w->npart, &r.part) || !inst(x, w->order, w->norder, &r.order))
         return false;
     if (f->start_bound && !(r.sbound = pln__instantiate(x, f->start_bound)))
         return false;
     if (f->end_bound && !(r.ebound = pln__instantiate(x, f->end_bound)))
         return false;
-    bool range = f->mode == SQL_FRAME_RANGE;
+    bool range = f->mode == PLAN_FRAME_RANGE;
     ty_datum_t d;
     if (f->start_offset) {
         if (!offset_value(x, f->start_offset, true, range, &d))
@@ -438,9 +438,9 @@ bool pln__window_run(pln_exec_t *x, const pln_rel_t *rel, ty_datum_t **in, int n
         r.eoff = d.v.i;
     }
     int nk = w->npart + w->norder;
-    pln_sortkey_t *keys = cm_arena_zalloc(x->ctx->arena, sizeof(pln_sortkey_t) * (size_t)(nk + 1));
+    plan_sortkey_t *keys = cm_arena_zalloc(x->ctx->arena, sizeof(plan_sortkey_t) * (size_t)(nk + 1));
     for (int i = 0; i < w->npart; i++)
-        keys[i] = (pln_sortkey_t){.col = i, .type = w->part[i]->type};
+        keys[i] = (plan_sortkey_t){.col = i, .type = w->part[i]->type};
     for (int i = 0; i < w->norder; i++)
         keys[w->npart + i] = w->keys[i];
     ty_oid_t btype = r.sbound ? r.sbound->type : r.ebound ? r.ebound->type : TY_INVALID;
@@ -482,7 +482,7 @@ bool pln__window_run(pln_exec_t *x, const pln_rel_t *rel, ty_datum_t **in, int n
     ty_expr_t ***args = cm_arena_alloc(x->ctx->arena, sizeof(ty_expr_t **) * (size_t)(nfn ? nfn : 1));
     int *nargs = cm_arena_zalloc(x->ctx->arena, sizeof(int) * (size_t)(nfn ? nfn : 1));
     for (int k = 0; k < nfn; k++) {
-        const pln_wfunc_t *fn = w->funcs[k];
+        const plan_wfunc_t *fn = w->funcs[k];
         vals[k] = cm_arena_zalloc(x->ctx->arena, sizeof(ty_datum_t) * (size_t)(n + 1));
         if (fn->agg) {
             ty_expr_t **es = cm_arena_alloc(x->ctx->arena, sizeof(ty_expr_t *) * (size_t)(pln__agg_nexprs(fn->agg) + 1));
@@ -510,7 +510,7 @@ bool pln__window_run(pln_exec_t *x, const pln_rel_t *rel, ty_datum_t **in, int n
         }
         r.gend[g] = pe - 1;
         for (int k = 0; k < nfn; k++) {
-            const pln_wfunc_t *fn = w->funcs[k];
+            const plan_wfunc_t *fn = w->funcs[k];
             bool ok = fn->agg ? agg_partition(&r, fn->agg, args[k], nargs[k], ps, pe, vals[k])
                               : func_partition(&r, fn, args[k], ps, pe, vals[k]);
             if (!ok)

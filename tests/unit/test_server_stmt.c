@@ -33,8 +33,8 @@ static pln_stmt_t *plan_two_columns(cm_arena_t *a)
     p->tag = "SELECT";
     p->ncols = 2;
     p->cols = cm_arena_zalloc(a, sizeof *p->cols * 2);
-    p->cols[0] = (pln_column_t){.name = "a", .type = TY_INT4, .typmod = -1};
-    p->cols[1] = (pln_column_t){.name = "b", .type = TY_TEXT, .typmod = -1};
+    p->cols[0] = (plan_column_t){.name = "a", .type = TY_INT4, .typmod = -1};
+    p->cols[1] = (plan_column_t){.name = "b", .type = TY_TEXT, .typmod = -1};
     return p;
 }
 

@@ -1,0 +1,302 @@
+/*
+ * plan.h: the public header of the plan module (prefix plan_).
+ *
+ * The plan is what crosses from the planner to whoever runs it: the
+ * relational operators of a bound query (with enums of their own, so that
+ * nothing here depends on the parser), aggregates named by their entry in
+ * this module's aggregate table, sort keys, window frames, subqueries and
+ * WITH queries. It holds no pointer into the planner or the catalog: a
+ * relation is read by catalog ID (PLAN_REL_GET). The pull executor
+ * (exec/) and the dataflow workers (dataflow/) run the same plan_t; the
+ * kernels both need (aggregate step and finish, row sets, stable sort,
+ * window frames) live here so that semantics are written once. The codec
+ * (plan_encode / plan_decode) and the printer EXPLAIN uses are here too.
+ */
+#ifndef EDDY_PLAN_H
+#define EDDY_PLAN_H
+
+#include "common/common.h"
+#include "types/types.h"
+
+/*
+ * A result column, or a column of a relation read. Where a result column is
+ * read straight from a table or view (through subqueries and WITH queries,
+ * as PostgreSQL's markTargetListOrigins): its OID and column number, which
+ * RowDescription carries and drivers look up in pg_attribute; 0 otherwise.
+ */
+typedef struct plan_column {
+    const char *name;     /* as PostgreSQL derives it: alias, column name, function name, ?column? */
+    ty_oid_t type;
+    int32_t typmod;
+    uint32_t table_oid;
+    int16_t attnum;
+} plan_column_t;
+
+/* The operators' own enums. Their numbers are the codec's: append, never renumber. */
+typedef enum plan_setop { PLAN_SETOP_NONE, PLAN_SETOP_UNION, PLAN_SETOP_INTERSECT, PLAN_SETOP_EXCEPT } plan_setop_t;
+typedef enum plan_join { PLAN_JOIN_INNER, PLAN_JOIN_LEFT, PLAN_JOIN_RIGHT, PLAN_JOIN_FULL, PLAN_JOIN_CROSS } plan_join_t;
+typedef enum plan_frame_mode { PLAN_FRAME_DEFAULT, PLAN_FRAME_RANGE, PLAN_FRAME_ROWS, PLAN_FRAME_GROUPS } plan_frame_mode_t;
+typedef enum plan_frame_bound {
+    PLAN_BOUND_NONE,              /* no end bound written: CURRENT ROW */
+    PLAN_BOUND_UNBOUNDED_PRECEDING,
+    PLAN_BOUND_PRECEDING,         /* offset PRECEDING */
+    PLAN_BOUND_CURRENT_ROW,
+    PLAN_BOUND_FOLLOWING,         /* offset FOLLOWING */
+    PLAN_BOUND_UNBOUNDED_FOLLOWING,
+} plan_frame_bound_t;
+typedef enum plan_frame_exclude {
+    PLAN_EXCLUDE_DEFAULT, PLAN_EXCLUDE_CURRENT_ROW, PLAN_EXCLUDE_GROUP, PLAN_EXCLUDE_TIES, PLAN_EXCLUDE_NO_OTHERS,
+} plan_frame_exclude_t;
+typedef enum plan_sublink_kind {
+    PLAN_SUBLINK_EXPR,            /* (SELECT ...) */
+    PLAN_SUBLINK_EXISTS,          /* EXISTS (SELECT ...) */
+    PLAN_SUBLINK_IN,              /* left [NOT] IN (SELECT ...) */
+    PLAN_SUBLINK_ARRAY,           /* ARRAY(SELECT ...) */
+    PLAN_SUBLINK_ANY,             /* left op ANY (SELECT ...) */
+    PLAN_SUBLINK_ALL,             /* left op ALL (SELECT ...) */
+} plan_sublink_kind_t;
+
+typedef struct plan_sortkey {
+    int col;                      /* index into a row's values (may be a hidden column) */
+    ty_oid_t type;
+    const ty_func_t *lt;          /* the type's "<", NULL: ty_datum_compare */
+    bool desc;
+    bool nulls_first;
+} plan_sortkey_t;
+
+/*
+ * A relational plan: a tree of logical operators. Expressions refer to the
+ * input row's columns (a JOIN's or PRODUCT's row: the left's, then the right's).
+ */
+typedef enum plan_rel_kind {
+    PLAN_REL_VALUES,    /* rows of expressions without input (VALUES; one empty row for SELECT without FROM) */
+    PLAN_REL_PRODUCT,   /* each input row joined with each right row (FROM a, b; JOIN ... ON is a filter above) */
+    PLAN_REL_FILTER,    /* input rows for which pred is true (WHERE, HAVING, ON) */
+    PLAN_REL_PROJECT,   /* exprs evaluated over each input row */
+    PLAN_REL_REDUCE,    /* GROUP BY: one row per group of key values: keys, then aggregate results */
+    PLAN_REL_SORT,      /* input ordered by sort keys, stable */
+    PLAN_REL_DISTINCT,  /* the first input row of each set of equal rows (DISTINCT ON: of equal sort[].col values) */
+    PLAN_REL_LIMIT,     /* OFFSET, then LIMIT */
+    PLAN_REL_SETOP,     /* UNION / INTERSECT / EXCEPT [ALL] of input and right */
+    PLAN_REL_JOIN,      /* input JOIN right ON pred (NULL: true), join says INNER/LEFT/RIGHT/FULL */
+    PLAN_REL_SESSION,   /* the rows of a session relation (session), asked of the session each run */
+    PLAN_REL_WINDOW,    /* input columns, then one per window function over one window */
+    PLAN_REL_LET,       /* WITH: the input (the query) with the CTEs it reads (ctes), each computed once */
+    PLAN_REL_CTE,       /* the rows of a CTE (cte); worktable: a recursive term's read of the last iteration's rows */
+    PLAN_REL_FLATMAP,   /* each input row with the rows of functions of it (funcs), zipped; NULLs pad */
+    PLAN_REL_GET,       /* the rows of a catalog relation: item, relname, item_cols */
+    /* A new kind needs its case in the codec (plan_codec.c), which fails loudly without one. */
+} plan_rel_kind_t;
+
+/* What an aggregate computes. */
+typedef enum plan_aggop {
+    PLAN_AGG_COUNT_STAR,
+    PLAN_AGG_COUNT,
+    PLAN_AGG_SUM,
+    PLAN_AGG_AVG,
+    PLAN_AGG_MIN,
+    PLAN_AGG_MAX,
+    PLAN_AGG_BOOL_AND,
+    PLAN_AGG_BOOL_OR,
+    PLAN_AGG_STRING_AGG,
+    PLAN_AGG_ARRAY_AGG,           /* keeps NULLs; of arrays: one dimension more */
+    PLAN_AGG_SINGLE,              /* the only row's value (a decorrelated scalar subquery): 21000 on a second */
+} plan_aggop_t;
+
+/*
+ * The aggregates eddy knows (plan_aggdef.c), with PostgreSQL's signatures
+ * and result types. A plan names one by its index in this table.
+ */
+typedef struct plan_aggdef {
+    ty_func_t sig;                /* name and argument types; ret is the result type (TY_INVALID: chosen at bind) */
+    plan_aggop_t op;
+    ty_oid_t state;               /* sum/avg: the type values are added in */
+} plan_aggdef_t;
+size_t plan_aggdef_count(void);
+const plan_aggdef_t *plan_aggdef_at(size_t i);
+/* The entry with this name and these argument types; -1: none. */
+int plan_aggdef_find(const char *name, int nargs, const ty_oid_t *args);
+/* The first entry computing op (for aggregates the planner adds itself); -1: none. */
+int plan_aggdef_of_op(plan_aggop_t op);
+
+/* One aggregate call of a REDUCE (or of a window function over a frame). */
+typedef struct plan_agg {
+    int fn;                       /* its entry in the aggregate table (plan_aggdef_at) */
+    plan_aggop_t op;
+    ty_oid_t state;               /* sum/avg: the type values are added in */
+    ty_expr_t *args[2];           /* over input rows; none for count(*) */
+    int nargs;
+    bool distinct;                /* agg(DISTINCT x) */
+    ty_expr_t *filter;            /* agg(...) FILTER (WHERE filter): rows where it is not true are skipped */
+    int norder;                   /* agg(... ORDER BY order[0], ...): values are fed in that order */
+    ty_expr_t **order;
+    plan_sortkey_t *keys;         /* col counts from the first order value, after the arguments */
+    ty_oid_t type;                /* result type */
+    const ty_func_t *add;         /* sum/avg: state + state */
+    const ty_func_t *div;         /* avg: state / count */
+} plan_agg_t;
+
+typedef struct plan_cte plan_cte_t;
+typedef struct plan_srfcall plan_srfcall_t;
+typedef struct plan_window plan_window_t;
+
+typedef struct plan_rel plan_rel_t;
+struct plan_rel {
+    plan_rel_kind_t kind;
+    int ncols;
+    ty_oid_t *types;              /* of each output column */
+    plan_rel_t *input, *right;
+    int nrows;                    /* VALUES */
+    ty_expr_t ***rows;            /* VALUES: rows[r][0..ncols) */
+    const char *relname;          /* GET, SESSION: the relation's qualified name (what EXPLAIN prints) */
+    uint64_t item;                /* GET: its catalog item id */
+    const plan_column_t *item_cols; /* GET: its ncols columns as the catalog defines them (NULL: not known) */
+    ty_expr_t *pred;              /* FILTER, JOIN */
+    ty_expr_t **exprs;            /* PROJECT: ncols */
+    int nkeys;                    /* REDUCE */
+    ty_expr_t **keys;
+    int naggs;
+    plan_agg_t **aggs;
+    int nsort;                    /* SORT, DISTINCT ON */
+    plan_sortkey_t *sort;
+    ty_expr_t *limit;             /* LIMIT: int8, NULL: none */
+    ty_expr_t *offset;
+    plan_setop_t setop;           /* SETOP */
+    bool all;
+    plan_join_t join;             /* JOIN */
+    const char *session;          /* SESSION: the relation's name for ty_ctx_t.session_rows */
+    plan_window_t *window;        /* WINDOW */
+    int nctes;                    /* LET: the CTEs read in input, in dependency order */
+    plan_cte_t **ctes;
+    plan_cte_t *cte;              /* CTE */
+    bool worktable;
+    int nfuncs;                   /* FLATMAP: its columns are the input's, then each function's */
+    plan_srfcall_t **funcs;
+    bool ordinality;              /* FLATMAP: then an int8 counting each input row's rows from 1;
+                                     join LEFT: a row pred never held for is kept once, NULL-padded */
+};
+
+/* A catalog or session relation read (GET, SESSION): what EXPLAIN prints as Get. */
+static inline bool plan_rel_is_read(const plan_rel_t *r)
+{
+    return r->kind == PLAN_REL_GET || r->kind == PLAN_REL_SESSION;
+}
+
+/* One WITH query, bound once and read by every reference to it. */
+struct plan_cte {
+    int id;                       /* l<id> in EXPLAIN; its slot in an execution's CTE results */
+    const char *name;
+    plan_rel_t *def;              /* the query; WITH RECURSIVE: its non-recursive term */
+    plan_rel_t *rec;              /* WITH RECURSIVE: the recursive term (its worktable reads); NULL otherwise */
+    bool all;                     /* recursive with UNION ALL; with UNION, rows seen before are dropped */
+    int ncols;
+    ty_oid_t *types;
+    int nrefs;                    /* references (an unread CTE is not planned, as in PostgreSQL) */
+};
+
+/* One function of a FLATMAP: a set-returning call, or a scalar expression giving one row. */
+struct plan_srfcall {
+    const ty_srf_t *srf;          /* NULL: expr is one row's only value */
+    ty_expr_t *expr;
+    int nargs;                    /* srf: arguments over the FLATMAP's input row */
+    ty_expr_t **args;
+    int ncols;                    /* columns it adds */
+    int location;
+};
+
+/* ---------------------------------------------------- window functions */
+
+typedef enum plan_wfunc_kind {
+    PLAN_WF_AGG,                  /* an aggregate over the frame */
+    PLAN_WF_ROW_NUMBER, PLAN_WF_RANK, PLAN_WF_DENSE_RANK, PLAN_WF_PERCENT_RANK, PLAN_WF_CUME_DIST, PLAN_WF_NTILE,
+    PLAN_WF_LAG, PLAN_WF_LEAD,    /* args: value [, offset int4 [, default]] */
+    PLAN_WF_FIRST_VALUE, PLAN_WF_LAST_VALUE, PLAN_WF_NTH_VALUE,
+} plan_wfunc_kind_t;
+
+/* One window function call of a WINDOW; its arguments are over the input row. */
+typedef struct plan_wfunc {
+    plan_wfunc_kind_t kind;
+    const char *name;
+    ty_oid_t type;
+    int32_t typmod;
+    int nargs;
+    ty_expr_t *args[3];
+    plan_agg_t *agg;              /* AGG: its arguments and FILTER are the aggregate's */
+} plan_wfunc_t;
+
+/*
+ * A window's frame, PostgreSQL's semantics: ROWS counts rows, GROUPS peer
+ * groups, RANGE compares the single ORDER BY value with the current row's
+ * plus or minus the offset (start_bound / end_bound: that value, computed
+ * over the current row; the other rows' values are cast to its type).
+ */
+typedef struct plan_frame {
+    plan_frame_mode_t mode;       /* ROWS, RANGE or GROUPS (no frame clause: RANGE) */
+    plan_frame_bound_t start, end; /* end is never NONE */
+    ty_expr_t *start_offset, *end_offset;   /* n PRECEDING / FOLLOWING: var-free */
+    ty_expr_t *start_bound, *end_bound;     /* RANGE with an offset */
+    plan_frame_exclude_t exclude;
+} plan_frame_t;
+
+struct plan_window {
+    int npart;
+    ty_expr_t **part;             /* PARTITION BY */
+    int norder;
+    ty_expr_t **order;            /* ORDER BY; keys[i].col is npart + i */
+    plan_sortkey_t *keys;
+    plan_frame_t frame;
+    int nfuncs;
+    plan_wfunc_t **funcs;
+};
+
+/*
+ * A subquery used as an expression, run once per execution. In
+ * expressions, its value is a PARAM with a negative index: -(k + 1) for
+ * sublink k of the plan.
+ */
+typedef struct plan_sublink {
+    plan_sublink_kind_t kind;
+    plan_rel_t *rel;
+    ty_oid_t type;                /* EXPR, ARRAY: the value's type; IN: the operator's right type */
+    int32_t typmod;
+    int location;
+    bool joined;                  /* decorrelated into the query's plan: never run on its own */
+} plan_sublink_t;
+
+#define PLAN_SUBLINK_PARAM(k) (-(k)-1)
+#define PLAN_SUBLINK_OF(index) (-(index)-1)
+
+/* An error PostgreSQL raises while planning, kept in the plan to be raised when it runs. */
+typedef struct plan_error {
+    char sqlstate[6];
+    const char *message;
+    const char *detail;
+    const char *hint;
+    int position;
+} plan_error_t;
+/* Moves err into an arena copy; err is cleared. */
+const plan_error_t *plan_error_keep(cm_arena_t *arena, cm_err_t *err);
+/* Copies e into err and returns false; NULL: returns true. */
+bool plan_error_raise(const plan_error_t *e, cm_err_t *err);
+
+/*
+ * A bound query (SELECT, VALUES, a set operation): the operator tree, its
+ * result columns and parameters, the subqueries its expressions read, and
+ * the literal conversions left for run time (checked first, positioned).
+ */
+typedef struct plan {
+    plan_rel_t *root;             /* exactly ncols columns */
+    int ncols;
+    plan_column_t *cols;
+    int nparams;                  /* $1..$n */
+    const ty_oid_t *param_types;
+    int nlits;
+    ty_expr_t **lits;
+    int nsublinks;
+    plan_sublink_t *sublinks;
+    uint64_t catalog_index;       /* the catalog index it was bound at; 0: it read no catalog */
+    const plan_error_t *error;    /* a planning error to raise when it runs; NULL: none */
+    bool blocking;                /* contains a call that may sleep (pg_sleep): run off the loop */
+} plan_t;
+
+#endif
