@@ -10,11 +10,12 @@ declare -A allowed=(
     [common]=""
     [types]="common"
     [parser]="common"
-    [planner]="common parser types catalog"
+    [plan]="common types"
+    [planner]="common plan parser types catalog"
     [catalog]="common types"
-    [sequencer]="common planner catalog types parser dataflow"
+    [sequencer]="common plan planner catalog types parser dataflow"
     [dataflow]="common types"
-    [server]="common types parser planner catalog sequencer dataflow"
+    [server]="common types parser plan planner catalog sequencer dataflow"
 )
 status=0
 for mod in "${!allowed[@]}"; do
