@@ -26,7 +26,7 @@ FUZZ_REPLAY := $(if $(wildcard server/srv_codec_fuzz.c),$(BUILD)/fuzz/replay_cod
                $(if $(wildcard parser/*.c),$(BUILD)/fuzz/replay_parser) \
                $(if $(wildcard planner/pln_codec.c),$(BUILD)/fuzz/replay_plan)
 
-.PHONY: all run test check tsan fuzz bench setup clean deps unit tools
+.PHONY: all run test check tsan fuzz bench setup clean deps deps-includes unit tools
 
 all: $(BUILD)/eddy $(UNIT_BIN) $(TOOL_BIN) $(FUZZ_REPLAY)
 
@@ -38,6 +38,13 @@ $(BUILD)/gen/sql.c $(BUILD)/gen/sql.h &: parser/sql.y
 
 # Everything that includes parser headers needs the generated token numbers first.
 $(LIB_OBJ) $(BUILD)/obj/server/main.o: | $(BUILD)/gen/sql.h
+
+# Module boundaries (DESIGN §3), on every build: includes before anything compiles
+# (phony and order-only: it runs each time without forcing a rebuild), the
+# symbols the objects use before libeddy.a is archived. Every target passes there.
+deps-includes:
+	@BUILD=$(BUILD) scripts/check-deps.sh includes $(MODULES)
+$(LIB_OBJ) $(BUILD)/obj/server/main.o: | deps-includes
 
 $(BUILD)/obj/gen/sql.o: $(BUILD)/gen/sql.c
 	@mkdir -p $(dir $@)
@@ -51,6 +58,7 @@ $(BUILD)/obj/%.o: %.c
 
 $(BUILD)/libeddy.a: $(LIB_OBJ)
 	@rm -f $@
+	@scripts/check-deps.sh symbols $^
 	ar rcs $@ $^
 
 $(BUILD)/eddy: $(BUILD)/obj/server/main.o $(BUILD)/libeddy.a
@@ -74,15 +82,14 @@ $(BUILD)/fuzz/replay_%: tests/fuzz/fuzz_%.c tests/fuzz/replay_main.c tests/fuzz/
 setup:
 	@scripts/setup.sh
 
-deps:
-	@scripts/check-deps.sh
+deps: $(LIB_OBJ)
+	@scripts/check-deps.sh symbols $(LIB_OBJ)
 
 run: setup
 	@$(MAKE) --no-print-directory $(BUILD)/eddy $(BUILD)/tools/seq_bench
 	$(BUILD)/eddy --listen 127.0.0.1:6875
 
 test: setup
-	@scripts/check-deps.sh
 	@$(MAKE) --no-print-directory all
 	@BUILD=$(BUILD) tests/run.sh
 
@@ -96,7 +103,7 @@ tsan: setup
 	@$(MAKE) --no-print-directory BUILD=build/tsan OPT=-O1 SAN_FLAGS="-fsanitize=thread" all
 	@BUILD=build/tsan tests/run.sh
 
-fuzz: setup
+fuzz: setup $(BUILD)/libeddy.a
 	@tests/fuzz/run.sh $(FUZZ_SECONDS)
 
 bench: setup
