@@ -13,7 +13,7 @@ CFLAGS_ALL  = -std=c11 -D_GNU_SOURCE $(OPT) -g -Wall -Wextra -Werror -Wno-unused
               -pthread -I. -I$(BUILD)/gen $(SAN_FLAGS) $(CFLAGS)
 LDLIBS_ALL  = -luv -lzookeeper_st -lssl -lcrypto -lm -pthread $(SAN_FLAGS) $(LDLIBS)
 
-MODULES    := common types parser plan planner catalog sequencer dataflow server
+MODULES    := common types parser plan exec planner catalog sequencer dataflow server
 LIB_SRC    := $(filter-out server/main.c,$(wildcard $(addsuffix /*.c,$(MODULES))))
 LIB_OBJ    := $(patsubst %.c,$(BUILD)/obj/%.o,$(LIB_SRC)) $(BUILD)/obj/gen/sql.o
 UNIT_SRC   := $(wildcard tests/unit/test_*.c)

@@ -299,4 +299,64 @@ typedef struct plan {
     bool blocking;                /* contains a call that may sleep (pg_sleep): run off the loop */
 } plan_t;
 
+/* ------------------------------------------------------------ kernels
+ * What every executor of a plan shares, so that the semantics of
+ * aggregates, DISTINCT and set operations, ORDER BY and window frames are
+ * written once (plan_agg.c, plan_rowset.c, plan_sort.c, plan_frame.c). */
+
+/* One aggregate's running state (plan_agg.c), in ctx->arena. */
+typedef struct plan_aggstate plan_aggstate_t;
+plan_aggstate_t *plan_agg_start(const plan_agg_t *a, ty_ctx_t *ctx);
+/* The expressions an aggregate evaluates per input row: its FILTER if any,
+ * its arguments, then its ORDER BY values (plan_agg_exprs fills es, returns how many). */
+int plan_agg_nexprs(const plan_agg_t *a);
+int plan_agg_exprs(const plan_agg_t *a, ty_expr_t **es);
+/* vals: the arguments, then the ORDER BY values (the FILTER was checked by the caller). */
+bool plan_agg_step(const plan_agg_t *a, plan_aggstate_t *st, const ty_datum_t *vals, ty_ctx_t *ctx);
+bool plan_agg_finish(const plan_agg_t *a, plan_aggstate_t *st, ty_ctx_t *ctx, ty_datum_t *out);
+/* An array of n values of type elem; type is its array type, or elem when arrays stack. */
+bool plan_array_of(ty_ctx_t *ctx, ty_oid_t elem, ty_oid_t type, const ty_datum_t *items, int n, ty_datum_t *out);
+
+/* A hash set of rows compared as DISTINCT does, NULLs equal (plan_rowset.c). */
+typedef struct plan_rowset plan_rowset_t;
+typedef struct plan_rowent {
+    ty_datum_t *row;
+    uint64_t hash;
+    int64_t count[2];             /* set operations: occurrences on each side */
+    void *state;                  /* REDUCE: the group's aggregate states */
+    struct plan_rowent *next;     /* hash chain */
+    struct plan_rowent *order;    /* insertion order */
+} plan_rowent_t;
+plan_rowset_t *plan_rowset_new(cm_arena_t *a, int ncols, const ty_oid_t *types);
+/* Finds row; adds a copy of it when absent (*added). */
+plan_rowent_t *plan_rowset_find(plan_rowset_t *s, const ty_datum_t *row, bool add, bool *added);
+plan_rowent_t *plan_rowset_first(const plan_rowset_t *s);
+
+/* Rows compared by sort keys (NULLS FIRST/LAST, DESC): <0, 0, >0 (plan_sort.c). */
+int plan_rows_compare(const plan_sortkey_t *keys, int nkeys, const ty_datum_t *a, const ty_datum_t *b);
+/* Stable merge sort of rows by keys; tmp holds n pointers. */
+void plan_rows_sort(const plan_sortkey_t *keys, int nkeys, ty_datum_t **rows, ty_datum_t **tmp, int n);
+
+/*
+ * A window's frames over one sorted input (plan_frame.c): the rows in the
+ * window's order, each with its peer group (rows of equal ORDER BY values,
+ * numbered from 0 in each partition) and, for RANGE with an offset, its
+ * ORDER BY value in the bounds' type (rv) and its own start and end bound
+ * values (sb, eb).
+ */
+typedef struct plan_frame_rows {
+    const plan_window_t *w;
+    ty_oid_t bound_type;          /* RANGE with offset: the bounds' type; TY_INVALID: none */
+    int64_t soff, eoff;           /* ROWS / GROUPS: the start and end offsets */
+    const ty_datum_t *rv, *sb, *eb;   /* per row (rv also for a single ORDER BY value without offset) */
+    const int *group;             /* per row: its peer group in its partition */
+    const int *gstart, *gend;     /* per peer group of the current partition: first and last row */
+} plan_frame_rows_t;
+/* The frame of row i of the partition [ps, pe) as rows [*fs, *fe] (empty when *fs > *fe). */
+void plan_frame_of(const plan_frame_rows_t *f, int ps, int pe, int i, int *fs, int *fe);
+/* Whether the frame's EXCLUDE takes row j out of row i's frame. */
+bool plan_frame_excluded(const plan_frame_rows_t *f, int i, int j);
+/* The n-th (0-based; from the end when last) row of [fs, fe] after exclusion, or -1. */
+int plan_frame_row(const plan_frame_rows_t *f, int i, int fs, int fe, int64_t n, bool last);
+
 #endif

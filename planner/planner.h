@@ -238,15 +238,17 @@ bool pln_constraint_rows(const cat_snap_t *s, int ncols, cm_arena_t *arena, ty_d
 #define PLN_INTERNAL_DATAFLOWS "eddy_internal.dataflows"
 #define PLN_INTERNAL_CLUSTER "eddy_internal.cluster"
 
-/* Called once per result row; return false to stop (error already set in ctx). */
-typedef bool (*pln_row_cb)(void *arg, const ty_datum_t *row, int ncols);
-
 /*
- * Runs a PLN_QUERY: evaluates its rows in ctx and hands each result row to
- * cb. Positions in errors are 1-based characters into `sql`.
+ * CREATE TABLE AS of a constant query runs it to learn whether it yields a
+ * row (tables hold no rows before the dataflow engine). The planner does not
+ * run plans itself: the server installs the executor's entry point here
+ * (exec.h's ex_run has this shape). Without one, such a query is refused as
+ * if it yielded a row.
  */
-bool pln_query_run(const pln_stmt_t *stmt, const char *sql, const ty_datum_t *params, ty_ctx_t *ctx,
-                   pln_row_cb cb, void *arg);
+typedef bool (*pln_row_cb)(void *arg, const ty_datum_t *row, int ncols);
+typedef bool (*pln_runner_fn)(const plan_t *p, const char *sql, const ty_datum_t *params, ty_ctx_t *ctx,
+                              pln_row_cb cb, void *arg);
+void pln_set_runner(pln_runner_fn run);
 
 /*
  * Plans as bytes (pln_codec*.c; the format: docs/architecture.md). A bound

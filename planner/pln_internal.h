@@ -1,6 +1,6 @@
 /*
  * pln_internal.h: the planner module's internal header: the raw statement
- * wrapper, the constant-query plan that pln_exec.c runs, and the binder
+ * wrapper and the binder
  * state shared by statement binding (pln_bind.c), expression binding
  * (pln_expr.c) and PostgreSQL's type resolution rules (pln_coerce.c).
  */
@@ -19,7 +19,6 @@ struct pln_raw {
     int length;
 };
 
-typedef struct pln_exec pln_exec_t;       /* one execution of a query (pln_exec.c) */
 typedef struct pln_winctx pln_winctx_t;   /* window functions of one query level (pln_window.c) */
 
 /* A COLUMN of this index or more is window function (index - PLN_WIN_BASE) until planned. */
@@ -405,21 +404,7 @@ plan_rel_t *pln__window_plan(pln_binder_t *b, pln_winctx_t *w, plan_rel_t *rel, 
 void pln__window_explain(pln_binder_t *b, cm_buf_t *o, const plan_rel_t *r);   /* the operator's line */
 bool pln__window_fold(pln_binder_t *b, plan_rel_t *r);
 bool pln__window_any(const plan_rel_t *r, bool (*pred)(const ty_expr_t *e));
-/* pln_window_exec.c: the rows of a WINDOW over its input's (all of them, in the window's order). */
-bool pln__window_run(pln_exec_t *x, const plan_rel_t *rel, ty_datum_t **in, int n, ty_datum_t ***out);
 
-/* pln_agg_exec.c: one aggregate's running state. */
-typedef struct pln_aggstate pln_aggstate_t;
-pln_aggstate_t *pln__agg_start(const plan_agg_t *a, ty_ctx_t *ctx);
-/* The expressions an aggregate evaluates per input row: its FILTER if any,
- * its arguments, then its ORDER BY values (pln__agg_exprs fills es, returns how many). */
-int pln__agg_nexprs(const plan_agg_t *a);
-int pln__agg_exprs(const plan_agg_t *a, ty_expr_t **es);
-/* vals: the arguments, then the ORDER BY values (the FILTER was checked by the caller). */
-bool pln__agg_step(const plan_agg_t *a, pln_aggstate_t *st, const ty_datum_t *vals, ty_ctx_t *ctx);
-bool pln__agg_finish(const plan_agg_t *a, pln_aggstate_t *st, ty_ctx_t *ctx, ty_datum_t *out);
-/* An array of n values of type elem; type is its array type, or elem when arrays stack (pln_agg_exec.c). */
-bool pln__array_of(ty_ctx_t *ctx, ty_oid_t elem, ty_oid_t type, const ty_datum_t *items, int n, ty_datum_t *out);
 
 /* pln_sublink.c */
 ty_expr_t *pln__bind_sublink(pln_binder_t *b, const sql_expr_t *e);
@@ -440,29 +425,7 @@ plan_rel_t *pln__lateral_join(pln_binder_t *b, plan_rel_t *left, plan_rel_t *rig
 plan_rel_t *pln__decorrelate_on(pln_binder_t *b, plan_rel_t *j, int base);
 /* True if rel holds a correlated sublink still to be joined (binding refuses the query then). */
 bool pln__has_correlated(pln_binder_t *b, const plan_rel_t *rel);
-/* The expression with every sublink replaced by its value for this execution (computed on first use). */
-ty_expr_t *pln__instantiate(pln_exec_t *x, ty_expr_t *e);
 
-/* pln_exec.c: one execution of a query. */
-struct pln_exec {
-    ty_ctx_t *ctx;
-    const char *sql;
-    const ty_datum_t *params;
-    const plan_t *q;
-    bool *sub_done;               /* per sublink: computed in this execution */
-    ty_expr_t **sub_value;        /* EXPR, EXISTS and ARRAY: the constant */
-    ty_datum_t **sub_rows;        /* IN: the values */
-    int *sub_nrows;
-    int nctes;                    /* CTE results, made when first read (pln_cte.c) */
-    struct pln_cterun **ctes;
-    struct pln_session_rows *sessions;   /* session relations read so far: each read once per execution */
-};
-bool pln__exec_collect(pln_exec_t *x, const plan_rel_t *rel, int max_rows, ty_datum_t ***rows, int *nrows);
-
-/* Iterators over a plan, for operators whose code lives outside pln_exec.c. */
-typedef struct pln_iter pln_iter_t;
-pln_iter_t *pln__iter_new(pln_exec_t *x, const plan_rel_t *rel);
-bool pln__iter_next(pln_exec_t *x, pln_iter_t *it, ty_datum_t **row);   /* *row NULL: no more */
 
 /* pln_cte.c: WITH [RECURSIVE] (pln__bind_select calls begin before its query and end after it). */
 bool pln__with_begin(pln_binder_t *b, const sql_select_t *s);
@@ -471,10 +434,8 @@ bool pln__with_end(pln_binder_t *b, const sql_select_t *s, pln_bound_t *q, bool 
 int pln__bind_cte_ref(pln_binder_t *b, const sql_from_t *f, pln_scope_t *sc, plan_rel_t **rel);
 /* For 42P01 on name: PostgreSQL's detail and hint when a later WITH item has that name. */
 void pln__cte_forward_hint(pln_binder_t *b, const char *name);
-bool pln__cte_next(pln_exec_t *x, const plan_rel_t *rel, void **state, ty_datum_t **row);
 
 /* pln_srf.c: functions in FROM (FLATMAP) and set-returning functions in the select list. */
-bool pln__flatmap_next(pln_exec_t *x, const plan_rel_t *rel, pln_iter_t *in, void **state, ty_datum_t **row);
 /* A FROM function: *rel is a FLATMAP, without input when it reads earlier FROM items (lateral). */
 bool pln__bind_from_function(pln_binder_t *b, const sql_from_t *f, pln_scope_t *sc, plan_rel_t **rel);
 bool pln__srf_is_lateral(const plan_rel_t *r);
@@ -499,20 +460,6 @@ bool pln__srf_check(pln_binder_t *b, struct pln_srfctx *s, ty_expr_t *const *tar
 plan_rel_t *pln__srf_plan(pln_binder_t *b, struct pln_srfctx *s, plan_rel_t *rel, ty_expr_t **exprs, int n,
                          ty_expr_t **keys, int nkeys, bool grouped);
 
-/* pln_rowset.c: a hash set of rows compared as DISTINCT does (NULLs equal). */
-typedef struct pln_rowset pln_rowset_t;
-typedef struct pln_rowent {
-    ty_datum_t *row;
-    uint64_t hash;
-    int64_t count[2];             /* set operations: occurrences on each side */
-    void *state;                  /* REDUCE: the group's aggregate states */
-    struct pln_rowent *next;      /* hash chain */
-    struct pln_rowent *order;     /* insertion order */
-} pln_rowent_t;
-pln_rowset_t *pln__rowset_new(cm_arena_t *a, int ncols, const ty_oid_t *types);
-/* Finds row; adds a copy of it when absent (*added). */
-pln_rowent_t *pln__rowset_find(pln_rowset_t *s, const ty_datum_t *row, bool add, bool *added);
-pln_rowent_t *pln__rowset_first(const pln_rowset_t *s);
 
 /* pln_fold.c */
 bool pln__func_immutable(const ty_func_t *f);
@@ -542,7 +489,5 @@ ty_expr_t *pln__bind_row_distinct(pln_binder_t *b, const sql_expr_t *e);  /* ROW
 bool pln__is_row_in(const sql_expr_t *e);
 ty_expr_t *pln__bind_row_in(pln_binder_t *b, const sql_expr_t *e);        /* (a, b) [NOT] IN ((c, d), ...) */
 
-/* Stable merge sort of rows by keys (NULLS FIRST/LAST, DESC); tmp holds n pointers. */
-void pln__rows_sort(const plan_sortkey_t *keys, int nkeys, ty_datum_t **rows, ty_datum_t **tmp, int n);
 
 #endif

@@ -47,6 +47,7 @@ static void srv__boot_commit_cb(void *arg, cat_store_status_t st, uint64_t index
 bool srv_catalog_start(srv_server_t *srv, cm_err_t *err)
 {
     cat_set_quote_ident(sql_deparse_ident);
+    pln_set_runner(ex_run);   /* CREATE TABLE AS runs its constant query (planner.h) */
     if (srv->cfg.zookeeper != NULL)
         return srv_zk_boot(srv, err);
     srv->catdb = cat_mem_db_new();

@@ -314,7 +314,7 @@ static void srv__work_cb(uv_work_t *req)
                     .ctx = &w->ctx,
                     .c = NULL,
                     .max = c->lp->srv->cfg.result_max_bytes};
-    w->ok = pln_query_run(w->stmt, w->sql, w->params, &w->ctx, srv__row_cb, &k);
+    w->ok = ex_run(w->stmt->query, w->sql, w->params, &w->ctx, srv__row_cb, &k);
     if (!w->ok && !w->err.set)
         cm_err_set(&w->err, CM_ERRCODE_INTERNAL_ERROR, "statement failed without an error");
     w->nrows = k.n;
@@ -480,7 +480,7 @@ static srv_run_rc_t srv__run_query(srv_conn_t *c, const srv_run_t *r, const srv_
                     .ctx = &ctx,
                     .c = c,
                     .max = c->lp->srv->cfg.result_max_bytes};
-    bool ok = pln_query_run(r->st, r->sql, r->params, &ctx, srv__row_cb, &k);
+    bool ok = ex_run(r->st->query, r->sql, r->params, &ctx, srv__row_cb, &k);
     if (!ok && !err->set)
         cm_err_set(err, CM_ERRCODE_INTERNAL_ERROR, "statement failed without an error");
     srv__interrupt_message(&ctx, err);

@@ -7,6 +7,7 @@
 #define EDDY_SRV_INT_H
 
 #include "common/common.h"
+#include "exec/exec.h"
 #include "planner/planner.h"
 #include "server/server.h"
 #include "server/srv_codec.h"

@@ -9,6 +9,7 @@
  * With --print the program prints the rendering of each case's SQL instead.
  */
 #include "common/common.h"
+#include "exec/exec.h"
 #include "planner/planner.h"
 #include "tests/unit/test_rows.h"
 #include "tests/unit/unit.h"
@@ -97,7 +98,7 @@ static char *run_sql(const char *sql, const ty_oid_t *declared, int ndeclared, c
         }
         cm_buf_put_u8(&out, '|');
         render_ctx_t rc = {.out = &out, .ctx = &ctx, .st = st};
-        if (!pln_query_run(st, sql, params, &ctx, render_row, &rc)) {
+        if (!ex_run(st->query, sql, params, &ctx, render_row, &rc)) {
             /* After RowDescription: the client sees the columns, the rows sent, then the error. */
             cm_buf_put_u8(&out, ' ');
             goto run_error;
@@ -213,7 +214,7 @@ static void test_fold_without_settings(void)
     ty_settings_t settings;
     ty_settings_default(&settings);
     ty_ctx_t ctx = {.arena = &arena, .settings = &settings, .err = &err};
-    UNIT_CHECK(!pln_query_run(st, sql, NULL, &ctx, render_row, NULL));
+    UNIT_CHECK(!ex_run(st->query, sql, NULL, &ctx, render_row, NULL));
     UNIT_CHECK_STR(err.sqlstate, "22007");
     UNIT_CHECK(err.position == 18);
     cm_err_clear(&err);

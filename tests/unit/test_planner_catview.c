@@ -7,6 +7,7 @@
  * catalog they are given.
  */
 #include "planner/pln_catview.h"
+#include "exec/exec.h"
 #include "planner/planner.h"
 #include "tests/unit/test_catalog_helpers.h"
 
@@ -65,7 +66,7 @@ static bool run(tc_t *t, const char *sql, cm_buf_t *out, cm_err_t *err, pln_stmt
                     .catalog_arg = &cat};
     collect_t c = {.ctx = &ctx, .type = st->ncols > 0 ? st->cols[0].type : TY_INVALID};
     cm_buf_init(&c.text, 0);
-    bool ok = st->kind == PLN_QUERY && pln_query_run(st, sql, NULL, &ctx, collect_row, &c);
+    bool ok = st->kind == PLN_QUERY && ex_run(st->query, sql, NULL, &ctx, collect_row, &c);
     cm_buf_put_u8(&c.text, 0);
     cm_buf_reset(out);
     cm_buf_put(out, c.text.data, c.text.len);

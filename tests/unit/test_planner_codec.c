@@ -17,6 +17,7 @@
  * With --seeds DIR the program writes every encoded plan to DIR instead
  * (the fuzz corpus's seeds, tests/fuzz/corpus/plan).
  */
+#include "exec/exec.h"
 #include "planner/planner.h"
 #include "tests/unit/test_catalog_helpers.h"
 
@@ -72,7 +73,7 @@ static char *run(const pln_stmt_t *st, const char *sql)
     cm_buf_t out;
     cm_buf_init(&out, 0);
     tr_rows_t c = {.out = &out, .ctx = &ctx, .st = st};
-    if (!pln_query_run(st, sql, NULL, &ctx, tr_row_line, &c)) {
+    if (!ex_run(st->query, sql, NULL, &ctx, tr_row_line, &c)) {
         cm_buf_reset(&out);
         cm_buf_printf(&out, "ERROR %s %d %s\n", err.sqlstate, err.position, err.message ? err.message : "");
     }

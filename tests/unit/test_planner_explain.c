@@ -15,6 +15,7 @@
  * instead, which is how new cases are drafted (then read line by line
  * before they are committed).
  */
+#include "exec/exec.h"
 #include "planner/planner.h"
 #include "tests/unit/test_catalog_helpers.h"
 
@@ -63,7 +64,7 @@ static char *render(tc_t *t, const char *sql)
             cm_buf_put_str(&out, "(not one text column named \"Optimized Plan\")\n");
         ty_ctx_t ctx = {.arena = &arena, .settings = &settings, .err = &err};
         tr_rows_t c = {.out = &out, .ctx = &ctx, .st = st};
-        ok = pln_query_run(st, sql, NULL, &ctx, tr_row_line, &c);
+        ok = ex_run(st->query, sql, NULL, &ctx, tr_row_line, &c);
     } else if (ok) {
         cm_buf_printf(&out, "%s\n", st->tag);
     }

@@ -30,7 +30,7 @@ typedef struct tr_rows {
     const pln_stmt_t *st;
 } tr_rows_t;
 
-/* A pln_query_run row callback (arg a tr_rows_t): one line per row, columns joined by " | ". */
+/* An ex_run row callback (arg a tr_rows_t): one line per row, columns joined by " | ". */
 static __attribute__((unused)) bool tr_row_line(void *arg, const ty_datum_t *row, int ncols)
 {
     tr_rows_t *c = arg;

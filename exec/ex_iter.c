@@ -1,7 +1,7 @@
 /*
- * pln_exec.c: runs a query's relational plan in the server, for queries
- * that read no catalog relation (constant rows, VALUES, subqueries over
- * them). Each operator is an iterator that hands rows up one at a time
+ * ex_iter.c: the operators' iterators and the entry point (exec.h): runs
+ * a plan on the caller's thread, for queries that read no catalog relation
+ * (constant rows, VALUES, subqueries over them). Each operator is an iterator that hands rows up one at a time
  * (filter, project, product, limit, distinct and UNION stream; sort,
  * reduce and INTERSECT/EXCEPT consume their input first), so rows reach
  * the client as they are made and LIMIT stops the work early. Literal
@@ -9,14 +9,14 @@
  * reported at its position as PostgreSQL does at parse time. Rows live in
  * ctx->arena.
  */
-#include "planner/pln_internal.h"
+#include "exec/ex_int.h"
 
 #include <string.h>
 
-typedef struct pln_iter pln_iter_t;
-struct pln_iter {
+typedef struct ex_iter ex_iter_t;
+struct ex_iter {
     const plan_rel_t *rel;
-    pln_iter_t *in, *right;
+    ex_iter_t *in, *right;
     bool started;
     bool left_done;               /* UNION: reading the right side */
     int pos;
@@ -27,12 +27,12 @@ struct pln_iter {
     ty_datum_t *cur;              /* PRODUCT: the left row */
     ty_datum_t **rrows;           /* PRODUCT: the right side */
     int nr;
-    pln_rowset_t *set;            /* DISTINCT, UNION, INTERSECT/EXCEPT */
-    pln_rowent_t *ent;            /* INTERSECT/EXCEPT: next entry to give */
+    plan_rowset_t *set;            /* DISTINCT, UNION, INTERSECT/EXCEPT */
+    plan_rowent_t *ent;            /* INTERSECT/EXCEPT: next entry to give */
     int64_t limit, skip, sent;
     bool cur_matched;             /* JOIN: the left row met a right row */
     bool *rmatched;               /* RIGHT/FULL JOIN: which right rows met a left row */
-    pln_rowset_t *hash;           /* JOIN with equality keys: the right rows by key (entries' state: a cands_t) */
+    plan_rowset_t *hash;           /* JOIN with equality keys: the right rows by key (entries' state: a cands_t) */
     int nkeys, *lkeys, *rkeys;    /* JOIN: the key columns of each side (right ones counted in the right row) */
     bool *null_keys;              /* JOIN: a key compared by IS NOT DISTINCT FROM, where NULL meets NULL */
     const int *cand;              /* JOIN: the current left row's candidate right rows (hash); NULL: all */
@@ -40,11 +40,11 @@ struct pln_iter {
     void *ext;                    /* CTE, FLATMAP: the state of operators run in their own files */
 };
 
-static bool next(pln_exec_t *x, pln_iter_t *it, ty_datum_t **row);
+static bool next(ex_exec_t *x, ex_iter_t *it, ty_datum_t **row);
 
-static pln_iter_t *iter_new(pln_exec_t *x, const plan_rel_t *rel)
+static ex_iter_t *iter_new(ex_exec_t *x, const plan_rel_t *rel)
 {
-    pln_iter_t *it = cm_arena_zalloc(x->ctx->arena, sizeof(*it));
+    ex_iter_t *it = cm_arena_zalloc(x->ctx->arena, sizeof(*it));
     it->rel = rel;
     if (rel->input)
         it->in = iter_new(x, rel->input);
@@ -53,68 +53,31 @@ static pln_iter_t *iter_new(pln_exec_t *x, const plan_rel_t *rel)
     return it;
 }
 
-static bool eval(pln_exec_t *x, ty_expr_t *e, const ty_datum_t *row, ty_datum_t *out)
+static bool eval(ex_exec_t *x, ty_expr_t *e, const ty_datum_t *row, ty_datum_t *out)
 {
     memset(out, 0, sizeof(*out));
     return ty_expr_eval(e, x->ctx, row, x->params, out);
 }
 
 /* The operator's expressions with sublinks replaced, made when its first row needs them. */
-static bool inst_all(pln_exec_t *x, pln_iter_t *it, ty_expr_t **es, int n)
+static bool inst_all(ex_exec_t *x, ex_iter_t *it, ty_expr_t **es, int n)
 {
     if (it->inst)
         return true;
     it->inst = cm_arena_alloc(x->ctx->arena, sizeof(ty_expr_t *) * (size_t)(n ? n : 1));
     for (int i = 0; i < n; i++)
-        if (!(it->inst[i] = pln__instantiate(x, es[i])))
+        if (!(it->inst[i] = ex__instantiate(x, es[i])))
             return false;
     return true;
 }
 
-static ty_datum_t *new_row(pln_exec_t *x, int n)
+static ty_datum_t *new_row(ex_exec_t *x, int n)
 {
     return cm_arena_alloc(x->ctx->arena, sizeof(ty_datum_t) * (size_t)(n ? n : 1));
 }
 
-/* ---------------------------------------------------------------- sort */
-
-static int cmp_rows(const plan_sortkey_t *keys, int nkeys, const ty_datum_t *a, const ty_datum_t *b)
-{
-    for (int i = 0; i < nkeys; i++) {
-        const plan_sortkey_t *k = &keys[i];
-        const ty_datum_t *p = &a[k->col], *q = &b[k->col];
-        if (p->isnull || q->isnull) {
-            if (p->isnull && q->isnull)
-                continue;
-            return p->isnull ? (k->nulls_first ? -1 : 1) : (k->nulls_first ? 1 : -1);
-        }
-        int c = ty_datum_compare(k->type, p, q);
-        if (c)
-            return k->desc ? -c : c;
-    }
-    return 0;
-}
-
-/* A stable merge sort: ORDER BY (and ORDER BY inside aggregates) keeps equal rows in input order. */
-void pln__rows_sort(const plan_sortkey_t *keys, int nkeys, ty_datum_t **rows, ty_datum_t **tmp, int n)
-{
-    if (n < 2)
-        return;
-    int h = n / 2;
-    pln__rows_sort(keys, nkeys, rows, tmp, h);
-    pln__rows_sort(keys, nkeys, rows + h, tmp, n - h);
-    int i = 0, j = h, k = 0;
-    while (i < h && j < n)
-        tmp[k++] = cmp_rows(keys, nkeys, rows[j], rows[i]) < 0 ? rows[j++] : rows[i++];
-    while (i < h)
-        tmp[k++] = rows[i++];
-    while (j < n)
-        tmp[k++] = rows[j++];
-    memcpy(rows, tmp, sizeof(*rows) * (size_t)n);
-}
-
 /* Reads all of an input into an array. */
-static bool drain(pln_exec_t *x, pln_iter_t *in, int max, ty_datum_t ***rows, int *n)
+static bool drain(ex_exec_t *x, ex_iter_t *in, int max, ty_datum_t ***rows, int *n)
 {
     int cap = 16;
     *rows = cm_arena_alloc(x->ctx->arena, sizeof(ty_datum_t *) * (size_t)cap);
@@ -139,23 +102,23 @@ static bool drain(pln_exec_t *x, pln_iter_t *in, int max, ty_datum_t ***rows, in
 
 /* -------------------------------------------------------------- reduce */
 
-static bool reduce(pln_exec_t *x, pln_iter_t *it)
+static bool reduce(ex_exec_t *x, ex_iter_t *it)
 {
     const plan_rel_t *rel = it->rel;
     int nk = rel->nkeys, na = rel->naggs;
     int nargs = 0, maxvals = 1;
     for (int a = 0; a < na; a++) {
-        nargs += pln__agg_nexprs(rel->aggs[a]);
-        if (pln__agg_nexprs(rel->aggs[a]) > maxvals)
-            maxvals = pln__agg_nexprs(rel->aggs[a]);
+        nargs += plan_agg_nexprs(rel->aggs[a]);
+        if (plan_agg_nexprs(rel->aggs[a]) > maxvals)
+            maxvals = plan_agg_nexprs(rel->aggs[a]);
     }
     ty_expr_t **es = cm_arena_alloc(x->ctx->arena, sizeof(ty_expr_t *) * (size_t)(nk + nargs + 1));
     for (int k = 0; k < nk; k++)
         es[k] = rel->keys[k];
     for (int a = 0, j = nk; a < na; a++)
-        j += pln__agg_exprs(rel->aggs[a], es + j);
+        j += plan_agg_exprs(rel->aggs[a], es + j);
     ty_datum_t *vals = new_row(x, maxvals);
-    pln_rowset_t *groups = pln__rowset_new(x->ctx->arena, nk, rel->types);
+    plan_rowset_t *groups = plan_rowset_new(x->ctx->arena, nk, rel->types);
     for (;;) {
         ty_datum_t *r;
         if (!next(x, it->in, &r))
@@ -169,17 +132,17 @@ static bool reduce(pln_exec_t *x, pln_iter_t *it)
             if (!eval(x, it->inst[k], r, &key[k]))
                 return false;
         bool added;
-        pln_rowent_t *g = pln__rowset_find(groups, key, true, &added);
+        plan_rowent_t *g = plan_rowset_find(groups, key, true, &added);
         if (added) {
-            pln_aggstate_t **st = cm_arena_alloc(x->ctx->arena, sizeof(*st) * (size_t)(na ? na : 1));
+            plan_aggstate_t **st = cm_arena_alloc(x->ctx->arena, sizeof(*st) * (size_t)(na ? na : 1));
             for (int a = 0; a < na; a++)
-                st[a] = pln__agg_start(rel->aggs[a], x->ctx);
+                st[a] = plan_agg_start(rel->aggs[a], x->ctx);
             g->state = st;
         }
-        pln_aggstate_t **st = g->state;
+        plan_aggstate_t **st = g->state;
         for (int a = 0, j = nk; a < na; a++) {
             const plan_agg_t *ag = rel->aggs[a];
-            int nv = pln__agg_nexprs(ag);
+            int nv = plan_agg_nexprs(ag);
             memset(vals, 0, sizeof(ty_datum_t) * (size_t)maxvals);
             bool skip = false;
             for (int i = 0, v = 0; i < nv; i++, j++) {
@@ -193,30 +156,30 @@ static bool reduce(pln_exec_t *x, pln_iter_t *it)
                 else
                     vals[v++] = d;
             }
-            if (!skip && !pln__agg_step(ag, st[a], vals, x->ctx))
+            if (!skip && !plan_agg_step(ag, st[a], vals, x->ctx))
                 return false;
         }
     }
     /* Without GROUP BY there is one group even when there were no rows. */
-    if (nk == 0 && !pln__rowset_first(groups)) {
+    if (nk == 0 && !plan_rowset_first(groups)) {
         ty_datum_t none;
-        pln_rowent_t *g = pln__rowset_find(groups, &none, true, NULL);
-        pln_aggstate_t **st = cm_arena_alloc(x->ctx->arena, sizeof(*st) * (size_t)(na ? na : 1));
+        plan_rowent_t *g = plan_rowset_find(groups, &none, true, NULL);
+        plan_aggstate_t **st = cm_arena_alloc(x->ctx->arena, sizeof(*st) * (size_t)(na ? na : 1));
         for (int a = 0; a < na; a++)
-            st[a] = pln__agg_start(rel->aggs[a], x->ctx);
+            st[a] = plan_agg_start(rel->aggs[a], x->ctx);
         g->state = st;
     }
     int n = 0;
-    for (pln_rowent_t *g = pln__rowset_first(groups); g; g = g->order)
+    for (plan_rowent_t *g = plan_rowset_first(groups); g; g = g->order)
         n++;
     it->buf = cm_arena_alloc(x->ctx->arena, sizeof(ty_datum_t *) * (size_t)(n ? n : 1));
-    for (pln_rowent_t *g = pln__rowset_first(groups); g; g = g->order) {
+    for (plan_rowent_t *g = plan_rowset_first(groups); g; g = g->order) {
         ty_datum_t *out = new_row(x, rel->ncols);
         if (nk)
             memcpy(out, g->row, sizeof(ty_datum_t) * (size_t)nk);
-        pln_aggstate_t **st = g->state;
+        plan_aggstate_t **st = g->state;
         for (int a = 0; a < na; a++)
-            if (!pln__agg_finish(rel->aggs[a], st[a], x->ctx, &out[nk + a]))
+            if (!plan_agg_finish(rel->aggs[a], st[a], x->ctx, &out[nk + a]))
                 return false;
         it->buf[it->nbuf++] = out;
     }
@@ -225,10 +188,10 @@ static bool reduce(pln_exec_t *x, pln_iter_t *it)
 
 /* ------------------------------------------------------ set operations */
 
-static bool setop_start(pln_exec_t *x, pln_iter_t *it)
+static bool setop_start(ex_exec_t *x, ex_iter_t *it)
 {
     const plan_rel_t *rel = it->rel;
-    it->set = pln__rowset_new(x->ctx->arena, rel->ncols, rel->types);
+    it->set = plan_rowset_new(x->ctx->arena, rel->ncols, rel->types);
     if (rel->setop == PLAN_SETOP_UNION)
         return true;
     for (int side = 0; side < 2; side++) {
@@ -238,16 +201,16 @@ static bool setop_start(pln_exec_t *x, pln_iter_t *it)
                 return false;
             if (!r)
                 break;
-            pln_rowent_t *e = pln__rowset_find(it->set, r, side == 0, NULL);
+            plan_rowent_t *e = plan_rowset_find(it->set, r, side == 0, NULL);
             if (e)
                 e->count[side]++;
         }
     }
-    it->ent = pln__rowset_first(it->set);
+    it->ent = plan_rowset_first(it->set);
     return true;
 }
 
-static int64_t setop_copies(const plan_rel_t *rel, const pln_rowent_t *e)
+static int64_t setop_copies(const plan_rel_t *rel, const plan_rowent_t *e)
 {
     int64_t l = e->count[0], r = e->count[1];
     if (rel->setop == PLAN_SETOP_INTERSECT)
@@ -255,7 +218,7 @@ static int64_t setop_copies(const plan_rel_t *rel, const pln_rowent_t *e)
     return rel->all ? (l > r ? l - r : 0) : (l > 0 && r == 0);
 }
 
-static bool setop_next(pln_exec_t *x, pln_iter_t *it, ty_datum_t **row)
+static bool setop_next(ex_exec_t *x, ex_iter_t *it, ty_datum_t **row)
 {
     const plan_rel_t *rel = it->rel;
     if (rel->setop == PLAN_SETOP_UNION) {
@@ -271,7 +234,7 @@ static bool setop_next(pln_exec_t *x, pln_iter_t *it, ty_datum_t **row)
             }
             bool added = true;
             if (!rel->all)
-                pln__rowset_find(it->set, r, true, &added);
+                plan_rowset_find(it->set, r, true, &added);
             if (added) {
                 *row = r;
                 return true;
@@ -296,7 +259,7 @@ static bool setop_next(pln_exec_t *x, pln_iter_t *it, ty_datum_t **row)
 /* ---------------------------------------------------------------- joins */
 
 /* A left row with the right row r, or with NULLs for a missing side (l or r NULL). */
-static ty_datum_t *join_row(pln_exec_t *x, const plan_rel_t *rel, const ty_datum_t *l, const ty_datum_t *r)
+static ty_datum_t *join_row(ex_exec_t *x, const plan_rel_t *rel, const ty_datum_t *l, const ty_datum_t *r)
 {
     int lw = rel->input->ncols, rw = rel->right->ncols;
     ty_datum_t *out = new_row(x, rel->ncols);
@@ -318,7 +281,7 @@ typedef struct cands {
  * DISTINCT FROM right column" (how correlated subqueries are joined back)
  * of one type to the iterator's keys.
  */
-static void find_keys(pln_iter_t *it, const ty_expr_t *c, int lw, int max)
+static void find_keys(ex_iter_t *it, const ty_expr_t *c, int lw, int max)
 {
     if (c->kind == TY_EXPR_AND) {
         for (int i = 0; i < c->nargs; i++)
@@ -352,7 +315,7 @@ static void find_keys(pln_iter_t *it, const ty_expr_t *c, int lw, int max)
  * candidates include every match; the whole condition still decides. A
  * NULL key of "=" matches nothing.
  */
-static void join_hash(pln_exec_t *x, pln_iter_t *it)
+static void join_hash(ex_exec_t *x, ex_iter_t *it)
 {
     const plan_rel_t *rel = it->rel;
     enum { MAX_KEYS = 8 };
@@ -367,7 +330,7 @@ static void join_hash(pln_exec_t *x, pln_iter_t *it)
     ty_oid_t types[MAX_KEYS];
     for (int k = 0; k < it->nkeys; k++)
         types[k] = rel->right->types[it->rkeys[k]];
-    it->hash = pln__rowset_new(x->ctx->arena, it->nkeys, types);
+    it->hash = plan_rowset_new(x->ctx->arena, it->nkeys, types);
     ty_datum_t key[MAX_KEYS];
     for (int r = 0; r < it->nr; r++) {
         bool null = false;
@@ -377,7 +340,7 @@ static void join_hash(pln_exec_t *x, pln_iter_t *it)
         }
         if (null)
             continue;
-        pln_rowent_t *e = pln__rowset_find(it->hash, key, true, NULL);
+        plan_rowent_t *e = plan_rowset_find(it->hash, key, true, NULL);
         cands_t *c = e->state;
         if (c == NULL)
             c = e->state = cm_arena_zalloc(x->ctx->arena, sizeof *c);
@@ -394,7 +357,7 @@ static void join_hash(pln_exec_t *x, pln_iter_t *it)
 }
 
 /* The left row's candidates: it->cand/ncand (hash) or, without keys, every right row. */
-static void join_candidates(pln_iter_t *it)
+static void join_candidates(ex_iter_t *it)
 {
     it->pos = 0;
     if (!it->hash) {
@@ -409,7 +372,7 @@ static void join_candidates(pln_iter_t *it)
         if (key[k].isnull && !it->null_keys[k])
             return;
     }
-    pln_rowent_t *e = pln__rowset_find(it->hash, key, false, NULL);
+    plan_rowent_t *e = plan_rowset_find(it->hash, key, false, NULL);
     if (e) {
         const cands_t *c = e->state;
         it->cand = c->rows;
@@ -423,7 +386,7 @@ static void join_candidates(pln_iter_t *it)
  * (LEFT, FULL) and, once the left side is done, the right rows that met
  * none (RIGHT, FULL), padded with NULLs.
  */
-static bool join_next(pln_exec_t *x, pln_iter_t *it, ty_datum_t **row)
+static bool join_next(ex_exec_t *x, ex_iter_t *it, ty_datum_t **row)
 {
     const plan_rel_t *rel = it->rel;
     bool keep_left = rel->join == PLAN_JOIN_LEFT || rel->join == PLAN_JOIN_FULL;
@@ -474,10 +437,10 @@ static bool join_next(pln_exec_t *x, pln_iter_t *it, ty_datum_t **row)
 
 /* ------------------------------------------------------------ operators */
 
-static bool eval_bound(pln_exec_t *x, ty_expr_t *e, const char *what, const char *sqlstate, int64_t *out)
+static bool eval_bound(ex_exec_t *x, ty_expr_t *e, const char *what, const char *sqlstate, int64_t *out)
 {
     ty_datum_t d;
-    ty_expr_t *i = pln__instantiate(x, e);
+    ty_expr_t *i = ex__instantiate(x, e);
     if (!i || !eval(x, i, NULL, &d))
         return false;
     if (d.isnull)
@@ -490,20 +453,20 @@ static bool eval_bound(pln_exec_t *x, ty_expr_t *e, const char *what, const char
 
 /* A session relation's rows, read once per execution: a catalog view joins eddy_catalog.items to
  * itself, and every reference then sees one state. Readers never change the shared rows. */
-struct pln_session_rows {
+struct ex_session_rows {
     const char *name;
     int ncols, nrows;
     ty_datum_t **rows;
-    struct pln_session_rows *next;
+    struct ex_session_rows *next;
 };
 
-static bool session_start(pln_exec_t *x, pln_iter_t *it)
+static bool session_start(ex_exec_t *x, ex_iter_t *it)
 {
     const plan_rel_t *rel = it->rel;
     /* Without a session (unit tests, workers) the relation is empty. */
     if (!x->ctx->session_rows)
         return true;
-    for (struct pln_session_rows *s = x->sessions; s; s = s->next)
+    for (struct ex_session_rows *s = x->sessions; s; s = s->next)
         if (s->ncols == rel->ncols && strcmp(s->name, rel->session) == 0) {
             it->buf = s->rows;
             it->nbuf = s->nrows;
@@ -512,13 +475,13 @@ static bool session_start(pln_exec_t *x, pln_iter_t *it)
     if (!x->ctx->session_rows(x->ctx->session_arg, rel->session, rel->ncols, x->ctx->arena, &it->buf, &it->nbuf,
                               x->ctx->err))
         return false;
-    struct pln_session_rows *s = cm_arena_alloc(x->ctx->arena, sizeof *s);
-    *s = (struct pln_session_rows){rel->session, rel->ncols, it->nbuf, it->buf, x->sessions};
+    struct ex_session_rows *s = cm_arena_alloc(x->ctx->arena, sizeof *s);
+    *s = (struct ex_session_rows){rel->session, rel->ncols, it->nbuf, it->buf, x->sessions};
     x->sessions = s;
     return true;
 }
 
-static bool start(pln_exec_t *x, pln_iter_t *it)
+static bool start(ex_exec_t *x, ex_iter_t *it)
 {
     it->started = true;
     const plan_rel_t *rel = it->rel;
@@ -527,7 +490,7 @@ static bool start(pln_exec_t *x, pln_iter_t *it)
         if (!drain(x, it->in, -1, &it->buf, &it->nbuf))
             return false;
         ty_datum_t **tmp = cm_arena_alloc(x->ctx->arena, sizeof(ty_datum_t *) * (size_t)(it->nbuf + 1));
-        pln__rows_sort(rel->sort, rel->nsort, it->buf, tmp, it->nbuf);
+        plan_rows_sort(rel->sort, rel->nsort, it->buf, tmp, it->nbuf);
         return true;
     }
     case PLAN_REL_REDUCE:
@@ -535,7 +498,7 @@ static bool start(pln_exec_t *x, pln_iter_t *it)
     case PLAN_REL_WINDOW: {
         ty_datum_t **in;
         int n;
-        return drain(x, it->in, -1, &in, &n) && pln__window_run(x, rel, in, n, &it->buf) && (it->nbuf = n, true);
+        return drain(x, it->in, -1, &in, &n) && ex__window_run(x, rel, in, n, &it->buf) && (it->nbuf = n, true);
     }
     case PLAN_REL_PRODUCT:
         return drain(x, it->right, -1, &it->rrows, &it->nr);
@@ -551,10 +514,10 @@ static bool start(pln_exec_t *x, pln_iter_t *it)
             ty_oid_t *types = cm_arena_alloc(x->ctx->arena, sizeof(ty_oid_t) * (size_t)rel->nsort);
             for (int i = 0; i < rel->nsort; i++)
                 types[i] = rel->sort[i].type;
-            it->set = pln__rowset_new(x->ctx->arena, rel->nsort, types);
+            it->set = plan_rowset_new(x->ctx->arena, rel->nsort, types);
             return true;
         }
-        it->set = pln__rowset_new(x->ctx->arena, rel->ncols, rel->types);
+        it->set = plan_rowset_new(x->ctx->arena, rel->ncols, rel->types);
         return true;
     case PLAN_REL_LIMIT:
         it->limit = -1;
@@ -569,7 +532,7 @@ static bool start(pln_exec_t *x, pln_iter_t *it)
     }
 }
 
-static bool next(pln_exec_t *x, pln_iter_t *it, ty_datum_t **row)
+static bool next(ex_exec_t *x, ex_iter_t *it, ty_datum_t **row)
 {
     *row = NULL;
     if (!it->started && !start(x, it))
@@ -583,7 +546,7 @@ static bool next(pln_exec_t *x, pln_iter_t *it, ty_datum_t **row)
             return false;
         ty_datum_t *r = new_row(x, rel->ncols);
         for (int c = 0; c < rel->ncols; c++) {
-            ty_expr_t *e = pln__instantiate(x, rel->rows[it->pos][c]);
+            ty_expr_t *e = ex__instantiate(x, rel->rows[it->pos][c]);
             if (!e || !eval(x, e, NULL, &r[c]))
                 return false;
         }
@@ -663,7 +626,7 @@ static bool next(pln_exec_t *x, pln_iter_t *it, ty_datum_t **row)
                     k[i] = in[rel->sort[i].col];
                 key = k;
             }
-            pln__rowset_find(it->set, key, true, &added);
+            plan_rowset_find(it->set, key, true, &added);
             if (added) {
                 *row = in;
                 return true;
@@ -690,39 +653,44 @@ static bool next(pln_exec_t *x, pln_iter_t *it, ty_datum_t **row)
     case PLAN_REL_LET:
         return next(x, it->in, row);   /* the CTEs are computed when first read */
     case PLAN_REL_CTE:
-        return pln__cte_next(x, rel, &it->ext, row);
+        return ex__cte_next(x, rel, &it->ext, row);
     case PLAN_REL_FLATMAP:
-        return pln__flatmap_next(x, rel, it->in, &it->ext, row);
+        return ex__flatmap_next(x, rel, it->in, &it->ext, row);
     }
     return cm_err_set(x->ctx->err, CM_ERRCODE_INTERNAL_ERROR, "unknown plan operator %d", (int)rel->kind);
 }
 
-pln_iter_t *pln__iter_new(pln_exec_t *x, const plan_rel_t *rel)
+ex_iter_t *ex__iter_new(ex_exec_t *x, const plan_rel_t *rel)
 {
     return iter_new(x, rel);
 }
 
-bool pln__iter_next(pln_exec_t *x, pln_iter_t *it, ty_datum_t **row)
+bool ex__iter_next(ex_exec_t *x, ex_iter_t *it, ty_datum_t **row)
 {
     return next(x, it, row);
 }
 
-bool pln__exec_collect(pln_exec_t *x, const plan_rel_t *rel, int max_rows, ty_datum_t ***rows, int *nrows)
+bool ex__collect(ex_exec_t *x, const plan_rel_t *rel, int max_rows, ty_datum_t ***rows, int *nrows)
 {
     return drain(x, iter_new(x, rel), max_rows, rows, nrows);
 }
 
-bool pln_query_run(const pln_stmt_t *stmt, const char *sql, const ty_datum_t *params, ty_ctx_t *ctx,
-                   pln_row_cb cb, void *arg)
+int ex__char_pos(const char *sql, int byte_pos)
 {
-    CM_ASSERT(stmt->kind == PLN_QUERY && stmt->query);
-    const plan_t *q = stmt->query;
-    pln_exec_t x = {.ctx = ctx, .sql = sql, .params = params, .q = q};
+    if (byte_pos < 0 || !sql)
+        return 0;
+    size_t len = strlen(sql);
+    return cm_utf8_chars(sql, (size_t)byte_pos > len ? len : (size_t)byte_pos) + 1;
+}
+
+bool ex_run(const plan_t *q, const char *sql, const ty_datum_t *params, ty_ctx_t *ctx, ex_row_cb cb, void *arg)
+{
+    ex_exec_t x = {.ctx = ctx, .sql = sql, .params = params, .q = q};
     for (int i = 0; i < q->nlits; i++) {
         ty_datum_t d;
         if (!eval(&x, q->lits[i], NULL, &d)) {
             if (ctx->err->position == 0 && q->lits[i]->location >= 0)
-                ctx->err->position = pln__char_pos(sql, q->lits[i]->location);
+                ctx->err->position = ex__char_pos(sql, q->lits[i]->location);
             return false;
         }
     }
@@ -733,7 +701,7 @@ bool pln_query_run(const pln_stmt_t *stmt, const char *sql, const ty_datum_t *pa
         x.sub_rows = cm_arena_zalloc(ctx->arena, sizeof(ty_datum_t *) * n);
         x.sub_nrows = cm_arena_zalloc(ctx->arena, sizeof(int) * n);
     }
-    pln_iter_t *root = iter_new(&x, q->root);
+    ex_iter_t *root = iter_new(&x, q->root);
     for (;;) {
         ty_datum_t *r;
         if (!next(&x, root, &r))

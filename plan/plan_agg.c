@@ -1,5 +1,5 @@
 /*
- * pln_agg_exec.c: running aggregates over the rows of one group, as
+ * plan_agg.c: running aggregates over the rows of one group, as
  * PostgreSQL's transition and final functions do: NULL inputs are skipped
  * (count(*) counts rows), sum and avg add in their state type (bigint for
  * small integers, numeric for bigint, double precision for avg(real)) with
@@ -10,29 +10,29 @@
  * PostgreSQL's sort of equal keys keeps no promise but input order is the
  * natural choice) when the group finishes.
  */
-#include "planner/pln_internal.h"
+#include "plan/plan.h"
 
 #include <string.h>
 
-struct pln_aggstate {
+struct plan_aggstate {
     int64_t count;
     bool have;
     ty_datum_t acc;
     char *buf;                    /* string_agg */
     size_t len, cap;
-    pln_rowset_t *seen;           /* DISTINCT */
+    plan_rowset_t *seen;           /* DISTINCT */
     ty_datum_t *items;            /* array_agg: the values so far */
     int nitems, items_cap;
     ty_datum_t **pending;         /* ORDER BY: inputs (arguments, then order values) not fed yet */
     int npending, pending_cap;
 };
 
-int pln__agg_nexprs(const plan_agg_t *a)
+int plan_agg_nexprs(const plan_agg_t *a)
 {
     return (a->filter ? 1 : 0) + a->nargs + a->norder;
 }
 
-int pln__agg_exprs(const plan_agg_t *a, ty_expr_t **es)
+int plan_agg_exprs(const plan_agg_t *a, ty_expr_t **es)
 {
     int n = 0;
     if (a->filter)
@@ -44,17 +44,17 @@ int pln__agg_exprs(const plan_agg_t *a, ty_expr_t **es)
     return n;
 }
 
-pln_aggstate_t *pln__agg_start(const plan_agg_t *a, ty_ctx_t *ctx)
+plan_aggstate_t *plan_agg_start(const plan_agg_t *a, ty_ctx_t *ctx)
 {
-    pln_aggstate_t *st = cm_arena_zalloc(ctx->arena, sizeof(*st));
+    plan_aggstate_t *st = cm_arena_zalloc(ctx->arena, sizeof(*st));
     if (a->distinct && a->nargs > 0) {
         ty_oid_t types[2] = {a->args[0]->type, a->nargs > 1 ? a->args[1]->type : TY_INVALID};
-        st->seen = pln__rowset_new(ctx->arena, a->nargs, types);
+        st->seen = plan_rowset_new(ctx->arena, a->nargs, types);
     }
     return st;
 }
 
-static void append(ty_ctx_t *ctx, pln_aggstate_t *st, const char *p, size_t n)
+static void append(ty_ctx_t *ctx, plan_aggstate_t *st, const char *p, size_t n)
 {
     if (st->len + n > st->cap) {
         size_t cap = (st->len + n) * 2 + 16;
@@ -69,7 +69,7 @@ static void append(ty_ctx_t *ctx, pln_aggstate_t *st, const char *p, size_t n)
     st->len += n;
 }
 
-static bool add_value(const plan_agg_t *a, pln_aggstate_t *st, const ty_datum_t *v, ty_ctx_t *ctx)
+static bool add_value(const plan_agg_t *a, plan_aggstate_t *st, const ty_datum_t *v, ty_ctx_t *ctx)
 {
     ty_datum_t c = *v;
     ty_oid_t from = a->args[0]->type;
@@ -89,11 +89,11 @@ static bool add_value(const plan_agg_t *a, pln_aggstate_t *st, const ty_datum_t 
     return true;
 }
 
-static bool step(const plan_agg_t *a, pln_aggstate_t *st, const ty_datum_t *args, ty_ctx_t *ctx)
+static bool step(const plan_agg_t *a, plan_aggstate_t *st, const ty_datum_t *args, ty_ctx_t *ctx)
 {
     if (st->seen) {
         bool added;
-        pln__rowset_find(st->seen, args, true, &added);
+        plan_rowset_find(st->seen, args, true, &added);
         if (!added)
             return true;
     }
@@ -187,7 +187,7 @@ static void sort_items(ty_oid_t type, ty_datum_t *v, ty_datum_t *tmp, int n)
  * arrays, which then stack into one more dimension as PostgreSQL's
  * accumArrayResultArr does (no NULL or empty ones, all of one shape).
  */
-bool pln__array_of(ty_ctx_t *ctx, ty_oid_t elem, ty_oid_t type, const ty_datum_t *items, int n, ty_datum_t *out)
+bool plan_array_of(ty_ctx_t *ctx, ty_oid_t elem, ty_oid_t type, const ty_datum_t *items, int n, ty_datum_t *out)
 {
     if (elem != type) {
         *out = ty_array_make(ctx->arena, elem, items, n);
@@ -208,15 +208,15 @@ bool pln__array_of(ty_ctx_t *ctx, ty_oid_t elem, ty_oid_t type, const ty_datum_t
     return ty_expr_eval(arr, ctx, NULL, NULL, out);
 }
 
-static bool array_agg_finish(const plan_agg_t *a, pln_aggstate_t *st, ty_ctx_t *ctx, ty_datum_t *out)
+static bool array_agg_finish(const plan_agg_t *a, plan_aggstate_t *st, ty_ctx_t *ctx, ty_datum_t *out)
 {
     ty_oid_t in = a->args[0]->type;
     if (a->distinct && a->norder == 0)
         sort_items(in, st->items, cm_arena_alloc(ctx->arena, sizeof(ty_datum_t) * (size_t)st->nitems), st->nitems);
-    return pln__array_of(ctx, in, a->type, st->items, st->nitems, out);
+    return plan_array_of(ctx, in, a->type, st->items, st->nitems, out);
 }
 
-bool pln__agg_step(const plan_agg_t *a, pln_aggstate_t *st, const ty_datum_t *vals, ty_ctx_t *ctx)
+bool plan_agg_step(const plan_agg_t *a, plan_aggstate_t *st, const ty_datum_t *vals, ty_ctx_t *ctx)
 {
     if (a->norder == 0)
         return step(a, st, vals, ctx);
@@ -235,11 +235,11 @@ bool pln__agg_step(const plan_agg_t *a, pln_aggstate_t *st, const ty_datum_t *va
     return true;
 }
 
-bool pln__agg_finish(const plan_agg_t *a, pln_aggstate_t *st, ty_ctx_t *ctx, ty_datum_t *out)
+bool plan_agg_finish(const plan_agg_t *a, plan_aggstate_t *st, ty_ctx_t *ctx, ty_datum_t *out)
 {
     if (st->npending) {
         ty_datum_t **tmp = cm_arena_alloc(ctx->arena, sizeof(*tmp) * (size_t)st->npending);
-        pln__rows_sort(a->keys, a->norder, st->pending, tmp, st->npending);
+        plan_rows_sort(a->keys, a->norder, st->pending, tmp, st->npending);
         for (int i = 0; i < st->npending; i++)
             if (!step(a, st, st->pending[i], ctx))
                 return false;

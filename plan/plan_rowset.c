@@ -1,28 +1,28 @@
 /*
- * pln_rowset.c: a hash set of rows for DISTINCT, GROUP BY, set operations
+ * plan_rowset.c: a hash set of rows for DISTINCT, GROUP BY, set operations
  * and agg(DISTINCT ...). Rows are equal as DISTINCT compares them: NULL
  * equals NULL, other values by ty_datum_compare (so 1.0 and 1.00 are one
  * row, and the first one seen is kept). Entries remember the order they
  * were added in, which is the order results come out in. Everything lives
  * in one execution's arena.
  */
-#include "planner/pln_internal.h"
+#include "plan/plan.h"
 
 #include <string.h>
 
-struct pln_rowset {
+struct plan_rowset {
     cm_arena_t *arena;
     int ncols;
     const ty_oid_t *types;
     size_t nbuckets;              /* a power of two */
     size_t count;
-    pln_rowent_t **buckets;
-    pln_rowent_t *first, *last;
+    plan_rowent_t **buckets;
+    plan_rowent_t *first, *last;
 };
 
-pln_rowset_t *pln__rowset_new(cm_arena_t *a, int ncols, const ty_oid_t *types)
+plan_rowset_t *plan_rowset_new(cm_arena_t *a, int ncols, const ty_oid_t *types)
 {
-    pln_rowset_t *s = cm_arena_zalloc(a, sizeof(*s));
+    plan_rowset_t *s = cm_arena_zalloc(a, sizeof(*s));
     s->arena = a;
     s->ncols = ncols;
     ty_oid_t *t = cm_arena_alloc(a, sizeof(ty_oid_t) * (size_t)(ncols ? ncols : 1));
@@ -30,11 +30,11 @@ pln_rowset_t *pln__rowset_new(cm_arena_t *a, int ncols, const ty_oid_t *types)
         memcpy(t, types, sizeof(ty_oid_t) * (size_t)ncols);
     s->types = t;
     s->nbuckets = 16;
-    s->buckets = cm_arena_zalloc(a, sizeof(pln_rowent_t *) * s->nbuckets);
+    s->buckets = cm_arena_zalloc(a, sizeof(plan_rowent_t *) * s->nbuckets);
     return s;
 }
 
-static uint64_t row_hash(const pln_rowset_t *s, const ty_datum_t *row)
+static uint64_t row_hash(const plan_rowset_t *s, const ty_datum_t *row)
 {
     uint64_t h = 0x9e3779b97f4a7c15ull;
     for (int i = 0; i < s->ncols; i++) {
@@ -44,7 +44,7 @@ static uint64_t row_hash(const pln_rowset_t *s, const ty_datum_t *row)
     return h;
 }
 
-static bool row_equal(const pln_rowset_t *s, const ty_datum_t *a, const ty_datum_t *b)
+static bool row_equal(const plan_rowset_t *s, const ty_datum_t *a, const ty_datum_t *b)
 {
     for (int i = 0; i < s->ncols; i++) {
         if (a[i].isnull || b[i].isnull) {
@@ -58,11 +58,11 @@ static bool row_equal(const pln_rowset_t *s, const ty_datum_t *a, const ty_datum
     return true;
 }
 
-static void grow(pln_rowset_t *s)
+static void grow(plan_rowset_t *s)
 {
     size_t n = s->nbuckets * 2;
-    pln_rowent_t **b = cm_arena_zalloc(s->arena, sizeof(pln_rowent_t *) * n);
-    for (pln_rowent_t *e = s->first; e; e = e->order) {
+    plan_rowent_t **b = cm_arena_zalloc(s->arena, sizeof(plan_rowent_t *) * n);
+    for (plan_rowent_t *e = s->first; e; e = e->order) {
         size_t i = e->hash & (n - 1);
         e->next = b[i];
         b[i] = e;
@@ -71,19 +71,19 @@ static void grow(pln_rowset_t *s)
     s->nbuckets = n;
 }
 
-pln_rowent_t *pln__rowset_find(pln_rowset_t *s, const ty_datum_t *row, bool add, bool *added)
+plan_rowent_t *plan_rowset_find(plan_rowset_t *s, const ty_datum_t *row, bool add, bool *added)
 {
     uint64_t h = row_hash(s, row);
     if (added)
         *added = false;
-    for (pln_rowent_t *e = s->buckets[h & (s->nbuckets - 1)]; e; e = e->next)
+    for (plan_rowent_t *e = s->buckets[h & (s->nbuckets - 1)]; e; e = e->next)
         if (e->hash == h && row_equal(s, e->row, row))
             return e;
     if (!add)
         return NULL;
     if (s->count + 1 > s->nbuckets)
         grow(s);
-    pln_rowent_t *e = cm_arena_zalloc(s->arena, sizeof(*e));
+    plan_rowent_t *e = cm_arena_zalloc(s->arena, sizeof(*e));
     ty_datum_t *copy = cm_arena_alloc(s->arena, sizeof(ty_datum_t) * (size_t)(s->ncols ? s->ncols : 1));
     if (s->ncols)
         memcpy(copy, row, sizeof(ty_datum_t) * (size_t)s->ncols);
@@ -103,7 +103,7 @@ pln_rowent_t *pln__rowset_find(pln_rowset_t *s, const ty_datum_t *row, bool add,
     return e;
 }
 
-pln_rowent_t *pln__rowset_first(const pln_rowset_t *s)
+plan_rowent_t *plan_rowset_first(const plan_rowset_t *s)
 {
     return s->first;
 }

@@ -1,5 +1,5 @@
 /*
- * pln_window_exec.c: runs one WINDOW operator over all of its input's rows,
+ * ex_window.c: runs one WINDOW operator over all of its input's rows,
  * as PostgreSQL's WindowAgg: rows are sorted by the partition values
  * (ascending, NULLs last) and the window's ORDER BY, and each row gets its
  * input columns followed by one value per window function. Rows with equal
@@ -7,9 +7,10 @@
  * bounds, minus an EXCLUDE) is worked out per row. Aggregates over a frame
  * that always starts at the partition's start are computed incrementally;
  * others are recomputed per distinct frame. Frame offsets are evaluated once
- * per execution and checked as PostgreSQL does (not NULL, not negative).
+ * per execution and checked as PostgreSQL does (not NULL, not negative);
+ * the frames themselves are plan_frame.c's.
  */
-#include "planner/pln_internal.h"
+#include "exec/ex_int.h"
 
 #include <string.h>
 
@@ -22,7 +23,7 @@ typedef struct wrow {
 } wrow_t;
 
 typedef struct wrun {
-    pln_exec_t *x;
+    ex_exec_t *x;
     const plan_window_t *w;
     ty_expr_t **part, **order, *sbound, *ebound;
     int64_t soff, eoff;           /* ROWS / GROUPS offsets */
@@ -30,19 +31,20 @@ typedef struct wrun {
     wrow_t *rows;                 /* sorted */
     int *group;                   /* per sorted row: its peer group number in the partition */
     int *gstart, *gend;           /* per peer group: first and last row (inclusive) */
+    plan_frame_rows_t fr;         /* the sorted rows as the frame arithmetic sees them */
 } wrun_t;
 
-static bool eval(pln_exec_t *x, ty_expr_t *e, const ty_datum_t *row, ty_datum_t *out)
+static bool eval(ex_exec_t *x, ty_expr_t *e, const ty_datum_t *row, ty_datum_t *out)
 {
     memset(out, 0, sizeof(*out));
     return ty_expr_eval(e, x->ctx, row, x->params, out);
 }
 
-static bool inst(pln_exec_t *x, ty_expr_t **es, int n, ty_expr_t ***out)
+static bool inst(ex_exec_t *x, ty_expr_t **es, int n, ty_expr_t ***out)
 {
     *out = cm_arena_zalloc(x->ctx->arena, sizeof(ty_expr_t *) * (size_t)(n ? n : 1));
     for (int i = 0; i < n; i++)
-        if (es[i] && !((*out)[i] = pln__instantiate(x, es[i])))
+        if (es[i] && !((*out)[i] = ex__instantiate(x, es[i])))
             return false;
     return true;
 }
@@ -67,9 +69,9 @@ static bool same_keys(const plan_sortkey_t *keys, int from, int to, const wrow_t
     return true;
 }
 
-static bool offset_value(pln_exec_t *x, ty_expr_t *e, bool start, bool range, ty_datum_t *out)
+static bool offset_value(ex_exec_t *x, ty_expr_t *e, bool start, bool range, ty_datum_t *out)
 {
-    ty_expr_t *i = pln__instantiate(x, e);
+    ty_expr_t *i = ex__instantiate(x, e);
     if (!i || !eval(x, i, NULL, out))
         return false;
     if (out->isnull)
@@ -101,123 +103,6 @@ static bool offset_value(pln_exec_t *x, ty_expr_t *e, bool start, bool range, ty
     return true;
 }
 
-/* ------------------------------------------------------------- frames */
-
-/* RANGE with offset: does value v lie on the frame's side of bound (start: at or after, end: at or before)? */
-static bool range_in(const wrun_t *r, const ty_datum_t *v, const ty_datum_t *bound, bool start)
-{
-    if (v->isnull || bound->isnull)
-        return false;
-    ty_oid_t t = r->sbound ? r->sbound->type : r->ebound->type;
-    int c = ty_datum_compare(t, v, bound);
-    if (r->w->keys[0].desc)
-        c = -c;
-    return start ? c >= 0 : c <= 0;
-}
-
-/*
- * Where an offset bound (n PRECEDING / n FOLLOWING, d the signed offset) of
- * row i's frame falls in the partition [ps, pe): start and end differ only
- * in taking a group's first or last row and in which way a RANGE scan runs,
- * so one function answers both. A start past the rows is pe, an end before
- * them ps - 1 (an empty frame); frame_of clamps the rest.
- */
-static int64_t offset_bound(const wrun_t *r, int ps, int pe, int i, int64_t d, bool start)
-{
-    const plan_frame_t *f = &r->w->frame;
-    int g = r->group[i], ngroups = r->group[pe - 1] + 1;
-    const int *edge = start ? r->gstart : r->gend;
-    if (f->mode == PLAN_FRAME_ROWS)
-        return i + d;
-    if (f->mode == PLAN_FRAME_GROUPS) {
-        int64_t gg = g + d;
-        if (gg < 0)
-            return start ? ps : ps - 1;
-        return gg >= ngroups ? (start ? pe : pe - 1) : edge[gg];
-    }
-    if (r->w->norder == 1 && r->rows[i].rv.isnull)
-        return edge[g]; /* RANGE from a NULL key: its peers */
-    if (start) {
-        for (int j = ps; j < pe; j++)
-            if (range_in(r, &r->rows[j].rv, &r->rows[i].sb, true))
-                return j;
-        return pe;
-    }
-    for (int j = pe - 1; j >= ps; j--)
-        if (range_in(r, &r->rows[j].rv, &r->rows[i].eb, false))
-            return j;
-    return ps - 1;
-}
-
-/* Where the start (or the end) of row i's frame falls: one function for
- * both, since they differ only in which edge of the partition or of a peer
- * group they take. The partition's edge is the answer for UNBOUNDED. */
-static int64_t frame_bound(const wrun_t *r, int ps, int pe, int i, plan_frame_bound_t kind, int64_t off, bool start)
-{
-    int64_t cur = r->w->frame.mode == PLAN_FRAME_ROWS ? i : (start ? r->gstart : r->gend)[r->group[i]];
-    switch (kind) {
-    case PLAN_BOUND_PRECEDING:
-    case PLAN_BOUND_FOLLOWING:
-        return offset_bound(r, ps, pe, i, kind == PLAN_BOUND_PRECEDING ? -off : off, start);
-    case PLAN_BOUND_CURRENT_ROW:
-        return cur;
-    case PLAN_BOUND_NONE: /* an end left out is CURRENT ROW */
-        if (!start)
-            return cur;
-        break;
-    default:
-        break;
-    }
-    return start ? ps : pe - 1;
-}
-
-/* The frame of row i of the partition [ps, pe) as rows [*fs, *fe] (empty when *fs > *fe). */
-static void frame_of(const wrun_t *r, int ps, int pe, int i, int *fs, int *fe)
-{
-    const plan_frame_t *f = &r->w->frame;
-    int64_t s = frame_bound(r, ps, pe, i, f->start, r->soff, true);
-    int64_t e = frame_bound(r, ps, pe, i, f->end, r->eoff, false);
-    if (s < ps)
-        s = ps;
-    if (e > pe - 1)
-        e = pe - 1;
-    if (s > pe)
-        s = pe;
-    if (e < ps - 1)
-        e = ps - 1;
-    *fs = (int)s;
-    *fe = (int)e;
-}
-
-static bool excluded(const wrun_t *r, int i, int j)
-{
-    switch (r->w->frame.exclude) {
-    case PLAN_EXCLUDE_CURRENT_ROW:
-        return j == i;
-    case PLAN_EXCLUDE_GROUP:
-        return r->group[j] == r->group[i];
-    case PLAN_EXCLUDE_TIES:
-        return j != i && r->group[j] == r->group[i];
-    default:
-        return false;
-    }
-}
-
-/* The n-th (0-based; from the end when last) row of the frame after exclusion, or -1. */
-static int frame_row(const wrun_t *r, int i, int fs, int fe, int64_t n, bool last)
-{
-    if (last) {
-        for (int j = fe; j >= fs; j--)
-            if (!excluded(r, i, j) && n-- == 0)
-                return j;
-    } else {
-        for (int j = fs; j <= fe; j++)
-            if (!excluded(r, i, j) && n-- == 0)
-                return j;
-    }
-    return -1;
-}
-
 /* ------------------------------------------------------------- functions */
 
 /* The value of expression e (instantiated) over sorted row j. */
@@ -229,7 +114,7 @@ static bool value_at(const wrun_t *r, ty_expr_t *e, int j, ty_datum_t *out)
 /* An aggregate over each row's frame of the partition [ps, pe); results into out[i]. */
 static bool agg_partition(const wrun_t *r, const plan_agg_t *a, ty_expr_t **es, int nes, int ps, int pe, ty_datum_t *out)
 {
-    pln_exec_t *x = r->x;
+    ex_exec_t *x = r->x;
     /* The aggregate's inputs of each row, evaluated once. */
     ty_datum_t **vals = cm_arena_alloc(x->ctx->arena, sizeof(ty_datum_t *) * (size_t)(pe - ps));
     bool *skip = cm_arena_zalloc(x->ctx->arena, sizeof(bool) * (size_t)(pe - ps));
@@ -252,22 +137,22 @@ static bool agg_partition(const wrun_t *r, const plan_agg_t *a, ty_expr_t **es, 
     }
     const plan_frame_t *f = &r->w->frame;
     bool incremental = f->start == PLAN_BOUND_UNBOUNDED_PRECEDING && f->exclude == PLAN_EXCLUDE_DEFAULT;
-    pln_aggstate_t *st = NULL;
+    plan_aggstate_t *st = NULL;
     int done = ps - 1, pfs = -1, pfe = -2;
     ty_datum_t prev = {.isnull = true};
     for (int i = ps; i < pe; i++) {
         int fs, fe;
-        frame_of(r, ps, pe, i, &fs, &fe);
+        plan_frame_of(&r->fr, ps, pe, i, &fs, &fe);
         if (incremental && fe >= done) {
             /* The frame grew from the previous row's: only its new rows are added. */
             if (!st)
-                st = pln__agg_start(a, x->ctx);
+                st = plan_agg_start(a, x->ctx);
             for (int j = done + 1; j <= fe; j++)
-                if (!skip[j - ps] && !pln__agg_step(a, st, vals[j - ps], x->ctx))
+                if (!skip[j - ps] && !plan_agg_step(a, st, vals[j - ps], x->ctx))
                     return false;
             if (fe > done)
                 done = fe;
-            if (!pln__agg_finish(a, st, x->ctx, &out[i]))
+            if (!plan_agg_finish(a, st, x->ctx, &out[i]))
                 return false;
             continue;
         }
@@ -275,11 +160,11 @@ static bool agg_partition(const wrun_t *r, const plan_agg_t *a, ty_expr_t **es, 
             out[i] = prev;
             continue;
         }
-        pln_aggstate_t *one = pln__agg_start(a, x->ctx);
+        plan_aggstate_t *one = plan_agg_start(a, x->ctx);
         for (int j = fs; j <= fe; j++)
-            if (!skip[j - ps] && !excluded(r, i, j) && !pln__agg_step(a, one, vals[j - ps], x->ctx))
+            if (!skip[j - ps] && !plan_frame_excluded(&r->fr, i, j) && !plan_agg_step(a, one, vals[j - ps], x->ctx))
                 return false;
-        if (!pln__agg_finish(a, one, x->ctx, &out[i]))
+        if (!plan_agg_finish(a, one, x->ctx, &out[i]))
             return false;
         prev = out[i];
         pfs = fs;
@@ -295,7 +180,7 @@ static bool int_arg(const wrun_t *r, ty_expr_t *e, int i, ty_datum_t *out)
 
 static bool func_partition(const wrun_t *r, const plan_wfunc_t *fn, ty_expr_t **args, int ps, int pe, ty_datum_t *out)
 {
-    pln_exec_t *x = r->x;
+    ex_exec_t *x = r->x;
     int np = pe - ps;
     for (int i = ps; i < pe; i++) {
         ty_datum_t *o = &out[i];
@@ -376,8 +261,8 @@ static bool func_partition(const wrun_t *r, const plan_wfunc_t *fn, ty_expr_t **
                 n = d.v.i - 1;
             }
             int fs, fe;
-            frame_of(r, ps, pe, i, &fs, &fe);
-            int j = frame_row(r, i, fs, fe, n, fn->kind == PLAN_WF_LAST_VALUE);
+            plan_frame_of(&r->fr, ps, pe, i, &fs, &fe);
+            int j = plan_frame_row(&r->fr, i, fs, fe, n, fn->kind == PLAN_WF_LAST_VALUE);
             if (j < 0)
                 o->isnull = true;
             else if (!value_at(r, args[0], j, o))
@@ -414,16 +299,16 @@ static void sort_rows(const plan_sortkey_t *keys, int nkeys, wrow_t *rows, wrow_
     memcpy(rows, tmp, sizeof(*rows) * (size_t)n);
 }
 
-bool pln__window_run(pln_exec_t *x, const plan_rel_t *rel, ty_datum_t **in, int n, ty_datum_t ***out)
+bool ex__window_run(ex_exec_t *x, const plan_rel_t *rel, ty_datum_t **in, int n, ty_datum_t ***out)
 {
     const plan_window_t *w = rel->window;
     wrun_t r = {.x = x, .w = w, .in = in};
     const plan_frame_t *f = &w->frame;
     if (!inst(x, w->part, w->npart, &r.part) || !inst(x, w->order, w->norder, &r.order))
         return false;
-    if (f->start_bound && !(r.sbound = pln__instantiate(x, f->start_bound)))
+    if (f->start_bound && !(r.sbound = ex__instantiate(x, f->start_bound)))
         return false;
-    if (f->end_bound && !(r.ebound = pln__instantiate(x, f->end_bound)))
+    if (f->end_bound && !(r.ebound = ex__instantiate(x, f->end_bound)))
         return false;
     bool range = f->mode == PLAN_FRAME_RANGE;
     ty_datum_t d;
@@ -477,6 +362,15 @@ bool pln__window_run(pln_exec_t *x, const plan_rel_t *rel, ty_datum_t **in, int 
     r.group = cm_arena_zalloc(x->ctx->arena, sizeof(int) * (size_t)(n + 1));
     r.gstart = cm_arena_zalloc(x->ctx->arena, sizeof(int) * (size_t)(n + 1));
     r.gend = cm_arena_zalloc(x->ctx->arena, sizeof(int) * (size_t)(n + 1));
+    ty_datum_t *rv = cm_arena_zalloc(x->ctx->arena, sizeof(ty_datum_t) * (size_t)(3 * n + 3));
+    ty_datum_t *sb = rv + n + 1, *eb = sb + n + 1;
+    for (int j = 0; j < n; j++) {
+        rv[j] = r.rows[j].rv;
+        sb[j] = r.rows[j].sb;
+        eb[j] = r.rows[j].eb;
+    }
+    r.fr = (plan_frame_rows_t){.w = w, .bound_type = btype, .soff = r.soff, .eoff = r.eoff, .rv = rv, .sb = sb,
+                               .eb = eb, .group = r.group, .gstart = r.gstart, .gend = r.gend};
     int nfn = w->nfuncs;
     ty_datum_t **vals = cm_arena_alloc(x->ctx->arena, sizeof(ty_datum_t *) * (size_t)(nfn ? nfn : 1));
     ty_expr_t ***args = cm_arena_alloc(x->ctx->arena, sizeof(ty_expr_t **) * (size_t)(nfn ? nfn : 1));
@@ -485,8 +379,8 @@ bool pln__window_run(pln_exec_t *x, const plan_rel_t *rel, ty_datum_t **in, int 
         const plan_wfunc_t *fn = w->funcs[k];
         vals[k] = cm_arena_zalloc(x->ctx->arena, sizeof(ty_datum_t) * (size_t)(n + 1));
         if (fn->agg) {
-            ty_expr_t **es = cm_arena_alloc(x->ctx->arena, sizeof(ty_expr_t *) * (size_t)(pln__agg_nexprs(fn->agg) + 1));
-            nargs[k] = pln__agg_exprs(fn->agg, es);
+            ty_expr_t **es = cm_arena_alloc(x->ctx->arena, sizeof(ty_expr_t *) * (size_t)(plan_agg_nexprs(fn->agg) + 1));
+            nargs[k] = plan_agg_exprs(fn->agg, es);
             if (!inst(x, es, nargs[k], &args[k]))
                 return false;
         } else {
