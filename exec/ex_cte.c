@@ -25,7 +25,7 @@ typedef struct ex_cterun {
     bool busy;                    /* making rows: a read of the item now would be a cycle */
 } ex_cterun_t;
 
-static int64_t iteration_limit(ex_exec_t *x)
+static int64_t ex__iteration_limit(ex_exec_t *x)
 {
     ty_ctx_t *ctx = x->ctx;
     if (!ctx->setting_get)
@@ -44,7 +44,7 @@ static int64_t iteration_limit(ex_exec_t *x)
 }
 
 /* The item's results in this execution (a short list: a query has few CTEs). */
-static ex_cterun_t *run_of(ex_exec_t *x, const plan_cte_t *c)
+static ex_cterun_t *ex__run_of(ex_exec_t *x, const plan_cte_t *c)
 {
     for (int i = 0; i < x->nctes; i++)
         if (x->ctes[i]->cte == c)
@@ -62,7 +62,7 @@ static ex_cterun_t *run_of(ex_exec_t *x, const plan_cte_t *c)
     return r;
 }
 
-static void append(ex_exec_t *x, ex_cterun_t *r, ty_datum_t *row)
+static void ex__append(ex_exec_t *x, ex_cterun_t *r, ty_datum_t *row)
 {
     if (r->n == r->cap) {
         int cap = r->cap ? 2 * r->cap : 16;
@@ -76,7 +76,7 @@ static void append(ex_exec_t *x, ex_cterun_t *r, ty_datum_t *row)
 }
 
 /* Makes at least one more row of the item, or marks it done. */
-static bool produce(ex_exec_t *x, const plan_cte_t *c, ex_cterun_t *r)
+static bool ex__produce(ex_exec_t *x, const plan_cte_t *c, ex_cterun_t *r)
 {
     for (;;) {
         if (!r->cur) {
@@ -86,7 +86,7 @@ static bool produce(ex_exec_t *x, const plan_cte_t *c, ex_cterun_t *r)
                 return true;
             }
             if (r->iterations == 0)
-                r->max_iterations = iteration_limit(x);
+                r->max_iterations = ex__iteration_limit(x);
             if (++r->iterations > r->max_iterations) {
                 cm_err_set(x->ctx->err, CM_ERRCODE_PROGRAM_LIMIT_EXCEEDED,
                            "recursive query \"%s\" did not finish within %lld iterations", c->name,
@@ -116,7 +116,7 @@ static bool produce(ex_exec_t *x, const plan_cte_t *c, ex_cterun_t *r)
             if (!added)
                 continue;
         }
-        append(x, r, row);
+        ex__append(x, r, row);
         return true;
     }
 }
@@ -133,7 +133,7 @@ bool ex__cte_next(ex_exec_t *x, const plan_rel_t *rel, void **state, ty_datum_t 
     cte_reader_t *rd = *state;
     if (!rd) {
         rd = cm_arena_zalloc(x->ctx->arena, sizeof(*rd));
-        rd->run = run_of(x, c);
+        rd->run = ex__run_of(x, c);
         if (rel->worktable) {
             rd->pos = rd->run->work_start;
             rd->end = rd->run->work_end;
@@ -153,7 +153,7 @@ bool ex__cte_next(ex_exec_t *x, const plan_rel_t *rel, void **state, ty_datum_t 
         if (r->busy)
             return cm_err_set(x->ctx->err, CM_ERRCODE_INTERNAL_ERROR, "WITH query \"%s\" reads itself", c->name);
         r->busy = true;
-        bool ok = produce(x, c, r);
+        bool ok = ex__produce(x, c, r);
         r->busy = false;
         if (!ok)
             return false;

@@ -21,7 +21,7 @@ typedef struct fm_state {
     int64_t made;
 } fm_state_t;
 
-static fm_state_t *fm_start(ex_exec_t *x, const plan_rel_t *rel)
+static fm_state_t *ex__fm_start(ex_exec_t *x, const plan_rel_t *rel)
 {
     cm_arena_t *a = x->ctx->arena;
     fm_state_t *s = cm_arena_zalloc(a, sizeof(*s));
@@ -50,7 +50,7 @@ static fm_state_t *fm_start(ex_exec_t *x, const plan_rel_t *rel)
 }
 
 /* A new input row: each function starts over with its arguments evaluated over it. */
-static bool fm_begin_row(ex_exec_t *x, const plan_rel_t *rel, fm_state_t *s)
+static bool ex__fm_begin_row(ex_exec_t *x, const plan_rel_t *rel, fm_state_t *s)
 {
     s->ord = 0;
     s->matched = false;
@@ -74,7 +74,7 @@ bool ex__flatmap_next(ex_exec_t *x, const plan_rel_t *rel, ex_iter_t *in, void *
 {
     *row = NULL;
     fm_state_t *s = *state;
-    if (!s && !(s = *state = fm_start(x, rel)))
+    if (!s && !(s = *state = ex__fm_start(x, rel)))
         return false;
     int nin = rel->input->ncols;
     for (;;) {
@@ -83,7 +83,7 @@ bool ex__flatmap_next(ex_exec_t *x, const plan_rel_t *rel, ex_iter_t *in, void *
                 return false;
             if (!s->row)
                 return true;
-            if (!fm_begin_row(x, rel, s))
+            if (!ex__fm_begin_row(x, rel, s))
                 return false;
         }
         if ((++s->made & 1023) == 0 && !ty_ctx_check_interrupt(x->ctx))

@@ -8,30 +8,30 @@
 
 #include <string.h>
 
-static bool is_sublink(const ty_expr_t *e)
+static bool ex__is_sublink(const ty_expr_t *e)
 {
     return e->kind == TY_EXPR_PARAM && e->index < 0;
 }
 
 /* x IN / op ANY / op ALL (SELECT ...), not op ANY over an array a scalar or ARRAY subquery gives. */
-static bool quantified(const ex_exec_t *x, const ty_expr_t *placeholder)
+static bool ex__quantified(const ex_exec_t *x, const ty_expr_t *placeholder)
 {
     plan_sublink_kind_t k = x->q->sublinks[PLAN_SUBLINK_OF(placeholder->index)].kind;
     return k == PLAN_SUBLINK_IN || k == PLAN_SUBLINK_ANY || k == PLAN_SUBLINK_ALL;
 }
 
-static bool has_sublink(const ty_expr_t *e)
+static bool ex__has_sublink(const ty_expr_t *e)
 {
-    if (is_sublink(e))
+    if (ex__is_sublink(e))
         return true;
     for (int i = 0; i < e->nargs; i++)
-        if (has_sublink(e->args[i]))
+        if (ex__has_sublink(e->args[i]))
             return true;
     return false;
 }
 
 /* Runs sublink k once: keeps at most two rows for a scalar, one for EXISTS, all for ARRAY and IN. */
-static bool compute(ex_exec_t *x, int k)
+static bool ex__compute(ex_exec_t *x, int k)
 {
     if (x->sub_done[k])
         return true;
@@ -71,7 +71,7 @@ static bool compute(ex_exec_t *x, int k)
 }
 
 /* x IN (values): the values cast to the operator's right type, or false for no values. */
-static ty_expr_t *expand_in(ex_exec_t *x, const ty_expr_t *e, int k, ty_expr_t *lhs)
+static ty_expr_t *ex__expand_in(ex_exec_t *x, const ty_expr_t *e, int k, ty_expr_t *lhs)
 {
     const plan_sublink_t *s = &x->q->sublinks[k];
     ty_oid_t from = e->args[1]->type;
@@ -95,7 +95,7 @@ static ty_expr_t *expand_in(ex_exec_t *x, const ty_expr_t *e, int k, ty_expr_t *
 }
 
 /* x op ANY/ALL (SELECT ...): the same over an array of the values cast to the operator's right type. */
-static ty_expr_t *expand_any(ex_exec_t *x, const ty_expr_t *e, int k, ty_expr_t *lhs)
+static ty_expr_t *ex__expand_any(ex_exec_t *x, const ty_expr_t *e, int k, ty_expr_t *lhs)
 {
     const plan_sublink_t *s = &x->q->sublinks[k];
     ty_oid_t from = e->args[1]->type;
@@ -114,33 +114,33 @@ static ty_expr_t *expand_any(ex_exec_t *x, const ty_expr_t *e, int k, ty_expr_t 
     return any;
 }
 
-static ty_expr_t *inst(ex_exec_t *x, ty_expr_t *e)
+static ty_expr_t *ex__inst_expr(ex_exec_t *x, ty_expr_t *e)
 {
-    if (is_sublink(e)) {
+    if (ex__is_sublink(e)) {
         int k = PLAN_SUBLINK_OF(e->index);
-        return compute(x, k) ? x->sub_value[k] : NULL;
+        return ex__compute(x, k) ? x->sub_value[k] : NULL;
     }
-    if (e->kind == TY_EXPR_IN_LIST && e->nargs == 2 && is_sublink(e->args[1]) && quantified(x, e->args[1])) {
+    if (e->kind == TY_EXPR_IN_LIST && e->nargs == 2 && ex__is_sublink(e->args[1]) && ex__quantified(x, e->args[1])) {
         int k = PLAN_SUBLINK_OF(e->args[1]->index);
-        ty_expr_t *lhs = inst(x, e->args[0]);
-        if (!lhs || !compute(x, k))
+        ty_expr_t *lhs = ex__inst_expr(x, e->args[0]);
+        if (!lhs || !ex__compute(x, k))
             return NULL;
-        return expand_in(x, e, k, lhs);
+        return ex__expand_in(x, e, k, lhs);
     }
-    if ((e->kind == TY_EXPR_ANY || e->kind == TY_EXPR_ALL) && is_sublink(e->args[1]) && quantified(x, e->args[1])) {
+    if ((e->kind == TY_EXPR_ANY || e->kind == TY_EXPR_ALL) && ex__is_sublink(e->args[1]) && ex__quantified(x, e->args[1])) {
         int k = PLAN_SUBLINK_OF(e->args[1]->index);
-        ty_expr_t *lhs = inst(x, e->args[0]);
-        if (!lhs || !compute(x, k))
+        ty_expr_t *lhs = ex__inst_expr(x, e->args[0]);
+        if (!lhs || !ex__compute(x, k))
             return NULL;
-        return expand_any(x, e, k, lhs);
+        return ex__expand_any(x, e, k, lhs);
     }
-    if (!has_sublink(e))
+    if (!ex__has_sublink(e))
         return e;
     ty_expr_t *c = cm_arena_alloc(x->ctx->arena, sizeof(*c));
     *c = *e;
     c->args = cm_arena_alloc(x->ctx->arena, sizeof(ty_expr_t *) * (size_t)e->nargs);
     for (int i = 0; i < e->nargs; i++)
-        if (!(c->args[i] = inst(x, e->args[i])))
+        if (!(c->args[i] = ex__inst_expr(x, e->args[i])))
             return NULL;
     return c;
 }
@@ -149,5 +149,5 @@ ty_expr_t *ex__instantiate(ex_exec_t *x, ty_expr_t *e)
 {
     if (!e || x->q->nsublinks == 0)
         return e;
-    return inst(x, e);
+    return ex__inst_expr(x, e);
 }

@@ -34,13 +34,7 @@ typedef struct wrun {
     plan_frame_rows_t fr;         /* the sorted rows as the frame arithmetic sees them */
 } wrun_t;
 
-static bool eval(ex_exec_t *x, ty_expr_t *e, const ty_datum_t *row, ty_datum_t *out)
-{
-    memset(out, 0, sizeof(*out));
-    return ty_expr_eval(e, x->ctx, row, x->params, out);
-}
-
-static bool inst(ex_exec_t *x, ty_expr_t **es, int n, ty_expr_t ***out)
+static bool ex__inst_list(ex_exec_t *x, ty_expr_t **es, int n, ty_expr_t ***out)
 {
     *out = cm_arena_zalloc(x->ctx->arena, sizeof(ty_expr_t *) * (size_t)(n ? n : 1));
     for (int i = 0; i < n; i++)
@@ -49,7 +43,7 @@ static bool inst(ex_exec_t *x, ty_expr_t **es, int n, ty_expr_t ***out)
     return true;
 }
 
-static int cmp_key(const plan_sortkey_t *k, const ty_datum_t *p, const ty_datum_t *q)
+static int ex__cmp_key(const plan_sortkey_t *k, const ty_datum_t *p, const ty_datum_t *q)
 {
     if (p->isnull || q->isnull) {
         if (p->isnull && q->isnull)
@@ -61,18 +55,18 @@ static int cmp_key(const plan_sortkey_t *k, const ty_datum_t *p, const ty_datum_
 }
 
 /* Equal on keys [from, to) of the window's sort (partition keys come first). */
-static bool same_keys(const plan_sortkey_t *keys, int from, int to, const wrow_t *a, const wrow_t *b)
+static bool ex__same_keys(const plan_sortkey_t *keys, int from, int to, const wrow_t *a, const wrow_t *b)
 {
     for (int i = from; i < to; i++)
-        if (cmp_key(&keys[i], &a->key[keys[i].col], &b->key[keys[i].col]) != 0)
+        if (ex__cmp_key(&keys[i], &a->key[keys[i].col], &b->key[keys[i].col]) != 0)
             return false;
     return true;
 }
 
-static bool offset_value(ex_exec_t *x, ty_expr_t *e, bool start, bool range, ty_datum_t *out)
+static bool ex__offset_value(ex_exec_t *x, ty_expr_t *e, bool start, bool range, ty_datum_t *out)
 {
     ty_expr_t *i = ex__instantiate(x, e);
-    if (!i || !eval(x, i, NULL, out))
+    if (!i || !ex__eval(x, i, NULL, out))
         return false;
     if (out->isnull)
         return cm_err_set(x->ctx->err, CM_ERRCODE_NULL_VALUE_NOT_ALLOWED, "frame %s offset must not be null",
@@ -106,13 +100,13 @@ static bool offset_value(ex_exec_t *x, ty_expr_t *e, bool start, bool range, ty_
 /* ------------------------------------------------------------- functions */
 
 /* The value of expression e (instantiated) over sorted row j. */
-static bool value_at(const wrun_t *r, ty_expr_t *e, int j, ty_datum_t *out)
+static bool ex__value_at(const wrun_t *r, ty_expr_t *e, int j, ty_datum_t *out)
 {
-    return eval(r->x, e, r->in[r->rows[j].index], out);
+    return ex__eval(r->x, e, r->in[r->rows[j].index], out);
 }
 
 /* An aggregate over each row's frame of the partition [ps, pe); results into out[i]. */
-static bool agg_partition(const wrun_t *r, const plan_agg_t *a, ty_expr_t **es, int nes, int ps, int pe, ty_datum_t *out)
+static bool ex__agg_partition(const wrun_t *r, const plan_agg_t *a, ty_expr_t **es, int nes, int ps, int pe, ty_datum_t *out)
 {
     ex_exec_t *x = r->x;
     /* The aggregate's inputs of each row, evaluated once. */
@@ -123,7 +117,7 @@ static bool agg_partition(const wrun_t *r, const plan_agg_t *a, ty_expr_t **es, 
         int nv = 0;
         for (int k = 0; k < nes; k++) {
             ty_datum_t d;
-            if (!value_at(r, es[k], j, &d))
+            if (!ex__value_at(r, es[k], j, &d))
                 return false;
             if (a->filter && k == 0) {
                 skip[j - ps] = d.isnull || !d.v.b;
@@ -173,12 +167,12 @@ static bool agg_partition(const wrun_t *r, const plan_agg_t *a, ty_expr_t **es, 
     return true;
 }
 
-static bool int_arg(const wrun_t *r, ty_expr_t *e, int i, ty_datum_t *out)
+static bool ex__int_arg(const wrun_t *r, ty_expr_t *e, int i, ty_datum_t *out)
 {
-    return value_at(r, e, i, out);
+    return ex__value_at(r, e, i, out);
 }
 
-static bool func_partition(const wrun_t *r, const plan_wfunc_t *fn, ty_expr_t **args, int ps, int pe, ty_datum_t *out)
+static bool ex__func_partition(const wrun_t *r, const plan_wfunc_t *fn, ty_expr_t **args, int ps, int pe, ty_datum_t *out)
 {
     ex_exec_t *x = r->x;
     int np = pe - ps;
@@ -205,7 +199,7 @@ static bool func_partition(const wrun_t *r, const plan_wfunc_t *fn, ty_expr_t **
         case PLAN_WF_NTILE: {
             /* The bucket count is read at the partition's first row, as PostgreSQL does. */
             ty_datum_t k;
-            if (!int_arg(r, args[0], ps, &k))
+            if (!ex__int_arg(r, args[0], ps, &k))
                 return false;
             if (k.isnull) {
                 o->isnull = true;
@@ -224,7 +218,7 @@ static bool func_partition(const wrun_t *r, const plan_wfunc_t *fn, ty_expr_t **
             int64_t off = 1;
             if (fn->nargs > 1) {
                 ty_datum_t d;
-                if (!int_arg(r, args[1], i, &d))
+                if (!ex__int_arg(r, args[1], i, &d))
                     return false;
                 if (d.isnull) {
                     o->isnull = true;
@@ -234,10 +228,10 @@ static bool func_partition(const wrun_t *r, const plan_wfunc_t *fn, ty_expr_t **
             }
             int64_t j = fn->kind == PLAN_WF_LAG ? (int64_t)i - off : (int64_t)i + off;
             if (j >= ps && j < pe) {
-                if (!value_at(r, args[0], (int)j, o))
+                if (!ex__value_at(r, args[0], (int)j, o))
                     return false;
             } else if (fn->nargs > 2) {
-                if (!value_at(r, args[2], i, o))
+                if (!ex__value_at(r, args[2], i, o))
                     return false;
             } else {
                 o->isnull = true;
@@ -250,7 +244,7 @@ static bool func_partition(const wrun_t *r, const plan_wfunc_t *fn, ty_expr_t **
             int64_t n = 0;
             if (fn->kind == PLAN_WF_NTH_VALUE) {
                 ty_datum_t d;
-                if (!int_arg(r, args[1], i, &d))
+                if (!ex__int_arg(r, args[1], i, &d))
                     return false;
                 if (d.isnull) {
                     o->isnull = true;
@@ -265,7 +259,7 @@ static bool func_partition(const wrun_t *r, const plan_wfunc_t *fn, ty_expr_t **
             int j = plan_frame_row(&r->fr, i, fs, fe, n, fn->kind == PLAN_WF_LAST_VALUE);
             if (j < 0)
                 o->isnull = true;
-            else if (!value_at(r, args[0], j, o))
+            else if (!ex__value_at(r, args[0], j, o))
                 return false;
             break;
         }
@@ -278,18 +272,18 @@ static bool func_partition(const wrun_t *r, const plan_wfunc_t *fn, ty_expr_t **
 
 /* ------------------------------------------------------------- the operator */
 
-static void sort_rows(const plan_sortkey_t *keys, int nkeys, wrow_t *rows, wrow_t *tmp, int n)
+static void ex__sort_rows(const plan_sortkey_t *keys, int nkeys, wrow_t *rows, wrow_t *tmp, int n)
 {
     if (n < 2)
         return;
     int h = n / 2;
-    sort_rows(keys, nkeys, rows, tmp, h);
-    sort_rows(keys, nkeys, rows + h, tmp, n - h);
+    ex__sort_rows(keys, nkeys, rows, tmp, h);
+    ex__sort_rows(keys, nkeys, rows + h, tmp, n - h);
     int i = 0, j = h, k = 0;
     while (i < h && j < n) {
         int c = 0;
         for (int q = 0; q < nkeys && c == 0; q++)
-            c = cmp_key(&keys[q], &rows[j].key[keys[q].col], &rows[i].key[keys[q].col]);
+            c = ex__cmp_key(&keys[q], &rows[j].key[keys[q].col], &rows[i].key[keys[q].col]);
         tmp[k++] = c < 0 ? rows[j++] : rows[i++];
     }
     while (i < h)
@@ -304,7 +298,7 @@ bool ex__window_run(ex_exec_t *x, const plan_rel_t *rel, ty_datum_t **in, int n,
     const plan_window_t *w = rel->window;
     wrun_t r = {.x = x, .w = w, .in = in};
     const plan_frame_t *f = &w->frame;
-    if (!inst(x, w->part, w->npart, &r.part) || !inst(x, w->order, w->norder, &r.order))
+    if (!ex__inst_list(x, w->part, w->npart, &r.part) || !ex__inst_list(x, w->order, w->norder, &r.order))
         return false;
     if (f->start_bound && !(r.sbound = ex__instantiate(x, f->start_bound)))
         return false;
@@ -313,12 +307,12 @@ bool ex__window_run(ex_exec_t *x, const plan_rel_t *rel, ty_datum_t **in, int n,
     bool range = f->mode == PLAN_FRAME_RANGE;
     ty_datum_t d;
     if (f->start_offset) {
-        if (!offset_value(x, f->start_offset, true, range, &d))
+        if (!ex__offset_value(x, f->start_offset, true, range, &d))
             return false;
         r.soff = d.v.i;
     }
     if (f->end_offset) {
-        if (!offset_value(x, f->end_offset, false, range, &d))
+        if (!ex__offset_value(x, f->end_offset, false, range, &d))
             return false;
         r.eoff = d.v.i;
     }
@@ -337,10 +331,10 @@ bool ex__window_run(ex_exec_t *x, const plan_rel_t *rel, ty_datum_t **in, int n,
         wr->index = j;
         wr->key = cm_arena_zalloc(x->ctx->arena, sizeof(ty_datum_t) * (size_t)(nk + 1));
         for (int i = 0; i < w->npart; i++)
-            if (!eval(x, r.part[i], in[j], &wr->key[i]))
+            if (!ex__eval(x, r.part[i], in[j], &wr->key[i]))
                 return false;
         for (int i = 0; i < w->norder; i++)
-            if (!eval(x, r.order[i], in[j], &wr->key[w->npart + i]))
+            if (!ex__eval(x, r.order[i], in[j], &wr->key[w->npart + i]))
                 return false;
         if (btype != TY_INVALID) {
             /* RANGE with offset: this row's value in the bound's type, and its own bounds. */
@@ -349,15 +343,15 @@ bool ex__window_run(ex_exec_t *x, const plan_rel_t *rel, ty_datum_t **in, int n,
             if (!v->isnull && w->order[0]->type != btype && !ty_cast_datum(w->order[0]->type, btype, -1, v, x->ctx, &wr->rv))
                 return false;
             wr->sb.isnull = wr->eb.isnull = true;
-            if (!v->isnull && r.sbound && !eval(x, r.sbound, in[j], &wr->sb))
+            if (!v->isnull && r.sbound && !ex__eval(x, r.sbound, in[j], &wr->sb))
                 return false;
-            if (!v->isnull && r.ebound && !eval(x, r.ebound, in[j], &wr->eb))
+            if (!v->isnull && r.ebound && !ex__eval(x, r.ebound, in[j], &wr->eb))
                 return false;
         } else if (w->norder == 1) {
             wr->rv = wr->key[w->npart];
         }
     }
-    sort_rows(keys, nk, r.rows, cm_arena_alloc(x->ctx->arena, sizeof(wrow_t) * (size_t)(n + 1)), n);
+    ex__sort_rows(keys, nk, r.rows, cm_arena_alloc(x->ctx->arena, sizeof(wrow_t) * (size_t)(n + 1)), n);
     /* Peer groups, numbered from 0 in each partition. */
     r.group = cm_arena_zalloc(x->ctx->arena, sizeof(int) * (size_t)(n + 1));
     r.gstart = cm_arena_zalloc(x->ctx->arena, sizeof(int) * (size_t)(n + 1));
@@ -381,22 +375,22 @@ bool ex__window_run(ex_exec_t *x, const plan_rel_t *rel, ty_datum_t **in, int n,
         if (fn->agg) {
             ty_expr_t **es = cm_arena_alloc(x->ctx->arena, sizeof(ty_expr_t *) * (size_t)(plan_agg_nexprs(fn->agg) + 1));
             nargs[k] = plan_agg_exprs(fn->agg, es);
-            if (!inst(x, es, nargs[k], &args[k]))
+            if (!ex__inst_list(x, es, nargs[k], &args[k]))
                 return false;
         } else {
             nargs[k] = fn->nargs;
-            if (!inst(x, (ty_expr_t **)fn->args, fn->nargs, &args[k]))
+            if (!ex__inst_list(x, (ty_expr_t **)fn->args, fn->nargs, &args[k]))
                 return false;
         }
     }
     for (int ps = 0; ps < n;) {
         int pe = ps + 1;
-        while (pe < n && same_keys(keys, 0, w->npart, &r.rows[ps], &r.rows[pe]))
+        while (pe < n && ex__same_keys(keys, 0, w->npart, &r.rows[ps], &r.rows[pe]))
             pe++;
         int g = 0;
         r.gstart[0] = ps;
         for (int i = ps; i < pe; i++) {
-            if (i > ps && !same_keys(keys, w->npart, nk, &r.rows[i - 1], &r.rows[i])) {
+            if (i > ps && !ex__same_keys(keys, w->npart, nk, &r.rows[i - 1], &r.rows[i])) {
                 r.gend[g] = i - 1;
                 r.gstart[++g] = i;
             }
@@ -405,8 +399,8 @@ bool ex__window_run(ex_exec_t *x, const plan_rel_t *rel, ty_datum_t **in, int n,
         r.gend[g] = pe - 1;
         for (int k = 0; k < nfn; k++) {
             const plan_wfunc_t *fn = w->funcs[k];
-            bool ok = fn->agg ? agg_partition(&r, fn->agg, args[k], nargs[k], ps, pe, vals[k])
-                              : func_partition(&r, fn, args[k], ps, pe, vals[k]);
+            bool ok = fn->agg ? ex__agg_partition(&r, fn->agg, args[k], nargs[k], ps, pe, vals[k])
+                              : ex__func_partition(&r, fn, args[k], ps, pe, vals[k]);
             if (!ok)
                 return false;
         }

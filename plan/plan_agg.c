@@ -54,7 +54,7 @@ plan_aggstate_t *plan_agg_start(const plan_agg_t *a, ty_ctx_t *ctx)
     return st;
 }
 
-static void append(ty_ctx_t *ctx, plan_aggstate_t *st, const char *p, size_t n)
+static void plan__append(ty_ctx_t *ctx, plan_aggstate_t *st, const char *p, size_t n)
 {
     if (st->len + n > st->cap) {
         size_t cap = (st->len + n) * 2 + 16;
@@ -69,7 +69,7 @@ static void append(ty_ctx_t *ctx, plan_aggstate_t *st, const char *p, size_t n)
     st->len += n;
 }
 
-static bool add_value(const plan_agg_t *a, plan_aggstate_t *st, const ty_datum_t *v, ty_ctx_t *ctx)
+static bool plan__add_value(const plan_agg_t *a, plan_aggstate_t *st, const ty_datum_t *v, ty_ctx_t *ctx)
 {
     ty_datum_t c = *v;
     ty_oid_t from = a->args[0]->type;
@@ -89,7 +89,7 @@ static bool add_value(const plan_agg_t *a, plan_aggstate_t *st, const ty_datum_t
     return true;
 }
 
-static bool step(const plan_agg_t *a, plan_aggstate_t *st, const ty_datum_t *args, ty_ctx_t *ctx)
+static bool plan__step(const plan_agg_t *a, plan_aggstate_t *st, const ty_datum_t *args, ty_ctx_t *ctx)
 {
     if (st->seen) {
         bool added;
@@ -129,7 +129,7 @@ static bool step(const plan_agg_t *a, plan_aggstate_t *st, const ty_datum_t *arg
         return true;
     case PLAN_AGG_SUM:
     case PLAN_AGG_AVG:
-        return add_value(a, st, &args[0], ctx);
+        return plan__add_value(a, st, &args[0], ctx);
     case PLAN_AGG_MIN:
     case PLAN_AGG_MAX: {
         int c = st->have ? ty_datum_compare(a->type, &args[0], &st->acc) : 0;
@@ -151,8 +151,8 @@ static bool step(const plan_agg_t *a, plan_aggstate_t *st, const ty_datum_t *arg
     case PLAN_AGG_STRING_AGG:
         /* The delimiter goes before every value but the first; a NULL delimiter is empty. */
         if (st->have && !args[1].isnull)
-            append(ctx, st, args[1].v.s.p, args[1].v.s.len);
-        append(ctx, st, args[0].v.s.p, args[0].v.s.len);
+            plan__append(ctx, st, args[1].v.s.p, args[1].v.s.len);
+        plan__append(ctx, st, args[0].v.s.p, args[0].v.s.len);
         st->have = true;
         return true;
     case PLAN_AGG_COUNT_STAR:
@@ -164,13 +164,13 @@ static bool step(const plan_agg_t *a, plan_aggstate_t *st, const ty_datum_t *arg
 }
 
 /* DISTINCT without ORDER BY hands values over sorted, as PostgreSQL's sort for DISTINCT does (NULLs last). */
-static void sort_items(ty_oid_t type, ty_datum_t *v, ty_datum_t *tmp, int n)
+static void plan__sort_items(ty_oid_t type, ty_datum_t *v, ty_datum_t *tmp, int n)
 {
     if (n < 2)
         return;
     int h = n / 2;
-    sort_items(type, v, tmp, h);
-    sort_items(type, v + h, tmp, n - h);
+    plan__sort_items(type, v, tmp, h);
+    plan__sort_items(type, v + h, tmp, n - h);
     int i = 0, j = h, k = 0;
     while (i < h && j < n)
         tmp[k++] = ty_datum_compare(type, &v[j], &v[i]) < 0 ? v[j++] : v[i++];
@@ -208,18 +208,18 @@ bool plan_array_of(ty_ctx_t *ctx, ty_oid_t elem, ty_oid_t type, const ty_datum_t
     return ty_expr_eval(arr, ctx, NULL, NULL, out);
 }
 
-static bool array_agg_finish(const plan_agg_t *a, plan_aggstate_t *st, ty_ctx_t *ctx, ty_datum_t *out)
+static bool plan__array_agg_finish(const plan_agg_t *a, plan_aggstate_t *st, ty_ctx_t *ctx, ty_datum_t *out)
 {
     ty_oid_t in = a->args[0]->type;
     if (a->distinct && a->norder == 0)
-        sort_items(in, st->items, cm_arena_alloc(ctx->arena, sizeof(ty_datum_t) * (size_t)st->nitems), st->nitems);
+        plan__sort_items(in, st->items, cm_arena_alloc(ctx->arena, sizeof(ty_datum_t) * (size_t)st->nitems), st->nitems);
     return plan_array_of(ctx, in, a->type, st->items, st->nitems, out);
 }
 
 bool plan_agg_step(const plan_agg_t *a, plan_aggstate_t *st, const ty_datum_t *vals, ty_ctx_t *ctx)
 {
     if (a->norder == 0)
-        return step(a, st, vals, ctx);
+        return plan__step(a, st, vals, ctx);
     if (st->npending == st->pending_cap) {
         int cap = st->pending_cap ? st->pending_cap * 2 : 16;
         ty_datum_t **p = cm_arena_alloc(ctx->arena, sizeof(*p) * (size_t)cap);
@@ -241,7 +241,7 @@ bool plan_agg_finish(const plan_agg_t *a, plan_aggstate_t *st, ty_ctx_t *ctx, ty
         ty_datum_t **tmp = cm_arena_alloc(ctx->arena, sizeof(*tmp) * (size_t)st->npending);
         plan_rows_sort(a->keys, a->norder, st->pending, tmp, st->npending);
         for (int i = 0; i < st->npending; i++)
-            if (!step(a, st, st->pending[i], ctx))
+            if (!plan__step(a, st, st->pending[i], ctx))
                 return false;
         st->npending = 0;
     }
@@ -264,7 +264,7 @@ bool plan_agg_finish(const plan_agg_t *a, plan_aggstate_t *st, ty_ctx_t *ctx, ty
     case PLAN_AGG_ARRAY_AGG:
         if (st->nitems == 0)
             break;
-        return array_agg_finish(a, st, ctx, out);
+        return plan__array_agg_finish(a, st, ctx, out);
     case PLAN_AGG_STRING_AGG:
         if (!st->have)
             break;

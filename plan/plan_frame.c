@@ -9,7 +9,7 @@
 #include "plan/plan.h"
 
 /* RANGE with offset: does value v lie on the frame's side of bound (start: at or after, end: at or before)? */
-static bool range_in(const plan_frame_rows_t *f, const ty_datum_t *v, const ty_datum_t *bound, bool start)
+static bool plan__range_in(const plan_frame_rows_t *f, const ty_datum_t *v, const ty_datum_t *bound, bool start)
 {
     if (v->isnull || bound->isnull)
         return false;
@@ -26,7 +26,7 @@ static bool range_in(const plan_frame_rows_t *f, const ty_datum_t *v, const ty_d
  * so one function answers both. A start past the rows is pe, an end before
  * them ps - 1 (an empty frame); frame_of clamps the rest.
  */
-static int64_t offset_bound(const plan_frame_rows_t *f, int ps, int pe, int i, int64_t d, bool start)
+static int64_t plan__offset_bound(const plan_frame_rows_t *f, int ps, int pe, int i, int64_t d, bool start)
 {
     plan_frame_mode_t mode = f->w->frame.mode;
     int g = f->group[i], ngroups = f->group[pe - 1] + 1;
@@ -43,12 +43,12 @@ static int64_t offset_bound(const plan_frame_rows_t *f, int ps, int pe, int i, i
         return edge[g]; /* RANGE from a NULL key: its peers */
     if (start) {
         for (int j = ps; j < pe; j++)
-            if (range_in(f, &f->rv[j], &f->sb[i], true))
+            if (plan__range_in(f, &f->rv[j], &f->sb[i], true))
                 return j;
         return pe;
     }
     for (int j = pe - 1; j >= ps; j--)
-        if (range_in(f, &f->rv[j], &f->eb[i], false))
+        if (plan__range_in(f, &f->rv[j], &f->eb[i], false))
             return j;
     return ps - 1;
 }
@@ -56,13 +56,13 @@ static int64_t offset_bound(const plan_frame_rows_t *f, int ps, int pe, int i, i
 /* Where the start (or the end) of row i's frame falls: one function for
  * both, since they differ only in which edge of the partition or of a peer
  * group they take. The partition's edge is the answer for UNBOUNDED. */
-static int64_t frame_bound(const plan_frame_rows_t *f, int ps, int pe, int i, plan_frame_bound_t kind, int64_t off, bool start)
+static int64_t plan__frame_bound(const plan_frame_rows_t *f, int ps, int pe, int i, plan_frame_bound_t kind, int64_t off, bool start)
 {
     int64_t cur = f->w->frame.mode == PLAN_FRAME_ROWS ? i : (start ? f->gstart : f->gend)[f->group[i]];
     switch (kind) {
     case PLAN_BOUND_PRECEDING:
     case PLAN_BOUND_FOLLOWING:
-        return offset_bound(f, ps, pe, i, kind == PLAN_BOUND_PRECEDING ? -off : off, start);
+        return plan__offset_bound(f, ps, pe, i, kind == PLAN_BOUND_PRECEDING ? -off : off, start);
     case PLAN_BOUND_CURRENT_ROW:
         return cur;
     case PLAN_BOUND_NONE: /* an end left out is CURRENT ROW */
@@ -78,8 +78,8 @@ static int64_t frame_bound(const plan_frame_rows_t *f, int ps, int pe, int i, pl
 void plan_frame_of(const plan_frame_rows_t *f, int ps, int pe, int i, int *fs, int *fe)
 {
     const plan_frame_t *fr = &f->w->frame;
-    int64_t s = frame_bound(f, ps, pe, i, fr->start, f->soff, true);
-    int64_t e = frame_bound(f, ps, pe, i, fr->end, f->eoff, false);
+    int64_t s = plan__frame_bound(f, ps, pe, i, fr->start, f->soff, true);
+    int64_t e = plan__frame_bound(f, ps, pe, i, fr->end, f->eoff, false);
     if (s < ps)
         s = ps;
     if (e > pe - 1)

@@ -34,7 +34,7 @@ plan_rowset_t *plan_rowset_new(cm_arena_t *a, int ncols, const ty_oid_t *types)
     return s;
 }
 
-static uint64_t row_hash(const plan_rowset_t *s, const ty_datum_t *row)
+static uint64_t plan__row_hash(const plan_rowset_t *s, const ty_datum_t *row)
 {
     uint64_t h = 0x9e3779b97f4a7c15ull;
     for (int i = 0; i < s->ncols; i++) {
@@ -44,7 +44,7 @@ static uint64_t row_hash(const plan_rowset_t *s, const ty_datum_t *row)
     return h;
 }
 
-static bool row_equal(const plan_rowset_t *s, const ty_datum_t *a, const ty_datum_t *b)
+static bool plan__row_equal(const plan_rowset_t *s, const ty_datum_t *a, const ty_datum_t *b)
 {
     for (int i = 0; i < s->ncols; i++) {
         if (a[i].isnull || b[i].isnull) {
@@ -58,7 +58,7 @@ static bool row_equal(const plan_rowset_t *s, const ty_datum_t *a, const ty_datu
     return true;
 }
 
-static void grow(plan_rowset_t *s)
+static void plan__grow(plan_rowset_t *s)
 {
     size_t n = s->nbuckets * 2;
     plan_rowent_t **b = cm_arena_zalloc(s->arena, sizeof(plan_rowent_t *) * n);
@@ -73,16 +73,16 @@ static void grow(plan_rowset_t *s)
 
 plan_rowent_t *plan_rowset_find(plan_rowset_t *s, const ty_datum_t *row, bool add, bool *added)
 {
-    uint64_t h = row_hash(s, row);
+    uint64_t h = plan__row_hash(s, row);
     if (added)
         *added = false;
     for (plan_rowent_t *e = s->buckets[h & (s->nbuckets - 1)]; e; e = e->next)
-        if (e->hash == h && row_equal(s, e->row, row))
+        if (e->hash == h && plan__row_equal(s, e->row, row))
             return e;
     if (!add)
         return NULL;
     if (s->count + 1 > s->nbuckets)
-        grow(s);
+        plan__grow(s);
     plan_rowent_t *e = cm_arena_zalloc(s->arena, sizeof(*e));
     ty_datum_t *copy = cm_arena_alloc(s->arena, sizeof(ty_datum_t) * (size_t)(s->ncols ? s->ncols : 1));
     if (s->ncols)
