@@ -182,6 +182,42 @@ static inline bool plan_rel_is_read(const plan_rel_t *r)
     return r->kind == PLAN_REL_GET || r->kind == PLAN_REL_SESSION;
 }
 
+/*
+ * Expressions and predicates of a plan (plan_expr.c), for whoever rewrites
+ * or prints one (the planner's optimizer passes, the printer). Rewrites
+ * copy the nodes they change and share the rest: one node may sit in
+ * several trees of a plan.
+ */
+/* A list of conjuncts (predicates joined by AND), in evaluation order. */
+typedef struct plan_conj {
+    int n, cap;
+    ty_expr_t **e;
+} plan_conj_t;
+void plan_conj_add(cm_arena_t *a, plan_conj_t *l, ty_expr_t *e);
+/* Adds the conjuncts of p (nested ANDs flattened, NULL adds none). */
+void plan_conj_split(cm_arena_t *a, plan_conj_t *l, ty_expr_t *p);
+/* The conjuncts as one predicate (NULL when there are none). */
+ty_expr_t *plan_conj_and(cm_arena_t *a, ty_expr_t *const *es, int n);
+/* The lowest and highest column e reads (lo > hi: none). */
+void plan_expr_cols(const ty_expr_t *e, int *lo, int *hi);
+/* Marks used[i] for each column i that e reads. */
+void plan_expr_mark(const ty_expr_t *e, bool *used);
+/* Calls random(), clock_timestamp(), pg_sleep() ...: never moved, duplicated or dropped. */
+bool plan_expr_volatile(const ty_expr_t *e);
+/* e with column i read as column map[i]. */
+ty_expr_t *plan_expr_remap(cm_arena_t *a, ty_expr_t *e, const int *map);
+/* e with column i read as column i + delta. */
+ty_expr_t *plan_expr_shift(cm_arena_t *a, ty_expr_t *e, int delta);
+/* e with column i replaced by the expression with[i]. */
+ty_expr_t *plan_expr_subst(cm_arena_t *a, ty_expr_t *e, ty_expr_t *const *with);
+ty_expr_t *plan_expr_column(cm_arena_t *a, int index, ty_oid_t type);
+/* a = b where both are columns of one type compared by that type's "=": *l and *r are their indexes. */
+bool plan_expr_col_eq(const ty_expr_t *e, int *l, int *r);
+/* column = constant (either way round, the constant not NULL) of one type's "=". */
+bool plan_expr_col_const(const ty_expr_t *e, int *col, ty_expr_t **value);
+/* l = r with the given "=" operator. */
+ty_expr_t *plan_expr_eq(cm_arena_t *a, const ty_func_t *eq, ty_expr_t *l, ty_expr_t *r);
+
 /* One WITH query, bound once and read by every reference to it. */
 struct plan_cte {
     int id;                       /* l<id> in EXPLAIN; its slot in an execution's CTE results */

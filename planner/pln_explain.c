@@ -194,7 +194,7 @@ static void project_out(explain_t *x, const plan_rel_t *r, int depth)
 typedef struct join_block {
     int n, cap;
     const plan_rel_t **in;
-    pln_conj_t on;
+    plan_conj_t on;
 } join_block_t;
 
 static bool is_inner(const plan_rel_t *r)
@@ -218,7 +218,7 @@ static void block_collect(explain_t *x, const plan_rel_t *r, int offset, join_bl
     }
     block_collect(x, r->input, offset, jb);
     block_collect(x, r->right, offset + r->input->ncols, jb);
-    pln__conj_split(x->b->arena, &jb->on, pln__expr_shift(x->b->arena, r->pred, offset));
+    plan_conj_split(x->b->arena, &jb->on, plan_expr_shift(x->b->arena, r->pred, offset));
 }
 
 static int class_root(int *parent, int c)
@@ -233,22 +233,22 @@ static int class_root(int *parent, int c)
  * (#0 = #3 = #6, Materialize's join keys), in the order of their first
  * column, then the other conjuncts as written.
  */
-static void join_on_out(explain_t *x, int ncols, const pln_conj_t *on)
+static void join_on_out(explain_t *x, int ncols, const plan_conj_t *on)
 {
     cm_arena_t *a = x->b->arena;
     int *parent = cm_arena_alloc(a, sizeof(int) * (size_t)(ncols ? ncols : 1));
     bool *in_class = cm_arena_zalloc(a, sizeof(bool) * (size_t)(ncols ? ncols : 1));
     for (int c = 0; c < ncols; c++)
         parent[c] = c;
-    pln_conj_t rest = {0};
+    plan_conj_t rest = {0};
     for (int i = 0; i < on->n; i++) {
         int l, r;
-        if (pln__expr_col_eq(on->e[i], &l, &r) && l < ncols && r < ncols) {
+        if (plan_expr_col_eq(on->e[i], &l, &r) && l < ncols && r < ncols) {
             int pl = class_root(parent, l), pr = class_root(parent, r);
             parent[pl > pr ? pl : pr] = pl < pr ? pl : pr;   /* the smallest column is each class's root */
             in_class[l] = in_class[r] = true;
         } else {
-            pln__conj_add(a, &rest, on->e[i]);
+            plan_conj_add(a, &rest, on->e[i]);
         }
     }
     bool first = true;
@@ -266,7 +266,7 @@ static void join_on_out(explain_t *x, int ncols, const pln_conj_t *on)
     if (rest.n) {
         if (!first)
             cm_buf_put_str(&x->line, " AND ");
-        pln__explain_pred(x->b, &x->line, pln__conj_and(a, rest.e, rest.n), false);
+        pln__explain_pred(x->b, &x->line, plan_conj_and(a, rest.e, rest.n), false);
     }
 }
 
@@ -279,8 +279,8 @@ static void join_out(explain_t *x, const plan_rel_t *r, const ty_expr_t *on, int
     if (is_inner(r))
         block_collect(x, r, 0, &jb);
     else
-        pln__conj_split(x->b->arena, &jb.on, r->pred);   /* an outer join's inputs are each their own plan */
-    pln__conj_split(x->b->arena, &jb.on, (ty_expr_t *)on);
+        plan_conj_split(x->b->arena, &jb.on, r->pred);   /* an outer join's inputs are each their own plan */
+    plan_conj_split(x->b->arena, &jb.on, (ty_expr_t *)on);
     line_begin(x, depth);
     if (is_inner(r) && jb.on.n == 0) {
         cm_buf_put_str(&x->line, "CrossJoin");

@@ -30,7 +30,7 @@
 typedef struct leaf {
     plan_rel_t *rel;
     int offset;                   /* of its first column in the block's row */
-    pln_conj_t add;               /* filters derived for it, over its own columns */
+    plan_conj_t add;               /* filters derived for it, over its own columns */
 } leaf_t;
 
 /* A column of the block's row known equal to a constant. */
@@ -46,7 +46,7 @@ typedef struct block {
     int nleaves, leaves_cap;
     leaf_t *leaves;
     int width;
-    pln_conj_t eqs;               /* the equalities taken out of the join conditions (block columns) */
+    plan_conj_t eqs;               /* the equalities taken out of the join conditions (block columns) */
     int nknown, known_cap;
     known_t *known;
 } block_t;
@@ -93,19 +93,19 @@ static void collect(block_t *k, plan_rel_t *r, int offset)
     }
     collect(k, r->input, offset);
     collect(k, r->right, offset + r->input->ncols);
-    pln_conj_t on = {0}, rest = {0};
-    pln__conj_split(a, &on, r->pred);
+    plan_conj_t on = {0}, rest = {0};
+    plan_conj_split(a, &on, r->pred);
     bool stuck = false;
     for (int i = 0; i < on.n; i++) {
         int l, rr;
         ty_expr_t *v;
-        stuck |= pln__expr_volatile(on.e[i]);
-        if (!stuck && (pln__expr_col_eq(on.e[i], &l, &rr) || pln__expr_col_const(on.e[i], &l, &v)))
-            pln__conj_add(a, &k->eqs, pln__expr_shift(a, on.e[i], offset));
+        stuck |= plan_expr_volatile(on.e[i]);
+        if (!stuck && (plan_expr_col_eq(on.e[i], &l, &rr) || plan_expr_col_const(on.e[i], &l, &v)))
+            plan_conj_add(a, &k->eqs, plan_expr_shift(a, on.e[i], offset));
         else
-            pln__conj_add(a, &rest, on.e[i]);
+            plan_conj_add(a, &rest, on.e[i]);
     }
-    r->pred = pln__conj_and(a, rest.e, rest.n);
+    r->pred = plan_conj_and(a, rest.e, rest.n);
 }
 
 /*
@@ -120,12 +120,12 @@ static void scan_known(block_t *k, const plan_rel_t *r, int offset, const int *u
         if (plan_rel_is_read(r))
             return;
         if (r->kind == PLAN_REL_FILTER) {
-            pln_conj_t c = {0};
-            pln__conj_split(a, &c, r->pred);
-            for (int i = 0; i < c.n && !pln__expr_volatile(c.e[i]); i++) {
+            plan_conj_t c = {0};
+            plan_conj_split(a, &c, r->pred);
+            for (int i = 0; i < c.n && !plan_expr_volatile(c.e[i]); i++) {
                 int col;
                 ty_expr_t *v;
-                if (pln__expr_col_const(c.e[i], &col, &v) && col < width && up[col] >= 0)
+                if (plan_expr_col_const(c.e[i], &col, &v) && col < width && up[col] >= 0)
                     add_known(k, offset + up[col], v, c.e[i]->func, true);
             }
             r = r->input;
@@ -170,7 +170,7 @@ static int leaf_of(const block_t *k, int col)
 
 static ty_expr_t *col_ref(block_t *k, int col, ty_oid_t type)
 {
-    return pln__expr_column(k->b->arena, col - k->leaves[leaf_of(k, col)].offset, type);
+    return plan_expr_column(k->b->arena, col - k->leaves[leaf_of(k, col)].offset, type);
 }
 
 static bool same_value(const ty_expr_t *x, const ty_expr_t *y)
@@ -179,28 +179,28 @@ static bool same_value(const ty_expr_t *x, const ty_expr_t *y)
 }
 
 /* Puts each equality between inputs at the lowest join of the block that sees both of its columns. */
-static void place(block_t *k, plan_rel_t *r, int offset, const pln_conj_t *eqs)
+static void place(block_t *k, plan_rel_t *r, int offset, const plan_conj_t *eqs)
 {
     cm_arena_t *a = k->b->arena;
-    pln_conj_t left = {0}, right = {0}, here = {0};
+    plan_conj_t left = {0}, right = {0}, here = {0};
     int lw = r->input->ncols;
     for (int i = 0; i < eqs->n; i++) {
         int lo, hi;
-        pln__expr_cols(eqs->e[i], &lo, &hi);
+        plan_expr_cols(eqs->e[i], &lo, &hi);
         if (hi < offset + lw)
-            pln__conj_add(a, &left, eqs->e[i]);
+            plan_conj_add(a, &left, eqs->e[i]);
         else if (lo >= offset + lw)
-            pln__conj_add(a, &right, eqs->e[i]);
+            plan_conj_add(a, &right, eqs->e[i]);
         else
-            pln__conj_add(a, &here, pln__expr_shift(a, eqs->e[i], -offset));
+            plan_conj_add(a, &here, plan_expr_shift(a, eqs->e[i], -offset));
     }
     if (is_inner(r->input))
         place(k, r->input, offset, &left);
     if (is_inner(r->right))
         place(k, r->right, offset + lw, &right);
     /* The keys first, then what the condition had besides equalities. */
-    pln__conj_split(a, &here, r->pred);
-    r->pred = pln__conj_and(a, here.e, here.n);
+    plan_conj_split(a, &here, r->pred);
+    r->pred = plan_conj_and(a, here.e, here.n);
     r->kind = r->pred ? PLAN_REL_JOIN : PLAN_REL_PRODUCT;
     r->join = PLAN_JOIN_INNER;
 }
@@ -213,8 +213,8 @@ static plan_rel_t *rebuild(block_t *k, plan_rel_t *r, int *next)
         if (l->add.n == 0)
             return l->rel;
         if (l->rel->kind == PLAN_REL_FILTER) {
-            pln__conj_split(k->b->arena, &l->add, l->rel->pred);   /* the derived equalities first */
-            l->rel->pred = pln__conj_and(k->b->arena, l->add.e, l->add.n);
+            plan_conj_split(k->b->arena, &l->add, l->rel->pred);   /* the derived equalities first */
+            l->rel->pred = plan_conj_and(k->b->arena, l->add.e, l->add.n);
             return l->rel;
         }
         return pln__filter_over(k->b, l->rel, l->add.e, l->add.n);
@@ -265,7 +265,7 @@ static plan_rel_t *lift(pln_binder_t *b, plan_rel_t *r, int **pick)
         (*pick)[i] = lp[i];
     for (int i = 0; i < rw; i++)
         (*pick)[lw + i] = nl + rp[i];
-    r->pred = pln__expr_remap(a, r->pred, *pick);
+    r->pred = plan_expr_remap(a, r->pred, *pick);
     r->input = l;
     r->right = rr;
     r->ncols = nl + rr->ncols;
@@ -298,13 +298,13 @@ static plan_rel_t *block(pln_binder_t *b, plan_rel_t *r)
         int l, rr;
         ty_expr_t *v;
         ty_expr_t *e = k.eqs.e[i];
-        if (pln__expr_col_eq(e, &l, &rr)) {
+        if (plan_expr_col_eq(e, &l, &rr)) {
             int pl = root_of(parent, l), pr = root_of(parent, rr);
             parent[pl > pr ? pl : pr] = pl < pr ? pl : pr;
             member[l] = member[rr] = true;
             type[l] = type[rr] = e->args[0]->type;
             eq[l] = eq[rr] = e->func;
-        } else if (pln__expr_col_const(e, &l, &v)) {
+        } else if (plan_expr_col_const(e, &l, &v)) {
             add_known(&k, l, v, e->func, false);
         }
     }
@@ -316,7 +316,7 @@ static plan_rel_t *block(pln_binder_t *b, plan_rel_t *r)
             eq[c] = k.known[i].eq;
         }
     }
-    pln_conj_t keys = {0};
+    plan_conj_t keys = {0};
     int *rep = cm_arena_alloc(a, sizeof(int) * (size_t)(k.nleaves ? k.nleaves : 1));
     for (int c = 0; c < w; c++) {
         if (!member[c] || root_of(parent, c) != c)
@@ -342,8 +342,8 @@ static plan_rel_t *block(pln_binder_t *b, plan_rel_t *r)
                     for (int i = 0; i < k.nknown && !present; i++)
                         present = k.known[i].present && k.known[i].col == m && same_value(k.known[i].value, consts[j]->value);
                     if (!present)
-                        pln__conj_add(a, &k.leaves[leaf_of(&k, m)].add,
-                                      pln__expr_eq(a, consts[j]->eq, col_ref(&k, m, type[m]), consts[j]->value));
+                        plan_conj_add(a, &k.leaves[leaf_of(&k, m)].add,
+                                      plan_expr_eq(a, consts[j]->eq, col_ref(&k, m, type[m]), consts[j]->value));
                 }
             }
             continue;
@@ -356,14 +356,14 @@ static plan_rel_t *block(pln_binder_t *b, plan_rel_t *r)
                 continue;
             int li = leaf_of(&k, m);
             if (rep[li] >= 0) {
-                pln__conj_add(a, &k.leaves[li].add,
-                              pln__expr_eq(a, eq[m], col_ref(&k, rep[li], type[m]), col_ref(&k, m, type[m])));
+                plan_conj_add(a, &k.leaves[li].add,
+                              plan_expr_eq(a, eq[m], col_ref(&k, rep[li], type[m]), col_ref(&k, m, type[m])));
                 continue;
             }
             rep[li] = m;
             if (prev >= 0)
-                pln__conj_add(a, &keys, pln__expr_eq(a, eq[m], pln__expr_column(a, prev, type[m]),
-                                                     pln__expr_column(a, m, type[m])));
+                plan_conj_add(a, &keys, plan_expr_eq(a, eq[m], plan_expr_column(a, prev, type[m]),
+                                                     plan_expr_column(a, m, type[m])));
             prev = m;
         }
     }
@@ -394,17 +394,17 @@ static void outer_consts(pln_binder_t *b, plan_rel_t *r)
     scan_known(&k, kept, kept_off, up, kept->ncols);
     int nkept = k.nknown;
     scan_known(&k, nullable, null_off, up, nullable->ncols);
-    pln_conj_t on = {0}, add = {0};
-    pln__conj_split(a, &on, r->pred);
-    for (int i = 0; i < on.n && !pln__expr_volatile(on.e[i]); i++) {
+    plan_conj_t on = {0}, add = {0};
+    plan_conj_split(a, &on, r->pred);
+    for (int i = 0; i < on.n && !plan_expr_volatile(on.e[i]); i++) {
         int col;
         ty_expr_t *v;
-        if (pln__expr_col_const(on.e[i], &col, &v) && col >= kept_off && col < kept_off + kept->ncols)
+        if (plan_expr_col_const(on.e[i], &col, &v) && col >= kept_off && col < kept_off + kept->ncols)
             add_known(&k, col, v, on.e[i]->func, false);
     }
-    for (int i = 0; i < on.n && !pln__expr_volatile(on.e[i]); i++) {
+    for (int i = 0; i < on.n && !plan_expr_volatile(on.e[i]); i++) {
         int x, y;
-        if (!pln__expr_col_eq(on.e[i], &x, &y))
+        if (!plan_expr_col_eq(on.e[i], &x, &y))
             continue;
         bool x_kept = x >= kept_off && x < kept_off + kept->ncols;
         bool y_kept = y >= kept_off && y < kept_off + kept->ncols;
@@ -420,8 +420,8 @@ static void outer_consts(pln_binder_t *b, plan_rel_t *r)
             if (present)
                 continue;
             add_known(&k, nc, k.known[j].value, k.known[j].eq, true);
-            pln__conj_add(a, &add, pln__expr_eq(a, k.known[j].eq,
-                                                pln__expr_column(a, nc - null_off, on.e[i]->args[0]->type),
+            plan_conj_add(a, &add, plan_expr_eq(a, k.known[j].eq,
+                                                plan_expr_column(a, nc - null_off, on.e[i]->args[0]->type),
                                                 k.known[j].value));
         }
     }
@@ -451,7 +451,7 @@ static plan_rel_t *equiv(pln_binder_t *b, plan_rel_t *r)
             plan_rel_t *p = pln__rel_new(b, PLAN_REL_PROJECT, core, n);
             p->exprs = cm_arena_alloc(b->arena, sizeof(ty_expr_t *) * (size_t)(n ? n : 1));
             for (int i = 0; i < n; i++) {
-                p->exprs[i] = pln__expr_column(b->arena, pick[i], core->types[pick[i]]);
+                p->exprs[i] = plan_expr_column(b->arena, pick[i], core->types[pick[i]]);
                 p->types[i] = core->types[pick[i]];
             }
             return p;

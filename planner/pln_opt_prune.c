@@ -92,7 +92,7 @@ static plan_rel_t *narrow(prune_t *p, plan_rel_t *r, const bool *need, int *map)
     for (int i = 0; i < r->ncols; i++) {
         if (map[i] < 0)
             continue;
-        proj->exprs[map[i]] = pln__expr_column(p->b->arena, i, r->types[i]);
+        proj->exprs[map[i]] = plan_expr_column(p->b->arena, i, r->types[i]);
         proj->types[map[i]] = r->types[i];
     }
     return proj;
@@ -113,7 +113,7 @@ static plan_rel_t *prune_values(prune_t *p, plan_rel_t *r, const bool *need, int
         bool keep = need[c];
         /* One row is a projection to PostgreSQL (it pulls it up); more are a VALUES scan that computes each. */
         for (int row = 0; row < r->nrows && !keep; row++)
-            keep = r->nrows > 1 ? r->rows[row][c]->kind != TY_EXPR_CONST : pln__expr_volatile(r->rows[row][c]);
+            keep = r->nrows > 1 ? r->rows[row][c]->kind != TY_EXPR_CONST : plan_expr_volatile(r->rows[row][c]);
         map[c] = keep ? n++ : -1;
     }
     if (n == r->ncols)
@@ -146,9 +146,9 @@ static plan_rel_t *prune_filter(prune_t *p, plan_rel_t *r, const bool *need, int
 {
     bool *in = bools(p, r->ncols);
     memcpy(in, need, sizeof(bool) * (size_t)r->ncols);
-    pln__expr_mark(r->pred, in);
+    plan_expr_mark(r->pred, in);
     r->input = prune(p, r->input, in, map);
-    r->pred = pln__expr_remap(p->b->arena, r->pred, map);
+    r->pred = plan_expr_remap(p->b->arena, r->pred, map);
     same_as_input(r);
     return r;
 }
@@ -186,13 +186,13 @@ static bool fuse(prune_t *p, plan_rel_t *r)
     ty_expr_t **exprs = cm_arena_alloc(a, sizeof(ty_expr_t *) * (size_t)(r->ncols ? r->ncols : 1));
     if (all_columns(in->exprs, in->ncols)) {
         for (int i = 0; i < r->ncols; i++)
-            exprs[i] = pln__expr_subst(a, r->exprs[i], in->exprs);
+            exprs[i] = plan_expr_subst(a, r->exprs[i], in->exprs);
     } else if (all_columns(r->exprs, r->ncols)) {
         int *uses = cm_arena_zalloc(a, sizeof(int) * (size_t)(in->ncols ? in->ncols : 1));
         for (int i = 0; i < r->ncols; i++)
             uses[r->exprs[i]->index]++;
         for (int c = 0; c < in->ncols; c++)
-            if (in->exprs[c]->kind != TY_EXPR_COLUMN && (uses[c] > 1 || (uses[c] == 0 && pln__expr_volatile(in->exprs[c]))))
+            if (in->exprs[c]->kind != TY_EXPR_COLUMN && (uses[c] > 1 || (uses[c] == 0 && plan_expr_volatile(in->exprs[c]))))
                 return false;
         for (int i = 0; i < r->ncols; i++)
             exprs[i] = in->exprs[r->exprs[i]->index];
@@ -209,10 +209,10 @@ static plan_rel_t *prune_project(prune_t *p, plan_rel_t *r, const bool *need, in
     int nin = r->input->ncols, n = 0;
     bool *in = bools(p, nin);
     for (int i = 0; i < r->ncols; i++) {
-        bool keep = need[i] || pln__expr_volatile(r->exprs[i]);
+        bool keep = need[i] || plan_expr_volatile(r->exprs[i]);
         map[i] = keep ? n++ : -1;
         if (keep)
-            pln__expr_mark(r->exprs[i], in);
+            plan_expr_mark(r->exprs[i], in);
     }
     int *in_map = ints(p, nin);
     r->input = prune_mapped(p, r->input, in, in_map);
@@ -221,7 +221,7 @@ static plan_rel_t *prune_project(prune_t *p, plan_rel_t *r, const bool *need, in
     for (int i = 0; i < r->ncols; i++) {
         if (map[i] < 0)
             continue;
-        exprs[map[i]] = pln__expr_remap(p->b->arena, r->exprs[i], in_map);
+        exprs[map[i]] = plan_expr_remap(p->b->arena, r->exprs[i], in_map);
         types[map[i]] = r->types[i];
     }
     r->exprs = exprs;
@@ -241,22 +241,22 @@ static plan_agg_t *agg_remap(prune_t *p, const plan_agg_t *ag, const int *map)
     cm_arena_t *a = p->b->arena;
     plan_agg_t *c = cm_arena_alloc(a, sizeof(*c));
     *c = *ag;
-    c->args[0] = pln__expr_remap(a, ag->args[0], map);
-    c->args[1] = pln__expr_remap(a, ag->args[1], map);
-    c->filter = pln__expr_remap(a, ag->filter, map);
+    c->args[0] = plan_expr_remap(a, ag->args[0], map);
+    c->args[1] = plan_expr_remap(a, ag->args[1], map);
+    c->filter = plan_expr_remap(a, ag->filter, map);
     if (ag->norder) {
         c->order = cm_arena_alloc(a, sizeof(ty_expr_t *) * (size_t)ag->norder);
         for (int i = 0; i < ag->norder; i++)
-            c->order[i] = pln__expr_remap(a, ag->order[i], map);
+            c->order[i] = plan_expr_remap(a, ag->order[i], map);
     }
     return c;
 }
 
 static bool agg_volatile(const plan_agg_t *ag)
 {
-    bool v = pln__expr_volatile(ag->args[0]) || pln__expr_volatile(ag->args[1]) || pln__expr_volatile(ag->filter);
+    bool v = plan_expr_volatile(ag->args[0]) || plan_expr_volatile(ag->args[1]) || plan_expr_volatile(ag->filter);
     for (int i = 0; i < ag->norder; i++)
-        v |= pln__expr_volatile(ag->order[i]);
+        v |= plan_expr_volatile(ag->order[i]);
     return v;
 }
 
@@ -300,10 +300,10 @@ static bool agg_equal(const plan_agg_t *x, const plan_agg_t *y)
 static void agg_mark(const plan_agg_t *ag, bool *in)
 {
     for (int i = 0; i < ag->nargs; i++)
-        pln__expr_mark(ag->args[i], in);
-    pln__expr_mark(ag->filter, in);
+        plan_expr_mark(ag->args[i], in);
+    plan_expr_mark(ag->filter, in);
     for (int i = 0; i < ag->norder; i++)
-        pln__expr_mark(ag->order[i], in);
+        plan_expr_mark(ag->order[i], in);
 }
 
 static plan_rel_t *prune_reduce(prune_t *p, plan_rel_t *r, const bool *need, int *map)
@@ -312,7 +312,7 @@ static plan_rel_t *prune_reduce(prune_t *p, plan_rel_t *r, const bool *need, int
     bool *in = bools(p, nin);
     for (int k = 0; k < nk; k++) {
         map[k] = k;
-        pln__expr_mark(r->keys[k], in);
+        plan_expr_mark(r->keys[k], in);
     }
     int *same = ints(p, r->naggs);
     for (int a = 0; a < r->naggs; a++) {
@@ -330,7 +330,7 @@ static plan_rel_t *prune_reduce(prune_t *p, plan_rel_t *r, const bool *need, int
     r->input = prune_mapped(p, r->input, in, in_map);
     ty_expr_t **keys = cm_arena_alloc(p->b->arena, sizeof(ty_expr_t *) * (size_t)(nk ? nk : 1));
     for (int k = 0; k < nk; k++)
-        keys[k] = pln__expr_remap(p->b->arena, r->keys[k], in_map);
+        keys[k] = plan_expr_remap(p->b->arena, r->keys[k], in_map);
     plan_agg_t **aggs = cm_arena_alloc(p->b->arena, sizeof(plan_agg_t *) * (size_t)(na ? na : 1));
     ty_oid_t *types = cm_arena_alloc(p->b->arena, sizeof(ty_oid_t) * (size_t)(nk + na ? nk + na : 1));
     memcpy(types, r->types, sizeof(ty_oid_t) * (size_t)nk);
@@ -353,7 +353,7 @@ static plan_rel_t *prune_join(prune_t *p, plan_rel_t *r, const bool *need, int *
     int lw = r->input->ncols, rw = r->right->ncols;
     bool *in = bools(p, lw + rw);
     memcpy(in, need, sizeof(bool) * (size_t)(lw + rw));
-    pln__expr_mark(r->pred, in);
+    plan_expr_mark(r->pred, in);
     int *lmap = ints(p, lw), *rmap = ints(p, rw);
     r->input = prune_mapped(p, r->input, in, lmap);
     r->right = prune_mapped(p, r->right, in + lw, rmap);
@@ -362,7 +362,7 @@ static plan_rel_t *prune_join(prune_t *p, plan_rel_t *r, const bool *need, int *
         map[i] = lmap[i];
     for (int i = 0; i < rw; i++)
         map[lw + i] = rmap[i] < 0 ? -1 : nl + rmap[i];
-    r->pred = pln__expr_remap(p->b->arena, r->pred, map);
+    r->pred = plan_expr_remap(p->b->arena, r->pred, map);
     r->ncols = nl + nr;
     r->types = cm_arena_alloc(p->b->arena, sizeof(ty_oid_t) * (size_t)(nl + nr ? nl + nr : 1));
     memcpy(r->types, r->input->types, sizeof(ty_oid_t) * (size_t)nl);
@@ -397,7 +397,7 @@ static bool folded_by_postgres(const plan_rel_t *in, int i)
     if (e == NULL || e->kind == TY_EXPR_CONST)
         return false;
     int lo, hi;
-    pln__expr_cols(e, &lo, &hi);
+    plan_expr_cols(e, &lo, &hi);
     return lo > hi;
 }
 
@@ -424,7 +424,7 @@ static plan_rel_t *prune_union_all(prune_t *p, plan_rel_t *r, const bool *need_a
             proj->exprs = cm_arena_alloc(p->b->arena, sizeof(ty_expr_t *) * (size_t)(n ? n : 1));
             for (int i = 0; i < r->ncols; i++)
                 if (need[i]) {
-                    proj->exprs[map[i]] = pln__expr_column(p->b->arena, m[i], in->types[m[i]]);
+                    proj->exprs[map[i]] = plan_expr_column(p->b->arena, m[i], in->types[m[i]]);
                     proj->types[map[i]] = in->types[m[i]];
                 }
             in = proj;

@@ -46,19 +46,19 @@ typedef struct push {
     pln_binder_t *b;
 } push_t;
 
-static plan_rel_t *push(push_t *p, plan_rel_t *r, const pln_conj_t *preds);
+static plan_rel_t *push(push_t *p, plan_rel_t *r, const plan_conj_t *preds);
 
 static plan_rel_t *push_none(push_t *p, plan_rel_t *r)
 {
-    pln_conj_t none = {0};
+    plan_conj_t none = {0};
     return push(p, r, &none);
 }
 
 /* The first volatile conjunct: it and all after it stay where they are. */
-static int first_volatile(const pln_conj_t *l)
+static int first_volatile(const plan_conj_t *l)
 {
     for (int i = 0; i < l->n; i++)
-        if (pln__expr_volatile(l->e[i]))
+        if (plan_expr_volatile(l->e[i]))
             return i;
     return l->n;
 }
@@ -69,7 +69,7 @@ typedef enum side { SIDE_NONE, SIDE_LEFT, SIDE_RIGHT, SIDE_BOTH } side_t;
 static side_t side_of(const ty_expr_t *e, int lw)
 {
     int lo, hi;
-    pln__expr_cols(e, &lo, &hi);
+    plan_expr_cols(e, &lo, &hi);
     if (lo > hi)
         return SIDE_NONE;
     if (hi < lw)
@@ -78,7 +78,7 @@ static side_t side_of(const ty_expr_t *e, int lw)
 }
 
 /* Kids keep their own filters' work: the operator's inputs are pushed into with nothing from above. */
-static plan_rel_t *wall(push_t *p, plan_rel_t *r, const pln_conj_t *preds)
+static plan_rel_t *wall(push_t *p, plan_rel_t *r, const plan_conj_t *preds)
 {
     if (r->input)
         r->input = push_none(p, r->input);
@@ -95,58 +95,58 @@ static bool always_true(const ty_expr_t *e)
     return e->kind == TY_EXPR_CONST && e->type == TY_BOOL && !e->value.isnull && e->value.v.b;
 }
 
-static plan_rel_t *push_filter(push_t *p, plan_rel_t *r, const pln_conj_t *preds)
+static plan_rel_t *push_filter(push_t *p, plan_rel_t *r, const plan_conj_t *preds)
 {
     /* The filter's own conjuncts run before those from above. */
-    pln_conj_t all = {0}, own = {0};
-    pln__conj_split(p->b->arena, &own, r->pred);
+    plan_conj_t all = {0}, own = {0};
+    plan_conj_split(p->b->arena, &own, r->pred);
     for (int i = 0; i < own.n; i++)
         if (!always_true(own.e[i]))
-            pln__conj_add(p->b->arena, &all, own.e[i]);
+            plan_conj_add(p->b->arena, &all, own.e[i]);
     for (int i = 0; i < preds->n; i++)
-        pln__conj_add(p->b->arena, &all, preds->e[i]);
+        plan_conj_add(p->b->arena, &all, preds->e[i]);
     int v = first_volatile(&all);
-    pln_conj_t down = {.n = v, .cap = v, .e = all.e};
+    plan_conj_t down = {.n = v, .cap = v, .e = all.e};
     plan_rel_t *in = push(p, r->input, &down);
     return pln__filter_over(p->b, in, all.e + v, all.n - v);
 }
 
-static plan_rel_t *push_project(push_t *p, plan_rel_t *r, const pln_conj_t *preds)
+static plan_rel_t *push_project(push_t *p, plan_rel_t *r, const plan_conj_t *preds)
 {
-    pln_conj_t down = {0}, stay = {0};
+    plan_conj_t down = {0}, stay = {0};
     bool *used = cm_arena_zalloc(p->b->arena, sizeof(bool) * (size_t)(r->ncols ? r->ncols : 1));
     for (int i = 0; i < preds->n; i++) {
         for (int c = 0; c < r->ncols; c++)
             used[c] = false;
-        pln__expr_mark(preds->e[i], used);
+        plan_expr_mark(preds->e[i], used);
         bool ok = true;
         for (int c = 0; c < r->ncols && ok; c++)
-            ok = !used[c] || !pln__expr_volatile(r->exprs[c]);
-        ty_expr_t *e = ok ? pln__expr_subst(p->b->arena, preds->e[i], r->exprs) : NULL;
+            ok = !used[c] || !plan_expr_volatile(r->exprs[c]);
+        ty_expr_t *e = ok ? plan_expr_subst(p->b->arena, preds->e[i], r->exprs) : NULL;
         if (e && always_true(e))
             continue;
         if (ok)
-            pln__conj_add(p->b->arena, &down, e);
+            plan_conj_add(p->b->arena, &down, e);
         else
-            pln__conj_add(p->b->arena, &stay, preds->e[i]);
+            plan_conj_add(p->b->arena, &stay, preds->e[i]);
     }
     r->input = push(p, r->input, &down);
     return pln__filter_over(p->b, r, stay.e, stay.n);
 }
 
-static plan_rel_t *push_reduce(push_t *p, plan_rel_t *r, const pln_conj_t *preds)
+static plan_rel_t *push_reduce(push_t *p, plan_rel_t *r, const plan_conj_t *preds)
 {
-    pln_conj_t down = {0}, stay = {0};
+    plan_conj_t down = {0}, stay = {0};
     for (int i = 0; i < preds->n; i++) {
         int lo, hi;
-        pln__expr_cols(preds->e[i], &lo, &hi);
+        plan_expr_cols(preds->e[i], &lo, &hi);
         bool keys_only = r->nkeys > 0 && hi < r->nkeys;
         for (int k = 0; keys_only && k < r->nkeys; k++)
-            keys_only = !pln__expr_volatile(r->keys[k]);
+            keys_only = !plan_expr_volatile(r->keys[k]);
         if (keys_only)
-            pln__conj_add(p->b->arena, &down, pln__expr_subst(p->b->arena, preds->e[i], r->keys));
+            plan_conj_add(p->b->arena, &down, plan_expr_subst(p->b->arena, preds->e[i], r->keys));
         else
-            pln__conj_add(p->b->arena, &stay, preds->e[i]);
+            plan_conj_add(p->b->arena, &stay, preds->e[i]);
     }
     r->input = push(p, r->input, &down);
     return pln__filter_over(p->b, r, stay.e, stay.n);
@@ -157,9 +157,9 @@ static plan_rel_t *push_reduce(push_t *p, plan_rel_t *r, const pln_conj_t *preds
  * reading only the keys keeps or drops a group whole, so it may go below;
  * one reading other columns could drop the first row and keep a later one.
  */
-static plan_rel_t *push_distinct_on(push_t *p, plan_rel_t *r, const pln_conj_t *preds)
+static plan_rel_t *push_distinct_on(push_t *p, plan_rel_t *r, const plan_conj_t *preds)
 {
-    pln_conj_t down = {0}, stay = {0};
+    plan_conj_t down = {0}, stay = {0};
     bool *key = cm_arena_zalloc(p->b->arena, sizeof(bool) * (size_t)(r->ncols ? r->ncols : 1));
     bool *used = cm_arena_zalloc(p->b->arena, sizeof(bool) * (size_t)(r->ncols ? r->ncols : 1));
     for (int i = 0; i < r->nsort; i++)
@@ -167,11 +167,11 @@ static plan_rel_t *push_distinct_on(push_t *p, plan_rel_t *r, const pln_conj_t *
     for (int i = 0; i < preds->n; i++) {
         for (int c = 0; c < r->ncols; c++)
             used[c] = false;
-        pln__expr_mark(preds->e[i], used);
+        plan_expr_mark(preds->e[i], used);
         bool keys_only = true;
         for (int c = 0; c < r->ncols && keys_only; c++)
             keys_only = !used[c] || key[c];
-        pln__conj_add(p->b->arena, keys_only ? &down : &stay, preds->e[i]);
+        plan_conj_add(p->b->arena, keys_only ? &down : &stay, preds->e[i]);
     }
     r->input = push(p, r->input, &down);
     return pln__filter_over(p->b, r, stay.e, stay.n);
@@ -182,9 +182,9 @@ static plan_rel_t *push_distinct_on(push_t *p, plan_rel_t *r, const pln_conj_t *
  * change them, except one that reads only columns the window partitions
  * by: it keeps or drops each partition whole, as PostgreSQL pushes it.
  */
-static plan_rel_t *push_window(push_t *p, plan_rel_t *r, const pln_conj_t *preds)
+static plan_rel_t *push_window(push_t *p, plan_rel_t *r, const plan_conj_t *preds)
 {
-    pln_conj_t down = {0}, stay = {0};
+    plan_conj_t down = {0}, stay = {0};
     const plan_window_t *w = r->window;
     bool *part = cm_arena_zalloc(p->b->arena, sizeof(bool) * (size_t)(r->ncols ? r->ncols : 1));
     bool *used = cm_arena_zalloc(p->b->arena, sizeof(bool) * (size_t)(r->ncols ? r->ncols : 1));
@@ -194,19 +194,19 @@ static plan_rel_t *push_window(push_t *p, plan_rel_t *r, const pln_conj_t *preds
     for (int i = 0; i < preds->n; i++) {
         for (int c = 0; c < r->ncols; c++)
             used[c] = false;
-        pln__expr_mark(preds->e[i], used);
+        plan_expr_mark(preds->e[i], used);
         bool parts_only = true;
         for (int c = 0; c < r->ncols && parts_only; c++)
             parts_only = !used[c] || part[c];
-        pln__conj_add(p->b->arena, parts_only ? &down : &stay, preds->e[i]);
+        plan_conj_add(p->b->arena, parts_only ? &down : &stay, preds->e[i]);
     }
     r->input = push(p, r->input, &down);
     return pln__filter_over(p->b, r, stay.e, stay.n);
 }
 
-static plan_rel_t *push_setop(push_t *p, plan_rel_t *r, const pln_conj_t *preds)
+static plan_rel_t *push_setop(push_t *p, plan_rel_t *r, const plan_conj_t *preds)
 {
-    pln_conj_t none = {0};
+    plan_conj_t none = {0};
     switch (r->setop) {
     case PLAN_SETOP_UNION:
     case PLAN_SETOP_INTERSECT:
@@ -272,7 +272,7 @@ static bool rejects_nulls(const ty_expr_t *e, int lo, int hi)
  * side was padded for, so that side is not preserved any more: LEFT and
  * RIGHT become inner, FULL becomes the outer join of the other side.
  */
-static plan_join_t reduce_outer(const plan_rel_t *r, const pln_conj_t *preds)
+static plan_join_t reduce_outer(const plan_rel_t *r, const plan_conj_t *preds)
 {
     int lw = r->input->ncols, w = r->ncols;
     bool left_nulls = r->join == PLAN_JOIN_RIGHT || r->join == PLAN_JOIN_FULL;   /* the left side may be padded */
@@ -297,55 +297,55 @@ static plan_join_t reduce_outer(const plan_rel_t *r, const pln_conj_t *preds)
  * conjuncts that read the preserved side, and the filter above keeps those
  * that read the nullable side.
  */
-static plan_rel_t *push_join(push_t *p, plan_rel_t *r, const pln_conj_t *preds)
+static plan_rel_t *push_join(push_t *p, plan_rel_t *r, const plan_conj_t *preds)
 {
     cm_arena_t *a = p->b->arena;
     int lw = r->input->ncols;
     if (r->kind == PLAN_REL_JOIN && r->join != PLAN_JOIN_INNER && r->join != PLAN_JOIN_CROSS)
         r->join = reduce_outer(r, preds);
     plan_join_t kind = r->kind == PLAN_REL_PRODUCT ? PLAN_JOIN_INNER : r->join;
-    pln_conj_t on = {0}, left = {0}, right = {0}, cond = {0}, above = {0};
-    pln__conj_split(a, &on, r->pred);
+    plan_conj_t on = {0}, left = {0}, right = {0}, cond = {0}, above = {0};
+    plan_conj_split(a, &on, r->pred);
     bool inner = kind == PLAN_JOIN_INNER || kind == PLAN_JOIN_CROSS;
     if (inner)
         for (int i = 0; i < preds->n; i++)
-            pln__conj_add(a, &on, preds->e[i]);
+            plan_conj_add(a, &on, preds->e[i]);
     int v = first_volatile(&on);
     bool keep_left = kind == PLAN_JOIN_LEFT, keep_right = kind == PLAN_JOIN_RIGHT;
     for (int i = 0; i < v; i++) {
         ty_expr_t *e = on.e[i];
         side_t s = side_of(e, lw);
         if (inner && (s == SIDE_LEFT || s == SIDE_NONE))
-            pln__conj_add(a, &left, e);
+            plan_conj_add(a, &left, e);
         else if ((inner || keep_left) && s == SIDE_RIGHT)
-            pln__conj_add(a, &right, pln__expr_shift(a, e, -lw));
+            plan_conj_add(a, &right, plan_expr_shift(a, e, -lw));
         else if (keep_left && s == SIDE_NONE)
-            pln__conj_add(a, &right, e);
+            plan_conj_add(a, &right, e);
         else if (keep_right && (s == SIDE_LEFT || s == SIDE_NONE))
-            pln__conj_add(a, &left, e);
+            plan_conj_add(a, &left, e);
         else
-            pln__conj_add(a, &cond, e);
+            plan_conj_add(a, &cond, e);
     }
     for (int i = v; i < on.n; i++)
-        pln__conj_add(a, &cond, on.e[i]);
+        plan_conj_add(a, &cond, on.e[i]);
     if (!inner) {
         /* WHERE over an outer join: only into the preserved side. */
         for (int i = 0; i < preds->n; i++) {
             ty_expr_t *e = preds->e[i];
             side_t s = side_of(e, lw);
             if (keep_left && (s == SIDE_LEFT || s == SIDE_NONE))
-                pln__conj_add(a, &left, e);
+                plan_conj_add(a, &left, e);
             else if (keep_right && s == SIDE_RIGHT)
-                pln__conj_add(a, &right, pln__expr_shift(a, e, -lw));
+                plan_conj_add(a, &right, plan_expr_shift(a, e, -lw));
             else if (keep_right && s == SIDE_NONE)
-                pln__conj_add(a, &right, e);
+                plan_conj_add(a, &right, e);
             else
-                pln__conj_add(a, &above, e);
+                plan_conj_add(a, &above, e);
         }
     }
     r->input = push(p, r->input, &left);
     r->right = push(p, r->right, &right);
-    r->pred = pln__conj_and(a, cond.e, cond.n);
+    r->pred = plan_conj_and(a, cond.e, cond.n);
     if (inner) {
         /* A product with a condition is a join, and a join without one a product. */
         r->kind = r->pred ? PLAN_REL_JOIN : PLAN_REL_PRODUCT;
@@ -355,7 +355,7 @@ static plan_rel_t *push_join(push_t *p, plan_rel_t *r, const pln_conj_t *preds)
 }
 
 /* Returns a plan with the rows of Filter(preds) over r, each conjunct as low as it may go. */
-static plan_rel_t *push(push_t *p, plan_rel_t *r, const pln_conj_t *preds)
+static plan_rel_t *push(push_t *p, plan_rel_t *r, const plan_conj_t *preds)
 {
     if (plan_rel_is_read(r))
         return pln__filter_over(p->b, r, preds->e, preds->n);   /* a catalog or session relation */
