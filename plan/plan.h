@@ -395,4 +395,18 @@ bool plan_frame_excluded(const plan_frame_rows_t *f, int i, int j);
 /* The n-th (0-based; from the end when last) row of [fs, fe] after exclusion, or -1. */
 int plan_frame_row(const plan_frame_rows_t *f, int i, int fs, int fe, int64_t n, bool last);
 
+/*
+ * The plan printer (plan_explain.c): the plan as EXPLAIN shows it, in
+ * Materialize's indented text: header, each operator on its own line with
+ * its inputs two spaces deeper, then the plan of each subquery run on its
+ * own under "Subquery k:". *lines gets the lines (without '\n') in arena;
+ * returns how many. Constants are written as ctx writes them (its settings
+ * and catalog hook: DateStyle, regclass names); ctx NULL: the default
+ * settings and no catalog. Only ctx's settings and hooks are read.
+ */
+int plan_explain_lines(const plan_t *p, const char *header, const ty_ctx_t *ctx, cm_arena_t *arena,
+                       const char ***lines);
+/* "Explained Query:" and the lines below it, each ending in '\n', appended to out; settings NULL: the defaults. */
+void plan_explain(const plan_t *p, const ty_settings_t *settings, cm_arena_t *arena, cm_buf_t *out);
+
 #endif

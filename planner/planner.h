@@ -269,7 +269,5 @@ typedef struct pln_plan_limits {
 bool pln_plan_encode(const pln_stmt_t *st, const pln_plan_limits_t *limits, cm_buf_t *out, cm_err_t *err);
 bool pln_plan_decode(cm_arena_t *arena, const uint8_t *p, size_t n, const pln_plan_limits_t *limits,
                      pln_stmt_t **out, cm_err_t *err);
-/* A PLN_QUERY's plan as EXPLAIN prints it: "Explained Query:" and the lines below, each ending in '\n'. */
-void pln_plan_explain(cm_arena_t *arena, const pln_stmt_t *st, const ty_settings_t *settings, cm_buf_t *out);
 
 #endif

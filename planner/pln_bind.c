@@ -44,39 +44,46 @@ static bool has_blocking(const ty_expr_t *e)
     return ty_expr_has_flag(e, TY_FN_BLOCKING);
 }
 
-static bool bind_query(pln_binder_t *b, const sql_select_t *s, pln_stmt_t *st)
+bool pln__plan_query(pln_binder_t *b, const sql_select_t *s, const plan_error_t **kept, pln_bound_t *q, plan_t **out)
 {
-    pln_bound_t q;
-    if (!pln__bind_select(b, s, &q))
+    if (!pln__bind_select(b, s, q))
         return false;
     /* Literal conversions, then every expression, as PostgreSQL's planner folds them. */
     if (!pln__fold_literals(b))
         return false;
     /* Optimized before folding: an expression pruning drops is never evaluated, as in PostgreSQL. */
     /* A decorrelated sublink's operators are part of the query's plan (some shared): not again. */
-    pln__optimize(b, &q.rel);
+    pln__optimize(b, &q->rel);
     for (int i = 0; i < b->nsublinks; i++)
         if (!b->sublinks[i].joined)
             pln__optimize(b, &b->sublinks[i].rel);
-    bool planned = pln__fold_rel(b, q.rel);
+    bool planned = pln__fold_rel(b, q->rel);
     for (int i = 0; planned && i < b->nsublinks; i++)
         planned = b->sublinks[i].joined || pln__fold_rel(b, b->sublinks[i].rel);
     if (!planned) {
-        /* Folding is planning, not analysis: with defer_plan_errors the
-         * statement stays describable and the error waits for Bind. A
-         * partly folded tree is still a correct one, but it never runs. */
-        if (!b->defer_plan_errors)
+        /* Folding is planning, not analysis: with kept the statement
+         * stays describable and the error waits for Bind. A partly
+         * folded tree is still a correct one, but it never runs. */
+        if (!kept)
             return false;
-        st->plan_error = plan_error_keep(b->arena, b->err);
+        *kept = plan_error_keep(b->arena, b->err);
     }
     plan_t *pq = cm_arena_zalloc(b->arena, sizeof(*pq));
-    pq->root = q.rel;
-    pq->ncols = q.ncols;
+    pq->root = q->rel;
+    pq->ncols = q->ncols;
     pq->nlits = b->nlits;
     pq->lits = b->lits;
     pq->nsublinks = b->nsublinks;
     pq->sublinks = pln__plan_sublinks(b);
-    st->query = pq;
+    *out = pq;
+    return true;
+}
+
+static bool bind_query(pln_binder_t *b, const sql_select_t *s, pln_stmt_t *st)
+{
+    pln_bound_t q;
+    if (!pln__plan_query(b, s, b->defer_plan_errors ? &st->plan_error : NULL, &q, &st->query))
+        return false;
     st->kind = PLN_QUERY;
     st->tag = "SELECT";
     st->ncols = q.ncols;

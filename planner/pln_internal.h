@@ -240,12 +240,6 @@ bool pln__bind_show(pln_binder_t *b, const sql_stmt_t *s, pln_stmt_t *st);
 bool pln__bind_explain(pln_binder_t *b, const sql_stmt_t *s, pln_stmt_t *st);
 /* database.schema.name, each part quoted where needed (EXPLAIN's Get). */
 const char *pln__item_qualified(cm_arena_t *arena, const cat_item_t *it);
-/* pln_explain_expr.c: expressions as EXPLAIN writes them, appended to o. */
-void pln__explain_expr(pln_binder_t *b, cm_buf_t *o, const ty_expr_t *e, bool top);   /* top: no outer parentheses */
-void pln__explain_list(pln_binder_t *b, cm_buf_t *o, ty_expr_t *const *es, int n);    /* e1, e2, ... */
-void pln__explain_pred(pln_binder_t *b, cm_buf_t *o, const ty_expr_t *p, bool paren); /* conjuncts joined by AND */
-void pln__explain_agg(pln_binder_t *b, cm_buf_t *o, const plan_agg_t *a);
-void pln__explain_keys(cm_buf_t *o, const plan_sortkey_t *k, int n);                    /* #0 asc nulls_last, ... */
 
 /* pln_prepare.c: PREPARE / EXECUTE / DEALLOCATE as commands (their work is done when they run). */
 bool pln__bind_sqlprep(pln_binder_t *b, const sql_stmt_t *s, pln_stmt_t *st);
@@ -304,6 +298,12 @@ typedef struct pln_bound {
     int nvalues_rows;
 } pln_bound_t;
 bool pln__bind_select(pln_binder_t *b, const sql_select_t *s, pln_bound_t *out);
+/*
+ * pln_bind.c: the plan of a query as a statement runs it and EXPLAIN
+ * prints it: bound (q), literals converted, optimized, folded. A folding
+ * error fails, or, with kept, is kept there and the plan returned anyway.
+ */
+bool pln__plan_query(pln_binder_t *b, const sql_select_t *s, const plan_error_t **kept, pln_bound_t *q, plan_t **out);
 plan_rel_t *pln__rel_new(pln_binder_t *b, plan_rel_kind_t kind, plan_rel_t *input, int ncols);
 bool pln__bind_sort(pln_binder_t *b, const sql_list_t *order, pln_bound_t *q, bool only_outputs,
                     ty_expr_t ***hidden, int *nhidden, plan_sortkey_t **keys);
@@ -401,7 +401,6 @@ bool pln__window_bind_defs(pln_binder_t *b, pln_winctx_t *w);           /* after
 bool pln__window_regroup(pln_binder_t *b, pln_winctx_t *w, ty_expr_t **keys, int nkeys);
 /* WINDOW operators over rel; the window results in exprs become their columns. */
 plan_rel_t *pln__window_plan(pln_binder_t *b, pln_winctx_t *w, plan_rel_t *rel, ty_expr_t **exprs, int nexprs);
-void pln__window_explain(pln_binder_t *b, cm_buf_t *o, const plan_rel_t *r);   /* the operator's line */
 bool pln__window_fold(pln_binder_t *b, plan_rel_t *r);
 bool pln__window_any(const plan_rel_t *r, bool (*pred)(const ty_expr_t *e));
 

@@ -615,7 +615,7 @@ plan_rel_t *pln__window_plan(pln_binder_t *b, pln_winctx_t *w, plan_rel_t *rel, 
     return rel;
 }
 
-/* ============================================================ fold, explain */
+/* ============================================================ fold */
 
 static bool fold_list(pln_binder_t *b, ty_expr_t **es, int n)
 {
@@ -665,78 +665,4 @@ bool pln__window_any(const plan_rel_t *r, bool (*pred)(const ty_expr_t *e))
             return true;
     }
     return false;
-}
-
-static void bound_out(pln_binder_t *b, cm_buf_t *o, plan_frame_bound_t k, const ty_expr_t *off)
-{
-    switch (k) {
-    case PLAN_BOUND_UNBOUNDED_PRECEDING:
-        cm_buf_put_str(o, "unbounded preceding");
-        return;
-    case PLAN_BOUND_UNBOUNDED_FOLLOWING:
-        cm_buf_put_str(o, "unbounded following");
-        return;
-    case PLAN_BOUND_CURRENT_ROW:
-    case PLAN_BOUND_NONE:
-        cm_buf_put_str(o, "current row");
-        return;
-    case PLAN_BOUND_PRECEDING:
-    case PLAN_BOUND_FOLLOWING:
-        pln__explain_expr(b, o, off, false);
-        cm_buf_put_str(o, k == PLAN_BOUND_PRECEDING ? " preceding" : " following");
-        return;
-    }
-}
-
-/*
- * Window partition_by=[#1] order_by=[#0 asc nulls_last] rows between 1
- * preceding and current row functions=[row_number(), sum(#2)]: the frame
- * is written when it is not PostgreSQL's default.
- */
-void pln__window_explain(pln_binder_t *b, cm_buf_t *o, const plan_rel_t *r)
-{
-    static const char *const modes[] = {[PLAN_FRAME_RANGE] = "range", [PLAN_FRAME_ROWS] = "rows", [PLAN_FRAME_GROUPS] = "groups"};
-    static const char *const excludes[] = {[PLAN_EXCLUDE_CURRENT_ROW] = "current row", [PLAN_EXCLUDE_GROUP] = "group",
-                                           [PLAN_EXCLUDE_TIES] = "ties"};
-    const plan_window_t *w = r->window;
-    cm_buf_put_str(o, "Window");
-    if (w->npart) {
-        cm_buf_put_str(o, " partition_by=[");
-        pln__explain_list(b, o, w->part, w->npart);
-        cm_buf_put_u8(o, ']');
-    }
-    if (w->norder) {
-        cm_buf_put_str(o, " order_by=[");
-        for (int i = 0; i < w->norder; i++) {
-            if (i)
-                cm_buf_put_str(o, ", ");
-            pln__explain_expr(b, o, w->order[i], true);
-            cm_buf_printf(o, " %s %s", w->keys[i].desc ? "desc" : "asc", w->keys[i].nulls_first ? "nulls_first" : "nulls_last");
-        }
-        cm_buf_put_u8(o, ']');
-    }
-    const plan_frame_t *f = &w->frame;
-    if (f->mode != PLAN_FRAME_RANGE || f->start != PLAN_BOUND_UNBOUNDED_PRECEDING || f->end != PLAN_BOUND_CURRENT_ROW ||
-        f->exclude != PLAN_EXCLUDE_DEFAULT) {
-        cm_buf_printf(o, " %s between ", modes[f->mode]);
-        bound_out(b, o, f->start, f->start_offset);
-        cm_buf_put_str(o, " and ");
-        bound_out(b, o, f->end, f->end_offset);
-        if (f->exclude != PLAN_EXCLUDE_DEFAULT)
-            cm_buf_printf(o, " exclude %s", excludes[f->exclude]);
-    }
-    cm_buf_put_str(o, " functions=[");
-    for (int i = 0; i < w->nfuncs; i++) {
-        const plan_wfunc_t *fn = w->funcs[i];
-        if (i)
-            cm_buf_put_str(o, ", ");
-        if (fn->agg) {
-            pln__explain_agg(b, o, fn->agg);
-            continue;
-        }
-        cm_buf_printf(o, "%s(", fn->name);
-        pln__explain_list(b, o, fn->args, fn->nargs);
-        cm_buf_put_u8(o, ')');
-    }
-    cm_buf_put_u8(o, ']');
 }

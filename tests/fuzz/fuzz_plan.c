@@ -40,7 +40,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     cm_buf_init(&text, 0);
     cm_buf_init(&once, 0);
     cm_buf_init(&twice, 0);
-    pln_plan_explain(&arena, st, NULL, &text);
+    plan_explain(st->query, NULL, &arena, &text);
     if (!pln_plan_encode(st, NULL, &once, &err))
         fuzz__fail("a decoded plan does not encode", &err);
     pln_stmt_t *again = NULL;

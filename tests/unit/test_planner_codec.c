@@ -9,7 +9,7 @@
  * gives the same bytes, its result columns and parameters are the same,
  * and for the constant queries running it gives the same rows (or the same
  * error) as running the original. The golden files' expected EXPLAIN
- * output must also be what pln_plan_explain prints for the original.
+ * output must also be what plan_explain prints for the original.
  * Malformed input (every truncation of real plans, a wrong header or
  * version, huge counts, deep nesting, references out of range) must fail
  * with XX001 and a message, and limits apply to encoding too.
@@ -89,7 +89,7 @@ static char *explain(cm_arena_t *arena, const pln_stmt_t *st)
 {
     cm_buf_t out;
     cm_buf_init(&out, 0);
-    pln_plan_explain(arena, st, NULL, &out);
+    plan_explain(st->query, NULL, arena, &out);
     cm_buf_put_u8(&out, '\0');
     char *s = cm_strdup((const char *)out.data);
     cm_buf_free(&out);
@@ -255,7 +255,7 @@ static void golden_case(void *arg, const char *file, int line, const char *sql, 
         roundtrip(label, st, q, false);
         char *got = explain(&arena, st);
         if (is_explain && strncmp(expected, "ERROR", 5) != 0 && strcmp(got, expected) != 0) {
-            printf("  %s: pln_plan_explain differs from EXPLAIN:\n%s  --- EXPLAIN:\n%s", label, got, expected);
+            printf("  %s: plan_explain differs from EXPLAIN:\n%s  --- EXPLAIN:\n%s", label, got, expected);
             unit__case_failed = 1;
         }
         free(got);

@@ -291,7 +291,7 @@ static void check_plan(const cat_snap_t *snap, const cat_item_t *it, const char 
     if (st) {
         ty_settings_t settings;
         ty_settings_default(&settings);
-        pln_plan_explain(&arena, st, &settings, &text);
+        plan_explain(st->query, &settings, &arena, &text);
         cm_buf_put_u8(&text, 0);
         if (strstr((const char *)text.data, want) == NULL) {
             printf("  plan of %s:\n%s", it->name, (const char *)text.data);

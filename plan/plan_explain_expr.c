@@ -1,13 +1,13 @@
 /*
- * pln_explain_expr.c: expressions as EXPLAIN writes them (pln_explain.c
- * prints the operators). Columns are #n by position in the operator's
+ * plan_explain_expr.c: expressions as the plan printer writes them
+ * (plan_explain.c prints the operators). Columns are #n by position in the operator's
  * input, $n are parameters, constants are SQL literals (numbers and
  * booleans bare, strings quoted, other types as 'text'::type), operators
  * are infix and parenthesized when nested, so a line reads back without
  * precedence rules, and a subquery is "(subquery k)" after the plan that
  * prints it as "Subquery k:".
  */
-#include "planner/pln_internal.h"
+#include "plan/plan_explain.h"
 
 #include <string.h>
 
@@ -37,7 +37,7 @@ static void quoted(cm_buf_t *o, const uint8_t *p, size_t n)
  * A constant as an SQL literal, so that each reads back unambiguously:
  * numbers and booleans bare, strings quoted, other types as 'text'::type.
  */
-static void const_out(pln_binder_t *b, cm_buf_t *o, ty_oid_t type, int32_t typmod, const ty_datum_t *d)
+static void const_out(const plan_explainer_t *x, cm_buf_t *o, ty_oid_t type, int32_t typmod, const ty_datum_t *d)
 {
     if (d->isnull) {
         cm_buf_put_str(o, "null");
@@ -45,11 +45,11 @@ static void const_out(pln_binder_t *b, cm_buf_t *o, ty_oid_t type, int32_t typmo
     }
     cm_buf_t t;
     cm_buf_init(&t, 0);
-    cm_err_t *saved = b->ctx.err;
+    /* A value that does not print (a catalog lookup that fails) is "?": the rest of the plan still shows. */
     cm_err_t err = {0};
-    b->ctx.err = &err;
-    bool ok = ty_datum_to_text(type, d, &b->ctx, &t);
-    b->ctx.err = saved;
+    ty_ctx_t ctx = x->ctx;
+    ctx.err = &err;
+    bool ok = ty_datum_to_text(type, d, &ctx, &t);
     cm_err_clear(&err);
     if (!ok) {
         cm_buf_put_str(o, "?");
@@ -70,12 +70,12 @@ static void const_out(pln_binder_t *b, cm_buf_t *o, ty_oid_t type, int32_t typmo
     cm_buf_free(&t);
 }
 
-void pln__explain_list(pln_binder_t *b, cm_buf_t *o, ty_expr_t *const *es, int n)
+void plan__explain_list(const plan_explainer_t *x, cm_buf_t *o, ty_expr_t *const *es, int n)
 {
     for (int i = 0; i < n; i++) {
         if (i)
             cm_buf_put_str(o, ", ");
-        pln__explain_expr(b, o, es[i], true);
+        plan__explain_expr(x, o, es[i], true);
     }
 }
 
@@ -85,10 +85,10 @@ static bool is_sublink(const ty_expr_t *e)
 }
 
 /* A subquery's value: its plan is printed after the query's as "Subquery k:". */
-static void sublink_out(pln_binder_t *b, cm_buf_t *o, const ty_expr_t *e)
+static void sublink_out(const plan_explainer_t *x, cm_buf_t *o, const ty_expr_t *e)
 {
     int k = PLAN_SUBLINK_OF(e->index);
-    plan_sublink_kind_t kind = k < b->nsublinks ? b->sublinks[k].kind : PLAN_SUBLINK_EXPR;
+    plan_sublink_kind_t kind = k < x->nsublinks ? x->sublinks[k].kind : PLAN_SUBLINK_EXPR;
     cm_buf_printf(o, kind == PLAN_SUBLINK_EXISTS  ? "exists(subquery %d)"
                      : kind == PLAN_SUBLINK_ARRAY ? "array(subquery %d)"
                                                  : "(subquery %d)",
@@ -112,10 +112,10 @@ static const char *func_name(const ty_expr_t *e)
     return e->func ? e->func->name : "?";
 }
 
-static void variadic_out(pln_binder_t *b, cm_buf_t *o, const char *name, const ty_expr_t *e)
+static void variadic_out(const plan_explainer_t *x, cm_buf_t *o, const char *name, const ty_expr_t *e)
 {
     cm_buf_printf(o, "%s(", name);
-    pln__explain_list(b, o, e->args, e->nargs);
+    plan__explain_list(x, o, e->args, e->nargs);
     cm_buf_put_u8(o, ')');
 }
 
@@ -124,17 +124,17 @@ static void variadic_out(pln_binder_t *b, cm_buf_t *o, const char *name, const t
  * argument list, a Map entry or a predicate), so nesting always reads
  * unambiguously without precedence rules.
  */
-void pln__explain_expr(pln_binder_t *b, cm_buf_t *o, const ty_expr_t *e, bool top)
+void plan__explain_expr(const plan_explainer_t *x, cm_buf_t *o, const ty_expr_t *e, bool top)
 {
     static const char *const booltests[] = {"TRUE", "FALSE", "UNKNOWN"};
     static const char *const rowcmps[] = {"<", "<=", ">=", ">"};
     switch (e->kind) {
     case TY_EXPR_CONST:
-        const_out(b, o, e->type, e->typmod, &e->value);
+        const_out(x, o, e->type, e->typmod, &e->value);
         return;
     case TY_EXPR_PARAM:
         if (is_sublink(e))
-            sublink_out(b, o, e);
+            sublink_out(x, o, e);
         else
             cm_buf_printf(o, "$%d", e->index + 1);
         return;
@@ -145,20 +145,20 @@ void pln__explain_expr(pln_binder_t *b, cm_buf_t *o, const ty_expr_t *e, bool to
         if (e->func && (e->func->flags & TY_FN_OPERATOR) && (e->nargs == 1 || e->nargs == 2)) {
             open_paren(o, top);
             if (e->nargs == 2) {
-                pln__explain_expr(b, o, e->args[0], false);
+                plan__explain_expr(x, o, e->args[0], false);
                 cm_buf_printf(o, " %s ", e->func->name);
-                pln__explain_expr(b, o, e->args[1], false);
+                plan__explain_expr(x, o, e->args[1], false);
             } else {
                 cm_buf_put_str(o, e->func->name);
-                pln__explain_expr(b, o, e->args[0], false);
+                plan__explain_expr(x, o, e->args[0], false);
             }
             close_paren(o, top);
         } else {
-            variadic_out(b, o, func_name(e), e);
+            variadic_out(x, o, func_name(e), e);
         }
         return;
     case TY_EXPR_CAST:
-        pln__explain_expr(b, o, e->args[0], false);
+        plan__explain_expr(x, o, e->args[0], false);
         cm_buf_put_str(o, "::");
         ty_format_type(e->type, e->typmod, o);
         return;
@@ -168,97 +168,97 @@ void pln__explain_expr(pln_binder_t *b, cm_buf_t *o, const ty_expr_t *e, bool to
         for (int i = 0; i < e->nargs; i++) {
             if (i)
                 cm_buf_put_str(o, e->kind == TY_EXPR_AND ? " AND " : " OR ");
-            pln__explain_expr(b, o, e->args[i], false);
+            plan__explain_expr(x, o, e->args[i], false);
         }
         close_paren(o, top);
         return;
     case TY_EXPR_NOT:
         open_paren(o, top);
         cm_buf_put_str(o, "NOT ");
-        pln__explain_expr(b, o, e->args[0], false);
+        plan__explain_expr(x, o, e->args[0], false);
         close_paren(o, top);
         return;
     case TY_EXPR_CASE:
         cm_buf_put_str(o, "CASE");
         for (int i = 0; i + 1 < e->nargs; i += 2) {
             cm_buf_put_str(o, " WHEN ");
-            pln__explain_expr(b, o, e->args[i], true);
+            plan__explain_expr(x, o, e->args[i], true);
             cm_buf_put_str(o, " THEN ");
-            pln__explain_expr(b, o, e->args[i + 1], true);
+            plan__explain_expr(x, o, e->args[i + 1], true);
         }
         cm_buf_put_str(o, " ELSE ");
-        pln__explain_expr(b, o, e->args[e->nargs - 1], true);
+        plan__explain_expr(x, o, e->args[e->nargs - 1], true);
         cm_buf_put_str(o, " END");
         return;
     case TY_EXPR_COALESCE:
-        variadic_out(b, o, "coalesce", e);
+        variadic_out(x, o, "coalesce", e);
         return;
     case TY_EXPR_GREATEST:
-        variadic_out(b, o, "greatest", e);
+        variadic_out(x, o, "greatest", e);
         return;
     case TY_EXPR_LEAST:
-        variadic_out(b, o, "least", e);
+        variadic_out(x, o, "least", e);
         return;
     case TY_EXPR_NULLIF:
-        variadic_out(b, o, "nullif", e);
+        variadic_out(x, o, "nullif", e);
         return;
     case TY_EXPR_IS_NULL:
         open_paren(o, top);
-        pln__explain_expr(b, o, e->args[0], false);
+        plan__explain_expr(x, o, e->args[0], false);
         cm_buf_put_str(o, e->negated ? " IS NOT NULL" : " IS NULL");
         close_paren(o, top);
         return;
     case TY_EXPR_IS_DISTINCT:
         open_paren(o, top);
-        pln__explain_expr(b, o, e->args[0], false);
+        plan__explain_expr(x, o, e->args[0], false);
         cm_buf_put_str(o, e->negated ? " IS NOT DISTINCT FROM " : " IS DISTINCT FROM ");
-        pln__explain_expr(b, o, e->args[1], false);
+        plan__explain_expr(x, o, e->args[1], false);
         close_paren(o, top);
         return;
     case TY_EXPR_IS_BOOL:
         open_paren(o, top);
-        pln__explain_expr(b, o, e->args[0], false);
+        plan__explain_expr(x, o, e->args[0], false);
         cm_buf_printf(o, " IS %s%s", e->negated ? "NOT " : "", booltests[e->bool_test]);
         close_paren(o, top);
         return;
     case TY_EXPR_IN_LIST:
         open_paren(o, top);
-        pln__explain_expr(b, o, e->args[0], false);
+        plan__explain_expr(x, o, e->args[0], false);
         cm_buf_put_str(o, e->negated ? " NOT IN " : " IN ");
         if (e->nargs == 2 && is_sublink(e->args[1])) {
-            sublink_out(b, o, e->args[1]);
+            sublink_out(x, o, e->args[1]);
         } else {
             cm_buf_put_u8(o, '(');
-            pln__explain_list(b, o, e->args + 1, e->nargs - 1);
+            plan__explain_list(x, o, e->args + 1, e->nargs - 1);
             cm_buf_put_u8(o, ')');
         }
         close_paren(o, top);
         return;
     case TY_EXPR_ARRAY:
         cm_buf_put_str(o, "ARRAY[");
-        pln__explain_list(b, o, e->args, e->nargs);
+        plan__explain_list(x, o, e->args, e->nargs);
         cm_buf_put_u8(o, ']');
         return;
     case TY_EXPR_ANY:
     case TY_EXPR_ALL:
         open_paren(o, top);
-        pln__explain_expr(b, o, e->args[0], false);
+        plan__explain_expr(x, o, e->args[0], false);
         cm_buf_printf(o, " %s %s ", func_name(e), e->kind == TY_EXPR_ANY ? "ANY" : "ALL");
         if (is_sublink(e->args[1])) {
-            sublink_out(b, o, e->args[1]);
+            sublink_out(x, o, e->args[1]);
         } else {
             cm_buf_put_u8(o, '(');
-            pln__explain_expr(b, o, e->args[1], true);
+            plan__explain_expr(x, o, e->args[1], true);
             cm_buf_put_u8(o, ')');
         }
         close_paren(o, top);
         return;
     case TY_EXPR_ROW:
-        variadic_out(b, o, "ROW", e);
+        variadic_out(x, o, "ROW", e);
         return;
     case TY_EXPR_FIELD:
         cm_buf_put_u8(o, '(');
-        pln__explain_expr(b, o, e->args[0], true);
+        plan__explain_expr(x, o, e->args[0], true);
         cm_buf_printf(o, ").%.*s", (int)e->value.v.s.len, e->value.v.s.p);
         return;
     case TY_EXPR_ROW_COMPARE:
@@ -267,13 +267,13 @@ void pln__explain_expr(pln_binder_t *b, cm_buf_t *o, const ty_expr_t *e, bool to
         for (int i = 0; i < e->nargs; i += 2) {
             if (i)
                 cm_buf_put_str(o, ", ");
-            pln__explain_expr(b, o, e->args[i], true);
+            plan__explain_expr(x, o, e->args[i], true);
         }
         cm_buf_printf(o, ") %s ROW(", e->index >= 0 && e->index < 4 ? rowcmps[e->index] : "?");
         for (int i = 1; i < e->nargs; i += 2) {
             if (i > 1)
                 cm_buf_put_str(o, ", ");
-            pln__explain_expr(b, o, e->args[i], true);
+            plan__explain_expr(x, o, e->args[i], true);
         }
         cm_buf_put_u8(o, ')');
         close_paren(o, top);
@@ -282,20 +282,20 @@ void pln__explain_expr(pln_binder_t *b, cm_buf_t *o, const ty_expr_t *e, bool to
     cm_buf_put_str(o, "?");
 }
 
-static void conjuncts_out(pln_binder_t *b, cm_buf_t *o, const ty_expr_t *p, bool paren)
+static void conjuncts_out(const plan_explainer_t *x, cm_buf_t *o, const ty_expr_t *p, bool paren)
 {
     if (p->kind == TY_EXPR_AND) {
         for (int i = 0; i < p->nargs; i++) {
             if (i)
                 cm_buf_put_str(o, " AND ");
-            conjuncts_out(b, o, p->args[i], paren);
+            conjuncts_out(x, o, p->args[i], paren);
         }
         return;
     }
     /* Without parentheses around each conjunct, only an OR needs them to read right. */
     bool bare = paren ? p->kind == TY_EXPR_COLUMN || p->kind == TY_EXPR_CONST || p->kind == TY_EXPR_PARAM
                       : p->kind != TY_EXPR_OR;
-    pln__explain_expr(b, o, p, bare);
+    plan__explain_expr(x, o, p, bare);
 }
 
 /*
@@ -303,23 +303,23 @@ static void conjuncts_out(pln_binder_t *b, cm_buf_t *o, const ty_expr_t *p, bool
  * as Materialize writes "Filter (#0 > 1) AND (#1 = 'a')", and bare inside
  * the parentheses of on=(...) and filter=(...).
  */
-void pln__explain_pred(pln_binder_t *b, cm_buf_t *o, const ty_expr_t *p, bool paren)
+void plan__explain_pred(const plan_explainer_t *x, cm_buf_t *o, const ty_expr_t *p, bool paren)
 {
     if (!paren && p->kind != TY_EXPR_AND) {
-        pln__explain_expr(b, o, p, true);
+        plan__explain_expr(x, o, p, true);
         return;
     }
-    conjuncts_out(b, o, p, paren);
+    conjuncts_out(x, o, p, paren);
 }
 
-void pln__explain_keys(cm_buf_t *o, const plan_sortkey_t *k, int n)
+void plan__explain_keys(cm_buf_t *o, const plan_sortkey_t *k, int n)
 {
     for (int i = 0; i < n; i++)
         cm_buf_printf(o, "%s#%d %s %s", i ? ", " : "", k[i].col, k[i].desc ? "desc" : "asc",
                       k[i].nulls_first ? "nulls_first" : "nulls_last");
 }
 
-void pln__explain_agg(pln_binder_t *b, cm_buf_t *o, const plan_agg_t *a)
+void plan__explain_agg(const plan_explainer_t *x, cm_buf_t *o, const plan_agg_t *a)
 {
     static const char *const names[] = {
         [PLAN_AGG_COUNT_STAR] = "count", [PLAN_AGG_COUNT] = "count",         [PLAN_AGG_SUM] = "sum",
@@ -330,14 +330,14 @@ void pln__explain_agg(pln_binder_t *b, cm_buf_t *o, const plan_agg_t *a)
     cm_buf_printf(o, "%s(%s", names[a->op], a->distinct ? "distinct " : "");
     if (a->op == PLAN_AGG_COUNT_STAR)
         cm_buf_put_u8(o, '*');
-    pln__explain_list(b, o, a->args, a->nargs);
+    plan__explain_list(x, o, a->args, a->nargs);
     if (a->norder > 0) {
         /* The order values are written in place of their column numbers, which only the aggregate sees. */
         cm_buf_put_str(o, " order_by=[");
         for (int i = 0; i < a->norder; i++) {
             if (i)
                 cm_buf_put_str(o, ", ");
-            pln__explain_expr(b, o, a->order[i], true);
+            plan__explain_expr(x, o, a->order[i], true);
             cm_buf_printf(o, " %s %s", a->keys[i].desc ? "desc" : "asc",
                           a->keys[i].nulls_first ? "nulls_first" : "nulls_last");
         }
@@ -346,7 +346,7 @@ void pln__explain_agg(pln_binder_t *b, cm_buf_t *o, const plan_agg_t *a)
     cm_buf_put_u8(o, ')');
     if (a->filter) {
         cm_buf_put_str(o, " filter=(");
-        pln__explain_pred(b, o, a->filter, false);
+        plan__explain_pred(x, o, a->filter, false);
         cm_buf_put_u8(o, ')');
     }
 }
