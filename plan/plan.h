@@ -409,4 +409,14 @@ int plan_explain_lines(const plan_t *p, const char *header, const ty_ctx_t *ctx,
 /* "Explained Query:" and the lines below it, each ending in '\n', appended to out; settings NULL: the defaults. */
 void plan_explain(const plan_t *p, const ty_settings_t *settings, cm_arena_t *arena, cm_buf_t *out);
 
+/*
+ * Whether pred holds for an expression anywhere in rel's tree: its inputs,
+ * WITH queries, functions in FROM, VALUES rows, projections, conditions,
+ * grouping keys, aggregates, windows, LIMIT and OFFSET (plan_walk.c).
+ * Subqueries are trees of their own (plan_t.sublinks).
+ */
+bool plan_rel_any(const plan_rel_t *rel, bool (*pred)(const ty_expr_t *e));
+/* The operators of a plan: its tree's, its WITH queries' and those of the subqueries that run on their own. */
+int64_t plan_operator_count(const plan_t *p);
+
 #endif

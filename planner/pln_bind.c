@@ -90,9 +90,9 @@ static bool bind_query(pln_binder_t *b, const sql_select_t *s, pln_stmt_t *st)
     st->cols = q.cols;
     for (int i = 0; i < q.ncols; i++)
         st->cols[i].typmod = pln__typmod_out(st->cols[i].type, st->cols[i].typmod);
-    st->blocking = pln__rel_any(q.rel, has_blocking);
+    st->blocking = plan_rel_any(q.rel, has_blocking);
     for (int i = 0; i < b->nsublinks; i++)
-        st->blocking |= pln__rel_any(b->sublinks[i].rel, has_blocking);
+        st->blocking |= plan_rel_any(b->sublinks[i].rel, has_blocking);
     if (b->nrels > 0 && st->plan_error == NULL) {
         /* Names, columns and types are known, so Describe is right; the rows
          * are not there until the dataflow engine is (issue 3 allows this). */

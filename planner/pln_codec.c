@@ -704,9 +704,9 @@ static bool stmt_read(pln_rd_t *r, pln_stmt_t *st)
     if (r->pos != r->n)
         return pln__rd_fail(r, "%zu bytes after the plan", r->n - r->pos);
     st->query = q;
-    st->blocking = pln__rel_any(q->root, has_blocking);
+    st->blocking = plan_rel_any(q->root, has_blocking);
     for (int i = 0; i < q->nsublinks; i++)
-        st->blocking |= pln__rel_any(q->sublinks[i].rel, has_blocking);
+        st->blocking |= plan_rel_any(q->sublinks[i].rel, has_blocking);
     return true;
 }
 

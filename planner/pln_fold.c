@@ -329,39 +329,3 @@ bool pln__fold_rel(pln_binder_t *b, plan_rel_t *r)
             return false;
     return fold_list(b, &r->offset, 1) && fold_list(b, &r->limit, 1);
 }
-
-static bool any_list(ty_expr_t *const *es, int n, bool (*pred)(const ty_expr_t *e))
-{
-    for (int i = 0; i < n; i++)
-        if (es[i] && pred(es[i]))
-            return true;
-    return false;
-}
-
-bool pln__rel_any(const plan_rel_t *r, bool (*pred)(const ty_expr_t *e))
-{
-    if (!r)
-        return false;
-    if (pln__rel_any(r->input, pred) || pln__rel_any(r->right, pred))
-        return true;
-    for (int i = 0; i < r->nctes; i++)
-        if (pln__rel_any(r->ctes[i]->def, pred) || pln__rel_any(r->ctes[i]->rec, pred))
-            return true;
-    for (int i = 0; i < r->nfuncs; i++)
-        if (any_list(r->funcs[i]->args, r->funcs[i]->nargs, pred) || any_list(&r->funcs[i]->expr, 1, pred))
-            return true;
-    for (int i = 0; i < r->nrows; i++)
-        if (any_list(r->rows[i], r->ncols, pred))
-            return true;
-    if (r->kind == PLAN_REL_PROJECT && any_list(r->exprs, r->ncols, pred))
-        return true;
-    if (any_list(&r->pred, 1, pred) || any_list(r->keys, r->nkeys, pred))
-        return true;
-    if (r->kind == PLAN_REL_WINDOW && pln__window_any(r, pred))
-        return true;
-    for (int i = 0; i < r->naggs; i++)
-        if (any_list(r->aggs[i]->args, r->aggs[i]->nargs, pred) || any_list(&r->aggs[i]->filter, 1, pred) ||
-            any_list(r->aggs[i]->order, r->aggs[i]->norder, pred))
-            return true;
-    return any_list(&r->offset, 1, pred) || any_list(&r->limit, 1, pred);
-}

@@ -402,8 +402,6 @@ bool pln__window_regroup(pln_binder_t *b, pln_winctx_t *w, ty_expr_t **keys, int
 /* WINDOW operators over rel; the window results in exprs become their columns. */
 plan_rel_t *pln__window_plan(pln_binder_t *b, pln_winctx_t *w, plan_rel_t *rel, ty_expr_t **exprs, int nexprs);
 bool pln__window_fold(pln_binder_t *b, plan_rel_t *r);
-bool pln__window_any(const plan_rel_t *r, bool (*pred)(const ty_expr_t *e));
-
 
 /* pln_sublink.c */
 ty_expr_t *pln__bind_sublink(pln_binder_t *b, const sql_expr_t *e);
@@ -466,8 +464,6 @@ bool pln__func_immutable(const ty_func_t *f);
 bool pln__fold_literals(pln_binder_t *b);
 /* Folds every expression of a plan and its sublinks. */
 bool pln__fold_rel(pln_binder_t *b, plan_rel_t *rel);
-/* True if pred holds for an expression anywhere in the plan. */
-bool pln__rel_any(const plan_rel_t *rel, bool (*pred)(const ty_expr_t *e));
 /* Folds constant subtrees of e; NULL (error set) if evaluating one failed. */
 ty_expr_t *pln__fold(pln_binder_t *b, ty_expr_t *e);
 

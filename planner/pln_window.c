@@ -641,28 +641,3 @@ bool pln__window_fold(pln_binder_t *b, plan_rel_t *r)
     }
     return true;
 }
-
-static bool any_list(ty_expr_t *const *es, int n, bool (*pred)(const ty_expr_t *e))
-{
-    for (int i = 0; i < n; i++)
-        if (es[i] && pred(es[i]))
-            return true;
-    return false;
-}
-
-bool pln__window_any(const plan_rel_t *r, bool (*pred)(const ty_expr_t *e))
-{
-    const plan_window_t *w = r->window;
-    if (any_list(w->part, w->npart, pred) || any_list(w->order, w->norder, pred) ||
-        any_list(&w->frame.start_offset, 1, pred) || any_list(&w->frame.end_offset, 1, pred) ||
-        any_list(&w->frame.start_bound, 1, pred) || any_list(&w->frame.end_bound, 1, pred))
-        return true;
-    for (int i = 0; i < w->nfuncs; i++) {
-        const plan_wfunc_t *f = w->funcs[i];
-        if (any_list(f->args, f->nargs, pred))
-            return true;
-        if (f->agg && (any_list(f->agg->args, f->agg->nargs, pred) || any_list(&f->agg->filter, 1, pred)))
-            return true;
-    }
-    return false;
-}
