@@ -302,6 +302,16 @@ static bool bind_stmt(cm_arena_t *arena, const pln_raw_t *raw, const char *sql, 
     if (cat && cat->snap &&
         (b.nrels > 0 || st->kind == PLN_DDL || pln__is_show_catalog(s) || (s && s->kind == SQL_STMT_EXPLAIN)))
         st->catalog_index = cat_snap_index(cat->snap);
+    if (st->kind == PLN_QUERY) {
+        /* The plan carries what its statement knows, so that it can travel alone (plan_encode). */
+        plan_t *pq = st->query;
+        pq->cols = st->cols;
+        pq->nparams = st->nparams;
+        pq->param_types = st->param_types;
+        pq->catalog_index = st->catalog_index;
+        pq->error = st->plan_error;
+        pq->blocking = st->blocking;
+    }
     *out = st;
     return true;
 }
