@@ -24,7 +24,7 @@ TOOL_BIN   := $(patsubst tests/tools/%.c,$(BUILD)/tools/%,$(TOOL_SRC))
 # a target is built once the module it drives has sources.
 FUZZ_REPLAY := $(if $(wildcard server/srv_codec_fuzz.c),$(BUILD)/fuzz/replay_codec) \
                $(if $(wildcard parser/*.c),$(BUILD)/fuzz/replay_parser) \
-               $(if $(wildcard planner/pln_codec.c),$(BUILD)/fuzz/replay_plan)
+               $(if $(wildcard plan/plan_codec.c),$(BUILD)/fuzz/replay_plan)
 
 .PHONY: all run test check tsan fuzz bench setup clean deps deps-includes unit tools
 

@@ -410,6 +410,30 @@ int plan_explain_lines(const plan_t *p, const char *header, const ty_ctx_t *ctx,
 void plan_explain(const plan_t *p, const ty_settings_t *settings, cm_arena_t *arena, cm_buf_t *out);
 
 /*
+ * Plans as bytes (plan_codec*.c; the format: docs/architecture.md), so that
+ * a worker or the ZooKeeper log can carry a plan and decode it without the
+ * statement text, the catalog or this process's pointers: functions are
+ * named by name and signature, aggregates by their entry in the aggregate
+ * table, relations read by catalog id, qualified name and columns.
+ * plan_decode builds the plan in arena; it checks every count, length,
+ * reference and constant before it allocates and answers XX001 ("invalid
+ * query plan at byte N: ...") saying what is wrong, with *out NULL.
+ * plan_encode fails (54001) for a plan beyond the same limits. limits NULL:
+ * the defaults below. Which session relations exist is not the plan's to
+ * know: a SESSION read decodes with any name (pln_stmt_of_plan checks it).
+ */
+typedef struct plan_limits {
+    int depth_max;                /* operators and expressions nested in one another */
+    int nodes_max;                /* operators, expressions and aggregates in all */
+} plan_limits_t;
+#define PLAN_DEPTH_MAX 10000
+#define PLAN_NODES_MAX 1000000
+#define PLAN_PARAMS_MAX 65535     /* $n beyond this is an error, as in PostgreSQL's protocol */
+bool plan_encode(const plan_t *p, const plan_limits_t *limits, cm_buf_t *out, cm_err_t *err);
+bool plan_decode(cm_arena_t *arena, const uint8_t *bytes, size_t n, const plan_limits_t *limits, plan_t **out,
+                 cm_err_t *err);
+
+/*
  * Whether pred holds for an expression anywhere in rel's tree: its inputs,
  * WITH queries, functions in FROM, VALUES rows, projections, conditions,
  * grouping keys, aggregates, windows, LIMIT and OFFSET (plan_walk.c).

@@ -251,23 +251,13 @@ typedef bool (*pln_runner_fn)(const plan_t *p, const char *sql, const ty_datum_t
 void pln_set_runner(pln_runner_fn run);
 
 /*
- * Plans as bytes (pln_codec*.c; the format: docs/architecture.md). A bound
- * query (PLN_QUERY) with everything it holds, so that a worker or the
- * ZooKeeper log can carry it and decode it without the statement text, the
- * catalog or this process's pointers: functions are named by name and
- * signature, relations read by catalog id, qualified name and columns.
- * Decoding checks every count, length, reference and constant before it
- * allocates and answers XX001 saying what is wrong; encoding fails (54001)
- * for a plan beyond the same limits. limits NULL: the defaults below.
+ * A PLN_QUERY statement over a plan decoded from bytes (plan_decode), for a
+ * session to describe and run (ex_run of st->query): its columns,
+ * parameters, catalog index, kept error and blocking flag are the plan's,
+ * its tag "SELECT". The plan module does not know the session relations, so
+ * their reads are checked here against the ones the planner binds (name,
+ * width and column types): XX001, as for a corrupt plan.
  */
-typedef struct pln_plan_limits {
-    int depth_max;                /* operators and expressions nested in one another */
-    int nodes_max;                /* operators, expressions and aggregates in all */
-} pln_plan_limits_t;
-#define PLN_PLAN_DEPTH_MAX 10000
-#define PLN_PLAN_NODES_MAX 1000000
-bool pln_plan_encode(const pln_stmt_t *st, const pln_plan_limits_t *limits, cm_buf_t *out, cm_err_t *err);
-bool pln_plan_decode(cm_arena_t *arena, const uint8_t *p, size_t n, const pln_plan_limits_t *limits,
-                     pln_stmt_t **out, cm_err_t *err);
+bool pln_stmt_of_plan(cm_arena_t *arena, plan_t *plan, pln_stmt_t **out, cm_err_t *err);
 
 #endif

@@ -8,7 +8,7 @@
  * query into expressions over the REDUCE's output, with PostgreSQL's
  * "must appear in the GROUP BY clause" error.
  */
-#include "planner/pln_codec.h"
+#include "planner/pln_internal.h"
 
 #include <string.h>
 

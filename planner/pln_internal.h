@@ -10,7 +10,7 @@
 #include "parser/parser.h"
 #include "planner/planner.h"
 
-#define PLN_PARAMS_MAX 65535      /* $n beyond this is an error, as in PostgreSQL's protocol */
+#define PLN_PARAMS_MAX PLAN_PARAMS_MAX   /* $n beyond this is an error, as in PostgreSQL's protocol (and in a plan) */
 #define PLN_BIND_DEPTH_MAX 4100   /* recursion guard for expression binding */
 
 struct pln_raw {

@@ -3,7 +3,7 @@
  * becomes self-contained plan bytes for the workers. A view or
  * materialized view is its query, taken from the normalized create_sql
  * (relations fully qualified), bound by worker 0 against its catalog at
- * that index and encoded with the planner's plan codec (pln_plan_encode):
+ * that index and encoded with the plan codec (plan_encode, plan/plan.h):
  * relations are carried by catalog ID, functions by name and signature,
  * so a worker decodes it without the catalog. Other items (tables,
  * sources, indexes) install with no plan yet: their dataflows (storage,
@@ -13,6 +13,7 @@
 #include "sequencer/sequencer.h"
 
 #include "parser/parser.h"
+#include "plan/plan.h"
 #include "planner/planner.h"
 
 #include <string.h>
@@ -63,8 +64,10 @@ static bool seq__plan_view(const cat_snap_t *snap, const cat_item_t *item, cm_bu
     const char *text = (const char *)q.data;
     /* Planning errors (reading a relation: 0A000 until the engine reads them) stay in the plan. */
     ok = ok && pln_parse(&arena, text, strlen(text), &raws, err) && raws.count == 1 &&
-         pln_bind_catalog(&arena, raws.items[0], text, NULL, 0, &settings, &cat, true, &st, err) &&
-         pln_plan_encode(st, NULL, out, err);
+         pln_bind_catalog(&arena, raws.items[0], text, NULL, 0, &settings, &cat, true, &st, err);
+    if (ok && st->kind != PLN_QUERY)
+        ok = cm_err_set(err, CM_ERRCODE_FEATURE_NOT_SUPPORTED, "only a query's plan can be encoded");
+    ok = ok && plan_encode(st->query, NULL, out, err);
     cm_buf_free(&q);
     cm_arena_free(&arena);
     return ok;

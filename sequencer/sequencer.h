@@ -71,7 +71,7 @@ typedef struct seq_planner {
 
 /*
  * The planner: a view's or materialized view's query bound against `snap`
- * and encoded with pln_plan_encode (decode with pln_plan_decode); other
+ * and encoded with plan_encode (decode with plan_decode, plan/plan.h); other
  * items have no plan bytes yet.
  */
 bool seq_plan_item_default(void *arg, const cat_snap_t *snap, const cat_item_t *item, cm_buf_t *out, cm_err_t *err);

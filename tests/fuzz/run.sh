@@ -17,7 +17,7 @@ make --no-print-directory build/gen/sql.h >/dev/null || exit 1
 
 srcs_codec=(common/*.c server/srv_codec.c server/srv_codec_fuzz.c)
 srcs_parser=(common/*.c parser/*.c build/gen/sql.c)
-srcs_plan=(common/*.c types/*.c parser/*.c build/gen/sql.c catalog/*.c planner/*.c)
+srcs_plan=(common/*.c types/*.c plan/*.c parser/*.c build/gen/sql.c catalog/*.c planner/*.c)
 libs_plan=(-lzookeeper_st -lcrypto)
 flags=(-std=c11 -D_GNU_SOURCE -O1 -g -fno-omit-frame-pointer -I. -Ibuild/gen -Iparser
        -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined -pthread)

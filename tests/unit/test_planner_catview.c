@@ -6,6 +6,7 @@
  * functions (regclass, pg_table_is_visible, current_schemas) read the
  * catalog they are given.
  */
+#include "plan/plan.h"
 #include "planner/pln_catview.h"
 #include "exec/exec.h"
 #include "planner/planner.h"
@@ -103,11 +104,13 @@ static void every_view_binds_encodes_and_runs(void)
         cm_buf_init(&out, 0);
         cm_buf_init(&enc, 0);
         pln_stmt_t *st = NULL, *dec = NULL;
+        plan_t *decoded = NULL;
         if (!run(&t, sql, &out, &err, &st, &arena)) {
             printf("  %s: %s %s\n", sql, err.sqlstate, err.message);
             unit__case_failed = 1;
-        } else if (!pln_plan_encode(st, NULL, &enc, &err) ||
-                   !pln_plan_decode(&arena, enc.data, enc.len, NULL, &dec, &err)) {
+        } else if (!plan_encode(st->query, NULL, &enc, &err) ||
+                   !plan_decode(&arena, enc.data, enc.len, NULL, &decoded, &err) ||
+                   !pln_stmt_of_plan(&arena, decoded, &dec, &err)) {
             printf("  %s: the plan codec: %s %s\n", sql, err.sqlstate, err.message);
             unit__case_failed = 1;
         }

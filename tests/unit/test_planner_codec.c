@@ -1,6 +1,6 @@
 /*
- * test_planner_codec.c: query plans as bytes and back (pln_plan_encode /
- * pln_plan_decode).
+ * test_planner_codec.c: the planner's query plans as bytes and back
+ * (plan_encode / plan_decode, then pln_stmt_of_plan to run and print them).
  *
  * Every query of the EXPLAIN golden files (the .txt files of tests/explain; a CREATE
  * VIEW's query too) and every line of the differential layer's constant
@@ -12,12 +12,15 @@
  * output must also be what plan_explain prints for the original.
  * Malformed input (every truncation of real plans, a wrong header or
  * version, huge counts, deep nesting, references out of range) must fail
- * with XX001 and a message, and limits apply to encoding too.
+ * with XX001 and a message, and limits apply to encoding too. A decoded
+ * plan's session relations are checked when the planner adopts it.
+ * (tests/unit/test_plan_codec.c decodes the same plans without the planner.)
  *
  * With --seeds DIR the program writes every encoded plan to DIR instead
  * (the fuzz corpus's seeds, tests/fuzz/corpus/plan).
  */
 #include "exec/exec.h"
+#include "plan/plan.h"
 #include "planner/planner.h"
 #include "tests/unit/test_catalog_helpers.h"
 
@@ -124,6 +127,16 @@ static bool plan_whole(const pln_stmt_t *st)
     return whole;
 }
 
+/* Decodes a plan and adopts it as a statement; NULL with err. */
+static pln_stmt_t *decode(cm_arena_t *arena, const uint8_t *p, size_t n, const plan_limits_t *lim, cm_err_t *err)
+{
+    plan_t *q = NULL;
+    pln_stmt_t *st = NULL;
+    if (!plan_decode(arena, p, n, lim, &q, err) || !pln_stmt_of_plan(arena, q, &st, err))
+        return NULL;
+    return st;
+}
+
 /*
  * Encodes st, decodes it and checks what the header comment promises; rows
  * too when `rows` (constant queries). Failures print under `label`.
@@ -141,7 +154,7 @@ static void roundtrip(const char *label, const pln_stmt_t *st, const char *sql, 
     pln_stmt_t *dec = NULL;
     char *e1 = NULL, *e2 = NULL;
     nplans++;
-    if (!pln_plan_encode(st, NULL, &enc, &err)) {
+    if (!plan_encode(st->query, NULL, &enc, &err)) {
         printf("  %s: encode failed: %s %s\n", label, err.sqlstate, err.message);
         unit__case_failed = 1;
         goto done;
@@ -152,7 +165,7 @@ static void roundtrip(const char *label, const pln_stmt_t *st, const char *sql, 
         cm_buf_init(&kept[nkept], 0);
         cm_buf_put(&kept[nkept++], enc.data, enc.len);
     }
-    if (!pln_plan_decode(&arena, enc.data, enc.len, NULL, &dec, &err)) {
+    if (!(dec = decode(&arena, enc.data, enc.len, NULL, &err))) {
         printf("  %s: decode failed: %s %s\n", label, err.sqlstate, err.message);
         unit__case_failed = 1;
         goto done;
@@ -167,7 +180,7 @@ static void roundtrip(const char *label, const pln_stmt_t *st, const char *sql, 
         printf("  %s: columns, parameters or planning error differ after decoding\n", label);
         unit__case_failed = 1;
     }
-    if (!pln_plan_encode(dec, NULL, &again, &err) || again.len != enc.len ||
+    if (!plan_encode(dec->query, NULL, &again, &err) || again.len != enc.len ||
         memcmp(again.data, enc.data, enc.len) != 0) {
         printf("  %s: encoding the decoded plan gives other bytes (%zu, %zu)\n", label, enc.len, again.len);
         unit__case_failed = 1;
@@ -407,13 +420,13 @@ static void test_every_datum_kind(void)
 
 /* ============================================================ malformed input */
 
-static bool fails_cleanly(const uint8_t *p, size_t n, const pln_plan_limits_t *lim, const char *want)
+static bool fails_cleanly(const uint8_t *p, size_t n, const plan_limits_t *lim, const char *want)
 {
     cm_arena_t arena;
     cm_arena_init(&arena, 4096);
     cm_err_t err = {0};
-    pln_stmt_t *st = (pln_stmt_t *)&arena;   /* must be reset to NULL */
-    bool ok = !pln_plan_decode(&arena, p, n, lim, &st, &err) && st == NULL && strcmp(err.sqlstate, "XX001") == 0 &&
+    plan_t *st = (plan_t *)&arena;   /* must be reset to NULL */
+    bool ok = !plan_decode(&arena, p, n, lim, &st, &err) && st == NULL && strcmp(err.sqlstate, "XX001") == 0 &&
               err.message && strstr(err.message, want) != NULL;
     if (!ok)
         printf("  decode of %zu bytes: want XX001 \"%s\", got %s \"%s\"\n", n, want, err.set ? err.sqlstate : "success",
@@ -495,7 +508,7 @@ static void test_huge_counts(void)
     cm_buf_put_u8(&b, 0);    /* VALUES */
     put32(&b, 0);            /* columns */
     put32(&b, 900000);       /* rows */
-    UNIT_CHECK(fails_cleanly(b.data, b.len, &(pln_plan_limits_t){100, 1000}, "900000 rows, more than the limit of 1000"));
+    UNIT_CHECK(fails_cleanly(b.data, b.len, &(plan_limits_t){100, 1000}, "900000 rows, more than the limit of 1000"));
     UNIT_CHECK(fails_cleanly(b.data, b.len, NULL, "truncated"));   /* allowed, then the plan ends early */
 
     cm_buf_reset(&b);
@@ -551,26 +564,26 @@ static void test_deep_nesting(void)
     cm_arena_t arena;
     cm_arena_init(&arena, 4096);
     cm_err_t err = {0};
-    pln_stmt_t *st = NULL;
     /* The hand-made plan is a real one: it decodes, runs and encodes to the same bytes. */
-    UNIT_CHECK(pln_plan_decode(&arena, b.data, b.len, NULL, &st, &err));
+    pln_stmt_t *st = decode(&arena, b.data, b.len, NULL, &err);
+    UNIT_CHECK(st != NULL);
     if (st) {
         char *rows = run(st, "");
         UNIT_CHECK_STR(rows, "t\n");
         free(rows);
         cm_buf_t again;
         cm_buf_init(&again, 0);
-        UNIT_CHECK(pln_plan_encode(st, NULL, &again, &err) && again.len == b.len &&
+        UNIT_CHECK(plan_encode(st->query, NULL, &again, &err) && again.len == b.len &&
                    memcmp(again.data, b.data, b.len) == 0);
         cm_buf_reset(&again);
         /* Limits hold for encoding too. */
-        UNIT_CHECK(!pln_plan_encode(st, &(pln_plan_limits_t){20, 1000}, &again, &err));
+        UNIT_CHECK(!plan_encode(st->query, &(plan_limits_t){20, 1000}, &again, &err));
         UNIT_CHECK(strcmp(err.sqlstate, "54001") == 0);
         cm_err_clear(&err);
         cm_buf_free(&again);
     }
-    UNIT_CHECK(fails_cleanly(b.data, b.len, &(pln_plan_limits_t){20, 1000}, "nested more than 20 levels"));
-    UNIT_CHECK(fails_cleanly(b.data, b.len, &(pln_plan_limits_t){1000, 30}, "more than 30 nodes"));
+    UNIT_CHECK(fails_cleanly(b.data, b.len, &(plan_limits_t){20, 1000}, "nested more than 20 levels"));
+    UNIT_CHECK(fails_cleanly(b.data, b.len, &(plan_limits_t){1000, 30}, "more than 30 nodes"));
     cm_buf_reset(&b);
     deep_plan(&b, 100000);
     UNIT_CHECK(fails_cleanly(b.data, b.len, NULL, "nested more than 10000 levels"));
@@ -622,6 +635,81 @@ static void test_bad_references(void)
     cm_buf_free(&b);
 }
 
+/* The first session relation read in rel's tree. */
+static plan_rel_t *session_rel(plan_rel_t *rel)
+{
+    if (!rel || rel->kind == PLAN_REL_SESSION)
+        return rel;
+    plan_rel_t *in = session_rel(rel->input);
+    return in ? in : session_rel(rel->right);
+}
+
+static bool adopt_fails(cm_arena_t *arena, plan_t *q, const char *want)
+{
+    cm_err_t err = {0};
+    pln_stmt_t *st = (pln_stmt_t *)arena;   /* must be reset to NULL */
+    bool ok = !pln_stmt_of_plan(arena, q, &st, &err) && st == NULL && strcmp(err.sqlstate, "XX001") == 0 &&
+              strstr(err.message, want) != NULL;
+    if (!ok)
+        printf("  adopting the plan: want XX001 \"%s\", got %s \"%s\"\n", want, err.set ? err.sqlstate : "success",
+               err.message ? err.message : "");
+    cm_err_clear(&err);
+    return ok;
+}
+
+/*
+ * Which session relations exist is the planner's to know: a plan naming one
+ * it does not bind (or with other columns) decodes, and the planner refuses
+ * it before it runs or prints.
+ */
+static void test_session_relations(void)
+{
+    cm_arena_t arena;
+    cm_arena_init(&arena, 4096);
+    cm_err_t err = {0};
+    ty_settings_t settings;
+    ty_settings_default(&settings);
+    const char *sql = "SELECT name, statement FROM pg_prepared_statements";
+    pln_raw_list_t raws;
+    pln_stmt_t *st = NULL;
+    cm_buf_t b;
+    cm_buf_init(&b, 0);
+    UNIT_CHECK(pln_parse(&arena, sql, strlen(sql), &raws, &err) &&
+               pln_bind_prepare(&arena, raws.items[0], sql, NULL, 0, &settings, &st, &err) &&
+               plan_encode(st->query, NULL, &b, &err));
+    /* The name the session is asked for is the plan's last occurrence of it: change its last letter. */
+    const char *name = "pg_prepared_statements";
+    size_t at = 0;
+    for (size_t i = 0; i + strlen(name) <= b.len; i++)
+        if (memcmp(b.data + i, name, strlen(name)) == 0)
+            at = i + strlen(name) - 1;
+    UNIT_CHECK(at > 0);
+    plan_t *q = NULL;
+    UNIT_CHECK(plan_decode(&arena, b.data, b.len, NULL, &q, &err));
+    UNIT_CHECK(q && pln_stmt_of_plan(&arena, q, &st, &err) && st->query == q);
+    b.data[at] = 'X';
+    q = NULL;
+    UNIT_CHECK(plan_decode(&arena, b.data, b.len, NULL, &q, &err));
+    UNIT_CHECK(q && adopt_fails(&arena, q, "unknown session relation"));
+    b.data[at] = 's';
+    UNIT_CHECK(plan_decode(&arena, b.data, b.len, NULL, &q, &err));
+    plan_rel_t *rel = q ? session_rel(q->root) : NULL;
+    UNIT_CHECK(rel != NULL);
+    if (rel) {
+        ty_oid_t t = rel->types[0];
+        rel->types[0] = TY_INT8;
+        UNIT_CHECK(adopt_fails(&arena, q, "session relation pg_prepared_statements with column 0 of type 20"));
+        rel->types[0] = t;
+        rel->ncols--;
+        UNIT_CHECK(adopt_fails(&arena, q, "unknown session relation"));
+    }
+    if (err.set)
+        printf("  %s\n", err.message);
+    cm_err_clear(&err);
+    cm_buf_free(&b);
+    cm_arena_free(&arena);
+}
+
 int main(int argc, char **argv)
 {
     if (argc == 3 && strcmp(argv[1], "--seeds") == 0)
@@ -638,6 +726,7 @@ int main(int argc, char **argv)
     UNIT_RUN(test_huge_counts);
     UNIT_RUN(test_deep_nesting);
     UNIT_RUN(test_bad_references);
+    UNIT_RUN(test_session_relations);
     for (int i = 0; i < nkept; i++)
         cm_buf_free(&kept[i]);
     UNIT_EXIT();

@@ -1,18 +1,18 @@
 /*
- * pln_codec_io.c: the plan codec's primitives: big-endian integers and
+ * plan_codec_io.c: the plan codec's primitives: big-endian integers and
  * length-prefixed strings written to a buffer, and the reading cursor that
  * checks each of them against what remains of the input (and each count
  * against an explicit maximum) before anything is allocated. The depth and
  * node limits are counted here for both directions.
  */
-#include "planner/pln_codec.h"
+#include "plan/plan_codec.h"
 
 #include <stdio.h>
 #include <string.h>
 
 /* ============================================================ writing */
 
-void pln__wr_fail(pln_wr_t *w, const char *sqlstate, const char *fmt, ...)
+void plan__wr_fail(plan__wr_t *w, const char *sqlstate, const char *fmt, ...)
 {
     if (w->failed)
         return;
@@ -23,66 +23,66 @@ void pln__wr_fail(pln_wr_t *w, const char *sqlstate, const char *fmt, ...)
     va_end(ap);
 }
 
-void pln__wr_u8(pln_wr_t *w, uint8_t v)
+void plan__wr_u8(plan__wr_t *w, uint8_t v)
 {
     if (!w->failed)
         cm_buf_put_u8(w->b, v);
 }
 
-void pln__wr_u32(pln_wr_t *w, uint32_t v)
+void plan__wr_u32(plan__wr_t *w, uint32_t v)
 {
     if (!w->failed)
         cm_buf_put_be32(w->b, v);
 }
 
-void pln__wr_i32(pln_wr_t *w, int32_t v)
+void plan__wr_i32(plan__wr_t *w, int32_t v)
 {
-    pln__wr_u32(w, (uint32_t)v);
+    plan__wr_u32(w, (uint32_t)v);
 }
 
-void pln__wr_u64(pln_wr_t *w, uint64_t v)
+void plan__wr_u64(plan__wr_t *w, uint64_t v)
 {
     if (!w->failed)
         cm_buf_put_be64(w->b, v);
 }
 
-void pln__wr_str(pln_wr_t *w, const char *s)
+void plan__wr_str(plan__wr_t *w, const char *s)
 {
     if (!s) {
-        pln__wr_u32(w, PLN_CODEC_STR_NULL);
+        plan__wr_u32(w, PLAN_CODEC_STR_NULL);
         return;
     }
     size_t n = strlen(s);
-    if (n >= PLN_CODEC_STR_NULL) {
-        pln__wr_fail(w, CM_ERRCODE_PROGRAM_LIMIT_EXCEEDED, "a string of the plan is too long to encode");
+    if (n >= PLAN_CODEC_STR_NULL) {
+        plan__wr_fail(w, CM_ERRCODE_PROGRAM_LIMIT_EXCEEDED, "a string of the plan is too long to encode");
         return;
     }
-    pln__wr_u32(w, (uint32_t)n);
+    plan__wr_u32(w, (uint32_t)n);
     if (!w->failed)
         cm_buf_put(w->b, s, n);
 }
 
-bool pln__wr_enter(pln_wr_t *w)
+bool plan__wr_enter(plan__wr_t *w)
 {
     if (w->failed)
         return false;
     if (++w->depth > w->lim.depth_max || ++w->nodes > w->lim.nodes_max) {
-        pln__wr_fail(w, CM_ERRCODE_STATEMENT_TOO_COMPLEX,
-                     "the plan is too complex to encode (more than %d levels or %d nodes)", w->lim.depth_max,
-                     w->lim.nodes_max);
+        plan__wr_fail(w, CM_ERRCODE_STATEMENT_TOO_COMPLEX,
+                      "the plan is too complex to encode (more than %d levels or %d nodes)", w->lim.depth_max,
+                      w->lim.nodes_max);
         return false;
     }
     return true;
 }
 
-void pln__wr_leave(pln_wr_t *w)
+void plan__wr_leave(plan__wr_t *w)
 {
     w->depth--;
 }
 
 /* ============================================================ reading */
 
-bool pln__rd_fail(pln_rd_t *r, const char *fmt, ...)
+bool plan__rd_fail(plan__rd_t *r, const char *fmt, ...)
 {
     if (r->failed)
         return false;
@@ -97,12 +97,12 @@ bool pln__rd_fail(pln_rd_t *r, const char *fmt, ...)
 }
 
 /* The next n bytes, or NULL (failed) if the input ends first. */
-const uint8_t *pln__rd_bytes(pln_rd_t *r, size_t n, const char *what)
+const uint8_t *plan__rd_bytes(plan__rd_t *r, size_t n, const char *what)
 {
     if (r->failed)
         return NULL;
     if (n > r->n - r->pos) {
-        pln__rd_fail(r, "truncated %s", what);
+        plan__rd_fail(r, "truncated %s", what);
         return NULL;
     }
     const uint8_t *p = r->p + r->pos;
@@ -118,90 +118,90 @@ static uint64_t be(const uint8_t *p, int n)
     return v;
 }
 
-uint8_t pln__rd_u8(pln_rd_t *r)
+uint8_t plan__rd_u8(plan__rd_t *r)
 {
-    const uint8_t *p = pln__rd_bytes(r, 1, "byte");
+    const uint8_t *p = plan__rd_bytes(r, 1, "byte");
     return p ? p[0] : 0;
 }
 
-uint32_t pln__rd_u32(pln_rd_t *r)
+uint32_t plan__rd_u32(plan__rd_t *r)
 {
-    const uint8_t *p = pln__rd_bytes(r, 4, "integer");
+    const uint8_t *p = plan__rd_bytes(r, 4, "integer");
     return p ? (uint32_t)be(p, 4) : 0;
 }
 
-int32_t pln__rd_i32(pln_rd_t *r)
+int32_t plan__rd_i32(plan__rd_t *r)
 {
-    return (int32_t)pln__rd_u32(r);
+    return (int32_t)plan__rd_u32(r);
 }
 
-uint64_t pln__rd_u64(pln_rd_t *r)
+uint64_t plan__rd_u64(plan__rd_t *r)
 {
-    const uint8_t *p = pln__rd_bytes(r, 8, "integer");
+    const uint8_t *p = plan__rd_bytes(r, 8, "integer");
     return p ? be(p, 8) : 0;
 }
 
-bool pln__rd_bool(pln_rd_t *r)
+bool plan__rd_bool(plan__rd_t *r)
 {
-    uint8_t v = pln__rd_u8(r);
+    uint8_t v = plan__rd_u8(r);
     if (v > 1)
-        pln__rd_fail(r, "boolean byte %u", v);
+        plan__rd_fail(r, "boolean byte %u", v);
     return v == 1;
 }
 
-const char *pln__rd_str(pln_rd_t *r, const char *what)
+const char *plan__rd_str(plan__rd_t *r, const char *what)
 {
-    uint32_t n = pln__rd_u32(r);
-    if (r->failed || n == PLN_CODEC_STR_NULL)
+    uint32_t n = plan__rd_u32(r);
+    if (r->failed || n == PLAN_CODEC_STR_NULL)
         return NULL;
-    const uint8_t *p = pln__rd_bytes(r, n, what);
+    const uint8_t *p = plan__rd_bytes(r, n, what);
     if (!p)
         return NULL;
     if (memchr(p, 0, n)) {
-        pln__rd_fail(r, "%s contains a zero byte", what);
+        plan__rd_fail(r, "%s contains a zero byte", what);
         return NULL;
     }
     return cm_arena_strndup(r->arena, (const char *)p, n);
 }
 
-int pln__rd_count(pln_rd_t *r, const char *what, int max, size_t min_bytes)
+int plan__rd_count(plan__rd_t *r, const char *what, int max, size_t min_bytes)
 {
-    uint32_t n = pln__rd_u32(r);
+    uint32_t n = plan__rd_u32(r);
     if (r->failed)
         return 0;
     if (n > (uint32_t)max) {
-        pln__rd_fail(r, "%u %s, more than the limit of %d", n, what, max);
+        plan__rd_fail(r, "%u %s, more than the limit of %d", n, what, max);
         return 0;
     }
     if (min_bytes && (uint64_t)n * min_bytes > r->n - r->pos) {
-        pln__rd_fail(r, "%u %s do not fit in the %zu bytes left", n, what, r->n - r->pos);
+        plan__rd_fail(r, "%u %s do not fit in the %zu bytes left", n, what, r->n - r->pos);
         return 0;
     }
     return (int)n;
 }
 
-ty_oid_t pln__rd_type(pln_rd_t *r, bool allow_invalid)
+ty_oid_t plan__rd_type(plan__rd_t *r, bool allow_invalid)
 {
-    ty_oid_t t = pln__rd_u32(r);
+    ty_oid_t t = plan__rd_u32(r);
     if (r->failed || (t == TY_INVALID && allow_invalid))
         return t;
     if (ty_info(t) == NULL)
-        pln__rd_fail(r, "unknown type %u", t);
+        plan__rd_fail(r, "unknown type %u", t);
     return t;
 }
 
-bool pln__rd_enter(pln_rd_t *r)
+bool plan__rd_enter(plan__rd_t *r)
 {
     if (r->failed)
         return false;
     if (++r->depth > r->lim.depth_max)
-        return pln__rd_fail(r, "nested more than %d levels deep", r->lim.depth_max);
+        return plan__rd_fail(r, "nested more than %d levels deep", r->lim.depth_max);
     if (++r->nodes > r->lim.nodes_max)
-        return pln__rd_fail(r, "more than %d nodes", r->lim.nodes_max);
+        return plan__rd_fail(r, "more than %d nodes", r->lim.nodes_max);
     return true;
 }
 
-void pln__rd_leave(pln_rd_t *r)
+void plan__rd_leave(plan__rd_t *r)
 {
     r->depth--;
 }

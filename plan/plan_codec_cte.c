@@ -1,5 +1,5 @@
 /*
- * pln_codec_cte.c: the plan codec's WITH and functions-in-FROM operators.
+ * plan_codec_cte.c: the plan codec's WITH and functions-in-FROM operators.
  *
  *   LET      rel input; u32 nctes; per CTE: u32 id, str name, u8 all,
  *            u8 recursive, rel def, [rel rec]
@@ -16,63 +16,63 @@
  * defines, an id defined twice, or a reference whose columns differ from
  * its CTE's is refused. Ids keep their values (EXPLAIN prints them).
  */
-#include "planner/pln_codec.h"
+#include "plan/plan_codec.h"
 
 #include <string.h>
 
 /* ============================================================ writing */
 
-void pln__wr_let(pln_wr_t *w, const plan_rel_t *rel)
+void plan__wr_let(plan__wr_t *w, const plan_rel_t *rel)
 {
-    pln__wr_rel(w, rel->input);
-    pln__wr_u32(w, (uint32_t)rel->nctes);
+    plan__wr_rel(w, rel->input);
+    plan__wr_u32(w, (uint32_t)rel->nctes);
     for (int i = 0; i < rel->nctes && !w->failed; i++) {
         const plan_cte_t *c = rel->ctes[i];
-        pln__wr_u32(w, (uint32_t)c->id);
-        pln__wr_str(w, c->name);
-        pln__wr_u8(w, c->all);
-        pln__wr_u8(w, c->rec != NULL);
-        pln__wr_rel(w, c->def);
+        plan__wr_u32(w, (uint32_t)c->id);
+        plan__wr_str(w, c->name);
+        plan__wr_u8(w, c->all);
+        plan__wr_u8(w, c->rec != NULL);
+        plan__wr_rel(w, c->def);
         if (c->rec)
-            pln__wr_rel(w, c->rec);
+            plan__wr_rel(w, c->rec);
     }
 }
 
-void pln__wr_cteref(pln_wr_t *w, const plan_rel_t *rel)
+void plan__wr_cteref(plan__wr_t *w, const plan_rel_t *rel)
 {
-    pln__wr_u32(w, (uint32_t)rel->cte->id);
-    pln__wr_u8(w, rel->worktable);
+    plan__wr_u32(w, (uint32_t)rel->cte->id);
+    plan__wr_u8(w, rel->worktable);
 }
 
-void pln__wr_flatmap(pln_wr_t *w, const plan_rel_t *rel)
+void plan__wr_flatmap(plan__wr_t *w, const plan_rel_t *rel)
 {
-    pln__wr_rel(w, rel->input);
-    pln__wr_u8(w, rel->ordinality);
-    pln__wr_u8(w, (uint8_t)rel->join);
-    pln__wr_expr(w, rel->pred);
-    pln__wr_u32(w, (uint32_t)rel->nfuncs);
+    plan__wr_rel(w, rel->input);
+    plan__wr_u8(w, rel->ordinality);
+    plan__wr_u8(w, (uint8_t)rel->join);
+    plan__wr_expr(w, rel->pred);
+    plan__wr_u32(w, (uint32_t)rel->nfuncs);
     for (int i = 0; i < rel->nfuncs && !w->failed; i++) {
         const plan_srfcall_t *f = rel->funcs[i];
-        pln__wr_u8(w, f->srf != NULL);
+        plan__wr_u8(w, f->srf != NULL);
         if (!f->srf) {
-            pln__wr_expr(w, f->expr);
+            plan__wr_expr(w, f->expr);
         } else {
             const ty_func_t *fn = &f->srf->fn;
-            pln__wr_str(w, fn->name);
-            pln__wr_u8(w, (uint8_t)fn->nargs);
+            plan__wr_str(w, fn->name);
+            plan__wr_u8(w, (uint8_t)fn->nargs);
             for (int k = 0; k < fn->nargs; k++)
-                pln__wr_u32(w, fn->args[k]);
-            pln__wr_u32(w, fn->ret);
-            pln__wr_exprs(w, f->args, f->nargs, true);
+                plan__wr_u32(w, fn->args[k]);
+            plan__wr_u32(w, fn->ret);
+            plan__wr_exprs(w, f->args, f->nargs, true);
         }
-        pln__wr_u32(w, (uint32_t)f->ncols);
-        pln__wr_i32(w, f->location);
+        plan__wr_u32(w, (uint32_t)f->ncols);
+        plan__wr_i32(w, f->location);
     }
 }
 
 /* ============================================================ reading */
 
-static bool grow(pln_rd_t *r, void **items, uint32_t **keys, int n, int *cap)
+static bool grow(plan__rd_t *r, void **items, uint32_t **keys, int n, int *cap)
 {
     if (n < *cap)
         return true;
@@ -89,46 +89,46 @@ static bool grow(pln_rd_t *r, void **items, uint32_t **keys, int n, int *cap)
     return true;
 }
 
-bool pln__rd_let(pln_rd_t *r, plan_rel_t *rel)
+bool plan__rd_let(plan__rd_t *r, plan_rel_t *rel)
 {
-    if (!(rel->input = pln__rd_rel(r)))
+    if (!(rel->input = plan__rd_rel(r)))
         return false;
     if (rel->input->ncols != rel->ncols)
-        return pln__rd_fail(r, "a WITH of %d columns over a query of %d", rel->ncols, rel->input->ncols);
+        return plan__rd_fail(r, "a WITH of %d columns over a query of %d", rel->ncols, rel->input->ncols);
     for (int i = 0; i < rel->ncols; i++)
-        if (!pln__rd_check_shape(r, rel->input->types[i], rel->types[i], "a WITH query's column"))
+        if (!plan__rd_check_shape(r, rel->input->types[i], rel->types[i], "a WITH query's column"))
             return false;
-    rel->nctes = pln__rd_count(r, "WITH queries", r->lim.nodes_max, 11 + 9);
+    rel->nctes = plan__rd_count(r, "WITH queries", r->lim.nodes_max, 11 + 9);
     if (r->failed)
         return false;
     rel->ctes = cm_arena_alloc(r->arena, sizeof(plan_cte_t *) * (size_t)(rel->nctes ? rel->nctes : 1));
     for (int i = 0; i < rel->nctes; i++) {
         plan_cte_t *c = cm_arena_zalloc(r->arena, sizeof(*c));
-        uint32_t key = pln__rd_u32(r);
-        c->name = pln__rd_str(r, "WITH query name");
-        c->all = pln__rd_bool(r);
-        bool recursive = pln__rd_bool(r);
+        uint32_t key = plan__rd_u32(r);
+        c->name = plan__rd_str(r, "WITH query name");
+        c->all = plan__rd_bool(r);
+        bool recursive = plan__rd_bool(r);
         if (r->failed)
             return false;
         if (!c->name)
-            return pln__rd_fail(r, "a WITH query without a name");
+            return plan__rd_fail(r, "a WITH query without a name");
         for (int k = 0; k < r->nctes; k++)
             if (r->cte_keys[k] == key)
-                return pln__rd_fail(r, "WITH query l%u defined twice", key);
-        if (!(c->def = pln__rd_rel(r)) || (recursive && !(c->rec = pln__rd_rel(r))))
+                return plan__rd_fail(r, "WITH query l%u defined twice", key);
+        if (!(c->def = plan__rd_rel(r)) || (recursive && !(c->rec = plan__rd_rel(r))))
             return false;
         c->ncols = c->def->ncols;
         c->types = c->def->types;
         if (c->rec) {
             if (c->rec->ncols != c->ncols)
-                return pln__rd_fail(r, "a recursive term of %d columns for a query of %d", c->rec->ncols, c->ncols);
+                return plan__rd_fail(r, "a recursive term of %d columns for a query of %d", c->rec->ncols, c->ncols);
             for (int k = 0; k < c->ncols; k++)
-                if (!pln__rd_check_shape(r, c->rec->types[k], c->types[k], "a recursive term's column"))
+                if (!plan__rd_check_shape(r, c->rec->types[k], c->types[k], "a recursive term's column"))
                     return false;
         }
         grow(r, (void **)&r->ctes, &r->cte_keys, r->nctes, &r->ctes_cap);
         if (key > (uint32_t)r->lim.nodes_max)
-            return pln__rd_fail(r, "WITH query id %u", key);
+            return plan__rd_fail(r, "WITH query id %u", key);
         c->id = (int)key;
         r->ctes[r->nctes] = c;
         r->cte_keys[r->nctes++] = key;
@@ -137,10 +137,10 @@ bool pln__rd_let(pln_rd_t *r, plan_rel_t *rel)
     return true;
 }
 
-bool pln__rd_cteref(pln_rd_t *r, plan_rel_t *rel)
+bool plan__rd_cteref(plan__rd_t *r, plan_rel_t *rel)
 {
-    uint32_t key = pln__rd_u32(r);
-    rel->worktable = pln__rd_bool(r);
+    uint32_t key = plan__rd_u32(r);
+    rel->worktable = plan__rd_bool(r);
     if (r->failed)
         return false;
     grow(r, (void **)&r->cte_refs, &r->ref_keys, r->nrefs, &r->refs_cap);
@@ -149,7 +149,7 @@ bool pln__rd_cteref(pln_rd_t *r, plan_rel_t *rel)
     return true;
 }
 
-bool pln__rd_ctes_resolve(pln_rd_t *r)
+bool plan__rd_ctes_resolve(plan__rd_t *r)
 {
     for (int i = 0; i < r->nrefs; i++) {
         plan_rel_t *ref = r->cte_refs[i];
@@ -158,31 +158,31 @@ bool pln__rd_ctes_resolve(pln_rd_t *r)
             if (r->cte_keys[k] == r->ref_keys[i])
                 c = r->ctes[k];
         if (!c)
-            return pln__rd_fail(r, "a read of WITH query l%u, which no WITH defines", r->ref_keys[i]);
+            return plan__rd_fail(r, "a read of WITH query l%u, which no WITH defines", r->ref_keys[i]);
         if (ref->worktable && !c->rec)
-            return pln__rd_fail(r, "a worktable read of WITH query %s, which is not recursive", c->name);
+            return plan__rd_fail(r, "a worktable read of WITH query %s, which is not recursive", c->name);
         if (ref->ncols != c->ncols)
-            return pln__rd_fail(r, "a read of %d columns of WITH query %s of %d", ref->ncols, c->name, c->ncols);
+            return plan__rd_fail(r, "a read of %d columns of WITH query %s of %d", ref->ncols, c->name, c->ncols);
         for (int k = 0; k < c->ncols; k++)
-            if (!pln__rd_check_shape(r, ref->types[k], c->types[k], "a WITH query's column"))
+            if (!plan__rd_check_shape(r, ref->types[k], c->types[k], "a WITH query's column"))
                 return false;
         ref->cte = c;
     }
     return true;
 }
 
-static const ty_srf_t *srf_read(pln_rd_t *r)
+static const ty_srf_t *srf_read(plan__rd_t *r)
 {
-    const char *name = pln__rd_str(r, "function name");
-    uint8_t nargs = pln__rd_u8(r);
+    const char *name = plan__rd_str(r, "function name");
+    uint8_t nargs = plan__rd_u8(r);
     if (!r->failed && (!name || nargs > TY_FUNC_ARGS_MAX)) {
-        pln__rd_fail(r, "set-returning function key");
+        plan__rd_fail(r, "set-returning function key");
         return NULL;
     }
     ty_oid_t args[TY_FUNC_ARGS_MAX];
     for (int i = 0; i < nargs && !r->failed; i++)
-        args[i] = pln__rd_type(r, true);
-    ty_oid_t ret = pln__rd_type(r, true);
+        args[i] = plan__rd_type(r, true);
+    ty_oid_t ret = plan__rd_type(r, true);
     if (r->failed)
         return NULL;
     const ty_func_t *c[64];
@@ -196,86 +196,86 @@ static const ty_srf_t *srf_read(pln_rd_t *r)
         if (same)
             return ty_srf_of(c[i]);
     }
-    pln__rd_fail(r, "unknown set-returning function %s with %u arguments", name, nargs);
+    plan__rd_fail(r, "unknown set-returning function %s with %u arguments", name, nargs);
     return NULL;
 }
 
-static bool srfcall_read(pln_rd_t *r, plan_srfcall_t *f)
+static bool srfcall_read(plan__rd_t *r, plan_srfcall_t *f)
 {
-    uint8_t kind = pln__rd_u8(r);
+    uint8_t kind = plan__rd_u8(r);
     if (r->failed)
         return false;
     if (kind > 1)
-        return pln__rd_fail(r, "function kind %u", kind);
+        return plan__rd_fail(r, "function kind %u", kind);
     if (kind == 0) {
-        if (!(f->expr = pln__rd_expr(r, false)))
+        if (!(f->expr = plan__rd_expr(r, false)))
             return false;
     } else {
         if (!(f->srf = srf_read(r)))
             return false;
-        f->nargs = pln__rd_count(r, "function arguments", TY_FUNC_ARGS_MAX, PLN_CODEC_EXPR_MIN);
+        f->nargs = plan__rd_count(r, "function arguments", TY_FUNC_ARGS_MAX, PLAN_CODEC_EXPR_MIN);
         if (r->failed)
             return false;
         if (f->nargs != f->srf->fn.nargs)
-            return pln__rd_fail(r, "%s with %d arguments", f->srf->fn.name, f->nargs);
-        if (!(f->args = pln__rd_exprs(r, f->nargs)))
+            return plan__rd_fail(r, "%s with %d arguments", f->srf->fn.name, f->nargs);
+        if (!(f->args = plan__rd_exprs(r, f->nargs)))
             return false;
         for (int k = 0; k < f->nargs; k++)
             if (f->srf->fn.args[k] != TY_INVALID &&
-                !pln__rd_check_shape(r, f->args[k]->type, f->srf->fn.args[k], "a function argument"))
+                !plan__rd_check_shape(r, f->args[k]->type, f->srf->fn.args[k], "a function argument"))
                 return false;
     }
-    f->ncols = pln__rd_count(r, "function columns", TY_SRF_COLS_MAX, 0);
-    f->location = pln__rd_i32(r);
+    f->ncols = plan__rd_count(r, "function columns", TY_SRF_COLS_MAX, 0);
+    f->location = plan__rd_i32(r);
     if (r->failed)
         return false;
     if (f->ncols != (f->srf ? f->srf->ncols : 1))
-        return pln__rd_fail(r, "a function in FROM with %d columns", f->ncols);
+        return plan__rd_fail(r, "a function in FROM with %d columns", f->ncols);
     return true;
 }
 
-bool pln__rd_flatmap(pln_rd_t *r, plan_rel_t *rel)
+bool plan__rd_flatmap(plan__rd_t *r, plan_rel_t *rel)
 {
-    plan_rel_t *in = rel->input = pln__rd_rel(r);
+    plan_rel_t *in = rel->input = plan__rd_rel(r);
     if (!in)
         return false;
-    rel->ordinality = pln__rd_bool(r);
-    rel->join = (plan_join_t)pln__rd_u8(r);
+    rel->ordinality = plan__rd_bool(r);
+    rel->join = (plan_join_t)plan__rd_u8(r);
     if (!r->failed && rel->join != PLAN_JOIN_INNER && rel->join != PLAN_JOIN_LEFT)
-        return pln__rd_fail(r, "a FlatMap joined as %d", (int)rel->join);
-    pln_row_ctx_t own = pln__row_set(r, rel->types, rel->ncols);   /* the condition reads the output row */
-    rel->pred = pln__rd_expr(r, true);
-    pln__row_restore(r, own);
-    if (rel->pred && !pln__rd_check_shape(r, rel->pred->type, TY_BOOL, "a FlatMap's condition"))
+        return plan__rd_fail(r, "a FlatMap joined as %d", (int)rel->join);
+    plan__row_ctx_t own = plan__row_set(r, rel->types, rel->ncols);   /* the condition reads the output row */
+    rel->pred = plan__rd_expr(r, true);
+    plan__row_restore(r, own);
+    if (rel->pred && !plan__rd_check_shape(r, rel->pred->type, TY_BOOL, "a FlatMap's condition"))
         return false;
-    rel->nfuncs = pln__rd_count(r, "functions", r->lim.nodes_max, 1 + PLN_CODEC_EXPR_MIN);
+    rel->nfuncs = plan__rd_count(r, "functions", r->lim.nodes_max, 1 + PLAN_CODEC_EXPR_MIN);
     if (r->failed)
         return false;
     rel->funcs = cm_arena_alloc(r->arena, sizeof(plan_srfcall_t *) * (size_t)(rel->nfuncs ? rel->nfuncs : 1));
-    pln_row_ctx_t saved = pln__row_set(r, in->types, in->ncols);
+    plan__row_ctx_t saved = plan__row_set(r, in->types, in->ncols);
     int width = in->ncols;
     for (int i = 0; i < rel->nfuncs; i++) {
         plan_srfcall_t *f = rel->funcs[i] = cm_arena_zalloc(r->arena, sizeof(*f));
         if (!srfcall_read(r, f)) {
-            pln__row_restore(r, saved);
+            plan__row_restore(r, saved);
             return false;
         }
         width += f->ncols;
     }
-    pln__row_restore(r, saved);
+    plan__row_restore(r, saved);
     if (width + rel->ordinality != rel->ncols)
-        return pln__rd_fail(r, "a FlatMap of %d columns over %d", rel->ncols, width + rel->ordinality);
+        return plan__rd_fail(r, "a FlatMap of %d columns over %d", rel->ncols, width + rel->ordinality);
     for (int i = 0; i < in->ncols; i++)
-        if (!pln__rd_check_shape(r, in->types[i], rel->types[i], "an input column"))
+        if (!plan__rd_check_shape(r, in->types[i], rel->types[i], "an input column"))
             return false;
     int at = in->ncols;
     for (int i = 0; i < rel->nfuncs; i++) {
         const plan_srfcall_t *f = rel->funcs[i];
         for (int k = 0; k < f->ncols; k++, at++) {
             ty_oid_t t = !f->srf ? f->expr->type : f->srf->ncols == 1 ? f->srf->fn.ret : f->srf->coltypes[k];
-            if (!pln__rd_check_shape(r, rel->types[at], t, "a function's column"))
+            if (!plan__rd_check_shape(r, rel->types[at], t, "a function's column"))
                 return false;
         }
     }
-    return !rel->ordinality || pln__rd_check_shape(r, rel->types[at], TY_INT8, "the ordinality column");
+    return !rel->ordinality || plan__rd_check_shape(r, rel->types[at], TY_INT8, "the ordinality column");
 }
