@@ -2,7 +2,8 @@
 #
 # Every top-level module folder contributes its *.c files to build/libeddy.a;
 # server/main.c alone makes build/eddy. Unit tests are tests/unit/test_*.c,
-# one binary each. lemon output goes to build/gen and is never committed.
+# one binary each (test_plan_* without libeddy.a: see their rule). lemon
+# output goes to build/gen and is never committed.
 
 BUILD      ?= build
 CC         ?= cc
@@ -67,6 +68,16 @@ $(BUILD)/eddy: $(BUILD)/obj/server/main.o $(BUILD)/libeddy.a
 $(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libeddy.a $(wildcard tests/unit/*.h)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_ALL) -o $@ $< $(BUILD)/libeddy.a $(LDLIBS_ALL)
+
+# Unit tests named test_plan_* link only the objects of plan/ and of the modules
+# it may use (types, common), not libeddy.a: the link itself proves that what
+# they test, such as decoding a plan as a worker does, needs nothing of the
+# planner, the parser or the catalog.
+PLAN_LINK_OBJ := $(filter $(BUILD)/obj/plan/% $(BUILD)/obj/types/% $(BUILD)/obj/common/%,$(LIB_OBJ))
+
+$(BUILD)/tests/test_plan_%: tests/unit/test_plan_%.c $(PLAN_LINK_OBJ) $(wildcard tests/unit/*.h)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_ALL) -o $@ $< $(PLAN_LINK_OBJ) -lcrypto -lm -pthread $(SAN_FLAGS) $(LDLIBS)
 
 $(BUILD)/tools/%: tests/tools/%.c $(BUILD)/libeddy.a
 	@mkdir -p $(dir $@)
