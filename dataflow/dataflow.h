@@ -6,16 +6,18 @@
  * commands worker 0's sequencer numbers strictly in sequence order, drops
  * duplicates, refuses a lower epoch, keeps the dataflows the commands
  * install, and acknowledges what it applied. The operators themselves come
- * in a later issue: a dataflow here is its id, name and plan bytes.
+ * later: a dataflow here is its id, name, plan bytes and the plan a worker
+ * decoded from them (plan_decode) when it installed it.
  *
- * This module includes only common/ and types/: everything a worker needs
- * travels inside the command (df_cmd_t), which is immutable once sent and
- * shared by every worker it is sent to (reference counted).
+ * This module includes only common/, types/ and plan/: everything a worker
+ * needs travels inside the command (df_cmd_t), which is immutable once sent
+ * and shared by every worker it is sent to (reference counted).
  */
 #ifndef EDDY_DATAFLOW_H
 #define EDDY_DATAFLOW_H
 
 #include "common/common.h"
+#include "plan/plan.h"
 
 #include <pthread.h>
 #include <stdatomic.h>
@@ -129,6 +131,8 @@ typedef struct df_dataflow {
     uint8_t *plan;
     size_t plan_len;
     uint64_t index;              /* the catalog index that installed it */
+    plan_t *query;               /* the plan decoded from its bytes; NULL: none (a table, source or index) */
+    cm_arena_t arena;            /* holds query */
 } df_dataflow_t;
 
 /* One applied command, as eddy_internal.worker_commands shows it. */
@@ -148,12 +152,19 @@ typedef struct df_state {
     size_t npending, pending_max;
     df_applied_t *hist;          /* ring of the last hist_max applied commands */
     size_t hist_max, hist_len, hist_next;
-    uint64_t duplicates, refused;
+    uint64_t duplicates;
+    uint64_t refused;            /* commands of an older epoch or past the buffer; installs whose plan does not decode */
 } df_state_t;
 
 void df_state_init(df_state_t *st, size_t pending_max, size_t hist_max);
 void df_state_destroy(df_state_t *st);
-/* Offers one command (the state takes its own reference when it keeps it). */
+/*
+ * Offers one command (the state takes its own reference when it keeps it).
+ * An install whose plan bytes do not decode is refused on its own (logged,
+ * counted in refused; a dataflow of that id stays as it was) while the rest
+ * of the command applies: the bytes come from worker 0, so that is a bug to
+ * see, not a reason to stop the sequence.
+ */
 df_apply_rc_t df_state_offer(df_state_t *st, df_cmd_t *c);
 /* The i-th applied command still remembered, oldest first (i < hist_len). */
 const df_applied_t *df_state_applied_at(const df_state_t *st, size_t i);

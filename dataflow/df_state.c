@@ -8,6 +8,9 @@
  *     duplicate and is dropped, seq > applied + 1 waits (bounded) for the
  *     gap to fill. FIFO transports never reorder, but the check is cheap
  *     and a future transport may retransmit.
+ * An installed dataflow's plan is decoded here, once, on the worker that
+ * installs it (plan_decode: no planner, no catalog), so a plan the workers
+ * cannot take shows at once instead of when its operators first run.
  * Pure state, no threads: df_worker.c drives it and the unit tests call it.
  */
 #include "dataflow/dataflow.h"
@@ -28,6 +31,7 @@ static void df__flow_free(df_dataflow_t *f)
 {
     free(f->name);
     free(f->plan);
+    cm_arena_free(&f->arena);
 }
 
 static void df__flows_clear(df_state_t *st)
@@ -58,6 +62,20 @@ static size_t df__flow_find(const df_state_t *st, uint64_t id)
 
 static void df__install(df_state_t *st, const df_op_t *op, uint64_t index)
 {
+    /* Decoded before anything changes, so a refused install leaves the state as it was. */
+    cm_arena_t arena;
+    cm_arena_init(&arena, 1024);   /* most plans are small; a dataflow keeps its arena as long as it lives */
+    plan_t *query = NULL;
+    cm_err_t err = {0};
+    if (op->plan_len > 0 && !plan_decode(&arena, op->plan, op->plan_len, NULL, &query, &err)) {
+        cm_log_warn("refused dataflow %llu (%s) at catalog index %llu: %s %s", (unsigned long long)op->id,
+                    op->name ? op->name : "", (unsigned long long)index, err.sqlstate,
+                    err.message ? err.message : "");
+        cm_err_clear(&err);
+        cm_arena_free(&arena);
+        st->refused++;
+        return;
+    }
     size_t at = df__flow_find(st, op->id);
     if (at == SIZE_MAX) {
         if (st->nflows == st->flows_cap) {
@@ -78,6 +96,8 @@ static void df__install(df_state_t *st, const df_op_t *op, uint64_t index)
         memcpy(f->plan, op->plan, op->plan_len);
     }
     f->index = index;
+    f->query = query;
+    f->arena = arena;
 }
 
 static void df__drop(df_state_t *st, uint64_t id)

@@ -219,7 +219,8 @@ bool pln_execute_params(const pln_stmt_t *execute, const char *sql, const ty_oid
  *     dataflows int8, duplicates int8, refused int8
  *   worker_commands: worker int4, seq int8, epoch int8, catalog_index int8,
  *     kind text, object_id int8
- *   dataflows: worker int4, id int8, name text, catalog_index int8, plan_bytes int4
+ *   dataflows: worker int4, id int8, name text, catalog_index int8, plan_bytes int4,
+ *     operators int4 (of the plan the worker decoded; NULL: no plan)
  */
 /*
  * eddy_catalog.constraints: every table's PRIMARY KEY, UNIQUE and CHECK

@@ -60,6 +60,7 @@ static const cat_column_t cols_dataflows[] = {
     COL("name", TY_TEXT),
     COL("catalog_index", TY_INT8),
     COL("plan_bytes", TY_INT4),
+    COL("operators", TY_INT4),
 };
 
 /* This process's cluster: role owner, standby, starting (cluster mode) or local (laptop). */

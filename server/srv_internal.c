@@ -9,6 +9,7 @@
 #include "server/srv_int.h"
 
 #include "dataflow/dataflow.h"
+#include "plan/plan.h"
 #include "sequencer/sequencer.h"
 #include "server/srv_zk.h"
 
@@ -91,6 +92,8 @@ static void srv__dataflow_row(void *arg, const df_dataflow_t *d)
     row[2] = srv__text(r->arena, d->name);
     row[3] = srv__int((int64_t)d->index);
     row[4] = srv__int((int64_t)d->plan_len);
+    /* What the worker decoded from those bytes: NULL for a dataflow without a plan. */
+    row[5] = d->query ? srv__int(plan_operator_count(d->query)) : (ty_datum_t){.isnull = true};
 }
 
 static bool srv__internal_rows(srv_server_t *srv, const char *relation, srv_rows_t *r, cm_err_t *err)
@@ -139,7 +142,7 @@ static bool srv__internal_rows(srv_server_t *srv, const char *relation, srv_rows
     } else if (strcmp(relation, PLN_INTERNAL_WORKER_COMMANDS) == 0 && r->ncols == 6) {
         for (r->worker = 0; r->worker < nworkers; r->worker++)
             df_workers_visit_applied(srv->workers, r->worker, srv__applied_row, r);
-    } else if (strcmp(relation, PLN_INTERNAL_DATAFLOWS) == 0 && r->ncols == 5) {
+    } else if (strcmp(relation, PLN_INTERNAL_DATAFLOWS) == 0 && r->ncols == 6) {
         for (r->worker = 0; r->worker < nworkers; r->worker++)
             df_workers_visit_dataflows(srv->workers, r->worker, srv__dataflow_row, r);
     } else {

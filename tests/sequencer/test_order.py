@@ -155,8 +155,11 @@ def ddl_storm_one_order():
     views = {r[0] for r in rows(c, "SHOW VIEWS")}
     tables = {r[0] for r in rows(c, "SHOW TABLES")}
     flows = {}
-    for w, name in rows(c, "SELECT worker, name FROM eddy_internal.dataflows"):
+    for w, name, ops in rows(c, "SELECT worker, name, operators FROM eddy_internal.dataflows"):
         flows.setdefault(w, set()).add(name.split(".")[-1])
+        # Each worker decoded each view's plan when it installed it; a table has no plan yet.
+        short = name.split(".")[-1]
+        check((ops is None) == (short not in views), f"worker {w}: {name} with {ops} operators")
     for w in range(WORKERS):
         check(flows.get(w, set()) == views | tables,
               f"worker {w} has {len(flows.get(w, set()))} dataflows for {len(views | tables)} relations")
@@ -223,14 +226,14 @@ def names_of_internal_relations():
 def replace_reinstalls_in_place():
     c = connect()
     c.execute("CREATE VIEW replaced AS SELECT 1 AS x")
-    before = rows(c, "SELECT worker, id, catalog_index, plan_bytes FROM eddy_internal.dataflows "
+    before = rows(c, "SELECT worker, id, catalog_index, plan_bytes, operators FROM eddy_internal.dataflows "
                      "WHERE name = 'eddy.public.replaced' ORDER BY worker")
     c.execute("CREATE OR REPLACE VIEW replaced AS SELECT 1 AS x, 'longer' AS y")
-    after = rows(c, "SELECT worker, id, catalog_index, plan_bytes FROM eddy_internal.dataflows "
+    after = rows(c, "SELECT worker, id, catalog_index, plan_bytes, operators FROM eddy_internal.dataflows "
                     "WHERE name = 'eddy.public.replaced' ORDER BY worker")
     check(len(before) == WORKERS and len(after) == WORKERS, f"installed {len(before)} / {len(after)} times")
     for b, a in zip(before, after):
-        check(a[1] == b[1] and a[2] > b[2] and a[3] > b[3], f"worker {a[0]}: {b} then {a}")
+        check(a[1] == b[1] and a[2] > b[2] and a[3] > b[3] and b[4] >= 1 and a[4] >= 1, f"worker {a[0]}: {b} then {a}")
     c.execute("DROP VIEW replaced")
     c.close()
 

@@ -1,12 +1,38 @@
 /*
  * test_dataflow.c: the workers' queue, ordering, duplicate and epoch rules,
- * and the worker threads applying one stream in one order.
+ * the worker threads applying one stream in one order, and the plans a
+ * worker decodes when it installs a dataflow (every plan of the fuzz
+ * corpus's seeds; a corrupt one is refused on its own).
  */
 #include "dataflow/dataflow.h"
+#include "plan/plan.h"
 #include "tests/unit/unit.h"
 
+#include <dirent.h>
 #include <pthread.h>
 #include <stdlib.h>
+
+/* A real plan's bytes, VALUES (1) AS x: what the installs below carry (made by main). */
+static cm_buf_t plan_bytes;
+
+static void plan_bytes_make(void)
+{
+    cm_arena_t a;
+    cm_arena_init(&a, 0);
+    ty_expr_t **row = cm_arena_alloc(&a, sizeof *row);
+    row[0] = ty_expr_const(&a, TY_INT4, -1, (ty_datum_t){.v.i = 1});
+    ty_oid_t type = TY_INT4;
+    plan_rel_t values = {.kind = PLAN_REL_VALUES, .ncols = 1, .types = &type, .nrows = 1, .rows = &row};
+    plan_column_t col = {.name = "x", .type = TY_INT4, .typmod = -1};
+    plan_t p = {.root = &values, .ncols = 1, .cols = &col};
+    cm_err_t err = {0};
+    cm_buf_init(&plan_bytes, 0);
+    if (!plan_encode(&p, NULL, &plan_bytes, &err)) {
+        printf("not ok plan_bytes_make: %s\n", err.message);
+        exit(1);
+    }
+    cm_arena_free(&a);
+}
 
 static df_cmd_t *cmd(df_cmd_kind_t kind, uint64_t epoch, uint64_t seq, uint64_t index)
 {
@@ -20,7 +46,7 @@ static df_cmd_t *cmd(df_cmd_kind_t kind, uint64_t epoch, uint64_t seq, uint64_t 
 static df_cmd_t *install(uint64_t epoch, uint64_t seq, uint64_t id, const char *name)
 {
     df_cmd_t *c = cmd(DF_CMD_APPLY, epoch, seq, id);
-    df_cmd_add_op(c, DF_OP_INSTALL, id, name, (const uint8_t *)name, strlen(name));
+    df_cmd_add_op(c, DF_OP_INSTALL, id, name, plan_bytes.data, plan_bytes.len);
     c->object_id = id;
     return c;
 }
@@ -180,6 +206,11 @@ static void trace_cb(void *arg, const df_applied_t *a)
     }
 }
 
+static void count_decoded(void *arg, const df_dataflow_t *d)
+{
+    *(int *)arg += d->query != NULL && d->query->ncols == 1 && d->query->cols[0].type == TY_INT4;
+}
+
 static void workers_apply_one_order(void)
 {
     df_config_t cfg;
@@ -253,6 +284,10 @@ static void workers_apply_one_order(void)
         df_worker_status_t s;
         df_workers_status(ws, w, &s);
         UNIT_CHECK(s.seq == 500 && s.epoch == 1 && s.ndataflows == 333);
+        /* Each worker decoded each plan on its own thread. */
+        int decoded = 0;
+        df_workers_visit_dataflows(ws, w, count_decoded, &decoded);
+        UNIT_CHECK(decoded == 333);
     }
     df_workers_stop(ws);
     df_worker_status_t s2;
@@ -287,7 +322,7 @@ static df_cmd_t *sample(void)
     c->object_id = 42;
     c->object_name = "eddy.public.v";
     df_cmd_add_op(c, DF_OP_DROP, 40, "eddy.public.old", NULL, 0);
-    df_cmd_add_op(c, DF_OP_INSTALL, 42, "eddy.public.v", (const uint8_t *)"\0plan\xff", 6);
+    df_cmd_add_op(c, DF_OP_INSTALL, 42, "eddy.public.v", plan_bytes.data, plan_bytes.len);
     static const uint8_t body[] = {1, 2, 3};
     c->payload = body;
     c->payload_len = sizeof body;
@@ -308,7 +343,7 @@ static void codec_roundtrip(void)
         UNIT_CHECK(d->kind == DF_CMD_APPLY && d->seq == 17 && d->epoch == 3 && d->index == 42 && d->time_us == -5);
         UNIT_CHECK(d->object_id == 42 && strcmp(d->object_name, "eddy.public.v") == 0 && d->nops == 2);
         UNIT_CHECK(d->ops[0].kind == DF_OP_DROP && d->ops[0].id == 40 && d->ops[0].plan_len == 0);
-        UNIT_CHECK(d->ops[1].plan_len == 6 && memcmp(d->ops[1].plan, "\0plan\xff", 6) == 0);
+        UNIT_CHECK(d->ops[1].plan_len == plan_bytes.len && memcmp(d->ops[1].plan, plan_bytes.data, plan_bytes.len) == 0);
         UNIT_CHECK(d->payload_len == 3 && d->payload[2] == 3);
         df_cmd_encode(d, &b);
         UNIT_CHECK(a.len == b.len && memcmp(a.data, b.data, a.len) == 0);
@@ -317,6 +352,7 @@ static void codec_roundtrip(void)
         df_state_init(&st, 4, 10);
         UNIT_CHECK(offer(&st, cmd(DF_CMD_BOOTSTRAP, 3, 16, 41)) == DF_APPLY_APPLIED);
         UNIT_CHECK(df_state_offer(&st, d) == DF_APPLY_APPLIED && st.nflows == 1 && st.flows[0].id == 42);
+        UNIT_CHECK(st.flows[0].query != NULL && st.flows[0].query->root->kind == PLAN_REL_VALUES);
         df_state_destroy(&st);
         df_cmd_unref(d);
     }
@@ -371,8 +407,83 @@ static void codec_rejects_corruption(void)
     cm_buf_free(&a);
 }
 
+/* ------------------------------------------------------------ plans */
+
+/* Adds an install of every seed of the plan corpus to c, from id `first` on; returns how many. */
+static int install_seeds(df_cmd_t *c, uint64_t first, cm_buf_t *kept)
+{
+    DIR *d = opendir("tests/fuzz/corpus/plan");
+    if (!d)
+        return 0;
+    int n = 0;
+    struct dirent *e;
+    while ((e = readdir(d)) != NULL) {
+        if (strncmp(e->d_name, "seed-", 5) != 0)
+            continue;
+        char path[1024];
+        snprintf(path, sizeof path, "tests/fuzz/corpus/plan/%s", e->d_name);
+        FILE *f = fopen(path, "rb");
+        if (!f)
+            continue;
+        cm_buf_t b;
+        cm_buf_init(&b, 0);
+        char chunk[4096];
+        size_t got;
+        while ((got = fread(chunk, 1, sizeof chunk, f)) > 0)
+            cm_buf_put(&b, chunk, got);
+        fclose(f);
+        df_cmd_add_op(c, DF_OP_INSTALL, first + (uint64_t)n, e->d_name, b.data, b.len);
+        if (n == 0)
+            cm_buf_put(kept, b.data, b.len);
+        n++;
+        cm_buf_free(&b);
+    }
+    closedir(d);
+    return n;
+}
+
+static void state_decodes_plans(void)
+{
+    df_state_t st;
+    df_state_init(&st, 4, 10);
+    UNIT_CHECK(offer(&st, cmd(DF_CMD_BOOTSTRAP, 1, 1, 1)) == DF_APPLY_APPLIED);
+    /* The planner's plans for every EXPLAIN golden and differential query: each decodes on the worker. */
+    cm_buf_t first;
+    cm_buf_init(&first, 0);
+    df_cmd_t *c = cmd(DF_CMD_APPLY, 1, 2, 2);
+    int n = install_seeds(c, 100, &first);
+    UNIT_CHECK(offer(&st, c) == DF_APPLY_APPLIED);
+    UNIT_CHECK(n >= 500 && st.nflows == (size_t)n && st.refused == 0);
+    int64_t operators = 0;
+    for (size_t i = 0; i < st.nflows; i++) {
+        const plan_t *q = st.flows[i].query;
+        UNIT_CHECK(q != NULL && q->root != NULL && q->root->ncols == q->ncols);
+        operators += q ? plan_operator_count(q) : 0;
+    }
+    UNIT_CHECK(operators >= n);
+    printf("  %d plans decoded, %lld operators\n", n, (long long)operators);
+    /* A truncated plan is refused on its own: the dataflow of its id stays, the rest of the command applies. */
+    const char *name = st.flows[0].name;
+    df_cmd_t *bad = cmd(DF_CMD_APPLY, 1, 3, 3);
+    df_cmd_add_op(bad, DF_OP_INSTALL, 100, "truncated", first.data, first.len - 1);
+    df_cmd_add_op(bad, DF_OP_INSTALL, 9000, "eddy.public.t", NULL, 0);   /* no plan (a table): nothing to decode */
+    UNIT_CHECK(offer(&st, bad) == DF_APPLY_APPLIED);
+    UNIT_CHECK(st.seq == 3 && st.index == 3 && st.refused == 1 && st.nflows == (size_t)n + 1);
+    UNIT_CHECK(st.flows[0].id == 100 && st.flows[0].name == name && st.flows[0].query != NULL);
+    UNIT_CHECK(st.flows[n].id == 9000 && st.flows[n].query == NULL);
+    /* Installed again whole, it replaces the old one in place. */
+    df_cmd_t *again = cmd(DF_CMD_APPLY, 1, 4, 4);
+    df_cmd_add_op(again, DF_OP_INSTALL, 100, "again", first.data, first.len);
+    UNIT_CHECK(offer(&st, again) == DF_APPLY_APPLIED);
+    UNIT_CHECK(st.refused == 1 && strcmp(st.flows[0].name, "again") == 0 && st.flows[0].query != NULL &&
+               st.flows[0].index == 4);
+    cm_buf_free(&first);
+    df_state_destroy(&st);
+}
+
 int main(void)
 {
+    plan_bytes_make();
     UNIT_RUN(queue_bounded_fifo);
     UNIT_RUN(state_order_and_duplicates);
     UNIT_RUN(state_gap_buffer_is_bounded);
@@ -381,5 +492,7 @@ int main(void)
     UNIT_RUN(workers_never_started);
     UNIT_RUN(codec_roundtrip);
     UNIT_RUN(codec_rejects_corruption);
+    UNIT_RUN(state_decodes_plans);
+    cm_buf_free(&plan_bytes);
     UNIT_EXIT();
 }
