@@ -9,8 +9,8 @@
  * the encoded plans of every EXPLAIN golden query and every differential
  * query, written by `test_planner_codec --seeds DIR` and named by the
  * FNV-1a hash of their bytes. Each must decode into a plan_t that is
- * whole (result columns over its root, operators, subqueries in range)
- * and encode again to exactly its bytes. Truncations, a byte too many, a
+ * whole (result columns over its root, operators, subqueries in range),
+ * print as EXPLAIN does (plan_explain) and encode again to exactly its bytes. Truncations, a byte too many, a
  * wrong header or version and tight limits must fail with XX001 (decoding)
  * or 54001 (encoding).
  */
@@ -103,6 +103,18 @@ static int session_reads(const plan_rel_t *r)
     return n;
 }
 
+/* Whether the plan prints as EXPLAIN does: the header, then an operator's line. */
+static bool explains(cm_arena_t *arena, const plan_t *q)
+{
+    cm_buf_t out;
+    cm_buf_init(&out, 0);
+    plan_explain(q, NULL, arena, &out);
+    static const char head[] = "Explained Query:\n  ";
+    bool ok = out.len > sizeof head && memcmp(out.data, head, sizeof head - 1) == 0 && out.data[out.len - 1] == '\n';
+    cm_buf_free(&out);
+    return ok;
+}
+
 /* ============================================================ the corpus */
 
 static void test_every_seed_decodes_and_encodes_to_its_bytes(void)
@@ -130,6 +142,9 @@ static void test_every_seed_decodes_and_encodes_to_its_bytes(void)
         } else if (!q->root || q->root->ncols != q->ncols || (q->ncols > 0 && !q->cols) ||
                    plan_operator_count(q) < 1) {
             printf("  %s: decoded into a plan that is not whole\n", s->name);
+            unit__case_failed = 1;
+        } else if (!explains(&arena, q)) {
+            printf("  %s: the decoded plan does not print\n", s->name);
             unit__case_failed = 1;
         } else if (!plan_encode(q, NULL, &again, &err) || again.len != s->len ||
                    memcmp(again.data, s->bytes, s->len) != 0) {

@@ -1,6 +1,6 @@
 /*
  * test_planner_codec.c: the planner's query plans as bytes and back
- * (plan_encode / plan_decode, then pln_stmt_of_plan to run and print them).
+ * (plan_encode / plan_decode, then pln_stmt_of_plan to describe and run them).
  *
  * Every query of the EXPLAIN golden files (the .txt files of tests/explain; a CREATE
  * VIEW's query too) and every line of the differential layer's constant
