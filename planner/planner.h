@@ -150,6 +150,18 @@ bool pln_bind_catalog(cm_arena_t *arena, const pln_raw_t *raw, const char *sql, 
                       bool defer_plan_errors, pln_stmt_t **out, cm_err_t *err);
 
 /*
+ * The query of a view or materialized view, bound as pln_bind_catalog binds
+ * a query (against cat, with settings; defer_plan_errors keeps planning
+ * errors, and the 0A000 of reading a relation, in the statement): the
+ * SELECT of its stored create_sql (every relation qualified), its columns
+ * renamed by the names the view declares as SELECT * FROM (query) AS
+ * v(names) renames them. This is the plan a dataflow of the view runs and
+ * what EXPLAIN VIEW prints; error positions count in that query's text.
+ */
+bool pln_bind_view(cm_arena_t *arena, const pln_catalog_t *cat, const cat_item_t *view, const ty_settings_t *settings,
+                   bool defer_plan_errors, pln_stmt_t **out, cm_err_t *err);
+
+/*
  * Validates a PLN_DDL statement against the catalog and appends its effect
  * (ops and notices) to `out`, as PostgreSQL words its errors. Called again
  * with a newer snapshot when a commit lost a race. Scratch goes to arena.

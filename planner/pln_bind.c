@@ -93,7 +93,7 @@ static bool bind_query(pln_binder_t *b, const sql_select_t *s, pln_stmt_t *st)
     st->blocking = plan_rel_any(q.rel, has_blocking);
     for (int i = 0; i < b->nsublinks; i++)
         st->blocking |= plan_rel_any(b->sublinks[i].rel, has_blocking);
-    if (b->nrels > 0 && st->plan_error == NULL) {
+    if (b->nrels > 0 && st->plan_error == NULL && !b->explain) {
         /* Names, columns and types are known, so Describe is right; the rows
          * are not there until the dataflow engine is (issue 3 allows this). */
         const cat_item_t *it = b->rel_item[0];
@@ -239,10 +239,10 @@ bool pln_bind(cm_arena_t *arena, const pln_raw_t *raw, const char *sql, const ty
 
 static bool bind_stmt(cm_arena_t *arena, const pln_raw_t *raw, const char *sql, const ty_oid_t *declared,
                       int ndeclared, const ty_settings_t *settings, const pln_catalog_t *cat,
-                      bool defer_plan_errors, pln_stmt_t **out, cm_err_t *err)
+                      bool defer_plan_errors, bool explain, pln_stmt_t **out, cm_err_t *err)
 {
     pln_binder_t b = {.arena = arena, .sql = sql, .sql_len = sql ? strlen(sql) : 0, .err = err,
-                      .defer_plan_errors = defer_plan_errors, .cat = cat};
+                      .defer_plan_errors = defer_plan_errors, .explain = explain, .cat = cat};
     if (settings) {
         b.settings = *settings;
         b.settings_known = true;
@@ -319,20 +319,79 @@ static bool bind_stmt(cm_arena_t *arena, const pln_raw_t *raw, const char *sql, 
 bool pln_bind_session(cm_arena_t *arena, const pln_raw_t *raw, const char *sql, const ty_oid_t *declared,
                       int ndeclared, const ty_settings_t *settings, pln_stmt_t **out, cm_err_t *err)
 {
-    return bind_stmt(arena, raw, sql, declared, ndeclared, settings, NULL, false, out, err);
+    return bind_stmt(arena, raw, sql, declared, ndeclared, settings, NULL, false, false, out, err);
 }
 
 bool pln_bind_catalog(cm_arena_t *arena, const pln_raw_t *raw, const char *sql, const ty_oid_t *declared,
                       int ndeclared, const ty_settings_t *settings, const pln_catalog_t *cat,
                       bool defer_plan_errors, pln_stmt_t **out, cm_err_t *err)
 {
-    return bind_stmt(arena, raw, sql, declared, ndeclared, settings, cat, defer_plan_errors, out, err);
+    return bind_stmt(arena, raw, sql, declared, ndeclared, settings, cat, defer_plan_errors, false, out, err);
 }
 
 bool pln_bind_prepare(cm_arena_t *arena, const pln_raw_t *raw, const char *sql, const ty_oid_t *declared,
                       int ndeclared, const ty_settings_t *settings, pln_stmt_t **out, cm_err_t *err)
 {
-    return bind_stmt(arena, raw, sql, declared, ndeclared, settings, NULL, true, out, err);
+    return bind_stmt(arena, raw, sql, declared, ndeclared, settings, NULL, true, false, out, err);
+}
+
+/* ============================================================ views */
+
+/*
+ * The query a view stands for, as SQL: the SELECT of its stored CREATE
+ * (normalized, every relation qualified) deparsed, under the column names
+ * it declares as PostgreSQL's view renames its query's columns. Binding
+ * this text rather than the stored statement's tree keeps the plan's
+ * positions counting in the query alone, as the sequencer's plan bytes
+ * always have.
+ */
+static bool view_query_text(cm_arena_t *arena, const cat_item_t *view, const char **text, cm_err_t *err)
+{
+    sql_stmt_list_t stmts;
+    const char *sql = view->create_sql ? view->create_sql : "";
+    if (!sql_parse(arena, sql, strlen(sql), &stmts, err))
+        return false;
+    if (stmts.count != 1 || stmts.items[0]->kind != SQL_STMT_CREATE_VIEW)
+        return cm_err_set(err, CM_ERRCODE_INTERNAL_ERROR, "the definition of \"%s\" is not a view",
+                          pln__item_qualified(arena, view));
+    const sql_create_view_t *cv = stmts.items[0]->create_view;
+    cm_buf_t q;
+    cm_buf_init(&q, 0);
+    if (cv->columns == NULL) {
+        sql_deparse_select(cv->query, &q);
+    } else {
+        cm_buf_put_str(&q, "SELECT * FROM (");
+        sql_deparse_select(cv->query, &q);
+        cm_buf_put_str(&q, ") AS v(");
+        for (int i = 0; i < cv->columns->count; i++) {
+            if (i > 0)
+                cm_buf_put_str(&q, ", ");
+            sql_deparse_ident(cv->columns->items[i], &q);
+        }
+        cm_buf_put_u8(&q, ')');
+    }
+    *text = cm_arena_strndup(arena, (const char *)q.data, q.len);
+    cm_buf_free(&q);
+    return true;
+}
+
+bool pln__bind_view(cm_arena_t *arena, const pln_catalog_t *cat, const cat_item_t *view, const ty_settings_t *settings,
+                    bool defer_plan_errors, bool explain, pln_stmt_t **out, cm_err_t *err)
+{
+    const char *text = NULL;
+    pln_raw_list_t raws;
+    if (!view_query_text(arena, view, &text, err) || !pln_parse(arena, text, strlen(text), &raws, err))
+        return false;
+    if (raws.count != 1)
+        return cm_err_set(err, CM_ERRCODE_INTERNAL_ERROR, "the query of \"%s\" is not one statement",
+                          pln__item_qualified(arena, view));
+    return bind_stmt(arena, raws.items[0], text, NULL, 0, settings, cat, defer_plan_errors, explain, out, err);
+}
+
+bool pln_bind_view(cm_arena_t *arena, const pln_catalog_t *cat, const cat_item_t *view, const ty_settings_t *settings,
+                   bool defer_plan_errors, pln_stmt_t **out, cm_err_t *err)
+{
+    return pln__bind_view(arena, cat, view, settings, defer_plan_errors, false, out, err);
 }
 
 /* ============================================================ kept errors */

@@ -136,6 +136,7 @@ typedef struct pln_binder {
     pln_oref_t *orefs;
     bool settings_known;          /* settings are the session's: settings-dependent literals fold */
     bool defer_plan_errors;       /* keep folding errors in the statement (Parse) instead of failing */
+    bool explain;                 /* binding what EXPLAIN prints: a relation read is shown, not refused (0A000) */
     bool params_forbidden;        /* EXECUTE's arguments: $n is 42P02 wherever it appears */
     const char *sublink_forbidden; /* "EXECUTE parameter": a subquery is 0A000 "cannot use subquery in ..." */
     int depth;
@@ -170,6 +171,9 @@ plan_frame_exclude_t pln__exclude_of(sql_frame_exclude_t ex);
 
 /* pln_bind.c: a query statement (SELECT, VALUES, set operation) bound, folded and finished. */
 bool pln__bind_query_stmt(pln_binder_t *b, const sql_select_t *s, pln_stmt_t *st);
+/* pln_bind_view; explain: as EXPLAIN VIEW binds it, showing the relations it reads instead of refusing them. */
+bool pln__bind_view(cm_arena_t *arena, const pln_catalog_t *cat, const cat_item_t *view, const ty_settings_t *settings,
+                    bool defer_plan_errors, bool explain, pln_stmt_t **out, cm_err_t *err);
 
 /* pln_ddl.c: CREATE / DROP / ALTER become PLN_DDL (validated when run); true if s is one. */
 bool pln__is_ddl(const sql_stmt_t *s);

@@ -31,9 +31,7 @@ declare -A allowed=(
     [planner]="plan parser types catalog common"
     [exec]="plan types common"
     [catalog]="types common"
-    # parser: only while the sequencer parses view definitions itself; it goes
-    # away once it binds views through the planner.
-    [sequencer]="planner plan catalog dataflow types common parser"
+    [sequencer]="planner plan catalog dataflow types common"
     [dataflow]="plan types common"
     [server]="*"
 )
