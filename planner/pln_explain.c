@@ -41,9 +41,9 @@ static bool bind_plan(pln_binder_t *b, const sql_select_t *s, plan_t **p)
 }
 
 /*
- * EXPLAIN VIEW v: the view's stored definition (normalized SQL with every
- * name qualified) parsed and bound again. Positions of errors in it would
- * point into text the user did not write, so they are dropped.
+ * EXPLAIN VIEW v: the view's query bound again from its stored definition
+ * (pln_bind_view), as a dataflow of it would run it. Positions of errors in
+ * it would point into text the user did not write, so they are dropped.
  */
 static bool bind_view(pln_binder_t *b, const sql_explain_t *ex, plan_t **p, const char **header)
 {
@@ -64,22 +64,15 @@ static bool bind_view(pln_binder_t *b, const sql_explain_t *ex, plan_t **p, cons
     if (it->kind != (mat ? CAT_ITEM_MATVIEW : CAT_ITEM_VIEW))
         return pln__error(b, ex->name->pos, "42809", "\"%s\" is not a %s", name,
                           mat ? "materialized view" : "view");
-    sql_stmt_list_t list;
-    if (!sql_parse(b->arena, it->create_sql, strlen(it->create_sql), &list, b->err))
+    /* The plan a dataflow of the view runs, bound with this statement's settings and catalog. */
+    pln_stmt_t *vst;
+    if (!pln__bind_view(b->arena, b->cat, it, b->settings_known ? &b->settings : NULL, false, true, &vst, b->err)) {
+        b->err->position = 0;   /* it would count in the view's query, which the user did not write */
         return false;
-    if (list.count != 1 || list.items[0]->kind != SQL_STMT_CREATE_VIEW)
-        return pln__error(b, -1, CM_ERRCODE_INTERNAL_ERROR, "the definition of \"%s\" is not a view", name);
-    const char *sql = b->sql;
-    size_t sql_len = b->sql_len;
-    b->sql = it->create_sql;
-    b->sql_len = strlen(it->create_sql);
-    bool ok = bind_plan(b, list.items[0]->create_view->query, p);
-    b->sql = sql;
-    b->sql_len = sql_len;
-    if (!ok)
-        b->err->position = 0;   /* it would count in the stored text, which the user did not write */
+    }
+    *p = vst->query;
     *header = cm_arena_printf(b->arena, "%s:", name);
-    return ok;
+    return true;
 }
 
 bool pln__bind_explain(pln_binder_t *b, const sql_stmt_t *s, pln_stmt_t *st)
