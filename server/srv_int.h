@@ -271,7 +271,7 @@ struct srv_conn {
     bool frame_rechecked;       /* the Parse, Bind or Describe being handled waited once for a missing name */
     bool frame_again;           /* leave the frame just handled unread: it runs again on resume */
     bool implicit_failed;       /* an error in the current implicit transaction */
-    bool implicit_committing;   /* the implicit transaction's DDL is being committed (srv_exec.c) */
+    bool implicit_committing;   /* the implicit transaction's DDL is being committed (srv_exec_txn.c) */
     bool xact_open;             /* a transaction (implicit or explicit) has begun */
     int64_t xact_ts;            /* its start, microseconds since 2000-01-01 */
     srv_cancel_slot_t cancel;
@@ -321,7 +321,6 @@ void srv_auth_tick(srv_conn_t *c, int64_t now_us);
 
 /* srv_exec.c: one function per frontend message once the connection is READY. */
 void srv_exec_message(srv_conn_t *c, const srv_frame_t *f);
-void srv_exec_after_work(srv_conn_t *c);
 void srv_exec_conn_free(srv_conn_t *c);
 
 /* srv_listen.c: a stopping loop finishes once its last connection is gone. */

@@ -1,0 +1,95 @@
+/*
+ * srv_exec_int.h: what the files of statement execution (srv_exec.c and
+ * srv_exec_*.c) share and nothing else in the server needs: a statement to
+ * run and how running it ended, the row sink, and the functions one of these
+ * files calls in another.
+ */
+#ifndef EDDY_SRV_EXEC_INT_H
+#define EDDY_SRV_EXEC_INT_H
+
+#include "server/srv_int.h"
+
+typedef enum srv_run_rc {
+    SRV_RUN_OK,
+    SRV_RUN_ERROR,   /* err is set */
+    SRV_RUN_BUSY,    /* went to the thread pool or the catalog store; its completion continues */
+} srv_run_rc_t;
+
+/* One bound statement to run. */
+typedef struct srv_run {
+    const pln_stmt_t *st;
+    const char *sql;
+    const ty_datum_t *params;
+    srv_portal_t *portal;     /* extended protocol; NULL for a simple Query */
+    int raw_off;              /* byte offset of the statement in sql (a Query's string may hold several) */
+    const srv_cols_t *cols;   /* extended: the statement's; NULL: built here */
+    int32_t max_rows;
+} srv_run_t;
+
+/* srv_exec_txn.c: transactions. */
+/* The first statement of a transaction starts it (its timestamp). */
+void srv__xact_touch(srv_conn_t *c);
+/* COMMIT (commit) or ROLLBACK: SETs kept or undone, portals dropped, status 'I'. */
+void srv__xact_end(srv_conn_t *c, bool commit);
+/* Whether DDL now runs inside the implicit transaction of a query string or a Sync group. */
+bool srv__implicit_block(const srv_conn_t *c);
+/* End of a Query or of a Sync group: the implicit transaction, if any, ends. */
+void srv__implicit_end(srv_conn_t *c);
+/* ParameterStatus for changed settings, then ReadyForQuery. */
+void srv__ready(srv_conn_t *c);
+/* Sends err (and clears it); an explicit block is aborted, the implicit one fails. */
+void srv__fail(srv_conn_t *c, cm_err_t *err);
+/* srv__fail, then discard messages until Sync. */
+void srv__fail_extended(srv_conn_t *c, cm_err_t *err);
+/* COMMIT or ROLLBACK: what an aborted transaction still runs. */
+bool srv__is_exit_stmt(const pln_stmt_t *st);
+/* Sets 25P02 and returns false. */
+bool srv__aborted(cm_err_t *err);
+/* A transaction's DDL (NULL: none, OK) as one catalog commit; takes ddl. */
+srv_run_rc_t srv__commit_ddl(srv_conn_t *c, srv_txn_t *ddl, cm_err_t *err);
+/* The implicit transaction's DDL commits; true while that is out (ReadyForQuery waits). */
+bool srv__implicit_commit(srv_conn_t *c);
+
+/* srv_exec_rows.c: result rows. */
+typedef struct srv_sink {
+    cm_buf_t *out;          /* rows up to the limit */
+    cm_buf_t *spill;        /* rows beyond it (a portal's) */
+    int32_t limit;          /* 0: none */
+    uint64_t n;
+    const ty_oid_t *types;
+    const int16_t *formats; /* per column; NULL: all text */
+    ty_ctx_t *ctx;
+    srv_conn_t *c;          /* set when running on the loop: flush early */
+    size_t max;             /* unsent bytes one statement may leave behind */
+} srv_sink_t;
+/* A row callback (arg: an srv_sink_t) for ex_run and the SHOW rows. */
+bool srv__row_cb(void *arg, const ty_datum_t *row, int ncols);
+/* The tag of a row-returning statement when it is not "SELECT n" (NULL: SELECT n). */
+const char *srv__rows_tag(const pln_stmt_t *st);
+/* PortalSuspended at the row limit, else CommandComplete with fixed or "SELECT n". */
+void srv__complete_rows(srv_conn_t *c, srv_portal_t *portal, int32_t max_rows, uint64_t emitted,
+                        const char *fixed);
+/* A portal that ran before answers from its kept rows (true), else false. */
+bool srv__portal_resume(srv_conn_t *c, srv_portal_t *p, int32_t max_rows);
+
+/* srv_exec_run.c: running one statement. */
+/* The evaluation context of a statement of this connection. */
+void srv__ctx_init(srv_conn_t *c, ty_ctx_t *ctx, cm_arena_t *a, cm_err_t *err);
+/* Runs r (describe: a simple Query's RowDescription goes first). */
+srv_run_rc_t srv__run(srv_conn_t *c, const srv_run_t *r, bool describe, cm_err_t *err);
+/* A name missing from the catalog, which cluster mode looks for again at the store's head. */
+bool srv__name_missing(const cm_err_t *err);
+
+/* srv_exec_simple.c: the simple query protocol. */
+void srv__exec_query(srv_conn_t *c, const srv_frame_t *f);
+/* The query string goes on after a statement that was busy. */
+void srv__query_continue(srv_conn_t *c);
+
+/* srv_exec_extended.c: the extended query protocol. */
+void srv__exec_parse(srv_conn_t *c, const srv_frame_t *f);
+void srv__exec_bind(srv_conn_t *c, const srv_frame_t *f);
+void srv__exec_describe(srv_conn_t *c, const srv_frame_t *f);
+void srv__exec_execute(srv_conn_t *c, const srv_frame_t *f);
+void srv__exec_close(srv_conn_t *c, const srv_frame_t *f);
+
+#endif

@@ -1,0 +1,117 @@
+/*
+ * srv_exec_txn.c: transactions as the protocol sees them: the explicit block
+ * and the implicit one (a query string with several statements, or the
+ * extended protocol's messages up to Sync), what an error does to them, the
+ * ReadyForQuery status, and the commit of the DDL a transaction held.
+ */
+#include "server/srv_exec_int.h"
+
+void srv__xact_touch(srv_conn_t *c)
+{
+    if (!c->xact_open) {
+        c->xact_open = true;
+        c->xact_ts = cm_now_wall_us() - SRV_PG_EPOCH_US;
+    }
+}
+
+void srv__xact_end(srv_conn_t *c, bool commit)
+{
+    srv_txn_discard(c);   /* a COMMIT that commits DDL took it first */
+    srv_session_xact_end(&c->sess, commit);
+    srv_portal_drop_all(c);
+    c->xact = 'I';
+    c->xact_open = false;
+}
+
+/* A query string with several statements runs them as one implicit
+ * transaction, as in PostgreSQL, and so do the extended protocol's messages
+ * up to Sync: its DDL is held like a block's (srv_txn.c) and committed at its
+ * end, or not at all when one of them failed. */
+bool srv__implicit_block(const srv_conn_t *c)
+{
+    return c->xact == 'I' && (c->current_portal != NULL || (c->q.active && c->q.raws.count > 1));
+}
+
+/* End of a Query or of a Sync group: the implicit transaction, if any, ends. */
+void srv__implicit_end(srv_conn_t *c)
+{
+    if (c->xact == 'I' && c->xact_open)
+        srv__xact_end(c, !c->implicit_failed);
+    c->implicit_failed = false;
+}
+
+void srv__ready(srv_conn_t *c)
+{
+    srv_session_report(&c->sess, &c->out, false);
+    srv_put_ready_for_query(&c->out, c->xact);
+    cm_arena_reset(&c->arena);
+}
+
+/* An error aborts an explicit transaction; an implicit one rolls back at its end. */
+void srv__fail(srv_conn_t *c, cm_err_t *err)
+{
+    err->severity = CM_SEV_ERROR;
+    srv_conn_send_error(c, err);
+    cm_err_clear(err);
+    if (c->xact == 'T')
+        c->xact = 'E';
+    c->implicit_failed = true;
+}
+
+void srv__fail_extended(srv_conn_t *c, cm_err_t *err)
+{
+    srv__fail(c, err);
+    c->ignore_till_sync = true;
+}
+
+bool srv__is_exit_stmt(const pln_stmt_t *st)
+{
+    return st != NULL && (st->kind == PLN_COMMIT || st->kind == PLN_ROLLBACK);
+}
+
+bool srv__aborted(cm_err_t *err)
+{
+    return cm_err_set(err, CM_ERRCODE_IN_FAILED_SQL_TRANSACTION,
+                      "current transaction is aborted, commands ignored until end of transaction block");
+}
+
+/* A transaction's DDL as one catalog commit (none: nothing to commit);
+ * BUSY until the store and the workers answer (srv_exec_ddl_done). */
+srv_run_rc_t srv__commit_ddl(srv_conn_t *c, srv_txn_t *ddl, cm_err_t *err)
+{
+    if (ddl == NULL)
+        return SRV_RUN_OK;
+    switch (srv_catalog_commit_txn(c, ddl, err)) {
+    case SRV_DDL_DONE:
+        return SRV_RUN_OK;
+    case SRV_DDL_ERROR:
+        return SRV_RUN_ERROR;
+    default:
+        return SRV_RUN_BUSY;
+    }
+}
+
+/*
+ * The implicit transaction ends: its DDL, held as a block's, commits as one
+ * catalog entry, or is dropped when a statement of it failed. True while the
+ * commit is out: ReadyForQuery waits for it (srv_exec_ddl_done).
+ */
+bool srv__implicit_commit(srv_conn_t *c)
+{
+    if (c->xact != 'I' || c->txn == NULL)
+        return false;
+    srv_txn_t *ddl = srv_txn_take(c);
+    if (c->implicit_failed) {   /* every failed statement went through srv__fail */
+        srv_txn_free(ddl);
+        return false;
+    }
+    cm_err_t err = {0};
+    c->implicit_committing = true;
+    srv_run_rc_t rc = srv__commit_ddl(c, ddl, &err);
+    if (rc == SRV_RUN_BUSY)
+        return true;
+    c->implicit_committing = false;
+    if (rc == SRV_RUN_ERROR)
+        srv__fail(c, &err);
+    return false;
+}
