@@ -28,8 +28,8 @@ typedef struct srv_conn srv_conn_t;
 typedef struct srv_loop srv_loop_t;
 typedef struct srv_cat_loop srv_cat_loop_t;   /* srv_catalog.c: a loop's store handle and snapshot */
 typedef struct srv_cat_conn srv_cat_conn_t;   /* srv_catalog.c: a connection's view of names */
-typedef struct srv_sync_loop srv_sync_loop_t; /* srv_workers.c: a loop's waits for the workers */
-typedef struct srv_sync_wait srv_sync_wait_t; /* srv_workers.c: one wait */
+typedef struct srv_sync_loop srv_sync_loop_t; /* srv_sync.c: a loop's waits for the workers */
+typedef struct srv_sync_wait srv_sync_wait_t; /* srv_sync.c: one wait */
 typedef struct srv_zk srv_zk_t;               /* srv_zk_loop.c: the thread that owns the ZooKeeper session */
 typedef struct srv_zk_boot srv_zk_boot_t;     /* srv_zk_boot.c: the snapshot the loops start from */
 
@@ -440,15 +440,19 @@ void srv_zk_boot_free(srv_server_t *srv);
 /* srv_exec.c: the answer of a DDL that went BUSY (err NULL: CommandComplete tag). */
 void srv_exec_ddl_done(srv_conn_t *c, cm_err_t *err, const char *tag);
 
-/* srv_workers.c: the dataflow workers and the sequencer, and waiting for them. */
+/* srv_workers.c: the dataflow workers and the sequencer. */
 bool srv_workers_start(srv_server_t *srv, cm_err_t *err);
 void srv_workers_stop(srv_server_t *srv);
+
+/* srv_sync.c: waiting for the workers. */
+/* The lowest catalog index every worker has applied. */
+uint64_t srv_sync_applied(srv_server_t *srv);
+/* On worker 0's loop, when that index grew: the loops that wait look again. */
+void srv_sync_progress(srv_server_t *srv);
 void srv_sync_loop_init(srv_loop_t *lp);
 /* Completes every wait with 57P01 and closes the loop's handles. */
 void srv_sync_loop_close(srv_loop_t *lp);
 void srv_sync_loop_free(srv_loop_t *lp);
-/* The lowest catalog index every worker has applied. */
-uint64_t srv_workers_applied(srv_server_t *srv);
 /*
  * Waits on lp until every worker applied `index`: true when that is so
  * already (cb is not called); false, and cb(arg, err) runs later on the
@@ -458,7 +462,7 @@ uint64_t srv_workers_applied(srv_server_t *srv);
 typedef void (*srv_sync_cb)(void *arg, const cm_err_t *err);
 bool srv_sync_wait(srv_loop_t *lp, uint64_t index, int timeout_ms, srv_sync_cb cb, void *arg);
 /* A DDL of this loop is on its way (a store call, or a wait above): the loop
- * polls instead of sleeping for --ddl-spin-us (srv_workers.c says why). */
+ * polls instead of sleeping for --ddl-spin-us (srv_sync.c says why). */
 void srv_sync_linger(srv_loop_t *lp);
 /* True (the connection is BUSY until then) when the workers are behind the
  * session's catalog index or a DDL acknowledged to anyone. After
