@@ -6,8 +6,10 @@
  * (srv_zk_loop.c) and started from the objects snapshot read at start-up
  * (srv_zk_boot.c); per event loop a store handle of its own and a snapshot
  * kept current from the log (notification -> read the log -> apply; a
- * failed read is retried by the loop's timer); and each connection's view
- * of names. DDL statements go through srv_ddl.c.
+ * failed read is retried by a timer); waits until the snapshot reached an
+ * index, which end through the callback they were given; and each
+ * connection's view of names. DDL statements go through srv_ddl.c, which
+ * calls in here and is called back only through those waits.
  */
 #include "server/srv_cat_int.h"
 #include "server/srv_zk.h"
@@ -16,6 +18,8 @@
 
 #include <stdlib.h>
 #include <string.h>
+
+#define SRV_CAT_REREAD_MS 500     /* a failed log read is tried again this often */
 
 /* A connection's view of names, rebuilt when its settings change. */
 struct srv_cat_conn {
@@ -83,32 +87,72 @@ void srv_catalog_stop(srv_server_t *srv)
 
 /* ------------------------------------------------------------ following the log */
 
+static void srv__catch_up(srv_cat_loop_t *cl);
 
-void srv_cat_run_waiters(srv_cat_loop_t *cl)
+/* Runs every wait whose index the snapshot has reached (a callback may wait again). */
+static void srv__run_waiters(srv_cat_loop_t *cl)
 {
     uint64_t at = cat_snap_index(cl->snap);
-    srv_ddl_t *ready = NULL;
-    for (srv_ddl_t **pp = &cl->waiters; *pp;) {
-        srv_ddl_t *d = *pp;
-        if (d->wait_index <= at) {
-            *pp = d->next;
-            d->waiting = false;
-            d->next = ready;
-            ready = d;
+    srv_cat_wait_t *ready = NULL;
+    for (srv_cat_wait_t **pp = &cl->waiters; *pp;) {
+        srv_cat_wait_t *w = *pp;
+        if (w->index <= at) {
+            *pp = w->next;
+            w->waiting = false;
+            w->next = ready;
+            ready = w;
         } else {
-            pp = &d->next;
+            pp = &w->next;
         }
     }
     while (ready) {
-        srv_ddl_t *next = ready->next;
+        srv_cat_wait_t *next = ready->next;
         ready->next = NULL;
-        srv_ddl_waited(ready);
+        ready->cb(ready->arg, false);
         ready = next;
     }
 }
 
-/* A read failed while the store is unreachable: the loop's timer tries again
- * (a notification may also come first, when the store is back). */
+void srv_catalog_wait(srv_cat_loop_t *cl, srv_cat_wait_t *w, uint64_t index, srv_cat_wait_cb cb, void *arg)
+{
+    w->index = index;
+    w->cb = cb;
+    w->arg = arg;
+    w->next = cl->waiters;
+    cl->waiters = w;
+    w->waiting = true;
+    if (cat_snap_index(cl->snap) >= index)
+        srv__run_waiters(cl);
+    else
+        srv__catch_up(cl);
+}
+
+void srv_catalog_wait_cancel(srv_cat_loop_t *cl, srv_cat_wait_t *w)
+{
+    for (srv_cat_wait_t **pp = &cl->waiters; *pp; pp = &(*pp)->next) {
+        if (*pp == w) {
+            *pp = w->next;
+            break;
+        }
+    }
+    w->next = NULL;
+    w->waiting = false;
+}
+
+/* While the last read failed: try again every SRV_CAT_REREAD_MS. */
+static void srv__reread_cb(uv_timer_t *t)
+{
+    srv_cat_loop_t *cl = t->data;
+    if (!cl->read_failed || cl->store == NULL) {
+        uv_timer_stop(t);
+        return;
+    }
+    srv__catch_up(cl);
+}
+
+/* A read failed while the store is unreachable: a timer tries again, first
+ * SRV_CAT_REREAD_MS after this failure (a notification may also come first,
+ * when the store is back). */
 static void srv__read_failed(srv_cat_loop_t *cl, bool snapshot, const cm_err_t *err)
 {
     if (cl->store == NULL || (err && strcmp(err->sqlstate, CM_ERRCODE_ADMIN_SHUTDOWN) == 0))
@@ -118,8 +162,7 @@ static void srv__read_failed(srv_cat_loop_t *cl, bool snapshot, const cm_err_t *
                     err && err->message ? err->message : "unknown error");
     cl->read_failed = true;
     cl->need_snapshot = cl->need_snapshot || snapshot;
-    cl->reread_at_us = cm_now_mono_us() + SRV_CAT_REREAD_MS * 1000;
-    srv_cat_timer_need(cl);
+    uv_timer_start(&cl->reread, srv__reread_cb, SRV_CAT_REREAD_MS, SRV_CAT_REREAD_MS);
 }
 
 static void srv__snapshot_cb(void *arg, cat_store_status_t st, const cat_head_t *head, const cat_kv_t *objects,
@@ -134,10 +177,10 @@ static void srv__snapshot_cb(void *arg, cat_store_status_t st, const cat_head_t 
         cm_log_error("catalog: could not load a snapshot: %s", e.message);
     } else {
         cl->read_failed = cl->need_snapshot = false;
-        srv_cat_catch_up(cl);
+        srv__catch_up(cl);
     }
     cm_err_clear(&e);
-    srv_cat_run_waiters(cl);
+    srv__run_waiters(cl);
 }
 
 static void srv__snapshot_read(srv_cat_loop_t *cl)
@@ -181,12 +224,12 @@ static void srv__log_cb(void *arg, cat_store_status_t st, const cat_log_entry_by
     }
     if (n > 0 || cl->again) {
         cl->again = false;
-        srv_cat_catch_up(cl);
+        srv__catch_up(cl);
     }
-    srv_cat_run_waiters(cl);
+    srv__run_waiters(cl);
 }
 
-void srv_cat_catch_up(srv_cat_loop_t *cl)
+static void srv__catch_up(srv_cat_loop_t *cl)
 {
     if (cl->reading) {
         cl->again = true;
@@ -207,7 +250,7 @@ void srv_cat_catch_up(srv_cat_loop_t *cl)
 
 static void srv__notify_cb(void *arg)
 {
-    srv_cat_catch_up(arg);
+    srv__catch_up(arg);
 }
 
 static void srv__wake(void *arg)
@@ -230,8 +273,8 @@ void srv_catalog_loop_init(srv_loop_t *lp)
     lp->cat = cl;
     uv_async_init(&lp->uv, &cl->wake, srv__wake_cb);
     cl->wake.data = cl;
-    uv_timer_init(&lp->uv, &cl->timer);
-    cl->timer.data = cl;
+    uv_timer_init(&lp->uv, &cl->reread);
+    cl->reread.data = cl;
     cl->snap = cat_snap_new();
     if (lp->srv->zk != NULL) {
         /* The snapshot read at start-up, then the log from there on; the
@@ -239,7 +282,7 @@ void srv_catalog_loop_init(srv_loop_t *lp)
         cl->store = srv_zk_handle_open(lp->srv->zk, srv__wake, cl);
         srv_zk_boot_load(lp->srv, cl->snap);
         cat_store_set_notify(cl->store, srv__notify_cb, cl);
-        srv_cat_catch_up(cl);
+        srv__catch_up(cl);
         srv_catalog_loop_quiet(lp);
         return;
     }
@@ -247,7 +290,7 @@ void srv_catalog_loop_init(srv_loop_t *lp)
     cat_store_set_notify(cl->store, srv__notify_cb, cl);
     /* Caught up before the first client: the loop does not run yet, so this
      * thread delivers the read itself (the thread that runs the loop starts later). */
-    srv_cat_catch_up(cl);
+    srv__catch_up(cl);
     cat_store_dispatch(cl->store);
     srv_catalog_loop_quiet(lp);
 }
@@ -255,13 +298,13 @@ void srv_catalog_loop_init(srv_loop_t *lp)
 /* A loop without connections has no use for the catalog's news until one
  * comes: its handle is quiet meanwhile (cat_store_set_quiet), so a DDL on
  * another loop does not wake it, and it catches up when a client arrives
- * (a statement that comes before that read is in is held, srv_catalog_hold). */
+ * (a statement that comes before that read is in is held, srv_ddl_hold). */
 void srv_catalog_loop_quiet(srv_loop_t *lp)
 {
     srv_cat_loop_t *cl = lp->cat;
     if (cl == NULL || cl->store == NULL)
         return;
-    cat_store_set_quiet(cl->store, lp->conns == NULL && cl->active == NULL && cl->waiters == NULL);
+    cat_store_set_quiet(cl->store, lp->conns == NULL && cl->ops == 0 && cl->waiters == NULL);
 }
 
 void srv_catalog_loop_close(srv_loop_t *lp)
@@ -273,20 +316,16 @@ void srv_catalog_loop_close(srv_loop_t *lp)
     cl->store = NULL;
     /* Pending calls complete now, with an error; their operations are detached by then. */
     cat_store_close(s);
+    /* The snapshot moves no more: every wait ends now, told so. */
     while (cl->waiters) {
-        srv_ddl_t *d = cl->waiters;
-        cl->waiters = d->next;
-        d->waiting = false;
-        d->c = NULL;
-        srv_ddl_finish(d, NULL);
+        srv_cat_wait_t *w = cl->waiters;
+        cl->waiters = w->next;
+        w->next = NULL;
+        w->waiting = false;
+        w->cb(w->arg, true);
     }
-    /* What is left waits for a retry that will not come. */
-    while (cl->active) {
-        cl->active->c = NULL;
-        srv_ddl_finish(cl->active, NULL);
-    }
-    uv_timer_stop(&cl->timer);
-    uv_close((uv_handle_t *)&cl->timer, NULL);
+    uv_timer_stop(&cl->reread);
+    uv_close((uv_handle_t *)&cl->reread, NULL);
     uv_close((uv_handle_t *)&cl->wake, NULL);
 }
 
@@ -382,10 +421,6 @@ const cat_snap_t *srv_catalog_loop_snap(srv_conn_t *c)
 void srv_catalog_conn_free(srv_conn_t *c)
 {
     srv_txn_discard(c);
-    if (c->ddl) {
-        c->ddl->c = NULL;
-        c->ddl = NULL;
-    }
     if (c->catc) {
         srv__catconn_clear(c->catc);
         free(c->catc);

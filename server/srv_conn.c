@@ -163,7 +163,7 @@ static size_t srv__conn_consume(srv_conn_t *c, const uint8_t *p, size_t n)
          * holds every DDL already acknowledged to any session, and the workers
          * applied it and the session's own DDL. */
         if (c->state == SRV_CONN_READY && (f.type == 'Q' || f.type == 'P') &&
-            (srv_catalog_hold(c) || srv_sync_hold(c)))
+            (srv_ddl_hold(c) || srv_sync_hold(c)))
             break;
         if (c->state == SRV_CONN_STARTUP) {
             srv_startup_packet(c, &f);
@@ -172,7 +172,7 @@ static size_t srv__conn_consume(srv_conn_t *c, const uint8_t *p, size_t n)
         } else {
             srv_exec_message(c, &f);
             if (c->frame_again) {
-                /* A Parse waits for the catalog (srv_catalog_recheck): its
+                /* A Parse waits for the catalog (srv_ddl_recheck): its
                  * frame stays unread and runs again once the wait ends. */
                 c->frame_again = false;
                 break;

@@ -14,6 +14,12 @@
  * belongs to a connection that is BUSY; when the connection goes away (or
  * the deadline answered it) first, the operation is detached and finishes
  * on its own (a commit, once sent, has its effect either way).
+ *
+ * The same operations hold a statement until this loop caught up with DDL
+ * acknowledged elsewhere (srv_ddl_hold) and look for a missing name again
+ * at the store's head (srv_ddl_recheck). Every operation ends through the
+ * callback its caller gave (srv_ddl_done_cb, srv_recheck_cb), or resumes
+ * the connection; it calls srv_catalog.c's waits, never the other way.
  */
 #include "server/srv_cat_int.h"
 #include "server/srv_zk.h"
@@ -22,6 +28,62 @@
 #include <string.h>
 #include <sys/random.h>
 
+#define SRV_DDL_ATTEMPTS_MAX 16   /* commits lost to concurrent DDL before giving up, when the store sets no commit_attempts_max */
+#define SRV_DDL_TICK_MS 50        /* deadline and retry resolution of the loop's timer */
+#define SRV_DDL_BACKOFF_MIN_MS 50 /* first retry of a store call that failed; doubles */
+#define SRV_DDL_BACKOFF_MAX_MS 1000
+
+typedef struct srv_ddl srv_ddl_t;
+
+/* One loop's DDL operations, and what it knows of the store's head. */
+struct srv_ddl_loop {
+    srv_loop_t *lp;
+    srv_ddl_t *active;            /* every operation of this loop, for deadlines and retries */
+    uv_timer_t timer;             /* runs while `active` is not empty */
+    bool timer_on;
+    bool closed;
+    /* The head as this loop last learned it (a head read, or its own commit, which
+     * moves the store's version by one): a DDL planned at that index commits at once
+     * instead of reading the head first; a wrong guess costs a CONFLICT and a retry. */
+    cat_head_t known;
+    bool known_ok;
+};
+
+/* One operation: a DDL statement, a transaction block's COMMIT, a hold or a recheck. */
+struct srv_ddl {
+    srv_ddl_t *prev_active, *next_active;
+    srv_cat_loop_t *cl;
+    srv_ddl_loop_t *dl;
+    srv_conn_t *c;                /* NULL once detached */
+    srv_ddl_done_cb done;         /* a DDL's or COMMIT's answer */
+    const pln_stmt_t *st;         /* NULL for a transaction block's COMMIT */
+    const char *sql;
+    const char *tag;              /* the statement's, or COMMIT */
+    srv_txn_t *txn;               /* COMMIT: the block's DDL, planned again at the head */
+    cm_arena_t arena;             /* planning scratch */
+    cat_change_t *change;         /* the last plan: its notices are sent on success */
+    cat_commit_t *commit;
+    cat_head_t head;
+    uint8_t uuid[16];
+    int attempts;
+    srv_cat_wait_t wait;          /* for the loop's snapshot to reach wait_index */
+    uint64_t wait_index;
+    bool committed;               /* the wait is for our own commit, not for a head */
+    bool hold;                    /* not a DDL: a statement waiting for this loop to catch up */
+    srv_recheck_cb recheck;       /* a hold for a missing name (srv_ddl_recheck): runs at its end */
+    bool applied_asked;           /* committed: waiting (or waited) for every worker to apply it */
+    bool call_out;                /* a store call's callback is still to come */
+    bool commit_out;              /* ... and it is a commit */
+    bool ambiguous;               /* a commit's answer was lost: it may have been applied */
+    int64_t deadline_us;          /* the client is answered 57P03 then, if not before */
+    int64_t retry_at_us;          /* 0, or when to try again after a store failure */
+    int backoff_ms;
+    cm_err_t last_err;            /* the last store failure, for the timeout's detail */
+};
+
+static void srv__timer_need(srv_ddl_loop_t *dl);
+static void srv__timer_soon(srv_ddl_loop_t *dl, int ms);
+
 /* ------------------------------------------------------------ DDL */
 
 static void srv__ddl_free(srv_ddl_t *d)
@@ -29,12 +91,14 @@ static void srv__ddl_free(srv_ddl_t *d)
     if (d->c != NULL && d->c->ddl == d)
         d->c->ddl = NULL;
     srv_cat_loop_t *cl = d->cl;
+    srv_ddl_loop_t *dl = d->dl;
     if (d->prev_active)
         d->prev_active->next_active = d->next_active;
-    else if (cl->active == d)
-        cl->active = d->next_active;
+    else if (dl->active == d)
+        dl->active = d->next_active;
     if (d->next_active)
         d->next_active->prev_active = d->prev_active;
+    cl->ops--;
     if (d->commit)
         cat_commit_free(d->commit);
     srv_txn_free(d->txn);
@@ -48,17 +112,20 @@ static void srv__ddl_free(srv_ddl_t *d)
 
 static srv_ddl_t *srv__ddl_new(srv_cat_loop_t *cl, srv_conn_t *c)
 {
+    srv_ddl_loop_t *dl = cl->lp->ddl;
     srv_ddl_t *d = cm_calloc(1, sizeof *d);
     d->cl = cl;
+    d->dl = dl;
     d->c = c;
     cm_arena_init(&d->arena, 0);
     d->deadline_us = cm_now_mono_us() + (int64_t)cl->lp->srv->cfg.ddl_timeout_ms * 1000;
-    d->backoff_ms = SRV_CAT_BACKOFF_MIN_MS;
-    d->next_active = cl->active;
-    if (cl->active)
-        cl->active->prev_active = d;
-    cl->active = d;
-    srv_cat_timer_need(cl);
+    d->backoff_ms = SRV_DDL_BACKOFF_MIN_MS;
+    d->next_active = dl->active;
+    if (dl->active)
+        dl->active->prev_active = d;
+    dl->active = d;
+    cl->ops++;
+    srv__timer_need(dl);
     return d;
 }
 
@@ -72,7 +139,7 @@ static void srv__send_notices(srv_conn_t *c, const cat_change_t *ch)
 }
 
 /* The end of an operation: the answer goes to its connection if it still has one. */
-void srv_ddl_finish(srv_ddl_t *d, cm_err_t *err)
+static void srv__ddl_finish(srv_ddl_t *d, cm_err_t *err)
 {
     srv_conn_t *c = d->c;
     if (c != NULL && c->state != SRV_CONN_BUSY)
@@ -106,8 +173,10 @@ void srv_ddl_finish(srv_ddl_t *d, cm_err_t *err)
         if (err == NULL)
             srv__send_notices(c, d->change);
         const char *tag = d->tag;
+        srv_ddl_done_cb done = d->done;
         srv__ddl_free(d);
-        srv_exec_ddl_done(c, err, tag);
+        srv_conn_set_state(c, SRV_CONN_READY);
+        done(c, err, tag);
         return;
     }
     if (err)
@@ -129,15 +198,15 @@ static bool srv__store_err_transient(const cm_err_t *err)
 static void srv__ddl_backoff(srv_ddl_t *d, const cm_err_t *err)
 {
     if (d->c == NULL || d->cl->store == NULL) {
-        srv_ddl_finish(d, NULL);
+        srv__ddl_finish(d, NULL);
         return;
     }
     cm_err_clear(&d->last_err);
     cm_err_set(&d->last_err, err && err->set ? err->sqlstate : "58000", "%s",
                err && err->message ? err->message : "the catalog store did not answer");
     d->retry_at_us = cm_now_mono_us() + (int64_t)d->backoff_ms * 1000;
-    d->backoff_ms = d->backoff_ms * 2 > SRV_CAT_BACKOFF_MAX_MS ? SRV_CAT_BACKOFF_MAX_MS : d->backoff_ms * 2;
-    srv_cat_timer_need(d->cl);
+    d->backoff_ms = d->backoff_ms * 2 > SRV_DDL_BACKOFF_MAX_MS ? SRV_DDL_BACKOFF_MAX_MS : d->backoff_ms * 2;
+    srv__timer_need(d->dl);
 }
 
 /* A store error answers the statement, unless it is one to wait out. */
@@ -154,7 +223,7 @@ static void srv__ddl_store_failed(srv_ddl_t *d, const cm_err_t *err)
         cm_err_set_detail(&e, "%s", err->detail);
     if (err && err->hint)
         cm_err_set_hint(&e, "%s", err->hint);
-    srv_ddl_finish(d, &e);
+    srv__ddl_finish(d, &e);
 }
 
 /* Plans the statement against the loop's snapshot into a fresh change. */
@@ -170,17 +239,24 @@ static bool srv__ddl_plan(srv_ddl_t *d, cm_err_t *err)
 static void srv__ddl_attempt(srv_ddl_t *d);
 static void srv__ddl_lost_race(srv_ddl_t *d);
 static void srv__ddl_lookup(srv_ddl_t *d);
+static void srv__ddl_waited(srv_ddl_t *d);
+
+/* srv_cat_wait_cb: the snapshot reached the index, or the loop's catalog closed. */
+static void srv__ddl_waited_cb(void *arg, bool closing)
+{
+    srv_ddl_t *d = arg;
+    if (closing) {
+        d->c = NULL;
+        srv__ddl_finish(d, NULL);
+        return;
+    }
+    srv__ddl_waited(d);
+}
 
 static void srv__ddl_wait(srv_ddl_t *d, uint64_t index)
 {
     d->wait_index = index;
-    d->next = d->cl->waiters;
-    d->cl->waiters = d;
-    d->waiting = true;
-    if (cat_snap_index(d->cl->snap) >= index)
-        srv_cat_run_waiters(d->cl);
-    else
-        srv_cat_catch_up(d->cl);
+    srv_catalog_wait(d->cl, &d->wait, index, srv__ddl_waited_cb, d);
 }
 
 static void srv__commit_cb(void *arg, cat_store_status_t st, uint64_t index, const char *name_key,
@@ -200,9 +276,9 @@ static void srv__commit_cb(void *arg, cat_store_status_t st, uint64_t index, con
     }
     cat_commit_free(d->commit);
     d->commit = NULL;
-    d->cl->known_ok = st == CAT_STORE_OK;
+    d->dl->known_ok = st == CAT_STORE_OK;
     if (st == CAT_STORE_OK)
-        d->cl->known = (cat_head_t){.index = index, .version = d->head.version + 1};
+        d->dl->known = (cat_head_t){.index = index, .version = d->head.version + 1};
     switch (st) {
     case CAT_STORE_OK:
     case CAT_STORE_DUPLICATE:
@@ -230,7 +306,7 @@ static void srv__ddl_applied_cb(void *arg, const cm_err_t *err)
 {
     srv_ddl_t *d = arg;
     if (err == NULL) {
-        srv_ddl_finish(d, NULL);
+        srv__ddl_finish(d, NULL);
         return;
     }
     cm_err_t e = {0};
@@ -243,7 +319,7 @@ static void srv__ddl_applied_cb(void *arg, const cm_err_t *err)
     } else {
         cm_err_set(&e, err->sqlstate, "%s", err->message);
     }
-    srv_ddl_finish(d, &e);
+    srv__ddl_finish(d, &e);
 }
 
 static void srv__lookup_cb(void *arg, cat_store_status_t st, uint64_t index, const cm_err_t *err)
@@ -258,12 +334,12 @@ static void srv__lookup_cb(void *arg, cat_store_status_t st, uint64_t index, con
     }
     if (st == CAT_STORE_NOT_FOUND) {
         if (d->c == NULL) {
-            srv_ddl_finish(d, NULL);
+            srv__ddl_finish(d, NULL);
         } else if (d->last_err.set && !srv__store_err_transient(&d->last_err)) {
             /* Planning failed and our earlier commit is not the reason: that is the answer. */
             cm_err_t e = {0};
             cm_err_move(&e, &d->last_err);
-            srv_ddl_finish(d, &e);
+            srv__ddl_finish(d, &e);
         } else {
             srv__ddl_attempt(d);
         }
@@ -309,14 +385,14 @@ static void srv__ddl_failed_at_head(srv_ddl_t *d, cm_err_t *e)
         srv__ddl_lookup(d);
         return;
     }
-    srv_ddl_finish(d, e);
+    srv__ddl_finish(d, e);
 }
 
-void srv_ddl_waited(srv_ddl_t *d)
+static void srv__ddl_waited(srv_ddl_t *d)
 {
     cm_err_t e = {0};
     if (d->c == NULL || d->c->state != SRV_CONN_BUSY) {
-        srv_ddl_finish(d, NULL);
+        srv__ddl_finish(d, NULL);
         return;
     }
     if ((d->committed || d->recheck) && !d->applied_asked) {
@@ -334,7 +410,7 @@ void srv_ddl_waited(srv_ddl_t *d)
     }
     if (d->committed || d->hold) {
         /* Waiting for our own commit, or for the loop to catch up: done. */
-        srv_ddl_finish(d, NULL);
+        srv__ddl_finish(d, NULL);
         return;
     }
     if (cat_snap_index(d->cl->snap) != d->head.index) {
@@ -356,13 +432,13 @@ void srv_ddl_waited(srv_ddl_t *d)
         return;
     }
     if (cat_change_op_count(d->change) == 0) {
-        srv_ddl_finish(d, NULL);
+        srv__ddl_finish(d, NULL);
         return;
     }
     d->commit = cat_commit_build(d->change, d->cl->snap, &d->head, d->uuid, d->tag, d->sql,
                                  &d->cl->store->limits, &e);
     if (d->commit == NULL) {
-        srv_ddl_finish(d, &e);
+        srv__ddl_finish(d, &e);
         return;
     }
     srv__ddl_send_commit(d, &e);
@@ -387,12 +463,12 @@ static void srv__head_cb(void *arg, cat_store_status_t st, const cat_head_t *hea
                    d->cl->store->ops->name, (unsigned long long)head->index,
                    (unsigned long long)cat_snap_index(d->cl->snap));
         cm_err_set_hint(&e, "The store was wiped or replaced; restart eddy to serve the catalog it holds now.");
-        srv_ddl_finish(d, &e);
+        srv__ddl_finish(d, &e);
         return;
     }
     d->head = *head;
-    d->cl->known = *head;
-    d->cl->known_ok = true;
+    d->dl->known = *head;
+    d->dl->known_ok = true;
     srv__ddl_wait(d, head->index);
 }
 
@@ -401,7 +477,7 @@ static void srv__ddl_attempt(srv_ddl_t *d)
 {
     cm_err_t e = {0};
     if (d->c == NULL || d->cl->store == NULL) {
-        srv_ddl_finish(d, NULL);
+        srv__ddl_finish(d, NULL);
         return;
     }
     d->call_out = true;
@@ -422,7 +498,7 @@ static void srv__ddl_attempt(srv_ddl_t *d)
 static void srv__ddl_lost_race(srv_ddl_t *d)
 {
     if (d->c == NULL || d->cl->store == NULL) {
-        srv_ddl_finish(d, NULL);
+        srv__ddl_finish(d, NULL);
         return;
     }
     int max = d->cl->store->limits.commit_attempts_max > 0 ? d->cl->store->limits.commit_attempts_max
@@ -430,7 +506,7 @@ static void srv__ddl_lost_race(srv_ddl_t *d)
     if (++d->attempts > max) {
         cm_err_t e = {0};
         cm_err_set(&e, "40001", "could not commit %s: the catalog kept changing", d->tag);
-        srv_ddl_finish(d, &e);
+        srv__ddl_finish(d, &e);
         cm_err_clear(&e);
         return;
     }
@@ -440,7 +516,7 @@ static void srv__ddl_lost_race(srv_ddl_t *d)
         return;
     }
     d->retry_at_us = cm_now_mono_us() + (int64_t)wait_ms * 1000;
-    srv_cat_timer_soon(d->cl, wait_ms);
+    srv__timer_soon(d->dl, wait_ms);
 }
 
 /* The loop's timer found the retry time of a DDL that waited out a failure. */
@@ -448,23 +524,11 @@ static void srv__ddl_retry(srv_ddl_t *d)
 {
     d->retry_at_us = 0;
     if (d->c == NULL || d->cl->store == NULL)
-        srv_ddl_finish(d, NULL);
+        srv__ddl_finish(d, NULL);
     else if (d->ambiguous && !d->committed)
         srv__ddl_lookup(d);
     else
         srv__ddl_attempt(d);
-}
-
-static void srv__waiters_remove(srv_ddl_t *d)
-{
-    for (srv_ddl_t **pp = &d->cl->waiters; *pp; pp = &(*pp)->next) {
-        if (*pp == d) {
-            *pp = d->next;
-            break;
-        }
-    }
-    d->next = NULL;
-    d->waiting = false;
 }
 
 /* The deadline passed with the client still waiting. */
@@ -489,8 +553,8 @@ static void srv__ddl_timeout(srv_ddl_t *d)
          * elsewhere: it runs against what the loop knows rather than not at all. */
         cm_log_warn("catalog: this loop could not catch up within %d ms; going on at index %llu", ms,
                     (unsigned long long)cat_snap_index(cl->snap));
-        srv__waiters_remove(d);
-        srv_ddl_finish(d, NULL);
+        srv_catalog_wait_cancel(cl, &d->wait);
+        srv__ddl_finish(d, NULL);
         return;
     }
     cm_err_t e = {0};
@@ -506,28 +570,29 @@ static void srv__ddl_timeout(srv_ddl_t *d)
     else
         cm_err_set_detail(&e, "Nothing was committed. Last error: %s", why);
     cm_err_set_hint(&e, "Reading the catalog keeps working; DDL works again once the store is reachable.");
-    if (!d->call_out && !d->waiting) {
-        srv_ddl_finish(d, &e);
+    if (!d->call_out && !d->wait.waiting) {
+        srv__ddl_finish(d, &e);
         return;
     }
     /* A call or a wait is still out: the client hears now, the operation ends
      * when that comes back (a commit once sent has its effect either way). */
     srv_conn_t *c = d->c;
-    const char *tag = d->tag;
     d->c = NULL;
     c->ddl = NULL;
-    srv_exec_ddl_done(c, &e, tag);
+    srv_conn_set_state(c, SRV_CONN_READY);
+    d->done(c, &e, d->tag);
 }
 
-void srv_cat_timer_cb(uv_timer_t *t)
+/* The loop's DDL timer: deadlines and retries of its operations. */
+static void srv__timer_cb(uv_timer_t *t)
 {
-    srv_cat_loop_t *cl = t->data;
+    srv_ddl_loop_t *dl = t->data;
     int64_t now = cm_now_mono_us();
     /* One due operation at a time, from the top: acting on one may end others. */
     for (;;) {
         srv_ddl_t *due = NULL;
         bool timeout = false;
-        for (srv_ddl_t *d = cl->active; d && !due; d = d->next_active) {
+        for (srv_ddl_t *d = dl->active; d && !due; d = d->next_active) {
             /* Once committed and waiting for the workers, their own timeout applies. */
             if (d->c != NULL && !d->applied_asked && now >= d->deadline_us)
                 due = d, timeout = true;
@@ -541,31 +606,28 @@ void srv_cat_timer_cb(uv_timer_t *t)
         else
             srv__ddl_retry(due);
     }
-    if (cl->read_failed && now >= cl->reread_at_us && cl->store != NULL) {
-        cl->reread_at_us = now + SRV_CAT_REREAD_MS * 1000;
-        srv_cat_catch_up(cl);
-    }
-    if (cl->active == NULL && !cl->read_failed) {
-        uv_timer_stop(&cl->timer);
-        cl->timer_on = false;
+    if (dl->active == NULL) {
+        uv_timer_stop(&dl->timer);
+        dl->timer_on = false;
     }
 }
 
 /* Makes the loop's timer fire within ms (a retry due sooner than its tick). */
-void srv_cat_timer_soon(srv_cat_loop_t *cl, int ms)
+static void srv__timer_soon(srv_ddl_loop_t *dl, int ms)
 {
-    if (cl->store == NULL)
+    if (dl->closed || dl->lp->cat->store == NULL)
         return;
-    cl->timer_on = true;
-    uv_timer_start(&cl->timer, srv_cat_timer_cb, (uint64_t)ms, SRV_CAT_TICK_MS);
+    dl->timer_on = true;
+    uv_timer_start(&dl->timer, srv__timer_cb, (uint64_t)ms, SRV_DDL_TICK_MS);
 }
 
-void srv_cat_timer_need(srv_cat_loop_t *cl)
+/* Starts the loop's timer unless it runs. */
+static void srv__timer_need(srv_ddl_loop_t *dl)
 {
-    if (cl->timer_on || cl->store == NULL)
+    if (dl->timer_on || dl->closed || dl->lp->cat->store == NULL)
         return;
-    cl->timer_on = true;
-    uv_timer_start(&cl->timer, srv_cat_timer_cb, SRV_CAT_TICK_MS, SRV_CAT_TICK_MS);
+    dl->timer_on = true;
+    uv_timer_start(&dl->timer, srv__timer_cb, SRV_DDL_TICK_MS, SRV_DDL_TICK_MS);
 }
 
 /*
@@ -632,8 +694,8 @@ static srv_ddl_rc_t srv__ddl_begin(srv_conn_t *c, srv_ddl_t *d, cm_err_t *err)
     srv_cat_loop_t *cl = d->cl;
     srv__ddl_new_uuid(d);
     d->attempts = 1;
-    if (cl->known_ok && cl->known.index == cat_snap_index(cl->snap)) {
-        d->head = cl->known;
+    if (d->dl->known_ok && d->dl->known.index == cat_snap_index(cl->snap)) {
+        d->head = d->dl->known;
         d->commit = d->txn ? srv_txn_build(d->txn, c, cl->snap, &d->head, d->uuid, &cl->store->limits, err)
                            : cat_commit_build(d->change, cl->snap, &d->head, d->uuid, d->tag, d->sql,
                                               &cl->store->limits, err);
@@ -649,12 +711,13 @@ static srv_ddl_rc_t srv__ddl_begin(srv_conn_t *c, srv_ddl_t *d, cm_err_t *err)
     return srv__ddl_started(c, d, cat_store_head(cl->store, srv__head_cb, d, err), err);
 }
 
-srv_ddl_rc_t srv_catalog_ddl(srv_conn_t *c, const pln_stmt_t *st, const char *sql, cm_err_t *err)
+srv_ddl_rc_t srv_ddl_run(srv_conn_t *c, const pln_stmt_t *st, const char *sql, srv_ddl_done_cb done, cm_err_t *err)
 {
     srv_cat_loop_t *cl = c->lp->cat;
     if (cl == NULL || cl->store == NULL)
         return cm_err_set(err, CM_ERRCODE_FEATURE_NOT_SUPPORTED, "%s needs the catalog", st->tag), SRV_DDL_ERROR;
     srv_ddl_t *d = srv__ddl_new(cl, c);
+    d->done = done;
     d->st = st;
     d->sql = sql;
     d->tag = st->tag;
@@ -679,7 +742,7 @@ srv_ddl_rc_t srv_catalog_ddl(srv_conn_t *c, const pln_stmt_t *st, const char *sq
     return srv__ddl_begin(c, d, err);
 }
 
-bool srv_catalog_hold(srv_conn_t *c)
+bool srv_ddl_hold(srv_conn_t *c)
 {
     srv_cat_loop_t *cl = c->lp->cat;
     if (cl == NULL || cl->store == NULL)
@@ -701,13 +764,13 @@ static void srv__recheck_head_cb(void *arg, cat_store_status_t st, const cat_hea
     d->call_out = false;
     /* Gone, unreadable or not ahead: the statement's own answer stands. */
     if (d->c == NULL || st != CAT_STORE_OK || head->index <= cat_snap_index(d->cl->snap)) {
-        srv_ddl_finish(d, NULL);
+        srv__ddl_finish(d, NULL);
         return;
     }
     srv__ddl_wait(d, head->index);
 }
 
-bool srv_catalog_recheck(srv_conn_t *c, srv_recheck_cb done)
+bool srv_ddl_recheck(srv_conn_t *c, srv_recheck_cb done)
 {
     srv_cat_loop_t *cl = c->lp->cat;
     /* Laptop mode has one store that every loop applies before answering DDL. */
@@ -730,7 +793,7 @@ bool srv_catalog_recheck(srv_conn_t *c, srv_recheck_cb done)
     return true;
 }
 
-srv_ddl_rc_t srv_catalog_commit_txn(srv_conn_t *c, srv_txn_t *t, cm_err_t *err)
+srv_ddl_rc_t srv_ddl_commit_txn(srv_conn_t *c, srv_txn_t *t, srv_ddl_done_cb done, cm_err_t *err)
 {
     srv_cat_loop_t *cl = c->lp->cat;
     if (cl == NULL || cl->store == NULL) {
@@ -742,7 +805,49 @@ srv_ddl_rc_t srv_catalog_commit_txn(srv_conn_t *c, srv_txn_t *t, cm_err_t *err)
         return SRV_DDL_ERROR;
     }
     srv_ddl_t *d = srv__ddl_new(cl, c);
+    d->done = done;
     d->tag = "COMMIT";
     d->txn = t;
     return srv__ddl_begin(c, d, err);
+}
+
+/* A connection that goes away leaves its operation, if any, to finish on its own. */
+void srv_ddl_conn_free(srv_conn_t *c)
+{
+    if (c->ddl) {
+        c->ddl->c = NULL;
+        c->ddl = NULL;
+    }
+}
+
+/* ------------------------------------------------------------ a loop's operations */
+
+void srv_ddl_loop_init(srv_loop_t *lp)
+{
+    srv_ddl_loop_t *dl = cm_calloc(1, sizeof *dl);
+    dl->lp = lp;
+    uv_timer_init(&lp->uv, &dl->timer);
+    dl->timer.data = dl;
+    lp->ddl = dl;
+}
+
+void srv_ddl_loop_close(srv_loop_t *lp)
+{
+    srv_ddl_loop_t *dl = lp->ddl;
+    if (dl == NULL || dl->closed)
+        return;
+    /* What is left waits for a retry that will not come: the store is closed. */
+    while (dl->active) {
+        dl->active->c = NULL;
+        srv__ddl_finish(dl->active, NULL);
+    }
+    dl->closed = true;
+    uv_timer_stop(&dl->timer);
+    uv_close((uv_handle_t *)&dl->timer, NULL);
+}
+
+void srv_ddl_loop_free(srv_loop_t *lp)
+{
+    free(lp->ddl);
+    lp->ddl = NULL;
 }

@@ -11,6 +11,7 @@
 
 void srv_exec_conn_free(srv_conn_t *c)
 {
+    srv_ddl_conn_free(c);
     srv_catalog_conn_free(c);
     srv_sync_conn_free(c);
     cm_err_clear(&c->sync_err);
@@ -23,35 +24,6 @@ void srv_exec_conn_free(srv_conn_t *c)
     }
     if (c->sess.user != NULL)
         srv_session_free(&c->sess);
-}
-
-void srv_exec_ddl_done(srv_conn_t *c, cm_err_t *err, const char *tag)
-{
-    srv_conn_set_state(c, SRV_CONN_READY);
-    if (c->implicit_committing) {
-        /* The implicit transaction's commit (srv__implicit_commit) ends its
-         * query string or Sync group; no tag of its own, as PostgreSQL. */
-        c->implicit_committing = false;
-        if (err != NULL)
-            srv__fail(c, err);
-        c->q.active = false;
-        srv__implicit_end(c);
-        srv__ready(c);
-        srv_conn_resume(c);
-        return;
-    }
-    if (err == NULL)
-        srv_put_command_complete(&c->out, tag);
-    else if (c->current_portal != NULL)
-        srv__fail_extended(c, err);
-    else if (c->q.active)
-        srv__fail(c, err), c->q.failed = true;
-    else
-        srv__fail(c, err);
-    c->current_portal = NULL;
-    if (c->q.active)
-        srv__query_continue(c);
-    srv_conn_resume(c);
 }
 
 void srv_exec_message(srv_conn_t *c, const srv_frame_t *f)

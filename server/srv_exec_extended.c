@@ -46,7 +46,7 @@ static void srv__frame_rechecked(srv_conn_t *c)
  */
 static bool srv__frame_recheck(srv_conn_t *c, cm_err_t *err)
 {
-    if (!c->frame_rechecked && srv__name_missing(err) && srv_catalog_recheck(c, srv__frame_rechecked)) {
+    if (!c->frame_rechecked && srv__name_missing(err) && srv_ddl_recheck(c, srv__frame_rechecked)) {
         cm_err_clear(err);
         c->frame_rechecked = true;
         c->frame_again = true;

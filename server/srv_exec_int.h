@@ -45,8 +45,8 @@ void srv__fail_extended(srv_conn_t *c, cm_err_t *err);
 bool srv__is_exit_stmt(const pln_stmt_t *st);
 /* Sets 25P02 and returns false. */
 bool srv__aborted(cm_err_t *err);
-/* A transaction's DDL (NULL: none, OK) as one catalog commit; takes ddl. */
-srv_run_rc_t srv__commit_ddl(srv_conn_t *c, srv_txn_t *ddl, cm_err_t *err);
+/* A transaction's DDL (NULL: none, OK) as one catalog commit; takes ddl. BUSY: done answers. */
+srv_run_rc_t srv__commit_ddl(srv_conn_t *c, srv_txn_t *ddl, srv_ddl_done_cb done, cm_err_t *err);
 /* The implicit transaction's DDL commits; true while that is out (ReadyForQuery waits). */
 bool srv__implicit_commit(srv_conn_t *c);
 

@@ -146,6 +146,23 @@ static void srv__after_work_cb(uv_work_t *req, int status)
     srv_conn_resume(c);
 }
 
+/* A DDL statement, or a COMMIT with DDL, that went busy is answered (srv_ddl_done_cb). */
+static void srv__ddl_done(srv_conn_t *c, cm_err_t *err, const char *tag)
+{
+    if (err == NULL)
+        srv_put_command_complete(&c->out, tag);
+    else if (c->current_portal != NULL)
+        srv__fail_extended(c, err);
+    else if (c->q.active)
+        srv__fail(c, err), c->q.failed = true;
+    else
+        srv__fail(c, err);
+    c->current_portal = NULL;
+    if (c->q.active)
+        srv__query_continue(c);
+    srv_conn_resume(c);
+}
+
 /* SHOW and SHOW ALL rows go through the same sink as query rows. */
 typedef struct srv_show_all {
     srv_sink_t *k;
@@ -331,7 +348,7 @@ srv_run_rc_t srv__run(srv_conn_t *c, const srv_run_t *r, bool describe, cm_err_t
                 srv_txn_free(ddl);
                 ddl = NULL;
             }
-            srv_run_rc_t rc = srv__commit_ddl(c, ddl, err);
+            srv_run_rc_t rc = srv__commit_ddl(c, ddl, srv__ddl_done, err);
             if (rc != SRV_RUN_OK)
                 return rc;
         } else {
@@ -342,7 +359,7 @@ srv_run_rc_t srv__run(srv_conn_t *c, const srv_run_t *r, bool describe, cm_err_t
             srv__xact_end(c, commit);
             c->implicit_failed = false;
             /* The block is over whatever the commit of its DDL answers. */
-            srv_run_rc_t rc = srv__commit_ddl(c, ddl, err);
+            srv_run_rc_t rc = srv__commit_ddl(c, ddl, srv__ddl_done, err);
             if (rc != SRV_RUN_OK)
                 return rc;
         }
@@ -366,7 +383,7 @@ srv_run_rc_t srv__run(srv_conn_t *c, const srv_run_t *r, bool describe, cm_err_t
                 return SRV_RUN_ERROR;
             break;
         }
-        switch (srv_catalog_ddl(c, st, r->sql, err)) {
+        switch (srv_ddl_run(c, st, r->sql, srv__ddl_done, err)) {
         case SRV_DDL_DONE:
             break;
         case SRV_DDL_ERROR:

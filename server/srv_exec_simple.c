@@ -66,7 +66,7 @@ void srv__query_continue(srv_conn_t *c)
         } else {
             bound = srv__no_params(q->sql, raw, bound, st, &err);
         }
-        if (!bound && !q->rechecked && srv__name_missing(&err) && srv_catalog_recheck(c, srv__query_rechecked)) {
+        if (!bound && !q->rechecked && srv__name_missing(&err) && srv_ddl_recheck(c, srv__query_rechecked)) {
             /* Another process may have just created it: the same statement again once caught up. */
             cm_err_clear(&err);
             q->rechecked = true;

@@ -76,12 +76,12 @@ bool srv__aborted(cm_err_t *err)
 }
 
 /* A transaction's DDL as one catalog commit (none: nothing to commit);
- * BUSY until the store and the workers answer (srv_exec_ddl_done). */
-srv_run_rc_t srv__commit_ddl(srv_conn_t *c, srv_txn_t *ddl, cm_err_t *err)
+ * BUSY until the store and the workers answer, then done does. */
+srv_run_rc_t srv__commit_ddl(srv_conn_t *c, srv_txn_t *ddl, srv_ddl_done_cb done, cm_err_t *err)
 {
     if (ddl == NULL)
         return SRV_RUN_OK;
-    switch (srv_catalog_commit_txn(c, ddl, err)) {
+    switch (srv_ddl_commit_txn(c, ddl, done, err)) {
     case SRV_DDL_DONE:
         return SRV_RUN_OK;
     case SRV_DDL_ERROR:
@@ -91,10 +91,22 @@ srv_run_rc_t srv__commit_ddl(srv_conn_t *c, srv_txn_t *ddl, cm_err_t *err)
     }
 }
 
+/* The implicit transaction's commit ends its query string or Sync group;
+ * no tag of its own, as PostgreSQL (srv_ddl_done_cb). */
+static void srv__implicit_committed(srv_conn_t *c, cm_err_t *err, const char *tag)
+{
+    if (err != NULL)
+        srv__fail(c, err);
+    c->q.active = false;
+    srv__implicit_end(c);
+    srv__ready(c);
+    srv_conn_resume(c);
+}
+
 /*
  * The implicit transaction ends: its DDL, held as a block's, commits as one
  * catalog entry, or is dropped when a statement of it failed. True while the
- * commit is out: ReadyForQuery waits for it (srv_exec_ddl_done).
+ * commit is out: ReadyForQuery waits for it (srv__implicit_committed).
  */
 bool srv__implicit_commit(srv_conn_t *c)
 {
@@ -106,11 +118,9 @@ bool srv__implicit_commit(srv_conn_t *c)
         return false;
     }
     cm_err_t err = {0};
-    c->implicit_committing = true;
-    srv_run_rc_t rc = srv__commit_ddl(c, ddl, &err);
+    srv_run_rc_t rc = srv__commit_ddl(c, ddl, srv__implicit_committed, &err);
     if (rc == SRV_RUN_BUSY)
         return true;
-    c->implicit_committing = false;
     if (rc == SRV_RUN_ERROR)
         srv__fail(c, &err);
     return false;

@@ -28,6 +28,7 @@ typedef struct srv_conn srv_conn_t;
 typedef struct srv_loop srv_loop_t;
 typedef struct srv_cat_loop srv_cat_loop_t;   /* srv_catalog.c: a loop's store handle and snapshot */
 typedef struct srv_cat_conn srv_cat_conn_t;   /* srv_catalog.c: a connection's view of names */
+typedef struct srv_ddl_loop srv_ddl_loop_t;   /* srv_ddl.c: a loop's DDL operations */
 typedef struct srv_sync_loop srv_sync_loop_t; /* srv_sync.c: a loop's waits for the workers */
 typedef struct srv_sync_wait srv_sync_wait_t; /* srv_sync.c: one wait */
 typedef struct srv_zk srv_zk_t;               /* srv_zk_loop.c: the thread that owns the ZooKeeper session */
@@ -77,6 +78,7 @@ struct srv_loop {
     uv_poll_t listen_poll;
     uv_signal_t sigint, sigterm;
     srv_cat_loop_t *cat;            /* this loop's catalog handle and snapshot */
+    srv_ddl_loop_t *ddl;            /* this loop's DDL operations */
     srv_sync_loop_t *sync;          /* this loop's waits for the workers */
 };
 
@@ -271,7 +273,6 @@ struct srv_conn {
     bool frame_rechecked;       /* the Parse, Bind or Describe being handled waited once for a missing name */
     bool frame_again;           /* leave the frame just handled unread: it runs again on resume */
     bool implicit_failed;       /* an error in the current implicit transaction */
-    bool implicit_committing;   /* the implicit transaction's DDL is being committed (srv_exec_txn.c) */
     bool xact_open;             /* a transaction (implicit or explicit) has begun */
     int64_t xact_ts;            /* its start, microseconds since 2000-01-01 */
     srv_cancel_slot_t cancel;
@@ -381,27 +382,58 @@ bool srv_prepstmt_session_rows(void *arg, const char *relation, int ncols, cm_ar
  * (its number and byte offset); false when the text has none. */
 bool srv_paramref_first(const char *sql, size_t len, int *number, size_t *offset);
 
-/* srv_catalog.c: the catalog store, each loop's snapshot; srv_ddl.c: DDL (see there). */
+/* srv_catalog.c: the catalog store, each loop's snapshot, each connection's view of names. */
 bool srv_catalog_start(srv_server_t *srv, cm_err_t *err);
 void srv_catalog_stop(srv_server_t *srv);
 void srv_catalog_loop_init(srv_loop_t *lp);
 /* The loop's store handle is quiet while it has no connections and no DDL (after either changes). */
 void srv_catalog_loop_quiet(srv_loop_t *lp);
+/* Closes the store handle (its pending calls complete with errors) and ends every wait. */
 void srv_catalog_loop_close(srv_loop_t *lp);
 void srv_catalog_loop_free(srv_loop_t *lp);
 /* The catalog a statement of this connection binds against (NULL: none). */
 const pln_catalog_t *srv_catalog_for(srv_conn_t *c);
 uint64_t srv_catalog_index(srv_conn_t *c);
+/* The loop's own snapshot (not the session's transaction overlay). */
+const cat_snap_t *srv_catalog_loop_snap(srv_conn_t *c);
+void srv_catalog_conn_free(srv_conn_t *c);
+
+/* srv_ddl.c: a DDL statement's way through the store, and the waits for this
+ * loop's catalog that use the same machinery (see there). */
 typedef enum srv_ddl_rc {
     SRV_DDL_DONE,    /* nothing to commit (IF [NOT] EXISTS): notices sent, the tag is the caller's */
     SRV_DDL_ERROR,   /* err is set */
-    SRV_DDL_BUSY,    /* committing: srv_exec_ddl_done answers later */
+    SRV_DDL_BUSY,    /* committing: done answers later */
 } srv_ddl_rc_t;
-srv_ddl_rc_t srv_catalog_ddl(srv_conn_t *c, const pln_stmt_t *st, const char *sql, cm_err_t *err);
+/*
+ * How a DDL that went BUSY ends: on the loop, exactly once, with the
+ * connection READY again; err NULL (its notices are sent, tag is its
+ * CommandComplete tag) or the error to answer. Not called when the
+ * connection went away first.
+ */
+typedef void (*srv_ddl_done_cb)(srv_conn_t *c, cm_err_t *err, const char *tag);
+srv_ddl_rc_t srv_ddl_run(srv_conn_t *c, const pln_stmt_t *st, const char *sql, srv_ddl_done_cb done, cm_err_t *err);
 /* COMMIT of a transaction block with DDL: its statements as one catalog commit (tag COMMIT). Takes t. */
-srv_ddl_rc_t srv_catalog_commit_txn(srv_conn_t *c, struct srv_txn *t, cm_err_t *err);
-/* The loop's own snapshot (not the session's transaction overlay). */
-const cat_snap_t *srv_catalog_loop_snap(srv_conn_t *c);
+srv_ddl_rc_t srv_ddl_commit_txn(srv_conn_t *c, struct srv_txn *t, srv_ddl_done_cb done, cm_err_t *err);
+void srv_ddl_loop_init(srv_loop_t *lp);
+/* Ends the loop's operations; after srv_catalog_loop_close, whose store calls end some of them. */
+void srv_ddl_loop_close(srv_loop_t *lp);
+void srv_ddl_loop_free(srv_loop_t *lp);
+void srv_ddl_conn_free(srv_conn_t *c);
+/* True (the connection is now BUSY until its loop caught up) when this loop's
+ * snapshot is behind a DDL some session was already told about. */
+bool srv_ddl_hold(srv_conn_t *c);
+/*
+ * Cluster mode: a statement found a name missing at this loop's snapshot,
+ * which may be behind DDL another process committed a moment ago. Reads
+ * the store's head; when it is ahead, waits (the connection BUSY) until
+ * this loop's snapshot and the workers reach it, at most
+ * --name-recheck-timeout-ms. Returns false (nothing to wait for: not
+ * cluster mode) or true, and then done(c) runs later on the loop, exactly
+ * once, with the connection READY, unless the connection went away.
+ */
+typedef void (*srv_recheck_cb)(srv_conn_t *c);
+bool srv_ddl_recheck(srv_conn_t *c, srv_recheck_cb done);
 
 /* srv_txn.c: DDL inside an explicit transaction block. */
 typedef struct srv_txn srv_txn_t;
@@ -416,29 +448,13 @@ void srv_txn_free(srv_txn_t *t);
 /* The block's statements planned again at `snap` (== head) into one commit. */
 cat_commit_t *srv_txn_build(const srv_txn_t *t, srv_conn_t *c, const cat_snap_t *snap, const cat_head_t *head,
                             const uint8_t uuid[16], const cat_limits_t *limits, cm_err_t *err);
-void srv_catalog_conn_free(srv_conn_t *c);
-/* True (the connection is now BUSY until its loop caught up) when this loop's
- * snapshot is behind a DDL some session was already told about. */
-bool srv_catalog_hold(srv_conn_t *c);
-/*
- * Cluster mode: a statement found a name missing at this loop's snapshot,
- * which may be behind DDL another process committed a moment ago. Reads
- * the store's head; when it is ahead, waits (the connection BUSY) until
- * this loop's snapshot and the workers reach it, at most
- * --name-recheck-timeout-ms. Returns false (nothing to wait for: not
- * cluster mode) or true, and then done(c) runs later on the loop, exactly
- * once, with the connection READY, unless the connection went away.
- */
-typedef void (*srv_recheck_cb)(srv_conn_t *c);
-bool srv_catalog_recheck(srv_conn_t *c, srv_recheck_cb done);
+
 /* srv_zk_boot.c: cluster mode's start-up (see there). */
 bool srv_zk_boot(srv_server_t *srv, cm_err_t *err);
 /* Loads the start-up snapshot into a loop's snapshot. */
 void srv_zk_boot_load(srv_server_t *srv, cat_snap_t *snap);
 /* Stops the ZooKeeper thread (after the loops) and frees the snapshot. */
 void srv_zk_boot_free(srv_server_t *srv);
-/* srv_exec.c: the answer of a DDL that went BUSY (err NULL: CommandComplete tag). */
-void srv_exec_ddl_done(srv_conn_t *c, cm_err_t *err, const char *tag);
 
 /* srv_workers.c: the dataflow workers and the sequencer. */
 bool srv_workers_start(srv_server_t *srv, cm_err_t *err);

@@ -59,6 +59,7 @@ static void srv__loop_close_handles(srv_loop_t *lp)
         uv_close((uv_handle_t *)&lp->tick, NULL);
     srv_sync_loop_close(lp);
     srv_catalog_loop_close(lp);
+    srv_ddl_loop_close(lp);   /* after the catalog: its store's last answers end some operations */
 }
 
 static void srv__loop_begin_stop(srv_loop_t *lp)
@@ -276,6 +277,7 @@ int srv_run(const srv_config_t *cfg)
         lp->tick.data = lp;
         uv_timer_start(&lp->tick, srv__tick_cb, 1000, 1000);
         srv_catalog_loop_init(lp);
+        srv_ddl_loop_init(lp);
         srv_sync_loop_init(lp);
     }
     if (!srv_workers_start(srv, &cerr)) {
@@ -303,6 +305,7 @@ int srv_run(const srv_config_t *cfg)
     for (int i = 0; i < srv->nloops; i++) {
         uv_loop_close(&srv->loops[i].uv);
         pthread_mutex_destroy(&srv->loops[i].mu);
+        srv_ddl_loop_free(&srv->loops[i]);
         srv_catalog_loop_free(&srv->loops[i]);
         srv_sync_loop_free(&srv->loops[i]);
     }

@@ -7,7 +7,7 @@
  * overlay of the catalog (cat_txn_t: the loop's snapshot when the block's
  * first DDL ran, plus the block's statements), which srv_catalog_for gives
  * every statement of the session, and keeps the statement's text. COMMIT
- * hands the texts to srv_catalog.c, which binds and plans them again, one
+ * hands the texts to srv_ddl.c, which binds and plans them again, one
  * after the other, against the head it commits on (other sessions may have
  * committed meanwhile) and commits the result as one catalog entry
  * (cat_txn_commit); a conflict found then (42P07 ...) fails the COMMIT and
@@ -16,7 +16,7 @@
  * point into is not the COMMIT's.
  *
  * The implicit transaction of a query string with several statements holds
- * its DDL the same way, committed when the string ends (srv_exec.c).
+ * its DDL the same way, committed when the string ends (srv_exec_txn.c).
  */
 #include "server/srv_int.h"
 
