@@ -54,6 +54,45 @@ typedef struct df_op {
 } df_op_t;
 
 /*
+ * The answer to a command that asks for one (Write, Peek): every worker
+ * that applies the command answers once with its part, or the command is
+ * refused before it reaches every worker (a lost epoch, a stopping
+ * sequencer). The last answer, or the first refusal, calls done exactly
+ * once, on the thread that gave it; done typically wakes the submitter's
+ * loop with uv_async_send. Reference counted: the submitter and the
+ * command each hold one. The parts are the workers' own until done runs.
+ */
+typedef struct df_reply df_reply_t;
+typedef void (*df_reply_fn)(df_reply_t *r, void *arg);
+
+typedef struct df_reply_part {
+    cm_buf_t bytes;              /* what this worker sends back (rows of its shards, ...) */
+    int64_t count;               /* rows it wrote or read */
+    bool answered;
+} df_reply_part_t;
+
+struct df_reply {
+    atomic_int refs;
+    atomic_int pending;          /* answers still to come; done runs when it reaches 0 */
+    atomic_bool finished;        /* done has run (or is running) */
+    int nworkers;
+    df_reply_fn done;
+    void *arg;
+    uint64_t seq;                /* the step the command was applied at (0: never sequenced) */
+    pthread_mutex_t mu;          /* guards err */
+    cm_err_t err;                /* the first error any worker (or a refusal) reported */
+    df_reply_part_t *parts;      /* one per worker */
+};
+
+df_reply_t *df_reply_new(int nworkers, df_reply_fn done, void *arg);
+void df_reply_ref(df_reply_t *r);
+void df_reply_unref(df_reply_t *r);
+/* Worker w's answer (err NULL: it succeeded); the part is filled before this call. */
+void df_reply_answer(df_reply_t *r, int w, const cm_err_t *err);
+/* The command will not be applied by every worker: done runs now (once) with err. */
+void df_reply_fail(df_reply_t *r, const char *sqlstate, const char *message);
+
+/*
  * A sequenced command. The sequencer fills it, then hands it to the
  * transport; from then on nobody writes it. `refs` counts its holders.
  */
@@ -69,8 +108,9 @@ typedef struct df_cmd {
     uint32_t ops_cap;
     uint64_t object_id;          /* what eddy_internal shows for it: the entry's first object */
     const char *object_name;
-    const uint8_t *payload;      /* Write, Peek, Subscribe: their body (later issues) */
+    const uint8_t *payload;      /* Write, Peek, Subscribe: their body */
     size_t payload_len;
+    df_reply_t *reply;           /* Write, Peek: who hears the answer (one reference); NULL: nobody */
     cm_arena_t arena;
 } df_cmd_t;
 
@@ -79,6 +119,8 @@ df_cmd_t *df_cmd_new(df_cmd_kind_t kind);
 void df_cmd_ref(df_cmd_t *c);
 /* Drops a reference; the last one frees the command. Any thread. */
 void df_cmd_unref(df_cmd_t *c);
+/* The command's body, copied into it; reply: one more reference taken (NULL: none). */
+void df_cmd_set_payload(df_cmd_t *c, const uint8_t *p, size_t n, df_reply_t *reply);
 /* Appends an op; name and plan are copied into the command. */
 void df_cmd_add_op(df_cmd_t *c, df_op_kind_t kind, uint64_t id, const char *name, const uint8_t *plan,
                    size_t plan_len);
@@ -154,6 +196,7 @@ typedef struct df_state {
     size_t hist_max, hist_len, hist_next;
     uint64_t duplicates;
     uint64_t refused;            /* commands of an older epoch or past the buffer; installs whose plan does not decode */
+    int worker, nworkers;        /* which shard of every arrangement this worker holds (0 of 1 alone) */
 } df_state_t;
 
 void df_state_init(df_state_t *st, size_t pending_max, size_t hist_max);

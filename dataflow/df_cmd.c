@@ -48,9 +48,28 @@ void df_cmd_unref(df_cmd_t *c)
     /* acq_rel: the freeing thread must see every write made before the other releases. */
     if (atomic_fetch_sub_explicit(&c->refs, 1, memory_order_acq_rel) != 1)
         return;
+    if (c->reply) {
+        /* Freed unanswered: the command never reached its last worker. */
+        df_reply_fail(c->reply, "57P01", "the command was dropped before every worker applied it");
+        df_reply_unref(c->reply);
+    }
     cm_arena_free(&c->arena);
     free(c->ops);
     free(c);
+}
+
+void df_cmd_set_payload(df_cmd_t *c, const uint8_t *p, size_t n, df_reply_t *reply)
+{
+    uint8_t *copy = NULL;
+    if (n > 0) {
+        copy = cm_arena_alloc(&c->arena, n);
+        memcpy(copy, p, n);
+    }
+    c->payload = copy;
+    c->payload_len = n;
+    if (reply)
+        df_reply_ref(reply);
+    c->reply = reply;
 }
 
 void df_cmd_add_op(df_cmd_t *c, df_op_kind_t kind, uint64_t id, const char *name, const uint8_t *plan,

@@ -13,7 +13,7 @@
  * cannot take shows at once instead of when its operators first run.
  * Pure state, no threads: df_worker.c drives it and the unit tests call it.
  */
-#include "dataflow/dataflow.h"
+#include "dataflow/df_int.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -21,6 +21,7 @@
 void df_state_init(df_state_t *st, size_t pending_max, size_t hist_max)
 {
     memset(st, 0, sizeof *st);
+    st->nworkers = 1;
     st->pending_max = pending_max;
     st->pending = cm_calloc(pending_max ? pending_max : 1, sizeof *st->pending);
     st->hist_max = hist_max ? hist_max : 1;
@@ -122,7 +123,9 @@ static void df__apply(df_state_t *st, const df_cmd_t *c)
                 df__drop(st, c->ops[i].id);
         }
     }
-    /* Write, Peek, Subscribe and Tick take their turn in the order; what they do comes later. */
+    if (c->kind == DF_CMD_WRITE || c->kind == DF_CMD_PEEK)
+        df__engine_command(st, c);
+    /* Subscribe and Tick take their turn in the order; what they do comes later. */
     st->seq = c->seq;
     if (c->kind == DF_CMD_BOOTSTRAP || c->index > st->index)
         st->index = c->index;

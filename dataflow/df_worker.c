@@ -134,6 +134,8 @@ df_workers_t *df_workers_new(const df_config_t *cfg, cm_err_t *err)
         atomic_init(&w->stop, false);
         pthread_mutex_init(&w->mu, NULL);
         df_state_init(&w->state, cfg->pending_max, cfg->history_max);
+        w->state.worker = i;
+        w->state.nworkers = cfg->workers;
     }
     return ws;
 }

@@ -75,6 +75,13 @@ struct seq {
     pthread_mutex_t hist_mu;
     seq__hist_t *hist;
     size_t hist_len, hist_next;
+
+    /* Writes and reads submitted by other threads (seq_submit), in arrival order. */
+    uv_async_t submitev;
+    pthread_mutex_t sub_mu;    /* guards the inbox and orders uv_async_send(submitev) against its close */
+    df_cmd_t **inbox;
+    size_t in_cap, in_head, in_len;
+    bool sub_closed;
 };
 
 void seq_config_default(seq_config_t *cfg)
@@ -134,6 +141,75 @@ void seq_visit_commands(seq_t *s, void (*cb)(void *arg, const seq_record_t *r), 
 static bool seq__room(const seq_t *s)
 {
     return s->ob_len < s->ob_cap;
+}
+
+static void seq__emit(seq_t *s, df_cmd_t *c, const char *tag);
+
+/* ------------------------------------------------------------ submitted commands */
+
+bool seq_submit(seq_t *s, df_cmd_t *c)
+{
+    CM_ASSERT(c->kind == DF_CMD_WRITE || c->kind == DF_CMD_PEEK);
+    pthread_mutex_lock(&s->sub_mu);
+    bool ok = !s->sub_closed && s->in_len < s->in_cap && seq__sendable(s);
+    if (ok) {
+        s->inbox[(s->in_head + s->in_len++) % s->in_cap] = c;
+        uv_async_send(&s->submitev);
+    }
+    pthread_mutex_unlock(&s->sub_mu);
+    return ok;
+}
+
+/*
+ * Numbers what was submitted, after everything sequenced so far: a write
+ * or read follows every catalog entry the sequencer has read, and a session
+ * submits only after its own DDL was applied, so it never overtakes it.
+ * Stops while the outbox is full; an acknowledgement brings it back.
+ */
+static void seq__take_submits(seq_t *s)
+{
+    for (;;) {
+        if (!s->booted || !seq__room(s))
+            return;
+        pthread_mutex_lock(&s->sub_mu);
+        df_cmd_t *c = NULL;
+        if (s->in_len > 0) {
+            c = s->inbox[s->in_head];
+            s->in_head = (s->in_head + 1) % s->in_cap;
+            s->in_len--;
+        }
+        pthread_mutex_unlock(&s->sub_mu);
+        if (c == NULL)
+            return;
+        c->index = cat_snap_index(s->snap);
+        if (c->reply)
+            c->reply->seq = s->next_seq;   /* before any worker can answer */
+        seq__emit(s, c, c->kind == DF_CMD_WRITE ? "WRITE" : "PEEK");
+    }
+}
+
+static void seq__submit_cb(uv_async_t *a)
+{
+    seq_t *s = a->data;
+    if (!s->stopping)
+        seq__take_submits(s);
+}
+
+/* Refuses what is still waiting (stopping, or ownership lost): their replies fail now. */
+static void seq__drop_submits(seq_t *s, bool close)
+{
+    pthread_mutex_lock(&s->sub_mu);
+    size_t n = s->in_len;
+    df_cmd_t **taken = cm_calloc(n ? n : 1, sizeof *taken);
+    for (size_t i = 0; i < n; i++)
+        taken[i] = s->inbox[(s->in_head + i) % s->in_cap];
+    s->in_len = 0;
+    if (close)
+        s->sub_closed = true;
+    pthread_mutex_unlock(&s->sub_mu);
+    for (size_t i = 0; i < n; i++)
+        df_cmd_unref(taken[i]);   /* unanswered: the reply fails */
+    free(taken);
 }
 
 /* Offers every worker what it has not taken yet; frees what all have taken. */
@@ -265,6 +341,7 @@ static void seq__snapshot_cb(void *arg, cat_store_status_t st, const cat_head_t 
     s->booted = true;
     seq__emit(s, c, "");
     seq__tail(s);
+    seq__take_submits(s);
 }
 
 typedef struct seq__order {
@@ -541,6 +618,7 @@ static void seq__ack_cb(uv_async_t *a)
         seq__boot(s);
     else if (s->paused)
         seq__tail(s);
+    seq__take_submits(s);
 }
 
 /* ------------------------------------------------------------ ticks */
@@ -619,6 +697,7 @@ static void seq__owner_cb(uv_async_t *a)
         s->outbox[k] = NULL;
     }
     s->ob_head = s->ob_len = 0;
+    seq__drop_submits(s, false);   /* submitted under the old epoch: their sessions hear it failed */
     s->booted = s->paused = s->boot_pending = s->dirty = false;
     uv_timer_stop(&s->retry);
     s->retry_ms = 0;
@@ -674,11 +753,16 @@ seq_t *seq_start(const seq_config_t *cfg, uv_loop_t *loop, cm_err_t *err)
     uv_async_init(loop, &s->ackev, seq__ack_cb);
     uv_async_init(loop, &s->stopev, seq__stop_cb);
     uv_async_init(loop, &s->ownerev, seq__owner_cb);
+    pthread_mutex_init(&s->sub_mu, NULL);
+    s->in_cap = cfg->submit_max ? cfg->submit_max : 1024;
+    s->inbox = cm_calloc(s->in_cap, sizeof *s->inbox);
+    uv_async_init(loop, &s->submitev, seq__submit_cb);
+    s->submitev.data = s;
     uv_timer_init(loop, &s->retry);
     s->wake.data = s->ackev.data = s->stopev.data = s->retry.data = s->ownerev.data = s;
     uv_timer_init(loop, &s->tick);
     s->tick.data = s;
-    s->open_handles = 6;
+    s->open_handles = 7;
     s->store = cfg->store_open(cfg->store_arg, loop, seq__wake, s, err);
     if (s->store == NULL) {
         /* Nothing ran yet: seq_stop closes the handles on this thread. */
@@ -734,6 +818,8 @@ static void seq__stop_cb(uv_async_t *a)
     uv_close((uv_handle_t *)&s->tick, seq__closed_cb);
     uv_close((uv_handle_t *)&s->stopev, seq__closed_cb);
     uv_close((uv_handle_t *)&s->ownerev, seq__closed_cb);
+    seq__drop_submits(s, true);
+    uv_close((uv_handle_t *)&s->submitev, seq__closed_cb);
 }
 
 void seq_stop(seq_t *s)
@@ -757,6 +843,8 @@ void seq_free(seq_t *s)
     for (size_t i = 0; i < s->ob_len; i++)
         df_cmd_unref(s->outbox[(s->ob_head + i) % s->ob_cap]);
     free(s->outbox);
+    free(s->inbox);
+    pthread_mutex_destroy(&s->sub_mu);
     for (size_t i = 0; i < s->cfg.history_max; i++) {
         free(s->hist[i].name);
         free(s->hist[i].tag);

@@ -124,6 +124,7 @@ typedef struct seq_config {
     size_t outbox_max;             /* commands sequenced but not yet accepted by every worker; default 256 */
     size_t history_max;            /* commands kept for eddy_internal.commands; default 10000 */
     size_t read_batch;             /* log entries per read; default 64 */
+    size_t submit_max;             /* writes and reads waiting to be sequenced (seq_submit); default 1024 */
     int tick_interval_ms;          /* a Tick{timestamp} this often (logical time for later issues); 0: none */
     /* Called on the sequencer's loop whenever seq_applied_index grew. */
     void (*on_progress)(void *arg);
@@ -141,6 +142,16 @@ void seq_free(seq_t *s);
 
 /* A worker's acknowledgement (any thread): it has applied epoch/seq, reaching catalog index. */
 void seq_ack(seq_t *s, int worker, uint64_t epoch, uint64_t seq, uint64_t index);
+
+/*
+ * Any thread: hands a Write or Peek command to the sequencer, which numbers
+ * it after everything it has sequenced so far and broadcasts it; its reply
+ * (df_reply_t) hears every worker's answer. Takes over the caller's
+ * reference when it returns true. false (the caller keeps the command): the
+ * submit queue is full (back-pressure: try again later), the sequencer is
+ * stopping, or this process does not own the cluster (a standby).
+ */
+bool seq_submit(seq_t *s, df_cmd_t *c);
 
 /* Any thread: the lowest catalog index that every worker has applied in the
  * current epoch (0 before the first Bootstrap was applied everywhere). */
