@@ -6,7 +6,14 @@
  *     them as ty_datum_compare does, so sort, merge, seek and equality need no
  *     types; a 64-bit hash of those bytes shards them;
  *   - rows (df_row.c): a compact, deterministic, exact encoding of a row of
- *     datums, decoded back into an arena for expression evaluation.
+ *     datums, decoded back into an arena for expression evaluation;
+ *   - batches (df_batch.c, df_merge.c): immutable, reference-counted,
+ *     consolidated (key, value, diff) updates as flat sorted columns in one
+ *     allocation, with a builder, a fueled two-batch merger and a cursor.
+ *
+ * Threads: a builder and a merger belong to one thread (their worker).
+ * Batches are immutable and their reference counts atomic, so they may be
+ * read and released on any thread.
  */
 #ifndef EDDY_DF_STORE_H
 #define EDDY_DF_STORE_H
@@ -14,6 +21,7 @@
 #include "common/common.h"
 #include "types/types.h"
 
+#include <stdatomic.h>
 #include <string.h>
 
 /* ====================================================================
@@ -114,5 +122,169 @@ typedef enum df_row_mem {
  */
 bool df__row_decode(const ty_oid_t *types, int ncols, const uint8_t *p, size_t len, df_row_mem_t mem,
                     ty_ctx_t *ctx, ty_datum_t *row);
+
+/* ====================================================================
+ * Batches (df_batch.c, df_merge.c)
+ * ==================================================================== */
+
+/*
+ * A batch: consolidated updates (key, value, diff) of the steps
+ * [lower, upper). Keys are distinct and sorted by memcmp (shorter first on a
+ * common prefix); each key's values are distinct and sorted the same way;
+ * no diff is zero and no key is without values. One allocation of `size`
+ * bytes: this header, then columns at the byte offsets named here (from the
+ * start of the header, each 8-aligned), so the whole thing is position
+ * independent and can be written out as it is:
+ *   key_off  nkeys + 1 offsets into the key bytes        (width ow: 4 or 8)
+ *   key_val  nkeys + 1 value indexes: key i has values [key_val[i], key_val[i+1]);
+ *            absent (key_val_at 0) when every key has exactly one value (key i: value i)
+ *   val_off  nvals + 1 offsets into the value bytes
+ *   diff     nvals int64 diffs; absent (diff_at 0) when every diff is +1
+ *   key bytes, value bytes
+ * refs is the only field that changes after the batch is built.
+ */
+typedef struct df_batch {
+    atomic_uint refs;
+    uint32_t magic;              /* DF_BATCH_MAGIC */
+    uint64_t size;               /* bytes of the allocation, header included */
+    uint64_t lower, upper;       /* step range covered */
+    uint64_t nkeys, nvals;       /* nvals = records */
+    uint64_t key_off_at, key_val_at, val_off_at, diff_at, key_bytes_at, val_bytes_at;
+    uint32_t ow;                 /* width of key_off, key_val, val_off: 4 or 8 */
+    uint32_t reserved;
+} df_batch_t;
+
+#define DF_BATCH_MAGIC 0x45444231u   /* "EDB1" */
+
+void df__batch_ref(df_batch_t *b);
+void df__batch_unref(df_batch_t *b);   /* the last reference frees it; any thread; NULL ok */
+
+static inline uint64_t df__batch_col(const df_batch_t *b, uint64_t at, uint64_t i)
+{
+    const uint8_t *p = (const uint8_t *)b + at;
+    return b->ow == 4 ? ((const uint32_t *)p)[i] : ((const uint64_t *)p)[i];
+}
+static inline const uint8_t *df__batch_key(const df_batch_t *b, uint64_t i, size_t *len)
+{
+    uint64_t lo = df__batch_col(b, b->key_off_at, i), hi = df__batch_col(b, b->key_off_at, i + 1);
+    *len = (size_t)(hi - lo);
+    return (const uint8_t *)b + b->key_bytes_at + lo;
+}
+/* Key i's values are [df__batch_vals_lo(b, i), df__batch_vals_lo(b, i + 1)). */
+static inline uint64_t df__batch_vals_lo(const df_batch_t *b, uint64_t i)
+{
+    return b->key_val_at ? df__batch_col(b, b->key_val_at, i) : i;
+}
+static inline const uint8_t *df__batch_val(const df_batch_t *b, uint64_t j, size_t *len)
+{
+    uint64_t lo = df__batch_col(b, b->val_off_at, j), hi = df__batch_col(b, b->val_off_at, j + 1);
+    *len = (size_t)(hi - lo);
+    return (const uint8_t *)b + b->val_bytes_at + lo;
+}
+static inline int64_t df__batch_diff(const df_batch_t *b, uint64_t j)
+{
+    return b->diff_at ? ((const int64_t *)((const uint8_t *)b + b->diff_at))[j] : 1;
+}
+
+/*
+ * The batch writer that the builder and the merger share: their walks
+ * emit consolidated records in order twice, first to count (b NULL), then,
+ * after df__bw_alloc laid the batch out with exact sizes, to write.
+ */
+typedef struct df_bw {
+    df_batch_t *b;               /* NULL while counting */
+    uint64_t nkeys, nvals, kbytes, vbytes;
+    bool ones;                   /* every diff so far is +1 */
+    bool unique;                 /* every key so far has one value */
+} df_bw_t;
+
+void df__bw_init(df_bw_t *w);
+/* A record; new_key: its key differs from the previous record's. diff is never 0. */
+void df__bw_put(df_bw_t *w, bool new_key, const uint8_t *key, size_t klen, const uint8_t *val, size_t vlen,
+                int64_t diff);
+/* After counting: allocates the batch and starts the writing pass. */
+void df__bw_alloc(df_bw_t *w, uint64_t lower, uint64_t upper);
+/* After writing: the batch, with one reference. */
+df_batch_t *df__bw_done(df_bw_t *w);
+/* Tests: lay every batch out with 8-byte offsets, as one past 4 GiB would be. */
+extern bool df__batch_force_wide;
+
+/* The empty batch of [lower, upper). */
+df_batch_t *df__batch_empty(uint64_t lower, uint64_t upper);
+
+/*
+ * Checks that p[0..len) is a well-formed batch image (as read from a socket
+ * or a file): sizes, offsets and order. On success returns a new batch (a
+ * copy with one reference); NULL with XX001 otherwise.
+ */
+df_batch_t *df__batch_from_image(const void *p, size_t len, cm_err_t *err);
+
+/*
+ * The builder: updates in any order, each key and value copied into its
+ * arena, then sorted and consolidated into one batch. Reusable after
+ * finish; free releases it.
+ */
+typedef struct df_upd df_upd_t;
+typedef struct df_builder {
+    cm_arena_t arena;
+    df_upd_t *upds;
+    size_t n, cap;
+} df_builder_t;
+
+void df__builder_init(df_builder_t *bl);
+void df__builder_free(df_builder_t *bl);
+void df__builder_add(df_builder_t *bl, const void *key, size_t klen, const void *val, size_t vlen, int64_t diff);
+size_t df__builder_count(const df_builder_t *bl);
+/* The consolidated batch (possibly empty) with one reference; the builder is empty again. */
+df_batch_t *df__builder_finish(df_builder_t *bl, uint64_t lower, uint64_t upper);
+
+/*
+ * A merge of two batches into one, consolidating (diffs of equal (key,
+ * value) summed, zeros and empty keys dropped), done a bounded amount at a
+ * time: a counting pass sizes the output exactly, a second pass writes it.
+ * The inputs are never changed (readers may hold them).
+ */
+typedef struct df_merger df_merger_t;
+
+/* Takes a reference to each input. */
+df_merger_t *df__merger_new(df_batch_t *a, df_batch_t *b);
+/*
+ * Does up to *fuel units of work (one unit: an input record or key visited,
+ * or a bounded number of bytes copied), lowering *fuel by what it did.
+ * true once the merge is complete.
+ */
+bool df__merger_work(df_merger_t *m, int64_t *fuel);
+/* After work returned true: the merged batch (one reference); frees the merger. */
+df_batch_t *df__merger_finish(df_merger_t *m);
+/* Drops a merger whatever its state, and its references. */
+void df__merger_free(df_merger_t *m);
+/* Bytes the merger holds beyond its inputs (the output being written). */
+size_t df__merger_bytes(const df_merger_t *m);
+/* Both inputs of a merger (borrowed). */
+df_batch_t *df__merger_input(const df_merger_t *m, int i);
+/* The whole merge at once: a new batch with one reference. */
+df_batch_t *df__batch_merge(df_batch_t *a, df_batch_t *b);
+
+/*
+ * A cursor over one batch. Keys in order; within a key, its values in order
+ * with their diffs. Seeking moves to the first key >= the one sought.
+ */
+typedef struct df_bcur {
+    const df_batch_t *b;         /* borrowed: the caller holds a reference */
+    uint64_t key;                /* current key index; nkeys when past the end */
+    uint64_t val, val_end;       /* current value index and the current key's end */
+} df_bcur_t;
+
+void df__bcur_init(df_bcur_t *c, const df_batch_t *b);
+static inline bool df__bcur_key_valid(const df_bcur_t *c) { return c->key < c->b->nkeys; }
+static inline const uint8_t *df__bcur_key(const df_bcur_t *c, size_t *len) { return df__batch_key(c->b, c->key, len); }
+void df__bcur_key_next(df_bcur_t *c);
+/* Moves to the first key >= key at or after the current one; true if equal to it. */
+bool df__bcur_seek(df_bcur_t *c, const uint8_t *key, size_t len);
+static inline bool df__bcur_val_valid(const df_bcur_t *c) { return c->val < c->val_end; }
+static inline const uint8_t *df__bcur_val(const df_bcur_t *c, size_t *len) { return df__batch_val(c->b, c->val, len); }
+static inline int64_t df__bcur_diff(const df_bcur_t *c) { return df__batch_diff(c->b, c->val); }
+static inline void df__bcur_val_next(df_bcur_t *c) { c->val++; }
+void df__bcur_val_rewind(df_bcur_t *c);
 
 #endif
