@@ -9,11 +9,15 @@
  *     datums, decoded back into an arena for expression evaluation;
  *   - batches (df_batch.c, df_merge.c): immutable, reference-counted,
  *     consolidated (key, value, diff) updates as flat sorted columns in one
- *     allocation, with a builder, a fueled two-batch merger and a cursor.
+ *     allocation, with a builder, a fueled two-batch merger and a cursor;
+ *   - spines (df_spine.c) and snapshots (df_snap.c): one shard of an
+ *     arrangement as batches of geometrically growing sizes merged a bounded
+ *     amount per insert, and what readers hold while merging goes on.
+ * docs/architecture.md ("Engine: storage") describes the formats.
  *
- * Threads: a builder and a merger belong to one thread (their worker).
- * Batches are immutable and their reference counts atomic, so they may be
- * read and released on any thread.
+ * Threads: a spine, a builder and a merger belong to one thread (their
+ * worker). Batches and snapshots are immutable and their reference counts
+ * atomic, so they may be read and released on any thread.
  */
 #ifndef EDDY_DF_STORE_H
 #define EDDY_DF_STORE_H
@@ -286,5 +290,109 @@ static inline const uint8_t *df__bcur_val(const df_bcur_t *c, size_t *len) { ret
 static inline int64_t df__bcur_diff(const df_bcur_t *c) { return df__batch_diff(c->b, c->val); }
 static inline void df__bcur_val_next(df_bcur_t *c) { c->val++; }
 void df__bcur_val_rewind(df_bcur_t *c);
+
+/* ====================================================================
+ * Snapshots and their merged cursor (df_snap.c)
+ * ==================================================================== */
+
+/* A reference-counted set of batches: one shard's contents at one moment. */
+typedef struct df_snap {
+    atomic_uint refs;
+    uint32_t nbatches;
+    uint64_t records;            /* sum of the batches' records (before cross-batch consolidation) */
+    df_batch_t *batches[];       /* one reference each */
+} df_snap_t;
+
+/* A snapshot of n batches, taking a reference to each. */
+df_snap_t *df__snap_new(df_batch_t *const *batches, uint32_t n);
+void df__snap_ref(df_snap_t *s);
+void df__snap_unref(df_snap_t *s);   /* any thread; NULL ok */
+
+/*
+ * A cursor over a snapshot: the union of its batches, consolidated on the
+ * fly. Keys in order; a key is shown only if some value's diffs summed over
+ * the batches are not zero, and only such values are shown, each once with
+ * that sum.
+ */
+typedef struct df_scur {
+    df_snap_t *snap;             /* a reference held */
+    df_bcur_t *bc;               /* one per batch */
+    uint32_t n;
+    uint32_t *kact, nkact;       /* batches positioned at the current key */
+    uint32_t *vact, nvact;       /* of those, the ones at the current value */
+    const uint8_t *key, *val;
+    size_t klen, vlen;
+    int64_t diff;
+    bool key_ok, val_ok;
+} df_scur_t;
+
+void df__scur_init(df_scur_t *c, df_snap_t *s);   /* at the first key; takes a reference */
+void df__scur_free(df_scur_t *c);
+static inline bool df__scur_key_valid(const df_scur_t *c) { return c->key_ok; }
+static inline const uint8_t *df__scur_key(const df_scur_t *c, size_t *len) { *len = c->klen; return c->key; }
+void df__scur_key_next(df_scur_t *c);
+/* First key >= key at or after the current one; true if it is that key. */
+bool df__scur_seek(df_scur_t *c, const uint8_t *key, size_t len);
+static inline bool df__scur_val_valid(const df_scur_t *c) { return c->val_ok; }
+static inline const uint8_t *df__scur_val(const df_scur_t *c, size_t *len) { *len = c->vlen; return c->val; }
+static inline int64_t df__scur_diff(const df_scur_t *c) { return c->diff; }
+void df__scur_val_next(df_scur_t *c);
+void df__scur_val_rewind(df_scur_t *c);
+
+/* ====================================================================
+ * Spines (df_spine.c)
+ * ==================================================================== */
+
+/*
+ * Fuel granted to every merge in progress per inserted record. A merge at
+ * level L reads at most 2^(L+1) records twice (count, then write) and must be
+ * done before level L is needed again, which takes at least 2^L more
+ * inserted records: 4 per record would do; 8 leaves room for the keys and
+ * the copying.
+ */
+#define DF_SPINE_EFFORT 8
+#define DF_SPINE_LEVELS 64
+
+typedef struct df_spine_level {
+    df_batch_t *batch;           /* a settled batch, or NULL */
+    df_merger_t *merge;          /* a merge in progress (its output goes up a level), or NULL */
+} df_spine_level_t;
+
+typedef struct df_spine {
+    df_spine_level_t *levels;    /* allocated on first insert */
+    int nlevels;
+    df_snap_t *snap;             /* the current contents, cached until they change */
+    uint64_t lower, upper;       /* steps covered by what was inserted */
+    /* Cumulative counters. */
+    uint64_t inserts, merges_started, merges_done, merges_forced;
+    uint64_t work;               /* fuel units spent */
+} df_spine_t;
+
+typedef struct df_spine_stats {
+    uint64_t records;            /* records in the spine's batches */
+    uint64_t batches;            /* batches readers see (merge inputs count, outputs do not) */
+    uint64_t bytes;              /* bytes held, in-progress merge outputs included */
+    uint64_t merges;             /* merges in progress */
+} df_spine_stats_t;
+
+void df__spine_init(df_spine_t *s);
+void df__spine_free(df_spine_t *s);
+/*
+ * Adds a batch (takes the caller's reference; an empty one is dropped):
+ * first every merge in progress does DF_SPINE_EFFORT units of work per
+ * record of b, then b joins the level of its size, starting a merge if the
+ * level holds a batch. A merge still unfinished when its level is needed
+ * again is completed then (counted in merges_forced).
+ */
+void df__spine_insert(df_spine_t *s, df_batch_t *b);
+/*
+ * Work for an idle worker: up to fuel units on the merges in progress,
+ * smallest first; with none left, merges the two smallest batches, so that
+ * a quiet spine ends as one consolidated batch. true while work remains.
+ */
+bool df__spine_idle_work(df_spine_t *s, int64_t fuel);
+/* The current contents as a snapshot (a new reference); merges go on beside it. */
+df_snap_t *df__spine_snapshot(df_spine_t *s);
+void df__spine_stats(const df_spine_t *s, df_spine_stats_t *out);
 
 #endif

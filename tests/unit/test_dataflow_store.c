@@ -1,14 +1,18 @@
 /*
- * test_dataflow_store.c: batches, merges and cursors (dataflow/df_batch.c,
- * df_merge.c), checked against a plain model (every update in a list,
- * sorted and summed when asked): builders and merges consolidate exactly,
- * fueled merges give the same bytes as whole ones and never touch their
- * inputs, cursors seek as a linear scan would, batch images are checked
- * before use.
+ * test_dataflow_store.c: batches, merges, cursors, spines and snapshots
+ * (dataflow/df_batch.c, df_merge.c, df_snap.c, df_spine.c), checked against
+ * a plain model (every update in a list, sorted and summed when asked):
+ * builders and merges consolidate exactly, fueled merges give the same bytes
+ * as whole ones and never touch their inputs, cursors seek as a linear scan
+ * would, batch images are checked before use, a spine's merged cursor shows
+ * the model after any sequence of inserts and retractions, snapshots keep
+ * their contents while the spine merges on, fuel keeps merges from being
+ * forced, idle work compacts to one batch, and snapshots cross threads.
  */
 #include "dataflow/df_store.h"
 #include "tests/unit/unit.h"
 
+#include <pthread.h>
 #include <stdlib.h>
 
 static uint64_t rng_state;
@@ -112,6 +116,31 @@ static size_t dump_batch(const df_batch_t *b, rec_t *out)
             n++;
         }
     }
+    return n;
+}
+
+static size_t dump_snap(df_snap_t *s, rec_t *out)
+{
+    size_t n = 0;
+    df_scur_t c;
+    df__scur_init(&c, s);
+    for (; df__scur_key_valid(&c); df__scur_key_next(&c)) {
+        size_t kl;
+        const uint8_t *k = df__scur_key(&c, &kl);
+        for (; df__scur_val_valid(&c); df__scur_val_next(&c)) {
+            size_t vl;
+            const uint8_t *v = df__scur_val(&c, &vl);
+            CM_ASSERT(kl <= 8 && vl <= 8);
+            memset(&out[n], 0, sizeof(out[n]));
+            memcpy(out[n].k, k, kl);
+            memcpy(out[n].v, v, vl);
+            out[n].klen = (uint8_t)kl;
+            out[n].vlen = (uint8_t)vl;
+            out[n].diff = df__scur_diff(&c);
+            n++;
+        }
+    }
+    df__scur_free(&c);
     return n;
 }
 
@@ -459,6 +488,329 @@ static void batch_image_checked(void)
     df__batch_unref(b);
 }
 
+/* ------------------------------------------------------------ spines */
+
+typedef struct model {
+    rec_t *r;
+    size_t n, cap;
+} model_t;
+
+static void model_add(model_t *m, rec_t r)
+{
+    if (m->n == m->cap) {
+        m->cap = m->cap ? 2 * m->cap : 1024;
+        m->r = cm_realloc(m->r, sizeof(rec_t) * m->cap);
+    }
+    m->r[m->n++] = r;
+}
+
+static size_t model_now(model_t *m, rec_t *out)
+{
+    memcpy(out, m->r, sizeof(rec_t) * m->n);
+    size_t n = consolidate(out, m->n);
+    /* Keep the model small: it is its consolidation. */
+    memcpy(m->r, out, sizeof(rec_t) * n);
+    m->n = n;
+    return n;
+}
+
+static rec_t key_rec(uint32_t key, uint32_t val, int64_t diff)
+{
+    rec_t r;
+    memset(&r, 0, sizeof(r));
+    r.klen = 4;
+    r.vlen = 4;
+    for (int i = 0; i < 4; i++) {
+        r.k[i] = (uint8_t)(key >> (24 - 8 * i));
+        r.v[i] = (uint8_t)(val >> (24 - 8 * i));
+    }
+    r.diff = diff;
+    return r;
+}
+
+static int log2_ceil(uint64_t n)
+{
+    int l = 0;
+    while (((uint64_t)1 << l) < n)
+        l++;
+    return l;
+}
+
+static void spine_matches_model(void)
+{
+    rng_state = 8;
+    df_spine_t s;
+    df__spine_init(&s);
+    model_t m = {0};
+    enum { CAP = 60000 };
+    rec_t *want = cm_malloc(sizeof(rec_t) * CAP), *got = cm_malloc(sizeof(rec_t) * CAP), *step = cm_malloc(sizeof(rec_t) * 400);
+    uint64_t inserted = 0;
+    for (uint64_t t = 0; t < 400; t++) {
+        size_t n = 1 + rnd_below(rnd_below(4) == 0 ? 400 : 20);
+        size_t live = m.n;
+        for (size_t i = 0; i < n; i++) {
+            if (live > 0 && rnd_below(3) == 0) {
+                rec_t r = m.r[rnd_below(live)];   /* a retraction of something there */
+                r.diff = -r.diff;
+                step[i] = r;
+            } else {
+                step[i] = key_rec((uint32_t)rnd_below(3000), (uint32_t)rnd_below(3), 1 + (int64_t)rnd_below(2));
+            }
+        }
+        for (size_t i = 0; i < n; i++)
+            model_add(&m, step[i]);
+        df__spine_insert(&s, build(step, n, t, t + 1));
+        inserted += n;
+        if (t % 7 == 0 || t == 399) {
+            size_t nw = model_now(&m, want);
+            df_snap_t *snap = df__spine_snapshot(&s);
+            size_t ng = dump_snap(snap, got);
+            if (!same_recs(got, ng, want, nw)) {
+                printf("  step %llu: spine shows %zu records, model %zu\n", (unsigned long long)t, ng, nw);
+                unit__case_failed = 1;
+            }
+            /* Seeks land where the model says. */
+            df_scur_t c;
+            df__scur_init(&c, snap);
+            uint32_t probe = 0;
+            for (int k = 0; k < 20; k++) {
+                probe += (uint32_t)rnd_below(300);
+                rec_t p = key_rec(probe, 0, 0);
+                bool eq = df__scur_seek(&c, p.k, 4);
+                size_t lb = 0;
+                while (lb < nw && df__bytes_cmp(want[lb].k, want[lb].klen, p.k, 4) < 0)
+                    lb++;
+                if (lb == nw) {
+                    UNIT_CHECK(!df__scur_key_valid(&c));
+                    break;
+                }
+                size_t kl;
+                const uint8_t *key = df__scur_key(&c, &kl);
+                UNIT_CHECK(df__bytes_cmp(key, kl, want[lb].k, want[lb].klen) == 0);
+                UNIT_CHECK(eq == (df__bytes_cmp(want[lb].k, 4, p.k, 4) == 0));
+                /* Values of the key, rewound and read twice. */
+                int64_t sum1 = 0, sum2 = 0;
+                for (; df__scur_val_valid(&c); df__scur_val_next(&c))
+                    sum1 += df__scur_diff(&c);
+                df__scur_val_rewind(&c);
+                for (; df__scur_val_valid(&c); df__scur_val_next(&c))
+                    sum2 += df__scur_diff(&c);
+                int64_t sumw = 0;
+                for (size_t j = lb; j < nw && df__bytes_cmp(want[j].k, 4, want[lb].k, 4) == 0; j++)
+                    sumw += want[j].diff;
+                UNIT_CHECK(sum1 == sumw && sum2 == sumw);
+            }
+            df__scur_free(&c);
+            df__snap_unref(snap);
+            df_spine_stats_t st;
+            df__spine_stats(&s, &st);
+            UNIT_CHECK(st.batches <= (uint64_t)(2 * log2_ceil(inserted) + 2));
+            UNIT_CHECK(st.records >= nw);
+        }
+    }
+    /* Retract everything, then let idle work compact: nothing is left. */
+    size_t nw = model_now(&m, want);
+    for (size_t i = 0; i < nw; i++)
+        want[i].diff = -want[i].diff;
+    df__spine_insert(&s, build(want, nw, 400, 401));
+    int rounds = 0;
+    while (df__spine_idle_work(&s, 1000))
+        rounds++;
+    UNIT_CHECK(rounds > 0);
+    df_spine_stats_t st;
+    df__spine_stats(&s, &st);
+    UNIT_CHECK(st.records == 0 && st.batches == 0 && st.merges == 0);
+    df_snap_t *snap = df__spine_snapshot(&s);
+    UNIT_CHECK(snap->nbatches == 0 && dump_snap(snap, got) == 0);
+    df__snap_unref(snap);
+    UNIT_CHECK(s.lower == 0 && s.upper == 401);
+    df__spine_free(&s);
+    free(m.r);
+    free(want);
+    free(got);
+    free(step);
+}
+
+static void spine_snapshot_isolation(void)
+{
+    rng_state = 9;
+    df_spine_t s;
+    df__spine_init(&s);
+    rec_t batch[100];
+    for (uint64_t t = 0; t < 50; t++) {
+        for (int i = 0; i < 100; i++)
+            batch[i] = key_rec((uint32_t)rnd_below(100000), 0, 1);
+        df__spine_insert(&s, build(batch, 100, t, t + 1));
+    }
+    df_snap_t *old = df__spine_snapshot(&s);
+    rec_t *before = cm_malloc(sizeof(rec_t) * 20000), *after = cm_malloc(sizeof(rec_t) * 20000);
+    size_t nb = dump_snap(old, before);
+    /* The same snapshot while nothing changed. */
+    df_snap_t *again = df__spine_snapshot(&s);
+    UNIT_CHECK(again == old);
+    df__snap_unref(again);
+    /* Retract what the snapshot saw, add more, merge to the end. */
+    for (size_t i = 0; i < nb; i++) {
+        rec_t r = before[i];
+        r.diff = -r.diff;
+        df__spine_insert(&s, build(&r, 1, 50 + i, 51 + i));
+    }
+    for (int i = 0; i < 100; i++)
+        batch[i] = key_rec((uint32_t)i, 7, 1);
+    df__spine_insert(&s, build(batch, 100, 9999, 10000));
+    while (df__spine_idle_work(&s, 500))
+        ;
+    df_snap_t *now = df__spine_snapshot(&s);
+    UNIT_CHECK(now != old && now->nbatches == 1 && now->records == 100);
+    /* The old snapshot reads as before, even once the spine is gone. */
+    df__spine_free(&s);
+    size_t na = dump_snap(old, after);
+    UNIT_CHECK(same_recs(before, nb, after, na));
+    UNIT_CHECK(dump_snap(now, after) == 100);
+    df__snap_unref(old);
+    df__snap_unref(now);
+    free(before);
+    free(after);
+}
+
+/* Inserts in steps of n records, counting forced merges and the most work an insert did. */
+static void fuel_run(int steps, int per_step, bool random_keys, uint64_t *forced, uint64_t *max_work,
+                     uint64_t *batches_max, uint64_t *total_work)
+{
+    df_spine_t s;
+    df__spine_init(&s);
+    rec_t *b = cm_malloc(sizeof(rec_t) * (size_t)per_step);
+    uint32_t next = 0;
+    *max_work = *batches_max = 0;
+    for (int t = 0; t < steps; t++) {
+        for (int i = 0; i < per_step; i++)
+            b[i] = key_rec(random_keys ? (uint32_t)rnd() : next++, 0, 1);
+        uint64_t w0 = s.work;
+        df__spine_insert(&s, build(b, (size_t)per_step, (uint64_t)t, (uint64_t)t + 1));
+        if (s.work - w0 > *max_work)
+            *max_work = s.work - w0;
+        df_spine_stats_t st;
+        df__spine_stats(&s, &st);
+        if (st.batches > *batches_max)
+            *batches_max = st.batches;
+    }
+    *forced = s.merges_forced;
+    *total_work = s.work;
+    df__spine_free(&s);
+    free(b);
+}
+
+static void spine_fuel_bounds(void)
+{
+    rng_state = 10;
+    struct {
+        int steps, per_step;
+        bool random_keys;
+    } runs[] = {{100000, 1, false}, {30000, 1, true}, {2000, 100, true}, {200, 1000, false}};
+    for (size_t i = 0; i < CM_ARRAY_LEN(runs); i++) {
+        uint64_t forced, max_work, batches_max, total;
+        fuel_run(runs[i].steps, runs[i].per_step, runs[i].random_keys, &forced, &max_work, &batches_max, &total);
+        uint64_t n = (uint64_t)runs[i].steps * (uint64_t)runs[i].per_step;
+        int levels = log2_ceil(n) + 1;
+        /* No merge is ever forced: the fuel finishes each one in time. */
+        if (forced != 0) {
+            printf("  run %zu: %llu merges forced\n", i, (unsigned long long)forced);
+            unit__case_failed = 1;
+        }
+        /* One insert's work is bounded by its size times the levels, not by the spine. */
+        UNIT_CHECK(max_work <= (uint64_t)DF_SPINE_EFFORT * (uint64_t)runs[i].per_step * (uint64_t)levels);
+        UNIT_CHECK(batches_max <= (uint64_t)(2 * levels));
+        /* Each record is merged about log2(n) times, twice over (count, write). */
+        UNIT_CHECK(total <= 4 * n * (uint64_t)levels);
+    }
+}
+
+static void spine_idle_compacts(void)
+{
+    rng_state = 12;
+    df_spine_t s;
+    df__spine_init(&s);
+    rec_t b[64];
+    for (uint64_t t = 0; t < 300; t++) {
+        for (int i = 0; i < 64; i++)
+            b[i] = key_rec((uint32_t)(t * 64 + (uint64_t)i), 1, 1);
+        df__spine_insert(&s, build(b, 64, t, t + 1));
+    }
+    df_spine_stats_t full;
+    df__spine_stats(&s, &full);
+    UNIT_CHECK(full.records == 300 * 64 && full.batches > 1);
+    /* Update every row (retract, insert a new value): twice the records until merged. */
+    for (uint64_t t = 0; t < 300; t++) {
+        for (int i = 0; i < 32; i++) {
+            b[2 * i] = key_rec((uint32_t)(t * 64 + (uint64_t)i), 1, -1);
+            b[2 * i + 1] = key_rec((uint32_t)(t * 64 + (uint64_t)i), 2, 1);
+        }
+        df__spine_insert(&s, build(b, 64, 300 + t, 301 + t));
+    }
+    while (df__spine_idle_work(&s, 777))
+        ;
+    df_spine_stats_t st;
+    df__spine_stats(&s, &st);
+    UNIT_CHECK(st.batches == 1 && st.merges == 0 && st.records == 300 * 64);
+    /* Memory follows the live data: about what the same rows built at once take. */
+    UNIT_CHECK(st.bytes < full.bytes + full.bytes / 4);
+    UNIT_CHECK(!df__spine_idle_work(&s, 1000));
+    df__spine_free(&s);
+    /* An empty spine has no work and no levels. */
+    df__spine_init(&s);
+    UNIT_CHECK(!df__spine_idle_work(&s, 10));
+    df__spine_insert(&s, df__batch_empty(0, 1));
+    UNIT_CHECK(s.nlevels == 0);
+    df__spine_free(&s);
+}
+
+/* A snapshot read and released on another thread while its spine goes on. */
+typedef struct reader_arg {
+    df_snap_t *snap;
+    size_t records;
+} reader_arg_t;
+
+static void *reader_main(void *p)
+{
+    reader_arg_t *a = p;
+    rec_t *tmp = cm_malloc(sizeof(rec_t) * 10000);
+    for (int i = 0; i < 5; i++)
+        a->records = dump_snap(a->snap, tmp);
+    df__snap_unref(a->snap);
+    free(tmp);
+    return NULL;
+}
+
+static void spine_snapshot_threads(void)
+{
+    rng_state = 13;
+    df_spine_t s;
+    df__spine_init(&s);
+    rec_t b[50];
+    reader_arg_t args[4];
+    pthread_t th[4];
+    size_t expect[4];
+    for (int r = 0; r < 4; r++) {
+        for (uint64_t t = 0; t < 20; t++) {
+            for (int i = 0; i < 50; i++)
+                b[i] = key_rec((uint32_t)rnd(), 0, 1);
+            df__spine_insert(&s, build(b, 50, t, t + 1));
+        }
+        args[r].snap = df__spine_snapshot(&s);
+        rec_t *tmp = cm_malloc(sizeof(rec_t) * 10000);
+        expect[r] = dump_snap(args[r].snap, tmp);
+        free(tmp);
+        UNIT_CHECK(pthread_create(&th[r], NULL, reader_main, &args[r]) == 0);
+    }
+    while (df__spine_idle_work(&s, 100))
+        ;
+    df__spine_free(&s);
+    for (int r = 0; r < 4; r++) {
+        pthread_join(th[r], NULL);
+        UNIT_CHECK(args[r].records == expect[r] && expect[r] == (size_t)(r + 1) * 1000);
+    }
+}
+
 int main(void)
 {
     UNIT_RUN(batch_builder_consolidates);
@@ -467,6 +819,11 @@ int main(void)
     UNIT_RUN(batch_wide_offsets);
     UNIT_RUN(batch_cursor_seek);
     UNIT_RUN(batch_image_checked);
+    UNIT_RUN(spine_matches_model);
+    UNIT_RUN(spine_snapshot_isolation);
+    UNIT_RUN(spine_fuel_bounds);
+    UNIT_RUN(spine_idle_compacts);
+    UNIT_RUN(spine_snapshot_threads);
     df__builder_free(&builder);
     UNIT_EXIT();
 }

@@ -1,0 +1,231 @@
+/*
+ * df_spine.c: the spine, one shard of an arrangement as a few batches.
+ *
+ * Level L holds at most one settled batch of at most 2^L records, or one
+ * merge in progress of two such batches, whose result moves up to level
+ * L + 1: the pattern of a binary counter (or an LSM tree), so a spine of N
+ * records ever inserted holds O(log N) batches and each record is merged
+ * O(log N) times. Merges are fueled: every insert of n records first gives
+ * every merge in progress DF_SPINE_EFFORT * n units of work, which finishes a
+ * merge before its level is needed again, so no insert waits for a big
+ * merge; a merge that is still unfinished then is completed on the spot and
+ * counted (merges_forced), which shows the bound being missed rather than
+ * hiding it. A merged result smaller than its level (records cancelled)
+ * drops into the lowest empty level it fits, so a spine whose contents
+ * shrink gets shallower again. When the worker is idle, df__spine_idle_work
+ * goes on merging down to one batch, so retractions stop costing memory when
+ * traffic stops. Batches have no order among themselves (a collection is the
+ * sum of its batches), which is what lets results move between levels.
+ */
+#include "dataflow/df_store.h"
+
+#include <stdlib.h>
+
+void df__spine_init(df_spine_t *s)
+{
+    memset(s, 0, sizeof(*s));
+}
+
+void df__spine_free(df_spine_t *s)
+{
+    for (int i = 0; i < s->nlevels; i++) {
+        df__batch_unref(s->levels[i].batch);
+        df__merger_free(s->levels[i].merge);
+    }
+    free(s->levels);
+    df__snap_unref(s->snap);
+    memset(s, 0, sizeof(*s));
+}
+
+/* The level of a batch of n records: the smallest L with n <= 2^L. */
+static int df__spine_level_of(uint64_t n)
+{
+    int L = 0;
+    while (L < DF_SPINE_LEVELS - 1 && ((uint64_t)1 << L) < n)
+        L++;
+    return L;
+}
+
+static void df__spine_changed(df_spine_t *s)
+{
+    df__snap_unref(s->snap);
+    s->snap = NULL;
+}
+
+static void df__spine_grow(df_spine_t *s, int L)
+{
+    if (L < s->nlevels)
+        return;
+    int n = L + 1;
+    s->levels = cm_realloc(s->levels, sizeof(*s->levels) * (size_t)n);
+    memset(s->levels + s->nlevels, 0, sizeof(*s->levels) * (size_t)(n - s->nlevels));
+    s->nlevels = n;
+}
+
+static void df__spine_push(df_spine_t *s, df_batch_t *b, int L);
+
+/* The result of level L's merge: up a level, or lower if it shrank and a level it fits is empty. */
+static void df__spine_place(df_spine_t *s, df_batch_t *r, int L)
+{
+    if (r->nvals == 0) {
+        df__batch_unref(r);
+        return;
+    }
+    int target = L + 1 < DF_SPINE_LEVELS ? L + 1 : L;
+    for (int j = df__spine_level_of(r->nvals); j <= L && j < s->nlevels; j++) {
+        if (s->levels[j].batch == NULL && s->levels[j].merge == NULL) {
+            target = j;
+            break;
+        }
+    }
+    df__spine_push(s, r, target);
+}
+
+/* Completes level L's merge with whatever fuel it takes. */
+static void df__spine_complete(df_spine_t *s, int L)
+{
+    df_merger_t *m = s->levels[L].merge;
+    int64_t fuel = INT64_MAX, granted = fuel;
+    CM_ASSERT(df__merger_work(m, &fuel));
+    s->work += (uint64_t)(granted - fuel);
+    s->levels[L].merge = NULL;
+    s->merges_done++;
+    df__spine_changed(s);
+    df__spine_place(s, df__merger_finish(m), L);
+}
+
+static void df__spine_push(df_spine_t *s, df_batch_t *b, int L)
+{
+    df__spine_grow(s, L);
+    df__spine_changed(s);
+    if (s->levels[L].merge != NULL) {
+        /* The level is needed before its merge was done: finish it now. */
+        s->merges_forced++;
+        df__spine_complete(s, L);
+    }
+    df_spine_level_t *lv = &s->levels[L];   /* after the completion, which may grow levels */
+    if (lv->batch == NULL) {
+        lv->batch = b;
+        return;
+    }
+    lv->merge = df__merger_new(lv->batch, b);
+    df__batch_unref(lv->batch);
+    df__batch_unref(b);
+    lv->batch = NULL;
+    s->merges_started++;
+}
+
+/* Gives level L's merge `fuel` units; settles its result if that finishes it. */
+static void df__spine_fuel(df_spine_t *s, int L, int64_t *fuel)
+{
+    df_merger_t *m = s->levels[L].merge;
+    int64_t before = *fuel;
+    bool done = df__merger_work(m, fuel);
+    s->work += (uint64_t)(before - *fuel);
+    if (!done)
+        return;
+    s->levels[L].merge = NULL;
+    s->merges_done++;
+    df__spine_changed(s);
+    df__spine_place(s, df__merger_finish(m), L);
+}
+
+void df__spine_insert(df_spine_t *s, df_batch_t *b)
+{
+    if (b->nvals == 0) {
+        df__batch_unref(b);
+        return;
+    }
+    if (s->inserts == 0 || b->lower < s->lower)
+        s->lower = b->lower;
+    if (b->upper > s->upper)
+        s->upper = b->upper;
+    s->inserts++;
+    int64_t grant = b->nvals > (uint64_t)(INT64_MAX / DF_SPINE_EFFORT) ? INT64_MAX
+                                                                       : (int64_t)b->nvals * DF_SPINE_EFFORT;
+    /* Every merge in progress gets the same grant, the highest level first:
+     * a lower merge that finishes now moves its result up, and the merge it
+     * meets there must have had its share of this insert already. */
+    for (int L = s->nlevels - 1; L >= 0; L--) {
+        if (s->levels[L].merge == NULL)
+            continue;
+        int64_t fuel = grant;
+        df__spine_fuel(s, L, &fuel);
+    }
+    df__spine_push(s, b, df__spine_level_of(b->nvals));
+}
+
+bool df__spine_idle_work(df_spine_t *s, int64_t fuel)
+{
+    for (;;) {
+        int merging = -1, first = -1, second = -1;
+        for (int L = 0; L < s->nlevels; L++) {
+            if (s->levels[L].merge != NULL && merging < 0)
+                merging = L;
+            if (s->levels[L].batch != NULL) {
+                if (first < 0)
+                    first = L;
+                else if (second < 0)
+                    second = L;
+            }
+        }
+        if (fuel <= 0)
+            return merging >= 0 || second >= 0;
+        if (merging >= 0) {
+            /* The smallest merge first: it ends soonest and removes a batch. */
+            df__spine_fuel(s, merging, &fuel);
+            continue;
+        }
+        if (second < 0)
+            return false;   /* one batch or none: nothing to merge */
+        /* Nothing merging: fold the smallest batch into the next one up. */
+        df_batch_t *b = s->levels[first].batch;
+        s->levels[first].batch = NULL;
+        df__spine_push(s, b, second);
+    }
+}
+
+df_snap_t *df__spine_snapshot(df_spine_t *s)
+{
+    if (s->snap == NULL) {
+        df_batch_t *list[2 * DF_SPINE_LEVELS];
+        uint32_t n = 0;
+        for (int L = 0; L < s->nlevels; L++) {
+            CM_ASSERT(s->levels[L].batch == NULL || s->levels[L].merge == NULL);
+            if (s->levels[L].batch != NULL)
+                list[n++] = s->levels[L].batch;
+            if (s->levels[L].merge != NULL) {
+                list[n++] = df__merger_input(s->levels[L].merge, 0);
+                list[n++] = df__merger_input(s->levels[L].merge, 1);
+            }
+        }
+        s->snap = df__snap_new(list, n);
+    }
+    df__snap_ref(s->snap);
+    return s->snap;
+}
+
+void df__spine_stats(const df_spine_t *s, df_spine_stats_t *out)
+{
+    memset(out, 0, sizeof(*out));
+    out->bytes = sizeof(*s) + sizeof(*s->levels) * (uint64_t)s->nlevels;
+    for (int L = 0; L < s->nlevels; L++) {
+        const df_batch_t *b = s->levels[L].batch;
+        if (b != NULL) {
+            out->records += b->nvals;
+            out->batches++;
+            out->bytes += b->size;
+        }
+        const df_merger_t *m = s->levels[L].merge;
+        if (m != NULL) {
+            for (int i = 0; i < 2; i++) {
+                const df_batch_t *in = df__merger_input(m, i);
+                out->records += in->nvals;
+                out->batches++;
+                out->bytes += in->size;
+            }
+            out->bytes += df__merger_bytes(m);
+            out->merges++;
+        }
+    }
+}
