@@ -151,6 +151,9 @@ struct plan_rel {
     const char *relname;          /* GET, SESSION: the relation's qualified name (what EXPLAIN prints) */
     uint64_t item;                /* GET: its catalog item id */
     const plan_column_t *item_cols; /* GET: its ncols columns as the catalog defines them (NULL: not known) */
+    int nitem_keys;               /* GET of a table: its key columns (PRIMARY KEY, else its first UNIQUE
+                                     key), by index into its columns; 0: none, its rows are the key */
+    int *item_keys;
     ty_expr_t *pred;              /* FILTER, JOIN */
     ty_expr_t **exprs;            /* PROJECT: ncols */
     int nkeys;                    /* REDUCE */

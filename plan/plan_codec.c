@@ -96,6 +96,9 @@ static void get_write(plan__wr_t *w, const plan_rel_t *rel)
         plan__wr_u32(w, rel->item_cols[i].type);
         plan__wr_i32(w, rel->item_cols[i].typmod);
     }
+    plan__wr_u32(w, (uint32_t)rel->nitem_keys);
+    for (int i = 0; i < rel->nitem_keys; i++)
+        plan__wr_i32(w, rel->item_keys[i]);
 }
 
 static void values_write(plan__wr_t *w, const plan_rel_t *rel)
@@ -419,6 +422,16 @@ static bool get_read(plan__rd_t *r, plan_rel_t *rel)
                 plan__rd_fail(r, "column %d of relation %s", i, rel->relname);
         }
         rel->item_cols = cols;
+    }
+    rel->nitem_keys = plan__rd_count(r, "key columns", rel->ncols, 4);
+    if (r->failed)
+        return false;
+    rel->item_keys = cm_arena_zalloc(r->arena, sizeof(int) * (size_t)(rel->nitem_keys ? rel->nitem_keys : 1));
+    for (int i = 0; i < rel->nitem_keys && !r->failed; i++) {
+        rel->item_keys[i] = plan__rd_i32(r);
+        if (!r->failed && (rel->item_keys[i] < 0 || rel->item_keys[i] >= rel->ncols))
+            plan__rd_fail(r, "key column %d of relation %s with %d columns", rel->item_keys[i], rel->relname,
+                          rel->ncols);
     }
     return !r->failed;
 }

@@ -9,7 +9,7 @@
 #include "plan/plan.h"
 
 #define PLAN_CODEC_MAGIC "EDPL"
-#define PLAN_CODEC_VERSION 2
+#define PLAN_CODEC_VERSION 3
 #define PLAN_CODEC_STR_NULL 0xFFFFFFFFu   /* a string length standing for NULL */
 
 /* The writer: appends to a buffer; the first problem sets err and stops it. */

@@ -273,4 +273,11 @@ void pln_set_runner(pln_runner_fn run);
  */
 bool pln_stmt_of_plan(cm_arena_t *arena, plan_t *plan, pln_stmt_t **out, cm_err_t *err);
 
+/*
+ * A table's definition for the workers: a plan whose root is one GET of the
+ * table with its columns (item_cols) and key columns (item_keys: its
+ * PRIMARY KEY, else its first UNIQUE key; none: the whole row is the key).
+ */
+bool pln_plan_table(cm_arena_t *arena, const cat_item_t *table, plan_t **out, cm_err_t *err);
+
 #endif

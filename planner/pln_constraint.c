@@ -234,3 +234,24 @@ bool pln_constraint_rows(const cat_snap_t *s, int ncols, cm_arena_t *arena, ty_d
     *nrows = n;
     return true;
 }
+
+void pln__item_keys(cm_arena_t *a, const cat_item_t *table, int *n, int **cols)
+{
+    *n = 0;
+    *cols = NULL;
+    pln_constraint_t *cs;
+    int nc = pln__constraints_of(table, a, &cs);
+    const pln_constraint_t *key = NULL;
+    for (int i = 0; i < nc && !key; i++)
+        if (cs[i].type == 'p')
+            key = &cs[i];
+    for (int i = 0; i < nc && !key; i++)
+        if (cs[i].type == 'u')
+            key = &cs[i];
+    if (!key || key->nkeys == 0)
+        return;
+    *cols = cm_arena_alloc(a, sizeof(int) * (size_t)key->nkeys);
+    for (int i = 0; i < key->nkeys; i++)
+        (*cols)[i] = key->keys[i] - 1;
+    *n = key->nkeys;
+}

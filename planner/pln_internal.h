@@ -226,6 +226,8 @@ typedef struct pln_constraint {
     uint32_t index_oid;           /* p, u: its index's OID in pg_class; 0: none listed */
 } pln_constraint_t;
 int pln__constraints_of(const cat_item_t *table, cm_arena_t *a, pln_constraint_t **out);
+/* A table's key columns (0-based): its PRIMARY KEY, else its first UNIQUE key; none: *n 0. */
+void pln__item_keys(cm_arena_t *a, const cat_item_t *table, int *n, int **cols);
 /* The constraint with this OID (index: the OID of its index), and its table in *table; NULL: none. */
 const pln_constraint_t *pln__constraint_by_oid(const cat_snap_t *s, uint32_t oid, bool index, cm_arena_t *a,
                                                const cat_item_t **table);

@@ -535,6 +535,7 @@ static bool bind_relname(pln_binder_t *b, const sql_from_t *f, pln_scope_t *sc, 
     for (int i = 0; i < ncols; i++)
         defs[i] = (plan_column_t){item->columns[i].name, item->columns[i].type, item->columns[i].typmod};
     v->item_cols = defs;
+    pln__item_keys(b->arena, item, &v->nitem_keys, &v->item_keys);
     note_rel(b, f, item);
     *rel = v;
     if (!pln__add_rte(b, sc, alias, ncols, cols))

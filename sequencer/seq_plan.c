@@ -6,10 +6,11 @@
  * names it declares), bound by worker 0 against its catalog at that index
  * and encoded with the plan codec (plan_encode, plan/plan.h): relations
  * are carried by catalog ID, functions by name and signature, so a worker
- * decodes it without the catalog. Other items (tables, sources, indexes)
- * install with no plan yet: their dataflows (storage, ingestion,
- * arrangements) come with later issues. Everything comes from the
- * snapshot, so two incarnations of worker 0 produce the same bytes.
+ * decodes it without the catalog. A table is its definition (pln_plan_table:
+ * a GET of it with its columns and key), from which every worker makes its
+ * shards. Other items (sources, indexes) install with no plan yet.
+ * Everything comes from the snapshot, so two incarnations of worker 0
+ * produce the same bytes.
  */
 #include "sequencer/sequencer.h"
 
@@ -35,9 +36,21 @@ static bool seq__plan_view(const cat_snap_t *snap, const cat_item_t *item, cm_bu
     return ok;
 }
 
+static bool seq__plan_table(const cat_item_t *item, cm_buf_t *out, cm_err_t *err)
+{
+    cm_arena_t arena;
+    cm_arena_init(&arena, 0);
+    plan_t *p = NULL;
+    bool ok = pln_plan_table(&arena, item, &p, err) && plan_encode(p, NULL, out, err);
+    cm_arena_free(&arena);
+    return ok;
+}
+
 bool seq_plan_item_default(void *arg, const cat_snap_t *snap, const cat_item_t *item, cm_buf_t *out, cm_err_t *err)
 {
     if (item->kind == CAT_ITEM_VIEW || item->kind == CAT_ITEM_MATVIEW)
         return seq__plan_view(snap, item, out, err);
+    if (item->kind == CAT_ITEM_TABLE)
+        return seq__plan_table(item, out, err);
     return true;
 }

@@ -222,8 +222,8 @@ static void test_headers_and_limits(void)
     b.data[0] = 'X';
     UNIT_CHECK(fails_cleanly(b.data, b.len, NULL, "no EDPL header"));
     b.data[0] = 'E';
-    b.data[7] = 3;
-    UNIT_CHECK(fails_cleanly(b.data, b.len, NULL, "plan format version 3; this eddy reads version 2"));
+    b.data[7] = 4;
+    UNIT_CHECK(fails_cleanly(b.data, b.len, NULL, "plan format version 4; this eddy reads version 3"));
     cm_buf_free(&b);
     /* Limits hold both ways: decoding refuses what encoding would not write. */
     UNIT_CHECK(fails_cleanly(big->bytes, big->len, &(plan_limits_t){1000, 3}, "more than 3 nodes"));

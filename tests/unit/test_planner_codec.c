@@ -454,7 +454,7 @@ static void test_truncations(void)
 }
 
 /* The plan format these hand-made plans are written in. */
-#define FORMAT 2
+#define FORMAT 3
 
 static void put32(cm_buf_t *b, uint32_t v)
 {
@@ -481,7 +481,7 @@ static void test_bad_headers(void)
     UNIT_CHECK(fails_cleanly(b.data, b.len, NULL, "no EDPL header"));
     cm_buf_reset(&b);
     stmt_head(&b, FORMAT + 1);
-    UNIT_CHECK(fails_cleanly(b.data, b.len, NULL, "format version 3"));
+    UNIT_CHECK(fails_cleanly(b.data, b.len, NULL, "format version 4"));
     cm_buf_reset(&b);
     stmt_head(&b, 0);
     UNIT_CHECK(fails_cleanly(b.data, b.len, NULL, "format version 0"));
