@@ -23,7 +23,8 @@ export PGCONNECT_TIMEOUT=5 PGTZ=UTC PAGER= PSQL_PAGER= PGCLIENTENCODING=UTF8 LC_
 
 run_psql() {   # run_psql PORT ARGS...: stdout+stderr and exit status, port scrubbed
     local port=$1; shift
-    timeout 20 psql -X -h 127.0.0.1 -p "$port" -U anyone "$@" eddy 2>&1
+    # Generous: a loaded 2-core machine has taken over 20 s to answer one describe query.
+    timeout 60 psql -X -h 127.0.0.1 -p "$port" -U anyone "$@" eddy 2>&1
     echo "[exit $?]"
 }
 
