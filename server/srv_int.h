@@ -53,7 +53,12 @@ typedef struct srv_server {
     srv_zk_t *zk;                   /* the ZooKeeper store (cluster mode, --zookeeper) */
     srv_zk_boot_t *boot;
     _Atomic uint64_t cat_acked;     /* the highest catalog index acknowledged to any session */
-    struct df_workers *workers;     /* the dataflow workers; worker 0's loop runs the sequencer */
+    struct df_workers *workers;     /* the dataflow workers */
+    /* The sequencer's own loop and thread: workers may wait for one another inside a step
+     * (a write's key check on every shard), so the thread that numbers and delivers the
+     * commands must never be one of them. */
+    uv_loop_t seq_loop;
+    uv_thread_t seq_thread;
     struct seq_transport *transport;
     struct seq *seq;
     pthread_mutex_t sync_mu;        /* guards loops' sync handles against the sequencer's wake-ups */

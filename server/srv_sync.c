@@ -46,7 +46,7 @@ uint64_t srv_sync_applied(srv_server_t *srv)
     return srv->seq ? seq_applied_index(srv->seq) : UINT64_MAX;
 }
 
-/* On worker 0's loop (the sequencer's progress hook, srv_workers.c): every
+/* On the sequencer's loop (its progress hook, srv_workers.c): every
  * loop that has waits looks again. */
 void srv_sync_progress(srv_server_t *srv)
 {

@@ -23,7 +23,7 @@ static cat_store_t *srv__seq_store_open(void *arg, uv_loop_t *loop, void (*wake)
     return cat_store_mem_open(srv->catdb, NULL, wake, wake_arg);
 }
 
-/* On worker 0's loop: the cluster learns how far the workers got, and the
+/* On the sequencer's loop: the cluster learns how far the workers got, and the
  * loops' waits look again (srv_sync.c). */
 static void srv__progress(void *arg)
 {
@@ -31,6 +31,13 @@ static void srv__progress(void *arg)
     if (srv->zk != NULL)
         srv_zk_cluster_applied(srv->zk, seq_applied_index(srv->seq));
     srv_sync_progress(srv);
+}
+
+/* The sequencer's thread: its loop runs until seq_stop has closed every handle on it. */
+static void srv__seq_thread(void *arg)
+{
+    srv_server_t *srv = arg;
+    uv_run(&srv->seq_loop, UV_RUN_DEFAULT);
 }
 
 bool srv_workers_start(srv_server_t *srv, cm_err_t *err)
@@ -58,8 +65,10 @@ bool srv_workers_start(srv_server_t *srv, cm_err_t *err)
     /* Cluster mode: a standby until this process owns its cluster. */
     if (srv->zk != NULL)
         sc.owner = srv_zk_cluster_owner(srv_zk_cluster(srv->zk));
-    srv->seq = seq_start(&sc, df_workers_loop(srv->workers, 0), err);
+    uv_loop_init(&srv->seq_loop);
+    srv->seq = seq_start(&sc, &srv->seq_loop, err);
     if (srv->seq == NULL) {
+        uv_loop_close(&srv->seq_loop);
         srv->transport->ops->free(srv->transport);
         df_workers_free(srv->workers);
         srv->transport = NULL;
@@ -67,6 +76,7 @@ bool srv_workers_start(srv_server_t *srv, cm_err_t *err)
         return false;
     }
     df_workers_start(srv->workers);
+    uv_thread_create(&srv->seq_thread, srv__seq_thread, srv);
     return true;
 }
 
@@ -74,7 +84,9 @@ void srv_workers_stop(srv_server_t *srv)
 {
     if (srv->seq == NULL)
         return;
-    seq_stop(srv->seq);             /* first: it lives on worker 0's loop */
+    seq_stop(srv->seq);             /* first: it closes its handles, then its loop's run returns */
+    uv_thread_join(&srv->seq_thread);
+    uv_loop_close(&srv->seq_loop);
     df_workers_stop(srv->workers);
     seq_free(srv->seq);
     srv->transport->ops->free(srv->transport);
