@@ -79,7 +79,10 @@ struct df_reply {
     df_reply_fn done;
     void *arg;
     uint64_t seq;                /* the step the command was applied at (0: never sequenced) */
-    pthread_mutex_t mu;          /* guards err */
+    pthread_mutex_t mu;          /* guards err and the votes */
+    pthread_cond_t voted;        /* every worker has voted */
+    int votes;
+    bool veto;
     cm_err_t err;                /* the first error any worker (or a refusal) reported */
     df_reply_part_t *parts;      /* one per worker */
 };
@@ -91,6 +94,49 @@ void df_reply_unref(df_reply_t *r);
 void df_reply_answer(df_reply_t *r, int w, const cm_err_t *err);
 /* The command will not be applied by every worker: done runs now (once) with err. */
 void df_reply_fail(df_reply_t *r, const char *sqlstate, const char *message);
+/*
+ * Worker-side agreement inside one command (a keyed write spanning shards):
+ * each of the reply's workers votes once and waits for the others; true if
+ * every vote was ok. The sequencer must not run on a worker's thread.
+ */
+bool df_reply_vote(df_reply_t *r, bool ok);
+
+/* ====================================================================
+ * Write and Peek bodies (df_wire.c)
+ * ==================================================================== */
+
+/*
+ * A Write: rows of one table with their diffs (+1 insert, -1 delete), each
+ * row encoded with the table's column types. constraint names the table's
+ * key constraint for its 23505 message (NULL: none). Every worker takes
+ * the rows of its shards.
+ */
+typedef struct df_write {
+    uint64_t table;
+    const char *constraint;
+    uint32_t ncols;
+    const ty_oid_t *types;
+    uint32_t nrows;
+    const uint8_t **rows;
+    size_t *lens;
+    int64_t *diffs;
+} df_write_t;
+bool df_write_encode(uint64_t table, const char *constraint, const ty_oid_t *types, int ncols, ty_datum_t *const *rows,
+                     const int64_t *diffs, int nrows, ty_ctx_t *ctx, cm_buf_t *out);
+/* Decodes into arena (strings point into p); XX001 for a malformed body. */
+bool df_write_decode(const uint8_t *p, size_t n, cm_arena_t *arena, df_write_t *out, cm_err_t *err);
+
+/*
+ * A Peek's body is the read's plan bytes (plan_encode). Each worker answers
+ * in its reply part, per table the plan reads: the table's ID and its rows
+ * of this worker's shards with their multiplicities.
+ */
+size_t df_peek_part_begin(cm_buf_t *out, uint64_t table);
+void df_peek_part_row(cm_buf_t *out, const uint8_t *row, size_t len, int64_t diff);
+void df_peek_part_end(cm_buf_t *out, size_t begin, uint32_t rows);
+/* The rows of `table` in every worker's answer, each repeated as often as its multiplicity, in ctx->arena. */
+bool df_peek_rows(const df_reply_t *r, uint64_t table, const ty_oid_t *types, int ncols, ty_ctx_t *ctx,
+                  ty_datum_t ***rows, int *nrows);
 
 /*
  * A sequenced command. The sequencer fills it, then hands it to the
@@ -197,6 +243,7 @@ typedef struct df_state {
     uint64_t duplicates;
     uint64_t refused;            /* commands of an older epoch or past the buffer; installs whose plan does not decode */
     int worker, nworkers;        /* which shard of every arrangement this worker holds (0 of 1 alone) */
+    struct df_engine *engine;    /* its tables and their shards (df_table.c); NULL until the first */
 } df_state_t;
 
 void df_state_init(df_state_t *st, size_t pending_max, size_t hist_max);

@@ -1,14 +1,23 @@
 /*
  * df_int.h: what the dataflow module's files share beyond dataflow.h: the
- * engine's entry points that the in-order apply (df_state.c) calls for
- * the commands that write and read data.
+ * engine's entry points that the in-order apply (df_state.c) calls when it
+ * installs and drops dataflows and applies the commands that write and
+ * read data (df_table.c).
  */
 #ifndef EDDY_DF_INT_H
 #define EDDY_DF_INT_H
 
 #include "dataflow/dataflow.h"
 
-/* df_engine.c: a Write or Peek at its step, on this worker's shards; answers its reply. */
+typedef struct df_engine df_engine_t;
+
+/* A dataflow was installed: a table's definition makes (or keeps) its shards. */
+void df__engine_install(df_state_t *st, const df_dataflow_t *f);
+void df__engine_drop(df_state_t *st, uint64_t id);
+/* Around a Bootstrap's installs: tables it does not install again are dropped at the end. */
+void df__engine_bootstrap(df_state_t *st, bool begin);
+void df__engine_free(df_state_t *st);
+/* A Write or Peek at its step, on this worker's shards; answers its reply. */
 void df__engine_command(df_state_t *st, const df_cmd_t *c);
 
 #endif

@@ -20,6 +20,7 @@ df_reply_t *df_reply_new(int nworkers, df_reply_fn done, void *arg)
     r->done = done;
     r->arg = arg;
     pthread_mutex_init(&r->mu, NULL);
+    pthread_cond_init(&r->voted, NULL);
     r->parts = cm_calloc((size_t)nworkers, sizeof *r->parts);
     for (int i = 0; i < nworkers; i++)
         cm_buf_init(&r->parts[i].bytes, 0);
@@ -40,6 +41,7 @@ void df_reply_unref(df_reply_t *r)
     free(r->parts);
     cm_err_clear(&r->err);
     pthread_mutex_destroy(&r->mu);
+    pthread_cond_destroy(&r->voted);
     free(r);
 }
 
@@ -83,4 +85,18 @@ void df_reply_fail(df_reply_t *r, const char *sqlstate, const char *message)
     df__reply_keep_error(r, &e);
     cm_err_clear(&e);
     df__reply_finish(r);
+}
+
+bool df_reply_vote(df_reply_t *r, bool ok)
+{
+    pthread_mutex_lock(&r->mu);
+    if (!ok)
+        r->veto = true;
+    if (++r->votes == r->nworkers)
+        pthread_cond_broadcast(&r->voted);
+    while (r->votes < r->nworkers)
+        pthread_cond_wait(&r->voted, &r->mu);
+    bool all = !r->veto;
+    pthread_mutex_unlock(&r->mu);
+    return all;
 }

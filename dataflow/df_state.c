@@ -45,6 +45,7 @@ static void df__flows_clear(df_state_t *st)
 void df_state_destroy(df_state_t *st)
 {
     df__flows_clear(st);
+    df__engine_free(st);
     free(st->flows);
     for (size_t i = 0; i < st->npending; i++)
         df_cmd_unref(st->pending[i]);
@@ -99,6 +100,7 @@ static void df__install(df_state_t *st, const df_op_t *op, uint64_t index)
     f->index = index;
     f->query = query;
     f->arena = arena;
+    df__engine_install(st, f);
 }
 
 static void df__drop(df_state_t *st, uint64_t id)
@@ -109,12 +111,15 @@ static void df__drop(df_state_t *st, uint64_t id)
     df__flow_free(&st->flows[at]);
     memmove(&st->flows[at], &st->flows[at + 1], sizeof *st->flows * (st->nflows - at - 1));
     st->nflows--;
+    df__engine_drop(st, id);
 }
 
 static void df__apply(df_state_t *st, const df_cmd_t *c)
 {
-    if (c->kind == DF_CMD_BOOTSTRAP)
+    if (c->kind == DF_CMD_BOOTSTRAP) {
         df__flows_clear(st);
+        df__engine_bootstrap(st, true);
+    }
     if (c->kind == DF_CMD_BOOTSTRAP || c->kind == DF_CMD_APPLY) {
         for (uint32_t i = 0; i < c->nops; i++) {
             if (c->ops[i].kind == DF_OP_INSTALL)
@@ -123,6 +128,8 @@ static void df__apply(df_state_t *st, const df_cmd_t *c)
                 df__drop(st, c->ops[i].id);
         }
     }
+    if (c->kind == DF_CMD_BOOTSTRAP)
+        df__engine_bootstrap(st, false);
     if (c->kind == DF_CMD_WRITE || c->kind == DF_CMD_PEEK)
         df__engine_command(st, c);
     /* Subscribe and Tick take their turn in the order; what they do comes later. */

@@ -1,0 +1,379 @@
+/*
+ * df_table.c: a worker's shards of the tables (DESIGN §6: a table is its
+ * arrangement). Each table is installed with its definition (a plan whose
+ * root is one GET of it: columns and key columns); the worker keeps shard
+ * `hash(key) % nworkers == worker` of it as a spine keyed by the table's
+ * key (PRIMARY KEY, else first UNIQUE key, else the whole row) with the
+ * whole row as the value.
+ *
+ * A Write (dataflow.h: df_write_encode) carries rows with diffs; every
+ * worker takes the rows of its shard. A key constraint is checked by the
+ * worker owning the key: an insert whose key is there already, or twice in
+ * one write, is 23505. Since one statement's rows may fall on several
+ * shards, every worker of a keyed write votes before anything is applied
+ * and applies only if all agreed (df_reply_vote), so a failing statement
+ * changes nothing. A Peek gathers, for every table its plan reads, this
+ * worker's rows into its reply part.
+ */
+#include "dataflow/df_int.h"
+#include "dataflow/df_store.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct df_table {
+    uint64_t id;
+    int ncols;
+    ty_oid_t *types;
+    const char **names;
+    int nkeys;
+    df_keycol_t *keys;           /* the arrangement's key (the whole row when the table has none) */
+    bool has_key;                /* a PRIMARY KEY or UNIQUE key: inserts are checked */
+    df_spine_t spine;
+    bool seen;                   /* bootstrap: still in the catalog */
+    cm_arena_t arena;            /* types, names */
+} df_table_t;
+
+struct df_engine {
+    df_table_t **tables;
+    size_t n, cap;
+    cm_arena_t scratch;          /* reset per command */
+    ty_settings_t settings;
+};
+
+static df_engine_t *df__engine(df_state_t *st)
+{
+    if (st->engine == NULL) {
+        st->engine = cm_calloc(1, sizeof *st->engine);
+        cm_arena_init(&st->engine->scratch, 0);
+        ty_settings_default(&st->engine->settings);
+    }
+    return st->engine;
+}
+
+static void df__table_free(df_table_t *t)
+{
+    df__spine_free(&t->spine);
+    cm_arena_free(&t->arena);
+    free(t);
+}
+
+static df_table_t *df__table_find(df_engine_t *e, uint64_t id, size_t *at)
+{
+    for (size_t i = 0; e && i < e->n; i++)
+        if (e->tables[i]->id == id) {
+            if (at)
+                *at = i;
+            return e->tables[i];
+        }
+    return NULL;
+}
+
+static bool df__same_schema(const df_table_t *t, const plan_rel_t *g)
+{
+    if (t->ncols != g->ncols || t->nkeys != (g->nitem_keys ? g->nitem_keys : g->ncols))
+        return false;
+    for (int i = 0; i < t->ncols; i++)
+        if (t->types[i] != g->types[i])
+            return false;
+    for (int i = 0; i < g->nitem_keys; i++)
+        if (t->keys[i].col != g->item_keys[i])
+            return false;
+    return true;
+}
+
+void df__engine_install(df_state_t *st, const df_dataflow_t *f)
+{
+    const plan_rel_t *g = f->query ? f->query->root : NULL;
+    if (!g || g->kind != PLAN_REL_GET || g->item != f->id)
+        return;   /* not a table's definition */
+    df_engine_t *e = df__engine(st);
+    size_t at;
+    df_table_t *old = df__table_find(e, f->id, &at);
+    if (old && df__same_schema(old, g)) {
+        old->seen = true;   /* a rename or a new bootstrap: its rows stay */
+        return;
+    }
+    df_table_t *t = cm_calloc(1, sizeof *t);
+    cm_arena_init(&t->arena, 0);
+    t->id = f->id;
+    t->ncols = g->ncols;
+    t->types = cm_arena_alloc(&t->arena, sizeof(ty_oid_t) * (size_t)(g->ncols ? g->ncols : 1));
+    t->names = cm_arena_alloc(&t->arena, sizeof(char *) * (size_t)(g->ncols ? g->ncols : 1));
+    for (int i = 0; i < g->ncols; i++) {
+        t->types[i] = g->types[i];
+        t->names[i] = cm_arena_strdup(&t->arena, g->item_cols ? g->item_cols[i].name : "?");
+    }
+    t->has_key = g->nitem_keys > 0;
+    t->nkeys = t->has_key ? g->nitem_keys : g->ncols;
+    t->keys = cm_arena_zalloc(&t->arena, sizeof(df_keycol_t) * (size_t)(t->nkeys ? t->nkeys : 1));
+    for (int i = 0; i < t->nkeys; i++) {
+        int c = t->has_key ? g->item_keys[i] : i;
+        t->keys[i] = (df_keycol_t){.col = c, .type = g->types[c]};
+    }
+    df__spine_init(&t->spine);
+    t->seen = true;
+    if (old) {
+        df__table_free(old);   /* redefined: a different table under the same ID */
+        e->tables[at] = t;
+        return;
+    }
+    if (e->n == e->cap) {
+        e->cap = e->cap ? 2 * e->cap : 8;
+        e->tables = cm_realloc(e->tables, sizeof *e->tables * e->cap);
+    }
+    e->tables[e->n++] = t;
+}
+
+void df__engine_drop(df_state_t *st, uint64_t id)
+{
+    size_t at;
+    df_table_t *t = df__table_find(st->engine, id, &at);
+    if (!t)
+        return;
+    df__table_free(t);
+    memmove(&st->engine->tables[at], &st->engine->tables[at + 1], sizeof(df_table_t *) * (st->engine->n - at - 1));
+    st->engine->n--;
+}
+
+void df__engine_bootstrap(df_state_t *st, bool begin)
+{
+    df_engine_t *e = st->engine;
+    for (size_t i = 0; e && i < e->n;) {
+        if (begin) {
+            e->tables[i++]->seen = false;
+        } else if (!e->tables[i]->seen) {
+            df__engine_drop(st, e->tables[i]->id);
+        } else {
+            i++;
+        }
+    }
+}
+
+void df__engine_free(df_state_t *st)
+{
+    df_engine_t *e = st->engine;
+    if (!e)
+        return;
+    for (size_t i = 0; i < e->n; i++)
+        df__table_free(e->tables[i]);
+    free(e->tables);
+    cm_arena_free(&e->scratch);
+    free(e);
+    st->engine = NULL;
+}
+
+/* ------------------------------------------------------------ writes */
+
+typedef struct df__wrow {
+    const uint8_t *key, *row;
+    size_t klen, rlen;
+    int64_t diff;
+} df__wrow_t;
+
+static int df__wrow_cmp(const void *a, const void *b)
+{
+    const df__wrow_t *x = a, *y = b;
+    return df__bytes_cmp(x->key, x->klen, y->key, y->klen);
+}
+
+/* "Key (a, b)=(1, x) already exists.": PostgreSQL's detail for 23505. */
+static void df__key_detail(df_table_t *t, const uint8_t *row, size_t len, ty_ctx_t *ctx, cm_buf_t *out)
+{
+    ty_datum_t *vals = cm_arena_alloc(ctx->arena, sizeof(ty_datum_t) * (size_t)(t->ncols ? t->ncols : 1));
+    cm_buf_put_str(out, "Key (");
+    for (int i = 0; i < t->nkeys; i++)
+        cm_buf_printf(out, "%s%s", i ? ", " : "", t->names[t->keys[i].col]);
+    cm_buf_put_str(out, ")=(");
+    if (df__row_decode(t->types, t->ncols, row, len, DF_ROW_BORROW, ctx, vals))
+        for (int i = 0; i < t->nkeys; i++) {
+            if (i)
+                cm_buf_put_str(out, ", ");
+            const ty_datum_t *d = &vals[t->keys[i].col];
+            if (d->isnull || !ty_datum_to_text(t->types[t->keys[i].col], d, ctx, out))
+                cm_buf_put_str(out, "null");
+        }
+    cm_buf_put_str(out, ") already exists.");
+}
+
+/* This worker's part of a write: its rows, sorted by key; false (err set) for a malformed write. */
+static bool df__write_rows(df_state_t *st, df_table_t *t, const df_write_t *w, ty_ctx_t *ctx, df__wrow_t **out,
+                           size_t *n)
+{
+    df__wrow_t *rows = cm_arena_alloc(ctx->arena, sizeof *rows * (w->nrows ? w->nrows : 1));
+    ty_datum_t *vals = cm_arena_alloc(ctx->arena, sizeof(ty_datum_t) * (size_t)(t->ncols ? t->ncols : 1));
+    size_t k = 0;
+    cm_buf_t key;
+    cm_buf_init(&key, 0);
+    bool ok = true;
+    for (uint32_t i = 0; i < w->nrows && ok; i++) {
+        const uint8_t *p = w->rows[i];
+        size_t len = w->lens[i];
+        int64_t diff = w->diffs[i];
+        cm_buf_reset(&key);
+        ok = df__row_decode(t->types, t->ncols, p, len, DF_ROW_BORROW, ctx, vals) &&
+             df__key_encode(t->keys, t->nkeys, vals, ctx, &key);
+        if (!ok)
+            break;
+        if (df__hash(key.data, key.len) % (uint64_t)st->nworkers != (uint64_t)st->worker)
+            continue;
+        uint8_t *kc = cm_arena_alloc(ctx->arena, key.len ? key.len : 1);
+        memcpy(kc, key.data, key.len);
+        rows[k++] = (df__wrow_t){.key = kc, .klen = key.len, .row = p, .rlen = len, .diff = diff};
+    }
+    cm_buf_free(&key);
+    qsort(rows, k, sizeof *rows, df__wrow_cmp);
+    *out = rows;
+    *n = k;
+    return ok;
+}
+
+/* Whether the rows keep the table's key unique: no insert of a key that is there or comes twice. */
+static bool df__write_check(df_table_t *t, df__wrow_t *rows, size_t n, ty_ctx_t *ctx, const char *constraint)
+{
+    df_snap_t *snap = df__spine_snapshot(&t->spine);
+    df_scur_t cur;
+    df__scur_init(&cur, snap);
+    bool ok = true;
+    for (size_t i = 0; i < n && ok; i++) {
+        if (rows[i].diff <= 0)
+            continue;
+        /* What the key holds after this write: its current rows plus the write's changes to it. */
+        int64_t count = 0;
+        if (df__scur_seek(&cur, rows[i].key, rows[i].klen))
+            for (; df__scur_val_valid(&cur); df__scur_val_next(&cur))
+                count += df__scur_diff(&cur);
+        size_t j = i;
+        while (j > 0 && df__wrow_cmp(&rows[j - 1], &rows[i]) == 0)
+            j--;
+        for (; j < n && df__wrow_cmp(&rows[j], &rows[i]) == 0; j++)
+            count += rows[j].diff;
+        if (count > 1) {
+            cm_buf_t detail;
+            cm_buf_init(&detail, 0);
+            df__key_detail(t, rows[i].row, rows[i].rlen, ctx, &detail);
+            cm_err_set(ctx->err, "23505", "duplicate key value violates unique constraint \"%s\"", constraint);
+            cm_err_set_detail(ctx->err, "%.*s", (int)detail.len, (const char *)detail.data);
+            cm_buf_free(&detail);
+            ok = false;
+        }
+    }
+    df__scur_free(&cur);
+    df__snap_unref(snap);
+    return ok;
+}
+
+static void df__write(df_state_t *st, const df_cmd_t *c, ty_ctx_t *ctx)
+{
+    df_write_t w;
+    df_table_t *t = NULL;
+    df__wrow_t *rows = NULL;
+    size_t n = 0;
+    bool ok = df_write_decode(c->payload, c->payload_len, ctx->arena, &w, ctx->err);
+    if (ok && !(t = df__table_find(st->engine, w.table, NULL)))
+        ok = cm_err_set(ctx->err, "42P01", "the table with ID %llu does not exist on worker %d",
+                        (unsigned long long)w.table, st->worker);
+    if (ok && (int)w.ncols != t->ncols)
+        ok = cm_err_set(ctx->err, CM_ERRCODE_INTERNAL_ERROR, "a write of %u columns into a table of %d", w.ncols,
+                        t->ncols);
+    ok = ok && df__write_rows(st, t, &w, ctx, &rows, &n);
+    if (ok && t->has_key)
+        ok = df__write_check(t, rows, n, ctx, w.constraint ? w.constraint : "");
+    /* A keyed write applies only where every worker found it valid: all vote first. */
+    if (t && t->has_key && st->nworkers > 1 && c->reply)
+        ok = df_reply_vote(c->reply, ok);
+    if (ok) {
+        df_builder_t bl;
+        df__builder_init(&bl);
+        for (size_t i = 0; i < n; i++)
+            df__builder_add(&bl, rows[i].key, rows[i].klen, rows[i].row, rows[i].rlen, rows[i].diff);
+        df__spine_insert(&t->spine, df__builder_finish(&bl, c->seq, c->seq + 1));
+        df__builder_free(&bl);
+        if (c->reply)
+            c->reply->parts[st->worker].count = (int64_t)n;
+    }
+}
+
+/* ------------------------------------------------------------ reads */
+
+static void df__collect_gets(const plan_rel_t *r, uint64_t *items, int *n, int max)
+{
+    if (!r)
+        return;
+    if (r->kind == PLAN_REL_GET) {
+        for (int i = 0; i < *n; i++)
+            if (items[i] == r->item)
+                return;
+        if (*n < max)
+            items[(*n)++] = r->item;
+    }
+    df__collect_gets(r->input, items, n, max);
+    df__collect_gets(r->right, items, n, max);
+    for (int i = 0; i < r->nctes; i++) {
+        df__collect_gets(r->ctes[i]->def, items, n, max);
+        df__collect_gets(r->ctes[i]->rec, items, n, max);
+    }
+}
+
+#define DF_PEEK_RELATIONS_MAX 256
+
+static void df__peek(df_state_t *st, const df_cmd_t *c, ty_ctx_t *ctx)
+{
+    plan_t *p = NULL;
+    if (!plan_decode(ctx->arena, c->payload, c->payload_len, NULL, &p, ctx->err))
+        return;
+    uint64_t items[DF_PEEK_RELATIONS_MAX];
+    int n = 0;
+    df__collect_gets(p->root, items, &n, DF_PEEK_RELATIONS_MAX);
+    for (int i = 0; i < p->nsublinks; i++)
+        df__collect_gets(p->sublinks[i].rel, items, &n, DF_PEEK_RELATIONS_MAX);
+    if (n == DF_PEEK_RELATIONS_MAX) {
+        cm_err_set(ctx->err, CM_ERRCODE_PROGRAM_LIMIT_EXCEEDED, "a read of more than %d relations",
+                   DF_PEEK_RELATIONS_MAX - 1);
+        return;
+    }
+    cm_buf_t *out = &c->reply->parts[st->worker].bytes;
+    int64_t total = 0;
+    for (int i = 0; i < n; i++) {
+        df_table_t *t = df__table_find(st->engine, items[i], NULL);
+        if (!t) {
+            cm_err_set(ctx->err, CM_ERRCODE_FEATURE_NOT_SUPPORTED,
+                       "reading relation %llu needs the dataflow engine, which cannot read it yet",
+                       (unsigned long long)items[i]);
+            return;
+        }
+        df_snap_t *snap = df__spine_snapshot(&t->spine);
+        df_scur_t cur;
+        df__scur_init(&cur, snap);
+        size_t count_at = df_peek_part_begin(out, t->id);
+        uint32_t rows = 0;
+        for (; df__scur_key_valid(&cur); df__scur_key_next(&cur))
+            for (; df__scur_val_valid(&cur); df__scur_val_next(&cur)) {
+                size_t len;
+                const uint8_t *v = df__scur_val(&cur, &len);
+                df_peek_part_row(out, v, len, df__scur_diff(&cur));
+                rows++;
+            }
+        df_peek_part_end(out, count_at, rows);
+        total += rows;
+        df__scur_free(&cur);
+        df__snap_unref(snap);
+    }
+    c->reply->parts[st->worker].count = total;
+}
+
+void df__engine_command(df_state_t *st, const df_cmd_t *c)
+{
+    if (c->reply == NULL)
+        return;
+    df_engine_t *e = df__engine(st);
+    cm_err_t err = {0};
+    ty_ctx_t ctx = {.arena = &e->scratch, .settings = &e->settings, .err = &err};
+    if (c->kind == DF_CMD_WRITE)
+        df__write(st, c, &ctx);
+    else
+        df__peek(st, c, &ctx);
+    df_reply_answer(c->reply, st->worker, &err);
+    cm_err_clear(&err);
+    cm_arena_reset(&e->scratch);
+}

@@ -1,0 +1,191 @@
+/*
+ * df_wire.c: the bodies of Write and Peek commands and of the workers'
+ * answers to reads (dataflow.h), as bytes a session builds or reads
+ * without knowing the engine's storage. Integers are big-endian; a row is
+ * the storage layer's row encoding (df_row.c) of the table's column types.
+ *
+ *   write  "DFW1", u64 table, u32 constraint length (0xFFFFFFFF: none) and
+ *          bytes, u32 ncols, ncols x u32 type, u32 nrows,
+ *          nrows x (i64 diff, u32 length, row bytes)
+ *   peek answer (per worker)  repeated: u64 table, u32 nrows,
+ *          nrows x (i64 diff, u32 length, row bytes)
+ *
+ * Decoding checks every length against what is left before it reads.
+ */
+#include "dataflow/dataflow.h"
+#include "dataflow/df_store.h"
+
+#include <string.h>
+
+#define DF_WRITE_MAGIC "DFW1"
+
+bool df_write_encode(uint64_t table, const char *constraint, const ty_oid_t *types, int ncols, ty_datum_t *const *rows,
+                     const int64_t *diffs, int nrows, ty_ctx_t *ctx, cm_buf_t *out)
+{
+    cm_buf_put(out, DF_WRITE_MAGIC, 4);
+    cm_buf_put_be64(out, table);
+    if (constraint) {
+        cm_buf_put_be32(out, (uint32_t)strlen(constraint));
+        cm_buf_put_str(out, constraint);
+    } else {
+        cm_buf_put_be32(out, 0xFFFFFFFFu);
+    }
+    cm_buf_put_be32(out, (uint32_t)ncols);
+    for (int i = 0; i < ncols; i++)
+        cm_buf_put_be32(out, types[i]);
+    cm_buf_put_be32(out, (uint32_t)nrows);
+    cm_buf_t row;
+    cm_buf_init(&row, 0);
+    bool ok = true;
+    for (int r = 0; r < nrows && ok; r++) {
+        cm_buf_reset(&row);
+        ok = df__row_encode(types, ncols, rows[r], ctx, &row);
+        cm_buf_put_be64(out, (uint64_t)(diffs ? diffs[r] : 1));
+        cm_buf_put_be32(out, (uint32_t)row.len);
+        cm_buf_put(out, row.data, row.len);
+    }
+    cm_buf_free(&row);
+    if (ok && out->failed)
+        ok = cm_err_set(ctx->err, CM_ERRCODE_PROGRAM_LIMIT_EXCEEDED, "the write is larger than its buffer allows");
+    return ok;
+}
+
+typedef struct df__rd {
+    const uint8_t *p;
+    size_t n, at;
+    bool failed;
+} df__rd_t;
+
+static const uint8_t *df__rd_take(df__rd_t *r, size_t k)
+{
+    if (r->failed || r->n - r->at < k) {
+        r->failed = true;
+        return NULL;
+    }
+    const uint8_t *q = r->p + r->at;
+    r->at += k;
+    return q;
+}
+
+static uint32_t df__rd_u32(df__rd_t *r)
+{
+    const uint8_t *q = df__rd_take(r, 4);
+    return q ? (uint32_t)q[0] << 24 | (uint32_t)q[1] << 16 | (uint32_t)q[2] << 8 | q[3] : 0;
+}
+
+static uint64_t df__rd_u64(df__rd_t *r)
+{
+    uint64_t hi = df__rd_u32(r);
+    return hi << 32 | df__rd_u32(r);
+}
+
+bool df_write_decode(const uint8_t *p, size_t n, cm_arena_t *arena, df_write_t *out, cm_err_t *err)
+{
+    memset(out, 0, sizeof *out);
+    df__rd_t r = {.p = p, .n = n};
+    const uint8_t *magic = df__rd_take(&r, 4);
+    if (!magic || memcmp(magic, DF_WRITE_MAGIC, 4) != 0)
+        return cm_err_set(err, "XX001", "invalid write: no DFW1 header");
+    out->table = df__rd_u64(&r);
+    uint32_t clen = df__rd_u32(&r);
+    if (clen != 0xFFFFFFFFu) {
+        const uint8_t *c = df__rd_take(&r, clen);
+        if (c)
+            out->constraint = cm_arena_strndup(arena, (const char *)c, clen);
+    }
+    out->ncols = df__rd_u32(&r);
+    if (!r.failed && out->ncols > (r.n - r.at) / 4)
+        r.failed = true;
+    ty_oid_t *types = cm_arena_alloc(arena, sizeof(ty_oid_t) * (out->ncols ? out->ncols : 1));
+    for (uint32_t i = 0; i < out->ncols && !r.failed; i++)
+        types[i] = df__rd_u32(&r);
+    out->types = types;
+    out->nrows = df__rd_u32(&r);
+    if (!r.failed && out->nrows > (r.n - r.at) / 12)
+        r.failed = true;
+    if (r.failed)
+        return cm_err_set(err, "XX001", "invalid write: truncated at byte %zu", r.at);
+    size_t k = out->nrows ? out->nrows : 1;
+    out->rows = cm_arena_alloc(arena, sizeof *out->rows * k);
+    out->lens = cm_arena_alloc(arena, sizeof *out->lens * k);
+    out->diffs = cm_arena_alloc(arena, sizeof *out->diffs * k);
+    for (uint32_t i = 0; i < out->nrows && !r.failed; i++) {
+        out->diffs[i] = (int64_t)df__rd_u64(&r);
+        out->lens[i] = df__rd_u32(&r);
+        out->rows[i] = df__rd_take(&r, out->lens[i]);
+    }
+    if (r.failed || r.at != r.n)
+        return cm_err_set(err, "XX001", "invalid write: %s at byte %zu", r.failed ? "truncated" : "trailing bytes",
+                          r.at);
+    return true;
+}
+
+size_t df_peek_part_begin(cm_buf_t *out, uint64_t table)
+{
+    cm_buf_put_be64(out, table);
+    size_t at = out->len;
+    cm_buf_put_be32(out, 0);
+    return at;
+}
+
+void df_peek_part_row(cm_buf_t *out, const uint8_t *row, size_t len, int64_t diff)
+{
+    cm_buf_put_be64(out, (uint64_t)diff);
+    cm_buf_put_be32(out, (uint32_t)len);
+    cm_buf_put(out, row, len);
+}
+
+void df_peek_part_end(cm_buf_t *out, size_t begin, uint32_t rows)
+{
+    if (out->failed || begin + 4 > out->len)
+        return;
+    out->data[begin] = (uint8_t)(rows >> 24);
+    out->data[begin + 1] = (uint8_t)(rows >> 16);
+    out->data[begin + 2] = (uint8_t)(rows >> 8);
+    out->data[begin + 3] = (uint8_t)rows;
+}
+
+bool df_peek_rows(const df_reply_t *rep, uint64_t table, const ty_oid_t *types, int ncols, ty_ctx_t *ctx,
+                  ty_datum_t ***rows, int *nrows)
+{
+    int cap = 16, n = 0;
+    ty_datum_t **all = cm_arena_alloc(ctx->arena, sizeof *all * (size_t)cap);
+    for (int w = 0; w < rep->nworkers; w++) {
+        const cm_buf_t *b = &rep->parts[w].bytes;
+        if (b->failed)
+            return cm_err_set(ctx->err, CM_ERRCODE_PROGRAM_LIMIT_EXCEEDED, "worker %d's answer did not fit its buffer", w);
+        df__rd_t r = {.p = b->data, .n = b->len};
+        while (r.at < r.n && !r.failed) {
+            uint64_t id = df__rd_u64(&r);
+            uint32_t k = df__rd_u32(&r);
+            for (uint32_t i = 0; i < k && !r.failed; i++) {
+                int64_t diff = (int64_t)df__rd_u64(&r);
+                uint32_t len = df__rd_u32(&r);
+                const uint8_t *p = df__rd_take(&r, len);
+                if (!p || id != table)
+                    continue;
+                if (diff < 0)
+                    return cm_err_set(ctx->err, CM_ERRCODE_INTERNAL_ERROR,
+                                      "worker %d holds a row of relation %llu %lld times", w,
+                                      (unsigned long long)table, (long long)diff);
+                ty_datum_t *row = cm_arena_alloc(ctx->arena, sizeof(ty_datum_t) * (size_t)(ncols ? ncols : 1));
+                if (!df__row_decode(types, ncols, p, len, DF_ROW_COPY, ctx, row))
+                    return false;
+                for (int64_t d = 0; d < diff; d++) {
+                    if (n == cap) {
+                        ty_datum_t **g = cm_arena_alloc(ctx->arena, sizeof *g * (size_t)cap * 2);
+                        memcpy(g, all, sizeof *g * (size_t)n);
+                        all = g;
+                        cap *= 2;
+                    }
+                    all[n++] = row;
+                }
+            }
+        }
+        if (r.failed)
+            return cm_err_set(ctx->err, "XX001", "worker %d's answer is truncated", w);
+    }
+    *rows = all;
+    *nrows = n;
+    return true;
+}
