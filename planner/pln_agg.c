@@ -64,13 +64,18 @@ static bool note_agg(pln_binder_t *b, plan_agg_t *a, int *index)
 static bool bind_filter_order(pln_binder_t *b, const sql_expr_t *e, plan_agg_t *a)
 {
     if (e->agg_filter) {
+        /* Neither this level's aggregates nor any window function may appear there (42803, 42P20). */
         pln_aggctx_t *saved = b->aggs;
-        const char *saved_forbidden = b->agg_forbidden;
+        pln_winctx_t *saved_wins = b->wins;
+        const char *saved_forbidden = b->agg_forbidden, *saved_win_forbidden = b->win_forbidden;
         b->aggs = NULL;
-        b->agg_forbidden = "FILTER";
+        b->wins = NULL;
+        b->agg_forbidden = b->win_forbidden = "FILTER";
         ty_expr_t *f = pln__bind_expr(b, e->agg_filter);
         b->aggs = saved;
+        b->wins = saved_wins;
         b->agg_forbidden = saved_forbidden;
+        b->win_forbidden = saved_win_forbidden;
         if (!f || !(a->filter = pln__coerce_bool(b, f, "FILTER")))
             return false;
     }
@@ -155,6 +160,25 @@ static ty_expr_t *to_owner(pln_binder_t *b, ty_expr_t *e)
     return c;
 }
 
+/*
+ * The first of the owner level's aggregates that e reads, or NULL. An
+ * aggregate bound inside another's FILTER or ORDER BY before the outer one
+ * was known to belong to that level too would be nested there.
+ */
+static const ty_expr_t *owner_agg_ref(const ty_expr_t *e)
+{
+    if (!e)
+        return NULL;
+    if (e->kind == TY_EXPR_COLUMN && e->index >= PLN_AGG_BASE && e->index < PLN_WIN_BASE)
+        return e;
+    for (int i = 0; i < e->nargs; i++) {
+        const ty_expr_t *r = owner_agg_ref(e->args[i]);
+        if (r)
+            return r;
+    }
+    return NULL;
+}
+
 /* An aggregate of an enclosing level's columns: computed by that level, read here as its outer reference. */
 static ty_expr_t *outer_agg(pln_binder_t *b, plan_agg_t *a, pln_scope_t *owner, int pos)
 {
@@ -172,6 +196,15 @@ static ty_expr_t *outer_agg(pln_binder_t *b, plan_agg_t *a, pln_scope_t *owner, 
     a->filter = to_owner(b, a->filter);
     for (int i = 0; i < a->norder; i++)
         a->order[i] = to_owner(b, a->order[i]);
+    const ty_expr_t *nested = owner_agg_ref(a->filter);
+    for (int i = 0; i < a->nargs && !nested; i++)
+        nested = owner_agg_ref(a->args[i]);
+    for (int i = 0; i < a->norder && !nested; i++)
+        nested = owner_agg_ref(a->order[i]);
+    if (nested) {
+        pln__error(b, nested->location, CM_ERRCODE_GROUPING_ERROR, "aggregate function calls cannot be nested");
+        return NULL;
+    }
     pln_aggctx_t *saved = b->aggs;
     b->aggs = owner->sub_aggs;
     int index;

@@ -198,8 +198,20 @@ static bool bind_join(pln_binder_t *b, const sql_from_t *f, pln_scope_t *sc, pla
 {
     int start = sc->nrtes, base = sc->ncols;
     plan_rel_t *l, *r;
+    b->lateral_serial = 0;
     if (!bind_item(b, f->larg, sc, &l))
         return false;
+    if (b->lateral_serial || pln__srf_is_lateral(l)) {
+        /* A join's left side is planned on its own: nothing joins it to the FROM items before
+         * the join, so a LATERAL reference to them there would read columns it does not have. */
+        int at = f->larg->pos;
+        for (int i = 0; b->lateral_serial && i < b->norefs; i++)
+            if (b->orefs[i].sublink == b->lateral_serial)
+                at = b->orefs[i].location;
+        b->lateral_serial = 0;
+        return pln__error(b, at, CM_ERRCODE_FEATURE_NOT_SUPPORTED,
+                          "LATERAL references from the left side of a JOIN are not supported yet");
+    }
     int mid = sc->nrtes;
     b->lateral_serial = 0;
     if (!bind_item(b, f->rarg, sc, &r))

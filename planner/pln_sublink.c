@@ -88,11 +88,23 @@ ty_expr_t *pln__bind_sublink(pln_binder_t *b, const sql_expr_t *e)
     case SQL_SUBLINK_IN:
     case SQL_SUBLINK_ANY:
     case SQL_SUBLINK_ALL: {
-        if (q.ncols != 1) {
-            pln__error(b, e->pos, CM_ERRCODE_SYNTAX_ERROR, "subquery has too many columns");
+        /* A row constructor on the left is a list of values, one per subquery column, as in
+         * PostgreSQL; anything else is one value (a record too) against one column. */
+        const sql_expr_t *left = e->arg;
+        int nleft = left->kind == SQL_EXPR_ROW ? sql_list_len(left->args) : 1;
+        if (q.ncols != nleft) {
+            pln__error(b, e->pos, CM_ERRCODE_SYNTAX_ERROR,
+                       q.ncols > nleft ? "subquery has too many columns" : "subquery has too few columns");
             return NULL;
         }
-        ty_expr_t *lhs = pln__bind_expr(b, e->arg);
+        if (left->kind == SQL_EXPR_ROW && nleft > 1) {
+            pln__error(b, e->pos, CM_ERRCODE_FEATURE_NOT_SUPPORTED,
+                       "a row compared with a subquery of several columns is not supported yet");
+            return NULL;
+        }
+        if (left->kind == SQL_EXPR_ROW)
+            left = left->args->items[0];
+        ty_expr_t *lhs = pln__bind_expr(b, left);
         if (!lhs)
             return NULL;
         /* The operator is chosen between the left side and the subquery's column as for any operator. */
