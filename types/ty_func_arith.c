@@ -186,7 +186,7 @@ static const ty_func_t ty__arith[] = {
     BIN("+", TY_NUMERIC, ty__num_pl, 1724), BIN("-", TY_NUMERIC, ty__num_mi, 1725),
     BIN("*", TY_NUMERIC, ty__num_mul, 1726), BIN("/", TY_NUMERIC, ty__num_div, 1727),
     BIN("%", TY_NUMERIC, ty__num_mod, 1729), UN("-", TY_NUMERIC, ty__num_um, 1771),
-    BIN("^", TY_NUMERIC, ty__num_pow, 1739),
+    {"^", 2, {TY_NUMERIC, TY_NUMERIC}, TY_NUMERIC, OP | TY_FN_BLOCKING, ty__num_pow, 1739},
     UN("+", TY_INT2, ty__identity, 1911), UN("+", TY_INT4, ty__identity, 1912), UN("+", TY_INT8, ty__identity, 1910),
     UN("+", TY_FLOAT4, ty__identity, 1913), UN("+", TY_FLOAT8, ty__identity, 1914),
     UN("+", TY_NUMERIC, ty__identity, 1915),

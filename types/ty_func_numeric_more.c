@@ -64,15 +64,50 @@ static bool ty__int8_lcm(ty_ctx_t *c, const ty_datum_t *a, int n, ty_datum_t *o)
 
 /* ===== numeric gcd / lcm ===== */
 
-static ty_bn_t ty__bn_gcd(cm_arena_t *ar, ty_bn_t a, ty_bn_t b)
+static ty_bn_t ty__bn_copy(cm_arena_t *ar, ty_bn_t a)
 {
-    while (b.n != 0) {
+    ty_bn_t c = {cm_arena_alloc(ar, sizeof(uint32_t) * (size_t)(a.n ? a.n : 1)), a.n};
+    if (a.n > 0)
+        memcpy(c.d, a.d, sizeof(uint32_t) * (size_t)a.n);
+    return c;
+}
+
+/*
+ * Euclid's steps on numbers of up to 131072 digits are tens of thousands of
+ * divisions: each step's values go to a scratch arena that is started anew
+ * (with the two live values copied over) every 64 steps, so the memory stays
+ * that of a few values, and cancel and statement_timeout are seen there.
+ */
+static bool ty__bn_gcd(ty_ctx_t *c, ty_bn_t a, ty_bn_t b, ty_bn_t *out)
+{
+    cm_arena_t scratch[2];
+    cm_arena_init(&scratch[0], 1 << 16);
+    cm_arena_init(&scratch[1], 1 << 16);
+    int cur = 0;
+    bool ok = true;
+    for (uint64_t step = 1; b.n != 0; step++) {
         ty_bn_t q, r;
-        ty_bn_divmod(ar, a, b, &q, &r);
+        ty_bn_divmod(&scratch[cur], a, b, &q, &r);
         a = b;
         b = r;
+        if ((step & 63) == 0) {
+            if (!(ok = ty_ctx_check_interrupt(c)))
+                break;
+            int next = 1 - cur;
+            cm_arena_free(&scratch[next]);
+            cm_arena_init(&scratch[next], 1 << 16);
+            a = ty__bn_copy(&scratch[next], a);
+            b = ty__bn_copy(&scratch[next], b);
+            cm_arena_free(&scratch[cur]);
+            cm_arena_init(&scratch[cur], 1 << 16);
+            cur = next;
+        }
     }
-    return a;
+    if (ok)
+        *out = ty__bn_copy(c->arena, a);
+    cm_arena_free(&scratch[0]);
+    cm_arena_free(&scratch[1]);
+    return ok;
 }
 
 /* Both at the larger display scale, as integers; the result keeps that scale. */
@@ -86,7 +121,9 @@ static bool ty__num_gcd_lcm(ty_ctx_t *c, const ty_datum_t *a, ty_datum_t *o, boo
     int s = x->dscale > y->dscale ? x->dscale : y->dscale;
     ty_bn_t mx = ty_bn_mul_pow10(c->arena, x->mag, s - x->dscale);
     ty_bn_t my = ty_bn_mul_pow10(c->arena, y->mag, s - y->dscale);
-    ty_bn_t g = ty__bn_gcd(c->arena, mx, my);
+    ty_bn_t g;
+    if (!ty__bn_gcd(c, mx, my, &g))
+        return false;
     if (!lcm) {
         o->v.n = ty_num_make(c->arena, false, g, s);
         return true;
@@ -142,7 +179,7 @@ static bool ty__factorial(ty_ctx_t *c, const ty_datum_t *a, int n, ty_datum_t *o
             d[len++] = (uint32_t)(carry % TY_BN_BASE);
             carry /= TY_BN_BASE;
         }
-        if ((f & 1023) == 0 && !ty_ctx_check_interrupt(c))
+        if ((f & 7) == 0 && !ty_ctx_check_interrupt(c))
             return false;
     }
     ty_bn_t m = {d, len};
@@ -287,12 +324,12 @@ static bool ty__wb_num(ty_ctx_t *c, const ty_datum_t *a, int n, ty_datum_t *o)
 static const ty_func_t ty__numeric_more[] = {
     {"gcd", 2, {I4, I4}, I4, S, ty__int4_gcd, 5044},
     {"gcd", 2, {I8, I8}, I8, S, ty__int8_gcd, 5045},
-    {"gcd", 2, {NU, NU}, NU, S, ty__num_gcd, 5048},
+    {"gcd", 2, {NU, NU}, NU, S | TY_FN_BLOCKING, ty__num_gcd, 5048},
     {"lcm", 2, {I4, I4}, I4, S, ty__int4_lcm, 5046},
     {"lcm", 2, {I8, I8}, I8, S, ty__int8_lcm, 5047},
-    {"lcm", 2, {NU, NU}, NU, S, ty__num_lcm, 5049},
+    {"lcm", 2, {NU, NU}, NU, S | TY_FN_BLOCKING, ty__num_lcm, 5049},
     {"div", 2, {NU, NU}, NU, S, ty__num_div, 1973},
-    {"factorial", 1, {I8}, NU, S, ty__factorial, 1376},
+    {"factorial", 1, {I8}, NU, S | TY_FN_BLOCKING, ty__factorial, 1376},
     {"scale", 1, {NU}, I4, S, ty__scale, 3281},
     {"min_scale", 1, {NU}, I4, S, ty__min_scale, 5042},
     {"trim_scale", 1, {NU}, NU, S, ty__trim_scale, 5043},

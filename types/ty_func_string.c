@@ -242,10 +242,22 @@ static bool ty__repeat(ty_ctx_t *c, const ty_datum_t *a, int n, ty_datum_t *o)
     size_t len = a[0].v.s.len;
     if (len > 0 && (uint64_t)k > (uint64_t)(1 << 30) / len)
         return cm_err_set(c->err, CM_ERRCODE_PROGRAM_LIMIT_EXCEEDED, "requested length too large");
-    char *p = cm_arena_alloc(c->arena, len * (size_t)k + 1);
-    for (int64_t i = 0; i < k; i++)
-        memcpy(p + (size_t)i * len, a[0].v.s.p, len);
-    p[len * (size_t)k] = 0;
+    size_t total = len * (size_t)k, done = total > 0 ? len : 0;
+    char *p = cm_arena_alloc(c->arena, total + 1);
+    if (done > 0)
+        memcpy(p, a[0].v.s.p, len);
+    /* Doubling copies of what is there, in pieces of at most 4 MiB so that cancel and
+     * statement_timeout are seen between them (a piece takes a few milliseconds). */
+    while (done < total) {
+        size_t piece = done < total - done ? done : total - done;
+        if (piece > ((size_t)4 << 20))
+            piece = (size_t)4 << 20;
+        memcpy(p + done, p, piece);
+        done += piece;
+        if (!ty_ctx_check_interrupt(c))
+            return false;
+    }
+    p[total] = 0;
     o->v.s.p = p;
     o->v.s.len = (uint32_t)(len * (size_t)k);
     return true;
@@ -273,7 +285,9 @@ static bool ty__pad(ty_ctx_t *c, const ty_datum_t *a, int n, ty_datum_t *o, bool
     size_t len = a[0].v.s.len, fl = n > 2 ? a[2].v.s.len : 1;
     int64_t want = a[1].v.i < 0 ? 0 : a[1].v.i;
     int64_t have = ty_text_chars(p, len);
-    if (want > (1 << 28))
+    /* PostgreSQL refuses before any work when len characters of the encoding's longest
+     * (4 bytes) and the header would not fit in 1 GB. */
+    if (want > (0x3fffffff - 4) / 4)
         return cm_err_set(c->err, CM_ERRCODE_PROGRAM_LIMIT_EXCEEDED, "requested length too large");
     if (have >= want || fl == 0) {
         *o = ty__text(c->arena, p, ty__off(p, len, have >= want ? want : have));
@@ -290,6 +304,10 @@ static bool ty__pad(ty_ctx_t *c, const ty_datum_t *a, int n, ty_datum_t *o, bool
         fi += cl;
         if (fi >= fl)
             fi = 0;
+        if (((i - have) & 0xfffff) == 0xfffff && !ty_ctx_check_interrupt(c)) {
+            cm_buf_free(&b);
+            return false;
+        }
     }
     if (left)
         cm_buf_put(&b, p, len);
@@ -448,12 +466,12 @@ static const ty_func_t ty__string[] = {
     {"concat_ws", 2, {T, TY_INVALID}, T, TY_FN_VARIADIC, ty__concat_ws, 3059},
     {"left", 2, {T, I4}, T, S, ty__left, 3060},
     {"right", 2, {T, I4}, T, S, ty__right, 3061},
-    {"repeat", 2, {T, I4}, T, S, ty__repeat, 1622},
+    {"repeat", 2, {T, I4}, T, S | TY_FN_BLOCKING, ty__repeat, 1622},
     {"reverse", 1, {T}, T, S, ty__reverse, 3062},
-    {"lpad", 3, {T, I4, T}, T, S, ty__lpad, 873},
-    {"lpad", 2, {T, I4}, T, S, ty__lpad, 879},
-    {"rpad", 3, {T, I4, T}, T, S, ty__rpad, 874},
-    {"rpad", 2, {T, I4}, T, S, ty__rpad, 880},
+    {"lpad", 3, {T, I4, T}, T, S | TY_FN_BLOCKING, ty__lpad, 873},
+    {"lpad", 2, {T, I4}, T, S | TY_FN_BLOCKING, ty__lpad, 879},
+    {"rpad", 3, {T, I4, T}, T, S | TY_FN_BLOCKING, ty__rpad, 874},
+    {"rpad", 2, {T, I4}, T, S | TY_FN_BLOCKING, ty__rpad, 880},
     {"split_part", 3, {T, T, I4}, T, S, ty__split_part, 2088},
     {"initcap", 1, {T}, T, S, ty__initcap, 872},
     {"md5", 1, {T}, T, S, ty__md5, 2311},

@@ -92,7 +92,7 @@ static ty_numeric_t *ty__ln_small(ty_ctx_t *ctx, const ty_numeric_t *m, int w)
     ty_numeric_t *one = ty_num_from_int64(ctx->arena, 1);
     int r = 0;
     m = ty_num_round(ctx->arena, m, wg);
-    while (ty_num_cmp(m, limit) > 0) {
+    while (ty_num_cmp(m, limit) > 0 && ty_ctx_check_interrupt(ctx)) {
         m = ty__fx_sqrt(ctx->arena, m, wg);
         r++;
     }
@@ -105,6 +105,8 @@ static ty_numeric_t *ty__ln_small(ty_ctx_t *ctx, const ty_numeric_t *m, int w)
     sum = t;
     term = t;
     for (int k = 3; term->mag.n != 0; k += 2) {
+        if (!ty_ctx_check_interrupt(ctx))
+            break;   /* the caller sees ctx->err */
         term = ty__fx_mul(ctx, term, t2, wg);
         ty_numeric_t *q = ty_num_div_rscale(ctx->arena, term, ty_num_from_int64(ctx->arena, k), wg);
         if (q->mag.n == 0)
@@ -146,14 +148,14 @@ static ty_numeric_t *ty__fx_exp(ty_ctx_t *ctx, const ty_numeric_t *x, int w)
     }
     wg += r / 3 + 1;
     ty_numeric_t *sum = ty_num_from_int64(ctx->arena, 1), *term = sum;
-    for (int k = 1;; k++) {
+    for (int k = 1; ty_ctx_check_interrupt(ctx); k++) {
         term = ty__fx_mul(ctx, term, x, wg);
         term = ty_num_div_rscale(ctx->arena, term, ty_num_from_int64(ctx->arena, k), wg);
         if (term->mag.n == 0)
             break;
         ty_num_add(ctx, sum, term, &sum);
     }
-    for (int i = 0; i < r; i++)
+    for (int i = 0; i < r && ty_ctx_check_interrupt(ctx); i++)
         sum = ty__fx_mul(ctx, sum, sum, wg);
     return sum;
 }
@@ -366,11 +368,15 @@ bool ty_num_power(ty_ctx_t *ctx, const ty_numeric_t *x, const ty_numeric_t *y, t
             return true;
         }
         bool neg = x->neg && (ay & 1);
-        double exact_digits = (double)ay * (ty_bn_dec_digits(x->mag) + 1);
-        if (exact_digits < 20000) {
-            /* Square and multiply on the exact magnitude. */
+        double exact_digits = (double)ay * ty_bn_dec_digits(x->mag);
+        if (exact_digits < 150000) {
+            /* Square and multiply on the exact magnitude: far cheaper than exp(y * ln(x)) at
+             * the tens of thousands of digits such a result has; each multiplication of
+             * at most 8000 limbs takes milliseconds, so interrupts are seen between them. */
             ty_bn_t acc = ty_bn_from_u64(ar, 1), b = x->mag;
             for (uint64_t e = ay; e > 0; e >>= 1) {
+                if (!ty_ctx_check_interrupt(ctx))
+                    return false;
                 if (e & 1)
                     acc = ty_bn_mul(ar, acc, b);
                 if (e > 1)
@@ -391,6 +397,8 @@ bool ty_num_power(ty_ctx_t *ctx, const ty_numeric_t *x, const ty_numeric_t *y, t
         ty_numeric_t *l = ty__fx_ln(ctx, ax, w), *z;
         ty_num_mul(ctx, l, y, &z);
         ty_numeric_t *r = ty__fx_exp(ctx, ty_num_round(ar, z, w), rscale + guard + 4);
+        if (ctx->err != NULL && ctx->err->set)
+            return false;   /* interrupted in the series */
         r = ty_num_round(ar, r, rscale);
         *out = neg ? ty_num_neg(ar, r) : r;
         return true;
@@ -418,6 +426,8 @@ bool ty_num_power(ty_ctx_t *ctx, const ty_numeric_t *x, const ty_numeric_t *y, t
     ty_numeric_t *l = ty__fx_ln(ctx, x, w), *z;
     ty_num_mul(ctx, l, y, &z);
     ty_numeric_t *r = ty__fx_exp(ctx, ty_num_round(ar, z, w), rscale + guard + 4);
+    if (ctx->err != NULL && ctx->err->set)
+        return false;   /* interrupted in the series */
     *out = ty_num_round(ar, r, rscale);
     return true;
 }
