@@ -9,7 +9,9 @@ BUILD      ?= build
 CC         ?= cc
 OPT        ?= -O2
 SAN_FLAGS  ?=
-CFLAGS_ALL  = -std=c11 -D_GNU_SOURCE $(OPT) -g -Wall -Wextra -Werror -Wno-unused-parameter \
+# -fstack-protector-strong: a smashed stack aborts (and the abort is logged, srv_crash.c)
+# rather than running on; -g and frame pointers keep a core dump readable.
+CFLAGS_ALL  = -std=c11 -D_GNU_SOURCE $(OPT) -g -fstack-protector-strong -fno-omit-frame-pointer -Wall -Wextra -Werror -Wno-unused-parameter \
               -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wno-missing-field-initializers \
               -pthread -I. -I$(BUILD)/gen $(SAN_FLAGS) $(CFLAGS)
 LDLIBS_ALL  = -luv -lzookeeper_st -lssl -lcrypto -lm -pthread $(SAN_FLAGS) $(LDLIBS)

@@ -443,6 +443,9 @@ bool plan_decode(cm_arena_t *arena, const uint8_t *bytes, size_t n, const plan_l
  * Subqueries are trees of their own (plan_t.sublinks).
  */
 bool plan_rel_any(const plan_rel_t *rel, bool (*pred)(const ty_expr_t *e));
+/* False if an expression anywhere in rel reads a column the row it is evaluated over lacks
+ * (plan_check.c): a planner bug, to be refused before the plan is rewritten or run. */
+bool plan_rel_columns_ok(const plan_rel_t *rel);
 /* The operators of a plan: its tree's, its WITH queries' and those of the subqueries that run on their own. */
 int64_t plan_operator_count(const plan_t *p);
 

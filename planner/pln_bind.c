@@ -52,11 +52,26 @@ bool pln__plan_query(pln_binder_t *b, const sql_select_t *s, const plan_error_t 
     if (!pln__fold_literals(b))
         return false;
     /* Optimized before folding: an expression pruning drops is never evaluated, as in PostgreSQL. */
+    /* A plan reading columns its rows lack is a planner bug: refused here, before the optimizer
+     * rewrites it or anything runs it, rather than reading or writing past a row. */
+    bool columns_ok = plan_rel_columns_ok(q->rel);
+    for (int i = 0; columns_ok && i < b->nsublinks; i++)
+        columns_ok = plan_rel_columns_ok(b->sublinks[i].rel);
+    if (!columns_ok)
+        return pln__error(b, -1, CM_ERRCODE_INTERNAL_ERROR, "internal error: the plan of this query reads a column "
+                                                            "its input does not have");
     /* A decorrelated sublink's operators are part of the query's plan (some shared): not again. */
     pln__optimize(b, &q->rel);
     for (int i = 0; i < b->nsublinks; i++)
         if (!b->sublinks[i].joined)
             pln__optimize(b, &b->sublinks[i].rel);
+    /* And after: an optimizer pass's mistake is refused the same way. */
+    columns_ok = plan_rel_columns_ok(q->rel);
+    for (int i = 0; columns_ok && i < b->nsublinks; i++)
+        columns_ok = b->sublinks[i].joined || plan_rel_columns_ok(b->sublinks[i].rel);
+    if (!columns_ok)
+        return pln__error(b, -1, CM_ERRCODE_INTERNAL_ERROR, "internal error: the optimized plan of this query reads "
+                                                            "a column its input does not have");
     bool planned = pln__fold_rel(b, q->rel);
     for (int i = 0; planned && i < b->nsublinks; i++)
         planned = b->sublinks[i].joined || pln__fold_rel(b, b->sublinks[i].rel);

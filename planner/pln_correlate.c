@@ -754,6 +754,17 @@ plan_rel_t *pln__lateral_join(pln_binder_t *b, plan_rel_t *left, plan_rel_t *rig
         plan_rel_t *j = join(b, left, right, kind, pred);
         return j;
     }
+    if (pln__has_correlated(b, right)) {
+        /* Its subqueries are decorrelated later, over the item as it was bound: pushing the
+         * keys through now would leave them reading columns that moved. */
+        int at = -1;
+        for (int i = 0; i < b->norefs && at < 0; i++)
+            if (b->orefs[i].sublink == serial)
+                at = b->orefs[i].location;
+        pln__error(b, at, CM_ERRCODE_FEATURE_NOT_SUPPORTED,
+                   "a subquery inside a LATERAL item that reads the items before it is not supported yet");
+        return NULL;
+    }
     int nl = left->ncols;
     plan_rel_t *dist = rel_new(b, PLAN_REL_DISTINCT, project(b, rel_copy(b, left), keys, m), m);
     for (int i = 0; i < m; i++)

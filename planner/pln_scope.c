@@ -108,12 +108,25 @@ static plan_rel_t *product(pln_binder_t *b, plan_rel_t *l, plan_rel_t *r)
 }
 
 /* Column references bound against the whole FROM row, made relative to a join's own row. */
-static void rebase(ty_expr_t *e, int base)
+/*
+ * A copy of e with its columns counted from the join's first one. A copy, not
+ * in place: binding shares subexpressions (a BETWEEN's operand is read by both
+ * comparisons), and a shared column moved twice would read another column.
+ */
+static ty_expr_t *rebase(pln_binder_t *b, const ty_expr_t *e, int base)
 {
-    if (e->kind == TY_EXPR_COLUMN && e->index >= 0 && e->index < PLN_AGG_BASE)
-        e->index -= base;
-    for (int i = 0; i < e->nargs; i++)
-        rebase(e->args[i], base);
+    if (!e)
+        return NULL;
+    ty_expr_t *c = cm_arena_alloc(b->arena, sizeof(*c));
+    *c = *e;
+    if (c->kind == TY_EXPR_COLUMN && c->index >= 0 && c->index < PLN_AGG_BASE)
+        c->index -= base;
+    if (e->nargs > 0) {
+        c->args = cm_arena_alloc(b->arena, sizeof(ty_expr_t *) * (size_t)e->nargs);
+        for (int i = 0; i < e->nargs; i++)
+            c->args[i] = rebase(b, e->args[i], base);
+    }
+    return c;
 }
 
 static int col_index(const pln_rte_t *t, int c)
@@ -308,7 +321,7 @@ static bool bind_join(pln_binder_t *b, const sql_from_t *f, pln_scope_t *sc, pla
         b->agg_forbidden = saved_forbidden;
         if (!on || !(on = pln__coerce_bool(b, on, "JOIN/ON")))
             return false;
-        rebase(on, base);
+        on = rebase(b, on, base);
         j->pred = and_of(b, j->pred, on);
     }
     if (lateral && !(j = pln__lateral_join(b, l, r, lateral, base, pln__join_of(f->join), j->pred)))

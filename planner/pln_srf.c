@@ -242,14 +242,22 @@ bool pln__srf_is_lateral(const plan_rel_t *r)
     return r->kind == PLAN_REL_FLATMAP && r->input == NULL;
 }
 
-static void shift(ty_expr_t *e, int by)
+/* A copy of e with its columns moved by `by`: in place, a subexpression that binding shares
+ * (a BETWEEN's operand) would move once per use. */
+static ty_expr_t *shift(pln_binder_t *b, const ty_expr_t *e, int by)
 {
     if (!e)
-        return;
-    if (e->kind == TY_EXPR_COLUMN && e->index >= 0 && e->index < PLN_AGG_BASE)
-        e->index += by;
-    for (int i = 0; i < e->nargs; i++)
-        shift(e->args[i], by);
+        return NULL;
+    ty_expr_t *c = cm_arena_alloc(b->arena, sizeof(*c));
+    *c = *e;
+    if (c->kind == TY_EXPR_COLUMN && c->index >= 0 && c->index < PLN_AGG_BASE)
+        c->index += by;
+    if (e->nargs > 0) {
+        c->args = cm_arena_alloc(b->arena, sizeof(ty_expr_t *) * (size_t)e->nargs);
+        for (int i = 0; i < e->nargs; i++)
+            c->args[i] = shift(b, e->args[i], by);
+    }
+    return c;
 }
 
 static int min_column(const ty_expr_t *e, int lo)
@@ -275,9 +283,9 @@ bool pln__srf_lateral(pln_binder_t *b, plan_rel_t *fm, plan_rel_t *left, int bas
         return pln__error(b, pos, CM_ERRCODE_FEATURE_NOT_SUPPORTED,
                           "a function in FROM that reads FROM items outside its join is not supported yet");
     for (int i = 0; i < fm->nfuncs && base; i++) {
-        shift(fm->funcs[i]->expr, -base);
+        fm->funcs[i]->expr = shift(b, fm->funcs[i]->expr, -base);
         for (int k = 0; k < fm->funcs[i]->nargs; k++)
-            shift(fm->funcs[i]->args[k], -base);
+            fm->funcs[i]->args[k] = shift(b, fm->funcs[i]->args[k], -base);
     }
     int own = fm->ncols;
     ty_oid_t *types = fm->types;

@@ -573,7 +573,8 @@ bool pln__window_regroup(pln_binder_t *b, pln_winctx_t *w, ty_expr_t **keys, int
 
 static void remap(ty_expr_t *e, const pln_winctx_t *w)
 {
-    if (e->kind == TY_EXPR_COLUMN && e->index >= PLN_WIN_BASE) {
+    /* Outer references are numbered above the window functions and stay until decorrelated. */
+    if (e->kind == TY_EXPR_COLUMN && e->index >= PLN_WIN_BASE && e->index < PLN_OUTER_BASE) {
         e->index = w->calls[e->index - PLN_WIN_BASE].col;
         return;
     }

@@ -287,5 +287,6 @@ int main(int argc, char **argv)
         fprintf(stderr, "eddy: TLS (--tls-cert/--tls-key) is not supported yet\n");
         return 2;
     }
+    srv_crash_install();
     return srv_run(&cfg);
 }

@@ -55,6 +55,8 @@ void srv_config_default(srv_config_t *cfg);
 
 /* Runs the server until SIGINT/SIGTERM; returns the process exit status. */
 int srv_run(const srv_config_t *cfg);
+/* A fatal signal logs the signal and the statement the thread was running, then dumps core (srv_crash.c). */
+void srv_crash_install(void);
 
 /* --hash-password: reads one password line from in, prints a SCRAM verifier to out. */
 int srv_hash_password(FILE *in, FILE *out);

@@ -170,6 +170,12 @@ static size_t srv__conn_consume(srv_conn_t *c, const uint8_t *p, size_t n)
         } else if (c->state == SRV_CONN_AUTH) {
             srv_auth_message(c, &f);
         } else {
+            if (f.type == 'Q' || f.type == 'P') {
+                /* The text a fatal signal logs: a Query's SQL, or a Parse's name and SQL. */
+                const char *body = (const char *)f.body;
+                size_t blen = f.type == 'Q' ? strnlen(body, f.body_len) : f.body_len;
+                srv_crash_note(f.type == 'Q' ? "" : "(Parse) ", body, blen);
+            }
             srv_exec_message(c, &f);
             if (c->frame_again) {
                 /* A Parse waits for the catalog (srv_ddl_recheck): its
@@ -190,7 +196,18 @@ static void srv__conn_keep_tail(srv_conn_t *c, const uint8_t *p, size_t n)
     cm_buf_put(&c->in, p, n);
 }
 
+static void srv__conn_read_cb_inner(uv_stream_t *s, ssize_t nread, const uv_buf_t *buf);
+
+/* Statements run inside the read callback: the loop is marked busy meanwhile (srv_loop_t). */
 static void srv__conn_read_cb(uv_stream_t *s, ssize_t nread, const uv_buf_t *buf)
+{
+    srv_loop_t *lp = ((srv_conn_t *)s->data)->lp;
+    __atomic_store_n(&lp->busy_since_us, cm_now_mono_us(), __ATOMIC_RELAXED);
+    srv__conn_read_cb_inner(s, nread, buf);
+    __atomic_store_n(&lp->busy_since_us, 0, __ATOMIC_RELAXED);
+}
+
+static void srv__conn_read_cb_inner(uv_stream_t *s, ssize_t nread, const uv_buf_t *buf)
 {
     srv_conn_t *c = s->data;
     if (nread < 0) {

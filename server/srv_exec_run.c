@@ -94,6 +94,7 @@ static void srv__work_cb(uv_work_t *req)
 {
     srv_conn_t *c = req->data;
     srv_work_t *w = c->work;
+    srv_crash_note("", w->sql, w->sql != NULL ? strlen(w->sql) : 0);
     srv_sink_t k = {.out = &w->out,
                     .spill = w->portal != NULL ? &w->portal->rows : NULL,
                     .limit = w->portal != NULL ? w->max_rows : 0,

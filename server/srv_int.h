@@ -49,6 +49,11 @@ typedef struct srv_server {
     srv_loop_t *loops;
     int nloops;
     atomic_uint next_loop;
+    /* The listener has a thread of its own, so that a new connection (a CancelRequest
+     * above all) is taken while every loop may be running a statement. */
+    int listen_fd;
+    int accept_stop[2];             /* a pipe: a byte written stops the acceptor */
+    uv_thread_t acceptor;
     cat_mem_db_t *catdb;            /* the embedded catalog store (laptop mode) */
     srv_zk_t *zk;                   /* the ZooKeeper store (cluster mode, --zookeeper) */
     srv_zk_boot_t *boot;
@@ -77,15 +82,22 @@ struct srv_loop {
     bool stop;
     bool stopping;                  /* this loop has begun closing everything */
     srv_conn_t *conns;              /* every open connection of this loop */
+    /* When the loop began the callback it is in (cm_now_mono_us), 0 between callbacks:
+     * the acceptor hands new connections to loops that are not stuck in a statement. */
+    _Atomic int64_t busy_since_us;
     uint8_t rbuf[SRV_READ_CHUNK];
     /* Loop 0 only: the listener and the signals. */
-    int listen_fd;
-    uv_poll_t listen_poll;
     uv_signal_t sigint, sigterm;
     srv_cat_loop_t *cat;            /* this loop's catalog handle and snapshot */
     srv_ddl_loop_t *ddl;            /* this loop's DDL operations */
     srv_sync_loop_t *sync;          /* this loop's waits for the workers */
 };
+
+/* ------------------------------------------------------------ fatal signals (srv_crash.c) */
+
+/* What this thread runs now (what, then the SQL text), for the log line a fatal signal writes. */
+void srv_crash_note(const char *what, const char *sql, size_t len);
+void srv_crash_note_clear(void);
 
 /* ------------------------------------------------------------ cancel */
 

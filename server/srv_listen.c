@@ -1,7 +1,8 @@
 /*
  * srv_listen.c: the server's event loops: one per I/O thread, a listening
- * socket accepted on loop 0 and handed round-robin to the loops (a bounded
- * queue plus uv_async_send, drained whole), a one-second housekeeping timer
+ * socket accepted on a thread of its own and handed round-robin to the loops
+ * (a bounded queue plus uv_async_send, drained whole), past a loop that is
+ * stuck in a long statement so that a CancelRequest reaches a free one, a one-second housekeeping timer
  * per loop, and the shutdown on SIGINT/SIGTERM: stop accepting, send every
  * client FATAL 57P01, close everything and return 0.
  *
@@ -15,6 +16,7 @@
 #include <netdb.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -127,12 +129,8 @@ static void srv__async_cb(uv_async_t *a)
 static void srv__stop_all(srv_server_t *srv)
 {
     srv_loop_t *lp0 = &srv->loops[0];
-    if (lp0->listen_fd >= 0) {
-        uv_poll_stop(&lp0->listen_poll);
-        uv_close((uv_handle_t *)&lp0->listen_poll, NULL);
-        close(lp0->listen_fd);
-        lp0->listen_fd = -1;
-    }
+    if (write(srv->accept_stop[1], "x", 1) < 0 && errno != EAGAIN)
+        cm_log_warn("stopping the acceptor: %s", strerror(errno));
     if (!uv_is_closing((uv_handle_t *)&lp0->sigint)) {
         uv_close((uv_handle_t *)&lp0->sigint, NULL);
         uv_close((uv_handle_t *)&lp0->sigterm, NULL);
@@ -155,25 +153,33 @@ static void srv__signal_cb(uv_signal_t *s, int signum)
 
 /* ------------------------------------------------------------ accept */
 
-static void srv__listen_cb(uv_poll_t *p, int status, int events)
+/* A loop that has been in one callback this long is taken to be running a statement. */
+#define SRV_LOOP_BUSY_US 10000
+
+/* Round-robin, but past loops stuck in a statement while another is free. */
+static srv_loop_t *srv__pick_loop(srv_server_t *srv)
 {
-    srv_server_t *srv = p->data;
-    srv_loop_t *lp0 = &srv->loops[0];
-    if (status < 0 || lp0->listen_fd < 0)
-        return;
+    unsigned start = atomic_fetch_add(&srv->next_loop, 1);
+    int64_t now = cm_now_mono_us();
+    for (int k = 0; k < srv->nloops; k++) {
+        srv_loop_t *lp = &srv->loops[(start + (unsigned)k) % (unsigned)srv->nloops];
+        int64_t since = __atomic_load_n(&lp->busy_since_us, __ATOMIC_RELAXED);
+        if (since == 0 || now - since < SRV_LOOP_BUSY_US)
+            return lp;
+    }
+    return &srv->loops[start % (unsigned)srv->nloops];
+}
+
+static void srv__accept_ready(srv_server_t *srv)
+{
     for (int k = 0; k < 256; k++) {
-        int fd = accept4(lp0->listen_fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
+        int fd = accept4(srv->listen_fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
         if (fd < 0) {
             if (errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR && errno != ECONNABORTED)
                 cm_log_warn("accept: %s", strerror(errno));
             return;
         }
-        unsigned i = atomic_fetch_add(&srv->next_loop, 1) % (unsigned)srv->nloops;
-        srv_loop_t *lp = &srv->loops[i];
-        if (lp == lp0) {
-            srv_conn_accept(lp0, fd);
-            continue;
-        }
+        srv_loop_t *lp = srv__pick_loop(srv);
         pthread_mutex_lock(&lp->mu);
         bool full = lp->nhandoff == SRV_HANDOFF_MAX;
         if (!full)
@@ -183,6 +189,25 @@ static void srv__listen_cb(uv_poll_t *p, int status, int events)
             close(fd);
         else
             uv_async_send(&lp->async);
+    }
+}
+
+/* The acceptor: accepts and hands off until a byte arrives on accept_stop. */
+static void srv__acceptor_thread(void *arg)
+{
+    srv_server_t *srv = arg;
+    for (;;) {
+        struct pollfd pf[2] = {{.fd = srv->listen_fd, .events = POLLIN}, {.fd = srv->accept_stop[0], .events = POLLIN}};
+        if (poll(pf, 2, -1) < 0) {
+            if (errno == EINTR)
+                continue;
+            cm_log_warn("poll: %s", strerror(errno));
+            return;
+        }
+        if (pf[1].revents != 0)
+            return;
+        if (pf[0].revents != 0)
+            srv__accept_ready(srv);
     }
 }
 
@@ -268,7 +293,6 @@ int srv_run(const srv_config_t *cfg)
         srv_loop_t *lp = &srv->loops[i];
         lp->srv = srv;
         lp->index = i;
-        lp->listen_fd = -1;
         uv_loop_init(&lp->uv);
         pthread_mutex_init(&lp->mu, NULL);
         uv_async_init(&lp->uv, &lp->async, srv__async_cb);
@@ -286,10 +310,11 @@ int srv_run(const srv_config_t *cfg)
         return 1;
     }
     srv_loop_t *lp0 = &srv->loops[0];
-    lp0->listen_fd = fd;
-    uv_poll_init(&lp0->uv, &lp0->listen_poll, fd);
-    lp0->listen_poll.data = srv;
-    uv_poll_start(&lp0->listen_poll, UV_READABLE, srv__listen_cb);
+    srv->listen_fd = fd;
+    if (pipe2(srv->accept_stop, O_CLOEXEC | O_NONBLOCK) != 0) {
+        cm_log_error("pipe: %s", strerror(errno));
+        return 1;
+    }
     uv_signal_init(&lp0->uv, &lp0->sigint);
     uv_signal_init(&lp0->uv, &lp0->sigterm);
     lp0->sigint.data = lp0->sigterm.data = srv;
@@ -297,11 +322,16 @@ int srv_run(const srv_config_t *cfg)
     uv_signal_start(&lp0->sigterm, srv__signal_cb, SIGTERM);
     for (int i = 1; i < srv->nloops; i++)
         uv_thread_create(&srv->loops[i].thread, srv__loop_thread, &srv->loops[i]);
+    uv_thread_create(&srv->acceptor, srv__acceptor_thread, srv);
     cm_log_info("eddy %s listening on %s:%d with %d I/O threads", EDDY_VERSION, cfg->listen_host,
                 cfg->listen_port, srv->nloops);
     uv_run(&lp0->uv, UV_RUN_DEFAULT);
     for (int i = 1; i < srv->nloops; i++)
         uv_thread_join(&srv->loops[i].thread);
+    uv_thread_join(&srv->acceptor);
+    close(srv->listen_fd);
+    close(srv->accept_stop[0]);
+    close(srv->accept_stop[1]);
     for (int i = 0; i < srv->nloops; i++) {
         uv_loop_close(&srv->loops[i].uv);
         pthread_mutex_destroy(&srv->loops[i].mu);

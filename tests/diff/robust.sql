@@ -45,3 +45,19 @@ select * from (values (1)) x(a), lateral (select * from (values (x.a)) y(b), lat
 select (select z from (values (1)) a(x), lateral (values (x + t.y)) v(z)) from (values (1)) t(y)
 select * from (values (1)) a(f1) right join lateral (values (a.f1)) g(x) on true
 select * from (values (1)) a(f1) full join lateral (values (a.f1)) g(x) on true
+-- Found by the grammar fuzzer (tests/fuzz/grammar.py). An outer reference in the select list
+-- of a query with window functions is not a window function's result.
+select row(2, row(nullif(-1, 0), row(t3.c0), ('' || t3.c0)), array_length(array(select t3.c0), 1)), first_value(nullif(abs(t3.c0), 1)) over (partition by t2.c0), t2.c0 from (values ('a'), ('b')) t2(c0), generate_series(1, 2) t3(c0)
+select (select sum(1) over () + t.a) from (values (1), (2)) t(a)
+select (select lag(t.a) over (order by t.a) + t.a) from (values (1), (2)) t(a)
+select t.a, (select count(*) over (partition by t.a) from (values (1)) u(b)) from (values (1), (2)) t(a)
+-- A join condition or a function in FROM whose operand binding shares (BETWEEN) is moved to the
+-- join's columns once, not once per use.
+select 7 from (select 2) a(x), generate_series(-1, 0) g(c) join (values (48)) v(d) on (v.d between g.c and 7)
+select 7 from lateral (select distinct '(1,2)', 2, NULL::numeric) t1(c0, c1, c2), generate_series(-1, 0) t2(c0) join (values ((select distinct 1e3), 48)) t3(c0, c1) on (t3.c1 between t2.c0 and 7) where (t2.c0)::bool
+select * from (values (1)) a(x), (values (3)) t(y) join (values (3)) u(z) on z between y and y + 1 or z not between symmetric y and 1
+select * from (values (1)) a(x), (values (2)) t(y) join generate_series(case when t.y between 1 and 3 then t.y else 0 end, 3) g on true
+-- LATERAL subqueries whose own subqueries read only their own columns are decorrelated.
+select * from (values (1)) t(a), lateral (select (select v.x) from (values (t.a)) v(x)) s
+select * from (values (1)) t(a) join lateral (select (select v.x) from (values (t.a)) v(x)) s on true
+select * from (values (1)) t(a), lateral (select * from (values (2)) v(x) where x in (select t.a + 1)) s

@@ -486,7 +486,7 @@ def main():
             re_ = eddy.run(q)
             dt = time.monotonic() - te
             if re_[0] != "ok" or dt > STATEMENT_TIMEOUT_MS / 1000 + 2:
-                what = "crash (connection lost: %s)" % re_[1].strip() if re_[0] == "lost" else \
+                what = "crash (connection lost: %s)" % " ".join(re_[1].split()) if re_[0] == "lost" else \
                     "hang (no answer in %d s)" % HANG_SECONDS if re_[0] == "hang" else \
                     "ran %.1f s past a %d ms statement_timeout" % (dt, STATEMENT_TIMEOUT_MS)
                 failures.append((n, what, q))

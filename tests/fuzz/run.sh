@@ -2,7 +2,9 @@
 # run.sh: make fuzz. Builds each libFuzzer target (tests/fuzz/fuzz_<target>.c) with
 # clang -fsanitize=fuzzer,address,undefined and runs it for SECONDS (default 600,
 # or FUZZ_SECONDS) over tests/fuzz/corpus/<target>/, where new inputs are added.
-# Crashes land in build/fuzz/crash-* and fail the run.
+# Crashes land in build/fuzz/crash-* and fail the run. The target "grammar" is the
+# grammar-based query fuzzer against a live eddy (ASan + UBSan) and PostgreSQL 15
+# (tests/fuzz/grammar_run.sh), for the same SECONDS.
 #   tests/fuzz/run.sh [SECONDS] [TARGET...]
 set -uo pipefail
 cd "$(dirname "$0")/../.."
@@ -10,7 +12,7 @@ secs=${1:-${FUZZ_SECONDS:-600}}
 [ -n "$secs" ] || secs=600
 shift || true
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(codec parser plan)
+[ ${#targets[@]} -gt 0 ] || targets=(codec parser plan grammar)
 out=build/fuzz
 mkdir -p "$out"
 make --no-print-directory build/gen/sql.h >/dev/null || exit 1
@@ -23,6 +25,11 @@ flags=(-std=c11 -D_GNU_SOURCE -O1 -g -fno-omit-frame-pointer -I. -Ibuild/gen -Ip
        -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined -pthread)
 status=0
 for t in "${targets[@]}"; do
+    if [ "$t" = grammar ]; then
+        echo "== fuzz grammar: $secs s against eddy (ASan + UBSan) and PostgreSQL 15"
+        tests/fuzz/grammar_run.sh "$secs" || status=1
+        continue
+    fi
     var="srcs_$t[@]"
     echo "== fuzz $t: building"
     libs="libs_$t[@]"

@@ -15,6 +15,11 @@ UNSUPPORTED = [
     ("select * from (values (1)) t(a), (lateral (values (a)) v(c) cross join (values (1)) u(b))", "0A000"),
     ("select (1,(2,3)) in (select 1, (2,3))", "0A000"),
     ("select row(1,row(2,3)) = any (select 1, row(2,3))", "0A000"),
+    # A subquery inside a LATERAL item reading the items before it (found by the grammar fuzzer).
+    ("select * from (values (1)) t(a) left join lateral (values ((select t.a), t.a)) v(b, c) on true", "0A000"),
+    ("select * from (values (1)) t(a) join lateral (values (array(select t.a))) v(b) on true", "0A000"),
+    ("select 1 from (values (1, 2)) t3(c0, c1) join lateral (values (nullif(t3.c1, 7)), "
+     "(array_length(array(select t3.c1 order by 1), 1))) t5(c0) on true", "0A000"),
 ]
 
 

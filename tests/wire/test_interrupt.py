@@ -1,0 +1,121 @@
+#!/usr/bin/python3
+"""test_interrupt.py: every long computation of the types module stops for a CancelRequest
+and for statement_timeout, each with 57014 within 100 ms of the signal (a margin is allowed
+for slow builds: LATENCY_MAX), and sizes PostgreSQL refuses are refused before the work
+starts with its SQLSTATE. A second client on the server is served meanwhile.
+Measured latencies are printed as diagnostics."""
+import os
+import time
+
+from pgw import Conn, Query, cancel_request, case, connect, errors, main, rows
+
+# 100 ms is the goal; sanitizer builds (make check) are several times slower.
+LATENCY_MAX = float(os.environ.get("INTERRUPT_LATENCY_MAX", "0.1"))
+if "check" in os.environ.get("BUILD", "") or "tsan" in os.environ.get("BUILD", ""):
+    LATENCY_MAX = max(LATENCY_MAX, 0.5)
+
+# Each runs for seconds at least when not interrupted.
+LONG = [
+    ("numeric power", "SELECT (1.5::numeric ^ 200000.5) IS NOT NULL"),
+    ("numeric power, exact", "SELECT (7::numeric ^ 140000) IS NOT NULL FROM generate_series(1, 1000)"),
+    ("factorial", "SELECT factorial(32177) IS NOT NULL FROM generate_series(1, 100)"),
+    ("gcd", "SELECT gcd(2::numeric ^ 100000 + 1, 3::numeric ^ 60000 + 7) IS NOT NULL"),
+    ("lcm", "SELECT lcm(2::numeric ^ 100000 + 1, 3::numeric ^ 60000 + 7) IS NOT NULL"),
+    ("repeat", "SELECT length(repeat('xyz', 30000000)) FROM generate_series(1, 1000)"),
+    ("lpad", "SELECT length(lpad('x', 260000000, 'ab')) FROM generate_series(1, 100)"),
+    ("rpad", "SELECT length(rpad('x', 260000000)) FROM generate_series(1, 100)"),
+    ("generate_series", "SELECT count(*) FROM generate_series(1, 2000000000)"),
+    ("generate_series numeric", "SELECT count(*) FROM generate_series(1::numeric, 2000000000::numeric)"),
+    ("string_agg", "SELECT length(string_agg(repeat('x', 100), ',')) FROM generate_series(1, 100000000)"),
+    ("regex", "SELECT count(*) FROM generate_series(1, 2000000000) g WHERE 'abcabc' ~ 'c$'"),
+]
+
+# What PostgreSQL refuses before any work, with its SQLSTATE.
+REFUSED = [
+    ("SELECT factorial(32178)", "22003"),
+    ("SELECT 2::numeric ^ 1000000", "22003"),
+    ("SELECT 9.99::numeric ^ 300000", "22003"),
+    ("SELECT repeat('xy', 1073741824)", "54000"),
+    ("SELECT lpad('x', 268435455)", "54000"),
+    ("SELECT rpad('x', 2147483647, 'y')", "54000"),
+]
+
+
+def send_cancel(pid, key):
+    with Conn() as c:
+        c.send(cancel_request(pid, key))
+        c.closed_soon(3)
+
+
+def measure_cancel(t, name, sql):
+    with connect(timeout=30) as c:
+        c.send(Query(sql))
+        time.sleep(0.3)
+        t0 = time.monotonic()
+        send_cancel(c.pid, c.key)
+        msgs = c.until_rfq(timeout=30)
+        dt = time.monotonic() - t0
+        states = [m.sqlstate() for m in errors(msgs)]
+        t.eq(states, ["57014"], "%s: cancelled" % name)
+        t.ok(dt <= LATENCY_MAX, "%s: cancelled within %.0f ms (took %.0f ms)" % (name, LATENCY_MAX * 1000, dt * 1000))
+        print("  %s: cancel took %.1f ms" % (name, dt * 1000))
+        t.eq(rows(c.q("SELECT 2")), [[b"2"]], "%s: session continues" % name)
+        return dt
+
+
+def measure_timeout(t, name, sql, ms=300):
+    with connect(timeout=30) as c:
+        c.q("SET statement_timeout = %d" % ms)
+        t0 = time.monotonic()
+        msgs = c.q(sql, timeout=30)
+        dt = time.monotonic() - t0 - ms / 1000.0
+        states = [m.sqlstate() for m in errors(msgs)]
+        t.eq(states, ["57014"], "%s: timed out" % name)
+        t.ok(dt <= LATENCY_MAX, "%s: stopped within %.0f ms of the timeout (%.0f ms past it)"
+             % (name, LATENCY_MAX * 1000, dt * 1000))
+        print("  %s: statement_timeout overshoot %.1f ms" % (name, dt * 1000))
+
+
+@case
+def cancel_stops_long_computations(t):
+    for name, sql in LONG:
+        measure_cancel(t, name, sql)
+    t.served()
+
+
+@case
+def statement_timeout_stops_long_computations(t):
+    for name, sql in LONG:
+        measure_timeout(t, name, sql)
+    t.served()
+
+
+@case
+def other_clients_served_during_long_computation(t):
+    # The numeric and string functions run off the event loop, so a session sharing the
+    # loop is answered while one computes.
+    with connect(timeout=30) as busy:
+        busy.q("SET statement_timeout = 3000")
+        busy.send(Query("SELECT gcd(2::numeric ^ 100000 + 1, 3::numeric ^ 60000 + 7) IS NOT NULL"))
+        time.sleep(0.2)
+        t0 = time.monotonic()
+        for _ in range(4):   # with round-robin loops at least one shares the busy one's loop
+            with connect(timeout=5) as other:
+                t.eq(rows(other.q("SELECT 1")), [[b"1"]], "another session answers")
+        t.ok(time.monotonic() - t0 < 1.0, "promptly (%.2f s)" % (time.monotonic() - t0))
+        busy.until_rfq(timeout=30)
+
+
+@case
+def refused_before_the_work(t):
+    with connect(timeout=30) as c:
+        for sql, state in REFUSED:
+            t0 = time.monotonic()
+            msgs = c.q(sql, timeout=30)
+            dt = time.monotonic() - t0
+            t.eq([m.sqlstate() for m in errors(msgs)], [state], sql)
+            t.ok(dt < 0.5, "%s: refused at once (%.2f s)" % (sql, dt))
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
