@@ -328,13 +328,16 @@ ty_bn_t ty_bn_from_dec(cm_arena_t *ar, const char *s, int len)
 }
 
 /* floor(sqrt(a)) by Newton's iteration from an over-estimate. */
-ty_bn_t ty_bn_isqrt(cm_arena_t *ar, ty_bn_t a)
+ty_bn_t ty_bn_isqrt(cm_arena_t *ar, ty_bn_t a, ty_ctx_t *ctx)
 {
     if (a.n == 0)
         return a;
     int nd = ty_bn_dec_digits(a);
     ty_bn_t x = ty_bn_mul_pow10(ar, ty_bn_from_u64(ar, 1), (nd + 1) / 2 + 1);
     for (;;) {
+        /* A step of a root of tens of thousands of digits is one long division (tens of ms). */
+        if (ctx != NULL && !ty_ctx_check_interrupt(ctx))
+            return x;
         ty_bn_t q;
         ty_bn_divmod(ar, a, x, &q, NULL);
         ty_bn_t y;

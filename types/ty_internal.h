@@ -33,7 +33,9 @@ void ty_bn_divmod(cm_arena_t *ar, ty_bn_t a, ty_bn_t b, ty_bn_t *q, ty_bn_t *r);
 int ty_bn_dec_digits(ty_bn_t a);
 char *ty_bn_to_dec(cm_arena_t *ar, ty_bn_t a, int *len);
 ty_bn_t ty_bn_from_dec(cm_arena_t *ar, const char *s, int len);
-ty_bn_t ty_bn_isqrt(cm_arena_t *ar, ty_bn_t a);
+/* ctx (may be NULL) is checked for interrupts between Newton steps; interrupted, the result is
+ * not the root and ctx->err says why. */
+ty_bn_t ty_bn_isqrt(cm_arena_t *ar, ty_bn_t a, ty_ctx_t *ctx);
 
 /* ===== numeric (ty_numeric*.c) ===== */
 

@@ -68,12 +68,13 @@ static int ty__ln_dweight(const ty_numeric_t *x, ty_ctx_t *ctx)
 }
 
 /* sqrt(x) rounded to scale w; x >= 0 finite. */
-static ty_numeric_t *ty__fx_sqrt(cm_arena_t *ar, const ty_numeric_t *x, int w)
+static ty_numeric_t *ty__fx_sqrt(ty_ctx_t *ctx, const ty_numeric_t *x, int w)
 {
+    cm_arena_t *ar = ctx->arena;
     /* round(sqrt(x) * 10^w) = (isqrt(x * 10^(2w + 2)) + 5) / 10. */
     int k = 2 * w + 2 - x->dscale;
     ty_bn_t n = k >= 0 ? ty_bn_mul_pow10(ar, x->mag, k) : ty_bn_div_pow10(ar, x->mag, -k, 0, NULL);
-    ty_bn_t q = ty_bn_isqrt(ar, n);
+    ty_bn_t q = ty_bn_isqrt(ar, n, ctx);
     return ty_num_make(ar, false, ty_bn_div_pow10(ar, q, 1, 1, NULL), w);
 }
 
@@ -93,7 +94,7 @@ static ty_numeric_t *ty__ln_small(ty_ctx_t *ctx, const ty_numeric_t *m, int w)
     int r = 0;
     m = ty_num_round(ctx->arena, m, wg);
     while (ty_num_cmp(m, limit) > 0 && ty_ctx_check_interrupt(ctx)) {
-        m = ty__fx_sqrt(ctx->arena, m, wg);
+        m = ty__fx_sqrt(ctx, m, wg);
         r++;
     }
     /* ln(m) = 2 atanh(t), t = (m - 1) / (m + 1), with |t| < 0.005. */
@@ -174,7 +175,9 @@ bool ty_num_sqrt(ty_ctx_t *ctx, const ty_numeric_t *n, ty_numeric_t **out)
     if (rscale < n->dscale)
         rscale = n->dscale;
     rscale = ty__clamp_scale(rscale);
-    *out = ty__fx_sqrt(ctx->arena, n, rscale);
+    *out = ty__fx_sqrt(ctx, n, rscale);
+    if (ctx->err != NULL && ctx->err->set)
+        return false;   /* interrupted */
     return true;
 }
 

@@ -9,10 +9,11 @@ import time
 
 from pgw import Conn, Query, cancel_request, case, connect, errors, main, rows
 
-# 100 ms is the goal; sanitizer builds (make check) are several times slower.
-LATENCY_MAX = float(os.environ.get("INTERRUPT_LATENCY_MAX", "0.1"))
+# 100 ms is the goal (measured: see the diagnostics); the bound leaves room for a loaded test
+# machine, and sanitizer builds (make check) are several times slower.
+LATENCY_MAX = float(os.environ.get("INTERRUPT_LATENCY_MAX", "0.25"))
 if "check" in os.environ.get("BUILD", "") or "tsan" in os.environ.get("BUILD", ""):
-    LATENCY_MAX = max(LATENCY_MAX, 0.5)
+    LATENCY_MAX = max(LATENCY_MAX, 1.0)
 
 # Each runs for seconds at least when not interrupted.
 LONG = [
