@@ -81,6 +81,7 @@ struct df_reply {
     uint64_t seq;                /* the step the command was applied at (0: never sequenced) */
     pthread_mutex_t mu;          /* guards err and the votes */
     pthread_cond_t voted;        /* every worker has voted */
+    pthread_cond_t finished_cv;  /* done has run: df_reply_wait wakes */
     int votes;
     bool veto;
     cm_err_t err;                /* the first error any worker (or a refusal) reported */
@@ -100,6 +101,8 @@ void df_reply_fail(df_reply_t *r, const char *sqlstate, const char *message);
  * every vote was ok. The sequencer must not run on a worker's thread.
  */
 bool df_reply_vote(df_reply_t *r, bool ok);
+/* Waits at most timeout_ms for done to have run; true once it has. Any thread but a worker's. */
+bool df_reply_wait(df_reply_t *r, int timeout_ms);
 
 /* ====================================================================
  * Write and Peek bodies (df_wire.c)

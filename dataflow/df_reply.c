@@ -8,6 +8,7 @@
 #include "dataflow/dataflow.h"
 
 #include <stdlib.h>
+#include <time.h>
 
 df_reply_t *df_reply_new(int nworkers, df_reply_fn done, void *arg)
 {
@@ -21,6 +22,7 @@ df_reply_t *df_reply_new(int nworkers, df_reply_fn done, void *arg)
     r->arg = arg;
     pthread_mutex_init(&r->mu, NULL);
     pthread_cond_init(&r->voted, NULL);
+    pthread_cond_init(&r->finished_cv, NULL);
     r->parts = cm_calloc((size_t)nworkers, sizeof *r->parts);
     for (int i = 0; i < nworkers; i++)
         cm_buf_init(&r->parts[i].bytes, 0);
@@ -42,6 +44,7 @@ void df_reply_unref(df_reply_t *r)
     cm_err_clear(&r->err);
     pthread_mutex_destroy(&r->mu);
     pthread_cond_destroy(&r->voted);
+    pthread_cond_destroy(&r->finished_cv);
     free(r);
 }
 
@@ -61,8 +64,13 @@ static void df__reply_keep_error(df_reply_t *r, const cm_err_t *err)
 static void df__reply_finish(df_reply_t *r)
 {
     bool expected = false;
-    if (atomic_compare_exchange_strong(&r->finished, &expected, true) && r->done)
+    if (!atomic_compare_exchange_strong(&r->finished, &expected, true))
+        return;
+    if (r->done)
         r->done(r, r->arg);
+    pthread_mutex_lock(&r->mu);
+    pthread_cond_broadcast(&r->finished_cv);
+    pthread_mutex_unlock(&r->mu);
 }
 
 void df_reply_answer(df_reply_t *r, int w, const cm_err_t *err)
@@ -99,4 +107,19 @@ bool df_reply_vote(df_reply_t *r, bool ok)
     bool all = !r->veto;
     pthread_mutex_unlock(&r->mu);
     return all;
+}
+
+bool df_reply_wait(df_reply_t *r, int timeout_ms)
+{
+    struct timespec until;
+    clock_gettime(CLOCK_REALTIME, &until);
+    until.tv_nsec += (long)(timeout_ms % 1000) * 1000000L;
+    until.tv_sec += timeout_ms / 1000 + until.tv_nsec / 1000000000L;
+    until.tv_nsec %= 1000000000L;
+    pthread_mutex_lock(&r->mu);
+    while (!atomic_load(&r->finished))
+        if (pthread_cond_timedwait(&r->finished_cv, &r->mu, &until) != 0)
+            break;
+    pthread_mutex_unlock(&r->mu);
+    return atomic_load(&r->finished);
 }

@@ -22,6 +22,8 @@ typedef struct ex_exec {
     int nctes;                    /* CTE results, made when first read (ex_cte.c) */
     struct ex_cterun **ctes;
     struct ex_session_rows *sessions;   /* session relations read so far: each read once per execution */
+    ex_get_fn get;                /* where a GET's rows come from; NULL: it has none */
+    void *get_arg;
 } ex_exec_t;
 
 /* The iterator of one operator (ex_iter.c); the fields name the operators that use them. */

@@ -165,6 +165,9 @@ static bool ex__start(ex_exec_t *x, ex_iter_t *it)
         return ex__setop_start(x, it);
     case PLAN_REL_SESSION:
         return ex__session_start(x, it);
+    case PLAN_REL_GET:
+        /* Rows the workers sent for this read; without them (a caller that gathered none) there are none. */
+        return !x->get || x->get(x->get_arg, rel->item, rel->types, rel->ncols, x->ctx, &it->buf, &it->nbuf);
     default:
         return true;
     }
@@ -238,13 +241,10 @@ bool ex__iter_next(ex_exec_t *x, ex_iter_t *it, ty_datum_t **row)
     }
     case PLAN_REL_JOIN:
         return ex__join_next(x, it, row);
-    case PLAN_REL_GET:
-        /* A relation's rows live with the workers; binding keeps an error in a plan that reads one
-         * until they run it, so here it has none (as the catalog views' empty relations). */
-        return true;
     case PLAN_REL_SORT:
     case PLAN_REL_REDUCE:
     case PLAN_REL_SESSION:
+    case PLAN_REL_GET:
     case PLAN_REL_WINDOW:
         if (it->pos < it->nbuf)
             *row = it->buf[it->pos++];

@@ -18,7 +18,13 @@ int ex__char_pos(const char *sql, int byte_pos)
 
 bool ex_run(const plan_t *q, const char *sql, const ty_datum_t *params, ty_ctx_t *ctx, ex_row_cb cb, void *arg)
 {
-    ex_exec_t x = {.ctx = ctx, .sql = sql, .params = params, .q = q};
+    return ex_run_reading(q, sql, params, ctx, NULL, NULL, cb, arg);
+}
+
+bool ex_run_reading(const plan_t *q, const char *sql, const ty_datum_t *params, ty_ctx_t *ctx, ex_get_fn get,
+                    void *get_arg, ex_row_cb cb, void *arg)
+{
+    ex_exec_t x = {.ctx = ctx, .sql = sql, .params = params, .q = q, .get = get, .get_arg = get_arg};
     for (int i = 0; i < q->nlits; i++) {
         ty_datum_t d;
         if (!ex__eval(&x, q->lits[i], NULL, &d)) {

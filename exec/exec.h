@@ -7,8 +7,8 @@
  * workers' shards get their ORDER BY / LIMIT / OFFSET. Each operator is
  * an iterator that hands rows up one at a time, so rows reach the client
  * as they are made and LIMIT stops the work early (a LIMIT over an
- * endless WITH RECURSIVE ends). A relation read (GET) has no rows here:
- * relations' rows live with the workers.
+ * endless WITH RECURSIVE ends). A relation read (GET) yields the rows the
+ * caller gathered from the workers (ex_run_reading).
  */
 #ifndef EDDY_EXEC_H
 #define EDDY_EXEC_H
@@ -31,5 +31,16 @@ typedef bool (*ex_row_cb)(void *arg, const ty_datum_t *row, int ncols);
  * text the plan was bound from (NULL: none).
  */
 bool ex_run(const plan_t *p, const char *sql, const ty_datum_t *params, ty_ctx_t *ctx, ex_row_cb cb, void *arg);
+
+/*
+ * Where the rows of a relation read (GET) come from: the rows the workers
+ * sent for it at the read's step. *rows gets *nrows rows of ncols datums in
+ * ctx->arena; false with ctx->err set.
+ */
+typedef bool (*ex_get_fn)(void *arg, uint64_t item, const ty_oid_t *types, int ncols, ty_ctx_t *ctx,
+                          ty_datum_t ***rows, int *nrows);
+/* ex_run with the relations' rows from get (NULL: a GET has no rows). */
+bool ex_run_reading(const plan_t *p, const char *sql, const ty_datum_t *params, ty_ctx_t *ctx, ex_get_fn get,
+                    void *get_arg, ex_row_cb cb, void *arg);
 
 #endif

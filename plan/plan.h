@@ -448,5 +448,7 @@ bool plan_rel_any(const plan_rel_t *rel, bool (*pred)(const ty_expr_t *e));
 bool plan_rel_columns_ok(const plan_rel_t *rel);
 /* The operators of a plan: its tree's, its WITH queries' and those of the subqueries that run on their own. */
 int64_t plan_operator_count(const plan_t *p);
+/* Whether the plan reads a catalog relation (a GET anywhere, subqueries and WITH included). */
+bool plan_reads_relations(const plan_t *p);
 
 #endif

@@ -76,3 +76,27 @@ int64_t plan_operator_count(const plan_t *p)
             n += rel_count(p->sublinks[i].rel);
     return n;
 }
+
+static bool plan__rel_reads(const plan_rel_t *r)
+{
+    if (!r)
+        return false;
+    if (r->kind == PLAN_REL_GET)
+        return true;
+    if (plan__rel_reads(r->input) || plan__rel_reads(r->right))
+        return true;
+    for (int i = 0; i < r->nctes; i++)
+        if (plan__rel_reads(r->ctes[i]->def) || plan__rel_reads(r->ctes[i]->rec))
+            return true;
+    return false;
+}
+
+bool plan_reads_relations(const plan_t *p)
+{
+    if (plan__rel_reads(p->root))
+        return true;
+    for (int i = 0; i < p->nsublinks; i++)
+        if (!p->sublinks[i].joined && plan__rel_reads(p->sublinks[i].rel))
+            return true;
+    return false;
+}

@@ -108,10 +108,15 @@ static bool bind_query(pln_binder_t *b, const sql_select_t *s, pln_stmt_t *st)
     st->blocking = plan_rel_any(q.rel, has_blocking);
     for (int i = 0; i < b->nsublinks; i++)
         st->blocking |= plan_rel_any(b->sublinks[i].rel, has_blocking);
-    if (b->nrels > 0 && st->plan_error == NULL && !b->explain) {
-        /* Names, columns and types are known, so Describe is right; the rows
-         * are not there until the dataflow engine is (issue 3 allows this). */
-        const cat_item_t *it = b->rel_item[0];
+    /* Tables are read from the workers' shards at the read's step; other relations (views,
+     * materialized views, sources) have no rows to read until their dataflows are built.
+     * Names, columns and types are known either way, so Describe is right. */
+    const cat_item_t *unread = NULL;
+    for (int i = 0; i < b->nrels && !unread; i++)
+        if (b->rel_item[i]->kind != CAT_ITEM_TABLE)
+            unread = b->rel_item[i];
+    if (unread && st->plan_error == NULL && !b->explain) {
+        const cat_item_t *it = unread;
         pln__error(b, -1, CM_ERRCODE_FEATURE_NOT_SUPPORTED, "reading %s \"%s\" needs the dataflow engine, which is not built yet",
                    cat_item_kind_name(it->kind), it->name);
         if (!b->defer_plan_errors)

@@ -62,6 +62,7 @@ static srv_run_rc_t srv__run_blocking(srv_conn_t *c, const srv_run_t *r, const s
         cm_buf_init(&w->out, 0);
     }
     w->stmt = r->st;
+    w->reads = plan_reads_relations(r->st->query);
     w->sql = r->sql;
     w->params = r->params;
     w->portal = r->portal;
@@ -103,7 +104,8 @@ static void srv__work_cb(uv_work_t *req)
                     .ctx = &w->ctx,
                     .c = NULL,
                     .max = c->lp->srv->cfg.result_max_bytes};
-    w->ok = ex_run(w->stmt->query, w->sql, w->params, &w->ctx, srv__row_cb, &k);
+    w->ok = w->reads ? srv_read_run(c->lp->srv, w->stmt->query, w->sql, w->params, &w->ctx, srv__row_cb, &k)
+                     : ex_run(w->stmt->query, w->sql, w->params, &w->ctx, srv__row_cb, &k);
     if (!w->ok && !w->err.set)
         cm_err_set(&w->err, CM_ERRCODE_INTERNAL_ERROR, "statement failed without an error");
     w->nrows = k.n;
@@ -227,7 +229,7 @@ static srv_run_rc_t srv__run_query(srv_conn_t *c, const srv_run_t *r, const srv_
     if (srv__portal_resume(c, p, r->max_rows))
         return SRV_RUN_OK;
     srv_cancel_stmt_begin(&c->cancel);
-    if (r->st->blocking) {
+    if (r->st->blocking || plan_reads_relations(r->st->query)) {
         srv_run_rc_t rc = srv__run_blocking(c, r, cols, err);
         if (rc != SRV_RUN_BUSY)
             srv_cancel_stmt_end(&c->cancel);

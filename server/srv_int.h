@@ -259,7 +259,12 @@ typedef struct srv_work {
     uint64_t nrows;
     bool ok;
     srv_portal_t *portal;       /* extended: the portal run; NULL for simple */
+    bool reads;                 /* it reads tables: its rows come from the workers (srv_read.c) */
 } srv_work_t;
+
+/* srv_read.c: runs a plan that reads tables (on the thread pool: it waits for the workers). */
+bool srv_read_run(srv_server_t *srv, const plan_t *p, const char *sql, const ty_datum_t *params, ty_ctx_t *ctx,
+                  ex_row_cb cb, void *arg);
 
 struct srv_conn {
     uv_tcp_t tcp;               /* first, so the handle's memory is the connection's */
