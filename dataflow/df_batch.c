@@ -88,6 +88,52 @@ void df__bw_put(df_bw_t *w, bool new_key, const uint8_t *key, size_t klen, const
     w->nvals++;
 }
 
+void df__bw_copy(df_bw_t *w, const df_batch_t *src, uint64_t k0, uint64_t k1)
+{
+    if (k0 >= k1)
+        return;
+    uint64_t nk = k1 - k0, v0 = df__batch_vals_lo(src, k0), v1 = df__batch_vals_lo(src, k1), nv = v1 - v0;
+    uint64_t kb0 = df__batch_col(src, src->key_off_at, k0), kb1 = df__batch_col(src, src->key_off_at, k1);
+    uint64_t vb0 = df__batch_col(src, src->val_off_at, v0), vb1 = df__batch_col(src, src->val_off_at, v1);
+    df_batch_t *b = w->b;
+    if (b == NULL) {   /* counting */
+        if (nv != nk)
+            w->unique = false;
+        for (uint64_t j = v0; w->ones && src->diff_at && j < v1; j++)
+            if (df__batch_diff(src, j) != 1)
+                w->ones = false;
+        w->nkeys += nk;
+        w->nvals += nv;
+        w->kbytes += kb1 - kb0;
+        w->vbytes += vb1 - vb0;
+        return;
+    }
+    CM_ASSERT(w->nkeys + nk <= b->nkeys && w->nvals + nv <= b->nvals);
+    for (uint64_t i = 0; i < nk; i++) {
+        df__col_set(b, b->key_off_at, w->nkeys + i, w->kbytes + df__batch_col(src, src->key_off_at, k0 + i) - kb0);
+        if (b->key_val_at)
+            df__col_set(b, b->key_val_at, w->nkeys + i, w->nvals + df__batch_vals_lo(src, k0 + i) - v0);
+    }
+    for (uint64_t j = 0; j < nv; j++)
+        df__col_set(b, b->val_off_at, w->nvals + j, w->vbytes + df__batch_col(src, src->val_off_at, v0 + j) - vb0);
+    if (b->diff_at) {
+        int64_t *d = (int64_t *)((uint8_t *)b + b->diff_at) + w->nvals;
+        if (src->diff_at)
+            memcpy(d, (const int64_t *)((const uint8_t *)src + src->diff_at) + v0, nv * sizeof(int64_t));
+        else
+            for (uint64_t j = 0; j < nv; j++)
+                d[j] = 1;
+    }
+    if (kb1 > kb0)
+        memcpy((uint8_t *)b + b->key_bytes_at + w->kbytes, (const uint8_t *)src + src->key_bytes_at + kb0, kb1 - kb0);
+    if (vb1 > vb0)
+        memcpy((uint8_t *)b + b->val_bytes_at + w->vbytes, (const uint8_t *)src + src->val_bytes_at + vb0, vb1 - vb0);
+    w->nkeys += nk;
+    w->nvals += nv;
+    w->kbytes += kb1 - kb0;
+    w->vbytes += vb1 - vb0;
+}
+
 void df__bw_alloc(df_bw_t *w, uint64_t lower, uint64_t upper)
 {
     CM_ASSERT(w->b == NULL);

@@ -62,11 +62,78 @@ df_batch_t *df__merger_input(const df_merger_t *m, int i)
 
 static void df__merger_emit(df_merger_t *m, int s, uint64_t j, int64_t diff)
 {
-    size_t kl, vl;
-    const uint8_t *k = df__batch_key(m->in[s], m->k[s], &kl);
+    size_t kl = 0, vl;
+    const uint8_t *k = m->key_emitted ? NULL : df__batch_key(m->in[s], m->k[s], &kl);
     const uint8_t *v = df__batch_val(m->in[s], j, &vl);
     df__bw_put(&m->w, !m->key_emitted, k, kl, v, vl, diff);
     m->key_emitted = true;
+}
+
+/*
+ * Side s's current key is below the other side's (or the other is done):
+ * the keys from it up to the other side's current key, as many whole keys
+ * as *fuel pays for (a key and each of its values one unit), go out in one
+ * copy. Galloping finds the run's end, so interleaved inputs cost one extra
+ * comparison per key and disjoint ones (sequential keys, a small batch
+ * folded into a big one) a logarithmic search. false: not even the first
+ * key's values fit in the fuel left.
+ */
+static bool df__merger_run(df_merger_t *m, int s, int64_t *fuel)
+{
+    const df_batch_t *b = m->in[s], *o = m->in[1 - s];
+    uint64_t k0 = m->k[s], n = b->nkeys, end;
+    if (m->k[1 - s] >= o->nkeys) {
+        end = n;
+    } else {
+        size_t ol;
+        const uint8_t *ok = df__batch_key(o, m->k[1 - s], &ol);
+        /* The first key of b at or above ok, after k0 (whose key is below). */
+        uint64_t lo = k0, step = 1, hi = k0 + 1;
+        for (;;) {
+            if (hi >= n) {
+                hi = n;
+                break;
+            }
+            size_t l;
+            const uint8_t *k = df__batch_key(b, hi, &l);
+            if (df__bytes_cmp(k, l, ok, ol) >= 0)
+                break;
+            lo = hi;
+            step *= 2;
+            hi = lo + step;
+        }
+        lo++;
+        while (lo < hi) {
+            uint64_t mid = lo + (hi - lo) / 2;
+            size_t l;
+            const uint8_t *k = df__batch_key(b, mid, &l);
+            if (df__bytes_cmp(k, l, ok, ol) < 0)
+                lo = mid + 1;
+            else
+                hi = mid;
+        }
+        end = lo;
+    }
+    /* As many whole keys as the fuel pays for. */
+    uint64_t v0 = df__batch_vals_lo(b, k0);
+    uint64_t avail = (uint64_t)*fuel;
+    if ((end - k0) + (df__batch_vals_lo(b, end) - v0) > avail) {
+        uint64_t lo = k0, hi = end;   /* the largest k1 in [k0, end] whose cost fits */
+        while (lo < hi) {
+            uint64_t mid = lo + (hi - lo + 1) / 2;
+            if ((mid - k0) + (df__batch_vals_lo(b, mid) - v0) <= avail)
+                lo = mid;
+            else
+                hi = mid - 1;
+        }
+        end = lo;
+    }
+    if (end == k0)
+        return false;
+    df__bw_copy(&m->w, b, k0, end);
+    *fuel -= (int64_t)((end - k0) + (df__batch_vals_lo(b, end) - v0));
+    m->k[s] = end;
+    return true;
 }
 
 /* Picks the next key (the smaller of the two inputs' current ones); one is left. */
@@ -102,6 +169,10 @@ static bool df__merger_walk(df_merger_t *m, int64_t *fuel)
             if (*fuel <= 0)
                 return false;
             df__merger_next_key(m);
+            if (m->side != DF__SIDE_BOTH && df__merger_run(m, m->side, fuel)) {
+                m->side = DF__SIDE_NONE;
+                continue;
+            }
             (*fuel)--;
         }
         if (*fuel <= 0)

@@ -89,9 +89,27 @@ bool df__key_put_jsonb(cm_buf_t *out, const char *p, size_t len, ty_ctx_t *ctx);
 static inline int df__bytes_cmp(const uint8_t *a, size_t al, const uint8_t *b, size_t bl)
 {
     size_t n = al < bl ? al : bl;
-    int c = n ? memcmp(a, b, n) : 0;
-    if (c != 0)
-        return c;
+    /* Keys are mostly short: compare the first 8 bytes as one big-endian
+     * word before calling memcmp, which costs more than a short key. */
+    if (n >= 8) {
+        uint64_t x, y;
+        memcpy(&x, a, 8);
+        memcpy(&y, b, 8);
+        if (x != y) {
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+            x = __builtin_bswap64(x);
+            y = __builtin_bswap64(y);
+#endif
+            return x < y ? -1 : 1;
+        }
+        int c = memcmp(a + 8, b + 8, n - 8);
+        if (c != 0)
+            return c;
+    } else {
+        for (size_t i = 0; i < n; i++)
+            if (a[i] != b[i])
+                return a[i] < b[i] ? -1 : 1;
+    }
     return al < bl ? -1 : al > bl;
 }
 
@@ -206,6 +224,10 @@ void df__bw_init(df_bw_t *w);
 /* A record; new_key: its key differs from the previous record's. diff is never 0. */
 void df__bw_put(df_bw_t *w, bool new_key, const uint8_t *key, size_t klen, const uint8_t *val, size_t vlen,
                 int64_t diff);
+/* Keys [k0, k1) of src with all their values, as df__bw_put of each would
+ * (the first of them is a new key): what merges do with runs of keys only
+ * one input has. */
+void df__bw_copy(df_bw_t *w, const df_batch_t *src, uint64_t k0, uint64_t k1);
 /* After counting: allocates the batch and starts the writing pass. */
 void df__bw_alloc(df_bw_t *w, uint64_t lower, uint64_t upper);
 /* After writing: the batch, with one reference. */
