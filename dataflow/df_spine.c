@@ -2,20 +2,22 @@
  * df_spine.c: the spine, one shard of an arrangement as a few batches.
  *
  * Level L holds at most one settled batch of at most 2^L records, or one
- * merge in progress of two such batches, whose result moves up to level
- * L + 1: the pattern of a binary counter (or an LSM tree), so a spine of N
+ * merge in progress of two such batches (whose result moves up to level
+ * L + 1) and at most one batch waiting for it: the pattern of a binary counter (or an LSM tree), so a spine of N
  * records ever inserted holds O(log N) batches and each record is merged
- * O(log N) times. Merges are fueled: every insert of n records first gives
- * every merge in progress DF_SPINE_EFFORT * n units of work, which finishes a
- * merge before its level is needed again, so no insert waits for a big
- * merge; a merge that is still unfinished then is completed on the spot and
- * counted (merges_forced), which shows the bound being missed rather than
- * hiding it. A merged result smaller than its level (records cancelled)
- * drops into the lowest empty level it fits, so a spine whose contents
- * shrink gets shallower again. When the worker is idle, df__spine_idle_work
+ * O(log N) times. Merges are fueled: every insert of a batch joining level
+ * L (n <= 2^L records) first gives every merge in progress
+ * DF_SPINE_EFFORT * 2^L units of work, which finishes a merge before its
+ * level is needed again, so no insert waits for a big merge. The schedule is exact only while batches reach each level when the
+ * counter says; retractions (an empty result is dropped, not pushed) and
+ * inserts of mixed sizes shift its phase, so a batch that comes early waits
+ * beside the merge, and only a second early one completes the merge on the
+ * spot, counted (merges_forced), which shows the bound being missed rather
+ * than hiding it. A merged result moves up a level even if cancellations made it
+ * small (see df__spine_place). When the worker is idle, df__spine_idle_work
  * goes on merging down to one batch, so retractions stop costing memory when
  * traffic stops. Batches have no order among themselves (a collection is the
- * sum of its batches), which is what lets results move between levels.
+ * sum of its batches), which is what lets idle work fold any two together.
  */
 #include "dataflow/df_store.h"
 
@@ -64,21 +66,21 @@ static void df__spine_grow(df_spine_t *s, int L)
 
 static void df__spine_push(df_spine_t *s, df_batch_t *b, int L);
 
-/* The result of level L's merge: up a level, or lower if it shrank and a level it fits is empty. */
+/*
+ * The result of level L's merge goes up to L + 1 even when cancellations
+ * made it small: levels are the positions of a binary counter, and the fuel
+ * schedule holds only while batches arrive at each level when the counter
+ * says. (Dropping a shrunken result into a lower empty level, tried first,
+ * adds arrivals the counter does not expect and forces merges.) Its memory
+ * is its records either way; an empty result is dropped.
+ */
 static void df__spine_place(df_spine_t *s, df_batch_t *r, int L)
 {
     if (r->nvals == 0) {
         df__batch_unref(r);
         return;
     }
-    int target = L + 1 < DF_SPINE_LEVELS ? L + 1 : L;
-    for (int j = df__spine_level_of(r->nvals); j <= L && j < s->nlevels; j++) {
-        if (s->levels[j].batch == NULL && s->levels[j].merge == NULL) {
-            target = j;
-            break;
-        }
-    }
-    df__spine_push(s, r, target);
+    df__spine_push(s, r, L + 1 < DF_SPINE_LEVELS ? L + 1 : L);
 }
 
 /* Completes level L's merge with whatever fuel it takes. */
@@ -99,7 +101,14 @@ static void df__spine_push(df_spine_t *s, df_batch_t *b, int L)
     df__spine_grow(s, L);
     df__spine_changed(s);
     if (s->levels[L].merge != NULL) {
-        /* The level is needed before its merge was done: finish it now. */
+        if (s->levels[L].batch == NULL) {
+            /* Early (the counter's phase moved): wait for the merge, which
+             * goes on getting fuel meanwhile. */
+            s->levels[L].batch = b;
+            return;
+        }
+        /* A second early arrival: the level is needed now; finish the merge
+         * (the waiting batch stays, settled). */
         s->merges_forced++;
         df__spine_complete(s, L);
     }
@@ -141,8 +150,13 @@ void df__spine_insert(df_spine_t *s, df_batch_t *b)
     if (b->upper > s->upper)
         s->upper = b->upper;
     s->inserts++;
-    int64_t grant = b->nvals > (uint64_t)(INT64_MAX / DF_SPINE_EFFORT) ? INT64_MAX
-                                                                       : (int64_t)b->nvals * DF_SPINE_EFFORT;
+    /* The grant is for the batch's level, 2^L records, not its count: the
+     * counter treats a batch at level L as 2^L records, and so must the fuel
+     * that keeps its schedule, or a run of batches just over a power of two
+     * (257 rows at level 9) would bring half the fuel the merges they cause
+     * need (as DD's spine grants for a batch's size rounded up). */
+    int level = df__spine_level_of(b->nvals);
+    int64_t grant = level >= 58 ? INT64_MAX : ((int64_t)1 << level) * DF_SPINE_EFFORT;
     /* Every merge in progress gets the same grant, the highest level first:
      * a lower merge that finishes now moves its result up, and the merge it
      * meets there must have had its share of this insert already. */
@@ -152,7 +166,7 @@ void df__spine_insert(df_spine_t *s, df_batch_t *b)
         int64_t fuel = grant;
         df__spine_fuel(s, L, &fuel);
     }
-    df__spine_push(s, b, df__spine_level_of(b->nvals));
+    df__spine_push(s, b, level);
 }
 
 bool df__spine_idle_work(df_spine_t *s, int64_t fuel)
@@ -160,9 +174,9 @@ bool df__spine_idle_work(df_spine_t *s, int64_t fuel)
     for (;;) {
         int merging = -1, first = -1, second = -1;
         for (int L = 0; L < s->nlevels; L++) {
-            if (s->levels[L].merge != NULL && merging < 0)
+            if (s->levels[L].merge != NULL)
                 merging = L;
-            if (s->levels[L].batch != NULL) {
+            if (s->levels[L].batch != NULL && s->levels[L].merge == NULL) {
                 if (first < 0)
                     first = L;
                 else if (second < 0)
@@ -172,7 +186,9 @@ bool df__spine_idle_work(df_spine_t *s, int64_t fuel)
         if (fuel <= 0)
             return merging >= 0 || second >= 0;
         if (merging >= 0) {
-            /* The smallest merge first: it ends soonest and removes a batch. */
+            /* The highest merge first, as inserts do: a lower one finishing
+             * first would move its result onto a level still merging and
+             * force that merge to finish at once. */
             df__spine_fuel(s, merging, &fuel);
             continue;
         }
@@ -188,10 +204,9 @@ bool df__spine_idle_work(df_spine_t *s, int64_t fuel)
 df_snap_t *df__spine_snapshot(df_spine_t *s)
 {
     if (s->snap == NULL) {
-        df_batch_t *list[2 * DF_SPINE_LEVELS];
+        df_batch_t *list[3 * DF_SPINE_LEVELS];
         uint32_t n = 0;
         for (int L = 0; L < s->nlevels; L++) {
-            CM_ASSERT(s->levels[L].batch == NULL || s->levels[L].merge == NULL);
             if (s->levels[L].batch != NULL)
                 list[n++] = s->levels[L].batch;
             if (s->levels[L].merge != NULL) {

@@ -366,17 +366,17 @@ void df__scur_val_rewind(df_scur_t *c);
  * ==================================================================== */
 
 /*
- * Fuel granted to every merge in progress per inserted record. A merge at
- * level L reads at most 2^(L+1) records twice (count, then write) and must be
- * done before level L is needed again, which takes at least 2^L more
- * inserted records: 4 per record would do; 8 leaves room for the keys and
- * the copying.
+ * Fuel granted to every merge in progress per inserted record (counted as
+ * the capacity of the level the batch joins). A merge at level L visits at
+ * most 2^(L+1) records and their keys twice (count, then write): at most
+ * 8 * 2^L units, and the counter inserts 2^L records' worth before level L
+ * is needed again.
  */
 #define DF_SPINE_EFFORT 8
 #define DF_SPINE_LEVELS 64
 
 typedef struct df_spine_level {
-    df_batch_t *batch;           /* a settled batch, or NULL */
+    df_batch_t *batch;           /* a settled batch, or (beside a merge) one waiting for it, or NULL */
     df_merger_t *merge;          /* a merge in progress (its output goes up a level), or NULL */
 } df_spine_level_t;
 
@@ -402,14 +402,16 @@ void df__spine_free(df_spine_t *s);
 /*
  * Adds a batch (takes the caller's reference; an empty one is dropped):
  * first every merge in progress does DF_SPINE_EFFORT units of work per
- * record of b, then b joins the level of its size, starting a merge if the
- * level holds a batch. A merge still unfinished when its level is needed
- * again is completed then (counted in merges_forced).
+ * record of b's level L (2^L, the smallest power of two >= its records;
+ * highest level first), then b joins that level,
+ * starting a merge if the level holds a batch, or waiting beside the
+ * level's merge. A merge still unfinished when a second batch waits for it
+ * is completed then (counted in merges_forced).
  */
 void df__spine_insert(df_spine_t *s, df_batch_t *b);
 /*
  * Work for an idle worker: up to fuel units on the merges in progress,
- * smallest first; with none left, merges the two smallest batches, so that
+ * highest level first; with none left, merges the two smallest batches, so that
  * a quiet spine ends as one consolidated batch. true while work remains.
  */
 bool df__spine_idle_work(df_spine_t *s, int64_t fuel);
