@@ -25,7 +25,7 @@ void df__batch_ref(df_batch_t *b)
 void df__batch_unref(df_batch_t *b)
 {
     if (b != NULL && atomic_fetch_sub_explicit(&b->refs, 1, memory_order_acq_rel) == 1)
-        free(b);
+        df__batch_release(b);
 }
 
 static uint64_t df__align8(uint64_t n)
@@ -161,8 +161,7 @@ void df__bw_alloc(df_bw_t *w, uint64_t lower, uint64_t upper)
     /* Not calloc: zeroing a big output at once would be the stall fueling
      * avoids. Only the padding is zeroed (the last word of each region,
      * before the data goes in), so the image is a function of the records. */
-    df_batch_t *b = cm_malloc((size_t)at);
-    memset(b, 0, sizeof(*b));
+    df_batch_t *b = df__batch_alloc(at);
     uint64_t starts[] = {key_off_at, key_val_at, val_off_at, diff_at, key_bytes_at, val_bytes_at, at};
     for (size_t i = 0; i + 1 < CM_ARRAY_LEN(starts); i++) {
         if (starts[i] == 0)
@@ -481,5 +480,6 @@ df_batch_t *df__batch_from_image(const void *p, size_t len, cm_err_t *err)
         return NULL;
     }
     atomic_init(&b->refs, 1);
+    b->alloc = DF_BATCH_HEAP;   /* ours, whatever the image said */
     return b;
 }

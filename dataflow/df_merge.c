@@ -46,7 +46,7 @@ void df__merger_free(df_merger_t *m)
     df__batch_unref(m->in[0]);
     df__batch_unref(m->in[1]);
     if (m->w.b != NULL)
-        free(m->w.b);
+        df__batch_release(m->w.b);
     free(m);
 }
 

@@ -167,6 +167,9 @@ void df__spine_insert(df_spine_t *s, df_batch_t *b)
         df__spine_fuel(s, L, &fuel);
     }
     df__spine_push(s, b, level);
+    /* Merged-away batches give their memory back with the same fuel. */
+    int64_t fuel = grant;
+    df__reclaim_work(&fuel);
 }
 
 bool df__spine_idle_work(df_spine_t *s, int64_t fuel)
@@ -184,7 +187,7 @@ bool df__spine_idle_work(df_spine_t *s, int64_t fuel)
             }
         }
         if (fuel <= 0)
-            return merging >= 0 || second >= 0;
+            return merging >= 0 || second >= 0 || df__reclaim_pending() != 0;
         if (merging >= 0) {
             /* The highest merge first, as inserts do: a lower one finishing
              * first would move its result onto a level still merging and
@@ -192,8 +195,8 @@ bool df__spine_idle_work(df_spine_t *s, int64_t fuel)
             df__spine_fuel(s, merging, &fuel);
             continue;
         }
-        if (second < 0)
-            return false;   /* one batch or none: nothing to merge */
+        if (second < 0)   /* one batch or none: nothing to merge; memory to give back? */
+            return df__reclaim_work(&fuel);
         /* Nothing merging: fold the smallest batch into the next one up. */
         df_batch_t *b = s->levels[first].batch;
         s->levels[first].batch = NULL;

@@ -7,9 +7,10 @@
  *     types; a 64-bit hash of those bytes shards them;
  *   - rows (df_row.c): a compact, deterministic, exact encoding of a row of
  *     datums, decoded back into an arena for expression evaluation;
- *   - batches (df_batch.c, df_merge.c): immutable, reference-counted,
- *     consolidated (key, value, diff) updates as flat sorted columns in one
- *     allocation, with a builder, a fueled two-batch merger and a cursor;
+ *   - batches (df_batch.c, df_merge.c, df_reclaim.c): immutable,
+ *     reference-counted, consolidated (key, value, diff) updates as flat
+ *     sorted columns in one allocation, with a builder, a fueled two-batch
+ *     merger, a cursor, and memory given back a bounded amount at a time;
  *   - spines (df_spine.c) and snapshots (df_snap.c): one shard of an
  *     arrangement as batches of geometrically growing sizes merged a bounded
  *     amount per insert, and what readers hold while merging goes on.
@@ -173,13 +174,29 @@ typedef struct df_batch {
     uint64_t nkeys, nvals;       /* nvals = records */
     uint64_t key_off_at, key_val_at, val_off_at, diff_at, key_bytes_at, val_bytes_at;
     uint32_t ow;                 /* width of key_off, key_val, val_off: 4 or 8 */
-    uint32_t reserved;
+    uint32_t alloc;              /* how this process allocated it (DF_BATCH_HEAP, DF_BATCH_MAPPED); like refs, not part of the image */
 } df_batch_t;
 
 #define DF_BATCH_MAGIC 0x45444231u   /* "EDB1" */
+enum { DF_BATCH_HEAP = 0, DF_BATCH_MAPPED = 1 };
 
 void df__batch_ref(df_batch_t *b);
-void df__batch_unref(df_batch_t *b);   /* the last reference frees it; any thread; NULL ok */
+/* The last reference releases it (df__batch_release); any thread; NULL ok. */
+void df__batch_unref(df_batch_t *b);
+
+/*
+ * Batch memory (df_reclaim.c). A batch of 256 KiB or more is a mapping of its
+ * own; when released it waits on a process-wide list until fuel unmaps it a
+ * page per unit, so no thread pays for freeing a big batch at once. Smaller
+ * ones are malloc'd and freed at once. df__batch_alloc gives memory whose
+ * header is zeroed (all of it, when mapped).
+ */
+df_batch_t *df__batch_alloc(uint64_t size);
+void df__batch_release(df_batch_t *b);
+/* Unmaps up to *fuel pages of released batches; true while some remain. */
+bool df__reclaim_work(int64_t *fuel);
+uint64_t df__reclaim_pending(void);   /* bytes released but still mapped */
+void df__reclaim_all(void);           /* everything now (tests, shutdown) */
 
 static inline uint64_t df__batch_col(const df_batch_t *b, uint64_t at, uint64_t i)
 {
@@ -405,14 +422,16 @@ void df__spine_free(df_spine_t *s);
  * record of b's level L (2^L, the smallest power of two >= its records;
  * highest level first), then b joins that level,
  * starting a merge if the level holds a batch, or waiting beside the
- * level's merge. A merge still unfinished when a second batch waits for it
+ * level's merge; then as many pages of released batches as units granted
+ * are unmapped. A merge still unfinished when a second batch waits for it
  * is completed then (counted in merges_forced).
  */
 void df__spine_insert(df_spine_t *s, df_batch_t *b);
 /*
  * Work for an idle worker: up to fuel units on the merges in progress,
  * highest level first; with none left, merges the two smallest batches, so that
- * a quiet spine ends as one consolidated batch. true while work remains.
+ * a quiet spine ends as one consolidated batch; then unmaps released batches
+ * (df__reclaim_work). true while work remains.
  */
 bool df__spine_idle_work(df_spine_t *s, int64_t fuel);
 /* The current contents as a snapshot (a new reference); merges go on beside it. */

@@ -7,13 +7,15 @@
  * would, batch images are checked before use, a spine's merged cursor shows
  * the model after any sequence of inserts and retractions, snapshots keep
  * their contents while the spine merges on, fuel keeps merges from being
- * forced, idle work compacts to one batch, and snapshots cross threads.
+ * forced, idle work compacts to one batch, big batches are unmapped a few
+ * pages at a time, and snapshots cross threads.
  */
 #include "dataflow/df_store.h"
 #include "tests/unit/unit.h"
 
 #include <pthread.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 static uint64_t rng_state;
 
@@ -488,6 +490,46 @@ static void batch_image_checked(void)
     df__batch_unref(b);
 }
 
+/* A batch of 256 KiB or more is a mapping; released, fuel unmaps it a page per unit. */
+static void batch_big_reclaimed(void)
+{
+    df__reclaim_all();
+    UNIT_CHECK(df__reclaim_pending() == 0);
+    df_builder_t bl;
+    df__builder_init(&bl);
+    for (uint32_t i = 0; i < 100000; i++) {
+        uint8_t k[4] = {(uint8_t)(i >> 24), (uint8_t)(i >> 16), (uint8_t)(i >> 8), (uint8_t)i};
+        df__builder_add(&bl, k, 4, "0123456789", 10, 1);
+    }
+    df_batch_t *big = df__builder_finish(&bl, 0, 1);
+    df__builder_free(&bl);
+    UNIT_CHECK(big->alloc == DF_BATCH_MAPPED && big->size > (1u << 20) && well_formed(big));
+    df_batch_t *small = df__batch_empty(0, 1);
+    UNIT_CHECK(small->alloc == DF_BATCH_HEAP);
+    df__batch_unref(small);
+    /* Its image says nothing about how the copy is allocated. */
+    cm_err_t err = {0};
+    df_batch_t *copy = df__batch_from_image(big, (size_t)big->size, &err);
+    UNIT_CHECK(copy != NULL && copy->alloc == DF_BATCH_HEAP);
+    df__batch_unref(copy);
+    uint64_t size = big->size;
+    df__batch_unref(big);
+    uint64_t pending = df__reclaim_pending();
+    UNIT_CHECK(pending >= size && pending < size + 8192);
+    int calls = 0;
+    for (;;) {
+        int64_t fuel = 16;   /* pages */
+        bool more = df__reclaim_work(&fuel);
+        calls++;
+        UNIT_CHECK(df__reclaim_pending() < pending || !more);
+        pending = df__reclaim_pending();
+        if (!more)
+            break;
+    }
+    UNIT_CHECK(df__reclaim_pending() == 0);
+    UNIT_CHECK(calls >= (int)(size / (uint64_t)sysconf(_SC_PAGESIZE) / 16));
+}
+
 /* ------------------------------------------------------------ spines */
 
 typedef struct model {
@@ -759,7 +801,8 @@ static void spine_idle_compacts(void)
     UNIT_CHECK(st.bytes < full.bytes + full.bytes / 4);
     UNIT_CHECK(!df__spine_idle_work(&s, 1000));
     df__spine_free(&s);
-    /* An empty spine has no work and no levels. */
+    /* An empty spine has no work and no levels (once released memory is unmapped). */
+    df__reclaim_all();
     df__spine_init(&s);
     UNIT_CHECK(!df__spine_idle_work(&s, 10));
     df__spine_insert(&s, df__batch_empty(0, 1));
@@ -822,11 +865,13 @@ int main(void)
     UNIT_RUN(batch_wide_offsets);
     UNIT_RUN(batch_cursor_seek);
     UNIT_RUN(batch_image_checked);
+    UNIT_RUN(batch_big_reclaimed);
     UNIT_RUN(spine_matches_model);
     UNIT_RUN(spine_snapshot_isolation);
     UNIT_RUN(spine_fuel_bounds);
     UNIT_RUN(spine_idle_compacts);
     UNIT_RUN(spine_snapshot_threads);
     df__builder_free(&builder);
+    df__reclaim_all();
     UNIT_EXIT();
 }
