@@ -177,6 +177,7 @@ static size_t srv__conn_consume(srv_conn_t *c, const uint8_t *p, size_t n)
                 srv_crash_note(f.type == 'Q' ? "" : "(Parse) ", body, blen);
             }
             srv_exec_message(c, &f);
+            srv_crash_note_clear();
             if (c->frame_again) {
                 /* A Parse waits for the catalog (srv_ddl_recheck): its
                  * frame stays unread and runs again once the wait ends. */

@@ -109,6 +109,7 @@ static void srv__work_cb(uv_work_t *req)
     if (!w->ok && !w->err.set)
         cm_err_set(&w->err, CM_ERRCODE_INTERNAL_ERROR, "statement failed without an error");
     w->nrows = k.n;
+    srv_crash_note_clear();
 }
 
 static void srv__after_work_cb(uv_work_t *req, int status)

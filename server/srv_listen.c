@@ -2,8 +2,8 @@
  * srv_listen.c: the server's event loops: one per I/O thread, a listening
  * socket accepted on a thread of its own and handed round-robin to the loops
  * (a bounded queue plus uv_async_send, drained whole), past a loop that is
- * stuck in a long statement so that a CancelRequest reaches a free one, a one-second housekeeping timer
- * per loop, and the shutdown on SIGINT/SIGTERM: stop accepting, send every
+ * stuck in a long statement so that a CancelRequest reaches a free one, a
+ * one-second housekeeping timer per loop, and the shutdown on SIGINT/SIGTERM: stop accepting, send every
  * client FATAL 57P01, close everything and return 0.
  *
  * Accept-and-hand-off rather than SO_REUSEPORT: the kernel's hash spreads a
@@ -192,10 +192,20 @@ static void srv__accept_ready(srv_server_t *srv)
     }
 }
 
-/* The acceptor: accepts and hands off until a byte arrives on accept_stop. */
+static void srv__accept_loop(srv_server_t *srv);
+
+/* The acceptor: accepts and hands off until a byte arrives on accept_stop, then closes the
+ * listener so that clients are refused from then on. */
 static void srv__acceptor_thread(void *arg)
 {
     srv_server_t *srv = arg;
+    srv__accept_loop(srv);
+    close(srv->listen_fd);
+    srv->listen_fd = -1;
+}
+
+static void srv__accept_loop(srv_server_t *srv)
+{
     for (;;) {
         struct pollfd pf[2] = {{.fd = srv->listen_fd, .events = POLLIN}, {.fd = srv->accept_stop[0], .events = POLLIN}};
         if (poll(pf, 2, -1) < 0) {
@@ -329,7 +339,6 @@ int srv_run(const srv_config_t *cfg)
     for (int i = 1; i < srv->nloops; i++)
         uv_thread_join(&srv->loops[i].thread);
     uv_thread_join(&srv->acceptor);
-    close(srv->listen_fd);
     close(srv->accept_stop[0]);
     close(srv->accept_stop[1]);
     for (int i = 0; i < srv->nloops; i++) {
