@@ -363,7 +363,7 @@ static plan_rel_t *limit_per_key(dctx_t *c, plan_rel_t *x)
     pln_binder_t *b = c->b;
     int m = c->m;
     plan_rel_t *in = x->input, *sort = NULL;
-    const plan_rel_t *pick = NULL;   /* a projection of the sorted rows that drops hidden columns */
+    const plan_rel_t *pick = NULL;   /* a projection of the sorted rows (it may drop hidden columns) */
     if (in->kind == PLAN_REL_SORT) {
         sort = in;
     } else if (in->kind == PLAN_REL_PROJECT && in->input->kind == PLAN_REL_SORT) {
@@ -420,8 +420,11 @@ static plan_rel_t *limit_per_key(dctx_t *c, plan_rel_t *x)
     f->pred = pred;
     ty_expr_t **es = exprs_new(b, m + x->ncols);
     cols_of(b, f, 0, m, es);
+    /* The projection over the sort is evaluated here, over [keys, sorted row, rn]: its outer
+     * references become key columns (it need not be column-only: SELECT 5 ... ORDER BY c). */
+    cmap_t map = {.split = INT_MAX, .lo = m};
     for (int i = 0; i < x->ncols; i++)
-        es[m + i] = col(b, m + (pick ? pick->exprs[i]->index : i), x->types[i]);
+        es[m + i] = pick ? subst(c, pick->exprs[i], &map) : col(b, m + i, x->types[i]);
     return project(b, f, es, m + x->ncols);
 }
 

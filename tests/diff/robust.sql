@@ -61,3 +61,10 @@ select * from (values (1)) a(x), (values (2)) t(y) join generate_series(case whe
 select * from (values (1)) t(a), lateral (select (select v.x) from (values (t.a)) v(x)) s
 select * from (values (1)) t(a) join lateral (select (select v.x) from (values (t.a)) v(x)) s on true
 select * from (values (1)) t(a), lateral (select * from (values (2)) v(x) where x in (select t.a + 1)) s
+-- A correlated subquery whose LIMIT is over a projection of sorted rows that is not
+-- column-only (a constant, an expression, an outer reference) keeps that projection.
+select (select true from (select t8.c0 from lateral (select t5.c1) t8(c0) order by 1) t6 limit 1) from (values (1, 1.5)) t5(c0, c1)
+select (select 5 from (select t5.c1 order by 1) t6 limit 1) from (values (1, 1.5)) t5(c0, c1)
+select (select t6.c1 * 2 from (select t5.c1 order by 1) t6(c1) limit 1) from (values (1, 1.5), (2, 2.5)) t5(c0, c1)
+select (select t5.c0 + t6.x from (select t5.c1 as x order by 1) t6 limit 1) from (values (1, 1.5), (2, 2.5)) t5(c0, c1)
+select t5.c0 from (values (1, 1.5), (2, 7.0)) t5(c0, c1) group by t5.c0, t5.c1 having (select true from lateral (select (select t8.c0), t9.c1 from generate_series(0, 0) t7(c0), lateral (select t5.c1) t8(c0), lateral (values (2)) t9(c1) order by 1, 2) t6 limit 1) order by 1
