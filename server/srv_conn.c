@@ -131,7 +131,23 @@ static bool srv__conn_can_process(const srv_conn_t *c)
  * Handles every complete message in p[0..n); returns the bytes consumed.
  * Stops early when the connection becomes busy, paused or closing.
  */
+static size_t srv__conn_consume_frames(srv_conn_t *c, const uint8_t *p, size_t n);
+
+/* Statements run from here (after a read, or when a paused connection goes on): the loop is
+ * marked busy meanwhile, so that the acceptor hands new connections to another (srv_loop_t). */
 static size_t srv__conn_consume(srv_conn_t *c, const uint8_t *p, size_t n)
+{
+    srv_loop_t *lp = c->lp;
+    int64_t outer = __atomic_load_n(&lp->busy_since_us, __ATOMIC_RELAXED);
+    if (outer == 0)
+        __atomic_store_n(&lp->busy_since_us, cm_now_mono_us(), __ATOMIC_RELAXED);
+    size_t used = srv__conn_consume_frames(c, p, n);
+    if (outer == 0)
+        __atomic_store_n(&lp->busy_since_us, 0, __ATOMIC_RELAXED);
+    return used;
+}
+
+static size_t srv__conn_consume_frames(srv_conn_t *c, const uint8_t *p, size_t n)
 {
     const srv_config_t *cfg = &c->lp->srv->cfg;
     size_t used = 0;
@@ -197,18 +213,7 @@ static void srv__conn_keep_tail(srv_conn_t *c, const uint8_t *p, size_t n)
     cm_buf_put(&c->in, p, n);
 }
 
-static void srv__conn_read_cb_inner(uv_stream_t *s, ssize_t nread, const uv_buf_t *buf);
-
-/* Statements run inside the read callback: the loop is marked busy meanwhile (srv_loop_t). */
 static void srv__conn_read_cb(uv_stream_t *s, ssize_t nread, const uv_buf_t *buf)
-{
-    srv_loop_t *lp = ((srv_conn_t *)s->data)->lp;
-    __atomic_store_n(&lp->busy_since_us, cm_now_mono_us(), __ATOMIC_RELAXED);
-    srv__conn_read_cb_inner(s, nread, buf);
-    __atomic_store_n(&lp->busy_since_us, 0, __ATOMIC_RELAXED);
-}
-
-static void srv__conn_read_cb_inner(uv_stream_t *s, ssize_t nread, const uv_buf_t *buf)
 {
     srv_conn_t *c = s->data;
     if (nread < 0) {
