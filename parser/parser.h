@@ -254,7 +254,8 @@ typedef struct sql_cte {
     const char *name;
     sql_list_t *columns;          /* const char *; NULL if none */
     int materialized;             /* -1 not given, 0 NOT MATERIALIZED, 1 MATERIALIZED */
-    sql_select_t *query;
+    sql_select_t *query;          /* NULL when dml is set */
+    struct sql_stmt *dml;         /* name AS (INSERT / UPDATE / DELETE ...): a data-modifying WITH query */
 } sql_cte_t;
 
 typedef enum sql_from_kind {
@@ -478,23 +479,50 @@ typedef struct sql_alter_rename {
     const char *new_name;
 } sql_alter_rename_t;
 
-/* `column = value` of UPDATE ... SET; a column of INSERT's list (value NULL). */
+/*
+ * `column = value` of UPDATE ... SET; a column of INSERT's list (value NULL).
+ * SET (a, b) = value: column is NULL, columns lists the targets (each an
+ * sql_assign_t with value NULL) and value is the row or subquery they take.
+ */
 typedef struct sql_assign {
     int pos;
     const char *column;
     sql_expr_t *value;
+    sql_list_t *columns;
 } sql_assign_t;
 
-/* INSERT INTO t [AS alias] [(cols)] {query | DEFAULT VALUES} [RETURNING ...] */
+/*
+ * INSERT ... ON CONFLICT [(keys) [WHERE ...] | ON CONSTRAINT name]
+ *   DO NOTHING | DO UPDATE SET ... [WHERE ...]
+ */
+typedef struct sql_on_conflict {
+    int pos;                  /* of ON */
+    sql_list_t *keys;         /* sql_sort_t *: the arbiter index's columns or expressions; NULL if none */
+    sql_expr_t *keys_where;   /* the arbiter's partial-index predicate */
+    const char *constraint;   /* ON CONSTRAINT name; NULL if not given */
+    bool do_update;           /* DO UPDATE; false: DO NOTHING */
+    sql_list_t *set;          /* DO UPDATE SET: sql_assign_t * */
+    sql_expr_t *where;        /* DO UPDATE ... WHERE */
+} sql_on_conflict_t;
+
+/*
+ * The WITH clause written before INSERT, UPDATE or DELETE is kept in an
+ * sql_select_t of which only with, with_recursive and pos are set (as the
+ * grammar builds it).
+ */
+
+/* [WITH ...] INSERT INTO t [AS alias] [(cols)] {query | DEFAULT VALUES} [ON CONFLICT ...] [RETURNING ...] */
 typedef struct sql_insert {
     sql_qname_t *table;
     const char *alias;
     sql_list_t *columns;      /* sql_assign_t * (value NULL); NULL if none */
     sql_select_t *query;      /* VALUES or a query; NULL for DEFAULT VALUES */
+    sql_on_conflict_t *on_conflict; /* NULL if none */
     sql_list_t *returning;    /* sql_target_t *; NULL if none */
+    sql_select_t *with;       /* WITH before INSERT; NULL if none */
 } sql_insert_t;
 
-/* UPDATE t [[AS] alias] SET a = x, ... [FROM ...] [WHERE ...] [RETURNING ...] */
+/* [WITH ...] UPDATE t [[AS] alias] SET a = x, (b, c) = y, ... [FROM ...] [WHERE ...] [RETURNING ...] */
 typedef struct sql_update {
     sql_qname_t *table;
     const char *alias;
@@ -502,16 +530,25 @@ typedef struct sql_update {
     sql_list_t *from;         /* sql_from_t *; NULL if none */
     sql_expr_t *where;
     sql_list_t *returning;
+    sql_select_t *with;       /* WITH before UPDATE; NULL if none */
 } sql_update_t;
 
-/* DELETE FROM t [[AS] alias] [USING ...] [WHERE ...] [RETURNING ...] */
+/* [WITH ...] DELETE FROM t [[AS] alias] [USING ...] [WHERE ...] [RETURNING ...] */
 typedef struct sql_delete {
     sql_qname_t *table;
     const char *alias;
     sql_list_t *using_from;   /* sql_from_t *; NULL if none */
     sql_expr_t *where;
     sql_list_t *returning;
+    sql_select_t *with;       /* WITH before DELETE; NULL if none */
 } sql_delete_t;
+
+/* TRUNCATE [TABLE] [ONLY] t [*], ... [RESTART IDENTITY | CONTINUE IDENTITY] [CASCADE | RESTRICT] */
+typedef struct sql_truncate {
+    sql_list_t *tables;       /* sql_qname_t * */
+    bool restart_identity;
+    sql_drop_behavior_t behavior;
+} sql_truncate_t;
 
 typedef struct sql_subscribe sql_subscribe_t;
 
@@ -591,6 +628,7 @@ typedef enum sql_stmt_kind {
     SQL_STMT_UPDATE,          /* update */
     SQL_STMT_DELETE,          /* delete_ */
     SQL_STMT_COPY,            /* copy */
+    SQL_STMT_TRUNCATE,        /* truncate */
     SQL_STMT_SUBSCRIBE,       /* subscribe */
     SQL_STMT_SHOW_OBJECTS,    /* show: SHOW SOURCES / TABLES / VIEWS / MATERIALIZED VIEWS / INDEXES / OBJECTS / ... */
     SQL_STMT_SHOW_COLUMNS,    /* show: SHOW COLUMNS FROM x */
@@ -645,6 +683,7 @@ struct sql_stmt {
     sql_update_t *update;
     sql_delete_t *delete_;
     sql_copy_t *copy;
+    sql_truncate_t *truncate;
     sql_subscribe_t *subscribe;
     sql_show_t *show;
     sql_explain_t *explain;

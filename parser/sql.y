@@ -53,10 +53,11 @@
        XMLNAMESPACES XMLPARSE XMLPI XMLROOT XMLSERIALIZE XMLTABLE YEAR ZONE.
 
 /* Unreserved PostgreSQL keywords of the DDL/DML statements, window functions and CTEs. */
-%token ALTER CASCADE COLUMNS COPY CSV CURRENT DATABASE DEALLOCATE DELETE DELIMITER DROP EXCLUDE EXECUTE
-       EXPLAIN FOLLOWING GROUPS HEADER IF_P INDEX INDEXES INSERT KEY LOAD MATERIALIZED NEXT OPERATOR
-       ORDINALITY OTHERS PARTITION PRECEDING PREPARE QUOTE RANGE RECURSIVE RENAME REPLACE RESTRICT ROWS
-       SCHEMAS STDIN STDOUT TABLES TEXT TIES UNBOUNDED UPDATE VIEW VIEWS.
+%token ALTER CASCADE COLUMNS CONFLICT CONTINUE COPY CSV CURRENT DATABASE DEALLOCATE DELETE DELIMITER DROP
+       EXCLUDE EXECUTE EXPLAIN FOLLOWING GROUPS HEADER IDENTITY IF_P INDEX INDEXES INSERT KEY LOAD
+       MATERIALIZED NEXT NOTHING OPERATOR ORDINALITY OTHERS PARTITION PRECEDING PREPARE QUOTE RANGE
+       RECURSIVE RENAME REPLACE RESTART RESTRICT ROWS SCHEMAS STDIN STDOUT TABLES TEXT TIES TRUNCATE
+       UNBOUNDED UPDATE VIEW VIEWS.
 
 /* eddy's own words (not PostgreSQL keywords; unreserved here). */
 %token AUCTION BROKER BYTES COUNTER DATABASES DELIMITED FILE FORMAT GENERATOR JSON KAFKA OBJECTS PLAN
@@ -114,6 +115,10 @@ stmt(A) ::= insert_stmt(S).      { A = S; }
 stmt(A) ::= update_stmt(S).      { A = S; }
 stmt(A) ::= delete_stmt(S).      { A = S; }
 stmt(A) ::= copy_stmt(S).        { A = S; }
+stmt(A) ::= truncate_stmt(S).    { A = S; }
+stmt(A) ::= with_clause(W) insert_stmt(S). { A = sql__dml_with(ctx, S, W); }
+stmt(A) ::= with_clause(W) update_stmt(S). { A = sql__dml_with(ctx, S, W); }
+stmt(A) ::= with_clause(W) delete_stmt(S). { A = sql__dml_with(ctx, S, W); }
 stmt(A) ::= subscribe_stmt(S).   { A = sql__stmt_subscribe(ctx, S); }
 stmt(A) ::= show_object_stmt(S). { A = S; }
 stmt(A) ::= explain_stmt(S).     { A = S; }
@@ -466,8 +471,8 @@ opt_column ::= .
 /////////////////////////////////////////////////// INSERT / UPDATE / DELETE ////
 
 %type insert_stmt {sql_stmt_t *}
-insert_stmt(A) ::= INSERT INTO insert_target(T) insert_rest(R) returning_clause(X).
-        { A = sql__insert(ctx, T, R, X); }
+insert_stmt(A) ::= INSERT INTO insert_target(T) insert_rest(R) opt_on_conflict(C) returning_clause(X).
+        { A = sql__insert(ctx, T, R, C, X); }
 
 /* The target and the alias in a scratch FROM item. */
 %type insert_target {sql_from_t *}
@@ -483,6 +488,17 @@ insert_rest(A) ::= DEFAULT VALUES.               { A = sql__insert_rest(ctx, NUL
 %type insert_column_list {sql_list_t *}
 insert_column_list(A) ::= colid(N).              { A = sql__list1(ctx, sql__assign(ctx, &N, NULL)); }
 insert_column_list(A) ::= insert_column_list(L) COMMA colid(N). { A = sql__list_add(ctx, L, sql__assign(ctx, &N, NULL)); }
+
+/* ON CONFLICT: parsed so that the binder can say it is not supported yet, at its place. */
+%type opt_on_conflict {sql_on_conflict_t *}
+opt_on_conflict(A) ::= ON(K) CONFLICT opt_conf_expr(E) DO NOTHING. { A = sql__on_conflict(ctx, &K, E, false, NULL, NULL); }
+opt_on_conflict(A) ::= ON(K) CONFLICT opt_conf_expr(E) DO UPDATE SET set_clause_list(S) where_clause(W).
+        { A = sql__on_conflict(ctx, &K, E, true, S, W); }
+opt_on_conflict(A) ::= .                         { A = NULL; }
+%type opt_conf_expr {sql_on_conflict_t *}
+opt_conf_expr(A) ::= LP sortby_list(L) RP where_clause(W). { A = sql__conf_expr(ctx, L, W, NULL); }
+opt_conf_expr(A) ::= ON CONSTRAINT colid(N).     { A = sql__conf_expr(ctx, NULL, NULL, &N); }
+opt_conf_expr(A) ::= .                           { A = sql__conf_expr(ctx, NULL, NULL, NULL); }
 
 %type returning_clause {sql_list_t *}
 returning_clause(A) ::= RETURNING target_list(L). { A = L; }
@@ -504,6 +520,10 @@ set_clause_list(A) ::= set_clause(C).            { A = sql__list1(ctx, C); }
 set_clause_list(A) ::= set_clause_list(L) COMMA set_clause(C). { A = sql__list_add(ctx, L, C); }
 %type set_clause {sql_assign_t *}
 set_clause(A) ::= colid(N) EQ a_expr(E).         { A = sql__assign(ctx, &N, E); }
+set_clause(A) ::= LP(K) set_target_list(L) RP EQ a_expr(E). { A = sql__assign_multi(ctx, &K, L, E); }
+%type set_target_list {sql_list_t *}
+set_target_list(A) ::= colid(N).                 { A = sql__list1(ctx, sql__assign(ctx, &N, NULL)); }
+set_target_list(A) ::= set_target_list(L) COMMA colid(N). { A = sql__list_add(ctx, L, sql__assign(ctx, &N, NULL)); }
 
 %type delete_stmt {sql_stmt_t *}
 delete_stmt(A) ::= DELETE FROM relation_opt_alias(T) using_clause(U) where_clause(W) returning_clause(X).
@@ -511,6 +531,24 @@ delete_stmt(A) ::= DELETE FROM relation_opt_alias(T) using_clause(U) where_claus
 %type using_clause {sql_list_t *}
 using_clause(A) ::= USING from_list(L).          { A = L; }
 using_clause(A) ::= .                            { A = NULL; }
+
+/* TRUNCATE: ONLY and t * are accepted and mean nothing more (eddy has no inheritance). */
+%type truncate_stmt {sql_stmt_t *}
+truncate_stmt(A) ::= TRUNCATE opt_table truncate_list(L) opt_restart_seqs(R) opt_drop_behavior(B).
+        { A = sql__truncate(ctx, L, R, B); }
+opt_table ::= TABLE.
+opt_table ::= .
+%type truncate_list {sql_list_t *}
+truncate_list(A) ::= truncate_rel(N).            { A = sql__list1(ctx, N); }
+truncate_list(A) ::= truncate_list(L) COMMA truncate_rel(N). { A = sql__list_add(ctx, L, N); }
+%type truncate_rel {sql_qname_t *}
+truncate_rel(A) ::= qname(N).                    { A = N; }
+truncate_rel(A) ::= qname(N) STAR.               { A = N; }
+truncate_rel(A) ::= ONLY qname(N).               { A = N; }
+%type opt_restart_seqs {bool}
+opt_restart_seqs(A) ::= RESTART IDENTITY.        { A = true; }
+opt_restart_seqs(A) ::= CONTINUE IDENTITY.       { A = false; }
+opt_restart_seqs(A) ::= .                        { A = false; }
 
 ////////////////////////////////////////////////////// COPY / SUBSCRIBE ////
 
@@ -702,6 +740,13 @@ cte_list(A) ::= cte_list(L) COMMA common_table_expr(C). { A = sql__list_add(ctx,
 %type common_table_expr {sql_cte_t *}
 common_table_expr(A) ::= colid(N) opt_column_list(C) AS opt_materialized(M) select_with_parens(S).
         { A = sql__cte(ctx, &N, C, M, S); }
+/* A data-modifying WITH query: parsed so that the binder can refuse it at its place. */
+common_table_expr(A) ::= colid(N) opt_column_list(C) AS opt_materialized(M) LP cte_dml(S) RP.
+        { A = sql__cte_dml(ctx, &N, C, M, S); }
+%type cte_dml {sql_stmt_t *}
+cte_dml(A) ::= insert_stmt(S).                   { A = S; }
+cte_dml(A) ::= update_stmt(S).                   { A = S; }
+cte_dml(A) ::= delete_stmt(S).                   { A = S; }
 %type opt_materialized {int}
 opt_materialized(A) ::= MATERIALIZED.            { A = 1; }
 opt_materialized(A) ::= NOT MATERIALIZED.        { A = 0; }
@@ -1478,6 +1523,12 @@ unreserved_keyword(A) ::= ALTER(T). { A = T; }
 unreserved_keyword(A) ::= CASCADE(T). { A = T; }
 unreserved_keyword(A) ::= COLUMNS(T). { A = T; }
 unreserved_keyword(A) ::= COPY(T). { A = T; }
+unreserved_keyword(A) ::= TRUNCATE(T). { A = T; }
+unreserved_keyword(A) ::= RESTART(T). { A = T; }
+unreserved_keyword(A) ::= NOTHING(T). { A = T; }
+unreserved_keyword(A) ::= IDENTITY(T). { A = T; }
+unreserved_keyword(A) ::= CONTINUE(T). { A = T; }
+unreserved_keyword(A) ::= CONFLICT(T). { A = T; }
 unreserved_keyword(A) ::= CSV(T). { A = T; }
 unreserved_keyword(A) ::= CURRENT(T). { A = T; }
 unreserved_keyword(A) ::= DATABASE(T). { A = T; }
@@ -1741,6 +1792,12 @@ bare_label_keyword(A) ::= ALTER(T). { A = T; }
 bare_label_keyword(A) ::= CASCADE(T). { A = T; }
 bare_label_keyword(A) ::= COLUMNS(T). { A = T; }
 bare_label_keyword(A) ::= COPY(T). { A = T; }
+bare_label_keyword(A) ::= TRUNCATE(T). { A = T; }
+bare_label_keyword(A) ::= RESTART(T). { A = T; }
+bare_label_keyword(A) ::= NOTHING(T). { A = T; }
+bare_label_keyword(A) ::= IDENTITY(T). { A = T; }
+bare_label_keyword(A) ::= CONTINUE(T). { A = T; }
+bare_label_keyword(A) ::= CONFLICT(T). { A = T; }
 bare_label_keyword(A) ::= CSV(T). { A = T; }
 bare_label_keyword(A) ::= CURRENT(T). { A = T; }
 bare_label_keyword(A) ::= DATABASE(T). { A = T; }

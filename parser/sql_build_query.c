@@ -58,6 +58,13 @@ sql_cte_t *sql__cte(sql_pctx_t *ctx, const sql_token_t *name, sql_list_t *cols, 
     return c;
 }
 
+sql_cte_t *sql__cte_dml(sql_pctx_t *ctx, const sql_token_t *name, sql_list_t *cols, int materialized, sql_stmt_t *dml)
+{
+    sql_cte_t *c = sql__cte(ctx, name, cols, materialized, NULL);
+    c->dml = dml;
+    return c;
+}
+
 /* ========================================================== FROM */
 
 /* TABLE name is SELECT * FROM name, as PostgreSQL's grammar expands it. */

@@ -356,13 +356,74 @@ static sql_qname_t *target_name(sql_pctx_t *ctx, const sql_from_t *f)
     return q;
 }
 
-sql_stmt_t *sql__insert(sql_pctx_t *ctx, sql_from_t *target, sql_insert_t *rest, sql_list_t *returning)
+sql_stmt_t *sql__insert(sql_pctx_t *ctx, sql_from_t *target, sql_insert_t *rest, sql_on_conflict_t *on_conflict,
+                        sql_list_t *returning)
 {
     sql_stmt_t *s = stmt_of(ctx, SQL_STMT_INSERT);
     rest->table = target_name(ctx, target);
     rest->alias = target->alias;
+    rest->on_conflict = on_conflict;
     rest->returning = returning;
     s->insert = rest;
+    return s;
+}
+
+sql_assign_t *sql__assign_multi(sql_pctx_t *ctx, const sql_token_t *lp, sql_list_t *columns, sql_expr_t *value)
+{
+    sql_assign_t *a = cm_arena_zalloc(ctx->arena, sizeof(*a));
+    a->pos = lp->pos;
+    a->columns = columns;
+    a->value = value;
+    return a;
+}
+
+sql_on_conflict_t *sql__conf_expr(sql_pctx_t *ctx, sql_list_t *keys, sql_expr_t *where, const sql_token_t *constraint)
+{
+    sql_on_conflict_t *c = cm_arena_zalloc(ctx->arena, sizeof(*c));
+    c->keys = keys;
+    c->keys_where = where;
+    c->constraint = constraint ? constraint->str : NULL;
+    return c;
+}
+
+sql_on_conflict_t *sql__on_conflict(sql_pctx_t *ctx, const sql_token_t *on, sql_on_conflict_t *c, bool do_update,
+                                    sql_list_t *set, sql_expr_t *where)
+{
+    (void)ctx;
+    c->pos = on->pos;
+    c->do_update = do_update;
+    c->set = set;
+    c->where = where;
+    return c;
+}
+
+sql_stmt_t *sql__dml_with(sql_pctx_t *ctx, sql_stmt_t *s, sql_select_t *with)
+{
+    (void)ctx;
+    switch (s->kind) {
+    case SQL_STMT_INSERT:
+        s->insert->with = with;
+        break;
+    case SQL_STMT_UPDATE:
+        s->update->with = with;
+        break;
+    case SQL_STMT_DELETE:
+        s->delete_->with = with;
+        break;
+    default:
+        break;
+    }
+    return s;
+}
+
+sql_stmt_t *sql__truncate(sql_pctx_t *ctx, sql_list_t *tables, bool restart_identity, int behavior)
+{
+    sql_stmt_t *s = stmt_of(ctx, SQL_STMT_TRUNCATE);
+    sql_truncate_t *t = cm_arena_zalloc(ctx->arena, sizeof(*t));
+    t->tables = tables;
+    t->restart_identity = restart_identity;
+    t->behavior = (sql_drop_behavior_t)behavior;
+    s->truncate = t;
     return s;
 }
 

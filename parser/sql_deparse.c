@@ -587,7 +587,7 @@ void sql__dp_window(const sql_window_t *w, cm_buf_t *out)
 }
 
 /* WITH [RECURSIVE] name [(cols)] AS [[NOT] MATERIALIZED] (query), ... */
-static void dp_with(const sql_select_t *s, cm_buf_t *out)
+void sql__dp_with(const sql_select_t *s, cm_buf_t *out)
 {
     cm_buf_put_str(out, s->with_recursive ? "WITH RECURSIVE " : "WITH ");
     for (int i = 0; i < s->with->count; i++) {
@@ -601,7 +601,10 @@ static void dp_with(const sql_select_t *s, cm_buf_t *out)
             cm_buf_put_u8(out, ')');
         }
         cm_buf_put_str(out, c->materialized < 0 ? " AS (" : c->materialized ? " AS MATERIALIZED (" : " AS NOT MATERIALIZED (");
-        sql_deparse_select(c->query, out);
+        if (c->dml)
+            sql_deparse_stmt(c->dml, out);
+        else
+            sql_deparse_select(c->query, out);
         cm_buf_put_u8(out, ')');
     }
     cm_buf_put_u8(out, ' ');
@@ -611,7 +614,7 @@ void sql_deparse_select(const sql_select_t *s, cm_buf_t *out)
 {
     static const char *const ops[] = {"", "UNION", "INTERSECT", "EXCEPT"};
     if (s->with)
-        dp_with(s, out);
+        sql__dp_with(s, out);
     if (s->op != SQL_SETOP_NONE) {
         cm_buf_put_u8(out, '(');
         sql_deparse_select(s->larg, out);

@@ -281,8 +281,33 @@ static void dp_returning(const sql_list_t *returning, cm_buf_t *out)
     sql__dp_targets(returning, out);
 }
 
+static void dp_where(const sql_expr_t *where, cm_buf_t *out);
+static void dp_set(const sql_list_t *set, cm_buf_t *out);
+
+static void dp_on_conflict(const sql_on_conflict_t *c, cm_buf_t *out)
+{
+    cm_buf_put_str(out, " ON CONFLICT");
+    if (c->keys) {
+        sql__dp_sort(c->keys, " (", out);
+        cm_buf_put_u8(out, ')');
+        dp_where(c->keys_where, out);
+    } else if (c->constraint) {
+        cm_buf_put_str(out, " ON CONSTRAINT ");
+        sql_deparse_ident(c->constraint, out);
+    }
+    if (!c->do_update) {
+        cm_buf_put_str(out, " DO NOTHING");
+        return;
+    }
+    cm_buf_put_str(out, " DO UPDATE");
+    dp_set(c->set, out);
+    dp_where(c->where, out);
+}
+
 static void dp_insert(const sql_insert_t *i, cm_buf_t *out)
 {
+    if (i->with)
+        sql__dp_with(i->with, out);
     cm_buf_put_str(out, "INSERT INTO ");
     dp_target(i->table, i->alias, out);
     if (i->columns) {
@@ -301,6 +326,8 @@ static void dp_insert(const sql_insert_t *i, cm_buf_t *out)
     } else {
         cm_buf_put_str(out, " DEFAULT VALUES");
     }
+    if (i->on_conflict)
+        dp_on_conflict(i->on_conflict, out);
     dp_returning(i->returning, out);
 }
 
@@ -320,17 +347,35 @@ static void dp_where(const sql_expr_t *where, cm_buf_t *out)
     sql__dp_expr(where, out);
 }
 
-static void dp_update(const sql_update_t *u, cm_buf_t *out)
+/* SET a = x, (b, c) = y */
+static void dp_set(const sql_list_t *set, cm_buf_t *out)
 {
-    cm_buf_put_str(out, "UPDATE ");
-    dp_target(u->table, u->alias, out);
-    for (int i = 0; i < u->set->count; i++) {
-        const sql_assign_t *a = u->set->items[i];
+    for (int i = 0; i < sql_list_len(set); i++) {
+        const sql_assign_t *a = set->items[i];
         cm_buf_put_str(out, i ? ", " : " SET ");
-        sql_deparse_ident(a->column, out);
+        if (a->columns) {
+            cm_buf_put_u8(out, '(');
+            for (int k = 0; k < a->columns->count; k++) {
+                if (k)
+                    cm_buf_put_str(out, ", ");
+                sql_deparse_ident(((const sql_assign_t *)a->columns->items[k])->column, out);
+            }
+            cm_buf_put_u8(out, ')');
+        } else {
+            sql_deparse_ident(a->column, out);
+        }
         cm_buf_put_str(out, " = ");
         sql__dp_expr(a->value, out);
     }
+}
+
+static void dp_update(const sql_update_t *u, cm_buf_t *out)
+{
+    if (u->with)
+        sql__dp_with(u->with, out);
+    cm_buf_put_str(out, "UPDATE ");
+    dp_target(u->table, u->alias, out);
+    dp_set(u->set, out);
     dp_from_list(" FROM ", u->from, out);
     dp_where(u->where, out);
     dp_returning(u->returning, out);
@@ -338,11 +383,29 @@ static void dp_update(const sql_update_t *u, cm_buf_t *out)
 
 static void dp_delete(const sql_delete_t *d, cm_buf_t *out)
 {
+    if (d->with)
+        sql__dp_with(d->with, out);
     cm_buf_put_str(out, "DELETE FROM ");
     dp_target(d->table, d->alias, out);
     dp_from_list(" USING ", d->using_from, out);
     dp_where(d->where, out);
     dp_returning(d->returning, out);
+}
+
+static void dp_truncate(const sql_truncate_t *t, cm_buf_t *out)
+{
+    cm_buf_put_str(out, "TRUNCATE ");
+    for (int i = 0; i < t->tables->count; i++) {
+        if (i)
+            cm_buf_put_str(out, ", ");
+        dp_qname(t->tables->items[i], out);
+    }
+    if (t->restart_identity)
+        cm_buf_put_str(out, " RESTART IDENTITY");
+    if (t->behavior == SQL_DROP_CASCADE)
+        cm_buf_put_str(out, " CASCADE");
+    else if (t->behavior == SQL_DROP_RESTRICT)
+        cm_buf_put_str(out, " RESTRICT");
 }
 
 /* ================================================== COPY / SUBSCRIBE */
@@ -504,6 +567,7 @@ const char *sql_stmt_name(const sql_stmt_t *s)
     case SQL_STMT_UPDATE: return "UPDATE";
     case SQL_STMT_DELETE: return "DELETE";
     case SQL_STMT_COPY: return "COPY";
+    case SQL_STMT_TRUNCATE: return "TRUNCATE";
     case SQL_STMT_SUBSCRIBE: return "SUBSCRIBE";
     case SQL_STMT_SHOW_OBJECTS: {
         static const char *const shows[] = {"SHOW TABLES", "SHOW SOURCES", "SHOW VIEWS", "SHOW MATERIALIZED VIEWS",
@@ -656,6 +720,9 @@ void sql_deparse_stmt(const sql_stmt_t *s, cm_buf_t *out)
         break;
     case SQL_STMT_COPY:
         dp_copy(s->copy, out);
+        break;
+    case SQL_STMT_TRUNCATE:
+        dp_truncate(s->truncate, out);
         break;
     case SQL_STMT_SUBSCRIBE:
         dp_subscribe(s->subscribe, out);

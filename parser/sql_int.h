@@ -228,7 +228,17 @@ sql_option_t *sql__option_legacy_str(sql_pctx_t *ctx, const sql_token_t *kw, con
 
 sql_assign_t *sql__assign(sql_pctx_t *ctx, const sql_token_t *column, sql_expr_t *value);
 sql_insert_t *sql__insert_rest(sql_pctx_t *ctx, sql_list_t *cols, sql_select_t *query);
-sql_stmt_t *sql__insert(sql_pctx_t *ctx, sql_from_t *target, sql_insert_t *rest, sql_list_t *returning);
+sql_stmt_t *sql__insert(sql_pctx_t *ctx, sql_from_t *target, sql_insert_t *rest, sql_on_conflict_t *on_conflict,
+                        sql_list_t *returning);
+/* SET (a, b) = value; lp is its parenthesis. */
+sql_assign_t *sql__assign_multi(sql_pctx_t *ctx, const sql_token_t *lp, sql_list_t *columns, sql_expr_t *value);
+/* ON CONFLICT's arbiter (keys and their WHERE, or ON CONSTRAINT name), then its action. */
+sql_on_conflict_t *sql__conf_expr(sql_pctx_t *ctx, sql_list_t *keys, sql_expr_t *where, const sql_token_t *constraint);
+sql_on_conflict_t *sql__on_conflict(sql_pctx_t *ctx, const sql_token_t *on, sql_on_conflict_t *c, bool do_update,
+                                    sql_list_t *set, sql_expr_t *where);
+/* WITH ... before INSERT, UPDATE or DELETE. */
+sql_stmt_t *sql__dml_with(sql_pctx_t *ctx, sql_stmt_t *s, sql_select_t *with);
+sql_stmt_t *sql__truncate(sql_pctx_t *ctx, sql_list_t *tables, bool restart_identity, int behavior);
 sql_stmt_t *sql__update(sql_pctx_t *ctx, sql_from_t *target, sql_list_t *set, sql_list_t *from, sql_expr_t *where,
                         sql_list_t *returning);
 sql_stmt_t *sql__delete(sql_pctx_t *ctx, sql_from_t *target, sql_list_t *using_from, sql_expr_t *where,
@@ -253,6 +263,7 @@ sql_stmt_t *sql__deallocate(sql_pctx_t *ctx, const sql_token_t *name);
 sql_select_t *sql__with(sql_pctx_t *ctx, const sql_token_t *kw, bool recursive, sql_list_t *ctes);
 sql_select_t *sql__select_with(sql_pctx_t *ctx, sql_select_t *s, sql_select_t *with);
 sql_cte_t *sql__cte(sql_pctx_t *ctx, const sql_token_t *name, sql_list_t *cols, int materialized, sql_select_t *q);
+sql_cte_t *sql__cte_dml(sql_pctx_t *ctx, const sql_token_t *name, sql_list_t *cols, int materialized, sql_stmt_t *dml);
 sql_select_t *sql__table_select(sql_pctx_t *ctx, const sql_token_t *kw, sql_expr_t *name);
 sql_from_t *sql__func_table(sql_pctx_t *ctx, sql_expr_t *func, bool ordinality);
 sql_from_t *sql__from_function(sql_pctx_t *ctx, sql_from_t *f, sql_from_t *alias, bool lateral);
@@ -282,6 +293,7 @@ void sql__dp_from(const sql_from_t *f, cm_buf_t *out);
 void sql__dp_targets(const sql_list_t *targets, cm_buf_t *out);
 void sql__dp_window(const sql_window_t *w, cm_buf_t *out);
 void sql__dp_ident_list(const sql_list_t *names, cm_buf_t *out);   /* a, b, c (no parentheses) */
+void sql__dp_with(const sql_select_t *s, cm_buf_t *out);            /* WITH [RECURSIVE] ..., then a space */
 
 /* The lemon entry points (generated; declared here because lemon emits no prototypes). */
 void *sql_parserAlloc(void *(*alloc)(size_t), sql_pctx_t *ctx);

@@ -116,7 +116,7 @@ static bool word_in(const char *w, const char *const *set)
 static const char *const unsupported_leads[] = {
     "analyse", "analyze", "call", "checkpoint", "close", "cluster", "comment", "declare", "do", "fetch", "grant",
     "import", "listen", "load", "lock", "merge", "move", "notify", "reassign", "refresh", "reindex", "release",
-    "revoke", "savepoint", "security", "tail", "truncate", "unlisten", "vacuum", NULL,
+    "revoke", "savepoint", "security", "tail", "unlisten", "vacuum", NULL,
 };
 /* Words between CREATE/DROP/ALTER and the object type that the name leaves out. */
 static const char *const object_modifiers[] = {

@@ -237,6 +237,7 @@ static bool bind_command(pln_binder_t *b, const sql_stmt_t *s, pln_stmt_t *st)
     case SQL_STMT_UPDATE:
     case SQL_STMT_DELETE:
     case SQL_STMT_COPY:
+    case SQL_STMT_TRUNCATE:
     case SQL_STMT_SUBSCRIBE:
     case SQL_STMT_SHOW_OBJECTS:
     case SQL_STMT_SHOW_COLUMNS:
