@@ -333,6 +333,8 @@ typedef struct sql_option {
     int pos;
     const char *name;         /* lower-case words joined by one space: "tail", "tick interval", "up to" */
     sql_expr_t *value;        /* CONST: string (bare words become strings), number or boolean; NULL if none */
+    sql_list_t *names;        /* COPY's name (a, b): the names (const char *); NULL if none */
+    bool star;                /* COPY's name *: every column */
 } sql_option_t;
 
 /* Catalog object kinds, as statements name them. */
@@ -489,6 +491,7 @@ typedef struct sql_assign {
     const char *column;
     sql_expr_t *value;
     sql_list_t *columns;
+    const char *field;        /* SET a.f = ..., INSERT ... (a.f): a field of the column; NULL if none */
 } sql_assign_t;
 
 /*

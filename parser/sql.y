@@ -488,6 +488,9 @@ insert_rest(A) ::= DEFAULT VALUES.               { A = sql__insert_rest(ctx, NUL
 %type insert_column_list {sql_list_t *}
 insert_column_list(A) ::= colid(N).              { A = sql__list1(ctx, sql__assign(ctx, &N, NULL)); }
 insert_column_list(A) ::= insert_column_list(L) COMMA colid(N). { A = sql__list_add(ctx, L, sql__assign(ctx, &N, NULL)); }
+insert_column_list(A) ::= colid(N) DOT colid(F). { A = sql__list1(ctx, sql__assign(ctx, &N, NULL)); ((sql_assign_t *)A->items[0])->field = F.str; }
+insert_column_list(A) ::= insert_column_list(L) COMMA colid(N) DOT colid(F).
+        { A = sql__list_add(ctx, L, sql__assign(ctx, &N, NULL)); ((sql_assign_t *)A->items[A->count - 1])->field = F.str; }
 
 /* ON CONFLICT: parsed so that the binder can say it is not supported yet, at its place. */
 %type opt_on_conflict {sql_on_conflict_t *}
@@ -520,6 +523,7 @@ set_clause_list(A) ::= set_clause(C).            { A = sql__list1(ctx, C); }
 set_clause_list(A) ::= set_clause_list(L) COMMA set_clause(C). { A = sql__list_add(ctx, L, C); }
 %type set_clause {sql_assign_t *}
 set_clause(A) ::= colid(N) EQ a_expr(E).         { A = sql__assign(ctx, &N, E); }
+set_clause(A) ::= colid(N) DOT colid(F) EQ a_expr(E). { A = sql__assign(ctx, &N, E); A->field = F.str; }
 set_clause(A) ::= LP(K) set_target_list(L) RP EQ a_expr(E). { A = sql__assign_multi(ctx, &K, L, E); }
 %type set_target_list {sql_list_t *}
 set_target_list(A) ::= colid(N).                 { A = sql__list1(ctx, sql__assign(ctx, &N, NULL)); }
@@ -575,12 +579,15 @@ copy_generic_list(A) ::= copy_generic_list(L) COMMA copy_generic(O). { A = sql__
 %type copy_generic {sql_option_t *}
 copy_generic(A) ::= collabel(N).                 { A = sql__option(ctx, sql__option_word(ctx, NULL, &N), NULL); }
 copy_generic(A) ::= collabel(N) generic_option_arg(V). { A = sql__option(ctx, sql__option_word(ctx, NULL, &N), V); }
+copy_generic(A) ::= collabel(N) LP name_list(L) RP. { A = sql__option_word(ctx, NULL, &N); A->names = L; }
+copy_generic(A) ::= collabel(N) STAR.            { A = sql__option_word(ctx, NULL, &N); A->star = true; }
 %type copy_legacy_list {sql_list_t *}
 copy_legacy_list(A) ::= copy_legacy(O).          { A = sql__list1(ctx, O); }
 copy_legacy_list(A) ::= copy_legacy_list(L) copy_legacy(O). { A = sql__list_add(ctx, L, O); }
 %type copy_legacy {sql_option_t *}
 copy_legacy(A) ::= BINARY(K).                    { A = sql__option_legacy(ctx, &K, "format", "binary"); }
 copy_legacy(A) ::= CSV(K).                       { A = sql__option_legacy(ctx, &K, "format", "csv"); }
+copy_legacy(A) ::= FREEZE(K).                    { A = sql__option_legacy(ctx, &K, "freeze", NULL); }
 copy_legacy(A) ::= HEADER(K).                    { A = sql__option_legacy(ctx, &K, "header", NULL); }
 copy_legacy(A) ::= DELIMITER(K) opt_as SCONST(S). { A = sql__option_legacy_str(ctx, &K, "delimiter", &S); }
 copy_legacy(A) ::= NULL(K) opt_as SCONST(S).     { A = sql__option_legacy_str(ctx, &K, "null", &S); }

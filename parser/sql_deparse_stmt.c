@@ -66,7 +66,13 @@ static void dp_options(const sql_list_t *opts, bool with_equals, cm_buf_t *out)
         if (i)
             cm_buf_put_str(out, ", ");
         dp_option_name(o->name, out);
-        if (o->value) {
+        if (o->names) {
+            cm_buf_put_str(out, " (");
+            sql__dp_ident_list(o->names, out);
+            cm_buf_put_u8(out, ')');
+        } else if (o->star) {
+            cm_buf_put_str(out, " *");
+        } else if (o->value) {
             cm_buf_put_str(out, with_equals ? " = " : " ");
             sql__dp_expr(o->value, out);
         }
@@ -317,6 +323,10 @@ static void dp_insert(const sql_insert_t *i, cm_buf_t *out)
             if (k)
                 cm_buf_put_str(out, ", ");
             sql_deparse_ident(a->column, out);
+            if (a->field) {
+                cm_buf_put_u8(out, '.');
+                sql_deparse_ident(a->field, out);
+            }
         }
         cm_buf_put_u8(out, ')');
     }
@@ -363,6 +373,10 @@ static void dp_set(const sql_list_t *set, cm_buf_t *out)
             cm_buf_put_u8(out, ')');
         } else {
             sql_deparse_ident(a->column, out);
+            if (a->field) {
+                cm_buf_put_u8(out, '.');
+                sql_deparse_ident(a->field, out);
+            }
         }
         cm_buf_put_str(out, " = ");
         sql__dp_expr(a->value, out);
