@@ -338,6 +338,121 @@ typedef struct plan {
     bool blocking;                /* contains a call that may sleep (pg_sleep): run off the loop */
 } plan_t;
 
+/* ------------------------------------------------------------ writes
+ * A bound INSERT, UPDATE, DELETE, COPY ... FROM STDIN or TRUNCATE: what a
+ * write does to one table, and everything its executor checks on the way,
+ * with nothing that points into the planner or the catalog. Expressions
+ * are ty_expr_t over the row they say (COLUMN i = the table's column i).
+ * docs/architecture.md ("Writes: binding") says how to run one. */
+
+typedef enum plan_write_kind {
+    PLAN_WRITE_INSERT,            /* INSERT ... VALUES | SELECT | DEFAULT VALUES */
+    PLAN_WRITE_UPDATE,            /* UPDATE ... SET ... [FROM ...] [WHERE ...] */
+    PLAN_WRITE_DELETE,            /* DELETE ... [USING ...] [WHERE ...] */
+    PLAN_WRITE_TRUNCATE,          /* TRUNCATE: every row goes (one plan_write_t per table, through next) */
+    PLAN_WRITE_COPY,              /* COPY t [(cols)] FROM STDIN: rows parsed from the client's data */
+} plan_write_kind_t;
+
+/*
+ * A PRIMARY KEY or UNIQUE constraint. No two rows of the table may agree
+ * on all of cols, or the write fails with 23505 `duplicate key value
+ * violates unique constraint "<name>"`, detail `Key (a, b)=(1, x) already
+ * exists.` (the columns' names, the values as text). A row with a NULL in
+ * any of cols never conflicts (PostgreSQL's NULLS DISTINCT).
+ */
+typedef struct plan_write_key {
+    const char *name;             /* t_pkey, t_a_key, t_a_b_key or the declared name (the index's name) */
+    bool primary;
+    int ncols;
+    const int *cols;              /* the key's columns, 0-based table column indexes, in key order */
+} plan_write_key_t;
+
+/*
+ * A CHECK constraint: expr (boolean, over the table's row) must not be
+ * false for a written row, or the write fails with 23514 `new row for
+ * relation "<table>" violates check constraint "<name>"`, detail `Failing
+ * row contains (<the row's values as text, NULL as null>).`. NULL passes.
+ */
+typedef struct plan_write_check {
+    const char *name;
+    ty_expr_t *expr;
+} plan_write_check_t;
+
+typedef enum plan_copy_format { PLAN_COPY_TEXT, PLAN_COPY_CSV, PLAN_COPY_BINARY } plan_copy_format_t;
+typedef enum plan_copy_header { PLAN_COPY_HEADER_NONE, PLAN_COPY_HEADER_SKIP, PLAN_COPY_HEADER_MATCH } plan_copy_header_t;
+
+/*
+ * COPY FROM STDIN's options, validated and with PostgreSQL's defaults
+ * filled in (ProcessCopyOptions): text uses delimiter '\t' and null "\N";
+ * csv ',' and "" with quote '"' and escape = quote. Strings are
+ * NUL-terminated; delimiter, quote and escape are one byte each.
+ */
+typedef struct plan_copy {
+    plan_copy_format_t format;
+    plan_copy_header_t header;    /* SKIP: the first line is skipped; MATCH: its fields must be the column names */
+    char delimiter;
+    const char *null_string;      /* a field equal to it (unquoted, in csv) is NULL */
+    char quote;                   /* csv only */
+    char escape;                  /* csv only */
+    bool freeze;                  /* FREEZE was asked for (eddy has nothing to freeze) */
+    int ncols;
+    const int *cols;              /* the input's fields in order: the table columns they fill; the others get defaults */
+    const bool *force_not_null;   /* csv, per input field: an unquoted null_string is not NULL; NULL: none */
+    const bool *force_null;       /* csv, per input field: a quoted null_string is NULL too; NULL: none */
+} plan_copy_t;
+
+typedef struct plan_write plan_write_t;
+struct plan_write {
+    plan_write_kind_t kind;
+    uint64_t item;                /* the table's catalog item id */
+    uint32_t table_oid;
+    const char *relname;          /* database.schema.name, quoted where needed (what EXPLAIN prints) */
+    const char *schema;           /* the table's schema and */
+    const char *name;             /* name, as PostgreSQL's messages and error fields (schema, table) name it */
+    int ncols;                    /* the table's columns, in order */
+    const plan_column_t *cols;
+    const bool *not_null;         /* per column: a NULL fails the write with 23502 `null value in column "a"
+                                     of relation "t" violates not-null constraint` + the Failing row detail */
+    ty_expr_t **defaults;         /* per column: its DEFAULT, coerced to the column (no columns, may be volatile);
+                                     NULL: none (NULL). INSERT and UPDATE plans have them in place already */
+    int nkeys;
+    const plan_write_key_t *keys; /* PRIMARY KEY first, then UNIQUE, in the order they were declared */
+    int nchecks;
+    const plan_write_check_t *checks; /* in name order, the order PostgreSQL checks them in */
+
+    /*
+     * The rows, one plan run per execution (parameters are the statement's):
+     *   INSERT: each row to insert: the table's ncols columns (coerced,
+     *           DEFAULTs filled in), then the nreturning RETURNING values.
+     *   UPDATE: each row to change: its old values (ncols), its new ones
+     *           (ncols, coerced; SET a = DEFAULT filled in), then RETURNING.
+     *   DELETE: each row to delete: its values (ncols), then RETURNING.
+     * The old values of UPDATE and DELETE come from a GET of the table,
+     * filtered by WHERE and joined with FROM / USING. NULL for TRUNCATE and COPY.
+     */
+    plan_t *plan;
+    /*
+     * UPDATE ... FROM and DELETE ... USING: plan gives each distinct old row
+     * once (DISTINCT ON the old values, PostgreSQL's "first match"), and it
+     * stands for every copy of that row in the table. Otherwise plan gives
+     * one row per table row it changes (a table without a key may hold equal rows).
+     */
+    bool each_value;
+    int nreturning;               /* RETURNING: its columns, computed by plan after the table's; 0: none */
+    const plan_column_t *returning;
+
+    const plan_copy_t *copy;      /* COPY */
+    const plan_write_t *next;     /* TRUNCATE a, b: b's; NULL at the end */
+
+    /*
+     * An error PostgreSQL raises only once the write runs (COPY's and
+     * TRUNCATE's checks, which it makes at execution; a write to a
+     * materialized view, refused at executor start): raised before
+     * anything is read or written. NULL: none.
+     */
+    const plan_error_t *error;
+};
+
 /* ------------------------------------------------------------ kernels
  * What every executor of a plan shares, so that the semantics of
  * aggregates, DISTINCT and set operations, ORDER BY and window frames are

@@ -30,6 +30,7 @@ typedef enum pln_kind {
     PLN_EXECUTE,          /* EXECUTE name [(args)]: arguments evaluated when it runs (pln_execute_params) */
     PLN_DEALLOCATE,       /* DEALLOCATE [PREPARE] name | ALL (prep_name NULL) */
     PLN_DDL,              /* CREATE / DROP / ALTER of catalog objects: planned into a change by pln_ddl_plan */
+    PLN_WRITE,            /* INSERT / UPDATE / DELETE / COPY FROM STDIN / TRUNCATE: write (plan.h's plan_write_t) */
 } pln_kind_t;
 
 /* One parsed statement, before binding: opaque to callers. */
@@ -81,6 +82,14 @@ typedef struct pln_stmt {
      */
     const char *prep_name;
     const struct sql_stmt *prep_src;
+
+    /*
+     * PLN_WRITE: the bound write. tag is PostgreSQL's command tag without
+     * its count ("INSERT", "UPDATE", "DELETE", "COPY", "TRUNCATE TABLE";
+     * CommandComplete says "INSERT 0 n", "UPDATE n", ...); ncols and cols
+     * are RETURNING's columns (0: no rows, Describe answers NoData).
+     */
+    plan_write_t *write;
 
     /* PLN_DDL: the statement, planned against the catalog only when it runs (pln_ddl_plan). */
     const struct pln_ddl *ddl;

@@ -298,6 +298,8 @@ static bool bind_stmt(cm_arena_t *arena, const pln_raw_t *raw, const char *sql, 
         ok = pln__bind_show(&b, s, st);
     } else if (s->kind == SQL_STMT_EXPLAIN) {
         ok = pln__bind_explain(&b, s, st);
+    } else if (pln__is_write(s)) {
+        ok = pln__bind_write(&b, s, st);
     } else {
         ok = bind_command(&b, s, st);
     }
@@ -321,8 +323,21 @@ static bool bind_stmt(cm_arena_t *arena, const pln_raw_t *raw, const char *sql, 
     st->nparams = b.nparams;
     st->param_types = b.param_types;
     if (cat && cat->snap &&
-        (b.nrels > 0 || st->kind == PLN_DDL || pln__is_show_catalog(s) || (s && s->kind == SQL_STMT_EXPLAIN)))
+        (b.nrels > 0 || st->kind == PLN_DDL || st->kind == PLN_WRITE || pln__is_show_catalog(s) ||
+         (s && s->kind == SQL_STMT_EXPLAIN)))
         st->catalog_index = cat_snap_index(cat->snap);
+    if (st->kind == PLN_WRITE) {
+        for (int i = 0; i < st->ncols; i++)
+            st->cols[i].typmod = pln__typmod_out(st->cols[i].type, st->cols[i].typmod);
+        /* Each plan of the write carries the statement's parameters and catalog index, as a query's does. */
+        for (plan_write_t *w = st->write; w; w = (plan_write_t *)w->next)
+            if (w->plan) {
+                w->plan->nparams = st->nparams;
+                w->plan->param_types = st->param_types;
+                w->plan->catalog_index = st->catalog_index;
+                w->plan->error = st->plan_error;
+            }
+    }
     if (st->kind == PLN_QUERY) {
         /* The plan carries what its statement knows, so that it can travel alone (plan_encode). */
         plan_t *pq = st->query;

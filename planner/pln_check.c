@@ -93,18 +93,18 @@ static sql_expr_t *unqualified(cm_arena_t *a, const sql_expr_t *e)
 }
 
 /* Where PostgreSQL's exprLocation puts an expression: its leftmost part (a + 1: at a). */
-static int leftmost(const sql_expr_t *e)
+int pln__leftmost(const sql_expr_t *e)
 {
     int p = e->pos;
     const sql_expr_t *kids[4] = {e->arg, e->left, e->right, e->def};
     for (int i = 0; i < 4; i++)
         if (kids[i]) {
-            int k = leftmost(kids[i]);
+            int k = pln__leftmost(kids[i]);
             if (k >= 0 && (p < 0 || k < p))
                 p = k;
         }
     for (int i = 0; e->kind != SQL_EXPR_SUBQUERY && i < sql_list_len(e->args); i++) {
-        int k = leftmost(e->args->items[i]);
+        int k = pln__leftmost(e->args->items[i]);
         if (k >= 0 && (p < 0 || k < p))
             p = k;
     }
@@ -129,7 +129,7 @@ static sql_constraint_t *check_one(pln_binder_t *b, const char *relname, pln_sco
     if (!x)
         return NULL;
     if (x->type != TY_BOOL && x->type != TY_UNKNOWN && !pln__can_coerce(x->type, TY_BOOL, PLN_CC_ASSIGNMENT)) {
-        pln__error(b, leftmost(con->expr), CM_ERRCODE_DATATYPE_MISMATCH, "argument of CHECK must be type boolean, not type %s",
+        pln__error(b, pln__leftmost(con->expr), CM_ERRCODE_DATATYPE_MISMATCH, "argument of CHECK must be type boolean, not type %s",
                    pln__type_name(b, x->type));
         return NULL;
     }

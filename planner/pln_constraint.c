@@ -141,6 +141,7 @@ static void add(cm_arena_t *a, const cat_item_t *t, pln_constraint_t *cs, int *n
     }
     c->name = con->name ? con->name : c->type == 'c' ? "?" : index_name(a, t, c, cs, *n);
     definition(a, t, c, con->expr);
+    c->expr = c->type == 'c' ? con->expr : NULL;
     c->oid = (t->oid / 4) * 8 + (uint32_t)*n;
     (*n)++;
 }

@@ -468,6 +468,14 @@ bool pln__with_begin(pln_binder_t *b, const sql_select_t *s)
         for (int k = 0; k < i; k++)
             if (strcmp(w->items[k].def->name, d->name) == 0)
                 return pln__error(b, d->pos, "42712", "WITH query name \"%s\" specified more than once", d->name);
+        if (d->dml) {
+            /* PostgreSQL runs a data-modifying WITH query only at the top level of a statement. */
+            if (b->scope)
+                return pln__error(b, d->pos, CM_ERRCODE_FEATURE_NOT_SUPPORTED,
+                                  "WITH clause containing a data-modifying statement must be at the top level");
+            return pln__error(b, d->pos, CM_ERRCODE_FEATURE_NOT_SUPPORTED,
+                              "data-modifying statements in WITH are not supported yet");
+        }
         w->items[i].def = d;
     }
     b->with = w;

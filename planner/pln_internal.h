@@ -224,6 +224,7 @@ typedef struct pln_constraint {
     const char *definition;       /* pg_get_constraintdef's text */
     uint32_t oid;                 /* in pg_constraint */
     uint32_t index_oid;           /* p, u: its index's OID in pg_class; 0: none listed */
+    const sql_expr_t *expr;       /* c: the condition as written in the table's create_sql */
 } pln_constraint_t;
 int pln__constraints_of(const cat_item_t *table, cm_arena_t *a, pln_constraint_t **out);
 /* A table's key columns (0-based): its PRIMARY KEY, else its first UNIQUE key; none: *n 0. */
@@ -246,6 +247,54 @@ bool pln__bind_show(pln_binder_t *b, const sql_stmt_t *s, pln_stmt_t *st);
 bool pln__bind_explain(pln_binder_t *b, const sql_stmt_t *s, pln_stmt_t *st);
 /* database.schema.name, each part quoted where needed (EXPLAIN's Get). */
 const char *pln__item_qualified(cm_arena_t *arena, const cat_item_t *it);
+
+/*
+ * pln_dml.c, pln_dml_insert.c, pln_dml_update.c, pln_copy.c: writes
+ * (INSERT, UPDATE, DELETE, COPY ... FROM STDIN, TRUNCATE) bound into a
+ * PLN_WRITE statement carrying a plan_write_t (plan.h).
+ */
+bool pln__is_write(const sql_stmt_t *s);
+bool pln__bind_write(pln_binder_t *b, const sql_stmt_t *s, pln_stmt_t *st);
+
+/* The table a write names, resolved and described; the errors its kind earns wait for their moment. */
+typedef struct pln_target {
+    const cat_item_t *item;
+    plan_write_t *w;              /* the table, its columns, NOT NULL, defaults, keys and checks */
+    const char *alias;            /* what its columns are qualified with: the alias, else its name */
+    const plan_error_t *analysis_error; /* a view: raised once the statement is analysed (PostgreSQL's rewriter) */
+    const plan_error_t *plan_error;     /* a source: raised when it is planned (kept for Bind) */
+    const plan_error_t *run_error;      /* a materialized view: raised when it runs (executor start) */
+} pln_target_t;
+/* Resolves name for a write of kind (errors as PostgreSQL words them, at name's position). */
+bool pln__write_target(pln_binder_t *b, plan_write_kind_t kind, const sql_qname_t *name, const char *alias,
+                       pln_target_t *t);
+/* The target as a FROM item: its RTE over the table's columns at offset 0 of scope (hidden: only for hints). */
+bool pln__target_rte(pln_binder_t *b, const pln_target_t *t, pln_scope_t *scope, bool hidden);
+/* x coerced to the table's column col by assignment, as PostgreSQL's transformAssignedExpr (42804 at pos). */
+ty_expr_t *pln__assign(pln_binder_t *b, const plan_write_t *w, int col, ty_expr_t *x, int pos);
+/* Column col's DEFAULT for one use (a copy of the bound default), or a NULL of its type. */
+ty_expr_t *pln__column_default(pln_binder_t *b, const plan_write_t *w, int col);
+/* The index of the table's column name; -1 when it has none. */
+int pln__write_column(const plan_write_t *w, const char *name);
+/* 42703 column "x" of relation "t" does not exist, at pos. */
+bool pln__no_write_column(pln_binder_t *b, const plan_write_t *w, const char *name, int pos);
+/* RETURNING's targets over scope (*, t.*, expressions), as result columns; NULL list: none. */
+bool pln__bind_returning(pln_binder_t *b, const sql_list_t *returning, ty_expr_t ***exprs, plan_column_t **cols,
+                         int *n);
+/* rel (whose first columns are ncols wanted ones named by cols) folded and optimized into w->plan; the
+ * errors of planning kept for Bind when the binder defers them. */
+bool pln__write_plan(pln_binder_t *b, pln_target_t *t, plan_rel_t *rel, int ncols, plan_column_t *cols,
+                     pln_stmt_t *st);
+/* Where PostgreSQL's exprLocation puts an expression as written: its leftmost part (pln_check.c). */
+int pln__leftmost(const sql_expr_t *e);
+/* The same over a bound expression (-1: none). */
+int pln__expr_leftmost(const ty_expr_t *e);
+bool pln__bind_insert(pln_binder_t *b, const sql_stmt_t *s, pln_target_t *t, pln_stmt_t *st);
+bool pln__bind_update(pln_binder_t *b, const sql_stmt_t *s, pln_target_t *t, pln_stmt_t *st);
+bool pln__bind_delete(pln_binder_t *b, const sql_stmt_t *s, pln_target_t *t, pln_stmt_t *st);
+/* COPY ... FROM STDIN and TRUNCATE: checked as PostgreSQL checks them when they run (errors in w->error). */
+bool pln__bind_copy(pln_binder_t *b, const sql_stmt_t *s, pln_stmt_t *st);
+bool pln__bind_truncate(pln_binder_t *b, const sql_stmt_t *s, pln_stmt_t *st);
 
 /* pln_prepare.c: PREPARE / EXECUTE / DEALLOCATE as commands (their work is done when they run). */
 bool pln__bind_sqlprep(pln_binder_t *b, const sql_stmt_t *s, pln_stmt_t *st);

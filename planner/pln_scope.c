@@ -628,9 +628,36 @@ static const pln_rte_t *find_rte(const pln_scope_t *sc, const char *alias)
     return find_rte_any(sc, alias, false);
 }
 
+/* A FROM item of any level that reads the relation `rel` names (resolved as a FROM name is) under an alias. */
+static const pln_rte_t *aliased_rte(const pln_binder_t *b, const char *rel)
+{
+    if (!b->cat || !b->cat->snap)
+        return NULL;
+    cat_qname_t qn = {.name = rel};
+    cm_err_t e = {0};
+    const cat_item_t *it = cat_resolve_item(b->cat->snap, &b->cat->search, &qn, &e);
+    cm_err_clear(&e);
+    if (!it)
+        return NULL;
+    for (const pln_scope_t *sc = b->scope; sc; sc = sc->outer)
+        for (int i = 0; i < sc->nrtes; i++) {
+            const pln_rte_t *t = &sc->rtes[i];
+            if (t->item && t->item->id == it->id && !t->hidden_rel && t->alias && strcmp(t->alias, rel) != 0)
+                return t;
+        }
+    return NULL;
+}
+
 /* A name hidden under a join's alias: PostgreSQL's error differs from an unknown one. */
 static bool missing_rte(pln_binder_t *b, const char *rel, int pos)
 {
+    const pln_rte_t *aliased = find_rte_any(b->scope, rel, true) ? NULL : aliased_rte(b, rel);
+    if (aliased) {
+        /* SELECT t.a FROM t AS x: PostgreSQL's errorMissingRTE points at the alias. */
+        pln__error(b, pos, CM_ERRCODE_UNDEFINED_TABLE, "invalid reference to FROM-clause entry for table \"%s\"", rel);
+        cm_err_set_hint(b->err, "Perhaps you meant to reference the table alias \"%s\".", aliased->alias);
+        return false;
+    }
     if (find_rte_any(b->scope, rel, true)) {
         pln__error(b, pos, CM_ERRCODE_UNDEFINED_TABLE, "invalid reference to FROM-clause entry for table \"%s\"", rel);
         cm_err_set_hint(b->err, "There is an entry for table \"%s\", but it cannot be referenced from this part of the query.",
@@ -713,10 +740,24 @@ ty_expr_t *pln__bind_column(pln_binder_t *b, const sql_expr_t *e)
     if (hits == 0) {
         if (!rel && in_outer(b, NULL, name))
             goto correlated;
-        if (rel)
+        if (rel) {
             pln__error(b, e->pos, CM_ERRCODE_UNDEFINED_COLUMN, "column %s.%s does not exist", rel, name);
-        else
-            pln__error(b, e->pos, CM_ERRCODE_UNDEFINED_COLUMN, "column \"%s\" does not exist", name);
+            return NULL;
+        }
+        pln__error(b, e->pos, CM_ERRCODE_UNDEFINED_COLUMN, "column \"%s\" does not exist", name);
+        /* A column of an item this part of the query cannot see (INSERT's target from its VALUES):
+         * PostgreSQL's errorMissingColumn says where it is. */
+        for (int r = 0; sc && r < sc->nrtes; r++) {
+            const pln_rte_t *t = &sc->rtes[r];
+            for (int c = 0; t->hidden_cols && t->alias && c < t->ncols; c++)
+                if (strcmp(t->cols[c].name, name) == 0) {
+                    cm_err_set_hint(b->err,
+                                    "There is a column named \"%s\" in table \"%s\", but it cannot be referenced from "
+                                    "this part of the query.",
+                                    name, t->alias);
+                    return NULL;
+                }
+        }
         return NULL;
     }
     if (b->note_cols && in->item && col >= in->naliased)

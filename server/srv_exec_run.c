@@ -396,6 +396,18 @@ srv_run_rc_t srv__run(srv_conn_t *c, const srv_run_t *r, bool describe, cm_err_t
             return SRV_RUN_BUSY;
         }
         break;
+    case PLN_WRITE: {
+        /* Bound, described and checked as PostgreSQL does; applying a write is the dataflow
+         * engine's, which is not built yet. An error PostgreSQL raises when the write starts
+         * (COPY's and TRUNCATE's checks, a materialized view) comes first. */
+        static const char *const what[] = {"INSERT into", "UPDATE of", "DELETE from", "TRUNCATE of", "COPY into"};
+        if (!plan_error_raise(st->write->error, err))
+            return SRV_RUN_ERROR;
+        return cm_err_set(err, CM_ERRCODE_FEATURE_NOT_SUPPORTED,
+                          "%s table \"%s\" needs the dataflow engine, which is not built yet", what[st->write->kind],
+                          st->write->name),
+               SRV_RUN_ERROR;
+    }
     case PLN_DISCARD:
         /* PLANS, SEQUENCES and TEMP drop caches eddy does not keep: nothing to do, anywhere. */
         if (strcmp(st->var_name, "all") != 0)

@@ -47,7 +47,7 @@ void srv_cols_build(srv_conn_t *c, const pln_stmt_t *st, cm_arena_t *a, srv_cols
         srv_sqlprep_cols(c, st, a, out);
         return;
     }
-    if (st->kind != PLN_QUERY)
+    if (st->kind != PLN_QUERY && !(st->kind == PLN_WRITE && st->ncols > 0))   /* INSERT ... RETURNING */
         return;
     out->rows = true;
     out->n = st->ncols;

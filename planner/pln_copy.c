@@ -1,0 +1,431 @@
+/*
+ * pln_copy.c: COPY t [(cols)] FROM STDIN and TRUNCATE, PostgreSQL's utility
+ * writes. PostgreSQL checks them only when they run (Parse and Describe of
+ * one always succeed), in this order for COPY: the relation (42P01, an
+ * index), the column list (42703, 42701), the options (ProcessCopyOptions:
+ * each option read in order, then their combinations checked), the FORCE_*
+ * column lists, and last what the relation is (a view, a materialized view,
+ * a foreign table). eddy binds them the same way and keeps the first error
+ * in plan_write_t.error, raised when the statement runs.
+ */
+#include "planner/pln_internal.h"
+
+#include <ctype.h>
+#include <string.h>
+#include <strings.h>
+
+/* Keeps the error binding raised in a write of kind, to be raised when it runs. */
+static bool kept_in(pln_binder_t *b, plan_write_t *w, pln_stmt_t *st)
+{
+    w->error = plan_error_keep(b->arena, b->err);
+    st->write = w;
+    return true;
+}
+
+/* The columns named by list (CopyGetAttnums): each once; NULL list: every column. */
+static bool copy_attnums(pln_binder_t *b, const plan_write_t *w, const sql_list_t *names, int **cols, int *n)
+{
+    int k = names ? names->count : w->ncols;
+    int *c = cm_arena_alloc(b->arena, sizeof(int) * (size_t)(k ? k : 1));
+    for (int i = 0; i < k; i++) {
+        if (!names) {
+            c[i] = i;
+            continue;
+        }
+        const char *name = names->items[i];
+        int at = pln__write_column(w, name);
+        if (at < 0)
+            return pln__no_write_column(b, w, name, -1);
+        for (int j = 0; j < i; j++)
+            if (c[j] == at)
+                return pln__error(b, -1, "42701", "column \"%s\" specified more than once", name);
+        c[i] = at;
+    }
+    *cols = c;
+    *n = k;
+    return true;
+}
+
+/* ------------------------------------------------------------ option values (PostgreSQL's define.c) */
+
+/* defGetString: the value as text; "%s requires a parameter" without one. */
+static bool opt_string(pln_binder_t *b, const sql_option_t *o, const char **out)
+{
+    if (o->names || o->star) {
+        *out = o->star ? "*" : o->names->count ? o->names->items[0] : "";
+        return true;
+    }
+    if (!o->value)
+        return pln__error(b, -1, CM_ERRCODE_SYNTAX_ERROR, "%s requires a parameter", o->name);
+    const sql_expr_t *v = o->value;
+    if (v->kind == SQL_EXPR_CONST && v->const_kind == SQL_CONST_BOOL)
+        *out = v->boolval ? "true" : "false";
+    else
+        *out = v->str ? v->str : "";
+    return true;
+}
+
+static bool is_int(const sql_option_t *o, int64_t *v)
+{
+    if (o->value && o->value->kind == SQL_EXPR_CONST && o->value->const_kind == SQL_CONST_INTEGER) {
+        *v = o->value->ival;
+        return true;
+    }
+    return false;
+}
+
+/* defGetBoolean: no value is true; 0 and 1; true / false / on / off in any case. */
+static bool opt_bool(pln_binder_t *b, const sql_option_t *o, bool *out)
+{
+    int64_t i;
+    if (!o->value && !o->names && !o->star) {
+        *out = true;
+        return true;
+    }
+    if (is_int(o, &i)) {
+        if (i == 0 || i == 1) {
+            *out = i == 1;
+            return true;
+        }
+    } else if (o->value && o->value->kind == SQL_EXPR_CONST && o->value->const_kind == SQL_CONST_BOOL) {
+        *out = o->value->boolval;
+        return true;
+    } else {
+        const char *s;
+        if (!opt_string(b, o, &s))
+            return false;
+        if (strcasecmp(s, "true") == 0 || strcasecmp(s, "on") == 0) {
+            *out = true;
+            return true;
+        }
+        if (strcasecmp(s, "false") == 0 || strcasecmp(s, "off") == 0) {
+            *out = false;
+            return true;
+        }
+    }
+    return pln__error(b, -1, CM_ERRCODE_SYNTAX_ERROR, "%s requires a Boolean value", o->name);
+}
+
+/* defGetCopyHeaderChoice: a Boolean or "match". */
+static bool opt_header(pln_binder_t *b, const sql_option_t *o, plan_copy_header_t *out)
+{
+    int64_t i;
+    if (!o->value && !o->names && !o->star) {
+        *out = PLAN_COPY_HEADER_SKIP;
+        return true;
+    }
+    if (is_int(o, &i)) {
+        if (i == 0 || i == 1) {
+            *out = i ? PLAN_COPY_HEADER_SKIP : PLAN_COPY_HEADER_NONE;
+            return true;
+        }
+    } else if (o->value && o->value->kind == SQL_EXPR_CONST && o->value->const_kind == SQL_CONST_BOOL) {
+        *out = o->value->boolval ? PLAN_COPY_HEADER_SKIP : PLAN_COPY_HEADER_NONE;
+        return true;
+    } else {
+        const char *s;
+        if (!opt_string(b, o, &s))
+            return false;
+        if (strcasecmp(s, "true") == 0 || strcasecmp(s, "on") == 0) {
+            *out = PLAN_COPY_HEADER_SKIP;
+            return true;
+        }
+        if (strcasecmp(s, "false") == 0 || strcasecmp(s, "off") == 0) {
+            *out = PLAN_COPY_HEADER_NONE;
+            return true;
+        }
+        if (strcasecmp(s, "match") == 0) {
+            *out = PLAN_COPY_HEADER_MATCH;
+            return true;
+        }
+    }
+    return pln__error(b, -1, CM_ERRCODE_SYNTAX_ERROR, "%s requires a Boolean value or \"match\"", o->name);
+}
+
+/* A column name list (FORCE_NOT_NULL (a, b)); anything else is PostgreSQL's 22023 at the option. */
+static bool opt_names(pln_binder_t *b, const sql_option_t *o, const sql_list_t **out)
+{
+    if (!o->names)
+        return pln__error(b, o->pos, CM_ERRCODE_INVALID_PARAMETER_VALUE,
+                          "argument to option \"%s\" must be a list of column names", o->name);
+    *out = o->names;
+    return true;
+}
+
+/* PostgreSQL's encoding names, as pg_char_to_encoding compares them: lower case, letters and digits only. */
+static bool encoding_known(const char *name, bool *utf8)
+{
+    static const char *const names[] = {
+        "sqlascii", "eucjp", "euccn", "euckr", "euctw", "eucjis2004", "utf8", "unicode", "muleinternal", "latin1",
+        "latin2", "latin3", "latin4", "latin5", "latin6", "latin7", "latin8", "latin9", "latin10", "win1256",
+        "win1258", "win866", "win874", "koi8r", "koi8", "win1251", "win1252", "iso88595", "iso88596", "iso88597",
+        "iso88598", "win1250", "win1253", "win1254", "win1255", "win1257", "koi8u", "sjis", "big5", "gbk", "uhc",
+        "gb18030", "johab", "shiftjis2004", "iso88591", "iso88592", "iso88593", "iso88594", "iso88599", "iso885910",
+        "iso885913", "iso885914", "iso885915", "iso885916", "mskanji", "shiftjis", "windows1252", "windows1251",
+        "windows1250", "windows866", "alt", "win", "tcvn", "tcvn5712", "vscii", "abc", "cp1252", "cp1251", NULL,
+    };
+    char clean[64];
+    size_t n = 0;
+    for (const char *p = name; *p && n + 1 < sizeof clean; p++)
+        if (isalnum((unsigned char)*p))
+            clean[n++] = (char)tolower((unsigned char)*p);
+    clean[n] = '\0';
+    *utf8 = strcmp(clean, "utf8") == 0 || strcmp(clean, "unicode") == 0 || strcmp(clean, "sqlascii") == 0;
+    for (int i = 0; names[i]; i++)
+        if (strcmp(clean, names[i]) == 0)
+            return true;
+    return false;
+}
+
+static bool conflicting(pln_binder_t *b, const sql_option_t *o)
+{
+    return pln__error(b, o->pos, CM_ERRCODE_SYNTAX_ERROR, "conflicting or redundant options");
+}
+
+/* ------------------------------------------------------------ COPY */
+
+typedef struct copy_opts {
+    bool csv, binary, freeze, format_set, freeze_set, header_set, encoding_set;
+    plan_copy_header_t header;
+    const char *delim, *null_print, *quote, *escape;
+    const sql_list_t *force_quote, *force_not_null, *force_null;
+    bool force_quote_all;
+} copy_opts_t;
+
+/* ProcessCopyOptions' first pass: each option in the order written, its value checked alone. */
+static bool read_options(pln_binder_t *b, const sql_list_t *options, copy_opts_t *o)
+{
+    for (int i = 0; i < sql_list_len(options); i++) {
+        const sql_option_t *d = options->items[i];
+        const char *s;
+        if (strcmp(d->name, "format") == 0) {
+            if (!opt_string(b, d, &s))
+                return false;
+            if (o->format_set)
+                return conflicting(b, d);
+            o->format_set = true;
+            if (strcmp(s, "csv") == 0)
+                o->csv = true;
+            else if (strcmp(s, "binary") == 0)
+                o->binary = true;
+            else if (strcmp(s, "text") != 0)
+                return pln__error(b, d->pos, CM_ERRCODE_INVALID_PARAMETER_VALUE, "COPY format \"%s\" not recognized", s);
+        } else if (strcmp(d->name, "freeze") == 0) {
+            if (o->freeze_set)
+                return conflicting(b, d);
+            o->freeze_set = true;
+            if (!opt_bool(b, d, &o->freeze))
+                return false;
+        } else if (strcmp(d->name, "delimiter") == 0) {
+            if (o->delim)
+                return conflicting(b, d);
+            if (!opt_string(b, d, &o->delim))
+                return false;
+        } else if (strcmp(d->name, "null") == 0) {
+            if (o->null_print)
+                return conflicting(b, d);
+            if (!opt_string(b, d, &o->null_print))
+                return false;
+        } else if (strcmp(d->name, "header") == 0) {
+            if (o->header_set)
+                return conflicting(b, d);
+            o->header_set = true;
+            if (!opt_header(b, d, &o->header))
+                return false;
+        } else if (strcmp(d->name, "quote") == 0) {
+            if (o->quote)
+                return conflicting(b, d);
+            if (!opt_string(b, d, &o->quote))
+                return false;
+        } else if (strcmp(d->name, "escape") == 0) {
+            if (o->escape)
+                return conflicting(b, d);
+            if (!opt_string(b, d, &o->escape))
+                return false;
+        } else if (strcmp(d->name, "force_quote") == 0) {
+            if (o->force_quote || o->force_quote_all)
+                return conflicting(b, d);
+            if (d->star)
+                o->force_quote_all = true;
+            else if (!opt_names(b, d, &o->force_quote))
+                return false;
+        } else if (strcmp(d->name, "force_not_null") == 0) {
+            if (o->force_not_null)
+                return conflicting(b, d);
+            if (!opt_names(b, d, &o->force_not_null))
+                return false;
+        } else if (strcmp(d->name, "force_null") == 0) {
+            if (o->force_null)
+                return conflicting(b, d);
+            if (!opt_names(b, d, &o->force_null))
+                return false;
+        } else if (strcmp(d->name, "encoding") == 0) {
+            if (o->encoding_set)
+                return conflicting(b, d);
+            o->encoding_set = true;
+            bool utf8;
+            if (!opt_string(b, d, &s))
+                return false;
+            if (!encoding_known(s, &utf8))
+                return pln__error(b, d->pos, CM_ERRCODE_INVALID_PARAMETER_VALUE,
+                                  "argument to option \"%s\" must be a valid encoding name", d->name);
+            if (!utf8)
+                return pln__error(b, d->pos, CM_ERRCODE_FEATURE_NOT_SUPPORTED,
+                                  "COPY with an encoding other than UTF8 is not supported yet");
+        } else {
+            return pln__error(b, d->pos, CM_ERRCODE_SYNTAX_ERROR, "option \"%s\" not recognized", d->name);
+        }
+    }
+    return true;
+}
+
+/* ProcessCopyOptions' second pass: the combinations, with the defaults filled in, in PostgreSQL's order. */
+static bool check_options(pln_binder_t *b, copy_opts_t *o)
+{
+    if (o->binary && o->delim)
+        return pln__error(b, -1, CM_ERRCODE_SYNTAX_ERROR, "cannot specify DELIMITER in BINARY mode");
+    if (o->binary && o->null_print)
+        return pln__error(b, -1, CM_ERRCODE_SYNTAX_ERROR, "cannot specify NULL in BINARY mode");
+    if (!o->delim)
+        o->delim = o->csv ? "," : "\t";
+    if (!o->null_print)
+        o->null_print = o->csv ? "" : "\\N";
+    if (o->csv) {
+        if (!o->quote)
+            o->quote = "\"";
+        if (!o->escape)
+            o->escape = o->quote;
+    }
+    if (strlen(o->delim) != 1)
+        return pln__error(b, -1, CM_ERRCODE_FEATURE_NOT_SUPPORTED, "COPY delimiter must be a single one-byte character");
+    if (strchr(o->delim, '\r') || strchr(o->delim, '\n'))
+        return pln__error(b, -1, CM_ERRCODE_INVALID_PARAMETER_VALUE, "COPY delimiter cannot be newline or carriage return");
+    if (strchr(o->null_print, '\r') || strchr(o->null_print, '\n'))
+        return pln__error(b, -1, CM_ERRCODE_INVALID_PARAMETER_VALUE,
+                          "COPY null representation cannot use newline or carriage return");
+    /* Outside CSV a delimiter that backslash escapes could mean is ambiguous (PostgreSQL forbids all of these). */
+    if (!o->csv && strchr("\\.abcdefghijklmnopqrstuvwxyz0123456789", o->delim[0]))
+        return pln__error(b, -1, CM_ERRCODE_INVALID_PARAMETER_VALUE, "COPY delimiter cannot be \"%s\"", o->delim);
+    if (o->binary && o->header != PLAN_COPY_HEADER_NONE)
+        return pln__error(b, -1, CM_ERRCODE_FEATURE_NOT_SUPPORTED, "cannot specify HEADER in BINARY mode");
+    if (!o->csv && o->quote)
+        return pln__error(b, -1, CM_ERRCODE_FEATURE_NOT_SUPPORTED, "COPY quote available only in CSV mode");
+    if (o->csv && strlen(o->quote) != 1)
+        return pln__error(b, -1, CM_ERRCODE_FEATURE_NOT_SUPPORTED, "COPY quote must be a single one-byte character");
+    if (o->csv && o->delim[0] == o->quote[0])
+        return pln__error(b, -1, CM_ERRCODE_INVALID_PARAMETER_VALUE, "COPY delimiter and quote must be different");
+    if (!o->csv && o->escape)
+        return pln__error(b, -1, CM_ERRCODE_FEATURE_NOT_SUPPORTED, "COPY escape available only in CSV mode");
+    if (o->csv && strlen(o->escape) != 1)
+        return pln__error(b, -1, CM_ERRCODE_FEATURE_NOT_SUPPORTED, "COPY escape must be a single one-byte character");
+    if (!o->csv && (o->force_quote || o->force_quote_all))
+        return pln__error(b, -1, CM_ERRCODE_FEATURE_NOT_SUPPORTED, "COPY force quote available only in CSV mode");
+    if (o->force_quote || o->force_quote_all)
+        return pln__error(b, -1, CM_ERRCODE_FEATURE_NOT_SUPPORTED, "COPY force quote only available using COPY TO");
+    if (!o->csv && o->force_not_null)
+        return pln__error(b, -1, CM_ERRCODE_FEATURE_NOT_SUPPORTED, "COPY force not null available only in CSV mode");
+    if (!o->csv && o->force_null)
+        return pln__error(b, -1, CM_ERRCODE_FEATURE_NOT_SUPPORTED, "COPY force null available only in CSV mode");
+    if (strchr(o->null_print, o->delim[0]))
+        return pln__error(b, -1, CM_ERRCODE_FEATURE_NOT_SUPPORTED, "COPY delimiter must not appear in the NULL specification");
+    if (o->csv && strchr(o->null_print, o->quote[0]))
+        return pln__error(b, -1, CM_ERRCODE_INVALID_PARAMETER_VALUE,
+                          "CSV quote character must not appear in the NULL specification");
+    return true;
+}
+
+/* FORCE_NOT_NULL / FORCE_NULL (list): columns of the table, each one of COPY's, as flags per input field. */
+static bool force_flags(pln_binder_t *b, const plan_write_t *w, const sql_list_t *list, const char *what,
+                        const int *cols, int ncols, const bool **out)
+{
+    *out = NULL;
+    if (!list)
+        return true;
+    int *named, n;
+    if (!copy_attnums(b, w, list, &named, &n))
+        return false;
+    bool *flags = cm_arena_zalloc(b->arena, sizeof(bool) * (size_t)(ncols ? ncols : 1));
+    for (int i = 0; i < n; i++) {
+        int at = -1;
+        for (int k = 0; k < ncols && at < 0; k++)
+            if (cols[k] == named[i])
+                at = k;
+        if (at < 0)
+            return pln__error(b, -1, "42P10", "%s column \"%s\" not referenced by COPY", what, w->cols[named[i]].name);
+        flags[at] = true;
+    }
+    *out = flags;
+    return true;
+}
+
+bool pln__bind_copy(pln_binder_t *b, const sql_stmt_t *s, pln_stmt_t *st)
+{
+    const sql_copy_t *c = s->copy;
+    pln_target_t t;
+    if (!pln__write_target(b, PLAN_WRITE_COPY, c->table, NULL, &t)) {
+        plan_write_t *w = cm_arena_zalloc(b->arena, sizeof(*w));
+        w->kind = PLAN_WRITE_COPY;
+        return kept_in(b, w, st);
+    }
+    plan_write_t *w = t.w;
+    plan_copy_t *pc = cm_arena_zalloc(b->arena, sizeof(*pc));
+    w->copy = pc;
+    st->write = w;
+    int *cols, ncols;
+    if (!copy_attnums(b, w, c->columns, &cols, &ncols))
+        return kept_in(b, w, st);
+    pc->cols = cols;
+    pc->ncols = ncols;
+    copy_opts_t o = {0};
+    if (!read_options(b, c->options, &o) || !check_options(b, &o))
+        return kept_in(b, w, st);
+    if (!force_flags(b, w, o.force_not_null, "FORCE_NOT_NULL", cols, ncols, &pc->force_not_null) ||
+        !force_flags(b, w, o.force_null, "FORCE_NULL", cols, ncols, &pc->force_null))
+        return kept_in(b, w, st);
+    pc->format = o.binary ? PLAN_COPY_BINARY : o.csv ? PLAN_COPY_CSV : PLAN_COPY_TEXT;
+    pc->header = o.header;
+    pc->freeze = o.freeze;
+    if (!o.binary) {
+        pc->delimiter = o.delim[0];
+        pc->null_string = o.null_print;
+    }
+    if (o.csv) {
+        pc->quote = o.quote[0];
+        pc->escape = o.escape[0];
+    }
+    /* What the relation is, last: PostgreSQL refuses a view or a materialized view as it starts copying. */
+    w->error = t.run_error;
+    return true;
+}
+
+/* ------------------------------------------------------------ TRUNCATE */
+
+bool pln__bind_truncate(pln_binder_t *b, const sql_stmt_t *s, pln_stmt_t *st)
+{
+    const sql_truncate_t *tr = s->truncate;
+    plan_write_t *first = NULL, *last = NULL;
+    /* PostgreSQL opens every relation before truncating any, so the first bad one is the error. */
+    const plan_error_t *error = NULL;
+    for (int i = 0; i < tr->tables->count; i++) {
+        pln_target_t t;
+        plan_write_t *w;
+        if (pln__write_target(b, PLAN_WRITE_TRUNCATE, tr->tables->items[i], NULL, &t)) {
+            w = t.w;
+        } else {
+            w = cm_arena_zalloc(b->arena, sizeof(*w));
+            w->kind = PLAN_WRITE_TRUNCATE;
+            if (!error)
+                error = plan_error_keep(b->arena, b->err);
+            else
+                cm_err_clear(b->err);
+        }
+        if (last)
+            last->next = w;
+        else
+            first = w;
+        last = w;
+    }
+    first->error = error;
+    st->write = first;
+    return true;
+}
