@@ -18,17 +18,6 @@ SELECT * FROM ONLY customers
 SELECT j.id FROM l JOIN r USING (id) AS j
 SELECT id FROM orders ORDER BY upper(note) USING <
 SELECT id FROM orders ORDER BY id FETCH FIRST 2 ROWS WITH TIES
--- pending: INSERT / UPDATE / DELETE are not bound (0A000)
-INSERT INTO l VALUES (1, 'a', 2)
-INSERT INTO l (id, x) VALUES (1, 'a') RETURNING *
-UPDATE l SET x = 'b' WHERE id = 1
-UPDATE l SET x = 'b' RETURNING id, x
-DELETE FROM l WHERE id = 1
-DELETE FROM l RETURNING k
-INSERT INTO l SELECT id, y, k FROM r
-INSERT INTO nosuch VALUES (1)
-INSERT INTO l (nosuch) VALUES (1)
-INSERT INTO l VALUES ('x')
 -- pending: jsonb operators ? ?| ?& @> <@ || - #- (42883)
 SELECT payload ? 'k', payload ?| ARRAY['a'], payload ?& ARRAY['b'] FROM events
 SELECT payload @> '{"a": 1}', payload <@ '{}' FROM events

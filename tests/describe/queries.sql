@@ -606,3 +606,14 @@ SELECT jsonb_object_keys(payload) FROM events
 SELECT * FROM items, generate_subscripts(tags, 1) s
 SELECT * FROM orders WHERE id IN (SELECT generate_series(1, 10))
 SELECT * FROM orders o LEFT JOIN generate_series(1, 3) g ON g = o.id
+-- writes: parameters, RETURNING columns and binding errors
+INSERT INTO l VALUES (1, 'a', 2)
+INSERT INTO l (id, x) VALUES (1, 'a') RETURNING *
+UPDATE l SET x = 'b' WHERE id = 1
+UPDATE l SET x = 'b' RETURNING id, x
+DELETE FROM l WHERE id = 1
+DELETE FROM l RETURNING k
+INSERT INTO l SELECT id, y, k FROM r
+INSERT INTO nosuch VALUES (1)
+INSERT INTO l (nosuch) VALUES (1)
+INSERT INTO l VALUES ('x')

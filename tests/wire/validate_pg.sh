@@ -16,7 +16,7 @@ echo "# test_limits.py (authentication_timeout=1s)"
 LIMITS_PORT=$PG_PORT AUTH_TIMEOUT_MS=1000 /usr/bin/python3 tests/wire/test_limits.py
 pg_stop
 pg_start || exit 1
-for f in startup simple extended sql_prepare nasty cancel; do
+for f in startup simple extended sql_prepare nasty cancel dml; do
     echo "# test_$f.py"
     TARGET_PORT=$PG_PORT REF_PORT=$PG_PORT TARGET_IS_PG=1 /usr/bin/python3 tests/wire/test_$f.py
 done
