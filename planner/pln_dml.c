@@ -552,10 +552,22 @@ bool pln__write_plan(pln_binder_t *b, pln_target_t *t, plan_rel_t *rel, int ncol
         return plan_error_raise(t->analysis_error, b->err);
     if (!pln__fold_literals(b))
         return false;
-    pln__optimize(b, &rel);
-    for (int i = 0; i < b->nsublinks; i++)
-        if (!b->sublinks[i].joined)
-            pln__optimize(b, &b->sublinks[i].rel);
+    /* As for a query: a plan reading columns its rows lack is a planner bug, refused before and
+     * after the optimizer rather than run. */
+    for (int pass = 0; pass < 2; pass++) {
+        bool columns_ok = plan_rel_columns_ok(rel);
+        for (int i = 0; columns_ok && i < b->nsublinks; i++)
+            columns_ok = (pass == 1 && b->sublinks[i].joined) || plan_rel_columns_ok(b->sublinks[i].rel);
+        if (!columns_ok)
+            return pln__error(b, -1, CM_ERRCODE_INTERNAL_ERROR,
+                              "internal error: the plan of this write reads a column its input does not have");
+        if (pass == 0) {
+            pln__optimize(b, &rel);
+            for (int i = 0; i < b->nsublinks; i++)
+                if (!b->sublinks[i].joined)
+                    pln__optimize(b, &b->sublinks[i].rel);
+        }
+    }
     bool planned = pln__fold_rel(b, rel);
     for (int i = 0; planned && i < b->nsublinks; i++)
         planned = b->sublinks[i].joined || pln__fold_rel(b, b->sublinks[i].rel);
