@@ -260,8 +260,14 @@ typedef struct srv_work {
     bool ok;
     srv_portal_t *portal;       /* extended: the portal run; NULL for simple */
     bool reads;                 /* it reads tables: its rows come from the workers (srv_read.c) */
+    bool writes;                /* a write (srv_write.c): nrows counts its rows changed, sent counts RETURNING's */
+    uint64_t written;
+    char tag[32];               /* a write's CommandComplete ("INSERT 0 3") */
 } srv_work_t;
 
+/* srv_write.c: runs INSERT, UPDATE or DELETE (on the thread pool); *written: the rows it changed. */
+bool srv_write_run(srv_server_t *srv, const plan_write_t *w, const char *sql, const ty_datum_t *params,
+                   ty_ctx_t *ctx, ex_row_cb cb, void *arg, uint64_t *written);
 /* srv_read.c: runs a plan that reads tables (on the thread pool: it waits for the workers). */
 bool srv_read_run(srv_server_t *srv, const plan_t *p, const char *sql, const ty_datum_t *params, ty_ctx_t *ctx,
                   ex_row_cb cb, void *arg);
