@@ -116,6 +116,7 @@ bool df_reply_wait(df_reply_t *r, int timeout_ms);
  */
 typedef struct df_write {
     uint64_t table;
+    bool check_only;             /* check the key and answer, apply nothing */
     const char *constraint;
     uint32_t ncols;
     const ty_oid_t *types;
@@ -124,8 +125,8 @@ typedef struct df_write {
     size_t *lens;
     int64_t *diffs;
 } df_write_t;
-bool df_write_encode(uint64_t table, const char *constraint, const ty_oid_t *types, int ncols, ty_datum_t *const *rows,
-                     const int64_t *diffs, int nrows, ty_ctx_t *ctx, cm_buf_t *out);
+bool df_write_encode(uint64_t table, const char *constraint, bool check_only, const ty_oid_t *types, int ncols,
+                     ty_datum_t *const *rows, const int64_t *diffs, int nrows, ty_ctx_t *ctx, cm_buf_t *out);
 /* Decodes into arena (strings point into p); XX001 for a malformed body. */
 bool df_write_decode(const uint8_t *p, size_t n, cm_arena_t *arena, df_write_t *out, cm_err_t *err);
 

@@ -169,6 +169,7 @@ typedef struct df__wrow {
     const uint8_t *key, *row;
     size_t klen, rlen;
     int64_t diff;
+    bool null_key;               /* a key column is NULL: never equal to another key (SQL's UNIQUE) */
 } df__wrow_t;
 
 static int df__wrow_cmp(const void *a, const void *b)
@@ -219,7 +220,11 @@ static bool df__write_rows(df_state_t *st, df_table_t *t, const df_write_t *w, t
             continue;
         uint8_t *kc = cm_arena_alloc(ctx->arena, key.len ? key.len : 1);
         memcpy(kc, key.data, key.len);
-        rows[k++] = (df__wrow_t){.key = kc, .klen = key.len, .row = p, .rlen = len, .diff = diff};
+        bool null_key = false;
+        for (int c = 0; c < t->nkeys; c++)
+            null_key |= vals[t->keys[c].col].isnull;
+        rows[k++] = (df__wrow_t){.key = kc, .klen = key.len, .row = p, .rlen = len, .diff = diff,
+                                 .null_key = null_key};
     }
     cm_buf_free(&key);
     qsort(rows, k, sizeof *rows, df__wrow_cmp);
@@ -236,7 +241,7 @@ static bool df__write_check(df_table_t *t, df__wrow_t *rows, size_t n, ty_ctx_t 
     df__scur_init(&cur, snap);
     bool ok = true;
     for (size_t i = 0; i < n && ok; i++) {
-        if (rows[i].diff <= 0)
+        if (rows[i].diff <= 0 || rows[i].null_key)
             continue;
         /* What the key holds after this write: its current rows plus the write's changes to it. */
         int64_t count = 0;
@@ -282,7 +287,7 @@ static void df__write(df_state_t *st, const df_cmd_t *c, ty_ctx_t *ctx)
     /* A keyed write applies only where every worker found it valid: all vote first. */
     if (t && t->has_key && st->nworkers > 1 && c->reply)
         ok = df_reply_vote(c->reply, ok);
-    if (ok) {
+    if (ok && !w.check_only) {
         df_builder_t bl;
         df__builder_init(&bl);
         for (size_t i = 0; i < n; i++)

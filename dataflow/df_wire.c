@@ -4,7 +4,7 @@
  * without knowing the engine's storage. Integers are big-endian; a row is
  * the storage layer's row encoding (df_row.c) of the table's column types.
  *
- *   write  "DFW1", u64 table, u32 constraint length (0xFFFFFFFF: none) and
+ *   write  "DFW1", u8 check only, u64 table, u32 constraint length (0xFFFFFFFF: none) and
  *          bytes, u32 ncols, ncols x u32 type, u32 nrows,
  *          nrows x (i64 diff, u32 length, row bytes)
  *   peek answer (per worker)  repeated: u64 table, u32 nrows,
@@ -19,10 +19,11 @@
 
 #define DF_WRITE_MAGIC "DFW1"
 
-bool df_write_encode(uint64_t table, const char *constraint, const ty_oid_t *types, int ncols, ty_datum_t *const *rows,
-                     const int64_t *diffs, int nrows, ty_ctx_t *ctx, cm_buf_t *out)
+bool df_write_encode(uint64_t table, const char *constraint, bool check_only, const ty_oid_t *types, int ncols,
+                     ty_datum_t *const *rows, const int64_t *diffs, int nrows, ty_ctx_t *ctx, cm_buf_t *out)
 {
     cm_buf_put(out, DF_WRITE_MAGIC, 4);
+    cm_buf_put_u8(out, check_only);
     cm_buf_put_be64(out, table);
     if (constraint) {
         cm_buf_put_be32(out, (uint32_t)strlen(constraint));
@@ -86,6 +87,10 @@ bool df_write_decode(const uint8_t *p, size_t n, cm_arena_t *arena, df_write_t *
     const uint8_t *magic = df__rd_take(&r, 4);
     if (!magic || memcmp(magic, DF_WRITE_MAGIC, 4) != 0)
         return cm_err_set(err, "XX001", "invalid write: no DFW1 header");
+    const uint8_t *flag = df__rd_take(&r, 1);
+    out->check_only = flag && *flag == 1;
+    if (flag && *flag > 1)
+        return cm_err_set(err, "XX001", "invalid write: check flag %u", *flag);
     out->table = df__rd_u64(&r);
     uint32_t clen = df__rd_u32(&r);
     if (clen != 0xFFFFFFFFu) {

@@ -84,8 +84,8 @@ static bool srv__check_row(const plan_write_t *w, const ty_datum_t *row, const t
 }
 
 /* Sends the write to the workers and waits until every one has applied it (or refused it). */
-static bool srv__submit_write(srv_server_t *srv, const plan_write_t *w, ty_datum_t **rows, const int64_t *diffs, int n,
-                              ty_ctx_t *ctx)
+static bool srv__submit_write(srv_server_t *srv, const plan_write_t *w, bool check_only, ty_datum_t **rows,
+                              const int64_t *diffs, int n, ty_ctx_t *ctx)
 {
     const ty_oid_t *types = NULL;
     ty_oid_t *t = cm_arena_alloc(ctx->arena, sizeof(ty_oid_t) * (size_t)(w->ncols ? w->ncols : 1));
@@ -95,7 +95,7 @@ static bool srv__submit_write(srv_server_t *srv, const plan_write_t *w, ty_datum
     cm_buf_t body;
     cm_buf_init(&body, 0);
     const char *constraint = w->nkeys > 0 ? w->keys[0].name : NULL;
-    if (!df_write_encode(w->item, constraint, types, w->ncols, rows, diffs, n, ctx, &body)) {
+    if (!df_write_encode(w->item, constraint, check_only, types, w->ncols, rows, diffs, n, ctx, &body)) {
         cm_buf_free(&body);
         return false;
     }
@@ -132,7 +132,7 @@ bool srv_write_run(srv_server_t *srv, const plan_write_t *w, const char *sql, co
     if (w->kind != PLAN_WRITE_INSERT && w->kind != PLAN_WRITE_UPDATE && w->kind != PLAN_WRITE_DELETE) {
         static const char *const what[] = {"INSERT into", "UPDATE of", "DELETE from", "TRUNCATE of", "COPY into"};
         return cm_err_set(ctx->err, CM_ERRCODE_FEATURE_NOT_SUPPORTED,
-                          "%s table \"%s\" is not supported yet", what[w->kind], w->name);
+                          "%s table \"%s\" needs the dataflow engine, which is not built yet", what[w->kind], w->name);
     }
     if (srv->seq == NULL || srv->workers == NULL)
         return cm_err_set(ctx->err, CM_ERRCODE_FEATURE_NOT_SUPPORTED, "writing tables needs the workers");
@@ -160,13 +160,26 @@ bool srv_write_run(srv_server_t *srv, const plan_write_t *w, const char *sql, co
             diffs[2 * i + 1] = 1;
         }
         ty_datum_t *fresh = w->kind == PLAN_WRITE_INSERT ? r : w->kind == PLAN_WRITE_UPDATE ? r + w->ncols : NULL;
-        if (fresh && !srv__check_row(w, fresh, params, ctx))
+        if (fresh && !srv__check_row(w, fresh, params, ctx)) {
+            /* PostgreSQL checks each row's constraints, then its keys, row by row: a key broken by
+             * an earlier row is the error, if there is one. The workers check those rows' keys. */
+            if (i > 0) {
+                cm_err_t row_err = *ctx->err;
+                memset(ctx->err, 0, sizeof *ctx->err);
+                if (!srv__submit_write(srv, w, true, rows, diffs, i * per, ctx)) {
+                    cm_err_clear(&row_err);
+                    return false;
+                }
+                *ctx->err = row_err;
+            }
             return false;
+        }
     }
     if (w->each_value && w->kind != PLAN_WRITE_INSERT)
         return cm_err_set(ctx->err, CM_ERRCODE_FEATURE_NOT_SUPPORTED,
-                          "UPDATE ... FROM and DELETE ... USING are not supported yet");
-    if (n > 0 && !srv__submit_write(srv, w, rows, diffs, n, ctx))
+                          "%s table \"%s\" with FROM or USING needs the dataflow engine, which is not built yet",
+                          w->kind == PLAN_WRITE_UPDATE ? "UPDATE of" : "DELETE from", w->name);
+    if (n > 0 && !srv__submit_write(srv, w, false, rows, diffs, n, ctx))
         return false;
     *written = (uint64_t)got.n;
     if (w->nreturning > 0) {

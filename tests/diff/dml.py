@@ -9,14 +9,15 @@ Each line of a file is one statement, run in order on one connection per server 
 libpq (psycopg's pq layer). Lines before the first "-- writes" line set the objects up
 and must succeed on both. After it, every line is a statement whose binding is compared:
 
-  * simple protocol: the statement runs on both (on PostgreSQL inside BEGIN ... ROLLBACK, so
-    that its tables keep the rows eddy's have, none). When PostgreSQL raises an error, eddy
-    must raise the same: SQLSTATE, position, message, detail and hint. When PostgreSQL
-    succeeds, or fails only while executing (an integrity constraint, class 23), eddy must
-    answer the same, or 0A000 "... needs the dataflow engine, which is not built yet": the
-    statement bound as PostgreSQL binds it and only its execution is missing (such lines
-    print "ok ... # bound, execution pending"). A COPY FROM STDIN that PostgreSQL accepts is
-    ended at once (no rows).
+  * simple protocol: the statement runs on eddy, then on PostgreSQL inside a transaction
+    that commits only if eddy's statement succeeded, so both servers' tables keep the same
+    rows. When PostgreSQL raises an error, eddy must raise the same: SQLSTATE, position,
+    message, detail and hint. When PostgreSQL succeeds, or fails only while executing (an
+    integrity constraint, class 23), eddy must answer the same (the tag, and RETURNING's
+    columns and rows, compared as multisets), or 0A000 "... needs the dataflow engine, which
+    is not built yet": the statement bound as PostgreSQL binds it and only its execution is
+    missing (such lines print "ok ... # bound, execution pending"). A COPY FROM STDIN that
+    PostgreSQL accepts is ended at once (no rows).
   * extended protocol: Parse and Describe of the unnamed statement must agree on the
     parameter types and the result columns (names and type OIDs), or on the error
     (SQLSTATE, message, detail, hint, and whether Parse or Describe raised it). Nothing runs.
@@ -27,6 +28,7 @@ before a write): eddy must answer 0A000 in both protocols, whatever PostgreSQL d
 Comparing messages as well as SQLSTATEs makes this stricter than diff.py: a write's errors
 are its whole interface until the engine runs it."""
 import os
+import re
 import sys
 
 from psycopg import pq
@@ -40,10 +42,14 @@ def conninfo(port):
             "options='-c TimeZone=UTC'" % port).encode()
 
 
+# A row's now() differs between the two servers by the time between the statements.
+TIMESTAMP = re.compile(r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d(\.\d+)?([+-]\d\d(:\d\d)?)?")
+
+
 def error_of(res):
     def f(code):
         v = res.error_field(code)
-        return v.decode() if v else None
+        return TIMESTAMP.sub("<timestamp>", v.decode()) if v else None
     return ("error", f(F.SQLSTATE), f(F.STATEMENT_POSITION), f(F.MESSAGE_PRIMARY),
             f(F.MESSAGE_DETAIL), f(F.MESSAGE_HINT))
 
@@ -59,7 +65,8 @@ def finish(conn, res):
         st = res.status
     if st == pq.ExecStatus.TUPLES_OK:
         cols = [(res.fname(i).decode(), res.ftype(i)) for i in range(res.nfields)]
-        return ("rows", (res.command_status or b"").decode(), cols)
+        vals = sorted(tuple(res.get_value(r, i) for i in range(res.nfields)) for r in range(res.ntuples))
+        return ("rows", (res.command_status or b"").decode(), cols, vals)
     if st == pq.ExecStatus.COMMAND_OK:
         return ("command", (res.command_status or b"").decode())
     if st == pq.ExecStatus.FATAL_ERROR:
@@ -67,12 +74,13 @@ def finish(conn, res):
     return ("status", str(st))
 
 
-def run(conn, sql, wrap):
+def run(conn, sql, wrap, keep=False):
+    """The statement's result; wrap: inside a transaction, committed only when keep."""
     if wrap:
         conn.exec_(b"BEGIN")
     r = finish(conn, conn.exec_(sql.encode()))
     if wrap:
-        conn.exec_(b"ROLLBACK")
+        conn.exec_(b"COMMIT" if keep else b"ROLLBACK")
     return r
 
 
@@ -137,7 +145,8 @@ def compare(tport, rport, path):
     failed = 0
     for n, sql in writes:
         diffs, note = [], ""
-        st, sr = run(target, sql, False), run(ref, sql, True)
+        st = run(target, sql, False)
+        sr = run(ref, sql, True, keep=st[0] in ("command", "rows"))
         dt, dr = describe(target, sql), describe(ref, sql)
         if sql.rstrip().endswith("-- eddy: 0A000"):
             note = " # 0A000 in eddy by design"

@@ -123,7 +123,7 @@ static void write_rows(rig_t *r, uint64_t table, const char *constraint, const i
     }
     cm_buf_t body;
     cm_buf_init(&body, 0);
-    UNIT_CHECK(df_write_encode(table, constraint, kt, ncols, rows, diffs, n, &ctx, &body));
+    UNIT_CHECK(df_write_encode(table, constraint, false, kt, ncols, rows, diffs, n, &ctx, &body));
     df_reply_t *rep = submit(r, DF_CMD_WRITE, &body);
     snprintf(sqlstate, 6, "%s", rep->err.set ? rep->err.sqlstate : "");
     snprintf(detail, detail_len, "%s", rep->err.detail ? rep->err.detail : "");
