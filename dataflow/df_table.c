@@ -301,25 +301,6 @@ static void df__write(df_state_t *st, const df_cmd_t *c, ty_ctx_t *ctx)
 
 /* ------------------------------------------------------------ reads */
 
-static void df__collect_gets(const plan_rel_t *r, uint64_t *items, int *n, int max)
-{
-    if (!r)
-        return;
-    if (r->kind == PLAN_REL_GET) {
-        for (int i = 0; i < *n; i++)
-            if (items[i] == r->item)
-                return;
-        if (*n < max)
-            items[(*n)++] = r->item;
-    }
-    df__collect_gets(r->input, items, n, max);
-    df__collect_gets(r->right, items, n, max);
-    for (int i = 0; i < r->nctes; i++) {
-        df__collect_gets(r->ctes[i]->def, items, n, max);
-        df__collect_gets(r->ctes[i]->rec, items, n, max);
-    }
-}
-
 #define DF_PEEK_RELATIONS_MAX 256
 
 static void df__peek(df_state_t *st, const df_cmd_t *c, ty_ctx_t *ctx)
@@ -328,13 +309,10 @@ static void df__peek(df_state_t *st, const df_cmd_t *c, ty_ctx_t *ctx)
     if (!plan_decode(ctx->arena, c->payload, c->payload_len, NULL, &p, ctx->err))
         return;
     uint64_t items[DF_PEEK_RELATIONS_MAX];
-    int n = 0;
-    df__collect_gets(p->root, items, &n, DF_PEEK_RELATIONS_MAX);
-    for (int i = 0; i < p->nsublinks; i++)
-        df__collect_gets(p->sublinks[i].rel, items, &n, DF_PEEK_RELATIONS_MAX);
-    if (n == DF_PEEK_RELATIONS_MAX) {
+    int n = plan_read_items(p, items, DF_PEEK_RELATIONS_MAX);
+    if (n < 0) {
         cm_err_set(ctx->err, CM_ERRCODE_PROGRAM_LIMIT_EXCEEDED, "a read of more than %d relations",
-                   DF_PEEK_RELATIONS_MAX - 1);
+                   DF_PEEK_RELATIONS_MAX);
         return;
     }
     cm_buf_t *out = &c->reply->parts[st->worker].bytes;

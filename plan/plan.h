@@ -336,6 +336,7 @@ typedef struct plan {
     uint64_t catalog_index;       /* the catalog index it was bound at; 0: it read no catalog */
     const plan_error_t *error;    /* a planning error to raise when it runs; NULL: none */
     bool blocking;                /* contains a call that may sleep (pg_sleep): run off the loop */
+    bool reads;                   /* reads a catalog relation (plan_reads_relations): its rows come from the workers */
 } plan_t;
 
 /* ------------------------------------------------------------ writes
@@ -565,5 +566,7 @@ bool plan_rel_columns_ok(const plan_rel_t *rel);
 int64_t plan_operator_count(const plan_t *p);
 /* Whether the plan reads a catalog relation (a GET anywhere, subqueries and WITH included). */
 bool plan_reads_relations(const plan_t *p);
+/* The distinct relations (catalog item ids) it reads, into items[0..max); -1: more than max. */
+int plan_read_items(const plan_t *p, uint64_t *items, int max);
 
 #endif

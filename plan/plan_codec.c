@@ -720,6 +720,7 @@ static bool stmt_read(plan__rd_t *r, plan_t *q)
     q->blocking = plan_rel_any(q->root, has_blocking);
     for (int i = 0; i < q->nsublinks; i++)
         q->blocking |= plan_rel_any(q->sublinks[i].rel, has_blocking);
+    q->reads = plan_reads_relations(q);
     return true;
 }
 

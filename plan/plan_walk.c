@@ -77,26 +77,41 @@ int64_t plan_operator_count(const plan_t *p)
     return n;
 }
 
-static bool plan__rel_reads(const plan_rel_t *r)
+/* Adds r's relations to items (distinct); false once more than max are found. */
+static bool plan__rel_items(const plan_rel_t *r, uint64_t *items, int *n, int max)
 {
     if (!r)
+        return true;
+    if (r->kind == PLAN_REL_GET) {
+        bool seen = false;
+        for (int i = 0; i < *n && !seen; i++)
+            seen = items[i] == r->item;
+        if (!seen) {
+            if (*n == max)
+                return false;
+            items[(*n)++] = r->item;
+        }
+    }
+    if (!plan__rel_items(r->input, items, n, max) || !plan__rel_items(r->right, items, n, max))
         return false;
-    if (r->kind == PLAN_REL_GET)
-        return true;
-    if (plan__rel_reads(r->input) || plan__rel_reads(r->right))
-        return true;
     for (int i = 0; i < r->nctes; i++)
-        if (plan__rel_reads(r->ctes[i]->def) || plan__rel_reads(r->ctes[i]->rec))
-            return true;
-    return false;
+        if (!plan__rel_items(r->ctes[i]->def, items, n, max) || !plan__rel_items(r->ctes[i]->rec, items, n, max))
+            return false;
+    return true;
+}
+
+int plan_read_items(const plan_t *p, uint64_t *items, int max)
+{
+    int n = 0;
+    bool ok = plan__rel_items(p->root, items, &n, max);
+    for (int i = 0; ok && i < p->nsublinks; i++)
+        if (!p->sublinks[i].joined)
+            ok = plan__rel_items(p->sublinks[i].rel, items, &n, max);
+    return ok ? n : -1;
 }
 
 bool plan_reads_relations(const plan_t *p)
 {
-    if (plan__rel_reads(p->root))
-        return true;
-    for (int i = 0; i < p->nsublinks; i++)
-        if (!p->sublinks[i].joined && plan__rel_reads(p->sublinks[i].rel))
-            return true;
-    return false;
+    uint64_t one;
+    return plan_read_items(p, &one, 1) != 0;
 }

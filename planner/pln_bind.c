@@ -347,6 +347,7 @@ static bool bind_stmt(cm_arena_t *arena, const pln_raw_t *raw, const char *sql, 
         pq->catalog_index = st->catalog_index;
         pq->error = st->plan_error;
         pq->blocking = st->blocking;
+        pq->reads = plan_reads_relations(pq);
     }
     *out = st;
     return true;

@@ -592,6 +592,7 @@ bool pln__write_plan(pln_binder_t *b, pln_target_t *t, plan_rel_t *rel, int ncol
     p->blocking = plan_rel_any(rel, has_blocking);
     for (int i = 0; i < b->nsublinks; i++)
         p->blocking |= plan_rel_any(b->sublinks[i].rel, has_blocking);
+    p->reads = plan_reads_relations(p);
     w->plan = p;
     w->error = t->run_error;
     st->write = w;

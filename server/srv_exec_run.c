@@ -63,7 +63,7 @@ static srv_run_rc_t srv__run_blocking(srv_conn_t *c, const srv_run_t *r, const s
     }
     w->stmt = r->st;
     w->writes = r->st->kind == PLN_WRITE;
-    w->reads = !w->writes && plan_reads_relations(r->st->query);
+    w->reads = !w->writes && r->st->query->reads;
     w->sql = r->sql;
     w->params = r->params;
     w->portal = r->portal;
@@ -90,6 +90,15 @@ static srv_run_rc_t srv__run_blocking(srv_conn_t *c, const srv_run_t *r, const s
         return SRV_RUN_ERROR;
     }
     return SRV_RUN_BUSY;
+}
+
+/* srv__run_blocking for a statement whose cancel window is open: closed here unless it went busy. */
+static srv_run_rc_t srv__run_off_loop(srv_conn_t *c, const srv_run_t *r, const srv_cols_t *cols, cm_err_t *err)
+{
+    srv_run_rc_t rc = srv__run_blocking(c, r, cols, err);
+    if (rc != SRV_RUN_BUSY)
+        srv_cancel_stmt_end(&c->cancel);
+    return rc;
 }
 
 static void srv__work_cb(uv_work_t *req)
@@ -237,12 +246,8 @@ static srv_run_rc_t srv__run_query(srv_conn_t *c, const srv_run_t *r, const srv_
     if (srv__portal_resume(c, p, r->max_rows))
         return SRV_RUN_OK;
     srv_cancel_stmt_begin(&c->cancel);
-    if (r->st->blocking || plan_reads_relations(r->st->query)) {
-        srv_run_rc_t rc = srv__run_blocking(c, r, cols, err);
-        if (rc != SRV_RUN_BUSY)
-            srv_cancel_stmt_end(&c->cancel);
-        return rc;
-    }
+    if (r->st->blocking || r->st->query->reads)
+        return srv__run_off_loop(c, r, cols, err);
     ty_ctx_t ctx;
     srv__ctx_init(c, &ctx, &c->arena, err);
     srv_sink_t k = {.out = &c->out,
@@ -418,10 +423,7 @@ srv_run_rc_t srv__run(srv_conn_t *c, const srv_run_t *r, bool describe, cm_err_t
         if (srv__portal_resume(c, r->portal, r->max_rows))
             return SRV_RUN_OK;
         srv_cancel_stmt_begin(&c->cancel);
-        srv_run_rc_t rc = srv__run_blocking(c, r, &cols, err);
-        if (rc != SRV_RUN_BUSY)
-            srv_cancel_stmt_end(&c->cancel);
-        return rc;
+        return srv__run_off_loop(c, r, &cols, err);
     }
     case PLN_DISCARD:
         /* PLANS, SEQUENCES and TEMP drop caches eddy does not keep: nothing to do, anywhere. */

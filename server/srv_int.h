@@ -7,6 +7,7 @@
 #define EDDY_SRV_INT_H
 
 #include "common/common.h"
+#include "dataflow/dataflow.h"
 #include "exec/exec.h"
 #include "planner/planner.h"
 #include "server/server.h"
@@ -265,6 +266,10 @@ typedef struct srv_work {
     char tag[32];               /* a write's CommandComplete ("INSERT 0 3") */
 } srv_work_t;
 
+/* srv_workers.c: a Write or Peek to every worker, waited for (the reply, or NULL with ctx->err). */
+#define SRV_WORKERS_POLL_MS 10   /* how often a waiting read looks at cancel and statement_timeout */
+df_reply_t *srv_workers_ask(srv_server_t *srv, df_cmd_kind_t kind, const cm_buf_t *body, bool interruptible,
+                            const char *refused, ty_ctx_t *ctx);
 /* srv_write.c: runs INSERT, UPDATE or DELETE (on the thread pool); *written: the rows it changed. */
 bool srv_write_run(srv_server_t *srv, const plan_write_t *w, const char *sql, const ty_datum_t *params,
                    ty_ctx_t *ctx, ex_row_cb cb, void *arg, uint64_t *written);

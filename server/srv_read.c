@@ -11,19 +11,11 @@
  * the wait (the workers' answer is then dropped when it comes).
  */
 #include "server/srv_int.h"
-#include "dataflow/dataflow.h"
-#include "sequencer/sequencer.h"
-
-#define SRV_READ_POLL_MS 10   /* how often a waiting read looks at cancel and statement_timeout */
-
-typedef struct srv__read {
-    df_reply_t *reply;
-} srv__read_t;
 
 static bool srv__read_get(void *arg, uint64_t item, const ty_oid_t *types, int ncols, ty_ctx_t *ctx,
                           ty_datum_t ***rows, int *nrows)
 {
-    return df_peek_rows(((srv__read_t *)arg)->reply, item, types, ncols, ctx, rows, nrows);
+    return df_peek_rows(arg, item, types, ncols, ctx, rows, nrows);
 }
 
 bool srv_read_run(srv_server_t *srv, const plan_t *p, const char *sql, const ty_datum_t *params, ty_ctx_t *ctx,
@@ -37,30 +29,11 @@ bool srv_read_run(srv_server_t *srv, const plan_t *p, const char *sql, const ty_
         cm_buf_free(&body);
         return false;
     }
-    df_reply_t *rep = df_reply_new(df_workers_count(srv->workers), NULL, NULL);
-    df_cmd_t *c = df_cmd_new(DF_CMD_PEEK);
-    df_cmd_set_payload(c, body.data, body.len, rep);
+    df_reply_t *rep = srv_workers_ask(srv, DF_CMD_PEEK, &body, true, "cannot read tables here", ctx);
     cm_buf_free(&body);
-    if (!seq_submit(srv->seq, c)) {
-        df_cmd_unref(c);
-        df_reply_unref(rep);
-        return cm_err_set(ctx->err, "57P03",
-                          "cannot read tables here: this process does not run its cluster's workers now "
-                          "(a standby, too many reads waiting, or shutting down)");
-    }
-    bool ok = true;
-    while (ok && !df_reply_wait(rep, SRV_READ_POLL_MS))
-        ok = ty_ctx_check_interrupt(ctx);
-    if (ok && rep->err.set) {
-        cm_err_set(ctx->err, rep->err.sqlstate, "%s", rep->err.message ? rep->err.message : "");
-        if (rep->err.detail)
-            cm_err_set_detail(ctx->err, "%s", rep->err.detail);
-        ok = false;
-    }
-    if (ok) {
-        srv__read_t rd = {.reply = rep};
-        ok = ex_run_reading(p, sql, params, ctx, srv__read_get, &rd, cb, arg);
-    }
+    if (rep == NULL)
+        return false;
+    bool ok = ex_run_reading(p, sql, params, ctx, srv__read_get, rep, cb, arg);
     df_reply_unref(rep);
     return ok;
 }

@@ -1,7 +1,8 @@
 /*
  * srv_workers.c: the server's side of the workers (DESIGN §2, §5): it
- * starts the dataflow worker threads and worker 0's sequencer over the
- * process's catalog store, and stops them. Their progress (the catalog
+ * starts the dataflow worker threads and the sequencer (on a thread of its
+ * own) over the process's catalog store, stops them, and hands sessions'
+ * writes and reads to them (srv_workers_ask). Their progress (the catalog
  * index every worker applied) goes to the cluster in cluster mode and to
  * the sessions that wait for it (srv_sync.c).
  */
@@ -94,4 +95,40 @@ void srv_workers_stop(srv_server_t *srv)
     srv->seq = NULL;
     srv->transport = NULL;
     srv->workers = NULL;
+}
+
+/*
+ * A Write or Peek to every worker, waited for: the reply when every worker
+ * answered without an error, else NULL with the first error in ctx->err
+ * (refused: the message when the sequencer does not take it). A read's
+ * wait ends at cancel or statement_timeout (interruptible); a write, once
+ * sent, is applied whatever the session does, so its wait runs to the end.
+ */
+df_reply_t *srv_workers_ask(srv_server_t *srv, df_cmd_kind_t kind, const cm_buf_t *body, bool interruptible,
+                            const char *refused, ty_ctx_t *ctx)
+{
+    df_reply_t *rep = df_reply_new(df_workers_count(srv->workers), NULL, NULL);
+    df_cmd_t *c = df_cmd_new(kind);
+    df_cmd_set_payload(c, body->data, body->len, rep);
+    if (!seq_submit(srv->seq, c)) {
+        df_cmd_unref(c);
+        df_reply_unref(rep);
+        cm_err_set(ctx->err, "57P03", "%s: this process does not run its cluster's workers now "
+                   "(a standby, too many statements waiting, or shutting down)", refused);
+        return NULL;
+    }
+    bool ok = true;
+    while (ok && !df_reply_wait(rep, SRV_WORKERS_POLL_MS))
+        ok = !interruptible || ty_ctx_check_interrupt(ctx);
+    if (ok && rep->err.set) {
+        cm_err_set(ctx->err, rep->err.sqlstate, "%s", rep->err.message ? rep->err.message : "");
+        if (rep->err.detail)
+            cm_err_set_detail(ctx->err, "%s", rep->err.detail);
+        ok = false;
+    }
+    if (!ok) {
+        df_reply_unref(rep);
+        return NULL;
+    }
+    return rep;
 }

@@ -12,12 +12,8 @@
  * a write by another session in between is not detected yet.
  */
 #include "server/srv_int.h"
-#include "dataflow/dataflow.h"
-#include "sequencer/sequencer.h"
 
 #include <string.h>
-
-#define SRV_WRITE_POLL_MS 10
 
 typedef struct srv__rows {
     cm_arena_t *arena;
@@ -87,40 +83,20 @@ static bool srv__check_row(const plan_write_t *w, const ty_datum_t *row, const t
 static bool srv__submit_write(srv_server_t *srv, const plan_write_t *w, bool check_only, ty_datum_t **rows,
                               const int64_t *diffs, int n, ty_ctx_t *ctx)
 {
-    const ty_oid_t *types = NULL;
-    ty_oid_t *t = cm_arena_alloc(ctx->arena, sizeof(ty_oid_t) * (size_t)(w->ncols ? w->ncols : 1));
+    ty_oid_t *types = cm_arena_alloc(ctx->arena, sizeof(ty_oid_t) * (size_t)(w->ncols ? w->ncols : 1));
     for (int i = 0; i < w->ncols; i++)
-        t[i] = w->cols[i].type;
-    types = t;
+        types[i] = w->cols[i].type;
     cm_buf_t body;
     cm_buf_init(&body, 0);
     const char *constraint = w->nkeys > 0 ? w->keys[0].name : NULL;
-    if (!df_write_encode(w->item, constraint, check_only, types, w->ncols, rows, diffs, n, ctx, &body)) {
-        cm_buf_free(&body);
-        return false;
+    df_reply_t *rep = NULL;
+    if (df_write_encode(w->item, constraint, check_only, types, w->ncols, rows, diffs, n, ctx, &body)) {
+        const char *refused = cm_arena_printf(ctx->arena, "cannot write to table \"%s\" here", w->name);
+        rep = srv_workers_ask(srv, DF_CMD_WRITE, &body, false, refused, ctx);
     }
-    df_reply_t *rep = df_reply_new(df_workers_count(srv->workers), NULL, NULL);
-    df_cmd_t *c = df_cmd_new(DF_CMD_WRITE);
-    df_cmd_set_payload(c, body.data, body.len, rep);
     cm_buf_free(&body);
-    if (!seq_submit(srv->seq, c)) {
-        df_cmd_unref(c);
-        df_reply_unref(rep);
-        return cm_err_set(ctx->err, "57P03",
-                          "cannot write to table \"%s\" here: this process does not run its cluster's workers now "
-                          "(a standby, too many writes waiting, or shutting down)", w->name);
-    }
-    /* Once sent, a write is applied whatever the session does: wait for its answer. */
-    while (!df_reply_wait(rep, SRV_WRITE_POLL_MS))
-        ;
-    bool ok = !rep->err.set;
-    if (!ok) {
-        cm_err_set(ctx->err, rep->err.sqlstate, "%s", rep->err.message ? rep->err.message : "");
-        if (rep->err.detail)
-            cm_err_set_detail(ctx->err, "%s", rep->err.detail);
-    }
     df_reply_unref(rep);
-    return ok;
+    return rep != NULL;
 }
 
 bool srv_write_run(srv_server_t *srv, const plan_write_t *w, const char *sql, const ty_datum_t *params,
@@ -137,7 +113,7 @@ bool srv_write_run(srv_server_t *srv, const plan_write_t *w, const char *sql, co
     if (srv->seq == NULL || srv->workers == NULL)
         return cm_err_set(ctx->err, CM_ERRCODE_FEATURE_NOT_SUPPORTED, "writing tables needs the workers");
     srv__rows_t got = {.arena = ctx->arena};
-    bool ok = plan_reads_relations(w->plan) ? srv_read_run(srv, w->plan, sql, params, ctx, srv__collect_cb, &got)
+    bool ok = w->plan->reads ? srv_read_run(srv, w->plan, sql, params, ctx, srv__collect_cb, &got)
                                             : ex_run(w->plan, sql, params, ctx, srv__collect_cb, &got);
     if (!ok)
         return false;
