@@ -29,7 +29,7 @@ FUZZ_REPLAY := $(if $(wildcard server/srv_codec_fuzz.c),$(BUILD)/fuzz/replay_cod
                $(if $(wildcard parser/*.c),$(BUILD)/fuzz/replay_parser) \
                $(if $(wildcard plan/plan_codec.c),$(BUILD)/fuzz/replay_plan)
 
-.PHONY: all run test check tsan fuzz bench setup clean deps deps-includes unit tools
+.PHONY: all run test check tsan fuzz bench setup setup-run clean deps deps-includes unit tools
 
 all: $(BUILD)/eddy $(UNIT_BIN) $(TOOL_BIN) $(FUZZ_REPLAY)
 
@@ -92,15 +92,26 @@ $(BUILD)/fuzz/replay_%: tests/fuzz/fuzz_%.c tests/fuzz/replay_main.c tests/fuzz/
 
 -include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)
 
+# Packages (scripts/setup.sh): setup-run is what building and running eddy
+# needs, setup adds the test toolchain. SETUP_LIST=--list prints a profile's
+# packages instead of installing them.
 setup:
-	@scripts/setup.sh
+	@scripts/setup.sh $(SETUP_LIST) test
+
+setup-run:
+	@scripts/setup.sh $(SETUP_LIST) run
 
 deps: $(LIB_OBJ)
 	@scripts/check-deps.sh symbols $(LIB_OBJ)
 
-run: setup
-	@$(MAKE) --no-print-directory $(BUILD)/eddy $(BUILD)/tools/seq_bench
-	$(BUILD)/eddy --listen 127.0.0.1:6875
+# The laptop mode: only the build's packages, then the server in the
+# foreground. RUN_LISTEN and RUN_ARGS change where and how it runs.
+RUN_LISTEN ?= 127.0.0.1:6875
+run: setup-run
+	@$(MAKE) --no-print-directory -s $(BUILD)/eddy
+	@echo "eddy: connect with   psql postgres://eddy@$(RUN_LISTEN)/eddy"
+	@echo "eddy: stop with      Ctrl-C (or kill -TERM the eddy process)"
+	@exec $(BUILD)/eddy --listen $(RUN_LISTEN) $(RUN_ARGS)
 
 test: setup
 	@$(MAKE) --no-print-directory all

@@ -1,13 +1,41 @@
 #!/usr/bin/env bash
-# setup.sh: installs what building and testing eddy needs on Debian 12.
+# setup.sh: installs the Debian 12 packages eddy needs, in two profiles.
+#
+#   scripts/setup.sh run     what building and running eddy needs: the compiler,
+#                            lemon, the C libraries eddy links and psql to connect
+#   scripts/setup.sh test    run's packages plus the test toolchain (PostgreSQL 15's
+#                            server as the oracle, ZooKeeper and a JDK, clang, drivers)
+#   scripts/setup.sh --list run|test
+#                            prints the profile's packages, one per line, and
+#                            installs nothing (tests/layers/packages.sh reads it)
 #
 # As root it runs apt-get for whatever is missing; otherwise it prints the
 # exact command to run and fails, so nothing is half-installed silently.
 set -euo pipefail
 
-packages=(build-essential clang libclang-rt-14-dev lemon libuv1-dev libssl-dev libpq-dev postgresql-15
-          postgresql-client-15 python3-psycopg default-jdk-headless libpostgresql-jdbc-java
-          zookeeper libzookeeper-st-dev)
+# Building: a C compiler and make, the lemon parser generator, and the -dev
+# package of every library the Makefile's LDLIBS_ALL names. Running: their
+# runtime libraries come with them. psql is how the README connects.
+run_packages=(build-essential lemon libuv1-dev libssl-dev libzookeeper-st-dev postgresql-client-15)
+
+# Testing: PostgreSQL 15's server (the differential oracle) and libpq for the C
+# tools, ZooKeeper's server and the JDK it runs on (also pgJDBC's tests),
+# psycopg, clang for the fuzzers and the dpkg tools that build the package.
+test_packages=("${run_packages[@]}" clang libclang-rt-14-dev libpq-dev postgresql-15
+               python3-psycopg default-jdk-headless libpostgresql-jdbc-java zookeeper
+               dpkg-dev fakeroot)
+
+list=false
+if [ "${1:-}" = --list ]; then list=true; shift; fi
+case ${1:-test} in
+run)  packages=("${run_packages[@]}") ;;
+test) packages=("${test_packages[@]}") ;;
+*)    echo "usage: scripts/setup.sh [--list] run|test" >&2; exit 2 ;;
+esac
+if $list; then
+    printf '%s\n' "${packages[@]}"
+    exit 0
+fi
 
 missing=()
 for p in "${packages[@]}"; do
