@@ -109,14 +109,17 @@ bool df_reply_wait(df_reply_t *r, int timeout_ms);
  * ==================================================================== */
 
 /*
- * A Write: rows of one table with their diffs (+1 insert, -1 delete), each
- * row encoded with the table's column types. constraint names the table's
- * key constraint for its 23505 message (NULL: none). Every worker takes
- * the rows of its shards.
+ * A Write: one or more parts, each the rows of one table with their diffs
+ * (+1 insert, -1 delete), each row encoded with the table's column types;
+ * a part may first empty the table (TRUNCATE). constraint names the
+ * table's key constraint for its 23505 message (NULL: none). Every worker
+ * takes the rows of its shards. Unless the write only checks, a row it
+ * removes must be there (another session may have removed it since it was
+ * read): 40001, and nothing of the write applies.
  */
-typedef struct df_write {
+typedef struct df_write_part {
     uint64_t table;
-    bool check_only;             /* check the key and answer, apply nothing */
+    bool truncate;               /* the table's rows are removed before the part's rows apply */
     const char *constraint;
     uint32_t ncols;
     const ty_oid_t *types;
@@ -124,7 +127,17 @@ typedef struct df_write {
     const uint8_t **rows;
     size_t *lens;
     int64_t *diffs;
+} df_write_part_t;
+typedef struct df_write {
+    bool check_only;             /* check the keys and answer, apply nothing */
+    uint32_t nparts;
+    df_write_part_t *parts;
 } df_write_t;
+/* A write of nparts parts starts; each df_write_add_part adds one, in order. */
+void df_write_begin(cm_buf_t *out, bool check_only, uint32_t nparts);
+bool df_write_add_part(cm_buf_t *out, uint64_t table, const char *constraint, bool truncate, const ty_oid_t *types,
+                       int ncols, ty_datum_t *const *rows, const int64_t *diffs, int nrows, ty_ctx_t *ctx);
+/* A write of one part, not a TRUNCATE (df_write_begin and df_write_add_part). */
 bool df_write_encode(uint64_t table, const char *constraint, bool check_only, const ty_oid_t *types, int ncols,
                      ty_datum_t *const *rows, const int64_t *diffs, int nrows, ty_ctx_t *ctx, cm_buf_t *out);
 /* Decodes into arena (strings point into p); XX001 for a malformed body. */

@@ -6,13 +6,14 @@
  * key (PRIMARY KEY, else first UNIQUE key, else the whole row) with the
  * whole row as the value.
  *
- * A Write (dataflow.h: df_write_encode) carries rows with diffs; every
- * worker takes the rows of its shard. A key constraint is checked by the
- * worker owning the key: an insert whose key is there already, or twice in
- * one write, is 23505. Since one statement's rows may fall on several
- * shards, every worker of a keyed write votes before anything is applied
- * and applies only if all agreed (df_reply_vote), so a failing statement
- * changes nothing. A Peek gathers, for every table its plan reads, this
+ * A Write (dataflow.h: df_write_begin) carries parts, each one table's
+ * rows with diffs (and perhaps a TRUNCATE first); every worker takes the
+ * rows of its shard. A key constraint is checked by the worker owning the
+ * key: an insert whose key is there already, or twice in one write, is
+ * 23505; a removed row that is not there (changed by another session since
+ * it was read) is 40001. Since a write's rows may fall on several shards,
+ * every worker votes before anything is applied and applies only if all
+ * agreed (df_reply_vote), so a failing write changes nothing. A Peek gathers, for every table its plan reads, this
  * worker's rows into its reply part.
  */
 #include "dataflow/df_int.h"
@@ -197,8 +198,8 @@ static void df__key_detail(df_table_t *t, const uint8_t *row, size_t len, ty_ctx
     cm_buf_put_str(out, ") already exists.");
 }
 
-/* This worker's part of a write: its rows, sorted by key; false (err set) for a malformed write. */
-static bool df__write_rows(df_state_t *st, df_table_t *t, const df_write_t *w, ty_ctx_t *ctx, df__wrow_t **out,
+/* This worker's rows of a write's part, sorted by key; false (err set) for a malformed write. */
+static bool df__write_rows(df_state_t *st, df_table_t *t, const df_write_part_t *w, ty_ctx_t *ctx, df__wrow_t **out,
                            size_t *n)
 {
     df__wrow_t *rows = cm_arena_alloc(ctx->arena, sizeof *rows * (w->nrows ? w->nrows : 1));
@@ -233,25 +234,52 @@ static bool df__write_rows(df_state_t *st, df_table_t *t, const df_write_t *w, t
     return ok;
 }
 
-/* Whether the rows keep the table's key unique: no insert of a key that is there or comes twice. */
-static bool df__write_check(df_table_t *t, df__wrow_t *rows, size_t n, ty_ctx_t *ctx, const char *constraint)
+/*
+ * Whether the rows keep the table's key unique (no insert of a key that is
+ * there or comes twice) and, unless only checking, whether every row they
+ * remove is there: a row read at an earlier step may have been changed by
+ * another session since (40001, as PostgreSQL's repeatable read answers).
+ * After a TRUNCATE in the same part the table counts as empty.
+ */
+static bool df__write_check(df_table_t *t, df__wrow_t *rows, size_t n, bool truncate, bool removals, ty_ctx_t *ctx,
+                            const char *constraint)
 {
     df_snap_t *snap = df__spine_snapshot(&t->spine);
     df_scur_t cur;
     df__scur_init(&cur, snap);
     bool ok = true;
     for (size_t i = 0; i < n && ok; i++) {
-        if (rows[i].diff <= 0 || rows[i].null_key)
+        size_t lo = i, hi = i;   /* the write's rows of this key: [lo, hi) */
+        while (lo > 0 && df__wrow_cmp(&rows[lo - 1], &rows[i]) == 0)
+            lo--;
+        while (hi < n && df__wrow_cmp(&rows[hi], &rows[i]) == 0)
+            hi++;
+        bool there = !truncate && df__scur_seek(&cur, rows[i].key, rows[i].klen);
+        if (rows[i].diff < 0 && removals) {
+            /* This exact row: the write's net change to it against what the shard holds. */
+            int64_t net = 0, held = 0;
+            for (size_t j = lo; j < hi; j++)
+                if (rows[j].rlen == rows[i].rlen && memcmp(rows[j].row, rows[i].row, rows[i].rlen) == 0)
+                    net += rows[j].diff;
+            if (there)
+                for (df__scur_val_rewind(&cur); df__scur_val_valid(&cur); df__scur_val_next(&cur)) {
+                    size_t len;
+                    const uint8_t *v = df__scur_val(&cur, &len);
+                    if (len == rows[i].rlen && memcmp(v, rows[i].row, len) == 0)
+                        held += df__scur_diff(&cur);
+                }
+            if (held + net < 0)
+                ok = cm_err_set(ctx->err, "40001", "could not serialize access due to concurrent update");
+            continue;
+        }
+        if (!t->has_key || rows[i].diff <= 0 || rows[i].null_key)
             continue;
         /* What the key holds after this write: its current rows plus the write's changes to it. */
         int64_t count = 0;
-        if (df__scur_seek(&cur, rows[i].key, rows[i].klen))
-            for (; df__scur_val_valid(&cur); df__scur_val_next(&cur))
+        if (there)
+            for (df__scur_val_rewind(&cur); df__scur_val_valid(&cur); df__scur_val_next(&cur))
                 count += df__scur_diff(&cur);
-        size_t j = i;
-        while (j > 0 && df__wrow_cmp(&rows[j - 1], &rows[i]) == 0)
-            j--;
-        for (; j < n && df__wrow_cmp(&rows[j], &rows[i]) == 0; j++)
+        for (size_t j = lo; j < hi; j++)
             count += rows[j].diff;
         if (count > 1) {
             cm_buf_t detail;
@@ -268,35 +296,75 @@ static bool df__write_check(df_table_t *t, df__wrow_t *rows, size_t n, ty_ctx_t 
     return ok;
 }
 
+/* A part's TRUNCATE: every row of the shard, removed. */
+static void df__write_truncate(df_table_t *t, df_builder_t *bl)
+{
+    df_snap_t *snap = df__spine_snapshot(&t->spine);
+    df_scur_t cur;
+    df__scur_init(&cur, snap);
+    for (; df__scur_key_valid(&cur); df__scur_key_next(&cur)) {
+        size_t klen;
+        const uint8_t *k = df__scur_key(&cur, &klen);
+        for (; df__scur_val_valid(&cur); df__scur_val_next(&cur)) {
+            size_t len;
+            const uint8_t *v = df__scur_val(&cur, &len);
+            df__builder_add(bl, k, klen, v, len, -df__scur_diff(&cur));
+        }
+    }
+    df__scur_free(&cur);
+    df__snap_unref(snap);
+}
+
+typedef struct df__wpart {
+    df_table_t *t;
+    const df_write_part_t *p;
+    df__wrow_t *rows;
+    size_t n;
+} df__wpart_t;
+
+/*
+ * A write: each part's rows of this shard are checked, then every worker
+ * votes (a part may fail on any shard), and the write applies everywhere at
+ * this step or nowhere.
+ */
 static void df__write(df_state_t *st, const df_cmd_t *c, ty_ctx_t *ctx)
 {
     df_write_t w;
-    df_table_t *t = NULL;
-    df__wrow_t *rows = NULL;
-    size_t n = 0;
     bool ok = df_write_decode(c->payload, c->payload_len, ctx->arena, &w, ctx->err);
-    if (ok && !(t = df__table_find(st->engine, w.table, NULL)))
-        ok = cm_err_set(ctx->err, "42P01", "the table with ID %llu does not exist on worker %d",
-                        (unsigned long long)w.table, st->worker);
-    if (ok && (int)w.ncols != t->ncols)
-        ok = cm_err_set(ctx->err, CM_ERRCODE_INTERNAL_ERROR, "a write of %u columns into a table of %d", w.ncols,
-                        t->ncols);
-    ok = ok && df__write_rows(st, t, &w, ctx, &rows, &n);
-    if (ok && t->has_key)
-        ok = df__write_check(t, rows, n, ctx, w.constraint ? w.constraint : "");
-    /* A keyed write applies only where every worker found it valid: all vote first. */
-    if (t && t->has_key && st->nworkers > 1 && c->reply)
+    df__wpart_t *parts = cm_arena_zalloc(ctx->arena, sizeof *parts * (ok && w.nparts ? w.nparts : 1));
+    for (uint32_t i = 0; ok && i < w.nparts; i++) {
+        df__wpart_t *q = &parts[i];
+        q->p = &w.parts[i];
+        if (!(q->t = df__table_find(st->engine, q->p->table, NULL)))
+            ok = cm_err_set(ctx->err, "42P01", "the table with ID %llu does not exist on worker %d",
+                            (unsigned long long)q->p->table, st->worker);
+        else if ((int)q->p->ncols != q->t->ncols)
+            ok = cm_err_set(ctx->err, CM_ERRCODE_INTERNAL_ERROR, "a write of %u columns into a table of %d",
+                            q->p->ncols, q->t->ncols);
+        ok = ok && df__write_rows(st, q->t, q->p, ctx, &q->rows, &q->n) &&
+             df__write_check(q->t, q->rows, q->n, q->p->truncate, !w.check_only, ctx,
+                             q->p->constraint ? q->p->constraint : "");
+    }
+    /* Applies only where every worker found it valid: all vote first. */
+    if (st->nworkers > 1 && c->reply)
         ok = df_reply_vote(c->reply, ok);
-    if (ok && !w.check_only) {
+    if (!ok || w.check_only)
+        return;
+    int64_t changed = 0;
+    for (uint32_t i = 0; i < w.nparts; i++) {
+        df__wpart_t *q = &parts[i];
         df_builder_t bl;
         df__builder_init(&bl);
-        for (size_t i = 0; i < n; i++)
-            df__builder_add(&bl, rows[i].key, rows[i].klen, rows[i].row, rows[i].rlen, rows[i].diff);
-        df__spine_insert(&t->spine, df__builder_finish(&bl, c->seq, c->seq + 1));
+        if (q->p->truncate)
+            df__write_truncate(q->t, &bl);
+        for (size_t j = 0; j < q->n; j++)
+            df__builder_add(&bl, q->rows[j].key, q->rows[j].klen, q->rows[j].row, q->rows[j].rlen, q->rows[j].diff);
+        df__spine_insert(&q->t->spine, df__builder_finish(&bl, c->seq, c->seq + 1));
         df__builder_free(&bl);
-        if (c->reply)
-            c->reply->parts[st->worker].count = (int64_t)n;
+        changed += (int64_t)q->n;
     }
+    if (c->reply)
+        c->reply->parts[st->worker].count = changed;
 }
 
 /* ------------------------------------------------------------ reads */

@@ -4,9 +4,9 @@
  * without knowing the engine's storage. Integers are big-endian; a row is
  * the storage layer's row encoding (df_row.c) of the table's column types.
  *
- *   write  "DFW1", u8 check only, u64 table, u32 constraint length (0xFFFFFFFF: none) and
- *          bytes, u32 ncols, ncols x u32 type, u32 nrows,
- *          nrows x (i64 diff, u32 length, row bytes)
+ *   write  "DFW2", u8 check only, u32 nparts, nparts x part
+ *   part   u8 truncate, u64 table, u32 constraint length (0xFFFFFFFF: none) and bytes,
+ *          u32 ncols, ncols x u32 type, u32 nrows, nrows x (i64 diff, u32 length, row bytes)
  *   peek answer (per worker)  repeated: u64 table, u32 nrows,
  *          nrows x (i64 diff, u32 length, row bytes)
  *
@@ -17,13 +17,19 @@
 
 #include <string.h>
 
-#define DF_WRITE_MAGIC "DFW1"
+#define DF_WRITE_MAGIC "DFW2"
 
-bool df_write_encode(uint64_t table, const char *constraint, bool check_only, const ty_oid_t *types, int ncols,
-                     ty_datum_t *const *rows, const int64_t *diffs, int nrows, ty_ctx_t *ctx, cm_buf_t *out)
+void df_write_begin(cm_buf_t *out, bool check_only, uint32_t nparts)
 {
     cm_buf_put(out, DF_WRITE_MAGIC, 4);
     cm_buf_put_u8(out, check_only);
+    cm_buf_put_be32(out, nparts);
+}
+
+bool df_write_add_part(cm_buf_t *out, uint64_t table, const char *constraint, bool truncate, const ty_oid_t *types,
+                       int ncols, ty_datum_t *const *rows, const int64_t *diffs, int nrows, ty_ctx_t *ctx)
+{
+    cm_buf_put_u8(out, truncate);
     cm_buf_put_be64(out, table);
     if (constraint) {
         cm_buf_put_be32(out, (uint32_t)strlen(constraint));
@@ -49,6 +55,13 @@ bool df_write_encode(uint64_t table, const char *constraint, bool check_only, co
     if (ok && out->failed)
         ok = cm_err_set(ctx->err, CM_ERRCODE_PROGRAM_LIMIT_EXCEEDED, "the write is larger than its buffer allows");
     return ok;
+}
+
+bool df_write_encode(uint64_t table, const char *constraint, bool check_only, const ty_oid_t *types, int ncols,
+                     ty_datum_t *const *rows, const int64_t *diffs, int nrows, ty_ctx_t *ctx, cm_buf_t *out)
+{
+    df_write_begin(out, check_only, 1);
+    return df_write_add_part(out, table, constraint, false, types, ncols, rows, diffs, nrows, ctx);
 }
 
 typedef struct df__rd {
@@ -80,48 +93,66 @@ static uint64_t df__rd_u64(df__rd_t *r)
     return hi << 32 | df__rd_u32(r);
 }
 
+static bool df__write_part_decode(df__rd_t *r, cm_arena_t *arena, df_write_part_t *out, cm_err_t *err)
+{
+    const uint8_t *flag = df__rd_take(r, 1);
+    if (flag && *flag > 1)
+        return cm_err_set(err, "XX001", "invalid write: truncate flag %u", *flag);
+    out->truncate = flag && *flag == 1;
+    out->table = df__rd_u64(r);
+    uint32_t clen = df__rd_u32(r);
+    if (clen != 0xFFFFFFFFu) {
+        const uint8_t *c = df__rd_take(r, clen);
+        if (c)
+            out->constraint = cm_arena_strndup(arena, (const char *)c, clen);
+    }
+    out->ncols = df__rd_u32(r);
+    if (!r->failed && out->ncols > (r->n - r->at) / 4)
+        r->failed = true;
+    ty_oid_t *types = cm_arena_alloc(arena, sizeof(ty_oid_t) * (out->ncols ? out->ncols : 1));
+    for (uint32_t i = 0; i < out->ncols && !r->failed; i++)
+        types[i] = df__rd_u32(r);
+    out->types = types;
+    out->nrows = df__rd_u32(r);
+    if (!r->failed && out->nrows > (r->n - r->at) / 12)
+        r->failed = true;
+    if (r->failed)
+        return cm_err_set(err, "XX001", "invalid write: truncated at byte %zu", r->at);
+    size_t k = out->nrows ? out->nrows : 1;
+    out->rows = cm_arena_alloc(arena, sizeof *out->rows * k);
+    out->lens = cm_arena_alloc(arena, sizeof *out->lens * k);
+    out->diffs = cm_arena_alloc(arena, sizeof *out->diffs * k);
+    for (uint32_t i = 0; i < out->nrows && !r->failed; i++) {
+        out->diffs[i] = (int64_t)df__rd_u64(r);
+        out->lens[i] = df__rd_u32(r);
+        out->rows[i] = df__rd_take(r, out->lens[i]);
+    }
+    if (r->failed)
+        return cm_err_set(err, "XX001", "invalid write: truncated at byte %zu", r->at);
+    return true;
+}
+
 bool df_write_decode(const uint8_t *p, size_t n, cm_arena_t *arena, df_write_t *out, cm_err_t *err)
 {
     memset(out, 0, sizeof *out);
     df__rd_t r = {.p = p, .n = n};
     const uint8_t *magic = df__rd_take(&r, 4);
     if (!magic || memcmp(magic, DF_WRITE_MAGIC, 4) != 0)
-        return cm_err_set(err, "XX001", "invalid write: no DFW1 header");
+        return cm_err_set(err, "XX001", "invalid write: no " DF_WRITE_MAGIC " header");
     const uint8_t *flag = df__rd_take(&r, 1);
     out->check_only = flag && *flag == 1;
     if (flag && *flag > 1)
         return cm_err_set(err, "XX001", "invalid write: check flag %u", *flag);
-    out->table = df__rd_u64(&r);
-    uint32_t clen = df__rd_u32(&r);
-    if (clen != 0xFFFFFFFFu) {
-        const uint8_t *c = df__rd_take(&r, clen);
-        if (c)
-            out->constraint = cm_arena_strndup(arena, (const char *)c, clen);
-    }
-    out->ncols = df__rd_u32(&r);
-    if (!r.failed && out->ncols > (r.n - r.at) / 4)
-        r.failed = true;
-    ty_oid_t *types = cm_arena_alloc(arena, sizeof(ty_oid_t) * (out->ncols ? out->ncols : 1));
-    for (uint32_t i = 0; i < out->ncols && !r.failed; i++)
-        types[i] = df__rd_u32(&r);
-    out->types = types;
-    out->nrows = df__rd_u32(&r);
-    if (!r.failed && out->nrows > (r.n - r.at) / 12)
-        r.failed = true;
-    if (r.failed)
-        return cm_err_set(err, "XX001", "invalid write: truncated at byte %zu", r.at);
-    size_t k = out->nrows ? out->nrows : 1;
-    out->rows = cm_arena_alloc(arena, sizeof *out->rows * k);
-    out->lens = cm_arena_alloc(arena, sizeof *out->lens * k);
-    out->diffs = cm_arena_alloc(arena, sizeof *out->diffs * k);
-    for (uint32_t i = 0; i < out->nrows && !r.failed; i++) {
-        out->diffs[i] = (int64_t)df__rd_u64(&r);
-        out->lens[i] = df__rd_u32(&r);
-        out->rows[i] = df__rd_take(&r, out->lens[i]);
-    }
-    if (r.failed || r.at != r.n)
-        return cm_err_set(err, "XX001", "invalid write: %s at byte %zu", r.failed ? "truncated" : "trailing bytes",
-                          r.at);
+    out->nparts = df__rd_u32(&r);
+    /* A part takes at least 21 bytes: the count cannot promise more than the body holds. */
+    if (r.failed || out->nparts > (r.n - r.at) / 21)
+        return cm_err_set(err, "XX001", "invalid write: %u parts in %zu bytes", out->nparts, r.n - r.at);
+    out->parts = cm_arena_zalloc(arena, sizeof *out->parts * (out->nparts ? out->nparts : 1));
+    for (uint32_t i = 0; i < out->nparts; i++)
+        if (!df__write_part_decode(&r, arena, &out->parts[i], err))
+            return false;
+    if (r.at != r.n)
+        return cm_err_set(err, "XX001", "invalid write: trailing bytes at byte %zu", r.at);
     return true;
 }
 

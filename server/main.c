@@ -48,6 +48,8 @@ static void usage(FILE *f)
             "  --auth-timeout-ms N         time allowed for startup and authentication (default 60000)\n"
             "  --worker-queue-max N        commands waiting per worker before worker 0 holds back (default 1024)\n"
             "  --ddl-apply-timeout-ms N    how long DDL waits for every worker to apply it (default 30000)\n"
+            "  --write-retries N           runs of an UPDATE or DELETE whose rows changed meanwhile, before 40001 (default 100)\n"
+            "  --txn-write-rows-max N      rows one transaction may change before its COMMIT (default 1000000)\n"
             "  --command-history-max N     sequenced commands kept for eddy_internal, per worker too (default 10000)\n"
             "  --tick-interval-ms N        worker 0 sequences a Tick (logical time) every N ms; 0: none (default 0)\n"
             "  --fault-worker-delay-ms N   fault testing: workers other than 0 sleep N ms before each batch (default 0)\n"
@@ -88,7 +90,7 @@ static bool parse_listen(const char *s, srv_config_t *cfg)
 enum {
     OPT_LISTEN = 256, OPT_WORKERS, OPT_IO_THREADS, OPT_ZOOKEEPER, OPT_CLUSTER, OPT_DATA_DIR, OPT_AUTH,
     OPT_USERS, OPT_TLS_CERT, OPT_TLS_KEY, OPT_LOG_LEVEL, OPT_MAX_CONN, OPT_MSG_MAX, OPT_AUTH_MSG_MAX,
-    OPT_OUT_MAX, OPT_RESULT_MAX, OPT_AUTH_TIMEOUT, OPT_WORKER_QUEUE_MAX, OPT_DDL_APPLY_TIMEOUT,
+    OPT_OUT_MAX, OPT_RESULT_MAX, OPT_AUTH_TIMEOUT, OPT_WORKER_QUEUE_MAX, OPT_DDL_APPLY_TIMEOUT, OPT_WRITE_RETRIES, OPT_TXN_WRITE_ROWS_MAX,
     OPT_COMMAND_HISTORY_MAX, OPT_HASH, OPT_HELP, OPT_VERSION, OPT_ZK_SESSION_TIMEOUT,
     OPT_ZK_CONNECT_TIMEOUT, OPT_DDL_TIMEOUT, OPT_NAME_RECHECK_TIMEOUT, OPT_DDL_SPIN, OPT_WORKER_SPIN, OPT_WORKER_DELAY, OPT_TICK_INTERVAL,
 };
@@ -132,6 +134,8 @@ int main(int argc, char **argv)
         {"worker-queue-max", required_argument, NULL, OPT_WORKER_QUEUE_MAX},
         {"ddl-apply-timeout-ms", required_argument, NULL, OPT_DDL_APPLY_TIMEOUT},
         {"command-history-max", required_argument, NULL, OPT_COMMAND_HISTORY_MAX},
+        {"write-retries", required_argument, NULL, OPT_WRITE_RETRIES},
+        {"txn-write-rows-max", required_argument, NULL, OPT_TXN_WRITE_ROWS_MAX},
         {"hash-password", no_argument, NULL, OPT_HASH},
         {"help", no_argument, NULL, OPT_HELP},
         {"version", no_argument, NULL, OPT_VERSION},
@@ -245,6 +249,14 @@ int main(int argc, char **argv)
         case OPT_WORKER_QUEUE_MAX:
             ok = parse_size(optarg, 1, 1 << 20, &v);
             cfg.worker_queue_max = (size_t)v;
+            break;
+        case OPT_WRITE_RETRIES:
+            ok = parse_size(optarg, 0, 1000000, &v);
+            cfg.write_retries = (int)v;
+            break;
+        case OPT_TXN_WRITE_ROWS_MAX:
+            ok = parse_size(optarg, 1, 1LL << 40, &v);
+            cfg.txn_write_rows_max = (int64_t)v;
             break;
         case OPT_DDL_APPLY_TIMEOUT:
             ok = parse_size(optarg, 1, 3600000, &v);

@@ -37,6 +37,9 @@ typedef struct srv_config {
     int ddl_apply_timeout_ms;         /* DDL waits this long for every worker to apply it */
     size_t command_history_max;       /* sequenced commands eddy_internal remembers (and per worker) */
     int tick_interval_ms;             /* worker 0 sequences a Tick this often; 0: none */
+    int write_retries;                /* an UPDATE or DELETE whose rows another session changed runs again
+                                         this many times, then fails with 40001 */
+    int64_t txn_write_rows_max;       /* rows a transaction may change before its COMMIT */
     int fault_worker_delay_ms;        /* fault testing: workers but 0 sleep this long before each batch */
     /* The catalog store: embedded unless `zookeeper` is set. */
     const char *zookeeper;            /* "host:port[,host:port...][/chroot]" */

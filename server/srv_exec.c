@@ -17,6 +17,8 @@ void srv_exec_conn_free(srv_conn_t *c)
     cm_err_clear(&c->sync_err);
     srv_portal_free_all(c);
     srv_stmt_free_all(c);
+    srv_wtxn_free(c->wtxn);
+    c->wtxn = NULL;
     if (c->work != NULL) {
         cm_buf_free(&c->work->out);
         cm_err_clear(&c->work->err);

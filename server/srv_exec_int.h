@@ -77,6 +77,8 @@ bool srv__portal_resume(srv_conn_t *c, srv_portal_t *p, int32_t max_rows);
 void srv__ctx_init(srv_conn_t *c, ty_ctx_t *ctx, cm_arena_t *a, cm_err_t *err);
 /* Runs r (describe: a simple Query's RowDescription goes first). */
 srv_run_rc_t srv__run(srv_conn_t *c, const srv_run_t *r, bool describe, cm_err_t *err);
+/* A transaction's writes (tx, taken) commit off the loop; done answers with tag or the error. */
+srv_run_rc_t srv__run_commit(srv_conn_t *c, srv_wtxn_t *tx, srv_ddl_done_cb done, const char *tag, cm_err_t *err);
 /* A name missing from the catalog, which cluster mode looks for again at the store's head. */
 bool srv__name_missing(const cm_err_t *err);
 

@@ -81,6 +81,8 @@ static srv_run_rc_t srv__run_blocking(srv_conn_t *c, const srv_run_t *r, const s
     memcpy(types, cols->types, sizeof *types * (size_t)cols->n);
     w->types = types;
     w->max_rows = r->max_rows;
+    w->commit = NULL;
+    w->tx = c->wtxn;
     srv_conn_set_state(c, SRV_CONN_BUSY);
     w->inflight = true;
     if (uv_queue_work(&c->lp->uv, &w->req, srv__work_cb, srv__after_work_cb) != 0) {
@@ -101,10 +103,48 @@ static srv_run_rc_t srv__run_off_loop(srv_conn_t *c, const srv_run_t *r, const s
     return rc;
 }
 
+/*
+ * A transaction's writes commit off the loop, as they wait for the workers;
+ * done answers on the loop (with tag, or the error). Takes tx.
+ */
+srv_run_rc_t srv__run_commit(srv_conn_t *c, srv_wtxn_t *tx, srv_ddl_done_cb done, const char *tag, cm_err_t *err)
+{
+    srv_work_t *w = c->work;
+    if (w == NULL) {
+        w = c->work = cm_calloc(1, sizeof *w);
+        cm_buf_init(&w->out, 0);
+    }
+    w->commit = tx;
+    w->commit_done = done;
+    w->commit_tag = tag;
+    w->tx = NULL;
+    w->ok = false;
+    w->sql = NULL;
+    cm_err_clear(&w->err);
+    srv__ctx_init(c, &w->ctx, &c->arena, &w->err);
+    w->ctx.catalog_fn = NULL;
+    w->req.data = c;
+    srv_conn_set_state(c, SRV_CONN_BUSY);
+    w->inflight = true;
+    if (uv_queue_work(&c->lp->uv, &w->req, srv__work_cb, srv__after_work_cb) != 0) {
+        w->inflight = false;
+        w->commit = NULL;
+        srv_wtxn_free(tx);
+        srv_conn_set_state(c, SRV_CONN_READY);
+        cm_err_set(err, CM_ERRCODE_INTERNAL_ERROR, "could not start a commit");
+        return SRV_RUN_ERROR;
+    }
+    return SRV_RUN_BUSY;
+}
+
 static void srv__work_cb(uv_work_t *req)
 {
     srv_conn_t *c = req->data;
     srv_work_t *w = c->work;
+    if (w->commit != NULL) {
+        w->ok = srv_wtxn_commit(c->lp->srv, w->commit, &w->ctx);
+        return;
+    }
     srv_crash_note("", w->sql, w->sql != NULL ? strlen(w->sql) : 0);
     srv_sink_t k = {.out = &w->out,
                     .spill = w->portal != NULL ? &w->portal->rows : NULL,
@@ -115,11 +155,16 @@ static void srv__work_cb(uv_work_t *req)
                     .c = NULL,
                     .max = c->lp->srv->cfg.result_max_bytes};
     if (w->writes) {
-        w->ok = srv_write_run(c->lp->srv, w->stmt->write, w->sql, w->params, &w->ctx, srv__row_cb, &k, &w->written);
-        snprintf(w->tag, sizeof w->tag, "%s%s%llu", w->stmt->tag, w->stmt->write->kind == PLAN_WRITE_INSERT ? " 0 " : " ",
-                 (unsigned long long)w->written);
+        const plan_write_t *pw = w->stmt->write;
+        w->ok = srv_write_run(c->lp->srv, pw, w->tx, w->sql, w->params, &w->ctx, srv__row_cb, &k, &w->written);
+        if (pw->kind == PLAN_WRITE_TRUNCATE)
+            snprintf(w->tag, sizeof w->tag, "%s", w->stmt->tag);
+        else
+            snprintf(w->tag, sizeof w->tag, "%s%s%llu", w->stmt->tag, pw->kind == PLAN_WRITE_INSERT ? " 0 " : " ",
+                     (unsigned long long)w->written);
     } else {
-        w->ok = w->reads ? srv_read_run(c->lp->srv, w->stmt->query, w->sql, w->params, &w->ctx, srv__row_cb, &k)
+        w->ok = w->reads ? srv_read_run(c->lp->srv, w->stmt->query, w->tx, w->sql, w->params, &w->ctx, srv__row_cb,
+                                        &k)
                          : ex_run(w->stmt->query, w->sql, w->params, &w->ctx, srv__row_cb, &k);
     }
     if (!w->ok && !w->err.set)
@@ -133,9 +178,23 @@ static void srv__after_work_cb(uv_work_t *req, int status)
     srv_conn_t *c = req->data;
     srv_work_t *w = c->work;
     w->inflight = false;
+    if (w->commit != NULL) {
+        srv_wtxn_free(w->commit);
+        w->commit = NULL;
+    }
     if (c->state == SRV_CONN_CLOSED) {
         if (c->handle_closed)
             srv_conn_free_orphan(c);
+        return;
+    }
+    if (w->commit_done != NULL) {
+        srv_ddl_done_cb done = w->commit_done;
+        w->commit_done = NULL;
+        srv_conn_set_state(c, SRV_CONN_READY);
+        if (status != 0 && !w->err.set)
+            cm_err_set(&w->err, CM_ERRCODE_INTERNAL_ERROR, "the commit did not run");
+        done(c, w->ok && status == 0 ? NULL : &w->err, w->commit_tag);
+        cm_err_clear(&w->err);
         return;
     }
     srv__interrupt_message(&w->ctx, &w->err);
@@ -360,10 +419,17 @@ srv_run_rc_t srv__run(srv_conn_t *c, const srv_run_t *r, bool describe, cm_err_t
                                  "there is no transaction in progress");
             /* As PostgreSQL, it still ends the implicit transaction of a query string. */
             srv_txn_t *ddl = srv_txn_take(c);
+            srv_wtxn_t *tx = c->wtxn;
+            c->wtxn = NULL;
             if (st->kind == PLN_ROLLBACK) {
                 srv_txn_free(ddl);
+                srv_wtxn_free(tx);
                 ddl = NULL;
+                tx = NULL;
             }
+            if (!srv_wtxn_empty(tx))
+                return srv__run_commit(c, tx, srv__ddl_done, tag, err);
+            srv_wtxn_free(tx);
             srv_run_rc_t rc = srv__commit_ddl(c, ddl, srv__ddl_done, err);
             if (rc != SRV_RUN_OK)
                 return rc;
@@ -372,8 +438,15 @@ srv_run_rc_t srv__run(srv_conn_t *c, const srv_run_t *r, bool describe, cm_err_t
             if (st->kind == PLN_COMMIT && !commit)
                 tag = "ROLLBACK";   /* COMMIT of a failed transaction rolls back */
             srv_txn_t *ddl = commit ? srv_txn_take(c) : NULL;
+            srv_wtxn_t *tx = commit ? c->wtxn : NULL;
+            if (commit)
+                c->wtxn = NULL;
             srv__xact_end(c, commit);
             c->implicit_failed = false;
+            /* The block's writes apply at one step now, or not at all (the block is over either way). */
+            if (!srv_wtxn_empty(tx))
+                return srv__run_commit(c, tx, srv__ddl_done, tag, err);
+            srv_wtxn_free(tx);
             /* The block is over whatever the commit of its DDL answers. */
             srv_run_rc_t rc = srv__commit_ddl(c, ddl, srv__ddl_done, err);
             if (rc != SRV_RUN_OK)
@@ -395,6 +468,10 @@ srv_run_rc_t srv__run(srv_conn_t *c, const srv_run_t *r, bool describe, cm_err_t
         /* In a transaction block, explicit or implicit, DDL waits for its end (srv_txn.c);
          * otherwise it commits at once. */
         if (c->xact == 'T' || srv__implicit_block(c)) {
+            if (!srv_wtxn_empty(c->wtxn))
+                return cm_err_set(err, CM_ERRCODE_FEATURE_NOT_SUPPORTED,
+                                  "DDL after a write in the same transaction is not supported yet"),
+                       SRV_RUN_ERROR;
             if (!srv_txn_ddl(c, st, r->sql, r->raw_off, err))
                 return SRV_RUN_ERROR;
             break;
@@ -414,14 +491,19 @@ srv_run_rc_t srv__run(srv_conn_t *c, const srv_run_t *r, bool describe, cm_err_t
          * (COPY's and TRUNCATE's checks, a materialized view) comes first. */
         if (!plan_error_raise(st->write->error, err))
             return SRV_RUN_ERROR;
-        /* A block's writes would have to commit at COMMIT as one step: not built yet, so refused
-         * rather than applied at once and kept after a ROLLBACK. */
-        if (c->xact != 'I')
-            return cm_err_set(err, CM_ERRCODE_FEATURE_NOT_SUPPORTED,
-                              "writing tables inside a transaction block is not supported yet"),
-                   SRV_RUN_ERROR;
         if (srv__portal_resume(c, r->portal, r->max_rows))
             return SRV_RUN_OK;
+        /* In a transaction, explicit or implicit, the writes are kept and apply at its end as one
+         * step (srv_write_txn.c); the DDL a transaction holds commits separately, so the two do not
+         * mix yet. */
+        if (c->xact != 'I' || srv__implicit_block(c)) {
+            if (c->txn != NULL)
+                return cm_err_set(err, CM_ERRCODE_FEATURE_NOT_SUPPORTED,
+                                  "a write after DDL in the same transaction is not supported yet"),
+                       SRV_RUN_ERROR;
+            if (c->wtxn == NULL)
+                c->wtxn = srv_wtxn_new(c->lp->srv->cfg.txn_write_rows_max);
+        }
         srv_cancel_stmt_begin(&c->cancel);
         return srv__run_off_loop(c, r, &cols, err);
     }

@@ -2,7 +2,8 @@
  * srv_exec_txn.c: transactions as the protocol sees them: the explicit block
  * and the implicit one (a query string with several statements, or the
  * extended protocol's messages up to Sync), what an error does to them, the
- * ReadyForQuery status, and the commit of the DDL a transaction held.
+ * ReadyForQuery status, and the commit of the DDL or the writes a
+ * transaction held.
  */
 #include "server/srv_exec_int.h"
 
@@ -16,7 +17,9 @@ void srv__xact_touch(srv_conn_t *c)
 
 void srv__xact_end(srv_conn_t *c, bool commit)
 {
-    srv_txn_discard(c);   /* a COMMIT that commits DDL took it first */
+    srv_txn_discard(c);   /* a COMMIT that commits DDL or writes took them first */
+    srv_wtxn_free(c->wtxn);
+    c->wtxn = NULL;
     srv_session_xact_end(&c->sess, commit);
     srv_portal_drop_all(c);
     c->xact = 'I';
@@ -110,6 +113,16 @@ static void srv__implicit_committed(srv_conn_t *c, cm_err_t *err, const char *ta
  */
 bool srv__implicit_commit(srv_conn_t *c)
 {
+    if (c->xact == 'I' && !srv_wtxn_empty(c->wtxn) && !c->implicit_failed) {
+        /* Its writes apply at one step, then ReadyForQuery (srv__implicit_committed). */
+        srv_wtxn_t *tx = c->wtxn;
+        c->wtxn = NULL;
+        cm_err_t err = {0};
+        if (srv__run_commit(c, tx, srv__implicit_committed, NULL, &err) == SRV_RUN_BUSY)
+            return true;
+        srv__fail(c, &err);
+        return false;
+    }
     if (c->xact != 'I' || c->txn == NULL)
         return false;
     srv_txn_t *ddl = srv_txn_take(c);

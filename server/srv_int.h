@@ -243,6 +243,8 @@ typedef struct srv_query_run {
     bool rechecked;             /* statement `next - 1` waited once for a missing name */
 } srv_query_run_t;
 
+typedef struct srv_wtxn srv_wtxn_t;   /* srv_write_txn.c */
+
 /* What a statement running off the loop needs and produces. */
 typedef struct srv_work {
     uv_work_t req;
@@ -264,18 +266,41 @@ typedef struct srv_work {
     bool writes;                /* a write (srv_write.c): nrows counts its rows changed, sent counts RETURNING's */
     uint64_t written;
     char tag[32];               /* a write's CommandComplete ("INSERT 0 3") */
+    srv_wtxn_t *tx;             /* the open transaction's writes, which the statement sees and adds to */
+    srv_wtxn_t *commit;         /* not a statement: the COMMIT of these writes (freed when done) */
+    void (*commit_done)(srv_conn_t *c, cm_err_t *err, const char *tag);
+    const char *commit_tag;
 } srv_work_t;
 
 /* srv_workers.c: a Write or Peek to every worker, waited for (the reply, or NULL with ctx->err). */
 #define SRV_WORKERS_POLL_MS 10   /* how often a waiting read looks at cancel and statement_timeout */
 df_reply_t *srv_workers_ask(srv_server_t *srv, df_cmd_kind_t kind, const cm_buf_t *body, bool interruptible,
                             const char *refused, ty_ctx_t *ctx);
-/* srv_write.c: runs INSERT, UPDATE or DELETE (on the thread pool); *written: the rows it changed. */
-bool srv_write_run(srv_server_t *srv, const plan_write_t *w, const char *sql, const ty_datum_t *params,
-                   ty_ctx_t *ctx, ex_row_cb cb, void *arg, uint64_t *written);
-/* srv_read.c: runs a plan that reads tables (on the thread pool: it waits for the workers). */
-bool srv_read_run(srv_server_t *srv, const plan_t *p, const char *sql, const ty_datum_t *params, ty_ctx_t *ctx,
-                  ex_row_cb cb, void *arg);
+/* srv_write_txn.c: the writes of an open transaction, applied at its COMMIT as one Write. */
+srv_wtxn_t *srv_wtxn_new(int64_t rows_max);
+void srv_wtxn_free(srv_wtxn_t *t);
+bool srv_wtxn_empty(const srv_wtxn_t *t);
+/* Keeps a statement's changes to w's table (copied); 54000 beyond rows_max. */
+bool srv_wtxn_add(srv_wtxn_t *t, const plan_write_t *w, ty_datum_t *const *rows, const int64_t *diffs, int n,
+                  cm_err_t *err);
+/* A TRUNCATE of w's table: what the workers hold and what was kept for it are gone. */
+void srv_wtxn_truncate(srv_wtxn_t *t, const plan_write_t *w);
+/* The rows of table `item` the workers answered, with the transaction's changes applied (t may be NULL). */
+bool srv_wtxn_overlay(const srv_wtxn_t *t, uint64_t item, ty_ctx_t *ctx, ty_datum_t ***rows, int *nrows);
+/* A check-only Write of w's table: its kept changes and then the statement's (n rows). */
+bool srv_wtxn_encode_check(const srv_wtxn_t *t, const plan_write_t *w, const ty_oid_t *types, ty_datum_t *const *rows,
+                           const int64_t *diffs, int n, ty_ctx_t *ctx, cm_buf_t *out);
+/* COMMIT: every kept change as one Write, waited for (on the thread pool). */
+bool srv_wtxn_commit(srv_server_t *srv, const srv_wtxn_t *t, ty_ctx_t *ctx);
+
+/* srv_write.c: runs INSERT, UPDATE, DELETE or TRUNCATE (on the thread pool); *written: the rows it
+ * changed. tx: the open transaction's writes, where the statement's changes go (NULL: applied now). */
+bool srv_write_run(srv_server_t *srv, const plan_write_t *w, srv_wtxn_t *tx, const char *sql,
+                   const ty_datum_t *params, ty_ctx_t *ctx, ex_row_cb cb, void *arg, uint64_t *written);
+/* srv_read.c: runs a plan that reads tables (on the thread pool: it waits for the workers);
+ * tx: the open transaction's writes, which it sees (NULL: none). */
+bool srv_read_run(srv_server_t *srv, const plan_t *p, const srv_wtxn_t *tx, const char *sql,
+                  const ty_datum_t *params, ty_ctx_t *ctx, ex_row_cb cb, void *arg);
 
 struct srv_conn {
     uv_tcp_t tcp;               /* first, so the handle's memory is the connection's */
@@ -323,6 +348,7 @@ struct srv_conn {
     struct srv_ddl *ddl;        /* a DDL statement in flight (the connection is BUSY) */
     srv_cat_conn_t *catc;       /* search_path as the catalog reads it; NULL until needed */
     struct srv_txn *txn;        /* DDL of the open transaction block (srv_txn.c); NULL if none */
+    srv_wtxn_t *wtxn;           /* writes of the open transaction (srv_write_txn.c); NULL if none */
     uint64_t sync_index;        /* the session's catalog index: its last DDL's */
     srv_sync_wait_t *sync_wait; /* a statement held until the workers reach sync_index */
     cm_err_t sync_err;          /* the held statement timed out: the next Query or Parse answers this */

@@ -42,6 +42,8 @@ void srv_config_default(srv_config_t *cfg)
     cfg->auth_timeout_ms = 60000;
     cfg->worker_queue_max = 1024;
     cfg->ddl_apply_timeout_ms = 30000;
+    cfg->write_retries = 100;
+    cfg->txn_write_rows_max = 1000000;
     cfg->command_history_max = 10000;
     cfg->zk_session_timeout_ms = 10000;
     cfg->zk_connect_timeout_ms = 10000;

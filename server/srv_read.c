@@ -9,17 +9,27 @@
  * It runs on libuv's thread pool like any statement that may wait, so the
  * connection's loop keeps serving others; cancel and statement_timeout end
  * the wait (the workers' answer is then dropped when it comes).
+ *
+ * Inside a transaction that has written, the rows of each table it changed
+ * are the workers' with its own changes applied (srv_write_txn.c).
  */
 #include "server/srv_int.h"
+
+typedef struct srv__read {
+    df_reply_t *rep;
+    const srv_wtxn_t *tx;
+} srv__read_t;
 
 static bool srv__read_get(void *arg, uint64_t item, const ty_oid_t *types, int ncols, ty_ctx_t *ctx,
                           ty_datum_t ***rows, int *nrows)
 {
-    return df_peek_rows(arg, item, types, ncols, ctx, rows, nrows);
+    srv__read_t *r = arg;
+    return df_peek_rows(r->rep, item, types, ncols, ctx, rows, nrows) &&
+           srv_wtxn_overlay(r->tx, item, ctx, rows, nrows);
 }
 
-bool srv_read_run(srv_server_t *srv, const plan_t *p, const char *sql, const ty_datum_t *params, ty_ctx_t *ctx,
-                  ex_row_cb cb, void *arg)
+bool srv_read_run(srv_server_t *srv, const plan_t *p, const srv_wtxn_t *tx, const char *sql,
+                  const ty_datum_t *params, ty_ctx_t *ctx, ex_row_cb cb, void *arg)
 {
     if (srv->seq == NULL || srv->workers == NULL)
         return cm_err_set(ctx->err, CM_ERRCODE_FEATURE_NOT_SUPPORTED, "reading tables needs the workers");
@@ -33,7 +43,8 @@ bool srv_read_run(srv_server_t *srv, const plan_t *p, const char *sql, const ty_
     cm_buf_free(&body);
     if (rep == NULL)
         return false;
-    bool ok = ex_run_reading(p, sql, params, ctx, srv__read_get, rep, cb, arg);
+    srv__read_t rd = {.rep = rep, .tx = tx};
+    bool ok = ex_run_reading(p, sql, params, ctx, srv__read_get, &rd, cb, arg);
     df_reply_unref(rep);
     return ok;
 }

@@ -8,12 +8,20 @@
  * apply the write at one step on every shard, or nowhere. RETURNING's
  * values, the plan's trailing columns, are sent once the write applied.
  *
- * Known limit: UPDATE and DELETE read at one step and write at a later one;
- * a write by another session in between is not detected yet.
+ * UPDATE and DELETE read at one step and write at a later one: the Write
+ * carries the old rows it removes, and the workers refuse it (40001) if
+ * another session removed one in between; the statement then runs again,
+ * at most write_retries times. Inside a transaction the changes are kept
+ * (srv_write_txn.c) after a check-only Write of the table's keys against
+ * what the workers hold plus the transaction's own changes, and the reads
+ * see them; COMMIT applies them all at one step. TRUNCATE removes every
+ * row of each of its tables at one step.
  */
 #include "server/srv_int.h"
 
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 typedef struct srv__rows {
     cm_arena_t *arena;
@@ -79,50 +87,80 @@ static bool srv__check_row(const plan_write_t *w, const ty_datum_t *row, const t
     return true;
 }
 
-/* Sends the write to the workers and waits until every one has applied it (or refused it). */
-static bool srv__submit_write(srv_server_t *srv, const plan_write_t *w, bool check_only, ty_datum_t **rows,
-                              const int64_t *diffs, int n, ty_ctx_t *ctx)
+static ty_oid_t *srv__types(const plan_write_t *w, cm_arena_t *a)
 {
-    ty_oid_t *types = cm_arena_alloc(ctx->arena, sizeof(ty_oid_t) * (size_t)(w->ncols ? w->ncols : 1));
+    ty_oid_t *types = cm_arena_alloc(a, sizeof(ty_oid_t) * (size_t)(w->ncols ? w->ncols : 1));
     for (int i = 0; i < w->ncols; i++)
         types[i] = w->cols[i].type;
-    cm_buf_t body;
-    cm_buf_init(&body, 0);
-    const char *constraint = w->nkeys > 0 ? w->keys[0].name : NULL;
+    return types;
+}
+
+/* A Write body to every worker, waited for until each applied it (or refused it). */
+static bool srv__ask(srv_server_t *srv, const plan_write_t *w, cm_buf_t *body, bool encoded, ty_ctx_t *ctx)
+{
     df_reply_t *rep = NULL;
-    if (df_write_encode(w->item, constraint, check_only, types, w->ncols, rows, diffs, n, ctx, &body)) {
+    if (encoded) {
         const char *refused = cm_arena_printf(ctx->arena, "cannot write to table \"%s\" here", w->name);
-        rep = srv_workers_ask(srv, DF_CMD_WRITE, &body, false, refused, ctx);
+        rep = srv_workers_ask(srv, DF_CMD_WRITE, body, false, refused, ctx);
     }
-    cm_buf_free(&body);
+    cm_buf_free(body);
     df_reply_unref(rep);
     return rep != NULL;
 }
 
-bool srv_write_run(srv_server_t *srv, const plan_write_t *w, const char *sql, const ty_datum_t *params,
-                   ty_ctx_t *ctx, ex_row_cb cb, void *arg, uint64_t *written)
+/* The rows' changes to the workers: applied now, or (check_only) their keys checked, with the
+ * transaction's earlier changes to the table when there is one. */
+static bool srv__submit_write(srv_server_t *srv, const plan_write_t *w, const srv_wtxn_t *tx, bool check_only,
+                              ty_datum_t **rows, const int64_t *diffs, int n, ty_ctx_t *ctx)
 {
-    *written = 0;
-    if (!plan_error_raise(w->error, ctx->err))
-        return false;
-    if (w->kind != PLAN_WRITE_INSERT && w->kind != PLAN_WRITE_UPDATE && w->kind != PLAN_WRITE_DELETE) {
-        static const char *const what[] = {"INSERT into", "UPDATE of", "DELETE from", "TRUNCATE of", "COPY into"};
-        return cm_err_set(ctx->err, CM_ERRCODE_FEATURE_NOT_SUPPORTED,
-                          "%s table \"%s\" needs the dataflow engine, which is not built yet", what[w->kind], w->name);
+    ty_oid_t *types = srv__types(w, ctx->arena);
+    cm_buf_t body;
+    cm_buf_init(&body, 0);
+    const char *constraint = w->nkeys > 0 ? w->keys[0].name : NULL;
+    bool ok = tx != NULL && check_only ? srv_wtxn_encode_check(tx, w, types, rows, diffs, n, ctx, &body)
+                                       : df_write_encode(w->item, constraint, check_only, types, w->ncols, rows, diffs,
+                                                         n, ctx, &body);
+    return srv__ask(srv, w, &body, ok, ctx);
+}
+
+/* TRUNCATE a, b, ...: one Write emptying each table, or kept by the transaction. */
+static bool srv__truncate(srv_server_t *srv, const plan_write_t *w, srv_wtxn_t *tx, ty_ctx_t *ctx)
+{
+    uint32_t n = 0;
+    for (const plan_write_t *p = w; p != NULL; p = p->next) {
+        if (!plan_error_raise(p->error, ctx->err))
+            return false;
+        n++;
     }
-    if (srv->seq == NULL || srv->workers == NULL)
-        return cm_err_set(ctx->err, CM_ERRCODE_FEATURE_NOT_SUPPORTED, "writing tables needs the workers");
-    srv__rows_t got = {.arena = ctx->arena};
-    bool ok = w->plan->reads ? srv_read_run(srv, w->plan, sql, params, ctx, srv__collect_cb, &got)
-                                            : ex_run(w->plan, sql, params, ctx, srv__collect_cb, &got);
+    if (tx != NULL) {
+        for (const plan_write_t *p = w; p != NULL; p = p->next)
+            srv_wtxn_truncate(tx, p);
+        return true;
+    }
+    cm_buf_t body;
+    cm_buf_init(&body, 0);
+    df_write_begin(&body, false, n);
+    bool ok = true;
+    for (const plan_write_t *p = w; p != NULL && ok; p = p->next)
+        ok = df_write_add_part(&body, p->item, p->nkeys > 0 ? p->keys[0].name : NULL, true, srv__types(p, ctx->arena),
+                               p->ncols, NULL, NULL, 0, ctx);
+    return srv__ask(srv, w, &body, ok, ctx);
+}
+
+/* One run of an INSERT, UPDATE or DELETE: its rows in got, applied or kept by tx. */
+static bool srv__write_once(srv_server_t *srv, const plan_write_t *w, srv_wtxn_t *tx, const char *sql,
+                            const ty_datum_t *params, ty_ctx_t *ctx, srv__rows_t *got)
+{
+    bool ok = w->plan->reads ? srv_read_run(srv, w->plan, tx, sql, params, ctx, srv__collect_cb, got)
+                             : ex_run(w->plan, sql, params, ctx, srv__collect_cb, got);
     if (!ok)
         return false;
     int per = w->kind == PLAN_WRITE_UPDATE ? 2 : 1;   /* changes per plan row */
-    int n = got.n * per;
+    int n = got->n * per;
     ty_datum_t **rows = cm_arena_alloc(ctx->arena, sizeof *rows * (size_t)(n ? n : 1));
     int64_t *diffs = cm_arena_alloc(ctx->arena, sizeof *diffs * (size_t)(n ? n : 1));
-    for (int i = 0; i < got.n; i++) {
-        ty_datum_t *r = got.rows[i];
+    for (int i = 0; i < got->n; i++) {
+        ty_datum_t *r = got->rows[i];
         if (w->kind == PLAN_WRITE_INSERT) {
             rows[i] = r;
             diffs[i] = 1;
@@ -139,10 +177,10 @@ bool srv_write_run(srv_server_t *srv, const plan_write_t *w, const char *sql, co
         if (fresh && !srv__check_row(w, fresh, params, ctx)) {
             /* PostgreSQL checks each row's constraints, then its keys, row by row: a key broken by
              * an earlier row is the error, if there is one. The workers check those rows' keys. */
-            if (i > 0) {
+            if (i > 0 && w->nkeys > 0) {
                 cm_err_t row_err = *ctx->err;
                 memset(ctx->err, 0, sizeof *ctx->err);
-                if (!srv__submit_write(srv, w, true, rows, diffs, i * per, ctx)) {
+                if (!srv__submit_write(srv, w, tx, true, rows, diffs, i * per, ctx)) {
                     cm_err_clear(&row_err);
                     return false;
                 }
@@ -155,11 +193,50 @@ bool srv_write_run(srv_server_t *srv, const plan_write_t *w, const char *sql, co
         return cm_err_set(ctx->err, CM_ERRCODE_FEATURE_NOT_SUPPORTED,
                           "%s table \"%s\" with FROM or USING needs the dataflow engine, which is not built yet",
                           w->kind == PLAN_WRITE_UPDATE ? "UPDATE of" : "DELETE from", w->name);
-    if (n > 0 && !srv__submit_write(srv, w, false, rows, diffs, n, ctx))
+    if (n == 0)
+        return true;
+    if (tx == NULL)
+        return srv__submit_write(srv, w, NULL, false, rows, diffs, n, ctx);
+    /* In a transaction: the keys checked now, against the workers' rows and its own changes. */
+    if (w->nkeys > 0 && !srv__submit_write(srv, w, tx, true, rows, diffs, n, ctx))
         return false;
+    return srv_wtxn_add(tx, w, rows, diffs, n, ctx->err);
+}
+
+bool srv_write_run(srv_server_t *srv, const plan_write_t *w, srv_wtxn_t *tx, const char *sql,
+                   const ty_datum_t *params, ty_ctx_t *ctx, ex_row_cb cb, void *arg, uint64_t *written)
+{
+    *written = 0;
+    if (!plan_error_raise(w->error, ctx->err))
+        return false;
+    if (srv->seq == NULL || srv->workers == NULL)
+        return cm_err_set(ctx->err, CM_ERRCODE_FEATURE_NOT_SUPPORTED, "writing tables needs the workers");
+    if (w->kind == PLAN_WRITE_TRUNCATE)
+        return srv__truncate(srv, w, tx, ctx);
+    if (w->kind != PLAN_WRITE_INSERT && w->kind != PLAN_WRITE_UPDATE && w->kind != PLAN_WRITE_DELETE)
+        return cm_err_set(ctx->err, CM_ERRCODE_FEATURE_NOT_SUPPORTED,
+                          "COPY into table \"%s\" needs the dataflow engine, which is not built yet", w->name);
+    srv__rows_t got;
+    for (int attempt = 0;; attempt++) {
+        got = (srv__rows_t){.arena = ctx->arena};
+        if (srv__write_once(srv, w, tx, sql, params, ctx, &got))
+            break;
+        /* Another session changed a row this one read: read again, unless inside a transaction
+         * (whose reads cannot be taken back) or out of tries. */
+        if (tx != NULL || attempt >= srv->cfg.write_retries || strcmp(ctx->err->sqlstate, "40001") != 0)
+            return false;
+        cm_err_clear(ctx->err);
+        /* Sessions that keep changing the same rows would otherwise read in step and the same one
+         * would lose every time: a random pause, longer after each try, spreads them. Nothing was
+         * written yet, so cancel and statement_timeout still end the statement. */
+        uint32_t seed = (uint32_t)cm_now_mono_us() ^ (uint32_t)(uintptr_t)&got;
+        usleep((useconds_t)(rand_r(&seed) % (1000 * (attempt < 10 ? attempt + 1 : 10))));
+        if (!ty_ctx_check_interrupt(ctx))
+            return false;
+    }
     *written = (uint64_t)got.n;
     if (w->nreturning > 0) {
-        int width = w->ncols * per + w->nreturning;
+        int width = w->ncols * (w->kind == PLAN_WRITE_UPDATE ? 2 : 1) + w->nreturning;
         for (int i = 0; i < got.n; i++)
             if (!cb(arg, got.rows[i] + width - w->nreturning, w->nreturning))
                 return false;

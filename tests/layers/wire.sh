@@ -9,4 +9,13 @@ for f in startup simple extended sql_prepare prepared_statements nasty cancel dd
     echo "# tests/wire/test_$f.py"
     /usr/bin/python3 tests/wire/test_$f.py
 done
+# Writes across shards: the eddy-only cases also run on one worker and on four.
+shared_port=$EDDY_PORT shared_pid=$EDDY_PID extra="" pids=""
+for n in 1 4; do
+    if eddy_start --workers $n; then extra="$extra $EDDY_PORT"; pids="$pids $EDDY_PID"; fi
+done
+EDDY_PORT=$shared_port EDDY_PID=$shared_pid
+echo "# tests/wire/test_writes.py (and on eddy --workers 1, 4:$extra)"
+WRITES_TARGETS="$extra" /usr/bin/python3 tests/wire/test_writes.py
+for p in $pids; do eddy_stop "$p"; done
 exit 0
