@@ -1,8 +1,8 @@
 /*
  * main.c: eddy's command line (DESIGN §9): parses options into a
  * srv_config_t and runs the server, or answers --help, --version and
- * --hash-password. Options that name features not built yet (TLS) are
- * refused with a clear message and exit status 2.
+ * --hash-password. A value that is not valid is refused with a clear
+ * message and exit status 2.
  */
 #include "catalog/catalog.h"
 #include "common/common.h"
@@ -36,9 +36,13 @@ static void usage(FILE *f)
             "                              some, before sleeping (default 1000; 0: sleep at once)\n"
             "  --cluster NAME              worker cluster this process owns or stands by for (with --zookeeper; default 'default')\n"
             "  --data-dir DIR              local state directory (default: memory only)\n"
-            "  --auth trust|password|scram client authentication (default trust)\n"
+            "  --auth trust|password|scram|cert  client authentication (default trust; cert: a client\n"
+            "                              certificate signed by --tls-ca whose CN is the user name)\n"
             "  --users FILE                user:SCRAM-SHA-256$... lines for password/scram\n"
-            "  --tls-cert FILE --tls-key FILE   TLS (not supported yet)\n"
+            "  --tls-cert FILE --tls-key FILE  TLS (PEM certificate chain, private key of mode 0600);\n"
+            "                              both are read again on SIGHUP\n"
+            "  --tls-ca FILE               PEM roots that client certificates must chain to\n"
+            "  --tls-mode allow|require    require: clients in clear are refused with 28000 (default allow)\n"
             "  --log-level error|warn|info|debug\n"
             "  --max-connections N         clients beyond N get 53300 (default 4096)\n"
             "  --message-max-bytes N       largest frontend message (default 67108864)\n"
@@ -93,6 +97,7 @@ enum {
     OPT_OUT_MAX, OPT_RESULT_MAX, OPT_AUTH_TIMEOUT, OPT_WORKER_QUEUE_MAX, OPT_DDL_APPLY_TIMEOUT, OPT_WRITE_RETRIES, OPT_TXN_WRITE_ROWS_MAX,
     OPT_COMMAND_HISTORY_MAX, OPT_HASH, OPT_HELP, OPT_VERSION, OPT_ZK_SESSION_TIMEOUT,
     OPT_ZK_CONNECT_TIMEOUT, OPT_DDL_TIMEOUT, OPT_NAME_RECHECK_TIMEOUT, OPT_DDL_SPIN, OPT_WORKER_SPIN, OPT_WORKER_DELAY, OPT_TICK_INTERVAL,
+    OPT_TLS_CA, OPT_TLS_MODE,
 };
 
 /*
@@ -147,11 +152,12 @@ int main(int argc, char **argv)
         {"worker-spin-us", required_argument, NULL, OPT_WORKER_SPIN},
         {"fault-worker-delay-ms", required_argument, NULL, OPT_WORKER_DELAY},
         {"tick-interval-ms", required_argument, NULL, OPT_TICK_INTERVAL},
+        {"tls-ca", required_argument, NULL, OPT_TLS_CA},
+        {"tls-mode", required_argument, NULL, OPT_TLS_MODE},
         {NULL, 0, NULL, 0},
     };
     srv_config_t cfg;
     srv_config_default(&cfg);
-    const char *tls = NULL;
     long long v;
     int o;
     while ((o = getopt_long(argc, argv, "", opts, NULL)) != -1) {
@@ -209,6 +215,8 @@ int main(int argc, char **argv)
                 cfg.auth = SRV_AUTH_PASSWORD;
             else if (strcmp(optarg, "scram") == 0)
                 cfg.auth = SRV_AUTH_SCRAM;
+            else if (strcmp(optarg, "cert") == 0)
+                cfg.auth = SRV_AUTH_CERT;
             else
                 ok = false;
             break;
@@ -216,8 +224,21 @@ int main(int argc, char **argv)
             cfg.users_file = optarg;
             break;
         case OPT_TLS_CERT:
+            cfg.tls_cert = optarg;
+            break;
         case OPT_TLS_KEY:
-            tls = optarg;
+            cfg.tls_key = optarg;
+            break;
+        case OPT_TLS_CA:
+            cfg.tls_ca = optarg;
+            break;
+        case OPT_TLS_MODE:
+            if (strcmp(optarg, "allow") == 0)
+                cfg.tls_mode = SRV_TLS_ALLOW;
+            else if (strcmp(optarg, "require") == 0)
+                cfg.tls_mode = SRV_TLS_REQUIRE;
+            else
+                ok = false;
             break;
         case OPT_LOG_LEVEL:
             ok = cm_log_level_parse(optarg, &cm_log_level);
@@ -295,8 +316,16 @@ int main(int argc, char **argv)
         fprintf(stderr, "eddy: unexpected argument \"%s\"\n", argv[optind]);
         return 2;
     }
-    if (tls != NULL) {
-        fprintf(stderr, "eddy: TLS (--tls-cert/--tls-key) is not supported yet\n");
+    if ((cfg.tls_cert == NULL) != (cfg.tls_key == NULL)) {
+        fprintf(stderr, "eddy: --tls-cert and --tls-key go together\n");
+        return 2;
+    }
+    if (cfg.tls_cert == NULL && (cfg.tls_ca != NULL || cfg.tls_mode == SRV_TLS_REQUIRE || cfg.auth == SRV_AUTH_CERT)) {
+        fprintf(stderr, "eddy: --tls-ca, --tls-mode require and --auth cert need --tls-cert and --tls-key\n");
+        return 2;
+    }
+    if (cfg.auth == SRV_AUTH_CERT && cfg.tls_ca == NULL) {
+        fprintf(stderr, "eddy: --auth cert needs --tls-ca (the roots client certificates must chain to)\n");
         return 2;
     }
     srv_crash_install();

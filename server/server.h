@@ -17,7 +17,13 @@ typedef enum srv_auth_method {
     SRV_AUTH_TRUST = 0,
     SRV_AUTH_PASSWORD,   /* cleartext password checked against a SCRAM verifier */
     SRV_AUTH_SCRAM,
+    SRV_AUTH_CERT,       /* a client certificate verified by --tls-ca whose CN is the user name */
 } srv_auth_method_t;
+
+typedef enum srv_tls_mode {
+    SRV_TLS_ALLOW = 0,   /* clients choose TLS or clear */
+    SRV_TLS_REQUIRE,     /* a startup in clear is refused (28000), as a hostssl-only pg_hba */
+} srv_tls_mode_t;
 
 typedef struct srv_config {
     char listen_host[256];
@@ -26,6 +32,10 @@ typedef struct srv_config {
     int workers;                      /* dataflow worker threads; worker 0 also sequences */
     srv_auth_method_t auth;
     const char *users_file;           /* user:verifier lines; required unless trust */
+    const char *tls_cert;             /* PEM certificate chain; NULL: no TLS */
+    const char *tls_key;              /* PEM private key (0600) */
+    const char *tls_ca;               /* PEM roots that client certificates must chain to */
+    srv_tls_mode_t tls_mode;
     /* Limits: each a command-line knob. */
     size_t message_max_bytes;         /* any frontend message after authentication */
     size_t auth_message_max_bytes;    /* any frontend message before authentication */

@@ -1,11 +1,13 @@
 /*
  * srv_auth.c: authentication after the startup packet: trust, cleartext
- * password and SCRAM-SHA-256 against the --users file of SCRAM verifiers,
- * plus the authentication timeout. A wrong password and an unknown user end
+ * password and SCRAM-SHA-256 (with channel binding, SCRAM-SHA-256-PLUS,
+ * over TLS) against the --users file of SCRAM verifiers, a TLS client
+ * certificate whose CN is the user name, plus the authentication timeout. A wrong password and an unknown user end
  * the same way (28P01), and SCRAM runs a mock exchange for unknown users so
  * the two cannot be told apart.
  */
 #include "server/srv_int.h"
+#include "server/srv_tls.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -79,7 +81,33 @@ void srv_auth_begin(srv_conn_t *c)
             srv_scram_init(c->scram, &mock, true);
         }
         c->auth_step = SRV_AUTH_STEP_SASL_INITIAL;
-        srv_put_authentication_sasl(&c->out, "SCRAM-SHA-256");
+        /* Over TLS the exchange can be bound to the server's certificate, which
+         * libpq then does by default; PostgreSQL lists -PLUS first. */
+        c->scram->cbind_len = srv_tls_endpoint_hash(c, c->scram->cbind);
+        static const char *const mechs[] = {"SCRAM-SHA-256-PLUS", "SCRAM-SHA-256"};
+        if (c->scram->cbind_len > 0)
+            srv_put_authentication_sasl_mechs(&c->out, mechs, 2);
+        else
+            srv_put_authentication_sasl(&c->out, "SCRAM-SHA-256");
+        return;
+    }
+    case SRV_AUTH_CERT: {
+        /* The startup packet checked that the connection is TLS. */
+        srv_tls_info_t ti;
+        srv_tls_info(c, &ti);
+        if (ti.client_dn[0] == 0 || !ti.client_verified) {
+            srv_conn_fatal(c, CM_ERRCODE_INVALID_AUTHORIZATION_SPECIFICATION,
+                           "connection requires a valid client certificate");
+            return;
+        }
+        if (ti.client_cn[0] == 0 || strcmp(ti.client_cn, c->user) != 0) {
+            cm_log_info("provided user name (%s) and authenticated user name (%s) do not match", c->user,
+                        ti.client_cn);
+            srv_conn_fatal(c, CM_ERRCODE_INVALID_AUTHORIZATION_SPECIFICATION,
+                           "certificate authentication failed for user \"%s\"", c->user);
+            return;
+        }
+        srv_startup_finish(c);
         return;
     }
     default:
@@ -94,9 +122,12 @@ static void srv__auth_sasl(srv_conn_t *c, const srv_frame_t *f)
     cm_buf_init(&reply, 0);
     if (c->auth_step == SRV_AUTH_STEP_SASL_INITIAL) {
         srv_msg_sasl_initial_t m;
-        if (!srv_decode_sasl_initial(f->body, f->body_len, &m, &err)) {
+        bool ok = srv_decode_sasl_initial(f->body, f->body_len, &m, &err);
+        bool plus = ok && strcmp(m.mechanism, "SCRAM-SHA-256-PLUS") == 0 && c->scram->cbind_len > 0;
+        c->scram->plus = plus;
+        if (!ok) {
             srv_conn_fatal_err(c, &err);
-        } else if (strcmp(m.mechanism, "SCRAM-SHA-256") != 0) {
+        } else if (!plus && strcmp(m.mechanism, "SCRAM-SHA-256") != 0) {
             srv_conn_fatal(c, CM_ERRCODE_PROTOCOL_VIOLATION,
                            "client selected an invalid SASL authentication mechanism");
         } else if (!srv_scram_first(c->scram, m.data, m.data_len, &reply, &err)) {

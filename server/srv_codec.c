@@ -426,6 +426,16 @@ void srv_put_authentication_sasl(cm_buf_t *b, const char *mechanism)
     srv_msg_finish(b, at);
 }
 
+void srv_put_authentication_sasl_mechs(cm_buf_t *b, const char *const *mechanisms, int n)
+{
+    size_t at = srv_msg_begin(b, 'R');
+    cm_buf_put_be32(b, 10);
+    for (int i = 0; i < n; i++)
+        cm_buf_put_cstr(b, mechanisms[i]);
+    cm_buf_put_u8(b, 0);
+    srv_msg_finish(b, at);
+}
+
 void srv_put_parameter_status(cm_buf_t *b, const char *name, const char *value)
 {
     size_t at = srv_msg_begin(b, 'S');

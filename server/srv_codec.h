@@ -193,6 +193,8 @@ void srv_msg_finish(cm_buf_t *b, size_t at);
 /* Backend messages, named as PostgreSQL names them. */
 void srv_put_authentication(cm_buf_t *b, int32_t code, const void *data, size_t len);
 void srv_put_authentication_sasl(cm_buf_t *b, const char *mechanism);
+/* AuthenticationSASL listing several mechanisms, the preferred first. */
+void srv_put_authentication_sasl_mechs(cm_buf_t *b, const char *const *mechanisms, int n);
 void srv_put_parameter_status(cm_buf_t *b, const char *name, const char *value);
 void srv_put_backend_key_data(cm_buf_t *b, int32_t pid, int32_t secret);
 void srv_put_ready_for_query(cm_buf_t *b, char status);

@@ -12,6 +12,7 @@
  * read its results stops being served instead of being buffered for.
  */
 #include "server/srv_int.h"
+#include "server/srv_tls.h"
 
 #include <stdarg.h>
 #include <stdlib.h>
@@ -183,6 +184,17 @@ static size_t srv__conn_consume_frames(srv_conn_t *c, const uint8_t *p, size_t n
             break;
         if (c->state == SRV_CONN_STARTUP) {
             srv_startup_packet(c, &f);
+            if (c->tls_pending) {
+                /* After 'S' every byte belongs to TLS: clear bytes already sent
+                 * behind the SSLRequest would be injected into the session. */
+                c->tls_pending = false;
+                used += f.total;
+                if (used < n)
+                    srv_conn_fatal(c, CM_ERRCODE_PROTOCOL_VIOLATION, "received unencrypted data after SSL request");
+                else if (!srv_tls_begin(c, false))
+                    srv_conn_close(c);
+                return used;
+            }
         } else if (c->state == SRV_CONN_AUTH) {
             srv_auth_message(c, &f);
         } else {
@@ -213,6 +225,23 @@ static void srv__conn_keep_tail(srv_conn_t *c, const uint8_t *p, size_t n)
     cm_buf_put(&c->in, p, n);
 }
 
+/* Plaintext from the socket, or decrypted by TLS: handled, and an incomplete tail kept. */
+void srv_conn_input(srv_conn_t *c, const uint8_t *p, size_t n)
+{
+    if (c->state >= SRV_CONN_CLOSING)
+        return;
+    if (c->in.len == 0) {
+        size_t used = srv__conn_consume(c, p, n);
+        if (used < n && c->state < SRV_CONN_CLOSING)
+            srv__conn_keep_tail(c, p + used, n - used);
+    } else {
+        cm_buf_put(&c->in, p, n);
+        size_t used = srv__conn_consume(c, c->in.data, c->in.len);
+        if (c->state < SRV_CONN_CLOSING)
+            cm_buf_consume(&c->in, used);
+    }
+}
+
 static void srv__conn_read_cb(uv_stream_t *s, ssize_t nread, const uv_buf_t *buf)
 {
     srv_conn_t *c = s->data;
@@ -227,16 +256,19 @@ static void srv__conn_read_cb(uv_stream_t *s, ssize_t nread, const uv_buf_t *buf
         return;
     const uint8_t *p = (const uint8_t *)buf->base;
     size_t n = (size_t)nread;
-    if (c->in.len == 0) {
-        size_t used = srv__conn_consume(c, p, n);
-        if (used < n && c->state < SRV_CONN_CLOSING)
-            srv__conn_keep_tail(c, p + used, n - used);
-    } else {
-        cm_buf_put(&c->in, p, n);
-        size_t used = srv__conn_consume(c, c->in.data, c->in.len);
-        if (c->state < SRV_CONN_CLOSING)
-            cm_buf_consume(&c->in, used);
+    /* A first byte 0x16 is a TLS ClientHello without SSLRequest (direct TLS). */
+    if (c->tls == NULL && !c->any_input && p[0] == 0x16 && srv_tls_enabled(c->lp->srv) &&
+        !srv_tls_begin(c, true)) {
+        srv_conn_close(c);
+        return;
     }
+    c->any_input = true;
+    if (c->tls != NULL)
+        srv_tls_input(c, p, n);
+    else
+        srv_conn_input(c, p, n);
+    if (c->state == SRV_CONN_CLOSED)
+        return;
     if (c->in.len == 0)
         cm_buf_shrink(&c->in, SRV_BUF_KEEP);
     if (!srv__conn_can_process(c))
@@ -292,22 +324,31 @@ void srv_conn_flush(srv_conn_t *c)
 {
     if (c->state == SRV_CONN_CLOSED)
         return;
-    if (!c->writing && c->out.len > 0) {
-        uv_buf_t b = uv_buf_init((char *)c->out.data, (unsigned)c->out.len);
+    /* What goes to the socket: the output itself, or under TLS its ciphertext. */
+    cm_buf_t *send = &c->out;
+    if (c->tls != NULL) {
+        if (!srv_tls_encrypt(c)) {
+            srv__conn_really_close(c);
+            return;
+        }
+        send = srv_tls_pending(c);
+    }
+    if (!c->writing && send->len > 0) {
+        uv_buf_t b = uv_buf_init((char *)send->data, (unsigned)send->len);
         int n = uv_try_write((uv_stream_t *)&c->tcp, &b, 1);
-        if (n == (int)c->out.len) {
-            c->out.len = 0;
+        if (n == (int)send->len) {
+            send->len = 0;
         } else if (n < 0 && n != UV_EAGAIN) {
-            c->out.len = 0;
+            send->len = 0;
             srv__conn_really_close(c);
             return;
         } else {
             /* Hand the unsent rest to a queued write; keep building into the other buffer. */
             size_t sent = n > 0 ? (size_t)n : 0;
             cm_buf_t t = c->wbuf;
-            c->wbuf = c->out;
-            c->out = t;
-            c->out.len = 0;
+            c->wbuf = *send;
+            *send = t;
+            send->len = 0;
             cm_buf_consume(&c->wbuf, sent);
             c->wreq.data = c;
             b = uv_buf_init((char *)c->wbuf.data, (unsigned)c->wbuf.len);
@@ -321,11 +362,14 @@ void srv_conn_flush(srv_conn_t *c)
     }
     if (c->out.len == 0)
         cm_buf_shrink(&c->out, SRV_BUF_KEEP);
-    if (c->writing && c->wbuf.len + c->out.len > c->lp->srv->cfg.output_max_bytes && !c->paused_output) {
+    if (send != &c->out && send->len == 0)
+        cm_buf_shrink(send, SRV_BUF_KEEP);
+    size_t unsent = c->wbuf.len + c->out.len + (send != &c->out ? send->len : 0);
+    if (c->writing && unsent > c->lp->srv->cfg.output_max_bytes && !c->paused_output) {
         c->paused_output = true;
         srv__conn_read_stop(c);
     }
-    if (c->state == SRV_CONN_CLOSING && !c->writing && c->out.len == 0)
+    if (c->state == SRV_CONN_CLOSING && !c->writing && c->out.len == 0 && send->len == 0)
         srv__conn_really_close(c);
 }
 
@@ -366,6 +410,15 @@ void srv_conn_fatal_err(srv_conn_t *c, cm_err_t *err)
     srv_conn_flush(c);
 }
 
+void srv_conn_close_after_write(srv_conn_t *c)
+{
+    if (c->state >= SRV_CONN_CLOSING)
+        return;
+    srv_conn_set_state(c, SRV_CONN_CLOSING);
+    srv__conn_read_stop(c);
+    srv_conn_flush(c);
+}
+
 void srv_conn_fatal(srv_conn_t *c, const char *sqlstate, const char *fmt, ...)
 {
     cm_err_t e = {0};
@@ -396,6 +449,7 @@ static void srv__conn_free(srv_conn_t *c)
         srv_scram_free(c->scram);
         free(c->scram);
     }
+    srv_tls_free(c);
     free(c->user);
     free(c->database_asked);
     cm_buf_free(&c->in);

@@ -68,6 +68,7 @@ typedef struct srv_server {
     struct seq_transport *transport;
     struct seq *seq;
     pthread_mutex_t sync_mu;        /* guards loops' sync handles against the sequencer's wake-ups */
+    struct srv_tls_server *tls;     /* srv_tls.c: the TLS context; NULL without --tls-cert */
 } srv_server_t;
 
 struct srv_loop {
@@ -143,6 +144,8 @@ typedef struct srv_session {
 
 void srv_session_init(srv_session_t *s, const char *user);
 void srv_session_free(srv_session_t *s);
+/* A read-only parameter's value for this server (ssl), set before the session starts. */
+void srv_session_boot(srv_session_t *s, const char *name, const char *value);
 /* SET name = value (NULL: DEFAULT). `in_xact` says whether undo must be kept. */
 bool srv_session_set(srv_session_t *s, const char *name, const char *value, bool local, cm_err_t *err);
 /* Startup parameters: unknown names and invalid values are ignored, as documented. */
@@ -318,6 +321,9 @@ struct srv_conn {
     cm_buf_t wbuf;              /* output being written */
     uv_write_t wreq;
     bool writing;
+    struct srv_tls *tls;        /* srv_tls.c: TLS once the client asked for it; NULL in clear */
+    bool tls_pending;           /* 'S' was answered: TLS begins after this packet */
+    bool any_input;             /* a byte arrived (a ClientHello first means direct TLS) */
     /* Authentication. */
     srv_auth_step_t auth_step;
     srv_scram_t *scram;
@@ -363,6 +369,10 @@ void srv_conn_fatal(srv_conn_t *c, const char *sqlstate, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 void srv_conn_fatal_err(srv_conn_t *c, cm_err_t *err);
 void srv_conn_close(srv_conn_t *c);
+/* Closes once what is queued (a TLS alert, say) is written. */
+void srv_conn_close_after_write(srv_conn_t *c);
+/* Client bytes in clear (decrypted under TLS): framed and handled. */
+void srv_conn_input(srv_conn_t *c, const uint8_t *p, size_t n);
 /* Closes at once, dropping unsent output (shutdown of a client that does not read). */
 void srv_conn_abort(srv_conn_t *c);
 /* Frees a connection whose handle closed while its work ran (from the work's completion). */

@@ -10,6 +10,7 @@
  * handful of clients unevenly over two loops, round-robin does not.
  */
 #include "server/srv_int.h"
+#include "server/srv_tls.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -136,6 +137,7 @@ static void srv__stop_all(srv_server_t *srv)
     if (!uv_is_closing((uv_handle_t *)&lp0->sigint)) {
         uv_close((uv_handle_t *)&lp0->sigint, NULL);
         uv_close((uv_handle_t *)&lp0->sigterm, NULL);
+        srv_tls_unwatch(srv);
     }
     for (int i = 0; i < srv->nloops; i++) {
         srv_loop_t *lp = &srv->loops[i];
@@ -273,7 +275,7 @@ int srv_run(const srv_config_t *cfg)
     srv_server_t *srv = cm_calloc(1, sizeof *srv);
     srv->cfg = *cfg;
     pthread_mutex_init(&srv->sync_mu, NULL);
-    if (cfg->auth != SRV_AUTH_TRUST) {
+    if (cfg->auth == SRV_AUTH_PASSWORD || cfg->auth == SRV_AUTH_SCRAM) {
         cm_err_t err = {0};
         if (cfg->users_file == NULL) {
             cm_log_error("--auth password and --auth scram need --users FILE");
@@ -285,9 +287,14 @@ int srv_run(const srv_config_t *cfg)
             return 2;
         }
     }
+    cm_err_t cerr = {0};
+    if (!srv_tls_start(srv, &cerr)) {
+        cm_log_error("%s", cerr.message);
+        cm_err_clear(&cerr);
+        return 2;
+    }
     signal(SIGPIPE, SIG_IGN);
     srv__raise_fd_limit();
-    cm_err_t cerr = {0};
     if (!srv_catalog_start(srv, &cerr)) {
         cm_log_error("%s", cerr.message);
         cm_err_clear(&cerr);
@@ -332,6 +339,7 @@ int srv_run(const srv_config_t *cfg)
     lp0->sigint.data = lp0->sigterm.data = srv;
     uv_signal_start(&lp0->sigint, srv__signal_cb, SIGINT);
     uv_signal_start(&lp0->sigterm, srv__signal_cb, SIGTERM);
+    srv_tls_watch(srv, &lp0->uv);
     for (int i = 1; i < srv->nloops; i++)
         uv_thread_create(&srv->loops[i].thread, srv__loop_thread, &srv->loops[i]);
     uv_thread_create(&srv->acceptor, srv__acceptor_thread, srv);
@@ -352,6 +360,7 @@ int srv_run(const srv_config_t *cfg)
     }
     srv_workers_stop(srv);
     srv_catalog_stop(srv);
+    srv_tls_stop(srv);
     for (int i = 0; i < srv->nusers; i++)
         free(srv->users[i].name);
     free(srv->users);

@@ -2,7 +2,8 @@
  * srv_scram.c: SCRAM-SHA-256 server side on OpenSSL's PBKDF2, HMAC and
  * SHA-256, following RFC 5802 and PostgreSQL's choices: the user name in the
  * client-first message is ignored (the startup packet's is used), channel
- * binding is not offered (no TLS yet), authzid and extensions are refused,
+ * binding only as tls-server-end-point (SCRAM-SHA-256-PLUS, over TLS),
+ * authzid and extensions are refused,
  * and unknown users get a mock exchange that fails only at the end.
  */
 #include "server/srv_scram.h"
@@ -168,8 +169,9 @@ void srv_scram_free(srv_scram_t *s)
     free(s->client_first_bare);
     free(s->server_first);
     free(s->nonce);
+    free(s->gs2_header);
     OPENSSL_cleanse(&s->secret, sizeof s->secret);
-    s->client_first_bare = s->server_first = s->nonce = NULL;
+    s->client_first_bare = s->server_first = s->nonce = s->gs2_header = NULL;
 }
 
 static bool srv__malformed(cm_err_t *err, const char *detail)
@@ -197,24 +199,49 @@ bool srv_scram_first(srv_scram_t *s, const uint8_t *msg, size_t len, cm_buf_t *r
     char *m = cm_strndup((const char *)msg, len);
     bool ok = false;
     char flag = m[0];
+    /* q: after the channel-binding flag and its comma. */
+    const char *q = m + 2;
     if (flag == 'p') {
-        srv__malformed(err, "The client requires SCRAM channel binding, which is not offered.");
-        goto out;
-    }
-    if ((flag != 'n' && flag != 'y') || m[1] != ',') {
+        if (!s->plus) {
+            srv__malformed(err, "The client selected SCRAM-SHA-256 without channel binding, but the SCRAM "
+                                "message includes channel binding data.");
+            goto out;
+        }
+        const char *comma = strchr(m, ',');
+        if (m[1] != '=' || comma == NULL) {
+            srv__malformed(err, "Unexpected channel-binding flag.");
+            goto out;
+        }
+        if ((size_t)(comma - m - 2) != strlen("tls-server-end-point") ||
+            strncmp(m + 2, "tls-server-end-point", (size_t)(comma - m - 2)) != 0) {
+            cm_err_set(err, CM_ERRCODE_PROTOCOL_VIOLATION, "unsupported SCRAM channel-binding type \"%.*s\"",
+                       (int)(comma - m - 2), m + 2);
+            goto out;
+        }
+        q = comma + 1;
+    } else if ((flag != 'n' && flag != 'y') || m[1] != ',') {
         srv__malformed(err, "Unexpected channel-binding flag.");
         goto out;
+    } else if (s->plus) {
+        srv__malformed(err, "The client selected SCRAM-SHA-256-PLUS, but the SCRAM message does not include "
+                            "channel binding data.");
+        goto out;
+    } else if (flag == 'y' && s->cbind_len > 0) {
+        cm_err_set(err, CM_ERRCODE_INVALID_AUTHORIZATION_SPECIFICATION, "SCRAM channel binding negotiation error");
+        cm_err_set_detail(err, "The client supports SCRAM channel binding but thinks the server does not.  "
+                               "However, this server does support channel binding.");
+        goto out;
     }
-    if (m[2] == 'a' && m[3] == '=') {
+    if (q[0] == 'a' && q[1] == '=') {
         cm_err_set(err, CM_ERRCODE_FEATURE_NOT_SUPPORTED,
                    "client uses authorization identity, but it is not supported");
         goto out;
     }
-    if (m[2] != ',') {
+    if (q[0] != ',') {
         srv__malformed(err, "Unexpected attribute in client-first-message.");
         goto out;
     }
-    const char *bare = m + 3;
+    const char *bare = q + 1;
     const char *p = bare;
     if (p[0] == 'm' && p[1] == '=') {
         cm_err_set(err, CM_ERRCODE_FEATURE_NOT_SUPPORTED, "client requires an unsupported SCRAM extension");
@@ -253,6 +280,7 @@ bool srv_scram_first(srv_scram_t *s, const uint8_t *msg, size_t len, cm_buf_t *r
     cm_buf_put_u8(&b, 0);
     s->server_first = (char *)b.data;
     s->client_first_bare = cm_strdup(bare);
+    s->gs2_header = cm_strndup(m, (size_t)(bare - m));
     s->gs2_flag = flag;
     cm_buf_put_str(reply, s->server_first);
     s->step = SRV_SCRAM_SENT_FIRST;
@@ -271,12 +299,28 @@ bool srv_scram_final(srv_scram_t *s, const uint8_t *msg, size_t len, cm_buf_t *r
     s->step = SRV_SCRAM_DONE;
     char *m = cm_strndup((const char *)msg, len);
     bool rc = false;
-    const char *want_c = s->gs2_flag == 'y' ? "c=eSws," : "c=biws,";
-    if (strncmp(m, want_c, 7) != 0) {
-        srv__malformed(err, "SCRAM channel binding check failed.");
+    /* c= is base64 of the gs2 header, followed by the certificate hash when bound. */
+    cm_buf_t cb, want;
+    cm_buf_init(&cb, 0);
+    cm_buf_init(&want, 0);
+    cm_buf_put_str(&cb, s->gs2_header);
+    if (s->gs2_flag == 'p')
+        cm_buf_put(&cb, s->cbind, s->cbind_len);
+    cm_buf_put_str(&want, "c=");
+    srv_base64_encode(cb.data, cb.len, &want);
+    cm_buf_put_u8(&want, ',');
+    bool c_ok = strncmp(m, (const char *)want.data, want.len) == 0;
+    size_t c_len = want.len;
+    cm_buf_free(&cb);
+    cm_buf_free(&want);
+    if (!c_ok) {
+        if (s->gs2_flag == 'p')
+            cm_err_set(err, CM_ERRCODE_INVALID_AUTHORIZATION_SPECIFICATION, "SCRAM channel binding check failed");
+        else
+            srv__malformed(err, "SCRAM channel binding check failed.");
         goto out;
     }
-    const char *r = m + 7;
+    const char *r = m + c_len;
     size_t nlen = strlen(s->nonce);
     if (strncmp(r, "r=", 2) != 0 || strncmp(r + 2, s->nonce, nlen) != 0 || r[2 + nlen] != ',') {
         cm_err_set(err, CM_ERRCODE_PROTOCOL_VIOLATION, "invalid SCRAM response");

@@ -44,7 +44,14 @@ typedef struct srv_scram {
     srv_scram_step_t step;
     srv_scram_secret_t secret;
     bool mock;                 /* the user does not exist: always fail at the end */
-    char gs2_flag;             /* 'n' or 'y' */
+    char gs2_flag;             /* 'n', 'y' or 'p' (channel binding) */
+    char *gs2_header;          /* "n,," or "p=tls-server-end-point,,": c= in client-final repeats it */
+    /* Channel binding (set by the caller before the first message): the
+     * tls-server-end-point hash when the connection offers SCRAM-SHA-256-PLUS,
+     * and whether the client chose that mechanism. */
+    uint8_t cbind[64];
+    size_t cbind_len;
+    bool plus;
     char *client_first_bare;   /* malloc'd */
     char *server_first;
     char *nonce;               /* client nonce + server nonce */

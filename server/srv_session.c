@@ -111,6 +111,7 @@ static const srv_guc_t srv__gucs[] = {
      "Shows the server version as an integer."},
     {"session_authorization", NULL, SRV_GUC_REPORT, SRV_GUC_STRING, 0, 0, NULL,
      "Sets the session user name."},
+    {"ssl", "off", SRV_GUC_READONLY, SRV_GUC_BOOL, 0, 0, NULL, "Enables SSL connections."},
     {"standard_conforming_strings", "on", SRV_GUC_REPORT, SRV_GUC_CUSTOM, 0, 0, NULL,
      "Causes '...' strings to treat backslashes literally."},
     {"statement_timeout", "0", 0, SRV_GUC_MS, 0, 0, NULL,
@@ -403,6 +404,12 @@ void srv_session_init(srv_session_t *s, const char *user)
     ty_settings_default(&s->settings);
     for (int i = 0; i < SRV_NGUCS; i++)
         s->val[i] = cm_strdup(srv__boot(s, i));
+}
+
+void srv_session_boot(srv_session_t *s, const char *name, const char *value)
+{
+    int i = srv__guc_index(name);
+    srv__replace(&s->val[i], value);
 }
 
 void srv_session_free(srv_session_t *s)

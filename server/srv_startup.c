@@ -1,13 +1,31 @@
 /*
- * srv_startup.c: the untyped first packets of a connection: SSLRequest and
- * GSSENCRequest (refused with 'N', then the next packet is read),
- * CancelRequest (no reply, then close), and the StartupMessage whose
- * parameters become session settings before authentication starts.
+ * srv_startup.c: the untyped first packets of a connection: SSLRequest
+ * ('S' and TLS when it is configured, else 'N' and the next packet in
+ * clear), GSSENCRequest ('N'), CancelRequest (no reply, then close), and
+ * the StartupMessage whose parameters become session settings before
+ * authentication starts; --tls-mode require refuses a startup in clear.
  */
 #include "server/srv_int.h"
+#include "server/srv_tls.h"
 
+#include <netinet/in.h>
 #include <openssl/rand.h>
 #include <string.h>
+#include <sys/socket.h>
+
+/* The client's address as pg_hba messages show it. */
+static void srv__peer_host(srv_conn_t *c, char *out, size_t cap)
+{
+    struct sockaddr_storage ss;
+    int len = sizeof ss;
+    snprintf(out, cap, "[local]");
+    if (uv_tcp_getpeername(&c->tcp, (struct sockaddr *)&ss, &len) != 0)
+        return;
+    if (ss.ss_family == AF_INET)
+        uv_ip4_name((struct sockaddr_in *)&ss, out, cap);
+    else if (ss.ss_family == AF_INET6)
+        uv_ip6_name((struct sockaddr_in6 *)&ss, out, cap);
+}
 
 void srv_startup_packet(srv_conn_t *c, const srv_frame_t *f)
 {
@@ -19,6 +37,19 @@ void srv_startup_packet(srv_conn_t *c, const srv_frame_t *f)
     }
     switch (st.kind) {
     case SRV_STARTUP_SSL:
+        if (c->tls != NULL) {
+            /* One TLS layer only: PostgreSQL treats a second request as an unknown protocol. */
+            srv_conn_fatal(c, CM_ERRCODE_FEATURE_NOT_SUPPORTED,
+                           "unsupported frontend protocol 1234.5679: server supports 3.0 to 3.0");
+            return;
+        }
+        if (srv_tls_enabled(c->lp->srv)) {
+            cm_buf_put_u8(&c->out, 'S');
+            c->tls_pending = true;   /* srv_conn.c starts TLS after this packet */
+            return;
+        }
+        cm_buf_put_u8(&c->out, 'N');
+        return;
     case SRV_STARTUP_GSSENC:
         /* No TLS yet: one unframed 'N', and the client continues in clear. */
         cm_buf_put_u8(&c->out, 'N');
@@ -52,11 +83,22 @@ void srv_startup_packet(srv_conn_t *c, const srv_frame_t *f)
                        "no PostgreSQL user name specified in startup packet");
         return;
     }
+    const srv_config_t *cfg = &c->lp->srv->cfg;
+    if (c->tls == NULL && (cfg->tls_mode == SRV_TLS_REQUIRE || cfg->auth == SRV_AUTH_CERT)) {
+        char host[64];
+        srv__peer_host(c, host, sizeof host);
+        srv_conn_fatal(c, CM_ERRCODE_INVALID_AUTHORIZATION_SPECIFICATION,
+                       "no pg_hba.conf entry for host \"%s\", user \"%s\", database \"%s\", no encryption", host,
+                       user, database != NULL && database[0] != 0 ? database : user);
+        return;
+    }
     /* A newer minor version or protocol options we do not know: say what we speak. */
     if ((st.version & 0xffff) > 0 || nunknown > 0)
         srv_put_negotiate_protocol_version(&c->out, SRV_PROTO_3_0, nunknown, unknown_opts);
     c->user = cm_strdup(user);
     srv_session_init(&c->sess, user);
+    if (srv_tls_enabled(c->lp->srv))
+        srv_session_boot(&c->sess, "ssl", "on");
     for (int i = 0; i < st.nparams; i++) {
         const char *n = st.names[i];
         if (strcmp(n, "user") == 0 || strcmp(n, "database") == 0 || strcmp(n, "options") == 0 ||

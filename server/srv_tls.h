@@ -1,0 +1,57 @@
+/*
+ * srv_tls.h: TLS on a client connection (srv_tls.c), internal to server/.
+ *
+ * OpenSSL runs over memory BIOs: the connection's libuv reads feed
+ * ciphertext in, decrypted bytes go to the same framing as a plaintext
+ * connection's, and output is encrypted into a buffer that the usual write
+ * path sends. Nothing here touches the socket, so a handshake never blocks
+ * its loop. The server's context is re-read on SIGHUP; connections keep the
+ * context they started with.
+ */
+#ifndef EDDY_SRV_TLS_H
+#define EDDY_SRV_TLS_H
+
+#include "server/srv_int.h"
+
+typedef struct srv_tls srv_tls_t;              /* one connection's TLS */
+typedef struct srv_tls_server srv_tls_server_t; /* the server's context and its reload */
+
+/* Loads --tls-cert/--tls-key/--tls-ca (nothing when no certificate is configured). */
+bool srv_tls_start(srv_server_t *srv, cm_err_t *err);
+/* SIGHUP on this loop re-reads the files; a failed reload keeps the old ones. */
+void srv_tls_watch(srv_server_t *srv, uv_loop_t *loop);
+void srv_tls_unwatch(srv_server_t *srv);
+void srv_tls_stop(srv_server_t *srv);
+/* Re-reads the files now (SIGHUP's work); false with err if they do not load. */
+bool srv_tls_reload(srv_server_t *srv, cm_err_t *err);
+bool srv_tls_enabled(const srv_server_t *srv);
+
+/* Starts TLS on a connection: what is in c->out (the 'S' answer) goes out in clear first.
+ * direct: the client began with a ClientHello (no SSLRequest), which needs ALPN "postgresql". */
+bool srv_tls_begin(srv_conn_t *c, bool direct);
+/* Ciphertext from the socket: runs the handshake, hands plaintext to srv_conn_input. */
+void srv_tls_input(srv_conn_t *c, const uint8_t *p, size_t n);
+/* Encrypts c->out into the buffer the connection writes; false if TLS failed. */
+bool srv_tls_encrypt(srv_conn_t *c);
+/* The ciphertext waiting to be written. */
+cm_buf_t *srv_tls_pending(srv_conn_t *c);
+void srv_tls_free(srv_conn_t *c);
+
+/* What a session shows about its TLS (SHOW ssl, pg_stat_ssl). */
+typedef struct srv_tls_info {
+    bool ssl;
+    char version[16];
+    char cipher[64];
+    int bits;
+    char client_dn[256];     /* "" when the client sent no certificate */
+    char client_serial[80];  /* decimal */
+    char issuer_dn[256];
+    char client_cn[256];     /* the certificate's CN, for --auth cert */
+    bool client_verified;
+} srv_tls_info_t;
+void srv_tls_info(const srv_conn_t *c, srv_tls_info_t *out);
+/* The tls-server-end-point channel binding data (RFC 5929) of the connection's
+ * certificate: its hash length, or 0 when it cannot be computed. */
+size_t srv_tls_endpoint_hash(const srv_conn_t *c, uint8_t out[64]);
+
+#endif
