@@ -108,13 +108,14 @@ static bool bind_query(pln_binder_t *b, const sql_select_t *s, pln_stmt_t *st)
     st->blocking = plan_rel_any(q.rel, has_blocking);
     for (int i = 0; i < b->nsublinks; i++)
         st->blocking |= plan_rel_any(b->sublinks[i].rel, has_blocking);
-    /* Tables are read from the workers' shards at the read's step; other relations (views,
-     * materialized views, sources) have no rows to read until their dataflows are built.
-     * Names, columns and types are known either way, so Describe is right. */
+    /* Tables are read from the workers' shards at the read's step (views are expanded into
+     * what they read); other relations (materialized views, sources) have no rows to read
+     * until their dataflows are built. Names, columns and types are known either way, so
+     * Describe is right. */
     const cat_item_t *unread = NULL;
-    for (int i = 0; i < b->nrels && !unread; i++)
-        if (b->rel_item[i]->kind != CAT_ITEM_TABLE)
-            unread = b->rel_item[i];
+    for (int i = 0; i < b->nreads && !unread; i++)
+        if (b->read_item[i]->kind != CAT_ITEM_TABLE)
+            unread = b->read_item[i];
     if (unread && st->plan_error == NULL && !b->explain) {
         const cat_item_t *it = unread;
         pln__error(b, -1, CM_ERRCODE_FEATURE_NOT_SUPPORTED, "reading %s \"%s\" needs the dataflow engine, which is not built yet",

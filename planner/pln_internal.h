@@ -146,6 +146,12 @@ typedef struct pln_binder {
     int rels_cap;
     const sql_from_t **rel_from;
     const cat_item_t **rel_item;
+    /* Every relation the plan reads, also inside the views it expands (pln_view.c): tables,
+     * materialized views and sources; the views themselves are only in rel_item. */
+    int nreads;
+    int reads_cap;
+    const cat_item_t **read_item;
+    const struct pln_inline *inlining; /* the views being expanded, innermost first; NULL: none */
     /* When note_cols: each column reference that names a catalog relation's column (pln_rewrite.c). */
     bool note_cols;
     int ncolrefs;
@@ -160,6 +166,10 @@ typedef struct pln_binder {
     int rowtypes_cap;
     struct pln_rowtype *rowtypes;
 } pln_binder_t;
+
+/* pln_view.c: an ordinary view in FROM, its stored query bound in place under its name or alias. */
+bool pln__bind_view_ref(pln_binder_t *b, const sql_from_t *f, const cat_item_t *view, pln_scope_t *sc,
+                        plan_rel_t **rel);
 
 /* pln_enums.c: the parser's enums as the plan's. */
 plan_setop_t pln__setop_of(sql_setop_t op);

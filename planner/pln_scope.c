@@ -409,9 +409,24 @@ static bool bind_join(pln_binder_t *b, const sql_from_t *f, pln_scope_t *sc, pla
     return true;
 }
 
-/* Remembers a relation the statement reads: its dependency, and the 0A000 a query answers for now. */
+/* Remembers a relation the statement reads: the statement's own FROM items are its
+ * dependencies (and are qualified in a view's stored SQL); every relation, also inside
+ * an expanded view, is read by its plan. */
 static void note_rel(pln_binder_t *b, const sql_from_t *f, const cat_item_t *it)
 {
+    if (it->kind != CAT_ITEM_VIEW) {
+        if (b->nreads == b->reads_cap) {
+            int cap = b->reads_cap ? 2 * b->reads_cap : 4;
+            const cat_item_t **rs = cm_arena_alloc(b->arena, sizeof(*rs) * (size_t)cap);
+            if (b->nreads)
+                memcpy(rs, b->read_item, sizeof(*rs) * (size_t)b->nreads);
+            b->read_item = rs;
+            b->reads_cap = cap;
+        }
+        b->read_item[b->nreads++] = it;
+    }
+    if (b->inlining)
+        return;
     if (b->nrels == b->rels_cap) {
         int cap = b->rels_cap ? 2 * b->rels_cap : 4;
         const sql_from_t **fs = cm_arena_alloc(b->arena, sizeof(*fs) * (size_t)cap);
@@ -487,9 +502,10 @@ static bool bind_catview(pln_binder_t *b, const sql_from_t *f, const pln_catview
  * A relation named in FROM, resolved in the catalog snapshot. A database
  * part other than the session's is refused first, as RangeVarGetRelid
  * does. A missing schema is reported like a missing relation (42P01 with
- * the name as written), as PostgreSQL does for a FROM item. The relation's
- * rows do not exist before the dataflow engine, so its plan is an empty
- * VALUES of the right shape; bind_query turns the read into 0A000.
+ * the name as written), as PostgreSQL does for a FROM item. A view is its
+ * query bound in place (pln_view.c); any other relation is a GET of it, which
+ * bind_query refuses (0A000) for relations other than tables until the
+ * dataflow engine answers reads of them.
  */
 static bool bind_relname(pln_binder_t *b, const sql_from_t *f, pln_scope_t *sc, plan_rel_t **rel)
 {
@@ -539,6 +555,10 @@ static bool bind_relname(pln_binder_t *b, const sql_from_t *f, pln_scope_t *sc, 
         pln__error(b, f->pos, "42809", "cannot open relation \"%s\"", item->name);
         cm_err_set_detail(b->err, "This operation is not supported for indexes.");
         return false;
+    }
+    if (item->kind == CAT_ITEM_VIEW) {
+        note_rel(b, f, item);
+        return pln__bind_view_ref(b, f, item, sc, rel);
     }
     int ncols = (int)item->ncolumns;
     const char *alias = f->alias ? f->alias : item->name;

@@ -318,6 +318,9 @@ static void plan_bytes_of_views(void)
     check_plan(t.snap, v, "Constant");
     const cat_item_t *w = commit_view(&t, "w", "CREATE VIEW eddy.public.w (b) AS SELECT a + 1 FROM eddy.public.t", table);
     check_plan(t.snap, w, "Get eddy.public.t");
+    /* A view over a view reads what that view reads: the workers' plan gets only tables. */
+    const cat_item_t *x = commit_view(&t, "x", "CREATE VIEW eddy.public.x AS SELECT a FROM eddy.public.w", w->id);
+    check_plan(t.snap, x, "Map (#0 + 1)\n      Get eddy.public.t");
     /* A table is its definition: one GET of it, which the workers make their shards from. */
     check_plan(t.snap, cat_snap_item_by_id(t.snap, table), "Get eddy.public.t");
     tc_free(&t);
