@@ -49,6 +49,7 @@ typedef struct plan__rd {
     int nctes, ctes_cap;          /* WITH queries read so far, and the ids they were written with */
     plan_cte_t **ctes;
     uint32_t *cte_keys;
+    size_t *cte_spans;            /* per WITH query read: where its entry starts in the input and its length */
     int nrefs, refs_cap;          /* reads of WITH queries, tied to them at the end (plan_codec_cte.c) */
     plan_rel_t **cte_refs;
     uint32_t *ref_keys;

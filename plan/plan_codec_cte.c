@@ -13,8 +13,12 @@
  * A reference may come before its CTE in the bytes (a subquery is written
  * before the query that holds the WITH), so references are collected while
  * reading and tied to their CTEs once the whole plan is read: an id no LET
- * defines, an id defined twice, or a reference whose columns differ from
- * its CTE's is refused. Ids keep their values (EXPLAIN prints them).
+ * defines, an id defined twice with different definitions, or a reference
+ * whose columns differ from its CTE's is refused. Ids keep their values
+ * (EXPLAIN prints them). A plan may hold one WITH query in two LETs (the
+ * planner copies a subquery holding a WITH when it decorrelates a sublink,
+ * sharing its queries): its entry is then written twice, byte for byte the
+ * same, and read as the one query it is.
  */
 #include "plan/plan_codec.h"
 
@@ -104,6 +108,7 @@ bool plan__rd_let(plan__rd_t *r, plan_rel_t *rel)
     rel->ctes = cm_arena_alloc(r->arena, sizeof(plan_cte_t *) * (size_t)(rel->nctes ? rel->nctes : 1));
     for (int i = 0; i < rel->nctes; i++) {
         plan_cte_t *c = cm_arena_zalloc(r->arena, sizeof(*c));
+        size_t start = r->pos;
         uint32_t key = plan__rd_u32(r);
         c->name = plan__rd_str(r, "WITH query name");
         c->all = plan__rd_bool(r);
@@ -112,9 +117,18 @@ bool plan__rd_let(plan__rd_t *r, plan_rel_t *rel)
             return false;
         if (!c->name)
             return plan__rd_fail(r, "a WITH query without a name");
-        for (int k = 0; k < r->nctes; k++)
+        int again = -1;
+        for (int k = 0; k < r->nctes && again < 0; k++)
             if (r->cte_keys[k] == key)
+                again = k;
+        if (again >= 0) {
+            size_t at = r->cte_spans[2 * again], len = r->cte_spans[2 * again + 1];
+            if (len > r->n - start || memcmp(r->p + start, r->p + at, len) != 0)
                 return plan__rd_fail(r, "WITH query l%u defined twice", key);
+            r->pos = start + len;
+            rel->ctes[i] = r->ctes[again];
+            continue;
+        }
         if (!(c->def = plan__rd_rel(r)) || (recursive && !(c->rec = plan__rd_rel(r))))
             return false;
         c->ncols = c->def->ncols;
@@ -126,10 +140,19 @@ bool plan__rd_let(plan__rd_t *r, plan_rel_t *rel)
                 if (!plan__rd_check_shape(r, c->rec->types[k], c->types[k], "a recursive term's column"))
                     return false;
         }
+        int cap = r->ctes_cap;
         grow(r, (void **)&r->ctes, &r->cte_keys, r->nctes, &r->ctes_cap);
+        if (r->ctes_cap != cap) {
+            size_t *spans = cm_arena_alloc(r->arena, sizeof(size_t) * 2 * (size_t)r->ctes_cap);
+            if (r->nctes)
+                memcpy(spans, r->cte_spans, sizeof(size_t) * 2 * (size_t)r->nctes);
+            r->cte_spans = spans;
+        }
         if (key > (uint32_t)r->lim.nodes_max)
             return plan__rd_fail(r, "WITH query id %u", key);
         c->id = (int)key;
+        r->cte_spans[2 * r->nctes] = start;
+        r->cte_spans[2 * r->nctes + 1] = r->pos - start;
         r->ctes[r->nctes] = c;
         r->cte_keys[r->nctes++] = key;
         rel->ctes[i] = c;

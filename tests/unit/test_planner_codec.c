@@ -391,6 +391,9 @@ static void test_every_datum_kind(void)
         "SELECT greatest(1, 2), least('a', 'b'), nullif(1, 1), coalesce(NULL, 2), 1 IS DISTINCT FROM 2,"
         " (1, 2) < (1, 3), 3 = ANY ('{1,2,3}'), 'x' IN ('y', 'z'), CASE WHEN random() < 2 THEN 1 END,"
         " true IS NOT UNKNOWN, ARRAY[[1,2],[3,4]], concat('a', 1, NULL), format('%s-%s', 1, 'b')",
+        /* Decorrelating the sublink copies the subquery holding the WITH: one query in two LETs. */
+        "SELECT * FROM (WITH w AS (SELECT 1 AS a) SELECT a FROM w) s"
+        " WHERE s.a IN (SELECT k FROM (VALUES (1), (2)) t(k) WHERE t.k = s.a)",
         "SELECT name, statement FROM pg_prepared_statements",
         "SELECT $1::int4 + $2, $3::text",
     };
