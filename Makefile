@@ -29,7 +29,7 @@ FUZZ_REPLAY := $(if $(wildcard server/srv_codec_fuzz.c),$(BUILD)/fuzz/replay_cod
                $(if $(wildcard parser/*.c),$(BUILD)/fuzz/replay_parser) \
                $(if $(wildcard plan/plan_codec.c),$(BUILD)/fuzz/replay_plan)
 
-.PHONY: all run test check tsan fuzz bench setup setup-run clean deps deps-includes unit tools
+.PHONY: all run test check tsan fuzz soak bench setup setup-run clean deps deps-includes unit tools
 
 all: $(BUILD)/eddy $(UNIT_BIN) $(TOOL_BIN) $(FUZZ_REPLAY)
 
@@ -129,6 +129,11 @@ tsan: setup
 
 fuzz: setup $(BUILD)/libeddy.a
 	@tests/fuzz/run.sh $(FUZZ_SECONDS)
+
+# The seeded differential generator (tests/diff/gen.py) over fresh seeds for SOAK_SECONDS.
+soak: setup
+	@$(MAKE) --no-print-directory $(BUILD)/eddy
+	@BUILD=$(BUILD) tests/diff/soak.sh $(SOAK_SECONDS)
 
 bench: setup
 	@$(MAKE) --no-print-directory $(BUILD)/eddy $(BUILD)/tools/seq_bench $(BUILD)/tools/zk_rtt
