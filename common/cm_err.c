@@ -66,8 +66,20 @@ void cm_err_set_hint(cm_err_t *err, const char *fmt, ...)
     va_end(ap);
 }
 
+void cm_err_set_context(cm_err_t *err, const char *fmt, ...)
+{
+    if (err == NULL || !err->set)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    free(err->context);
+    err->context = cm__vformat(fmt, ap);
+    va_end(ap);
+}
+
 void cm_err_clear(cm_err_t *err)
 {
+    free(err->context);
     free(err->message);
     free(err->detail);
     free(err->hint);

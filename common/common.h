@@ -117,6 +117,7 @@ typedef struct cm_err {
     char *message;
     char *detail;
     char *hint;
+    char *context;      /* where it happened (ErrorResponse's W field), e.g. "COPY t, line 3" */
     int position;
 } cm_err_t;
 
@@ -126,6 +127,7 @@ bool cm_err_set(cm_err_t *err, const char *sqlstate, const char *fmt, ...)
 bool cm_err_vset(cm_err_t *err, const char *sqlstate, const char *fmt, va_list ap);
 void cm_err_set_detail(cm_err_t *err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void cm_err_set_hint(cm_err_t *err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void cm_err_set_context(cm_err_t *err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void cm_err_clear(cm_err_t *err);
 void cm_err_move(cm_err_t *dst, cm_err_t *src);   /* dst takes src's strings; src is cleared */
 const char *cm_severity_name(cm_severity_t s);

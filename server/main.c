@@ -54,6 +54,7 @@ static void usage(FILE *f)
             "  --ddl-apply-timeout-ms N    how long DDL waits for every worker to apply it (default 30000)\n"
             "  --write-retries N           runs of an UPDATE or DELETE whose rows changed meanwhile, before 40001 (default 100)\n"
             "  --txn-write-rows-max N      rows one transaction may change before its COMMIT (default 1000000)\n"
+            "  --copy-max-bytes N          input one COPY FROM STDIN may send (default 1073741824)\n"
             "  --command-history-max N     sequenced commands kept for eddy_internal, per worker too (default 10000)\n"
             "  --tick-interval-ms N        worker 0 sequences a Tick (logical time) every N ms; 0: none (default 0)\n"
             "  --fault-worker-delay-ms N   fault testing: workers other than 0 sleep N ms before each batch (default 0)\n"
@@ -94,7 +95,7 @@ static bool parse_listen(const char *s, srv_config_t *cfg)
 enum {
     OPT_LISTEN = 256, OPT_WORKERS, OPT_IO_THREADS, OPT_ZOOKEEPER, OPT_CLUSTER, OPT_DATA_DIR, OPT_AUTH,
     OPT_USERS, OPT_TLS_CERT, OPT_TLS_KEY, OPT_LOG_LEVEL, OPT_MAX_CONN, OPT_MSG_MAX, OPT_AUTH_MSG_MAX,
-    OPT_OUT_MAX, OPT_RESULT_MAX, OPT_AUTH_TIMEOUT, OPT_WORKER_QUEUE_MAX, OPT_DDL_APPLY_TIMEOUT, OPT_WRITE_RETRIES, OPT_TXN_WRITE_ROWS_MAX,
+    OPT_OUT_MAX, OPT_RESULT_MAX, OPT_AUTH_TIMEOUT, OPT_WORKER_QUEUE_MAX, OPT_DDL_APPLY_TIMEOUT, OPT_WRITE_RETRIES, OPT_TXN_WRITE_ROWS_MAX, OPT_COPY_MAX,
     OPT_COMMAND_HISTORY_MAX, OPT_HASH, OPT_HELP, OPT_VERSION, OPT_ZK_SESSION_TIMEOUT,
     OPT_ZK_CONNECT_TIMEOUT, OPT_DDL_TIMEOUT, OPT_NAME_RECHECK_TIMEOUT, OPT_DDL_SPIN, OPT_WORKER_SPIN, OPT_WORKER_DELAY, OPT_TICK_INTERVAL,
     OPT_TLS_CA, OPT_TLS_MODE,
@@ -140,6 +141,7 @@ int main(int argc, char **argv)
         {"ddl-apply-timeout-ms", required_argument, NULL, OPT_DDL_APPLY_TIMEOUT},
         {"command-history-max", required_argument, NULL, OPT_COMMAND_HISTORY_MAX},
         {"write-retries", required_argument, NULL, OPT_WRITE_RETRIES},
+        {"copy-max-bytes", required_argument, NULL, OPT_COPY_MAX},
         {"txn-write-rows-max", required_argument, NULL, OPT_TXN_WRITE_ROWS_MAX},
         {"hash-password", no_argument, NULL, OPT_HASH},
         {"help", no_argument, NULL, OPT_HELP},
@@ -270,6 +272,10 @@ int main(int argc, char **argv)
         case OPT_WORKER_QUEUE_MAX:
             ok = parse_size(optarg, 1, 1 << 20, &v);
             cfg.worker_queue_max = (size_t)v;
+            break;
+        case OPT_COPY_MAX:
+            ok = parse_size(optarg, 1, 1LL << 40, &v);
+            cfg.copy_max_bytes = (size_t)v;
             break;
         case OPT_WRITE_RETRIES:
             ok = parse_size(optarg, 0, 1000000, &v);

@@ -49,7 +49,8 @@ typedef struct srv_config {
     int tick_interval_ms;             /* worker 0 sequences a Tick this often; 0: none */
     int write_retries;                /* an UPDATE or DELETE whose rows another session changed runs again
                                          this many times, then fails with 40001 */
-    int64_t txn_write_rows_max;       /* rows a transaction may change before its COMMIT */
+    int64_t txn_write_rows_max;       /* rows a transaction (or one COPY) may change before its COMMIT */
+    size_t copy_max_bytes;            /* input one COPY FROM STDIN may send (its rows are held until its end) */
     int fault_worker_delay_ms;        /* fault testing: workers but 0 sleep this long before each batch */
     /* The catalog store: embedded unless `zookeeper` is set. */
     const char *zookeeper;            /* "host:port[,host:port...][/chroot]" */

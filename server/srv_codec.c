@@ -501,6 +501,7 @@ void srv_put_error(cm_buf_t *b, char type, const cm_err_t *e)
     srv__put_field(b, 'M', e->message ? e->message : "");
     srv__put_field(b, 'D', e->detail);
     srv__put_field(b, 'H', e->hint);
+    srv__put_field(b, 'W', e->context);
     if (e->position > 0) {
         char pos[16];
         snprintf(pos, sizeof pos, "%d", e->position);

@@ -6,6 +6,7 @@
  * write rows with srv_exec_rows.c and keep transactions with srv_exec_txn.c.
  */
 #include "server/srv_exec_int.h"
+#include "server/srv_copy.h"
 
 #include <stdlib.h>
 
@@ -17,6 +18,7 @@ void srv_exec_conn_free(srv_conn_t *c)
     cm_err_clear(&c->sync_err);
     srv_portal_free_all(c);
     srv_stmt_free_all(c);
+    srv_copy_in_conn_free(c);
     srv_wtxn_free(c->wtxn);
     c->wtxn = NULL;
     if (c->work != NULL) {
@@ -34,6 +36,11 @@ void srv_exec_message(srv_conn_t *c, const srv_frame_t *f)
     /* After an extended-protocol error everything up to Sync is dropped. */
     if (c->ignore_till_sync && f->type != 'S' && f->type != 'X')
         return;
+    /* COPY FROM STDIN takes every message until it ends (Terminate still closes). */
+    if (c->copy != NULL && f->type != 'X') {
+        srv_copy_in_message(c, f);
+        return;
+    }
     switch (f->type) {
     case 'Q':
         srv__exec_query(c, f);

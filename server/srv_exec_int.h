@@ -79,6 +79,10 @@ void srv__ctx_init(srv_conn_t *c, ty_ctx_t *ctx, cm_arena_t *a, cm_err_t *err);
 srv_run_rc_t srv__run(srv_conn_t *c, const srv_run_t *r, bool describe, cm_err_t *err);
 /* A transaction's writes (tx, taken) commit off the loop; done answers with tag or the error. */
 srv_run_rc_t srv__run_commit(srv_conn_t *c, srv_wtxn_t *tx, srv_ddl_done_cb done, const char *tag, cm_err_t *err);
+/* A COPY FROM STDIN's end runs off the loop (srv_copy_in_run), then srv__stmt_done answers. */
+srv_run_rc_t srv__run_copy(srv_conn_t *c, struct srv_copy_in *cp, cm_err_t *err);
+/* A statement that went busy is answered: its tag (err NULL) or its error, then the Query goes on. */
+void srv__stmt_done(srv_conn_t *c, cm_err_t *err, const char *tag);
 /* A name missing from the catalog, which cluster mode looks for again at the store's head. */
 bool srv__name_missing(const cm_err_t *err);
 

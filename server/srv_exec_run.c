@@ -6,6 +6,7 @@
  * the answer of a statement that went busy, once its work is done.
  */
 #include "server/srv_exec_int.h"
+#include "server/srv_copy.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -107,7 +108,8 @@ static srv_run_rc_t srv__run_off_loop(srv_conn_t *c, const srv_run_t *r, const s
  * A transaction's writes commit off the loop, as they wait for the workers;
  * done answers on the loop (with tag, or the error). Takes tx.
  */
-srv_run_rc_t srv__run_commit(srv_conn_t *c, srv_wtxn_t *tx, srv_ddl_done_cb done, const char *tag, cm_err_t *err)
+static srv_run_rc_t srv__run_job(srv_conn_t *c, srv_wtxn_t *tx, struct srv_copy_in *cp, srv_ddl_done_cb done,
+                                 const char *tag, cm_err_t *err)
 {
     srv_work_t *w = c->work;
     if (w == NULL) {
@@ -115,6 +117,7 @@ srv_run_rc_t srv__run_commit(srv_conn_t *c, srv_wtxn_t *tx, srv_ddl_done_cb done
         cm_buf_init(&w->out, 0);
     }
     w->commit = tx;
+    w->copy_in = cp;
     w->commit_done = done;
     w->commit_tag = tag;
     w->tx = NULL;
@@ -129,12 +132,28 @@ srv_run_rc_t srv__run_commit(srv_conn_t *c, srv_wtxn_t *tx, srv_ddl_done_cb done
     if (uv_queue_work(&c->lp->uv, &w->req, srv__work_cb, srv__after_work_cb) != 0) {
         w->inflight = false;
         w->commit = NULL;
+        w->copy_in = NULL;
+        w->commit_done = NULL;
         srv_wtxn_free(tx);
         srv_conn_set_state(c, SRV_CONN_READY);
-        cm_err_set(err, CM_ERRCODE_INTERNAL_ERROR, "could not start a commit");
+        cm_err_set(err, CM_ERRCODE_INTERNAL_ERROR, "could not start the end of a transaction or COPY");
         return SRV_RUN_ERROR;
     }
     return SRV_RUN_BUSY;
+}
+
+/*
+ * A transaction's writes commit off the loop, as they wait for the workers;
+ * done answers on the loop (with tag, or the error). Takes tx.
+ */
+srv_run_rc_t srv__run_commit(srv_conn_t *c, srv_wtxn_t *tx, srv_ddl_done_cb done, const char *tag, cm_err_t *err)
+{
+    return srv__run_job(c, tx, NULL, done, tag, err);
+}
+
+srv_run_rc_t srv__run_copy(srv_conn_t *c, struct srv_copy_in *cp, cm_err_t *err)
+{
+    return srv__run_job(c, NULL, cp, srv__stmt_done, NULL, err);
 }
 
 static void srv__work_cb(uv_work_t *req)
@@ -143,6 +162,11 @@ static void srv__work_cb(uv_work_t *req)
     srv_work_t *w = c->work;
     if (w->commit != NULL) {
         w->ok = srv_wtxn_commit(c->lp->srv, w->commit, &w->ctx);
+        return;
+    }
+    if (w->copy_in != NULL) {
+        w->ok = srv_copy_in_run(c->lp->srv, w->copy_in, &w->ctx, w->tag, sizeof w->tag);
+        w->commit_tag = w->tag;
         return;
     }
     srv_crash_note("", w->sql, w->sql != NULL ? strlen(w->sql) : 0);
@@ -181,6 +205,10 @@ static void srv__after_work_cb(uv_work_t *req, int status)
     if (w->commit != NULL) {
         srv_wtxn_free(w->commit);
         w->commit = NULL;
+    }
+    if (w->copy_in != NULL) {
+        srv_copy_in_done(c, w->copy_in);
+        w->copy_in = NULL;
     }
     if (c->state == SRV_CONN_CLOSED) {
         if (c->handle_closed)
@@ -225,8 +253,8 @@ static void srv__after_work_cb(uv_work_t *req, int status)
     srv_conn_resume(c);
 }
 
-/* A DDL statement, or a COMMIT with DDL, that went busy is answered (srv_ddl_done_cb). */
-static void srv__ddl_done(srv_conn_t *c, cm_err_t *err, const char *tag)
+/* A DDL statement, a COMMIT with DDL or writes, or a COPY, that went busy is answered (srv_ddl_done_cb). */
+void srv__stmt_done(srv_conn_t *c, cm_err_t *err, const char *tag)
 {
     if (err == NULL)
         srv_put_command_complete(&c->out, tag);
@@ -428,9 +456,9 @@ srv_run_rc_t srv__run(srv_conn_t *c, const srv_run_t *r, bool describe, cm_err_t
                 tx = NULL;
             }
             if (!srv_wtxn_empty(tx))
-                return srv__run_commit(c, tx, srv__ddl_done, tag, err);
+                return srv__run_commit(c, tx, srv__stmt_done, tag, err);
             srv_wtxn_free(tx);
-            srv_run_rc_t rc = srv__commit_ddl(c, ddl, srv__ddl_done, err);
+            srv_run_rc_t rc = srv__commit_ddl(c, ddl, srv__stmt_done, err);
             if (rc != SRV_RUN_OK)
                 return rc;
         } else {
@@ -445,10 +473,10 @@ srv_run_rc_t srv__run(srv_conn_t *c, const srv_run_t *r, bool describe, cm_err_t
             c->implicit_failed = false;
             /* The block's writes apply at one step now, or not at all (the block is over either way). */
             if (!srv_wtxn_empty(tx))
-                return srv__run_commit(c, tx, srv__ddl_done, tag, err);
+                return srv__run_commit(c, tx, srv__stmt_done, tag, err);
             srv_wtxn_free(tx);
             /* The block is over whatever the commit of its DDL answers. */
-            srv_run_rc_t rc = srv__commit_ddl(c, ddl, srv__ddl_done, err);
+            srv_run_rc_t rc = srv__commit_ddl(c, ddl, srv__stmt_done, err);
             if (rc != SRV_RUN_OK)
                 return rc;
         }
@@ -476,7 +504,7 @@ srv_run_rc_t srv__run(srv_conn_t *c, const srv_run_t *r, bool describe, cm_err_t
                 return SRV_RUN_ERROR;
             break;
         }
-        switch (srv_ddl_run(c, st, r->sql, srv__ddl_done, err)) {
+        switch (srv_ddl_run(c, st, r->sql, srv__stmt_done, err)) {
         case SRV_DDL_DONE:
             break;
         case SRV_DDL_ERROR:
@@ -504,6 +532,8 @@ srv_run_rc_t srv__run(srv_conn_t *c, const srv_run_t *r, bool describe, cm_err_t
             if (c->wtxn == NULL)
                 c->wtxn = srv_wtxn_new(c->lp->srv->cfg.txn_write_rows_max);
         }
+        if (st->write->kind == PLAN_WRITE_COPY)
+            return (srv_run_rc_t)srv_copy_in_start(c, st->write, c->wtxn, err);
         srv_cancel_stmt_begin(&c->cancel);
         return srv__run_off_loop(c, r, &cols, err);
     }

@@ -271,6 +271,7 @@ typedef struct srv_work {
     char tag[32];               /* a write's CommandComplete ("INSERT 0 3") */
     srv_wtxn_t *tx;             /* the open transaction's writes, which the statement sees and adds to */
     srv_wtxn_t *commit;         /* not a statement: the COMMIT of these writes (freed when done) */
+    struct srv_copy_in *copy_in; /* not a statement: the end of a COPY FROM STDIN (srv_copy_in.c) */
     void (*commit_done)(srv_conn_t *c, cm_err_t *err, const char *tag);
     const char *commit_tag;
 } srv_work_t;
@@ -300,6 +301,14 @@ bool srv_wtxn_commit(srv_server_t *srv, const srv_wtxn_t *t, ty_ctx_t *ctx);
  * changed. tx: the open transaction's writes, where the statement's changes go (NULL: applied now). */
 bool srv_write_run(srv_server_t *srv, const plan_write_t *w, srv_wtxn_t *tx, const char *sql,
                    const ty_datum_t *params, ty_ctx_t *ctx, ex_row_cb cb, void *arg, uint64_t *written);
+/* NOT NULL and CHECK of one new row, with PostgreSQL's errors (23502, 23514). */
+bool srv_write_check_row(const plan_write_t *w, const ty_datum_t *row, const ty_datum_t *params, ty_ctx_t *ctx);
+/* A check-only Write of new rows' keys (with tx's changes to the table); true without keys. */
+bool srv_write_check_keys(srv_server_t *srv, const plan_write_t *w, const srv_wtxn_t *tx, ty_datum_t **rows, int n,
+                          ty_ctx_t *ctx);
+/* New rows, checked already: written now, or their keys checked and kept by tx. */
+bool srv_write_insert_rows(srv_server_t *srv, const plan_write_t *w, srv_wtxn_t *tx, ty_datum_t **rows, int n,
+                           ty_ctx_t *ctx);
 /* srv_read.c: runs a plan that reads tables (on the thread pool: it waits for the workers);
  * tx: the open transaction's writes, which it sees (NULL: none). */
 bool srv_read_run(srv_server_t *srv, const plan_t *p, const srv_wtxn_t *tx, const char *sql,
@@ -355,6 +364,7 @@ struct srv_conn {
     srv_cat_conn_t *catc;       /* search_path as the catalog reads it; NULL until needed */
     struct srv_txn *txn;        /* DDL of the open transaction block (srv_txn.c); NULL if none */
     srv_wtxn_t *wtxn;           /* writes of the open transaction (srv_write_txn.c); NULL if none */
+    struct srv_copy_in *copy;   /* a COPY FROM STDIN taking CopyData (srv_copy_in.c); NULL if none */
     uint64_t sync_index;        /* the session's catalog index: its last DDL's */
     srv_sync_wait_t *sync_wait; /* a statement held until the workers reach sync_index */
     cm_err_t sync_err;          /* the held statement timed out: the next Query or Parse answers this */

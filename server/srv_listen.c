@@ -45,6 +45,7 @@ void srv_config_default(srv_config_t *cfg)
     cfg->ddl_apply_timeout_ms = 30000;
     cfg->write_retries = 100;
     cfg->txn_write_rows_max = 1000000;
+    cfg->copy_max_bytes = 1u << 30;
     cfg->command_history_max = 10000;
     cfg->zk_session_timeout_ms = 10000;
     cfg->zk_connect_timeout_ms = 10000;

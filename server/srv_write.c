@@ -63,7 +63,7 @@ static void srv__failing_row(const plan_write_t *w, const ty_datum_t *row, ty_ct
     cm_buf_free(&b);
 }
 
-static bool srv__check_row(const plan_write_t *w, const ty_datum_t *row, const ty_datum_t *params, ty_ctx_t *ctx)
+bool srv_write_check_row(const plan_write_t *w, const ty_datum_t *row, const ty_datum_t *params, ty_ctx_t *ctx)
 {
     for (int i = 0; i < w->ncols; i++)
         if (w->not_null && w->not_null[i] && row[i].isnull) {
@@ -147,6 +147,31 @@ static bool srv__truncate(srv_server_t *srv, const plan_write_t *w, srv_wtxn_t *
     return srv__ask(srv, w, &body, ok, ctx);
 }
 
+static int64_t *srv__ones(int n, cm_arena_t *a)
+{
+    int64_t *d = cm_arena_alloc(a, sizeof *d * (size_t)(n ? n : 1));
+    for (int i = 0; i < n; i++)
+        d[i] = 1;
+    return d;
+}
+
+bool srv_write_check_keys(srv_server_t *srv, const plan_write_t *w, const srv_wtxn_t *tx, ty_datum_t **rows, int n,
+                          ty_ctx_t *ctx)
+{
+    return w->nkeys == 0 || srv__submit_write(srv, w, tx, true, rows, srv__ones(n, ctx->arena), n, ctx);
+}
+
+bool srv_write_insert_rows(srv_server_t *srv, const plan_write_t *w, srv_wtxn_t *tx, ty_datum_t **rows, int n,
+                           ty_ctx_t *ctx)
+{
+    int64_t *diffs = srv__ones(n, ctx->arena);
+    if (n == 0)
+        return true;
+    if (tx == NULL)
+        return srv__submit_write(srv, w, NULL, false, rows, diffs, n, ctx);
+    return srv_write_check_keys(srv, w, tx, rows, n, ctx) && srv_wtxn_add(tx, w, rows, diffs, n, ctx->err);
+}
+
 /* One run of an INSERT, UPDATE or DELETE: its rows in got, applied or kept by tx. */
 static bool srv__write_once(srv_server_t *srv, const plan_write_t *w, srv_wtxn_t *tx, const char *sql,
                             const ty_datum_t *params, ty_ctx_t *ctx, srv__rows_t *got)
@@ -174,7 +199,7 @@ static bool srv__write_once(srv_server_t *srv, const plan_write_t *w, srv_wtxn_t
             diffs[2 * i + 1] = 1;
         }
         ty_datum_t *fresh = w->kind == PLAN_WRITE_INSERT ? r : w->kind == PLAN_WRITE_UPDATE ? r + w->ncols : NULL;
-        if (fresh && !srv__check_row(w, fresh, params, ctx)) {
+        if (fresh && !srv_write_check_row(w, fresh, params, ctx)) {
             /* PostgreSQL checks each row's constraints, then its keys, row by row: a key broken by
              * an earlier row is the error, if there is one. The workers check those rows' keys. */
             if (i > 0 && w->nkeys > 0) {
@@ -214,8 +239,7 @@ bool srv_write_run(srv_server_t *srv, const plan_write_t *w, srv_wtxn_t *tx, con
     if (w->kind == PLAN_WRITE_TRUNCATE)
         return srv__truncate(srv, w, tx, ctx);
     if (w->kind != PLAN_WRITE_INSERT && w->kind != PLAN_WRITE_UPDATE && w->kind != PLAN_WRITE_DELETE)
-        return cm_err_set(ctx->err, CM_ERRCODE_FEATURE_NOT_SUPPORTED,
-                          "COPY into table \"%s\" needs the dataflow engine, which is not built yet", w->name);
+        return cm_err_set(ctx->err, CM_ERRCODE_INTERNAL_ERROR, "COPY runs through the CopyIn protocol");
     srv__rows_t got;
     for (int attempt = 0;; attempt++) {
         got = (srv__rows_t){.arena = ctx->arena};

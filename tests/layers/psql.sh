@@ -339,4 +339,15 @@ Server: load_generator
 
 [exit 0]
 WANT
+# \copy ... from: psql's own COPY FROM STDIN, from files and a program's output, and its errors.
+printf '1\tone\n2\t\\N\n3\tth\\tree\n' >"$TMP/copy.txt"
+printf 'a,b\n4,"four, 4"\n5,\n' >"$TMP/copy.csv"
+printf '6\tsix\n6\tagain\n' >"$TMP/copy_dup.txt"
+COPY_SETUP=(-c "DROP SCHEMA IF EXISTS psql_copy CASCADE" -c "CREATE SCHEMA psql_copy"
+            -c "CREATE TABLE psql_copy.t (a int PRIMARY KEY, b text)")
+same copy_from_files 's/^NOTICE:.*$//' -- "${COPY_SETUP[@]}" -c "\\copy psql_copy.t from '$TMP/copy.txt'" \
+    -c "\\copy psql_copy.t (a, b) from '$TMP/copy.csv' with (format csv, header)" \
+    -c "\\copy psql_copy.t from '$TMP/copy_dup.txt'" -c "SELECT * FROM psql_copy.t ORDER BY a"
+same copy_from_program 's/^NOTICE:.*$//' -- "${COPY_SETUP[@]}" -c "\\copy psql_copy.t from program 'cat $TMP/copy.txt'" \
+    -c "SELECT count(*) FROM psql_copy.t"
 exit 0

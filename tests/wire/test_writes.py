@@ -11,8 +11,8 @@ WRITES_TARGETS may name more eddy ports (other --workers counts) to run the eddy
 import os
 import threading
 
-from pgw import (Bind, Execute, Parse, Sync, TARGET_PORT, case, connect, errors, main, rows,
-                 script_runner)
+from pgw import (Bind, Closed, Execute, Parse, Query, Sync, TARGET_PORT, case, connect, errors, frame, main,
+                 rows, script_runner)
 
 SCHEMA = "wirewrites_%d" % os.getpid()
 EXTRA = [int(p) for p in os.environ.get("WRITES_TARGETS", "").split() if p]
@@ -89,6 +89,142 @@ def truncate(t):
             "ROLLBACK", ALL,
             "BEGIN", "TRUNCATE t, u", "INSERT INTO t VALUES (1, 'new', 1)", "INSERT INTO u VALUES (7)",
             "SELECT * FROM u", "COMMIT", ALL, "SELECT * FROM u")
+
+
+def CopyData(b):
+    return frame("d", b.encode() if isinstance(b, str) else b)
+
+
+def CopyDone():
+    return frame("c")
+
+
+def CopyFail(msg):
+    return frame("f", msg.encode() + b"\0")
+
+
+def copy_runner(*steps):
+    """Like steps(), with COPY: a tuple is messages sent at once (a Query or Parse ... Sync and
+    its CopyData); every answer is kept, errors with their CONTEXT."""
+    def run(port):
+        out = []
+        with connect(port) as c:
+            for s in ["DROP SCHEMA IF EXISTS %s CASCADE" % SCHEMA, "CREATE SCHEMA %s" % SCHEMA,
+                      "SET search_path = %s" % SCHEMA] + list(steps):
+                msgs = (Query(s),) if isinstance(s, str) else s
+                c.send(b"".join(msgs))
+                # A Query's COPY takes what follows it as its data (another Query ends it, answered
+                # by the COPY's error); a Parse's is answered at each Sync.
+                n = 1 if msgs[0][:1] == b"Q" else sum(1 for m in msgs if m == Sync())
+                got = []
+                for m in c.until_rfq(n):
+                    if m.t in "EN":
+                        f = m.fields()
+                        got.append("%s:%s:%s|%s|%s|%s" % (m.t, f.get("C"), f.get("M"), f.get("D"), f.get("H"),
+                                                          f.get("W")))
+                    elif m.t == "G":
+                        got.append("G:" + m.body.hex())
+                    elif m.t not in "SK":
+                        got.append(m.short())
+                out.append((s if isinstance(s, str) else repr(s[0][:40]), got))
+        return out
+    return run
+
+
+def copy(sql, *data):
+    return (Query(sql),) + tuple(CopyData(d) for d in data) + (CopyDone(),)
+
+
+CT = "CREATE TABLE ct (a int PRIMARY KEY, b text NOT NULL DEFAULT 'dflt', c int CHECK (c > 0), d varchar(3))"
+CALL = "SELECT * FROM ct ORDER BY a"
+
+
+@case
+def copy_text(t):
+    t.same_as_ref(copy_runner(
+        CT, copy("COPY ct FROM STDIN", "1\tone\t1\tx\n2\tt", "wo\t\\N\t\\N\n3\ta\\tb\\n\\101\\x41\\\\\t3\tyy\n"), CALL,
+        copy("COPY ct (c, a) FROM STDIN", "5\t10\n", "\\N\t11\n\\.\n12\tjunk after the end\n"), CALL,
+        copy("COPY ct FROM STDIN"), copy("COPY ct (a, b) FROM STDIN (DELIMITER '|', NULL 'nil')", "20|nil\n21|x\n"),
+        copy("COPY ct (a, b) FROM STDIN (DELIMITER '|', NULL 'nil')", "22|y\r\n23|z\r\n"), CALL,
+        "SELECT count(*) FROM ct"), "COPY FROM STDIN, text")
+
+
+@case
+def copy_csv(t):
+    t.same_as_ref(copy_runner(
+        CT, copy("COPY ct FROM STDIN (FORMAT csv, HEADER)", 'a,b,c,d\n1,"one, two",1,\n2,"multi\nline",,""\n',
+                 '3,"q""uote",3,""\n'), CALL,
+        copy("COPY ct (a, b, d) FROM STDIN (FORMAT csv, HEADER match, QUOTE '''', ESCAPE '\\', NULL 'N')",
+             "a,b,d\n4,'it\\'s',N\n5,'N',''\n"), CALL,
+        copy("COPY ct (a, b, d) FROM STDIN (FORMAT csv, FORCE_NOT_NULL (d), FORCE_NULL (b))", '6,"",\n7,x,""\n'),
+        copy("COPY ct (a, b, d) FROM STDIN (FORMAT csv, FORCE_NOT_NULL (d))", "8,x,\n"), CALL,
+        copy("COPY ct (a, b) FROM STDIN (FORMAT csv, DELIMITER ';')", '9;"a;b"\n'), CALL), "COPY FROM STDIN, csv")
+
+
+@case
+def copy_errors(t):
+    t.same_as_ref(copy_runner(
+        CT, "INSERT INTO ct VALUES (1, 'one', 1)",
+        copy("COPY ct FROM STDIN", "2\tx\t1\t\\N\n3\tx\t1\t\\N\n1\ty\t2\t\\N\n"),
+        copy("COPY ct FROM STDIN", "2\tx\t1\t\\N\n1\ty\t2\t\\N\n3\tx\tzz\t\\N\n"),
+        copy("COPY ct FROM STDIN", "2\t\\N\t1\t\\N\n"), copy("COPY ct FROM STDIN", "2\tx\t0\tq\n"),
+        copy("COPY ct FROM STDIN", "2\tx\t1\tlong\n"), copy("COPY ct FROM STDIN", "2\tx\n"),
+        copy("COPY ct FROM STDIN", "2\tx\t1\t\\N\textra\n"),
+        copy("COPY ct FROM STDIN", "2\tx\t1\t\\N\r\n3\tx\t1\t\\N\n"),
+        copy("COPY ct FROM STDIN", "2\tx\t1\t\\N\n3\tx\r\t1\t\\N\n"),
+        copy("COPY ct (a, b) FROM STDIN (FORMAT csv, HEADER match)", "a,x\n"),
+        copy("COPY ct (a, b) FROM STDIN (FORMAT csv, HEADER match)", "a\n"),
+        copy("COPY ct (a, b) FROM STDIN (FORMAT csv)", '2,"open\n'),
+        (Query("COPY ct FROM STDIN"), CopyData("2\tx\t1\t\\N\n"), CopyFail("client gave up")),
+        CALL), "COPY FROM STDIN errors change nothing")
+
+
+@case
+def copy_in_transactions(t):
+    t.same_as_ref(copy_runner(
+        CT, "BEGIN", copy("COPY ct (a) FROM STDIN", "1\n2\n"), CALL, "INSERT INTO ct (a) VALUES (3)",
+        copy("COPY ct (a) FROM STDIN", "3\n"), "SELECT 1", "ROLLBACK", CALL,
+        "BEGIN", copy("COPY ct (a) FROM STDIN", "1\n2\n"), "UPDATE ct SET c = a", "COMMIT", CALL,
+        (Parse("COPY ct (a, b) FROM STDIN"), Bind(), Execute(), CopyData("5\tfive\n"), CopyDone(), Sync()), CALL,
+        (Parse("COPY ct (a, b) FROM STDIN"), Bind(), Execute(), CopyData("1\tdup\n"), CopyDone(), Sync()), CALL,
+        copy("COPY ct (a) FROM STDIN; INSERT INTO ct (a) VALUES (7)", "6\n"), CALL,
+        copy("COPY ct (a) FROM STDIN; INSERT INTO ct (a) VALUES (8)", "1\n"), CALL), "COPY in transactions")
+
+
+@case
+def copy_large_and_keys_in_batches(t):
+    rows = "".join("%d\tr%d\t1\t\\N\n" % (i, i) for i in range(1, 20001))
+    chunks = [rows[i:i + 7000] for i in range(0, len(rows), 7000)]
+    dup_early = "".join("%d\tx\t1\t\\N\n" % (i if i != 500 else 3) for i in range(1, 1501)).replace(
+        "1200\tx\t1", "1200\tx\tbad")
+    dup_late = "".join("%d\tx\t1\t\\N\n" % (i if i != 1100 else 3) for i in range(1, 1501)).replace(
+        "1200\tx\t1", "1200\tx\tbad")
+    dup_at = "".join("%d\tx\t1\t\\N\n" % (i if i != 15000 else 7) for i in range(1, 20001))
+    t.same_as_ref(copy_runner(
+        CT, copy("COPY ct FROM STDIN", *chunks), "SELECT count(*), sum(a), min(b), max(b) FROM ct",
+        "TRUNCATE ct", copy("COPY ct FROM STDIN", dup_early), copy("COPY ct FROM STDIN", dup_late),
+        copy("COPY ct FROM STDIN", dup_at), "SELECT count(*) FROM ct"),
+        "COPY of 20000 rows in chunks; keys checked as PostgreSQL's batches")
+
+
+@case
+def copy_interrupted_by_another_message(t):
+    def run(port):
+        with connect(port) as c:
+            c.q("DROP SCHEMA IF EXISTS %s CASCADE" % SCHEMA)
+            c.q("CREATE SCHEMA %s" % SCHEMA)
+            c.q("CREATE TABLE %s.zz (a int)" % SCHEMA)
+            c.send(Query("COPY %s.zz FROM STDIN" % SCHEMA) + CopyData("1\n") + Query("SELECT 1"))
+            out = []
+            try:
+                while True:
+                    m = c.recv()
+                    f = m.fields() if m.t in "EN" else {}
+                    out.append((m.t, f.get("S"), f.get("C"), f.get("M"), f.get("W")))
+            except Closed:
+                out.append("closed")
+            return out
+    t.same_as_ref(run, "a Query during COPY FROM STDIN: an error, then FATAL")
 
 
 def q(c, sql):
