@@ -313,6 +313,15 @@ bool srv_write_insert_rows(srv_server_t *srv, const plan_write_t *w, srv_wtxn_t 
  * tx: the open transaction's writes, which it sees (NULL: none). */
 bool srv_read_run(srv_server_t *srv, const plan_t *p, const srv_wtxn_t *tx, const char *sql,
                   const ty_datum_t *params, ty_ctx_t *ctx, ex_row_cb cb, void *arg);
+/* srv_read_run, also keeping the rows of one table it read (in ctx's arena). */
+typedef struct srv_read_keep {
+    uint64_t item;
+    bool found;
+    ty_datum_t **rows;
+    int nrows;
+} srv_read_keep_t;
+bool srv_read_run_keep(srv_server_t *srv, const plan_t *p, const srv_wtxn_t *tx, const char *sql,
+                       const ty_datum_t *params, ty_ctx_t *ctx, ex_row_cb cb, void *arg, srv_read_keep_t *keep);
 
 struct srv_conn {
     uv_tcp_t tcp;               /* first, so the handle's memory is the connection's */

@@ -18,18 +18,31 @@
 typedef struct srv__read {
     df_reply_t *rep;
     const srv_wtxn_t *tx;
+    srv_read_keep_t *keep;
 } srv__read_t;
 
 static bool srv__read_get(void *arg, uint64_t item, const ty_oid_t *types, int ncols, ty_ctx_t *ctx,
                           ty_datum_t ***rows, int *nrows)
 {
     srv__read_t *r = arg;
-    return df_peek_rows(r->rep, item, types, ncols, ctx, rows, nrows) &&
-           srv_wtxn_overlay(r->tx, item, ctx, rows, nrows);
+    if (!df_peek_rows(r->rep, item, types, ncols, ctx, rows, nrows) || !srv_wtxn_overlay(r->tx, item, ctx, rows, nrows))
+        return false;
+    if (r->keep != NULL && r->keep->item == item) {
+        r->keep->rows = *rows;
+        r->keep->nrows = *nrows;
+        r->keep->found = true;
+    }
+    return true;
 }
 
 bool srv_read_run(srv_server_t *srv, const plan_t *p, const srv_wtxn_t *tx, const char *sql,
                   const ty_datum_t *params, ty_ctx_t *ctx, ex_row_cb cb, void *arg)
+{
+    return srv_read_run_keep(srv, p, tx, sql, params, ctx, cb, arg, NULL);
+}
+
+bool srv_read_run_keep(srv_server_t *srv, const plan_t *p, const srv_wtxn_t *tx, const char *sql,
+                       const ty_datum_t *params, ty_ctx_t *ctx, ex_row_cb cb, void *arg, srv_read_keep_t *keep)
 {
     if (srv->seq == NULL || srv->workers == NULL)
         return cm_err_set(ctx->err, CM_ERRCODE_FEATURE_NOT_SUPPORTED, "reading tables needs the workers");
@@ -43,7 +56,7 @@ bool srv_read_run(srv_server_t *srv, const plan_t *p, const srv_wtxn_t *tx, cons
     cm_buf_free(&body);
     if (rep == NULL)
         return false;
-    srv__read_t rd = {.rep = rep, .tx = tx};
+    srv__read_t rd = {.rep = rep, .tx = tx, .keep = keep};
     bool ok = ex_run_reading(p, sql, params, ctx, srv__read_get, &rd, cb, arg);
     df_reply_unref(rep);
     return ok;

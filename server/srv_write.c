@@ -172,14 +172,76 @@ bool srv_write_insert_rows(srv_server_t *srv, const plan_write_t *w, srv_wtxn_t 
     return srv_write_check_keys(srv, w, tx, rows, n, ctx) && srv_wtxn_add(tx, w, rows, diffs, n, ctx->err);
 }
 
+static uint64_t srv__row_hash(const plan_write_t *w, const ty_datum_t *r)
+{
+    uint64_t h = 1469598103934665603ull;
+    for (int i = 0; i < w->ncols; i++)
+        h = (h ^ ty_datum_hash(w->cols[i].type, &r[i])) * 1099511628211ull;
+    return h;
+}
+
+static bool srv__row_same(const plan_write_t *w, const ty_datum_t *a, const ty_datum_t *b)
+{
+    for (int i = 0; i < w->ncols; i++) {
+        if (a[i].isnull != b[i].isnull)
+            return false;
+        if (!a[i].isnull && ty_datum_compare(w->cols[i].type, &a[i], &b[i]) != 0)
+            return false;
+    }
+    return true;
+}
+
+/* Each of the plan's distinct old rows, repeated once per copy of it in the table as read. */
+static void srv__each_copy(const plan_write_t *w, const srv_read_keep_t *keep, srv__rows_t *got, ty_ctx_t *ctx)
+{
+    size_t cap = 16;
+    while (cap < 2 * (size_t)keep->nrows)
+        cap *= 2;
+    int *slot = cm_arena_alloc(ctx->arena, sizeof *slot * cap);   /* index into keep->rows, -1: empty */
+    int *count = cm_arena_zalloc(ctx->arena, sizeof *count * cap);
+    memset(slot, 0xff, sizeof *slot * cap);
+    for (int i = 0; i < keep->nrows; i++) {
+        size_t h = srv__row_hash(w, keep->rows[i]) & (cap - 1);
+        while (slot[h] >= 0 && !srv__row_same(w, keep->rows[slot[h]], keep->rows[i]))
+            h = (h + 1) & (cap - 1);
+        slot[h] = slot[h] >= 0 ? slot[h] : i;
+        count[h]++;
+    }
+    srv__rows_t out = {.arena = ctx->arena};
+    for (int i = 0; i < got->n; i++) {
+        size_t h = srv__row_hash(w, got->rows[i]) & (cap - 1);
+        while (slot[h] >= 0 && !srv__row_same(w, keep->rows[slot[h]], got->rows[i]))
+            h = (h + 1) & (cap - 1);
+        int k = slot[h] >= 0 ? count[h] : 1;
+        for (int j = 0; j < k; j++) {
+            if (out.n == out.cap) {
+                out.cap = out.cap ? 2 * out.cap : 16;
+                ty_datum_t **g = cm_arena_alloc(ctx->arena, sizeof *g * (size_t)out.cap);
+                if (out.n)
+                    memcpy(g, out.rows, sizeof *g * (size_t)out.n);
+                out.rows = g;
+            }
+            out.rows[out.n++] = got->rows[i];
+        }
+    }
+    *got = out;
+}
+
 /* One run of an INSERT, UPDATE or DELETE: its rows in got, applied or kept by tx. */
 static bool srv__write_once(srv_server_t *srv, const plan_write_t *w, srv_wtxn_t *tx, const char *sql,
                             const ty_datum_t *params, ty_ctx_t *ctx, srv__rows_t *got)
 {
-    bool ok = w->plan->reads ? srv_read_run(srv, w->plan, tx, sql, params, ctx, srv__collect_cb, got)
+    /* UPDATE ... FROM / DELETE ... USING give each distinct old row once; in a table without a key
+     * equal rows may be there several times, and each copy changes. */
+    bool copies = w->each_value && w->kind != PLAN_WRITE_INSERT && w->nkeys == 0;
+    srv_read_keep_t keep = {.item = w->item};
+    bool ok = w->plan->reads ? srv_read_run_keep(srv, w->plan, tx, sql, params, ctx, srv__collect_cb, got,
+                                                 copies ? &keep : NULL)
                              : ex_run(w->plan, sql, params, ctx, srv__collect_cb, got);
     if (!ok)
         return false;
+    if (copies && keep.found)
+        srv__each_copy(w, &keep, got, ctx);
     int per = w->kind == PLAN_WRITE_UPDATE ? 2 : 1;   /* changes per plan row */
     int n = got->n * per;
     ty_datum_t **rows = cm_arena_alloc(ctx->arena, sizeof *rows * (size_t)(n ? n : 1));
@@ -214,10 +276,6 @@ static bool srv__write_once(srv_server_t *srv, const plan_write_t *w, srv_wtxn_t
             return false;
         }
     }
-    if (w->each_value && w->kind != PLAN_WRITE_INSERT)
-        return cm_err_set(ctx->err, CM_ERRCODE_FEATURE_NOT_SUPPORTED,
-                          "%s table \"%s\" with FROM or USING needs the dataflow engine, which is not built yet",
-                          w->kind == PLAN_WRITE_UPDATE ? "UPDATE of" : "DELETE from", w->name);
     if (n == 0)
         return true;
     if (tx == NULL)

@@ -227,6 +227,20 @@ def copy_interrupted_by_another_message(t):
     t.same_as_ref(run, "a Query during COPY FROM STDIN: an error, then FATAL")
 
 
+@case
+def update_from_and_delete_using(t):
+    compare(t, "UPDATE ... FROM, DELETE ... USING", T, SEED, "INSERT INTO t VALUES (3, 'three', 3)",
+            "CREATE TABLE k (x int, y text)", "INSERT INTO k VALUES (1, 'a'), (1, 'b'), (2, 'c'), (2, 'c'), (2, 'c')",
+            "CREATE TABLE m (id int, v text)", "INSERT INTO m VALUES (1, 'p'), (2, 'q'), (3, 'r')",
+            "UPDATE t SET b = m.v FROM m WHERE m.id = t.a AND m.id < 3 RETURNING t.a, t.b, m.v", ALL,
+            "UPDATE t SET c = t.c + 10 FROM k WHERE k.x = t.a RETURNING a, c", ALL,
+            "UPDATE k SET y = 'z' FROM m WHERE m.id = k.x AND m.v = 'q' RETURNING *", "SELECT * FROM k ORDER BY x, y",
+            "DELETE FROM k USING m WHERE m.id = k.x AND m.id = 2 RETURNING k.*, m.v", "SELECT * FROM k ORDER BY x, y",
+            "BEGIN", "DELETE FROM t USING k WHERE k.x = t.a RETURNING t.a", ALL,
+            "UPDATE m SET v = t.b FROM t WHERE t.a = m.id RETURNING m.*", "COMMIT", ALL, "SELECT * FROM m ORDER BY id",
+            "INSERT INTO k SELECT id, v FROM m WHERE id > 1 RETURNING *", "SELECT * FROM k ORDER BY x, y")
+
+
 def q(c, sql):
     """A statement's rows, or its error's SQLSTATE."""
     got = c.q(sql)
