@@ -3,8 +3,9 @@
  * path: the sequencer (on a thread of its own, as in the server) numbers
  * Writes and Peeks after the tables' CREATE entries, every worker applies
  * the rows of its shards, a Peek gathers every shard's rows, a key
- * constraint is checked where the key lives and a write that breaks it
- * changes nothing on any shard.
+ * constraint is checked where the key lives, a removed row must be there
+ * (40001), a write of several tables' parts (perhaps with a TRUNCATE)
+ * applies at one step, and a write that fails changes nothing on any shard.
  */
 #include "dataflow/dataflow.h"
 #include "planner/planner.h"
@@ -132,6 +133,50 @@ static void write_rows(rig_t *r, uint64_t table, const char *constraint, const i
     cm_arena_free(&arena);
 }
 
+/* One part of a multi-part write: rows (a int4[, b text]) with diffs. */
+typedef struct part {
+    uint64_t table;
+    const char *constraint;
+    bool truncate;
+    int ncols, n;
+    const int *a;
+    const char *const *b;
+    const int64_t *diffs;
+} part_t;
+
+/* Writes the parts as one command; returns the reply's SQLSTATE ("" when it succeeded) in sqlstate. */
+static void write_parts(rig_t *r, const part_t *parts, int nparts, char *sqlstate)
+{
+    cm_arena_t arena;
+    cm_arena_init(&arena, 0);
+    cm_err_t err = {0};
+    ty_settings_t set;
+    ty_settings_default(&set);
+    ty_ctx_t ctx = {.arena = &arena, .settings = &set, .err = &err};
+    cm_buf_t body;
+    cm_buf_init(&body, 0);
+    df_write_begin(&body, false, (uint32_t)nparts);
+    for (int p = 0; p < nparts; p++) {
+        const part_t *q = &parts[p];
+        ty_datum_t **rows = cm_arena_alloc(&arena, sizeof *rows * (size_t)(q->n ? q->n : 1));
+        for (int i = 0; i < q->n; i++) {
+            rows[i] = cm_arena_zalloc(&arena, sizeof(ty_datum_t) * 2);
+            rows[i][0].v.i = q->a[i];
+            if (q->ncols > 1) {
+                rows[i][1].v.s.p = q->b[i];
+                rows[i][1].v.s.len = (uint32_t)strlen(q->b[i]);
+            }
+        }
+        UNIT_CHECK(df_write_add_part(&body, q->table, q->constraint, q->truncate, kt, q->ncols, rows, q->diffs, q->n,
+                                     &ctx));
+    }
+    df_reply_t *rep = submit(r, DF_CMD_WRITE, &body);
+    snprintf(sqlstate, 6, "%s", rep->err.set ? rep->err.sqlstate : "");
+    df_reply_unref(rep);
+    cm_buf_free(&body);
+    cm_arena_free(&arena);
+}
+
 /* Every row of the table as "a|b" lines, sorted; NULL with the error's SQLSTATE in sqlstate. */
 static char *read_rows(rig_t *r, const cat_item_t *table, int ncols, char *sqlstate)
 {
@@ -240,6 +285,44 @@ static void tables_on_workers(int workers)
     write_rows(&r, m->id, NULL, a5, NULL, NULL, 3, 1, st, detail, sizeof detail);
     UNIT_CHECK(strcmp(st, "") == 0);
     check_rows(&r, m, 1, "7|\n7|\n8|\n");
+    /* A write removing a row that is not there (another session changed it since it was read)
+     * is 40001, and nothing of it applies on any shard. */
+    static const int a6[] = {3, 3, 12};
+    static const char *const b6[] = {"zz", "z2", "n"};
+    static const int64_t d6[] = {-1, 1, 1};
+    write_rows(&r, kid, "k_pkey", a6, b6, d6, 3, 2, st, detail, sizeof detail);
+    UNIT_CHECK(strcmp(st, "40001") == 0);
+    check_rows(&r, k, 2, "2|yy\n3|z\n4|u\n5|v\n6|w\n");
+    /* Two copies removed where the table holds one: 40001 too. */
+    static const int a7[] = {8, 8};
+    static const int64_t d7[] = {-1, -1};
+    write_rows(&r, m->id, NULL, a7, NULL, d7, 2, 1, st, detail, sizeof detail);
+    UNIT_CHECK(strcmp(st, "40001") == 0);
+    check_rows(&r, m, 1, "7|\n7|\n8|\n");
+    /* Parts of several tables apply together, or (one part failing) not at all. */
+    static const int a8[] = {20}, a9[] = {7}, a10[] = {9};
+    static const char *const b8[] = {"t"};
+    static const int64_t minus[] = {-1};
+    part_t both[] = {{.table = kid, .constraint = "k_pkey", .ncols = 2, .n = 1, .a = a8, .b = b8},
+                     {.table = m->id, .ncols = 1, .n = 1, .a = a9, .diffs = minus}};
+    write_parts(&r, both, 2, st);
+    UNIT_CHECK(strcmp(st, "") == 0);
+    check_rows(&r, k, 2, "20|t\n2|yy\n3|z\n4|u\n5|v\n6|w\n");
+    check_rows(&r, m, 1, "7|\n8|\n");
+    part_t failing[] = {{.table = kid, .constraint = "k_pkey", .ncols = 2, .n = 1, .a = a1, .b = b1},
+                        {.table = m->id, .ncols = 1, .n = 1, .a = a10, .diffs = minus}};
+    write_parts(&r, failing, 2, st);
+    UNIT_CHECK(strcmp(st, "40001") == 0);
+    check_rows(&r, k, 2, "20|t\n2|yy\n3|z\n4|u\n5|v\n6|w\n");
+    /* A TRUNCATE part empties the table first, on every shard; a key the table held is free again. */
+    static const int a11[] = {2, 30};
+    static const char *const b11[] = {"new", "n"};
+    part_t trunc[] = {{.table = kid, .constraint = "k_pkey", .truncate = true, .ncols = 2, .n = 2, .a = a11, .b = b11},
+                      {.table = m->id, .truncate = true, .ncols = 1}};
+    write_parts(&r, trunc, 2, st);
+    UNIT_CHECK(strcmp(st, "") == 0);
+    check_rows(&r, k, 2, "2|new\n30|n\n");
+    check_rows(&r, m, 1, "");
     /* Dropped: its shards go, and a read of it is refused. */
     UNIT_CHECK(tc_drop(&t, CAT_ITEM_TABLE, "k", false, false));
     UNIT_CHECK(wait_applied(&r, cat_snap_index(t.snap)));

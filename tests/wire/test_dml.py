@@ -3,8 +3,8 @@
 $n of INSERT, UPDATE and DELETE from the column it is assigned to or compared with, Describe of
 the statement answers ParameterDescription and RETURNING's RowDescription (NoData without
 RETURNING), declared types are kept, and errors come at Parse (binding) or at Bind (planning:
-a constant too long for its column). Running a write needs eddy's dataflow engine: on eddy,
-Bind succeeds and Execute answers 0A000. Every run works in a schema of its own."""
+a constant too long for its column); a bound write runs and is read back. Every run works in a
+schema of its own."""
 import os
 
 from pgw import Bind, Describe, Execute, Parse, Sync, case, connect, errors, main, rows, shorts
