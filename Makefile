@@ -23,15 +23,18 @@ UNIT_SRC   := $(wildcard tests/unit/test_*.c)
 UNIT_BIN   := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(UNIT_SRC))
 TOOL_SRC   := $(wildcard tests/tools/*.c)
 TOOL_BIN   := $(patsubst tests/tools/%.c,$(BUILD)/tools/%,$(TOOL_SRC))
+# The sqllogictest runner: its own small program over libpq (no libeddy.a).
+SLT_SRC    := $(wildcard tests/slt/*.c)
+SLT_BIN    := $(if $(SLT_SRC),$(BUILD)/tools/slt_run)
 # Fuzz targets replayed over their corpora by make test (plain main, no libFuzzer);
 # a target is built once the module it drives has sources.
 FUZZ_REPLAY := $(if $(wildcard server/srv_codec_fuzz.c),$(BUILD)/fuzz/replay_codec) \
                $(if $(wildcard parser/*.c),$(BUILD)/fuzz/replay_parser) \
                $(if $(wildcard plan/plan_codec.c),$(BUILD)/fuzz/replay_plan)
 
-.PHONY: all run test check tsan fuzz soak bench setup setup-run clean deps deps-includes unit tools
+.PHONY: all run test check tsan fuzz soak bench setup setup-run clean deps deps-includes unit tools slt
 
-all: $(BUILD)/eddy $(UNIT_BIN) $(TOOL_BIN) $(FUZZ_REPLAY)
+all: $(BUILD)/eddy $(UNIT_BIN) $(TOOL_BIN) $(SLT_BIN) $(FUZZ_REPLAY)
 
 # One rule makes both files (grouped target), so make -j never runs lemon twice at once.
 $(BUILD)/gen/sql.c $(BUILD)/gen/sql.h &: parser/sql.y
@@ -86,6 +89,11 @@ $(BUILD)/tools/%: tests/tools/%.c $(BUILD)/libeddy.a
 	$(CC) $(CFLAGS_ALL) -I$(shell pg_config --includedir 2>/dev/null || echo /usr/include/postgresql) \
 	    -o $@ $< $(BUILD)/libeddy.a $(LDLIBS_ALL) -lpq
 
+$(BUILD)/tools/slt_run: $(SLT_SRC) $(wildcard tests/slt/*.h)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_ALL) -I$(shell pg_config --includedir 2>/dev/null || echo /usr/include/postgresql) \
+	    -o $@ $(SLT_SRC) -lpq -lcrypto $(SAN_FLAGS) $(LDLIBS)
+
 $(BUILD)/fuzz/replay_%: tests/fuzz/fuzz_%.c tests/fuzz/replay_main.c tests/fuzz/fuzz.h $(BUILD)/libeddy.a
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_ALL) -o $@ tests/fuzz/fuzz_$*.c tests/fuzz/replay_main.c $(BUILD)/libeddy.a $(LDLIBS_ALL)
@@ -130,8 +138,16 @@ tsan: setup
 fuzz: setup $(BUILD)/libeddy.a
 	@tests/fuzz/run.sh $(FUZZ_SECONDS)
 
-# The seeded differential generator (tests/diff/gen.py) over fresh seeds for SOAK_SECONDS.
-soak: setup
+# The sqllogictest layer alone, with the corpus run on PostgreSQL 15 as well and
+# both pass counts printed per file (make test runs the corpus on eddy only;
+# PostgreSQL takes minutes over the random/select files).
+slt: setup
+	@$(MAKE) --no-print-directory $(BUILD)/eddy $(BUILD)/tools/slt_run
+	@SLT_PG=1 ONLY=slt BUILD=$(BUILD) tests/run.sh
+
+# Long runs: the sqllogictest comparison (make slt), then the seeded differential
+# generator (tests/diff/gen.py) over fresh seeds for SOAK_SECONDS.
+soak: setup slt
 	@$(MAKE) --no-print-directory $(BUILD)/eddy
 	@BUILD=$(BUILD) tests/diff/soak.sh $(SOAK_SECONDS)
 
