@@ -232,6 +232,17 @@ static ty_expr_t *fold(pln_binder_t *b, ty_expr_t *e)
     case TY_EXPR_CALL:
         if (!fold_args(b, e, &all_const))
             return NULL;
+        /* A strict function given a NULL constant is never called, so it is NULL even when its
+         * other arguments are not constants (`x / 0 = NULL` reads no x and divides by nothing),
+         * whatever its volatility, as PostgreSQL's simplify_function decides. */
+        if (e->func->flags & TY_FN_STRICT) {
+            for (int i = 0; i < e->nargs; i++) {
+                if (is_const(e->args[i]) && e->args[i]->value.isnull) {
+                    ty_datum_t null = {.isnull = true};
+                    return make_const(b, e, null);
+                }
+            }
+        }
         return all_const && pln__func_immutable(e->func) ? eval_now(b, e) : e;
     case TY_EXPR_NOT:
     case TY_EXPR_IS_NULL:

@@ -2,7 +2,8 @@
 # slt.sh: the sqllogictest layer. First the runner itself ($BUILD/tools/slt_run,
 # built from tests/slt/*.c) is checked on the project's own scripts, on an eddy
 # it starts and on PostgreSQL 15: features.test must pass whole, failures.test
-# must fail exactly where its "# expect:" lines say; then the statement and file timeouts, a
+# must fail exactly where its "# expect:" lines say, regress.test pins down
+# behaviour the corpus found wrong (on both servers); then the statement and file timeouts, a
 # server killed (crash) and a server stopped (hang) in the middle of a
 # statement, each reported at its line and followed by a restarted server.
 # Then the sqllogictest corpus, which is not part of the repo: SLT_DIR, else
@@ -70,7 +71,7 @@ check() {
 }
 
 # The runner's own scripts, on an eddy it owns and on PostgreSQL.
-own=(tests/slt/features.test tests/slt/failures.test)
+own=(tests/slt/features.test tests/slt/failures.test tests/slt/regress.test)
 for target in eddy pg; do
     if [ "$target" = eddy ]; then
         conn=(--eddy "$EDDY_BIN" --server-log "$TMP/eddy.log")
