@@ -30,7 +30,8 @@ SLT_BIN    := $(if $(SLT_SRC),$(BUILD)/tools/slt_run)
 # a target is built once the module it drives has sources.
 FUZZ_REPLAY := $(if $(wildcard server/srv_codec_fuzz.c),$(BUILD)/fuzz/replay_codec) \
                $(if $(wildcard parser/*.c),$(BUILD)/fuzz/replay_parser) \
-               $(if $(wildcard plan/plan_codec.c),$(BUILD)/fuzz/replay_plan)
+               $(if $(wildcard plan/plan_codec.c),$(BUILD)/fuzz/replay_plan) \
+               $(if $(wildcard server/srv_tls.c),$(BUILD)/fuzz/replay_tls)
 
 .PHONY: all run test check tsan fuzz soak bench setup setup-run clean deps deps-includes unit tools slt
 

@@ -231,6 +231,14 @@ bool pln_execute_params(const pln_stmt_t *execute, const char *sql, const ty_oid
 #define PLN_SETTINGS "pg_settings"
 
 /*
+ * pg_stat_ssl: one row per client session of the process, PostgreSQL 15's
+ * columns: pid int4, ssl bool, version text, cipher text, bits int4,
+ * client_dn text, client_serial numeric, issuer_dn text (NULL where there
+ * is no TLS or no client certificate).
+ */
+#define PLN_STAT_SSL "pg_stat_ssl"
+
+/*
  * The session relations of eddy_internal: the sequencer and the workers as
  * they are when the query runs (found when qualified, or through a
  * search_path that lists eddy_internal):

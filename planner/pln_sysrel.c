@@ -83,6 +83,17 @@ static const cat_column_t cols_constraints[] = {
     COL("index_oid", TY_OID),
 };
 
+static const cat_column_t cols_stat_ssl[] = {
+    COL("pid", TY_INT4),
+    COL("ssl", TY_BOOL),
+    COL("version", TY_TEXT),
+    COL("cipher", TY_TEXT),
+    COL("bits", TY_INT4),
+    COL("client_dn", TY_TEXT),
+    COL("client_serial", TY_NUMERIC),
+    COL("issuer_dn", TY_TEXT),
+};
+
 static const cat_column_t cols_settings[] = {
     COL("name", TY_TEXT),
     COL("setting", TY_TEXT),
@@ -108,6 +119,7 @@ static const cat_column_t cols_settings[] = {
 static const pln_sysrel_t sysrels[] = {
     REL("pg_catalog", "pg_prepared_statements", PLN_PREPARED_STATEMENTS, cols_prepared_statements),
     REL("pg_catalog", "pg_settings", PLN_SETTINGS, cols_settings),
+    REL("pg_catalog", "pg_stat_ssl", PLN_STAT_SSL, cols_stat_ssl),
     REL("eddy_internal", "commands", PLN_INTERNAL_COMMANDS, cols_commands),
     REL("eddy_internal", "workers", PLN_INTERNAL_WORKERS, cols_workers),
     REL("eddy_internal", "worker_commands", PLN_INTERNAL_WORKER_COMMANDS, cols_worker_commands),

@@ -33,7 +33,8 @@ typedef struct srv_ddl_loop srv_ddl_loop_t;   /* srv_ddl.c: a loop's DDL operati
 typedef struct srv_sync_loop srv_sync_loop_t; /* srv_sync.c: a loop's waits for the workers */
 typedef struct srv_sync_wait srv_sync_wait_t; /* srv_sync.c: one wait */
 typedef struct srv_zk srv_zk_t;               /* srv_zk_loop.c: the thread that owns the ZooKeeper session */
-typedef struct srv_zk_boot srv_zk_boot_t;     /* srv_zk_boot.c: the snapshot the loops start from */
+typedef struct srv_zk_boot srv_zk_boot_t;
+typedef struct srv_tls_stat srv_tls_stat_t;   /* srv_tls_stat.c: a session's pg_stat_ssl row */     /* srv_zk_boot.c: the snapshot the loops start from */
 
 /* ------------------------------------------------------------ server */
 
@@ -340,6 +341,7 @@ struct srv_conn {
     uv_write_t wreq;
     bool writing;
     struct srv_tls *tls;        /* srv_tls.c: TLS once the client asked for it; NULL in clear */
+    struct srv_tls_stat *tls_stat; /* srv_tls_stat.c: its pg_stat_ssl row once started */
     bool tls_pending;           /* 'S' was answered: TLS begins after this packet */
     bool any_input;             /* a byte arrived (a ClientHello first means direct TLS) */
     /* Authentication. */

@@ -11,6 +11,7 @@
 #include "dataflow/dataflow.h"
 #include "plan/plan.h"
 #include "sequencer/sequencer.h"
+#include "server/srv_tls.h"
 #include "server/srv_zk.h"
 
 #include <string.h>
@@ -174,6 +175,8 @@ bool srv_sysrel_rows(void *arg, const char *relation, int ncols, cm_arena_t *are
     if (strcmp(relation, PLN_PREPARED_STATEMENTS) == 0)
         return srv_prepstmt_session_rows(arg, relation, ncols, arena, rows, nrows, err);
     srv_conn_t *c = arg;
+    if (strcmp(relation, PLN_STAT_SSL) == 0)
+        return srv_tls_stat_rows(ncols, arena, rows, nrows, err);
     if (strcmp(relation, PLN_SETTINGS) == 0)
         return srv_session_settings_rows(&c->sess, arena, ncols, rows, nrows, err);
     if (strncmp(relation, "eddy_catalog.", 13) == 0)

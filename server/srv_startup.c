@@ -121,6 +121,7 @@ void srv_startup_finish(srv_conn_t *c)
     srv_put_authentication(&c->out, 0, NULL, 0);
     srv_session_report(&c->sess, &c->out, true);
     srv_cancel_register(&c->cancel);
+    srv_tls_stat_add(c);
     srv_put_backend_key_data(&c->out, c->cancel.pid, c->cancel.secret);
     if (c->sess_database_asked)
         srv_conn_send_notice(c, CM_ERRCODE_SUCCESSFUL_COMPLETION, CM_SEV_NOTICE,

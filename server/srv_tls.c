@@ -136,19 +136,32 @@ fail:
     return NULL;
 }
 
-bool srv_tls_start(srv_server_t *srv, cm_err_t *err)
+srv_tls_server_t *srv_tls_server_new(const srv_config_t *cfg, cm_err_t *err)
 {
-    const srv_config_t *cfg = &srv->cfg;
-    if (cfg->tls_cert == NULL)
-        return true;
     SSL_CTX *ctx = srv__ctx_build(cfg, err);
     if (ctx == NULL)
-        return false;
+        return NULL;
     srv_tls_server_t *t = cm_calloc(1, sizeof *t);
     pthread_mutex_init(&t->mu, NULL);
     t->ctx = ctx;
-    srv->tls = t;
-    return true;
+    return t;
+}
+
+void srv_tls_server_free(srv_tls_server_t *t)
+{
+    if (t == NULL)
+        return;
+    SSL_CTX_free(t->ctx);
+    pthread_mutex_destroy(&t->mu);
+    free(t);
+}
+
+bool srv_tls_start(srv_server_t *srv, cm_err_t *err)
+{
+    if (srv->cfg.tls_cert == NULL)
+        return true;
+    srv->tls = srv_tls_server_new(&srv->cfg, err);
+    return srv->tls != NULL;
 }
 
 bool srv_tls_reload(srv_server_t *srv, cm_err_t *err)
@@ -201,12 +214,7 @@ void srv_tls_unwatch(srv_server_t *srv)
 
 void srv_tls_stop(srv_server_t *srv)
 {
-    srv_tls_server_t *t = srv->tls;
-    if (t == NULL)
-        return;
-    SSL_CTX_free(t->ctx);
-    pthread_mutex_destroy(&t->mu);
-    free(t);
+    srv_tls_server_free(srv->tls);
     srv->tls = NULL;
 }
 
@@ -215,17 +223,16 @@ bool srv_tls_enabled(const srv_server_t *srv)
     return srv->tls != NULL;
 }
 
-/* ------------------------------------------------------------ connection */
+/* ------------------------------------------------------------ session */
 
-bool srv_tls_begin(srv_conn_t *c, bool direct)
+srv_tls_t *srv_tls_session_new(srv_tls_server_t *t, bool direct)
 {
-    srv_tls_server_t *t = c->lp->srv->tls;
     pthread_mutex_lock(&t->mu);
     SSL *ssl = SSL_new(t->ctx);
     pthread_mutex_unlock(&t->mu);
     if (ssl == NULL) {
         ERR_clear_error();
-        return false;
+        return NULL;
     }
     srv_tls_t *x = cm_calloc(1, sizeof *x);
     x->ssl = ssl;
@@ -237,30 +244,24 @@ bool srv_tls_begin(srv_conn_t *c, bool direct)
     SSL_set_accept_state(ssl);
     x->direct = direct;
     cm_buf_init(&x->raw, 0);
-    /* The one-byte answer to SSLRequest is the last clear byte. */
-    cm_buf_put(&x->raw, c->out.data, c->out.len);
-    c->out.len = 0;
-    c->tls = x;
-    return true;
+    return x;
 }
 
-void srv_tls_free(srv_conn_t *c)
+void srv_tls_session_free(srv_tls_t *x)
 {
-    srv_tls_t *x = c->tls;
     if (x == NULL)
         return;
     SSL_free(x->ssl);
     cm_buf_free(&x->raw);
     free(x);
-    c->tls = NULL;
 }
 
-cm_buf_t *srv_tls_pending(srv_conn_t *c)
+cm_buf_t *srv_tls_session_out(srv_tls_t *x)
 {
-    return &c->tls->raw;
+    return &x->raw;
 }
 
-/* Moves what OpenSSL wrote into the memory BIO to the bytes the connection sends. */
+/* Moves what OpenSSL wrote into the memory BIO to the bytes to send. */
 static void srv__drain(srv_tls_t *x)
 {
     size_t n = BIO_ctrl_pending(x->wbio);
@@ -273,68 +274,126 @@ static void srv__drain(srv_tls_t *x)
         x->raw.len += (size_t)got;
 }
 
-static void srv__tls_failed(srv_conn_t *c, const char *what)
+static srv_tls_rc_t srv__failed(srv_tls_t *x, const char *what)
 {
     unsigned long e = ERR_peek_error();
     char buf[256];
     ERR_error_string_n(e, buf, sizeof buf);
     ERR_clear_error();
     cm_log_debug("TLS %s failed: %s", what, e != 0 ? buf : "connection closed");
-    /* The alert OpenSSL wrote (if any) goes out; nothing else does. */
-    srv__drain(c->tls);
-    c->out.len = 0;
-    srv_conn_close_after_write(c);
+    srv__drain(x);   /* the alert OpenSSL wrote, if any, still goes out */
+    return SRV_TLS_FAILED;
 }
 
-void srv_tls_input(srv_conn_t *c, const uint8_t *p, size_t n)
+srv_tls_rc_t srv_tls_session_feed(srv_tls_t *x, const uint8_t *p, size_t n, srv_tls_plain_cb cb, void *arg)
 {
-    srv_tls_t *x = c->tls;
-    if (BIO_write(x->rbio, p, (int)n) != (int)n) {
-        srv__tls_failed(c, "input");
-        return;
-    }
+    if (n > 0 && BIO_write(x->rbio, p, (int)n) != (int)n)
+        return srv__failed(x, "input");
     if (!x->established) {
         int r = SSL_do_handshake(x->ssl);
         if (r != 1) {
-            int e = SSL_get_error(x->ssl, r);
-            if (e == SSL_ERROR_WANT_READ) {
+            if (SSL_get_error(x->ssl, r) == SSL_ERROR_WANT_READ) {
                 srv__drain(x);
-                return;
+                return SRV_TLS_MORE;
             }
-            srv__tls_failed(c, "handshake");
-            return;
+            return srv__failed(x, "handshake");
         }
         x->established = true;
         const unsigned char *alpn;
         unsigned alen;
         SSL_get0_alpn_selected(x->ssl, &alpn, &alen);
+        srv__drain(x);
         if (x->direct && alen == 0) {
             /* Without the ALPN a direct connection could be another protocol's. */
             cm_log_debug("direct TLS connection without ALPN \"postgresql\" refused");
-            srv__drain(x);
-            srv_conn_close_after_write(c);
-            return;
+            return SRV_TLS_FAILED;
         }
-        srv__drain(x);
     }
     uint8_t plain[SRV_TLS_PLAIN_CHUNK];
-    while (c->state < SRV_CONN_CLOSING) {
+    for (;;) {
         int r = SSL_read(x->ssl, plain, sizeof plain);
         if (r > 0) {
-            srv_conn_input(c, plain, (size_t)r);
+            if (!cb(arg, plain, (size_t)r))
+                break;
             continue;
         }
         int e = SSL_get_error(x->ssl, r);
         if (e == SSL_ERROR_WANT_READ)
             break;
         if (e == SSL_ERROR_ZERO_RETURN) {
-            srv_conn_close(c);   /* close_notify: the client is done */
-            return;
+            srv__drain(x);
+            return SRV_TLS_CLOSED;   /* close_notify: the client is done */
         }
-        srv__tls_failed(c, "read");
-        return;
+        return srv__failed(x, "read");
     }
     srv__drain(x);
+    return SRV_TLS_MORE;
+}
+
+bool srv_tls_session_write(srv_tls_t *x, const uint8_t *p, size_t n)
+{
+    size_t off = 0;
+    while (off < n) {
+        size_t k = n - off;
+        if (k > SRV_TLS_WRITE_CHUNK)
+            k = SRV_TLS_WRITE_CHUNK;
+        int r = SSL_write(x->ssl, p + off, (int)k);
+        if (r <= 0) {
+            ERR_clear_error();
+            return false;
+        }
+        off += (size_t)r;
+        srv__drain(x);
+    }
+    return true;
+}
+
+/* ------------------------------------------------------------ connection */
+
+bool srv_tls_begin(srv_conn_t *c, bool direct)
+{
+    srv_tls_t *x = srv_tls_session_new(c->lp->srv->tls, direct);
+    if (x == NULL)
+        return false;
+    /* The one-byte answer to SSLRequest is the last clear byte. */
+    cm_buf_put(&x->raw, c->out.data, c->out.len);
+    c->out.len = 0;
+    c->tls = x;
+    return true;
+}
+
+void srv_tls_free(srv_conn_t *c)
+{
+    srv_tls_stat_remove(c);
+    srv_tls_session_free(c->tls);
+    c->tls = NULL;
+}
+
+cm_buf_t *srv_tls_pending(srv_conn_t *c)
+{
+    return &c->tls->raw;
+}
+
+static bool srv__conn_plain(void *arg, const uint8_t *p, size_t n)
+{
+    srv_conn_t *c = arg;
+    srv_conn_input(c, p, n);
+    return c->state < SRV_CONN_CLOSING;
+}
+
+void srv_tls_input(srv_conn_t *c, const uint8_t *p, size_t n)
+{
+    switch (srv_tls_session_feed(c->tls, p, n, srv__conn_plain, c)) {
+    case SRV_TLS_MORE:
+        return;
+    case SRV_TLS_CLOSED:
+        srv_conn_close(c);
+        return;
+    case SRV_TLS_FAILED:
+        c->out.len = 0;
+        srv_conn_close_after_write(c);
+        return;
+    }
 }
 
 bool srv_tls_encrypt(srv_conn_t *c)
@@ -342,22 +401,9 @@ bool srv_tls_encrypt(srv_conn_t *c)
     srv_tls_t *x = c->tls;
     if (!x->established || c->out.len == 0)
         return true;
-    size_t off = 0;
-    while (off < c->out.len) {
-        size_t k = c->out.len - off;
-        if (k > SRV_TLS_WRITE_CHUNK)
-            k = SRV_TLS_WRITE_CHUNK;
-        int r = SSL_write(x->ssl, c->out.data + off, (int)k);
-        if (r <= 0) {
-            ERR_clear_error();
-            c->out.len = 0;
-            return false;
-        }
-        off += (size_t)r;
-        srv__drain(x);
-    }
+    bool ok = srv_tls_session_write(x, c->out.data, c->out.len);
     c->out.len = 0;
-    return true;
+    return ok;
 }
 
 /* ------------------------------------------------------------ what it shows */
@@ -365,14 +411,9 @@ bool srv_tls_encrypt(srv_conn_t *c)
 static void srv__name(X509_NAME *n, char *out, size_t cap)
 {
     out[0] = 0;
-    if (n == NULL)
-        return;
-    BIO *b = BIO_new(BIO_s_mem());
-    /* RFC 2253 order and escaping, as pg_stat_ssl's client_dn. */
-    X509_NAME_print_ex(b, n, 0, XN_FLAG_RFC2253 & ~ASN1_STRFLGS_ESC_MSB);
-    int got = BIO_read(b, out, (int)cap - 1);
-    out[got > 0 ? got : 0] = 0;
-    BIO_free(b);
+    /* "/C=../CN=.." in the certificate's order, as PostgreSQL 15's pg_stat_ssl shows it. */
+    if (n != NULL)
+        X509_NAME_oneline(n, out, (int)cap);
 }
 
 void srv_tls_info(const srv_conn_t *c, srv_tls_info_t *out)

@@ -26,6 +26,24 @@ void srv_tls_stop(srv_server_t *srv);
 bool srv_tls_reload(srv_server_t *srv, cm_err_t *err);
 bool srv_tls_enabled(const srv_server_t *srv);
 
+/* The pure part, no connection or loop (the fuzz target drives it directly). */
+srv_tls_server_t *srv_tls_server_new(const srv_config_t *cfg, cm_err_t *err);
+void srv_tls_server_free(srv_tls_server_t *t);
+typedef enum srv_tls_rc {
+    SRV_TLS_MORE,     /* fine so far: send what srv_tls_session_out holds, read on */
+    SRV_TLS_CLOSED,   /* the client sent close_notify */
+    SRV_TLS_FAILED,   /* handshake or record failed: send the alert in the output, then close */
+} srv_tls_rc_t;
+/* Plaintext as it is decrypted; return false to stop decrypting for now. */
+typedef bool (*srv_tls_plain_cb)(void *arg, const uint8_t *p, size_t n);
+srv_tls_t *srv_tls_session_new(srv_tls_server_t *t, bool direct);
+void srv_tls_session_free(srv_tls_t *x);
+/* Ciphertext in: runs the handshake, then hands every plaintext record to cb. */
+srv_tls_rc_t srv_tls_session_feed(srv_tls_t *x, const uint8_t *p, size_t n, srv_tls_plain_cb cb, void *arg);
+/* Plaintext out, encrypted into srv_tls_session_out; false if TLS failed. */
+bool srv_tls_session_write(srv_tls_t *x, const uint8_t *p, size_t n);
+cm_buf_t *srv_tls_session_out(srv_tls_t *x);
+
 /* Starts TLS on a connection: what is in c->out (the 'S' answer) goes out in clear first.
  * direct: the client began with a ClientHello (no SSLRequest), which needs ALPN "postgresql". */
 bool srv_tls_begin(srv_conn_t *c, bool direct);
@@ -53,5 +71,11 @@ void srv_tls_info(const srv_conn_t *c, srv_tls_info_t *out);
 /* The tls-server-end-point channel binding data (RFC 5929) of the connection's
  * certificate: its hash length, or 0 when it cannot be computed. */
 size_t srv_tls_endpoint_hash(const srv_conn_t *c, uint8_t out[64]);
+
+/* srv_tls_stat.c: pg_stat_ssl. A session is listed from the end of its startup until it is freed. */
+void srv_tls_stat_add(srv_conn_t *c);
+void srv_tls_stat_remove(srv_conn_t *c);
+/* The rows of pg_stat_ssl (planner.h's PLN_STAT_SSL columns) for every session of the process. */
+bool srv_tls_stat_rows(int ncols, cm_arena_t *arena, ty_datum_t ***rows, int *nrows, cm_err_t *err);
 
 #endif

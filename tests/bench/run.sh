@@ -4,6 +4,7 @@
 # prepared protocols. Runs alternate between the servers (and which goes first)
 # so that both see the same machine; the table gives TPS and eddy/PostgreSQL.
 #   BENCH_SECONDS=10 BENCH_CLIENTS=8 BENCH_THREADS=2 BENCH_ROUNDS=1 tests/bench/run.sh
+# Then the same over TLS, and TLS handshakes per second (tests/bench/tls.sh; BENCH_TLS=0 skips it).
 # Then DDL latency on the same two servers (tests/bench/ddl.py): a 10,000-object
 # catalog, CREATE VIEW p50/p99 and SHOW OBJECTS against PostgreSQL's CREATE VIEW and
 # pg_class listing, with issue 3's targets, and that pg_class query on both. BENCH_DDL=0 skips it;
@@ -68,8 +69,14 @@ for m in "${MODES[@]}"; do
     printf '%-10s %14.0f %14.0f %10s\n' "$m" "$e" "$p" "$ratio"
 done
 
-# --- DDL latency on a large catalog (tests/bench/ddl.py).
 rc=0
+# --- TLS (tests/bench/tls.sh): SELECT 1 and handshakes per second, both servers over TLS.
+if [ "${BENCH_TLS:-1}" != 0 ]; then
+    echo
+    bash tests/bench/tls.sh || rc=1
+fi
+
+# --- DDL latency on a large catalog (tests/bench/ddl.py).
 if [ "${BENCH_DDL:-1}" != 0 ]; then
     echo
     /usr/bin/python3 tests/bench/ddl.py "$EDDY_PORT" "$PG_PORT" || rc=1

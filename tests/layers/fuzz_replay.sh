@@ -4,7 +4,7 @@
 # ($BUILD/fuzz/replay_<target>; under ASan/UBSan in make check). One line per target.
 cd "$(dirname "$0")/../.."
 B=${BUILD:-build}
-for t in codec parser plan; do
+for t in codec parser plan tls; do
     bin=$B/fuzz/replay_$t
     if [ ! -x "$bin" ]; then
         echo "not ok fuzz_replay_$t: $bin not built (make all builds it once its module has sources)"

@@ -153,6 +153,15 @@ if eddy_start --tls-cert "$C/server.crt" --tls-key "$C/server.key" --tls-ca "$C/
     CE="host=localhost port=$EDDY_PORT dbname=eddy sslrootcert=$C/ca.crt sslmode=verify-full"
     out=$(psql_q "$CE user=alice sslcert=$C/alice.crt sslkey=$C/alice.key" "SELECT current_user")
     if [ "$out" = alice ]; then echo "ok cert_auth_cn_is_user"; else echo "not ok cert_auth_cn_is_user: $out"; fi
+    # pg_stat_ssl as PostgreSQL's for the same certificates (the only session on each).
+    q="SELECT ssl, version, cipher, bits, client_dn, client_serial, issuer_dn FROM pg_stat_ssl"
+    a=$(psql_q "$CE user=alice sslcert=$C/alice.crt sslkey=$C/alice.key" "$q")
+    if [ -n "$PG_PORT" ]; then
+        b=$(psql_q "host=localhost port=$PG_PORT dbname=eddy user=postgres sslrootcert=$C/ca.crt sslmode=verify-full sslcert=$C/alice.crt sslkey=$C/alice.key" "$q")
+    else
+        b="t|TLSv1.3|TLS_AES_256_GCM_SHA384|256|/CN=alice|$(openssl x509 -in "$C/alice.crt" -noout -serial | cut -d= -f2 | /usr/bin/python3 -c 'print(int(input(),16))')|/CN=eddy test CA"
+    fi
+    if [ "$a" = "$b" ] && [ -n "$a" ]; then echo "ok pg_stat_ssl_as_postgres"; else echo "not ok pg_stat_ssl_as_postgres: eddy '$a', PostgreSQL '$b'"; fi
     out=$(psql_q "$CE user=bob sslcert=$C/alice.crt sslkey=$C/alice.key" "SELECT 1")
     if grep -q 'FATAL:  certificate authentication failed for user "bob"' <<<"$out"; then echo "ok cert_auth_other_user"; else
         echo "not ok cert_auth_other_user: $out"; fi
