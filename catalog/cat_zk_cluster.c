@@ -142,7 +142,7 @@ static void zk_cluster_layout(cat__zk_store_t *s)
     c->busy = true;
     /* One session orders them: each parent is created before its child. */
     for (int i = 0; i < 4; i++)
-        cat__zk_sent(r, zoo_acreate(s->zh, p[i], val[i], (int)strlen(val[i]), &ZOO_OPEN_ACL_UNSAFE, 0,
+        cat__zk_sent(r, zoo_acreate(s->zh, p[i], val[i], (int)strlen(val[i]), &s->acl, 0,
                                     zk_cluster_layout_done, r));
     if (r->outstanding == 0) {
         cat__zk_req_free(r);
@@ -212,7 +212,7 @@ static void zk_cluster_epoch_read(int rc, const char *value, int len, const stru
     c->claiming = epoch + 1;
     snprintf(c->data, sizeof c->data, "{\"epoch\":%" PRIu64 ",\"instance\":\"%s\"}", c->claiming, c->instance);
     snprintf(c->data2, sizeof c->data2, "%" PRIu64, c->claiming);
-    zoo_create_op_init(&c->ops[0], c->path_owner, c->data, (int)strlen(c->data), &ZOO_OPEN_ACL_UNSAFE,
+    zoo_create_op_init(&c->ops[0], c->path_owner, c->data, (int)strlen(c->data), &s->acl,
                        ZOO_EPHEMERAL, c->created, sizeof c->created);
     c->results[1].stat = cm_calloc(1, sizeof(struct Stat));
     zoo_set_op_init(&c->ops[1], c->path_epoch, c->data2, (int)strlen(c->data2), stat->version,

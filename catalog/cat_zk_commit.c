@@ -212,7 +212,7 @@ int cat__zk_commit(cat_store_t *base, const cat_store_commit_t *c, cat_store_com
     size_t k;
     cat__zk_path(s, p, "/requests/%s", r->ukey);
     k = zk_commit_op(r, "Lrequest marker", p);
-    zoo_create_op_init(&r->ops[k], r->paths[k], r->index_buf, (int)strlen(r->index_buf), &ZOO_OPEN_ACL_UNSAFE, 0,
+    zoo_create_op_init(&r->ops[k], r->paths[k], r->index_buf, (int)strlen(r->index_buf), &s->acl, 0,
                        NULL, 0);
     cat__zk_path(s, p, "/meta");
     k = zk_commit_op(r, "Lcatalog identity", p);
@@ -223,7 +223,7 @@ int cat__zk_commit(cat_store_t *base, const cat_store_commit_t *c, cat_store_com
     cat__zk_path(s, p, "/log/%020" PRIu64, c->index);
     k = zk_commit_op(r, "Llog entry", p);
     const char *ev = zk_put_val(&vp, c->entry, c->entry_len);
-    zoo_create_op_init(&r->ops[k], r->paths[k], ev, (int)c->entry_len, &ZOO_OPEN_ACL_UNSAFE, 0, NULL, 0);
+    zoo_create_op_init(&r->ops[k], r->paths[k], ev, (int)c->entry_len, &s->acl, 0, NULL, 0);
     for (size_t i = 0; i < c->n_obj_deletes; i++) {
         cat__zk_path(s, p, "/catalog/objects/%s", c->obj_deletes[i]);
         k = zk_commit_op(r, zk_put_key(&kp, 'O', c->obj_deletes[i]), p);
@@ -239,14 +239,14 @@ int cat__zk_commit(cat_store_t *base, const cat_store_commit_t *c, cat_store_com
         cat__zk_path(s, p, "/catalog/objects/%s", kv->key);
         k = zk_commit_op(r, zk_put_key(&kp, 'O', kv->key), p);
         const char *v = zk_put_val(&vp, kv->data, kv->len);
-        zoo_create_op_init(&r->ops[k], r->paths[k], v, (int)kv->len, &ZOO_OPEN_ACL_UNSAFE, 0, NULL, 0);
+        zoo_create_op_init(&r->ops[k], r->paths[k], v, (int)kv->len, &s->acl, 0, NULL, 0);
     }
     for (size_t i = 0; i < c->n_name_creates; i++) {
         const cat_kv_t *kv = &c->name_creates[i];
         cat__zk_path(s, p, "/catalog/names/%s", kv->key);
         k = zk_commit_op(r, zk_put_key(&kp, 'N', kv->key), p);
         const char *v = zk_put_val(&vp, kv->data, kv->len);
-        zoo_create_op_init(&r->ops[k], r->paths[k], v, (int)kv->len, &ZOO_OPEN_ACL_UNSAFE, 0, NULL, 0);
+        zoo_create_op_init(&r->ops[k], r->paths[k], v, (int)kv->len, &s->acl, 0, NULL, 0);
     }
     CM_ASSERT(r->nops == nops);
     return cat__zk_submit(r, err);

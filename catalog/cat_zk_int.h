@@ -72,6 +72,11 @@ struct cat__zk_store {
     uint64_t trim_below;        /* a trim asked for while the claim runs (0: none) */
     uint64_t trimmed;
     cat__zk_cluster_t *cluster; /* cat_store_zk_cluster_join; NULL: none */
+    /* The ACL of every znode the store creates (cat_zk_acl.c): CREATOR_ALL for opt.auth (plus
+     * READ for opt.read_id), or open without credentials. */
+    struct ACL acl_items[2];
+    struct ACL_vector acl;
+    bool acl_checked;           /* the chroot's own ACL was looked at (open ones are warned of) */
 };
 
 typedef enum cat__zk_kind {
@@ -176,6 +181,11 @@ void cat__zk_notify(cat__zk_store_t *s);
  * watch. `gate`: the session just connected, so nothing is sent until the
  * check passes; otherwise (the watch fired) calls go on meanwhile.
  */
+/* cat_zk_acl.c */
+void cat__zk_acl_init(cat__zk_store_t *s);
+void cat__zk_acl_free(cat__zk_store_t *s);
+/* Once per handle, after the first good /meta: warns if anyone may change the chroot. */
+void cat__zk_acl_check(cat__zk_store_t *s);
 void cat__zk_meta_check(cat__zk_store_t *s, bool gate);
 
 /* ---- cat_zk_read.c ---- */

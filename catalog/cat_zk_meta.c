@@ -42,7 +42,9 @@ static void zk_create_layout(cat__zk_store_t *s)
         char p[CAT__ZK_PATH_MAX];
         snprintf(p, sizeof(p), "%.*s", (int)i, s->root);
         cat__zk_req_t *r = cat__zk_req_new(s, CAT__ZK_INTERNAL, NULL, NULL);
-        if (cat__zk_sent(r, zoo_acreate(s->zh, p, NULL, -1, &ZOO_OPEN_ACL_UNSAFE, 0, zk_meta_string_done, r)) != ZOK)
+        /* The chroot is the catalog's own; the parents above it may be shared. */
+        const struct ACL_vector *acl = i == rl ? &s->acl : &ZOO_OPEN_ACL_UNSAFE;
+        if (cat__zk_sent(r, zoo_acreate(s->zh, p, NULL, -1, (struct ACL_vector *)acl, 0, zk_meta_string_done, r)) != ZOK)
             cat__zk_req_free(r);
     }
     /* One multi, so that a catalog exists whole or not at all; /meta first:
@@ -76,7 +78,7 @@ static void zk_create_layout(cat__zk_store_t *s)
             v = (const char *)r->buf, vl = (int)strlen(v);
         else if (i == 2 || i == 7)
             v = "0", vl = 1;
-        zoo_create_op_init(&r->ops[i], r->paths[i], v, vl, &ZOO_OPEN_ACL_UNSAFE, 0, NULL, 0);
+        zoo_create_op_init(&r->ops[i], r->paths[i], v, vl, &s->acl, 0, NULL, 0);
     }
     if (cat__zk_sent(r, zoo_amulti(s->zh, N, r->ops, r->results, zk_meta_internal_done, r)) != ZOK)
         cat__zk_req_free(r);
@@ -154,6 +156,17 @@ static void zk_meta_done(int rc, const char *value, int len, const struct Stat *
     }
     if (rc == ZNONODE)
         return zk_meta_refuse(s, "the catalog's /meta is gone", NULL);
+    if (rc == ZNOAUTH) {
+        cm_err_t why = {0};
+        cm_err_set(&why, CAT__ZK_ERRCODE_SYSTEM_ERROR,
+                   "catalog store \"zookeeper\" is not allowed to read the catalog at chroot \"%s\" on %s",
+                   s->root[0] ? s->root : "/", s->hosts);
+        cm_err_set_hint(&why, s->opt.auth != NULL
+                                  ? "The credentials of --zookeeper-auth-file are not the ones this catalog is locked to."
+                                  : "The catalog is locked to credentials: start eddy with --zookeeper-auth-file.");
+        cat__zk_fail_for_good(s, &why);
+        return;
+    }
     if (rc != ZOK) {
         cm_err_t why = {0};
         cm_err_set(&why, CAT__ZK_ERRCODE_SYSTEM_ERROR, "catalog store \"zookeeper\" cannot read /meta: %s", zerror(rc));
@@ -181,6 +194,7 @@ static void zk_meta_done(int rc, const char *value, int len, const struct Stat *
     memcpy(s->uuid, uuid, sizeof(uuid));
     s->meta_version = stat->version;
     s->layout_done = true;
+    cat__zk_acl_check(s);
     if (again) {
         cat__zk_meta_check(s, false);
         return;

@@ -109,8 +109,9 @@ static void zk_session_watch(zhandle_t *zh, int type, int state, const char *pat
                     (unsigned long long)zoo_client_id(zh)->client_id);
     } else if (state == ZOO_AUTH_FAILED_STATE) {
         cm_err_t why = {0};
-        cm_err_set(&why, CAT__ZK_ERRCODE_SYSTEM_ERROR, "catalog store \"zookeeper\": authentication with %s failed",
-                   s->hosts);
+        cm_err_set(&why, CAT__ZK_ERRCODE_SYSTEM_ERROR,
+                   "catalog store \"zookeeper\": authentication with %s failed for the catalog at chroot \"%s\"",
+                   s->hosts, s->root[0] ? s->root : "/");
         cat__zk_fail_for_good(s, &why);
     } else {
         if (s->connected || s->cut_off_ms == 0)
@@ -132,6 +133,9 @@ static bool zk_session_start(cat__zk_store_t *s)
     s->zh = zookeeper_init2(s->hosts, zk_session_watch, s->opt.session_timeout_ms, NULL, s, 0, zk_library_log);
     if (!s->zh)
         return false;
+    /* Queued before any request, and sent again by the library on every reconnection. */
+    if (s->opt.auth != NULL)
+        zoo_add_auth(s->zh, "digest", s->opt.auth, (int)strlen(s->opt.auth), NULL, NULL);
     zoo_set_servers_resolution_delay(s->zh, s->opt.resolve_delay_ms);
     s->sessions++;
     s->generation++;
@@ -347,6 +351,7 @@ static void zk_close(cat_store_t *base)
     cm_err_clear(&s->fail_err);
     free(s->hosts);
     free(s->root);
+    cat__zk_acl_free(s);
     free(s);
 }
 
@@ -397,9 +402,12 @@ cat_store_t *cat_store_zk_open(const cat_zk_options_t *o, const cat_limits_t *li
         cat_limits_default(&s->base.limits);
     s->opt = *o;
     s->opt.hosts = NULL;
+    s->opt.auth = o->auth != NULL ? cm_strdup(o->auth) : NULL;
+    s->opt.read_id = o->auth != NULL && o->read_id != NULL ? cm_strdup(o->read_id) : NULL;
     s->head_version_seen = -1;
     s->head_index_seen = -1;
     s->root = cm_strdup(slash ? slash : "");
+    cat__zk_acl_init(s);
     s->hosts = cm_malloc(hl + 1);
     memcpy(s->hosts, hosts, hl);
     s->hosts[hl] = 0;
@@ -409,6 +417,7 @@ cat_store_t *cat_store_zk_open(const cat_zk_options_t *o, const cat_limits_t *li
                    hosts, strerror(errno));
         free(s->hosts);
         free(s->root);
+        cat__zk_acl_free(s);
         free(s);
         return NULL;
     }

@@ -139,7 +139,7 @@ int cat_store_zk_trim_claim(cat_store_t *base, cm_err_t *err)
     char p[CAT__ZK_PATH_MAX];
     cat__zk_path(s, p, "/trim");
     /* A catalog made before /trim existed gets it here; "exists" is the usual answer. */
-    if (cat__zk_sent(r, zoo_acreate(s->zh, p, "0", 1, &ZOO_OPEN_ACL_UNSAFE, 0, zk_claim_create_done, r)) != ZOK) {
+    if (cat__zk_sent(r, zoo_acreate(s->zh, p, "0", 1, &s->acl, 0, zk_claim_create_done, r)) != ZOK) {
         s->trim_state = CAT_ZK_TRIM_NONE;
         cat__zk_req_free(r);
         cm_err_set(err, CAT__ZK_ERRCODE_SYSTEM_ERROR, "catalog store \"zookeeper\" is not connected");

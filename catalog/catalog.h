@@ -305,6 +305,13 @@ typedef struct cat_zk_options {
                                   reconnection */
     int applied_publish_ms;    /* as owner, /clusters/<name>/applied is written at most this
                                   often: each write is a multi in the commits' queue; default 100 */
+    /* Digest credentials "user:password" (copied): every session authenticates with them and
+     * every znode the store creates gets CREATOR_ALL for them. NULL: no authentication, and
+     * znodes are open to anyone (a warning says so). */
+    const char *auth;
+    /* An identity that may read every znode, "user:base64(sha1(user:password))" (copied);
+     * NULL: none. Only with auth. */
+    const char *read_id;
 } cat_zk_options_t;
 
 void cat_zk_options_default(cat_zk_options_t *o);
@@ -338,6 +345,13 @@ bool cat_store_zk_idle(cat_store_t *s);
 bool cat_store_zk_connected(cat_store_t *s);
 /* True once the layout exists, /meta was checked and calls are accepted. */
 bool cat_store_zk_ready(cat_store_t *s);
+/*
+ * --zookeeper-lock-acls: sets the ACL that o's credentials give (CREATOR_ALL
+ * plus the read-only identity) on the chroot and every znode below it, on a
+ * session of its own; false with err when it cannot (no credentials, ZooKeeper
+ * unreachable within timeout_ms, a znode it may not change). *count: znodes set.
+ */
+bool cat_zk_lock_acls(const cat_zk_options_t *o, int timeout_ms, size_t *count, cm_err_t *err);
 /* The head index the head watch's last (re-)arming read saw, which is what a
  * notification is about; false while unknown (before the first, and after a
  * reconnection until the watch is armed again). */

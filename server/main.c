@@ -25,6 +25,10 @@ static void usage(FILE *f)
             "  --io-threads N              network event loops (default: online CPUs)\n"
             "  --zookeeper HOSTS/CHROOT    durable catalog in ZooKeeper, shared by every eddy that names it\n"
             "                              (HOST:PORT[,HOST:PORT...][/CHROOT]; default: embedded catalog)\n"
+            "  --zookeeper-auth-file FILE  digest credentials for ZooKeeper (mode 0600): a line user:password,\n"
+            "                              optionally \"read-only user:password\"; every znode eddy creates is\n"
+            "                              CREATOR_ALL for them (plus READ for the read-only identity)\n"
+            "  --zookeeper-lock-acls       set that ACL on every znode of the chroot (an existing open catalog), exit\n"
             "  --zookeeper-session-timeout-ms N  ZooKeeper session timeout asked for (default 10000)\n"
             "  --zookeeper-connect-timeout-ms N  start-up: wait this long for ZooKeeper (default 10000)\n"
             "  --ddl-timeout-ms N          DDL the catalog store cannot commit fails with 57P03 after N ms\n"
@@ -98,7 +102,7 @@ enum {
     OPT_OUT_MAX, OPT_RESULT_MAX, OPT_AUTH_TIMEOUT, OPT_WORKER_QUEUE_MAX, OPT_DDL_APPLY_TIMEOUT, OPT_WRITE_RETRIES, OPT_TXN_WRITE_ROWS_MAX, OPT_COPY_MAX,
     OPT_COMMAND_HISTORY_MAX, OPT_HASH, OPT_HELP, OPT_VERSION, OPT_ZK_SESSION_TIMEOUT,
     OPT_ZK_CONNECT_TIMEOUT, OPT_DDL_TIMEOUT, OPT_NAME_RECHECK_TIMEOUT, OPT_DDL_SPIN, OPT_WORKER_SPIN, OPT_WORKER_DELAY, OPT_TICK_INTERVAL,
-    OPT_TLS_CA, OPT_TLS_MODE,
+    OPT_TLS_CA, OPT_TLS_MODE, OPT_ZK_AUTH_FILE, OPT_ZK_LOCK_ACLS,
 };
 
 /*
@@ -156,11 +160,14 @@ int main(int argc, char **argv)
         {"tick-interval-ms", required_argument, NULL, OPT_TICK_INTERVAL},
         {"tls-ca", required_argument, NULL, OPT_TLS_CA},
         {"tls-mode", required_argument, NULL, OPT_TLS_MODE},
+        {"zookeeper-auth-file", required_argument, NULL, OPT_ZK_AUTH_FILE},
+        {"zookeeper-lock-acls", no_argument, NULL, OPT_ZK_LOCK_ACLS},
         {NULL, 0, NULL, 0},
     };
     srv_config_t cfg;
     srv_config_default(&cfg);
     long long v;
+    bool lock_acls = false;
     int o;
     while ((o = getopt_long(argc, argv, "", opts, NULL)) != -1) {
         bool ok = true;
@@ -233,6 +240,12 @@ int main(int argc, char **argv)
             break;
         case OPT_TLS_CA:
             cfg.tls_ca = optarg;
+            break;
+        case OPT_ZK_AUTH_FILE:
+            cfg.zk_auth_file = optarg;
+            break;
+        case OPT_ZK_LOCK_ACLS:
+            lock_acls = true;
             break;
         case OPT_TLS_MODE:
             if (strcmp(optarg, "allow") == 0)
@@ -320,6 +333,12 @@ int main(int argc, char **argv)
     }
     if (optind < argc) {
         fprintf(stderr, "eddy: unexpected argument \"%s\"\n", argv[optind]);
+        return 2;
+    }
+    if (lock_acls)
+        return srv_zk_lock_acls(&cfg);
+    if (cfg.zk_auth_file != NULL && cfg.zookeeper == NULL) {
+        fprintf(stderr, "eddy: --zookeeper-auth-file needs --zookeeper\n");
         return 2;
     }
     if ((cfg.tls_cert == NULL) != (cfg.tls_key == NULL)) {

@@ -57,6 +57,7 @@ typedef struct srv_config {
     int zk_session_timeout_ms;        /* asked of ZooKeeper (it grants 2 to 20 ticks) */
     int zk_connect_timeout_ms;        /* start-up: wait this long for the first session */
     const char *cluster;              /* --cluster: one owner per name; NULL: "default" */
+    const char *zk_auth_file;         /* digest credentials for ZooKeeper; NULL: none (open ACLs) */
     int ddl_timeout_ms;               /* a DDL the store cannot commit fails (57P03) after this */
     int name_recheck_timeout_ms;      /* cluster mode: a missing name waits this long for a newer head */
     int ddl_spin_us;                  /* a loop whose DDL is on its way (store, workers) polls this long
@@ -72,6 +73,8 @@ int srv_run(const srv_config_t *cfg);
 /* A fatal signal logs the signal and the statement the thread was running, then dumps core (srv_crash.c). */
 void srv_crash_install(void);
 
+/* --zookeeper-lock-acls: sets the credentials' ACL on the whole chroot; the exit status. */
+int srv_zk_lock_acls(const srv_config_t *cfg);
 /* --hash-password: reads one password line from in, prints a SCRAM verifier to out. */
 int srv_hash_password(FILE *in, FILE *out);
 

@@ -34,7 +34,12 @@ typedef struct srv_zk_options {
     const char *cluster;          /* --cluster: the name this process contends for */
     const char *instance;         /* shown in the owner node: who owns it */
     int spin_us;                  /* after a job or a commit's answer the thread polls this long before it sleeps */
+    const char *auth;             /* digest "user:password" (--zookeeper-auth-file); NULL: none */
+    const char *read_id;          /* the read-only identity's digest id; NULL: none */
 } srv_zk_options_t;
+
+/* srv_zk_auth.c: --zookeeper-auth-file's credentials (malloc'd; read_id may stay NULL). */
+bool srv_zk_auth_load(const char *path, char **auth, char **read_id, cm_err_t *err);
 
 typedef enum srv_zk_job_kind {
     SRV_ZK_HEAD,

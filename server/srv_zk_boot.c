@@ -168,7 +168,14 @@ bool srv_zk_boot(srv_server_t *srv, cm_err_t *err)
     gethostname(host, sizeof host - 1);
     snprintf(instance, sizeof instance, "%s:%d pid %d", host, srv->cfg.listen_port, (int)getpid());
     opt.instance = instance;
-    srv->zk = srv_zk_start(&opt, err);
+    char *auth = NULL, *read_id = NULL;
+    if (srv->cfg.zk_auth_file != NULL && !srv_zk_auth_load(srv->cfg.zk_auth_file, &auth, &read_id, err))
+        return false;
+    opt.auth = auth;
+    opt.read_id = read_id;
+    srv->zk = srv_zk_start(&opt, err);   /* the store keeps copies */
+    free(auth);
+    free(read_id);
     if (srv->zk == NULL)
         return false;
     srv->boot = cm_calloc(1, sizeof *srv->boot);

@@ -55,6 +55,8 @@ struct srv_zk {
     int64_t deferred_us;          /* ... since then (at most SRV_ZK_NOTIFY_HOLD_MS) */
     bool stopping;                /* this thread began closing everything */
     _Atomic bool ready;           /* the store takes calls (read by srv_zk_start) */
+    _Atomic bool failed;          /* the store gave up for good: fail_err (under mu) says why */
+    cm_err_t fail_err;
     pthread_mutex_t mu;           /* guards the queue, `stop` and the handles */
     srv_zk_job_t *q_head, *q_tail;
     size_t q_len;
@@ -138,12 +140,19 @@ static void srv__zk_rearm(srv_zk_t *zk)
             cat_store_zk_failed(zk->store, &why);
             cm_log_error("%s (%s) DDL is refused until eddy restarts.",
                          why.message ? why.message : "catalog store \"zookeeper\" failed for good",
-                         why.detail ? why.detail : "");
+                         why.detail ? why.detail : why.hint ? why.hint : "");
             cm_err_clear(&why);
         }
         zk->dead_logged = true;
         srv__poll_drop(zk);
         atomic_store(&zk->ready, false);
+        if (!atomic_load(&zk->failed) && cat_store_zk_failed(zk->store, NULL)) {
+            /* Start-up waits for this too: a refusal is reported at once, not as a timeout. */
+            pthread_mutex_lock(&zk->mu);
+            cat_store_zk_failed(zk->store, &zk->fail_err);
+            pthread_mutex_unlock(&zk->mu);
+            atomic_store(&zk->failed, true);
+        }
         return;
     }
     if (zk->poll && (fd != zk->poll_fd || gen != zk->poll_gen))
@@ -502,6 +511,7 @@ static void srv__zk_thread(void *arg)
 static void srv__zk_free(srv_zk_t *zk)
 {
     pthread_mutex_destroy(&zk->mu);
+    cm_err_clear(&zk->fail_err);
     free(zk->handles);
     free(zk->hosts);
     srv_zk_cluster_free(zk->cluster);
@@ -516,6 +526,8 @@ srv_zk_t *srv_zk_start(const srv_zk_options_t *opt, cm_err_t *err)
     zo.hosts = opt->hosts;
     zo.session_timeout_ms = opt->session_timeout_ms;
     zo.op_timeout_ms = opt->op_timeout_ms;
+    zo.auth = opt->auth;
+    zo.read_id = opt->read_id;
     cat_store_t *store = cat_store_zk_open(&zo, NULL, err);
     if (store == NULL)
         return NULL;
@@ -549,7 +561,7 @@ srv_zk_t *srv_zk_start(const srv_zk_options_t *opt, cm_err_t *err)
     uv_thread_create(&zk->thread, srv__zk_thread, zk);
     /* The first session: wait here, start-up has nothing else to do. */
     int64_t end = cm_now_mono_us() + (int64_t)opt->connect_timeout_ms * 1000;
-    while (!atomic_load(&zk->ready) && cm_now_mono_us() < end) {
+    while (!atomic_load(&zk->ready) && !atomic_load(&zk->failed) && cm_now_mono_us() < end) {
         struct timespec ts = {0, 5 * 1000 * 1000};
         nanosleep(&ts, NULL);
     }
@@ -559,6 +571,16 @@ srv_zk_t *srv_zk_start(const srv_zk_options_t *opt, cm_err_t *err)
            cm_now_mono_us() < end) {
         struct timespec ts = {0, 5 * 1000 * 1000};
         nanosleep(&ts, NULL);
+    }
+    if (atomic_load(&zk->failed)) {
+        /* Refused for good (credentials, another catalog): say why, not "unreachable". */
+        pthread_mutex_lock(&zk->mu);
+        cm_err_set(err, zk->fail_err.sqlstate, "%s", zk->fail_err.message);
+        if (zk->fail_err.hint)
+            cm_err_set_hint(err, "%s", zk->fail_err.hint);
+        pthread_mutex_unlock(&zk->mu);
+        srv_zk_stop(zk);
+        return NULL;
     }
     if (!atomic_load(&zk->ready)) {
         cm_err_set(err, "57P03", "could not reach the catalog store \"zookeeper\" at %s within %d ms", opt->hosts,
