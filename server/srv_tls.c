@@ -261,6 +261,11 @@ cm_buf_t *srv_tls_session_out(srv_tls_t *x)
     return &x->raw;
 }
 
+bool srv_tls_session_established(const srv_tls_t *x)
+{
+    return x->established;
+}
+
 /* Moves what OpenSSL wrote into the memory BIO to the bytes to send. */
 static void srv__drain(srv_tls_t *x)
 {
@@ -346,64 +351,6 @@ bool srv_tls_session_write(srv_tls_t *x, const uint8_t *p, size_t n)
         srv__drain(x);
     }
     return true;
-}
-
-/* ------------------------------------------------------------ connection */
-
-bool srv_tls_begin(srv_conn_t *c, bool direct)
-{
-    srv_tls_t *x = srv_tls_session_new(c->lp->srv->tls, direct);
-    if (x == NULL)
-        return false;
-    /* The one-byte answer to SSLRequest is the last clear byte. */
-    cm_buf_put(&x->raw, c->out.data, c->out.len);
-    c->out.len = 0;
-    c->tls = x;
-    return true;
-}
-
-void srv_tls_free(srv_conn_t *c)
-{
-    srv_tls_stat_remove(c);
-    srv_tls_session_free(c->tls);
-    c->tls = NULL;
-}
-
-cm_buf_t *srv_tls_pending(srv_conn_t *c)
-{
-    return &c->tls->raw;
-}
-
-static bool srv__conn_plain(void *arg, const uint8_t *p, size_t n)
-{
-    srv_conn_t *c = arg;
-    srv_conn_input(c, p, n);
-    return c->state < SRV_CONN_CLOSING;
-}
-
-void srv_tls_input(srv_conn_t *c, const uint8_t *p, size_t n)
-{
-    switch (srv_tls_session_feed(c->tls, p, n, srv__conn_plain, c)) {
-    case SRV_TLS_MORE:
-        return;
-    case SRV_TLS_CLOSED:
-        srv_conn_close(c);
-        return;
-    case SRV_TLS_FAILED:
-        c->out.len = 0;
-        srv_conn_close_after_write(c);
-        return;
-    }
-}
-
-bool srv_tls_encrypt(srv_conn_t *c)
-{
-    srv_tls_t *x = c->tls;
-    if (!x->established || c->out.len == 0)
-        return true;
-    bool ok = srv_tls_session_write(x, c->out.data, c->out.len);
-    c->out.len = 0;
-    return ok;
 }
 
 /* ------------------------------------------------------------ what it shows */

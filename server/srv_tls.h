@@ -43,6 +43,9 @@ srv_tls_rc_t srv_tls_session_feed(srv_tls_t *x, const uint8_t *p, size_t n, srv_
 /* Plaintext out, encrypted into srv_tls_session_out; false if TLS failed. */
 bool srv_tls_session_write(srv_tls_t *x, const uint8_t *p, size_t n);
 cm_buf_t *srv_tls_session_out(srv_tls_t *x);
+bool srv_tls_session_established(const srv_tls_t *x);
+
+/* srv_tls_conn.c: the session on a connection. */
 
 /* Starts TLS on a connection: what is in c->out (the 'S' answer) goes out in clear first.
  * direct: the client began with a ClientHello (no SSLRequest), which needs ALPN "postgresql". */

@@ -21,9 +21,8 @@ srcs_codec=(common/*.c server/srv_codec.c server/srv_codec_fuzz.c)
 srcs_parser=(common/*.c parser/*.c build/gen/sql.c)
 srcs_plan=(common/*.c types/*.c plan/*.c parser/*.c build/gen/sql.c catalog/*.c planner/*.c)
 libs_plan=(-lzookeeper_st -lcrypto)
-# The TLS target drives srv_tls.c, which sits among the server's files: link them all.
-srcs_tls=($(ls common/*.c types/*.c parser/*.c plan/*.c exec/*.c planner/*.c catalog/*.c sequencer/*.c \
-            dataflow/*.c server/*.c | grep -v '^server/main.c$') build/gen/sql.c)
+# The TLS target drives srv_tls.c (its context and session need nothing else of the server).
+srcs_tls=(common/*.c server/srv_tls.c server/srv_codec.c server/srv_codec_fuzz.c)
 libs_tls=(-luv -lzookeeper_st -lssl -lcrypto)
 flags=(-std=c11 -D_GNU_SOURCE -O1 -g -fno-omit-frame-pointer -I. -Ibuild/gen -Iparser
        -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined -pthread)
