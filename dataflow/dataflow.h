@@ -51,6 +51,7 @@ typedef struct df_op {
     const char *name;            /* qualified name, for introspection */
     const uint8_t *plan;         /* self-contained plan bytes (INSTALL) */
     size_t plan_len;
+    bool maintained;             /* INSTALL of a materialized view: the workers keep its result up to date */
 } df_op_t;
 
 /*
@@ -238,6 +239,8 @@ typedef struct df_dataflow {
     uint64_t index;              /* the catalog index that installed it */
     plan_t *query;               /* the plan decoded from its bytes; NULL: none (a table, source or index) */
     cm_arena_t arena;            /* holds query */
+    bool maintained;             /* a materialized view: graph keeps its result */
+    struct df_graph *graph;      /* its operators and result on this worker (df_graph.c); NULL: none */
 } df_dataflow_t;
 
 /* One applied command, as eddy_internal.worker_commands shows it. */
@@ -260,6 +263,7 @@ typedef struct df_state {
     uint64_t duplicates;
     uint64_t refused;            /* commands of an older epoch or past the buffer; installs whose plan does not decode */
     int worker, nworkers;        /* which shard of every arrangement this worker holds (0 of 1 alone) */
+    struct df_exchange *exchange; /* the channels between the workers (df_exchange.c); NULL: one worker alone */
     struct df_engine *engine;    /* its tables and their shards (df_table.c); NULL until the first */
 } df_state_t;
 
@@ -290,6 +294,7 @@ typedef struct df_config {
     size_t history_max;          /* applied commands a worker remembers for eddy_internal; default 10000 */
     int fault_delay_ms;          /* fault testing: workers but 0 sleep this long before each batch; 0 */
     int spin_us;                 /* after applying commands a worker polls this long before it sleeps; 0 */
+    size_t channel_max;          /* chunks in flight from one worker to another inside a step; default 64 */
 } df_config_t;
 
 void df_config_default(df_config_t *cfg);

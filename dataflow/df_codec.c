@@ -4,8 +4,8 @@
  * travel as shared pointers and are never encoded.
  *
  * Format 1: "EDCM", u8 format, u8 kind, be64 seq, epoch, index, time_us,
- * object_id, str object_name, be32 nops, nops x {u8 op kind, be64 id, str
- * name, bytes plan}, bytes payload; str and bytes are a be32 length and
+ * object_id, str object_name, be32 nops, nops x {u8 op kind (+0x80: a
+ * maintained install), be64 id, str name, bytes plan}, bytes payload; str and bytes are a be32 length and
  * that many bytes; strings are UTF-8 without NUL. Decoding checks every
  * length against what remains before it allocates, so a declared count
  * can never make it allocate more than the input could hold.
@@ -39,7 +39,7 @@ void df_cmd_encode(const df_cmd_t *c, cm_buf_t *out)
     cm_buf_put_be32(out, c->nops);
     for (uint32_t i = 0; i < c->nops; i++) {
         const df_op_t *op = &c->ops[i];
-        cm_buf_put_u8(out, (uint8_t)op->kind);
+        cm_buf_put_u8(out, (uint8_t)(op->kind | (op->maintained ? 0x80 : 0)));
         cm_buf_put_be64(out, op->id);
         df__put_bytes(out, op->name ? op->name : "", op->name ? strlen(op->name) : 0);
         df__put_bytes(out, op->plan, op->plan_len);
@@ -138,14 +138,18 @@ df_cmd_t *df_cmd_decode(const uint8_t *p, size_t n, cm_err_t *err)
         r.bad = true;   /* more ops than the bytes left could hold */
     for (uint32_t i = 0; i < nops && !r.bad; i++) {
         uint8_t opk = df__u8(&r);
+        bool maintained = (opk & 0x80) != 0;
+        opk &= 0x7F;
         uint64_t id = df__be(&r, 8);
         const char *name = df__str(&r, &c->arena);
         size_t plan_len;
         const uint8_t *plan = df__bytes(&r, &plan_len);
         if (opk != DF_OP_INSTALL && opk != DF_OP_DROP)
             r.bad = true;
-        if (!r.bad)
+        if (!r.bad) {
             df_cmd_add_op(c, (df_op_kind_t)opk, id, name, plan, plan_len);
+            c->ops[c->nops - 1].maintained = maintained && opk == DF_OP_INSTALL;
+        }
     }
     size_t plen;
     const uint8_t *payload = df__bytes(&r, &plen);

@@ -20,4 +20,11 @@ void df__engine_free(df_state_t *st);
 /* A Write or Peek at its step, on this worker's shards; answers its reply. */
 void df__engine_command(df_state_t *st, const df_cmd_t *c);
 
+/* Materialized views (df_graph.c): a maintained dataflow's operators, hydrated from what it reads. */
+struct df_batch;
+void df__graph_install(df_state_t *st, df_dataflow_t *f, uint64_t seq);
+void df__graph_free(struct df_graph *g);
+/* A table's applied delta at step seq (its shard's rows; NULL: none here) feeds every view reading it. */
+void df__flows_written(df_state_t *st, uint64_t table, const struct df_batch *delta, uint64_t seq);
+
 #endif

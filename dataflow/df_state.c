@@ -30,6 +30,8 @@ void df_state_init(df_state_t *st, size_t pending_max, size_t hist_max)
 
 static void df__flow_free(df_dataflow_t *f)
 {
+    df__graph_free(f->graph);
+    f->graph = NULL;
     free(f->name);
     free(f->plan);
     cm_arena_free(&f->arena);
@@ -62,7 +64,7 @@ static size_t df__flow_find(const df_state_t *st, uint64_t id)
     return SIZE_MAX;
 }
 
-static void df__install(df_state_t *st, const df_op_t *op, uint64_t index)
+static void df__install(df_state_t *st, const df_op_t *op, uint64_t index, uint64_t seq)
 {
     /* Decoded before anything changes, so a refused install leaves the state as it was. */
     cm_arena_t arena;
@@ -100,7 +102,10 @@ static void df__install(df_state_t *st, const df_op_t *op, uint64_t index)
     f->index = index;
     f->query = query;
     f->arena = arena;
+    f->maintained = op->maintained;
+    f->graph = NULL;
     df__engine_install(st, f);
+    df__graph_install(st, f, seq);
 }
 
 static void df__drop(df_state_t *st, uint64_t id)
@@ -123,7 +128,7 @@ static void df__apply(df_state_t *st, const df_cmd_t *c)
     if (c->kind == DF_CMD_BOOTSTRAP || c->kind == DF_CMD_APPLY) {
         for (uint32_t i = 0; i < c->nops; i++) {
             if (c->ops[i].kind == DF_OP_INSTALL)
-                df__install(st, &c->ops[i], c->index);
+                df__install(st, &c->ops[i], c->index, c->seq);
             else
                 df__drop(st, c->ops[i].id);
         }

@@ -16,8 +16,7 @@
  * agreed (df_reply_vote), so a failing write changes nothing. A Peek gathers, for every table its plan reads, this
  * worker's rows into its reply part.
  */
-#include "dataflow/df_int.h"
-#include "dataflow/df_store.h"
+#include "dataflow/df_flow.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -162,6 +161,12 @@ void df__engine_free(df_state_t *st)
     cm_arena_free(&e->scratch);
     free(e);
     st->engine = NULL;
+}
+
+df_spine_t *df__table_spine(df_state_t *st, uint64_t id)
+{
+    df_table_t *t = df__table_find(st->engine, id, NULL);
+    return t ? &t->spine : NULL;
 }
 
 /* ------------------------------------------------------------ writes */
@@ -359,8 +364,12 @@ static void df__write(df_state_t *st, const df_cmd_t *c, ty_ctx_t *ctx)
             df__write_truncate(q->t, &bl);
         for (size_t j = 0; j < q->n; j++)
             df__builder_add(&bl, q->rows[j].key, q->rows[j].klen, q->rows[j].row, q->rows[j].rlen, q->rows[j].diff);
-        df__spine_insert(&q->t->spine, df__builder_finish(&bl, c->seq, c->seq + 1));
+        df_batch_t *delta = df__builder_finish(&bl, c->seq, c->seq + 1);
+        df__batch_ref(delta);
+        df__spine_insert(&q->t->spine, delta);
         df__builder_free(&bl);
+        df__flows_written(st, q->t->id, delta->nvals ? delta : NULL, c->seq);
+        df__batch_unref(delta);
         changed += (int64_t)q->n;
     }
     if (c->reply)
@@ -388,10 +397,11 @@ static void df__peek(df_state_t *st, const df_cmd_t *c, ty_ctx_t *ctx)
     for (int i = 0; i < n; i++) {
         df_table_t *t = df__table_find(st->engine, items[i], NULL);
         if (!t) {
-            cm_err_set(ctx->err, CM_ERRCODE_FEATURE_NOT_SUPPORTED,
-                       "reading relation %llu needs the dataflow engine, which cannot read it yet",
-                       (unsigned long long)items[i]);
-            return;
+            int64_t rows = 0;
+            if (!df__mview_peek(st, items[i], out, ctx, &rows))
+                return;
+            total += rows;
+            continue;
         }
         df_snap_t *snap = df__spine_snapshot(&t->spine);
         df_scur_t cur;

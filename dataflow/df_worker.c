@@ -10,7 +10,7 @@
  * that eddy_internal can read it from a pgwire thread; applies are rare
  * and short, so the lock is never held for long.
  */
-#include "dataflow/dataflow.h"
+#include "dataflow/df_flow.h"
 
 #include <sched.h>
 #include <stdlib.h>
@@ -33,6 +33,7 @@ typedef struct df_worker {
 
 struct df_workers {
     df_config_t cfg;
+    df_exchange_t *exchange;     /* shared by every worker's state */
     df_worker_t *w;
     int n;
     bool started;
@@ -47,6 +48,7 @@ void df_config_default(df_config_t *cfg)
     cfg->queue_max = 1024;
     cfg->pending_max = 64;
     cfg->history_max = 10000;
+    cfg->channel_max = 64;
 }
 
 /* While the worker lingers its loop polls without blocking, yielding the CPU
@@ -120,6 +122,7 @@ df_workers_t *df_workers_new(const df_config_t *cfg, cm_err_t *err)
     ws->cfg = *cfg;
     ws->n = cfg->workers;
     ws->w = cm_calloc((size_t)ws->n, sizeof *ws->w);
+    ws->exchange = ws->n > 1 ? df__xchg_new(ws->n, cfg->channel_max ? cfg->channel_max : 64) : NULL;
     for (int i = 0; i < ws->n; i++) {
         df_worker_t *w = &ws->w[i];
         w->ws = ws;
@@ -136,6 +139,7 @@ df_workers_t *df_workers_new(const df_config_t *cfg, cm_err_t *err)
         df_state_init(&w->state, cfg->pending_max, cfg->history_max);
         w->state.worker = i;
         w->state.nworkers = cfg->workers;
+        w->state.exchange = ws->exchange;
     }
     return ws;
 }
@@ -186,6 +190,8 @@ void df_workers_stop(df_workers_t *ws)
         atomic_store(&ws->w[i].stop, true);
         uv_async_send(&ws->w[i].async);
     }
+    /* A worker waiting for its peers inside a step gives up: the state is going away. */
+    df__xchg_stop(ws->exchange);
     for (int i = 0; i < ws->n; i++)
         uv_thread_join(&ws->w[i].thread);
     ws->started = false;
@@ -211,6 +217,7 @@ void df_workers_free(df_workers_t *ws)
         df_state_destroy(&w->state);
     }
     free(ws->w);
+    df__xchg_free(ws->exchange);
     free(ws);
 }
 

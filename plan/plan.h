@@ -568,5 +568,8 @@ int64_t plan_operator_count(const plan_t *p);
 bool plan_reads_relations(const plan_t *p);
 /* The distinct relations (catalog item ids) it reads, into items[0..max); -1: more than max. */
 int plan_read_items(const plan_t *p, uint64_t *items, int max);
+/* Whether the dataflow workers can maintain p's result incrementally (plan_maintain.c); else 0A000
+ * "materialized views with <what> are not supported yet". CREATE MATERIALIZED VIEW asks. */
+bool plan_maintainable(const plan_t *p, cm_err_t *err);
 
 #endif

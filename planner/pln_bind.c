@@ -108,13 +108,13 @@ static bool bind_query(pln_binder_t *b, const sql_select_t *s, pln_stmt_t *st)
     st->blocking = plan_rel_any(q.rel, has_blocking);
     for (int i = 0; i < b->nsublinks; i++)
         st->blocking |= plan_rel_any(b->sublinks[i].rel, has_blocking);
-    /* Tables are read from the workers' shards at the read's step (views are expanded into
-     * what they read); other relations (materialized views, sources) have no rows to read
-     * until their dataflows are built. Names, columns and types are known either way, so
-     * Describe is right. */
+    /* Tables and materialized views are read from the workers' arrangements at the read's
+     * step (views are expanded into what they read); other relations (sources) have no rows
+     * to read until their dataflows are built. Names, columns and types are known either
+     * way, so Describe is right. */
     const cat_item_t *unread = NULL;
     for (int i = 0; i < b->nreads && !unread; i++)
-        if (b->read_item[i]->kind != CAT_ITEM_TABLE)
+        if (b->read_item[i]->kind != CAT_ITEM_TABLE && b->read_item[i]->kind != CAT_ITEM_MATVIEW)
             unread = b->read_item[i];
     if (unread && st->plan_error == NULL && !b->explain) {
         const cat_item_t *it = unread;

@@ -270,7 +270,10 @@ static bool plan_create_view(pln_binder_t *b, const sql_stmt_t *s, cat_change_t 
     if (!pln__qname(b, v->name->names, v->name->pos, &qn))
         return false;
     pln_bound_t q;
-    if (!pln__bind_select(b, v->query, &q))
+    /* A materialized view is refused here if the workers cannot maintain its plan. */
+    plan_t *mp = NULL;
+    if (v->materialized ? !pln__plan_query(b, v->query, NULL, &q, &mp) || !plan_maintainable(mp, b->err)
+                        : !pln__bind_select(b, v->query, &q))
         return false;
     if (b->nparams > 0) {
         int pos = b->nparam_nodes ? b->param_nodes[0]->location : -1;

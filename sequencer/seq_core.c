@@ -279,6 +279,7 @@ static void seq__install(seq_t *s, df_cmd_t *c, const cat_item_t *it)
     cm_arena_t a;
     cm_arena_init(&a, 0);
     df_cmd_add_op(c, DF_OP_INSTALL, it->id, seq__qualified(it, &a), plan.data, plan.len);
+    c->ops[c->nops - 1].maintained = it->kind == CAT_ITEM_MATVIEW;
     cm_arena_free(&a);
     cm_buf_free(&plan);
 }

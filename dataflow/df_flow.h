@@ -1,0 +1,123 @@
+/*
+ * df_flow.h: what the files of the incremental engine share (materialized
+ * views on the workers): the operator graph a worker compiles from a view's
+ * plan (df_graph.c), the operators (df_op_*.c), the exchange between the
+ * workers (df_exchange.c) and the view's result arrangement (df_mview.c).
+ *
+ * A delta is a consolidated batch (df_store.h) whose values are rows
+ * (df__row_encode with the producing node's column types); its keys are
+ * whatever the producer keyed by and mean nothing to the consumer. Every
+ * worker runs the same nodes in the same order at every step that touches
+ * a graph, so that the exchange rounds inside a step line up.
+ */
+#ifndef EDDY_DF_FLOW_H
+#define EDDY_DF_FLOW_H
+
+#include "dataflow/df_int.h"
+#include "dataflow/df_store.h"
+
+/* ------------------------------------------------------------ exchange */
+
+typedef struct df_exchange df_exchange_t;
+df_exchange_t *df__xchg_new(int nworkers, size_t channel_cap);
+void df__xchg_free(df_exchange_t *x);
+/* Wakes every worker waiting in a round and makes rounds fail from now on (shutdown). */
+void df__xchg_stop(df_exchange_t *x);
+/*
+ * One round of worker w: out[j] goes to worker j (the caller's reference
+ * is taken; NULL: nothing), in[i] gets what worker i sent it (a reference
+ * given; NULL: nothing). Every worker calls it the same number of times.
+ * x NULL: one worker alone (in[0] = out[0]). False: the workers are stopping.
+ */
+bool df__xchg_round(df_exchange_t *x, int w, df_batch_t **out, df_batch_t **in);
+
+/* ------------------------------------------------------------ graph */
+
+typedef enum df_node_kind {
+    DF_NODE_GET,        /* a table's or view's delta at this step */
+    DF_NODE_VALUES,     /* constant rows, once, when the view is installed */
+    DF_NODE_FILTER,
+    DF_NODE_PROJECT,
+    DF_NODE_PASS,       /* ORDER BY of a view: its rows as they are */
+    DF_NODE_UNION,      /* UNION ALL */
+    DF_NODE_REDUCE,     /* GROUP BY, aggregates without GROUP BY, DISTINCT */
+} df_node_kind_t;
+
+typedef struct df_reduce df_reduce_t;
+
+typedef struct df_node {
+    df_node_kind_t kind;
+    const plan_rel_t *rel;
+    struct df_node *in[2];
+    int ncols;
+    const ty_oid_t *types;       /* of the rows it produces */
+    df_batch_t *out;             /* its delta at the current step; NULL: none */
+    df_reduce_t *reduce;         /* REDUCE */
+} df_node_t;
+
+/* A kind of failure inside the view (SQLSTATE and message) and how many rows now cause it. */
+typedef struct df_verr {
+    char sqlstate[6];
+    char *message;
+    int64_t count;
+} df_verr_t;
+
+typedef struct df_graph {
+    uint64_t id;
+    const plan_t *plan;
+    df_node_t **nodes;           /* every node after the nodes it reads */
+    int nnodes;
+    df_node_t *root;
+    uint64_t *reads;             /* the relations its GETs read */
+    int nreads;
+    df_spine_t result;           /* this worker's rows of the view: key the row, value empty */
+    df_verr_t *errs;             /* the view is in error while any count is not 0 */
+    int nerrs;
+    cm_arena_t arena;            /* nodes, compiled expressions */
+} df_graph_t;
+
+/* What one step of a graph runs with. */
+typedef struct df_step {
+    df_state_t *st;
+    df_graph_t *g;
+    uint64_t seq;
+    bool hydrate;                /* the install step: VALUES and global aggregates start */
+    ty_ctx_t ctx;                /* arena: per row scratch, reset by the operators */
+    cm_arena_t rowa;
+    cm_err_t err;
+    ty_settings_t settings;
+} df_step_t;
+
+/* A builder's batch for step seq; NULL when it holds nothing. */
+static inline df_batch_t *df__finish(df_builder_t *bl, uint64_t seq)
+{
+    df_batch_t *b = df__builder_finish(bl, seq, seq + 1);
+    if (b->nvals == 0) {
+        df__batch_unref(b);
+        return NULL;
+    }
+    return b;
+}
+
+/* A row that failed inside the view with diff: its error's count moves by diff. Clears s->err. */
+void df__graph_error(df_step_t *s, int64_t diff);
+
+/* The operators: each sets n->out from its inputs' out (NULL in: NULL out, but REDUCE always runs). */
+bool df__op_map(df_step_t *s, df_node_t *n);
+bool df__op_union(df_step_t *s, df_node_t *n);
+bool df__op_values(df_step_t *s, df_node_t *n);
+df_reduce_t *df__reduce_new(df_graph_t *g, df_node_t *n, cm_err_t *err);
+void df__reduce_free(df_reduce_t *r);
+bool df__op_reduce(df_step_t *s, df_node_t *n);
+
+/* The view's result (df_mview.c): the root's delta goes into it; a Peek reads it. */
+void df__mview_apply(df_graph_t *g, const df_batch_t *delta, uint64_t seq);
+df_graph_t *df__graph_find(df_state_t *st, uint64_t id);
+/* The rows of a materialized view's shard into a Peek's part; false (err set) if it is in error or unknown. */
+bool df__mview_peek(df_state_t *st, uint64_t id, cm_buf_t *out, ty_ctx_t *ctx, int64_t *rows);
+/* A table's shard on this worker (df_table.c); NULL: no such table. */
+df_spine_t *df__table_spine(df_state_t *st, uint64_t id);
+/* A delta whose values are the rows of a spine's snapshot (tables: their rows; views: their keys). */
+df_batch_t *df__snap_rows(df_spine_t *sp, bool rows_in_keys, uint64_t seq);
+
+#endif

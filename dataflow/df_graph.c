@@ -1,0 +1,321 @@
+/*
+ * df_graph.c: a materialized view's operators on one worker (DESIGN §6).
+ * Installing a maintained dataflow compiles its plan (plan_maintainable
+ * accepted it at CREATE) into nodes, inputs first, and hydrates it: the
+ * current contents of what it reads (this worker's shards) go through the
+ * same operators as one delta. Afterwards, every step that writes a table
+ * runs, in install order, each view reading it or reading a view that ran
+ * before in the same step, with the deltas of that step alone. Whether a
+ * view runs at a step depends only on which relations the step changed,
+ * never on whether this worker's shard saw rows, so every worker runs the
+ * same nodes and their exchange rounds meet.
+ */
+#include "dataflow/df_flow.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define DF_GRAPH_READS_MAX 256
+
+/* ------------------------------------------------------------ compile */
+
+static df_node_t *df__node(df_graph_t *g, df_node_kind_t kind, const plan_rel_t *r)
+{
+    df_node_t *n = cm_arena_zalloc(&g->arena, sizeof *n);
+    n->kind = kind;
+    n->rel = r;
+    n->ncols = r->ncols;
+    n->types = r->types;
+    return n;
+}
+
+static void df__add(df_graph_t *g, df_node_t *n, int *cap)
+{
+    if (g->nnodes == *cap) {
+        *cap = *cap ? *cap * 2 : 8;
+        df_node_t **nodes = cm_arena_alloc(&g->arena, sizeof *nodes * (size_t)*cap);
+        if (g->nnodes)
+            memcpy(nodes, g->nodes, sizeof *nodes * (size_t)g->nnodes);
+        g->nodes = nodes;
+    }
+    g->nodes[g->nnodes++] = n;
+}
+
+static df_node_t *df__compile_at(df_graph_t *g, const plan_rel_t *r, int *cap, cm_err_t *err)
+{
+    df_node_kind_t kind;
+    switch (r->kind) {
+    case PLAN_REL_GET: kind = DF_NODE_GET; break;
+    case PLAN_REL_VALUES: kind = DF_NODE_VALUES; break;
+    case PLAN_REL_FILTER: kind = DF_NODE_FILTER; break;
+    case PLAN_REL_PROJECT: kind = DF_NODE_PROJECT; break;
+    case PLAN_REL_SORT: kind = DF_NODE_PASS; break;
+    case PLAN_REL_SETOP: kind = DF_NODE_UNION; break;
+    case PLAN_REL_REDUCE:
+    case PLAN_REL_DISTINCT: kind = DF_NODE_REDUCE; break;
+    default:
+        cm_err_set(err, CM_ERRCODE_FEATURE_NOT_SUPPORTED, "the dataflow engine cannot maintain this operator yet");
+        return NULL;
+    }
+    df_node_t *n = df__node(g, kind, r);
+    if (r->input && kind != DF_NODE_GET && kind != DF_NODE_VALUES && !(n->in[0] = df__compile_at(g, r->input, cap, err)))
+        return NULL;
+    if (kind == DF_NODE_UNION && !(n->in[1] = df__compile_at(g, r->right, cap, err)))
+        return NULL;
+    if (kind == DF_NODE_REDUCE && !(n->reduce = df__reduce_new(g, n, err)))
+        return NULL;
+    if (kind == DF_NODE_GET) {
+        bool seen = false;
+        for (int i = 0; i < g->nreads; i++)
+            seen |= g->reads[i] == r->item;
+        if (!seen) {
+            if (g->nreads == DF_GRAPH_READS_MAX) {
+                cm_err_set(err, CM_ERRCODE_PROGRAM_LIMIT_EXCEEDED, "a view reading more than %d relations",
+                           DF_GRAPH_READS_MAX);
+                return NULL;
+            }
+            g->reads[g->nreads++] = r->item;
+        }
+    }
+    df__add(g, n, cap);
+    return n;
+}
+
+static df_node_t *df__compile(df_graph_t *g, const plan_rel_t *r, cm_err_t *err)
+{
+    int cap = 0;
+    return df__compile_at(g, r, &cap, err);
+}
+
+void df__graph_free(df_graph_t *g)
+{
+    if (!g)
+        return;
+    for (int i = 0; i < g->nnodes; i++) {
+        df__batch_unref(g->nodes[i]->out);
+        if (g->nodes[i]->reduce)
+            df__reduce_free(g->nodes[i]->reduce);
+    }
+    df__spine_free(&g->result);
+    for (int i = 0; i < g->nerrs; i++)
+        free(g->errs[i].message);
+    free(g->errs);
+    free(g->reads);
+    cm_arena_free(&g->arena);
+    free(g);
+}
+
+df_graph_t *df__graph_find(df_state_t *st, uint64_t id)
+{
+    for (size_t i = 0; i < st->nflows; i++)
+        if (st->flows[i].id == id)
+            return st->flows[i].graph;
+    return NULL;
+}
+
+/* ------------------------------------------------------------ errors */
+
+void df__graph_error(df_step_t *s, int64_t diff)
+{
+    df_graph_t *g = s->g;
+    const char *state = s->err.set ? s->err.sqlstate : CM_ERRCODE_INTERNAL_ERROR;
+    const char *msg = s->err.message ? s->err.message : "";
+    int at = -1;
+    for (int i = 0; i < g->nerrs && at < 0; i++)
+        if (strcmp(g->errs[i].sqlstate, state) == 0 && strcmp(g->errs[i].message, msg) == 0)
+            at = i;
+    if (at < 0) {
+        g->errs = cm_realloc(g->errs, sizeof *g->errs * (size_t)(g->nerrs + 1));
+        at = g->nerrs++;
+        memset(&g->errs[at], 0, sizeof g->errs[at]);
+        snprintf(g->errs[at].sqlstate, sizeof g->errs[at].sqlstate, "%s", state);
+        g->errs[at].message = cm_strdup(msg);
+    }
+    g->errs[at].count += diff;
+    if (g->errs[at].count == 0) {
+        free(g->errs[at].message);
+        g->errs[at] = g->errs[--g->nerrs];
+    }
+    cm_err_clear(&s->err);
+}
+
+/* ------------------------------------------------------------ steps */
+
+typedef struct df__source {
+    uint64_t item;
+    const df_batch_t *delta;     /* NULL: changed elsewhere, nothing on this worker */
+} df__source_t;
+
+static void df__step_init(df_step_t *s, df_state_t *st, df_graph_t *g, uint64_t seq, bool hydrate)
+{
+    memset(s, 0, sizeof *s);
+    s->st = st;
+    s->g = g;
+    s->seq = seq;
+    s->hydrate = hydrate;
+    cm_arena_init(&s->rowa, 0);
+    ty_settings_default(&s->settings);
+    s->ctx = (ty_ctx_t){.arena = &s->rowa, .settings = &s->settings, .err = &s->err};
+}
+
+static void df__step_done(df_step_t *s)
+{
+    cm_err_clear(&s->err);
+    cm_arena_free(&s->rowa);
+}
+
+/* Runs every node of g at one step; the root's delta is left in g->root->out. */
+static void df__graph_run(df_state_t *st, df_graph_t *g, const df__source_t *src, int nsrc, uint64_t seq, bool hydrate)
+{
+    df_step_t s;
+    df__step_init(&s, st, g, seq, hydrate);
+    for (int i = 0; i < g->nnodes; i++) {
+        df_node_t *n = g->nodes[i];
+        df__batch_unref(n->out);
+        n->out = NULL;
+        switch (n->kind) {
+        case DF_NODE_GET:
+            for (int k = 0; k < nsrc; k++)
+                if (src[k].item == n->rel->item && src[k].delta) {
+                    n->out = (df_batch_t *)src[k].delta;
+                    df__batch_ref(n->out);
+                }
+            break;
+        case DF_NODE_VALUES:
+            df__op_values(&s, n);
+            break;
+        case DF_NODE_FILTER:
+        case DF_NODE_PROJECT:
+            df__op_map(&s, n);
+            break;
+        case DF_NODE_PASS:
+            if ((n->out = n->in[0]->out))
+                df__batch_ref(n->out);
+            break;
+        case DF_NODE_UNION:
+            df__op_union(&s, n);
+            break;
+        case DF_NODE_REDUCE:
+            df__op_reduce(&s, n);
+            break;
+        }
+    }
+    if (g->root->out)
+        df__mview_apply(g, g->root->out, seq);
+    /* Inner deltas are of this step only. */
+    for (int i = 0; i < g->nnodes; i++)
+        if (g->nodes[i] != g->root) {
+            df__batch_unref(g->nodes[i]->out);
+            g->nodes[i]->out = NULL;
+        }
+    df__step_done(&s);
+}
+
+static bool df__reads(const df_graph_t *g, uint64_t item)
+{
+    for (int i = 0; i < g->nreads; i++)
+        if (g->reads[i] == item)
+            return true;
+    return false;
+}
+
+void df__flows_written(df_state_t *st, uint64_t table, const df_batch_t *delta, uint64_t seq)
+{
+    df__source_t stack[16];
+    df__source_t *src = stack;
+    int nsrc = 0, cap = 16;
+    src[nsrc++] = (df__source_t){.item = table, .delta = delta};
+    for (size_t i = 0; i < st->nflows; i++) {
+        df_graph_t *g = st->flows[i].graph;
+        if (!g)
+            continue;
+        bool touched = false;
+        for (int k = 0; k < nsrc && !touched; k++)
+            touched = df__reads(g, src[k].item);
+        if (!touched)
+            continue;
+        df__graph_run(st, g, src, nsrc, seq, false);
+        if (nsrc == cap) {
+            cap *= 2;
+            df__source_t *more = cm_malloc(sizeof *more * (size_t)cap);
+            memcpy(more, src, sizeof *more * (size_t)nsrc);
+            if (src != stack)
+                free(src);
+            src = more;
+        }
+        src[nsrc++] = (df__source_t){.item = g->id, .delta = g->root->out};
+    }
+    for (size_t i = 0; i < st->nflows; i++)
+        if (st->flows[i].graph && st->flows[i].graph->root->out) {
+            df__batch_unref(st->flows[i].graph->root->out);
+            st->flows[i].graph->root->out = NULL;
+        }
+    if (src != stack)
+        free(src);
+}
+
+/* ------------------------------------------------------------ install */
+
+/* The current contents of a relation on this worker, as a delta: a table's shard or a view's result. */
+static df_batch_t *df__contents(df_state_t *st, uint64_t item, uint64_t seq)
+{
+    df_spine_t *sp = df__table_spine(st, item);
+    if (sp)
+        return df__snap_rows(sp, false, seq);
+    df_graph_t *g = df__graph_find(st, item);
+    if (g)
+        return df__snap_rows(&g->result, true, seq);
+    return NULL;
+}
+
+void df__graph_install(df_state_t *st, df_dataflow_t *f, uint64_t seq)
+{
+    df__graph_free(f->graph);
+    f->graph = NULL;
+    if (!f->maintained || !f->query)
+        return;
+    df_graph_t *g = cm_calloc(1, sizeof *g);
+    cm_arena_init(&g->arena, 0);
+    g->id = f->id;
+    g->plan = f->query;
+    g->reads = cm_calloc(DF_GRAPH_READS_MAX, sizeof *g->reads);
+    df__spine_init(&g->result);
+    cm_err_t err = {0};
+    g->root = df__compile(g, f->query->root, &err);
+    if (!g->root) {
+        /* CREATE refused what cannot be compiled; a plan that gets here anyway is a bug to see. */
+        cm_log_warn("worker %d: materialized view %llu (%s) not maintained: %s", st->worker,
+                    (unsigned long long)f->id, f->name, err.message ? err.message : "");
+        cm_err_clear(&err);
+        df__graph_free(g);
+        return;
+    }
+    f->graph = g;
+    /* Hydration: what it reads, as it is now, through the same operators. */
+    df__source_t src[DF_GRAPH_READS_MAX];
+    for (int i = 0; i < g->nreads; i++)
+        src[i] = (df__source_t){.item = g->reads[i], .delta = df__contents(st, g->reads[i], seq)};
+    df_step_t s;
+    df__step_init(&s, st, g, seq, true);
+    for (int i = 0; i < f->query->nlits; i++) {
+        ty_datum_t d;
+        if (!ty_expr_eval(f->query->lits[i], &s.ctx, NULL, NULL, &d))
+            df__graph_error(&s, 1);   /* a literal that never converts: the view stays in error */
+    }
+    /* A relation with no rows on the workers (a view, a source): the view answers why, rather than nothing. */
+    for (int i = 0; i < g->nnodes; i++) {
+        const plan_rel_t *r = g->nodes[i]->rel;
+        if (g->nodes[i]->kind == DF_NODE_GET && !df__table_spine(st, r->item) && !df__graph_find(st, r->item)) {
+            cm_err_set(&s.err, CM_ERRCODE_FEATURE_NOT_SUPPORTED,
+                       "reading \"%s\" inside a materialized view needs the dataflow engine, which cannot maintain "
+                       "it yet", r->relname ? r->relname : "?");
+            df__graph_error(&s, 1);
+        }
+    }
+    df__step_done(&s);
+    df__graph_run(st, g, src, g->nreads, seq, true);
+    for (int i = 0; i < g->nreads; i++)
+        df__batch_unref((df_batch_t *)src[i].delta);
+    df__batch_unref(g->root->out);
+    g->root->out = NULL;
+}

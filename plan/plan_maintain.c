@@ -1,0 +1,88 @@
+/*
+ * plan_maintain.c: whether the dataflow workers can keep a plan's result
+ * up to date incrementally (a materialized view). The planner asks when
+ * CREATE MATERIALIZED VIEW binds, so that a view the engine cannot maintain
+ * is refused then (0A000 naming the operator) rather than installed and
+ * silently wrong; the workers compile only what this accepts. It lives here,
+ * beside the plan, because both sides must agree on the same list.
+ */
+#include "plan/plan.h"
+
+static bool plan__refuse(cm_err_t *err, const char *what)
+{
+    return cm_err_set(err, CM_ERRCODE_FEATURE_NOT_SUPPORTED, "materialized views with %s are not supported yet",
+                      what);
+}
+
+static bool plan__agg_ok(const plan_agg_t *a, cm_err_t *err)
+{
+    switch (a->op) {
+    case PLAN_AGG_COUNT_STAR:
+    case PLAN_AGG_COUNT:
+    case PLAN_AGG_SUM:
+    case PLAN_AGG_AVG:
+    case PLAN_AGG_MIN:
+    case PLAN_AGG_MAX:
+    case PLAN_AGG_BOOL_AND:
+    case PLAN_AGG_BOOL_OR:
+    case PLAN_AGG_STRING_AGG:
+    case PLAN_AGG_ARRAY_AGG:
+        return true;
+    case PLAN_AGG_SINGLE:
+        break;
+    }
+    return plan__refuse(err, "a scalar subquery");
+}
+
+static bool plan__rel_ok(const plan_rel_t *r, cm_err_t *err)
+{
+    switch (r->kind) {
+    case PLAN_REL_GET:
+    case PLAN_REL_VALUES:
+        return true;
+    case PLAN_REL_FILTER:
+    case PLAN_REL_PROJECT:
+    case PLAN_REL_SORT:   /* a relation has no order: ORDER BY of a view is the reader's to ask for */
+        return plan__rel_ok(r->input, err);
+    case PLAN_REL_REDUCE:
+        for (int i = 0; i < r->naggs; i++)
+            if (!plan__agg_ok(r->aggs[i], err))
+                return false;
+        return plan__rel_ok(r->input, err);
+    case PLAN_REL_DISTINCT:
+        if (r->nsort > 0)
+            return plan__refuse(err, "DISTINCT ON");
+        return plan__rel_ok(r->input, err);
+    case PLAN_REL_SETOP:
+        if (r->setop != PLAN_SETOP_UNION || !r->all)
+            return plan__refuse(err, r->setop == PLAN_SETOP_UNION ? "UNION" :
+                                     r->setop == PLAN_SETOP_INTERSECT ? "INTERSECT" : "EXCEPT");
+        return plan__rel_ok(r->input, err) && plan__rel_ok(r->right, err);
+    case PLAN_REL_PRODUCT:
+    case PLAN_REL_JOIN:
+        return plan__refuse(err, "joins");
+    case PLAN_REL_LIMIT:
+        return plan__refuse(err, "LIMIT or OFFSET");
+    case PLAN_REL_WINDOW:
+        return plan__refuse(err, "window functions");
+    case PLAN_REL_LET:
+    case PLAN_REL_CTE:
+        return plan__refuse(err, "WITH");
+    case PLAN_REL_FLATMAP:
+        return plan__refuse(err, "set-returning functions");
+    case PLAN_REL_SESSION:
+        return plan__refuse(err, "reads of session relations");
+    }
+    return plan__refuse(err, "this operator");
+}
+
+bool plan_maintainable(const plan_t *p, cm_err_t *err)
+{
+    if (p->nsublinks > 0)
+        return plan__refuse(err, "subqueries");
+    if (p->nparams > 0)
+        return plan__refuse(err, "parameters");
+    if (plan_rel_any(p->root, plan_expr_volatile))
+        return plan__refuse(err, "volatile functions");
+    return plan__rel_ok(p->root, err);
+}
