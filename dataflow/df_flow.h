@@ -106,6 +106,35 @@ void df__graph_error(df_step_t *s, int64_t diff);
 bool df__op_map(df_step_t *s, df_node_t *n);
 bool df__op_union(df_step_t *s, df_node_t *n);
 bool df__op_values(df_step_t *s, df_node_t *n);
+/* A REDUCE's state (df_op_reduce.c; df_op_accum.c when every aggregate accumulates). */
+typedef struct df__agg {
+    const plan_agg_t *a;
+    ty_expr_t *filter;
+    ty_expr_t **es;              /* arguments, then ORDER BY values */
+    int nes;
+} df__agg_t;
+
+typedef struct df__accmap df__accmap_t;
+
+struct df_reduce {
+    int nkeys;
+    ty_expr_t **keys;
+    df_keycol_t *kcols;          /* over the key values, in order */
+    int naggs;
+    df__agg_t *aggs;
+    df_spine_t input;            /* recomputing: key the group's key, value an input row */
+    bool global_done;            /* no GROUP BY: the one group's row has been produced */
+    bool accum;                  /* every aggregate accumulates: groups keep counts and sums, not rows */
+    df__accmap_t *groups;        /* accumulating: group key -> its encoded state */
+    int nstate;                  /* accumulating: the state row's columns and types */
+    ty_oid_t *state_types;
+};
+
+bool df__eval_keys(df_step_t *s, df_reduce_t *rd, const ty_datum_t *row, ty_datum_t *kv);
+void df__accum_init(df_reduce_t *rd, df_node_t *n);
+void df__accum_free(df_reduce_t *rd);
+/* The touched groups of d (keys: group keys, values: input rows), and the global group if global. */
+void df__accum_step(df_step_t *s, df_node_t *n, const df_batch_t *d, bool global, df_builder_t *out);
 df_reduce_t *df__reduce_new(df_graph_t *g, df_node_t *n, cm_err_t *err);
 void df__reduce_free(df_reduce_t *r);
 bool df__op_reduce(df_step_t *s, df_node_t *n);

@@ -17,23 +17,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-typedef struct df__agg {
-    const plan_agg_t *a;
-    ty_expr_t *filter;
-    ty_expr_t **es;              /* arguments, then ORDER BY values */
-    int nes;
-} df__agg_t;
-
-struct df_reduce {
-    int nkeys;
-    ty_expr_t **keys;
-    df_keycol_t *kcols;          /* over the key values, in order */
-    int naggs;
-    df__agg_t *aggs;
-    df_spine_t input;            /* key: the group's key, value: an input row */
-    bool global_done;            /* no GROUP BY: the one group's row has been produced */
-};
-
 df_reduce_t *df__reduce_new(df_graph_t *g, df_node_t *n, cm_err_t *err)
 {
     const plan_rel_t *r = n->rel;
@@ -68,6 +51,11 @@ df_reduce_t *df__reduce_new(df_graph_t *g, df_node_t *n, cm_err_t *err)
         x->es = a->filter ? es + 1 : es;
         x->nes = a->filter ? ne - 1 : ne;
     }
+    rd->accum = true;
+    for (int i = 0; i < rd->naggs; i++)
+        rd->accum &= plan_agg_accumulates(r->aggs[i]);
+    if (rd->accum)
+        df__accum_init(rd, n);
     return rd;
 }
 
@@ -76,10 +64,11 @@ void df__reduce_free(df_reduce_t *r)
     if (!r)
         return;
     df__spine_free(&r->input);
+    df__accum_free(r);
     free(r);
 }
 
-static bool df__eval_keys(df_step_t *s, df_reduce_t *rd, const ty_datum_t *row, ty_datum_t *kv)
+bool df__eval_keys(df_step_t *s, df_reduce_t *rd, const ty_datum_t *row, ty_datum_t *kv)
 {
     for (int i = 0; i < rd->nkeys; i++) {
         memset(&kv[i], 0, sizeof kv[i]);
@@ -213,7 +202,16 @@ bool df__op_reduce(df_step_t *s, df_node_t *n)
     }
     df_batch_t *d = df__finish(&bl, s->seq);
     bool global = ok && rd->nkeys == 0 && !rd->global_done && df__owner(s, (const uint8_t *)"", 0) == s->st->worker;
-    if (d || global) {
+    if ((d || global) && rd->accum) {
+        df_builder_t ob;
+        df__builder_init(&ob);
+        df__accum_step(s, n, d, global, &ob);
+        if (global)
+            rd->global_done = true;
+        n->out = df__finish(&ob, s->seq);
+        df__builder_free(&ob);
+        df__batch_unref(d);
+    } else if (d || global) {
         df_builder_t ob;
         df__builder_init(&ob);
         /* Before: the touched groups' rows as they were. */

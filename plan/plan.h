@@ -469,6 +469,20 @@ int plan_agg_exprs(const plan_agg_t *a, ty_expr_t **es);
 /* vals: the arguments, then the ORDER BY values (the FILTER was checked by the caller). */
 bool plan_agg_step(const plan_agg_t *a, plan_aggstate_t *st, const ty_datum_t *vals, ty_ctx_t *ctx);
 bool plan_agg_finish(const plan_agg_t *a, plan_aggstate_t *st, ty_ctx_t *ctx, ty_datum_t *out);
+/*
+ * Retractable count / sum / avg (a materialized view's groups; plan_agg.c): a count of the
+ * values held and their sum in the state type; rows are added with diff +n and leave with
+ * -n. plan_agg_accumulates says which calls are exact this way (count, sums of integers and
+ * intervals, without DISTINCT or ORDER BY); the rest recompute from their rows.
+ */
+typedef struct plan_aggacc {
+    int64_t count;
+    ty_datum_t sum;               /* valid while count > 0 (sum, avg) */
+} plan_aggacc_t;
+bool plan_agg_accumulates(const plan_agg_t *a);
+/* arg: the call's argument over the row (ignored by count(*)); the FILTER was checked by the caller. */
+bool plan_agg_acc_add(const plan_agg_t *a, plan_aggacc_t *s, const ty_datum_t *arg, int64_t diff, ty_ctx_t *ctx);
+bool plan_agg_acc_result(const plan_agg_t *a, const plan_aggacc_t *s, ty_ctx_t *ctx, ty_datum_t *out);
 /* An array of n values of type elem; type is its array type, or elem when arrays stack. */
 bool plan_array_of(ty_ctx_t *ctx, ty_oid_t elem, ty_oid_t type, const ty_datum_t *items, int n, ty_datum_t *out);
 

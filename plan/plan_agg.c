@@ -280,3 +280,100 @@ bool plan_agg_finish(const plan_agg_t *a, plan_aggstate_t *st, ty_ctx_t *ctx, ty
     out->isnull = true;
     return true;
 }
+
+/* ------------------------------------------------------------ retractable accumulation
+ * count, sum and avg kept as a count and a sum that rows may leave again (a materialized
+ * view's groups): exact where the state type makes retraction exact (integer and interval
+ * sums); sums of floats and numerics are recomputed from their rows instead (a float's sum
+ * depends on the order, a numeric sum's display scale on the rows left). */
+
+bool plan_agg_accumulates(const plan_agg_t *a)
+{
+    if (a->distinct || a->norder > 0)
+        return false;
+    if (a->op == PLAN_AGG_COUNT_STAR || a->op == PLAN_AGG_COUNT)
+        return true;
+    if (a->op != PLAN_AGG_SUM && a->op != PLAN_AGG_AVG)
+        return false;
+    ty_oid_t in = a->args[0]->type;
+    return in == TY_INT2 || in == TY_INT4 || in == TY_INT8 || in == TY_INTERVAL;
+}
+
+static const ty_func_t *plan__exact_op(const char *name, ty_oid_t l, ty_oid_t r)
+{
+    const ty_func_t *c[64];
+    size_t n = ty_func_candidates(name, true, c, 64);
+    for (size_t i = 0; i < n; i++)
+        if (c[i]->nargs == 2 && c[i]->args[0] == l && c[i]->args[1] == r)
+            return c[i];
+    return NULL;
+}
+
+bool plan_agg_acc_add(const plan_agg_t *a, plan_aggacc_t *s, const ty_datum_t *arg, int64_t diff, ty_ctx_t *ctx)
+{
+    if (a->op == PLAN_AGG_COUNT_STAR) {
+        s->count += diff;
+        return true;
+    }
+    if (arg->isnull)
+        return true;
+    if (a->op == PLAN_AGG_SUM || a->op == PLAN_AGG_AVG) {
+        ty_datum_t v = *arg;
+        if (a->args[0]->type != a->state && !ty_cast_datum(a->args[0]->type, a->state, -1, arg, ctx, &v))
+            return false;
+        if (diff != 1) {
+            ty_oid_t ft = a->state == TY_INTERVAL ? TY_FLOAT8 : a->state;
+            const ty_func_t *mul = plan__exact_op("*", a->state, ft);
+            ty_datum_t n = {.v.i = diff}, f, pair[2], out;
+            if (!mul)
+                return cm_err_set(ctx->err, CM_ERRCODE_INTERNAL_ERROR, "no operator * for the state of %s",
+                                  plan_aggdef_at((size_t)a->fn)->sig.name);
+            if (ft == TY_FLOAT8)
+                n.v.f = (double)diff;
+            if (ft == TY_FLOAT8 || ft == TY_INT8)
+                f = n;
+            else if (!ty_cast_datum(TY_INT8, ft, -1, &n, ctx, &f))
+                return false;
+            pair[0] = v;
+            pair[1] = f;
+            memset(&out, 0, sizeof(out));
+            if (!mul->impl(ctx, pair, 2, &out))
+                return false;
+            v = out;
+        }
+        if (s->count == 0) {
+            s->sum = v;
+        } else {
+            ty_datum_t pair[2] = {s->sum, v}, out;
+            memset(&out, 0, sizeof(out));
+            if (!a->add->impl(ctx, pair, 2, &out))
+                return false;
+            s->sum = out;
+        }
+    }
+    s->count += diff;
+    return true;
+}
+
+bool plan_agg_acc_result(const plan_agg_t *a, const plan_aggacc_t *s, ty_ctx_t *ctx, ty_datum_t *out)
+{
+    memset(out, 0, sizeof(*out));
+    if (a->op == PLAN_AGG_COUNT_STAR || a->op == PLAN_AGG_COUNT) {
+        out->v.i = s->count;
+        return true;
+    }
+    if (s->count <= 0) {
+        out->isnull = true;
+        return true;
+    }
+    if (a->op == PLAN_AGG_SUM) {
+        *out = s->sum;
+        return true;
+    }
+    ty_datum_t n = {.v.i = s->count}, d;
+    ty_oid_t divisor = a->state == TY_INTERVAL ? TY_FLOAT8 : a->state;
+    if (!ty_cast_datum(TY_INT8, divisor, -1, &n, ctx, &d))
+        return false;
+    ty_datum_t pair[2] = {s->sum, d};
+    return a->div->impl(ctx, pair, 2, out);
+}

@@ -17,6 +17,7 @@
 # BENCH_ZK_JIT_WARMUP unmeasured zk_rtt rounds); then tests/tools/zk_rtt prints ZooKeeper's own
 # round trips for a get and a commit-shaped multi on that server (the floor; BENCH_ZK_RTT sizes it). BENCH_MODES= (empty) skips pgbench, so
 #   BENCH_MODES= BENCH_DDL=0 BENCH_SEQ=0 tests/bench/run.sh   runs only the ZooKeeper part.
+# Then a materialized view's freshness on 10k and 1M rows (tests/bench/mview.py; BENCH_MV=0 skips it).
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 BUILD=${BUILD:-build}
@@ -105,6 +106,17 @@ if [ "${BENCH_ZK:-1}" != 0 ]; then
         "$BUILD"/tools/zk_rtt "$ZK_ADDR/bench_rtt" "${BENCH_ZK_RTT:-2000}" 2>/dev/null || rc=1
     else
         echo "bench: eddy on ZooKeeper did not start"; rc=1
+    fi
+fi
+# --- Materialized view freshness (tests/bench/mview.py): eddy --workers 2 beside PostgreSQL's
+# INSERT + REFRESH; BENCH_MV=0 skips it, BENCH_MV_ROWS / BENCH_MV_FRESH size it.
+if [ "${BENCH_MV:-1}" != 0 ]; then
+    echo
+    if eddy_start --workers 2; then
+        /usr/bin/python3 tests/bench/mview.py "$EDDY_PORT" "$EDDY_PID" "$PG_PORT" || rc=1
+        eddy_stop "$EDDY_PID"
+    else
+        echo "bench: eddy --workers 2 did not start"; rc=1
     fi
 fi
 exit $rc
