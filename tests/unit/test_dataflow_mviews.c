@@ -1,0 +1,401 @@
+/*
+ * test_dataflow_mviews.c: materialized views on the workers through the real
+ * command path (the sequencer on a thread of its own, as in the server), for
+ * 1 and 3 workers: a view installed over rows already there is hydrated, each
+ * write's changes reach it incrementally (groups appear, change and go; a
+ * global aggregate answers one row over none), a view over a view follows,
+ * a row failing inside a view puts it in error until the row goes, and a
+ * dropped view is gone. Also the exchange on its own: three threads with
+ * rings of one chunk, many rounds, every chunk delivered once, in order.
+ */
+#include "dataflow/df_flow.h"
+#include "planner/planner.h"
+#include "sequencer/sequencer.h"
+#include "tests/unit/test_catalog_helpers.h"
+
+#include <unistd.h>
+
+static cat_store_t *open_mem(void *arg, uv_loop_t *loop, void (*wake)(void *), void *wake_arg, cm_err_t *err)
+{
+    return cat_store_mem_open(arg, NULL, wake, wake_arg);
+}
+
+typedef struct rig {
+    df_workers_t *ws;
+    seq_transport_t *tr;
+    seq_t *seq;
+    uv_loop_t loop;
+    uv_thread_t thread;
+    int workers;
+} rig_t;
+
+static void run_loop(void *arg)
+{
+    uv_run(arg, UV_RUN_DEFAULT);
+}
+
+static bool rig_start(rig_t *r, tc_t *t, int workers)
+{
+    df_config_t dc;
+    df_config_default(&dc);
+    dc.workers = workers;
+    cm_err_t err = {0};
+    r->workers = workers;
+    r->ws = df_workers_new(&dc, &err);
+    r->tr = seq_transport_local_new(r->ws);
+    seq_config_t sc;
+    seq_config_default(&sc);
+    sc.store_open = open_mem;
+    sc.store_arg = t->db;
+    sc.transport = r->tr;
+    uv_loop_init(&r->loop);
+    r->seq = seq_start(&sc, &r->loop, &err);
+    if (r->seq == NULL)
+        return false;
+    df_workers_start(r->ws);
+    uv_thread_create(&r->thread, run_loop, &r->loop);
+    return true;
+}
+
+static void rig_stop(rig_t *r)
+{
+    seq_stop(r->seq);
+    uv_thread_join(&r->thread);
+    uv_loop_close(&r->loop);
+    df_workers_stop(r->ws);
+    seq_free(r->seq);
+    r->tr->ops->free(r->tr);
+    df_workers_free(r->ws);
+}
+
+static bool wait_applied(rig_t *r, uint64_t index)
+{
+    for (int i = 0; i < 10000; i++) {
+        if (seq_applied_index(r->seq) >= index)
+            return true;
+        usleep(1000);
+    }
+    return false;
+}
+
+typedef struct waiter {
+    atomic_int done;
+} waiter_t;
+
+static void done_cb(df_reply_t *rep, void *arg)
+{
+    atomic_store(&((waiter_t *)arg)->done, 1);
+}
+
+/* Submits a command and waits for every worker's answer; the reply (one reference) is the caller's. */
+static df_reply_t *submit(rig_t *r, df_cmd_kind_t kind, const cm_buf_t *body)
+{
+    waiter_t w = {0};
+    df_reply_t *rep = df_reply_new(r->workers, done_cb, &w);
+    df_cmd_t *c = df_cmd_new(kind);
+    df_cmd_set_payload(c, body->data, body->len, rep);
+    UNIT_CHECK(seq_submit(r->seq, c));
+    for (int i = 0; i < 10000 && !atomic_load(&w.done); i++)
+        usleep(1000);
+    UNIT_CHECK(atomic_load(&w.done));
+    rep->done = NULL;
+    return rep;
+}
+
+static const ty_oid_t kt[] = {TY_INT4, TY_TEXT};
+
+/* Writes rows (a int4, b text) with one diff each; returns the reply's SQLSTATE ("" when it succeeded). */
+static void write_rows(rig_t *r, uint64_t table, const char *constraint, const int *a, const char *const *b,
+                       const int64_t *diffs, int n, int ncols, char *sqlstate, char *detail, size_t detail_len)
+{
+    cm_arena_t arena;
+    cm_arena_init(&arena, 0);
+    cm_err_t err = {0};
+    ty_settings_t set;
+    ty_settings_default(&set);
+    ty_ctx_t ctx = {.arena = &arena, .settings = &set, .err = &err};
+    ty_datum_t **rows = cm_arena_alloc(&arena, sizeof *rows * (size_t)n);
+    for (int i = 0; i < n; i++) {
+        rows[i] = cm_arena_zalloc(&arena, sizeof(ty_datum_t) * 2);
+        rows[i][0].v.i = a[i];
+        if (ncols > 1) {
+            rows[i][1].v.s.p = b[i];
+            rows[i][1].v.s.len = (uint32_t)strlen(b[i]);
+        }
+    }
+    cm_buf_t body;
+    cm_buf_init(&body, 0);
+    UNIT_CHECK(df_write_encode(table, constraint, false, kt, ncols, rows, diffs, n, &ctx, &body));
+    df_reply_t *rep = submit(r, DF_CMD_WRITE, &body);
+    snprintf(sqlstate, 6, "%s", rep->err.set ? rep->err.sqlstate : "");
+    snprintf(detail, detail_len, "%s", rep->err.detail ? rep->err.detail : "");
+    df_reply_unref(rep);
+    cm_buf_free(&body);
+    cm_arena_free(&arena);
+}
+
+static const cat_item_t *commit_table(tc_t *t, const char *name, const char *create_sql, const cat_column_t *cols,
+                                      uint32_t n)
+{
+    tc_begin(t);
+    char nb[64];
+    cat_item_def_t def = {.kind = CAT_ITEM_TABLE, .name = tc_qname(name, nb, sizeof nb), .create_sql = create_sql,
+                          .columns = cols, .ncolumns = n};
+    UNIT_CHECK(cat_plan_create_item(t->snap, &t->search, &def, false, t->last, &t->err));
+    UNIT_CHECK(tc_commit_change(t, t->last, "CREATE TABLE") == CAT_STORE_OK);
+    return cat_snap_item(t->snap, cat_snap_schema(t->snap, cat_snap_database(t->snap, "eddy"), "public"), name);
+}
+
+
+static const cat_item_t *commit_mview(tc_t *t, const char *name, const char *create_sql, const cat_column_t *cols,
+                                      uint32_t n, cat_id_t dep)
+{
+    tc_begin(t);
+    char nb[64];
+    cat_item_def_t def = {.kind = CAT_ITEM_MATVIEW, .name = tc_qname(name, nb, sizeof nb), .create_sql = create_sql,
+                          .columns = cols, .ncolumns = n, .deps = &dep, .ndeps = 1};
+    UNIT_CHECK(cat_plan_create_item(t->snap, &t->search, &def, false, t->last, &t->err));
+    UNIT_CHECK(tc_commit_change(t, t->last, "CREATE MATERIALIZED VIEW") == CAT_STORE_OK);
+    return cat_snap_item(t->snap, cat_snap_schema(t->snap, cat_snap_database(t->snap, "eddy"), "public"), name);
+}
+
+/* The view's rows as text lines "v1|v2|..." sorted (each repeated by its multiplicity); NULL with sqlstate on error. */
+static char *read_view(rig_t *r, const cat_item_t *v, char *sqlstate)
+{
+    cm_arena_t arena;
+    cm_arena_init(&arena, 0);
+    cm_err_t err = {0};
+    int n = (int)v->ncolumns;
+    plan_rel_t *g = cm_arena_zalloc(&arena, sizeof *g);
+    g->kind = PLAN_REL_GET;
+    g->ncols = n;
+    g->types = cm_arena_zalloc(&arena, sizeof(ty_oid_t) * (size_t)n);
+    plan_column_t *cols = cm_arena_zalloc(&arena, sizeof(plan_column_t) * (size_t)n);
+    for (int i = 0; i < n; i++) {
+        g->types[i] = v->columns[i].type;
+        cols[i] = (plan_column_t){.name = v->columns[i].name, .type = v->columns[i].type, .typmod = -1};
+    }
+    g->relname = v->name;
+    g->item = v->id;
+    g->item_cols = cols;
+    plan_t p = {.root = g, .ncols = n, .cols = cols, .reads = true};
+    cm_buf_t body;
+    cm_buf_init(&body, 0);
+    UNIT_CHECK(plan_encode(&p, NULL, &body, &err));
+    df_reply_t *rep = submit(r, DF_CMD_PEEK, &body);
+    snprintf(sqlstate, 6, "%s", rep->err.set ? rep->err.sqlstate : "");
+    char *out = NULL;
+    ty_settings_t set;
+    ty_settings_default(&set);
+    ty_ctx_t ctx = {.arena = &arena, .settings = &set, .err = &err};
+    ty_datum_t **rows;
+    int nr;
+    if (!rep->err.set && df_peek_rows(rep, v->id, g->types, n, &ctx, &rows, &nr)) {
+        char **lines = cm_arena_alloc(&arena, sizeof(char *) * (size_t)(nr + 1));
+        for (int i = 0; i < nr; i++) {
+            cm_buf_t l;
+            cm_buf_init(&l, 0);
+            for (int c = 0; c < n; c++) {
+                if (c)
+                    cm_buf_put_u8(&l, '|');
+                if (rows[i][c].isnull)
+                    cm_buf_put_str(&l, "NULL");
+                else
+                    UNIT_CHECK(ty_datum_to_text(g->types[c], &rows[i][c], &ctx, &l));
+            }
+            lines[i] = cm_arena_strndup(&arena, (const char *)l.data, l.len);
+            cm_buf_free(&l);
+        }
+        for (int i = 1; i < nr; i++)
+            for (int j = i; j > 0 && strcmp(lines[j - 1], lines[j]) > 0; j--) {
+                char *x = lines[j];
+                lines[j] = lines[j - 1];
+                lines[j - 1] = x;
+            }
+        cm_buf_t all;
+        cm_buf_init(&all, 0);
+        for (int i = 0; i < nr; i++)
+            cm_buf_printf(&all, "%s\n", lines[i]);
+        cm_buf_put_u8(&all, 0);
+        out = strdup((const char *)all.data);
+        cm_buf_free(&all);
+    }
+    cm_err_clear(&err);
+    df_reply_unref(rep);
+    cm_buf_free(&body);
+    cm_arena_free(&arena);
+    return out;
+}
+
+static void check_view(rig_t *r, const cat_item_t *v, const char *want)
+{
+    char st[6];
+    char *got = read_view(r, v, st);
+    UNIT_CHECK(got != NULL && strcmp(got, want) == 0);
+    if (!got || strcmp(got, want) != 0)
+        printf("  %s: got (%s):\n%s  want:\n%s", v->name, st, got ? got : "", want);
+    free(got);
+}
+
+static void check_view_error(rig_t *r, const cat_item_t *v, const char *sqlstate)
+{
+    char st[6];
+    char *got = read_view(r, v, st);
+    UNIT_CHECK(got == NULL && strcmp(st, sqlstate) == 0);
+    free(got);
+}
+
+static void views_on_workers(int workers)
+{
+    tc_t t;
+    tc_init(&t);
+    static const cat_column_t kc[] = {{.name = "a", .type = TY_INT4, .typmod = -1, .not_null = true},
+                                      {.name = "b", .type = TY_TEXT, .typmod = -1}};
+    const cat_item_t *k = commit_table(&t, "k", "CREATE TABLE eddy.public.k (a int4 PRIMARY KEY, b text)", kc, 2);
+    uint64_t kid = k->id;
+    rig_t r;
+    UNIT_CHECK(rig_start(&r, &t, workers));
+    UNIT_CHECK(wait_applied(&r, cat_snap_index(t.snap)));
+    char st[6], detail[256];
+    static const int a1[] = {1, 2, 3, 4, 5, 6};
+    static const char *const b1[] = {"x", "y", "x", "z", "x", "y"};
+    write_rows(&r, kid, "k_pkey", a1, b1, NULL, 6, 2, st, detail, sizeof detail);
+    UNIT_CHECK(strcmp(st, "") == 0);
+    /* Installed over rows already there: hydrated. */
+    static const cat_column_t gc[] = {{.name = "b", .type = TY_TEXT, .typmod = -1},
+                                      {.name = "n", .type = TY_INT8, .typmod = -1},
+                                      {.name = "s", .type = TY_INT8, .typmod = -1}};
+    const cat_item_t *g = commit_mview(&t, "g", "CREATE MATERIALIZED VIEW eddy.public.g AS SELECT b, count(*) AS n, "
+                                       "sum(a) AS s FROM eddy.public.k GROUP BY b", gc, 3, kid);
+    static const cat_column_t mc[] = {{.name = "b", .type = TY_TEXT, .typmod = -1},
+                                      {.name = "mx", .type = TY_INT4, .typmod = -1}};
+    const cat_item_t *m = commit_mview(&t, "m", "CREATE MATERIALIZED VIEW eddy.public.m AS SELECT b, max(a) AS mx "
+                                       "FROM eddy.public.k GROUP BY b", mc, 2, kid);
+    static const cat_column_t oc[] = {{.name = "c", .type = TY_INT8, .typmod = -1},
+                                      {.name = "s", .type = TY_INT8, .typmod = -1}};
+    const cat_item_t *o = commit_mview(&t, "o", "CREATE MATERIALIZED VIEW eddy.public.o AS SELECT count(*) AS c, "
+                                       "sum(a) AS s FROM eddy.public.k WHERE a > 100", oc, 2, kid);
+    static const cat_column_t qc[] = {{.name = "b", .type = TY_TEXT, .typmod = -1},
+                                      {.name = "q", .type = TY_INT4, .typmod = -1}};
+    const cat_item_t *q = commit_mview(&t, "q", "CREATE MATERIALIZED VIEW eddy.public.q AS SELECT b, 12 / (a - 7) AS q "
+                                       "FROM eddy.public.k", qc, 2, kid);
+    static const cat_column_t nc[] = {{.name = "b", .type = TY_TEXT, .typmod = -1},
+                                      {.name = "n2", .type = TY_INT8, .typmod = -1}};
+    const cat_item_t *nv = commit_mview(&t, "nv", "CREATE MATERIALIZED VIEW eddy.public.nv AS SELECT b, n * 2 AS n2 "
+                                        "FROM eddy.public.g WHERE n > 1", nc, 2, g->id);
+    UNIT_CHECK(wait_applied(&r, cat_snap_index(t.snap)));
+    check_view(&r, g, "x|3|9\ny|2|8\nz|1|4\n");
+    check_view(&r, m, "x|5\ny|6\nz|4\n");
+    check_view(&r, o, "0|NULL\n");
+    check_view(&r, q, "x|-2\nx|-3\nx|-6\ny|-12\ny|-2\nz|-4\n");
+    check_view(&r, nv, "x|6\ny|4\n");
+    /* Changes: an insert into a new group, a delete emptying one, an update moving a row. */
+    static const int a2[] = {7, 4, 2, 2, 200};
+    static const char *const b2[] = {"w", "z", "y", "x", "w"};
+    static const int64_t d2[] = {1, -1, -1, 1, 1};
+    write_rows(&r, kid, "k_pkey", a2, b2, d2, 5, 2, st, detail, sizeof detail);
+    UNIT_CHECK(strcmp(st, "") == 0);
+    check_view(&r, g, "w|2|207\nx|4|11\ny|1|6\n");
+    check_view(&r, m, "w|200\nx|5\ny|6\n");
+    check_view(&r, o, "1|200\n");
+    check_view(&r, nv, "w|4\nx|8\n");
+    /* a = 7 divides by zero inside q: q answers 22012 until the row goes; the others go on. */
+    check_view_error(&r, q, "22012");
+    static const int a3[] = {7};
+    static const char *const b3[] = {"w"};
+    static const int64_t d3[] = {-1};
+    write_rows(&r, kid, "k_pkey", a3, b3, d3, 1, 2, st, detail, sizeof detail);
+    UNIT_CHECK(strcmp(st, "") == 0);
+    check_view(&r, q, "w|0\nx|-2\nx|-2\nx|-3\nx|-6\ny|-12\n");
+    check_view(&r, g, "w|1|200\nx|4|11\ny|1|6\n");
+    /* A failing write changes no view. */
+    static const int a4[] = {9, 1};
+    static const char *const b4[] = {"v", "again"};
+    write_rows(&r, kid, "k_pkey", a4, b4, NULL, 2, 2, st, detail, sizeof detail);
+    UNIT_CHECK(strcmp(st, "23505") == 0);
+    check_view(&r, g, "w|1|200\nx|4|11\ny|1|6\n");
+    /* Dropped: its state goes, and a read of it is refused. */
+    UNIT_CHECK(tc_drop(&t, CAT_ITEM_MATVIEW, "nv", false, false));
+    UNIT_CHECK(wait_applied(&r, cat_snap_index(t.snap)));
+    check_view_error(&r, nv, "0A000");
+    check_view(&r, g, "w|1|200\nx|4|11\ny|1|6\n");
+    rig_stop(&r);
+    tc_free(&t);
+}
+
+static void views_one_worker(void) { views_on_workers(1); }
+static void views_three_workers(void) { views_on_workers(3); }
+
+/* ------------------------------------------------------------ the exchange alone */
+
+#define XW 3
+#define XROUNDS 300
+
+typedef struct xarg {
+    df_exchange_t *x;
+    int w;
+    int bad;
+} xarg_t;
+
+static df_batch_t *xbatch(int round, int from, int to)
+{
+    df_builder_t bl;
+    df__builder_init(&bl);
+    char k[32];
+    int n = snprintf(k, sizeof k, "%d/%d/%d", round, from, to);
+    df__builder_add(&bl, k, (size_t)n, "", 0, 1);
+    df_batch_t *b = df__builder_finish(&bl, (uint64_t)round, (uint64_t)round + 1);
+    df__builder_free(&bl);
+    return b;
+}
+
+static void xthread(void *p)
+{
+    xarg_t *a = p;
+    for (int round = 0; round < XROUNDS; round++) {
+        df_batch_t *out[XW], *in[XW];
+        for (int j = 0; j < XW; j++)
+            out[j] = (round + j) % 4 == 0 ? NULL : xbatch(round, a->w, j);   /* some peers get nothing */
+        if (!df__xchg_round(a->x, a->w, out, in)) {
+            a->bad++;
+            return;
+        }
+        for (int i = 0; i < XW; i++) {
+            bool want = (round + a->w) % 4 != 0;
+            char k[32];
+            int n = snprintf(k, sizeof k, "%d/%d/%d", round, i, a->w);
+            size_t len = 0;
+            const uint8_t *got = in[i] && in[i]->nkeys == 1 ? df__batch_key(in[i], 0, &len) : NULL;
+            if (want != (in[i] != NULL) || (want && (!got || len != (size_t)n || memcmp(got, k, len) != 0)))
+                a->bad++;
+            df__batch_unref(in[i]);
+        }
+        if (a->w == 1 && round % 50 == 0)
+            usleep(2000);   /* a slow worker: the others wait in the round, sleeping */
+    }
+}
+
+static void exchange_rounds(void)
+{
+    df_exchange_t *x = df__xchg_new(XW, 1);
+    xarg_t args[XW];
+    uv_thread_t th[XW];
+    for (int i = 0; i < XW; i++) {
+        args[i] = (xarg_t){.x = x, .w = i};
+        uv_thread_create(&th[i], xthread, &args[i]);
+    }
+    for (int i = 0; i < XW; i++) {
+        uv_thread_join(&th[i]);
+        UNIT_CHECK(args[i].bad == 0);
+    }
+    df__xchg_free(x);
+}
+
+int main(void)
+{
+    cm_log_level = CM_LOG_ERROR;
+    UNIT_RUN(views_one_worker);
+    UNIT_RUN(views_three_workers);
+    UNIT_RUN(exchange_rounds);
+    UNIT_EXIT();
+}
