@@ -1,7 +1,7 @@
 /*
  * seq_core.c: the sequencer (sequencer.h; reference/zk.md §6.4 steps 2-4).
  *
- * On worker 0's loop: load a consistent snapshot of the store and broadcast
+ * On its own loop: load a consistent snapshot of the store and broadcast
  * it as Bootstrap; then follow the log from the snapshot's index, one read
  * in flight (a notification during a read marks it dirty and the read runs
  * again); every entry is applied to the sequencer's own catalog, planned,
@@ -10,13 +10,15 @@
  * slow worker pushes back all the way to the store, never onto memory.
  *
  * Acknowledgements arrive from worker threads through seq_ack: the acking
- * thread itself moves the published "applied by every worker" index (so a
- * session polling it does not wait for this loop to wake up as well), then
- * an uv_async_t brings the loop round to tell the owner (on_progress) and
- * refill the queues.
+ * thread itself moves the published "applied by every worker" index and
+ * tells those waiting for it (on_applied), so a session does not wait for
+ * this loop to wake up as well; then an uv_async_t brings the loop round to
+ * tell the owner (on_progress) and refill the queues. After work the loop
+ * lingers (cfg.spin_us) so that the next DDL's notification finds it awake.
  */
 #include "sequencer/sequencer.h"
 
+#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -43,6 +45,8 @@ struct seq {
     uv_async_t ownerev;        /* cluster mode: ownership was granted or lost */
     uv_timer_t retry;          /* a store call failed: again later */
     uv_timer_t tick;           /* Tick commands, when configured */
+    uv_idle_t linger;          /* active: the loop polls instead of sleeping (cfg.spin_us) */
+    int64_t linger_until_us;
     int open_handles;
     uv_sem_t stopped;
     pthread_mutex_t ack_mu;    /* orders uv_async_send(ackev) against its close, and
@@ -145,6 +149,33 @@ static bool seq__room(const seq_t *s)
 
 static void seq__emit(seq_t *s, df_cmd_t *c, const char *tag);
 
+/* ------------------------------------------------------------ lingering */
+
+/*
+ * A DDL crosses this loop twice (the store's notification in, the workers'
+ * acknowledgements back), and the client's next DDL follows within a round
+ * trip. Waking a sleeping thread costs the waker and the woken tens of
+ * microseconds each on a VM, so after work the loop polls for cfg.spin_us,
+ * yielding the CPU each turn (the workers and sessions may need it), before
+ * it sleeps again.
+ */
+static void seq__linger_cb(uv_idle_t *h)
+{
+    seq_t *s = h->data;
+    if (s->stopping || cm_now_mono_us() >= s->linger_until_us)
+        uv_idle_stop(h);
+    else
+        sched_yield();
+}
+
+static void seq__linger(seq_t *s)
+{
+    if (s->cfg.spin_us <= 0 || s->stopping)
+        return;
+    s->linger_until_us = cm_now_mono_us() + s->cfg.spin_us;
+    uv_idle_start(&s->linger, seq__linger_cb);
+}
+
 /* ------------------------------------------------------------ submitted commands */
 
 bool seq_submit(seq_t *s, df_cmd_t *c)
@@ -191,8 +222,10 @@ static void seq__take_submits(seq_t *s)
 static void seq__submit_cb(uv_async_t *a)
 {
     seq_t *s = a->data;
-    if (!s->stopping)
-        seq__take_submits(s);
+    if (s->stopping)
+        return;
+    seq__take_submits(s);
+    seq__linger(s);
 }
 
 /* Refuses what is still waiting (stopping, or ownership lost): their replies fail now. */
@@ -564,7 +597,7 @@ static void seq__tail(seq_t *s)
 
 /* Under ack_mu, on any thread: `applied` becomes the lowest index every
  * worker acknowledged in the current epoch, if that is higher. */
-static void seq__raise_applied_locked(seq_t *s)
+static bool seq__raise_applied_locked(seq_t *s)
 {
     uint64_t low = UINT64_MAX;
     for (int i = 0; i < s->nworkers; i++) {
@@ -574,8 +607,10 @@ static void seq__raise_applied_locked(seq_t *s)
         if (idx < low)
             low = idx;
     }
-    if (low != UINT64_MAX && low > atomic_load(&s->applied))
-        atomic_store(&s->applied, low);
+    if (low == UINT64_MAX || low <= atomic_load(&s->applied))
+        return false;
+    atomic_store(&s->applied, low);
+    return true;
 }
 
 void seq_ack(seq_t *s, int worker, uint64_t epoch, uint64_t seq, uint64_t index)
@@ -586,12 +621,16 @@ void seq_ack(seq_t *s, int worker, uint64_t epoch, uint64_t seq, uint64_t index)
     atomic_store(&w->index, index);
     atomic_store(&w->seq, seq);
     atomic_store(&w->epoch, epoch);
+    bool rose = false;
     pthread_mutex_lock(&s->ack_mu);
     if (!s->closed) {
-        seq__raise_applied_locked(s);
+        rose = seq__raise_applied_locked(s);
         uv_async_send(&s->ackev);
     }
     pthread_mutex_unlock(&s->ack_mu);
+    /* Those waiting for this index hear it from here, not one more thread later. */
+    if (rose && s->cfg.on_applied)
+        s->cfg.on_applied(s->cfg.progress_arg);
 }
 
 uint64_t seq_applied_index(const seq_t *s)
@@ -605,8 +644,12 @@ static void seq__ack_cb(uv_async_t *a)
     if (s->stopping)
         return;
     pthread_mutex_lock(&s->ack_mu);
-    seq__raise_applied_locked(s);
+    bool rose = seq__raise_applied_locked(s);
     pthread_mutex_unlock(&s->ack_mu);
+    /* Whoever raises it tells the waiters: with several workers this loop may
+     * see the last acknowledgement before the worker that stored it does. */
+    if (rose && s->cfg.on_applied)
+        s->cfg.on_applied(s->cfg.progress_arg);
     /* The acking threads raised it already; the owner hears of it from here. */
     uint64_t applied = atomic_load(&s->applied);
     if (applied > s->told) {
@@ -620,6 +663,8 @@ static void seq__ack_cb(uv_async_t *a)
     else if (s->paused)
         seq__tail(s);
     seq__take_submits(s);
+    if (rose)
+        seq__linger(s);   /* a DDL was applied: the client's next one follows soon (not after ticks) */
 }
 
 /* ------------------------------------------------------------ ticks */
@@ -651,8 +696,10 @@ static void seq__wake(void *arg)
 static void seq__wake_cb(uv_async_t *a)
 {
     seq_t *s = a->data;
-    if (s->store)
-        cat_store_dispatch(s->store);
+    if (s->store == NULL)
+        return;
+    cat_store_dispatch(s->store);
+    seq__linger(s);
 }
 
 static void seq__notify_cb(void *arg)
@@ -763,7 +810,9 @@ seq_t *seq_start(const seq_config_t *cfg, uv_loop_t *loop, cm_err_t *err)
     s->wake.data = s->ackev.data = s->stopev.data = s->retry.data = s->ownerev.data = s;
     uv_timer_init(loop, &s->tick);
     s->tick.data = s;
-    s->open_handles = 7;
+    uv_idle_init(loop, &s->linger);
+    s->linger.data = s;
+    s->open_handles = 8;
     s->store = cfg->store_open(cfg->store_arg, loop, seq__wake, s, err);
     if (s->store == NULL) {
         /* Nothing ran yet: seq_stop closes the handles on this thread. */
@@ -817,6 +866,7 @@ static void seq__stop_cb(uv_async_t *a)
     uv_close((uv_handle_t *)&s->ackev, seq__closed_cb);
     uv_close((uv_handle_t *)&s->retry, seq__closed_cb);
     uv_close((uv_handle_t *)&s->tick, seq__closed_cb);
+    uv_close((uv_handle_t *)&s->linger, seq__closed_cb);
     uv_close((uv_handle_t *)&s->stopev, seq__closed_cb);
     uv_close((uv_handle_t *)&s->ownerev, seq__closed_cb);
     seq__drop_submits(s, true);

@@ -10,7 +10,7 @@
  * the workers' acknowledgements and publishes the lowest catalog index
  * every worker has applied, which synchronous DDL and queries wait on.
  *
- * The sequencer lives on one libuv loop (worker 0's) and talks to the store
+ * The sequencer lives on one libuv loop (a thread of its own in the server) and talks to the store
  * only through cat_store_t, so store_mem and store_zk both work. It
  * includes dataflow.h for the command type the workers execute (a departure
  * from DESIGN §3's table, explained in docs/architecture.md).
@@ -126,8 +126,12 @@ typedef struct seq_config {
     size_t read_batch;             /* log entries per read; default 64 */
     size_t submit_max;             /* writes and reads waiting to be sequenced (seq_submit); default 1024 */
     int tick_interval_ms;          /* a Tick{timestamp} this often (logical time for later issues); 0: none */
+    int spin_us;                   /* after work the loop polls this long before it sleeps; 0: never */
     /* Called on the sequencer's loop whenever seq_applied_index grew. */
     void (*on_progress)(void *arg);
+    /* Called on the acknowledging worker's thread, at once, whenever it raised
+     * seq_applied_index: must be thread-safe and short (it delays that worker). */
+    void (*on_applied)(void *arg);
     void *progress_arg;
 } seq_config_t;
 

@@ -46,8 +46,9 @@ uint64_t srv_sync_applied(srv_server_t *srv)
     return srv->seq ? seq_applied_index(srv->seq) : UINT64_MAX;
 }
 
-/* On the sequencer's loop (its progress hook, srv_workers.c): every
- * loop that has waits looks again. */
+/* On the thread of the worker that raised the applied index (the
+ * sequencer's on_applied hook, srv_workers.c): every loop that has waits
+ * looks again. */
 void srv_sync_progress(srv_server_t *srv)
 {
     pthread_mutex_lock(&srv->sync_mu);

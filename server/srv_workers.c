@@ -24,14 +24,19 @@ static cat_store_t *srv__seq_store_open(void *arg, uv_loop_t *loop, void (*wake)
     return cat_store_mem_open(srv->catdb, NULL, wake, wake_arg);
 }
 
-/* On the sequencer's loop: the cluster learns how far the workers got, and the
- * loops' waits look again (srv_sync.c). */
+/* On the sequencer's loop (cluster mode): the cluster learns how far the workers got. */
 static void srv__progress(void *arg)
 {
     srv_server_t *srv = arg;
-    if (srv->zk != NULL)
-        srv_zk_cluster_applied(srv->zk, seq_applied_index(srv->seq));
-    srv_sync_progress(srv);
+    srv_zk_cluster_applied(srv->zk, seq_applied_index(srv->seq));
+}
+
+/* On the thread of the worker whose acknowledgement raised the applied index:
+ * the loops that wait for it look again at once (srv_sync.c), one wake-up
+ * instead of two through the sequencer's loop. */
+static void srv__applied(void *arg)
+{
+    srv_sync_progress(arg);
 }
 
 /* The sequencer's thread: its loop runs until seq_stop has closed every handle on it. */
@@ -61,7 +66,10 @@ bool srv_workers_start(srv_server_t *srv, cm_err_t *err)
     sc.transport = srv->transport;
     sc.history_max = srv->cfg.command_history_max;
     sc.tick_interval_ms = srv->cfg.tick_interval_ms;
-    sc.on_progress = srv__progress;
+    if (srv->zk != NULL)
+        sc.on_progress = srv__progress;
+    sc.on_applied = srv__applied;
+    sc.spin_us = srv->cfg.worker_spin_us;
     sc.progress_arg = srv;
     /* Cluster mode: a standby until this process owns its cluster. */
     if (srv->zk != NULL)
