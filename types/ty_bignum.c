@@ -27,6 +27,24 @@ static void ty__bn_trim(ty_bn_t *r)
         r->n--;
 }
 
+/* A multiplication or division of numbers with tens of thousands of digits
+ * is tens to hundreds of milliseconds of work, more than cancel and
+ * statement_timeout may wait: those given a ctx look at it every this many
+ * limb products (a few milliseconds at most). */
+#define TY_BN_CHECK_WORK (1u << 18)
+
+/* Counts n limb products; false once ctx (may be NULL) was interrupted. */
+static bool ty__bn_work(ty_ctx_t *ctx, uint64_t *work, int n)
+{
+    if (ctx == NULL)
+        return true;
+    *work += (uint64_t)n;
+    if (*work < TY_BN_CHECK_WORK)
+        return true;
+    *work = 0;
+    return ty_ctx_check_interrupt(ctx);
+}
+
 ty_bn_t ty_bn_from_u64(cm_arena_t *a, uint64_t v)
 {
     ty_bn_t r = ty__bn_alloc(a, 3);
@@ -90,12 +108,20 @@ ty_bn_t ty_bn_sub(cm_arena_t *ar, ty_bn_t a, ty_bn_t b)
 
 ty_bn_t ty_bn_mul(cm_arena_t *ar, ty_bn_t a, ty_bn_t b)
 {
+    return ty_bn_mul_ck(ar, a, b, NULL);
+}
+
+ty_bn_t ty_bn_mul_ck(cm_arena_t *ar, ty_bn_t a, ty_bn_t b, ty_ctx_t *ctx)
+{
     if (a.n == 0 || b.n == 0)
         return ty__bn_alloc(ar, 0);
     int n = a.n + b.n;
     ty_bn_t r = ty__bn_alloc(ar, n);
     memset(r.d, 0, sizeof(uint32_t) * (size_t)n);
+    uint64_t work = 0;
     for (int i = 0; i < a.n; i++) {
+        if (!ty__bn_work(ctx, &work, b.n))
+            break;   /* interrupted: the partial product is not the answer */
         uint64_t carry = 0;
         for (int j = 0; j < b.n; j++) {
             uint64_t t = (uint64_t)a.d[i] * b.d[j] + r.d[i + j] + carry;
@@ -197,8 +223,13 @@ ty_bn_t ty_bn_div_pow10(cm_arena_t *ar, ty_bn_t a, int k, int mode, bool *inexac
     return q;
 }
 
-/* Knuth's algorithm D on base 10^9 limbs. */
 void ty_bn_divmod(cm_arena_t *ar, ty_bn_t a, ty_bn_t b, ty_bn_t *q, ty_bn_t *r)
+{
+    ty_bn_divmod_ck(ar, a, b, q, r, NULL);
+}
+
+/* Knuth's algorithm D on base 10^9 limbs. */
+void ty_bn_divmod_ck(cm_arena_t *ar, ty_bn_t a, ty_bn_t b, ty_bn_t *q, ty_bn_t *r, ty_ctx_t *ctx)
 {
     CM_ASSERT(b.n > 0);
     if (ty_bn_cmp(a, b) < 0) {
@@ -227,7 +258,16 @@ void ty_bn_divmod(cm_arena_t *ar, ty_bn_t a, ty_bn_t b, ty_bn_t *q, ty_bn_t *r)
     ud[u.n] = 0;
     ty_bn_t qq = ty__bn_alloc(ar, m + 1);
     uint64_t vtop = v.d[n - 1], vnext = v.d[n - 2];
+    uint64_t work = 0;
     for (int j = m; j >= 0; j--) {
+        if (!ty__bn_work(ctx, &work, n)) {
+            /* Interrupted: zero for both (ctx->err says why). */
+            if (q)
+                *q = ty__bn_alloc(ar, 0);
+            if (r)
+                *r = ty__bn_alloc(ar, 0);
+            return;
+        }
         uint64_t num = (uint64_t)ud[j + n] * TY_BN_BASE + ud[j + n - 1];
         uint64_t qhat = num / vtop, rhat = num % vtop;
         while (qhat >= TY_BN_BASE || qhat * vnext > rhat * TY_BN_BASE + ud[j + n - 2]) {
@@ -339,7 +379,9 @@ ty_bn_t ty_bn_isqrt(cm_arena_t *ar, ty_bn_t a, ty_ctx_t *ctx)
         if (ctx != NULL && !ty_ctx_check_interrupt(ctx))
             return x;
         ty_bn_t q;
-        ty_bn_divmod(ar, a, x, &q, NULL);
+        ty_bn_divmod_ck(ar, a, x, &q, NULL, ctx);
+        if (ctx != NULL && ctx->err != NULL && ctx->err->set)
+            return x;
         ty_bn_t y;
         ty_bn_divmod_small(ar, ty_bn_add(ar, x, q), 2, &y);
         if (ty_bn_cmp(y, x) >= 0)

@@ -133,9 +133,9 @@ static bool ty__num_gcd_lcm(ty_ctx_t *c, const ty_datum_t *a, ty_datum_t *o, boo
         return true;
     }
     ty_bn_t q, r;
-    ty_bn_divmod(c->arena, mx, g, &q, &r);
-    o->v.n = ty_num_make(c->arena, false, ty_bn_mul(c->arena, q, my), s);
-    return true;
+    ty_bn_divmod_ck(c->arena, mx, g, &q, &r, c);
+    o->v.n = ty_num_make(c->arena, false, ty_bn_mul_ck(c->arena, q, my, c), s);
+    return c->err == NULL || !c->err->set;   /* false: interrupted */
 }
 
 static bool ty__num_gcd(ty_ctx_t *c, const ty_datum_t *a, int n, ty_datum_t *o) { return ty__num_gcd_lcm(c, a, o, false); }

@@ -25,11 +25,15 @@ int ty_bn_cmp(ty_bn_t a, ty_bn_t b);
 ty_bn_t ty_bn_add(cm_arena_t *ar, ty_bn_t a, ty_bn_t b);
 ty_bn_t ty_bn_sub(cm_arena_t *ar, ty_bn_t a, ty_bn_t b);
 ty_bn_t ty_bn_mul(cm_arena_t *ar, ty_bn_t a, ty_bn_t b);
+/* The _ck forms look at ctx (may be NULL) for interrupts every few milliseconds of work;
+ * interrupted, the result is not the answer and ctx->err says why. */
+ty_bn_t ty_bn_mul_ck(cm_arena_t *ar, ty_bn_t a, ty_bn_t b, ty_ctx_t *ctx);
 ty_bn_t ty_bn_mul_small(cm_arena_t *ar, ty_bn_t a, uint32_t m, uint32_t add);
 uint32_t ty_bn_divmod_small(cm_arena_t *ar, ty_bn_t a, uint32_t m, ty_bn_t *q);
 ty_bn_t ty_bn_mul_pow10(cm_arena_t *ar, ty_bn_t a, int k);
 ty_bn_t ty_bn_div_pow10(cm_arena_t *ar, ty_bn_t a, int k, int mode, bool *inexact);
 void ty_bn_divmod(cm_arena_t *ar, ty_bn_t a, ty_bn_t b, ty_bn_t *q, ty_bn_t *r);
+void ty_bn_divmod_ck(cm_arena_t *ar, ty_bn_t a, ty_bn_t b, ty_bn_t *q, ty_bn_t *r, ty_ctx_t *ctx);
 int ty_bn_dec_digits(ty_bn_t a);
 char *ty_bn_to_dec(cm_arena_t *ar, ty_bn_t a, int *len);
 ty_bn_t ty_bn_from_dec(cm_arena_t *ar, const char *s, int len);
@@ -70,6 +74,9 @@ bool ty_num_mul(ty_ctx_t *ctx, const ty_numeric_t *a, const ty_numeric_t *b, ty_
 bool ty_num_div(ty_ctx_t *ctx, const ty_numeric_t *a, const ty_numeric_t *b, ty_numeric_t **out);
 /* a / b rounded to rscale; both finite, b nonzero. */
 ty_numeric_t *ty_num_div_rscale(cm_arena_t *ar, const ty_numeric_t *a, const ty_numeric_t *b, int rscale);
+/* The same, looking at ctx for interrupts during a long division (then the result is not
+ * the quotient and ctx->err says why). */
+ty_numeric_t *ty_num_div_rscale_ck(ty_ctx_t *ctx, const ty_numeric_t *a, const ty_numeric_t *b, int rscale);
 bool ty_num_div_trunc(ty_ctx_t *ctx, const ty_numeric_t *a, const ty_numeric_t *b, ty_numeric_t **out);
 bool ty_num_mod(ty_ctx_t *ctx, const ty_numeric_t *a, const ty_numeric_t *b, ty_numeric_t **out);
 ty_numeric_t *ty_num_neg(cm_arena_t *a, const ty_numeric_t *n);

@@ -188,12 +188,16 @@ bool ty_num_mul(ty_ctx_t *ctx, const ty_numeric_t *a, const ty_numeric_t *b, ty_
         *out = s == 0 ? ty_num_special(ctx->arena, TY_NUM_NAN) : ty__inf(ctx->arena, s);
         return true;
     }
-    *out = ty_num_make(ctx->arena, a->neg != b->neg, ty_bn_mul(ctx->arena, a->mag, b->mag), a->dscale + b->dscale);
+    *out = ty_num_make(ctx->arena, a->neg != b->neg, ty_bn_mul_ck(ctx->arena, a->mag, b->mag, ctx),
+                       a->dscale + b->dscale);
+    if (ctx->err != NULL && ctx->err->set)
+        return false;   /* interrupted */
     return ty__num_check(ctx, *out);
 }
 
 /* round_half_up(|a| / |b| * 10^rscale) computed exactly; mode 0 truncates. */
-static ty_bn_t ty__num_divmag(cm_arena_t *ar, const ty_numeric_t *a, const ty_numeric_t *b, int rscale, int mode)
+static ty_bn_t ty__num_divmag(cm_arena_t *ar, const ty_numeric_t *a, const ty_numeric_t *b, int rscale, int mode,
+                              ty_ctx_t *ctx)
 {
     /* |a|/|b| * 10^rscale = ma * 10^(rscale + sb - sa) / mb; one extra digit for rounding. */
     int k = rscale + b->dscale - a->dscale + (mode == 1 ? 1 : 0);
@@ -203,7 +207,7 @@ static ty_bn_t ty__num_divmag(cm_arena_t *ar, const ty_numeric_t *a, const ty_nu
     else
         den = ty_bn_mul_pow10(ar, den, -k);
     ty_bn_t q;
-    ty_bn_divmod(ar, num, den, &q, NULL);
+    ty_bn_divmod_ck(ar, num, den, &q, NULL, ctx);
     if (mode == 1)
         q = ty_bn_div_pow10(ar, q, 1, 1, NULL);
     return q;
@@ -253,13 +257,20 @@ bool ty_num_div(ty_ctx_t *ctx, const ty_numeric_t *a, const ty_numeric_t *b, ty_
         rscale = 0;
     if (rscale > TY_NUMERIC_MAX_DISPLAY_SCALE)
         rscale = TY_NUMERIC_MAX_DISPLAY_SCALE;
-    *out = ty_num_make(ctx->arena, a->neg != b->neg, ty__num_divmag(ctx->arena, a, b, rscale, 1), rscale);
+    *out = ty_num_make(ctx->arena, a->neg != b->neg, ty__num_divmag(ctx->arena, a, b, rscale, 1, ctx), rscale);
+    if (ctx->err != NULL && ctx->err->set)
+        return false;   /* interrupted */
     return ty__num_check(ctx, *out);
 }
 
 ty_numeric_t *ty_num_div_rscale(cm_arena_t *ar, const ty_numeric_t *a, const ty_numeric_t *b, int rscale)
 {
-    return ty_num_make(ar, a->neg != b->neg, ty__num_divmag(ar, a, b, rscale, 1), rscale);
+    return ty_num_make(ar, a->neg != b->neg, ty__num_divmag(ar, a, b, rscale, 1, NULL), rscale);
+}
+
+ty_numeric_t *ty_num_div_rscale_ck(ty_ctx_t *ctx, const ty_numeric_t *a, const ty_numeric_t *b, int rscale)
+{
+    return ty_num_make(ctx->arena, a->neg != b->neg, ty__num_divmag(ctx->arena, a, b, rscale, 1, ctx), rscale);
 }
 
 bool ty_num_div_trunc(ty_ctx_t *ctx, const ty_numeric_t *a, const ty_numeric_t *b, ty_numeric_t **out)
@@ -268,7 +279,7 @@ bool ty_num_div_trunc(ty_ctx_t *ctx, const ty_numeric_t *a, const ty_numeric_t *
         return ty__num_div_special(ctx, a, b, out);
     if (b->mag.n == 0)
         return ty_err_div0(ctx);
-    *out = ty_num_make(ctx->arena, a->neg != b->neg, ty__num_divmag(ctx->arena, a, b, 0, 0), 0);
+    *out = ty_num_make(ctx->arena, a->neg != b->neg, ty__num_divmag(ctx->arena, a, b, 0, 0, ctx), 0);
     return true;
 }
 

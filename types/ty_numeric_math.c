@@ -101,7 +101,7 @@ static ty_numeric_t *ty__ln_small(ty_ctx_t *ctx, const ty_numeric_t *m, int w)
     ty_numeric_t *num, *den, *t, *t2, *sum, *term;
     ty_num_sub(ctx, m, one, &num);
     ty_num_add(ctx, m, one, &den);
-    t = ty_num_div_rscale(ctx->arena, num, den, wg);
+    t = ty_num_div_rscale_ck(ctx, num, den, wg);
     t2 = ty__fx_mul(ctx, t, t, wg);
     sum = t;
     term = t;
@@ -109,7 +109,7 @@ static ty_numeric_t *ty__ln_small(ty_ctx_t *ctx, const ty_numeric_t *m, int w)
         if (!ty_ctx_check_interrupt(ctx))
             break;   /* the caller sees ctx->err */
         term = ty__fx_mul(ctx, term, t2, wg);
-        ty_numeric_t *q = ty_num_div_rscale(ctx->arena, term, ty_num_from_int64(ctx->arena, k), wg);
+        ty_numeric_t *q = ty_num_div_rscale_ck(ctx, term, ty_num_from_int64(ctx->arena, k), wg);
         if (q->mag.n == 0)
             break;
         ty_num_add(ctx, sum, q, &sum);
@@ -143,7 +143,7 @@ static ty_numeric_t *ty__fx_exp(ty_ctx_t *ctx, const ty_numeric_t *x, int w)
     ty_numeric_t *half = ty_num_make(ctx->arena, false, ty_bn_from_u64(ctx->arena, 5), 1);
     int r = 0;
     int wg = w + 10;
-    while (ty_num_cmp(ty_num_abs(ctx->arena, x), small) > 0) {
+    while (ty_num_cmp(ty_num_abs(ctx->arena, x), small) > 0 && ty_ctx_check_interrupt(ctx)) {
         x = ty__fx_mul(ctx, x, half, wg + r);
         r++;
     }
@@ -151,7 +151,7 @@ static ty_numeric_t *ty__fx_exp(ty_ctx_t *ctx, const ty_numeric_t *x, int w)
     ty_numeric_t *sum = ty_num_from_int64(ctx->arena, 1), *term = sum;
     for (int k = 1; ty_ctx_check_interrupt(ctx); k++) {
         term = ty__fx_mul(ctx, term, x, wg);
-        term = ty_num_div_rscale(ctx->arena, term, ty_num_from_int64(ctx->arena, k), wg);
+        term = ty_num_div_rscale_ck(ctx, term, ty_num_from_int64(ctx->arena, k), wg);
         if (term->mag.n == 0)
             break;
         ty_num_add(ctx, sum, term, &sum);
@@ -262,7 +262,7 @@ bool ty_num_log(ty_ctx_t *ctx, const ty_numeric_t *base, const ty_numeric_t *n, 
     ty_numeric_t *lb = ty__fx_ln(ctx, base, w), *ln = ty__fx_ln(ctx, n, w);
     if (lb->mag.n == 0)
         return ty_err_div0(ctx);
-    *out = ty_num_div_rscale(ctx->arena, ln, lb, rscale);
+    *out = ty_num_div_rscale_ck(ctx, ln, lb, rscale);
     return true;
 }
 
@@ -381,15 +381,19 @@ bool ty_num_power(ty_ctx_t *ctx, const ty_numeric_t *x, const ty_numeric_t *y, t
                 if (!ty_ctx_check_interrupt(ctx))
                     return false;
                 if (e & 1)
-                    acc = ty_bn_mul(ar, acc, b);
+                    acc = ty_bn_mul_ck(ar, acc, b, ctx);
                 if (e > 1)
-                    b = ty_bn_mul(ar, b, b);
+                    b = ty_bn_mul_ck(ar, b, b, ctx);
             }
+            if (ctx->err != NULL && ctx->err->set)
+                return false;   /* interrupted in a multiplication */
             ty_numeric_t *p = ty_num_make(ar, neg, acc, (int)(x->dscale * (int64_t)ay));
             if (yi >= 0) {
                 *out = ty_num_round(ar, p, rscale);
             } else {
-                *out = ty_num_div_rscale(ar, ty_num_from_int64(ar, 1), p, rscale);
+                *out = ty_num_div_rscale_ck(ctx, ty_num_from_int64(ar, 1), p, rscale);
+                if (ctx->err != NULL && ctx->err->set)
+                    return false;   /* interrupted in the division */
             }
             return true;
         }
