@@ -16,7 +16,7 @@ set -euo pipefail
 # Building: a C compiler and make, the lemon parser generator, and the -dev
 # package of every library the Makefile's LDLIBS_ALL names. Running: their
 # runtime libraries come with them. psql is how the README connects.
-run_packages=(build-essential lemon libuv1-dev libssl-dev libzookeeper-st-dev postgresql-client-15)
+run_packages=(build-essential lemon libuv1-dev libssl-dev libzookeeper-st-dev libpcre2-dev postgresql-client-15)
 
 # Testing: PostgreSQL 15's server (the differential oracle) and libpq for the C
 # tools, ZooKeeper's server and the JDK it runs on (also pgJDBC's tests),

@@ -227,6 +227,12 @@ bool ty_regex_match(ty_ctx_t *ctx, const char *s, size_t slen, const char *p, si
 #include <regex.h>
 /* Compiles with REG_EXTENDED | cflags under the UTF-8 locale; 2201B on a bad pattern. */
 bool ty_regex_compile(ty_ctx_t *ctx, const char *p, size_t plen, int cflags, regex_t *re);
+/* ty_regex_pcre.c: whether p has a back-reference; whether s matches p (accepted by
+ * ty_regex_compile) under PCRE2, interruptible: 1 answered in *out, -1 error in ctx->err,
+ * 0 p does not translate (ask glibc). */
+bool ty_regex_has_backref(const char *p, size_t plen);
+int ty_regex_pcre_match(ty_ctx_t *ctx, const char *p, size_t plen, bool icase, const char *s, size_t slen,
+                        bool *out);
 /* A regular expression function's option letters (g only where allow_g); 22023 for others. */
 typedef struct ty_re_flags {
     int cflags;

@@ -7,7 +7,9 @@
  * differ. The class escapes \d \D (which POSIX lacks) are rewritten to
  * bracket expressions; glibc supplies \w \s \b. The non-capturing groups
  * (?:...) and non-greedy bounds {m,n}? that similar_to_escape writes become
- * their POSIX plain forms. Compiling and matching run
+ * their POSIX plain forms. Whether a pattern with back-references matches is
+ * asked of PCRE2 instead (ty_regex_pcre.c), where it can be interrupted.
+ * Compiling and matching run
  * under the shared UTF-8 locale so that "." matches a whole character and
  * case-insensitive matching folds 'Ä' and 'ä' as PostgreSQL does.
  */
@@ -84,6 +86,14 @@ bool ty_regex_match(ty_ctx_t *ctx, const char *s, size_t slen, const char *p, si
     regex_t re;
     if (!ty_regex_compile(ctx, p, plen, REG_NOSUB | (icase ? REG_ICASE : 0), &re))
         return false;
+    if (ty_regex_has_backref(p, plen)) {
+        /* glibc backtracks on these and cannot be interrupted (ty_regex_pcre.c). */
+        int rc = ty_regex_pcre_match(ctx, p, plen, icase, s, slen, out);
+        if (rc != 0) {
+            regfree(&re);
+            return rc > 0;
+        }
+    }
     char *str = cm_arena_strndup(ctx->arena, s, slen);
     int rc = ty_regex_exec(&re, str, 0, NULL, 0);
     regfree(&re);

@@ -174,6 +174,11 @@ SELECT '' LIKE '', '' LIKE '%', NULL LIKE 'a', 'abc' LIKE NULL
 SELECT 'Straße' ILIKE 'STRASSE', 'Ä' ILIKE 'ä', 'résumé' LIKE 'r_sum_'
 SELECT 'hello' ~ '^h.*o$', 'hello' ~* 'HEL', 'hello' !~ 'z', 'hello' SIMILAR TO 'h(e|a)llo'
 SELECT 'foo123bar' ~ '[0-9]+', regexp_replace('foo123bar', '[0-9]+', 'X'), regexp_replace('a1b2', '\d', '#', 'g')
+-- back-references (matched by PCRE2, where a match can be interrupted)
+SELECT 'abab' ~ '(ab)\1', 'abcab' ~ '(ab)c\1', 'abba' ~ '(a)(b)\2\1', 'aXb' ~ '(a|b)X\1', 'AXa' ~* '(a)X\1', 'AXa' ~ '(a)X\1'
+SELECT 'äxä' ~ '(.)x\1', 'foo foo' ~ '(\w+) \1', E'foo\nfoo' ~ '(foo).\1', E'foo foo\n' ~ '(foo) \1$', 'xyzzy' ~ '([[:alpha:]])\1', '12 13' !~ '([0-9]+) \1'
+SELECT 'ÄxÄ' ~* '(ä)x\1', 'aa' ~ '(a*)*\1', '' ~ '(a*)\1', 'abcabc' ~ '^(a(b)c)\1$', 'x1x' ~ '(x)\d\1', 'a{2}' ~ '(a)\{2\}'
+SELECT 'ab' ~ '(a)\2', 'ab' ~ '(a'
 -- string functions
 SELECT 'abc' || 'def', 'a' || 1, 1 || 'a', 'x' || NULL, concat('a', NULL, 'b', 1), concat_ws(',', 'a', NULL, 'b')
 SELECT length('hello'), length('äöü'), octet_length('äöü'), char_length(''), bit_length('a')

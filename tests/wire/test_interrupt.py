@@ -30,6 +30,8 @@ LONG = [
     ("generate_series numeric", "SELECT count(*) FROM generate_series(1::numeric, 2000000000::numeric)"),
     ("string_agg", "SELECT length(string_agg(repeat('x', 100), ',')) FROM generate_series(1, 100000000)"),
     ("regex", "SELECT count(*) FROM generate_series(1, 2000000000) g WHERE 'abcabc' ~ 'c$'"),
+    # One match of hours (PCRE2 backtracks through every split of the a's), interrupted inside.
+    ("regex with back-references", r"SELECT (repeat('a', 500) || 'b') ~ '(a*)*\1c|(a+)+\2d'"),
 ]
 
 # What PostgreSQL refuses before any work, with its SQLSTATE.
