@@ -83,7 +83,7 @@ PLAN_LINK_OBJ := $(filter $(BUILD)/obj/plan/% $(BUILD)/obj/types/% $(BUILD)/obj/
 
 $(BUILD)/tests/test_plan_%: tests/unit/test_plan_%.c $(PLAN_LINK_OBJ) $(wildcard tests/unit/*.h)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_ALL) -o $@ $< $(PLAN_LINK_OBJ) -lcrypto -lm -pthread $(SAN_FLAGS) $(LDLIBS)
+	$(CC) $(CFLAGS_ALL) -o $@ $< $(PLAN_LINK_OBJ) -lcrypto -lpcre2-8 -lm -pthread $(SAN_FLAGS) $(LDLIBS)
 
 $(BUILD)/tools/%: tests/tools/%.c $(BUILD)/libeddy.a
 	@mkdir -p $(dir $@)

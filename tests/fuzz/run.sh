@@ -20,7 +20,7 @@ make --no-print-directory build/gen/sql.h >/dev/null || exit 1
 srcs_codec=(common/*.c server/srv_codec.c server/srv_codec_fuzz.c)
 srcs_parser=(common/*.c parser/*.c build/gen/sql.c)
 srcs_plan=(common/*.c types/*.c plan/*.c parser/*.c build/gen/sql.c catalog/*.c planner/*.c)
-libs_plan=(-lzookeeper_st -lcrypto)
+libs_plan=(-lzookeeper_st -lcrypto -lpcre2-8)
 # The TLS target drives srv_tls.c (its context and session need nothing else of the server).
 srcs_tls=(common/*.c server/srv_tls.c server/srv_codec.c server/srv_codec_fuzz.c)
 libs_tls=(-luv -lzookeeper_st -lssl -lcrypto)
