@@ -17,6 +17,7 @@
  */
 #include "planner/pln_internal.h"
 
+#include <stdio.h>
 #include <string.h>
 
 int32_t pln__rowtype(pln_binder_t *b, int ncols, const char *const *names, const ty_oid_t *types,
@@ -69,6 +70,19 @@ ty_expr_t *pln__bind_field(pln_binder_t *b, const sql_expr_t *e)
         return NULL;
     }
     const pln_rowtype_t *rt = arg->typmod >= 0 && arg->typmod < b->nrowtypes ? &b->rowtypes[arg->typmod] : NULL;
+    if (arg->kind == TY_EXPR_ROW && rt == NULL && e->arg->kind == SQL_EXPR_ROW) {
+        /* A ROW(a, b) written right there has columns f1, f2 (PostgreSQL's RowExpr colnames;
+         * a row that is itself a field of one has none), and a field of it is that
+         * expression, as PostgreSQL simplifies it. */
+        for (int i = 0; i < arg->nargs; i++) {
+            char name[16];
+            snprintf(name, sizeof name, "f%d", i + 1);
+            if (strcmp(name, e->str) == 0)
+                return arg->args[i];
+        }
+        pln__error(b, e->pos, "42703", "could not identify column \"%s\" in record data type", e->str);
+        return NULL;
+    }
     int k = -1;
     for (int i = 0; rt && i < rt->ncols && k < 0; i++)
         if (strcmp(rt->names[i], e->str) == 0)

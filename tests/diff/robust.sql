@@ -68,3 +68,13 @@ select (select 5 from (select t5.c1 order by 1) t6 limit 1) from (values (1, 1.5
 select (select t6.c1 * 2 from (select t5.c1 order by 1) t6(c1) limit 1) from (values (1, 1.5), (2, 2.5)) t5(c0, c1)
 select (select t5.c0 + t6.x from (select t5.c1 as x order by 1) t6 limit 1) from (values (1, 1.5), (2, 2.5)) t5(c0, c1)
 select t5.c0 from (values (1, 1.5), (2, 7.0)) t5(c0, c1) group by t5.c0, t5.c1 having (select true from lateral (select (select t8.c0), t9.c1 from generate_series(0, 0) t7(c0), lateral (select t5.c1) t8(c0), lateral (values (2)) t9(c1) order by 1, 2) t6 limit 1) order by 1
+-- Found by the grammar fuzzer: a field of a ROW(...) written right there is named f1, f2, ...
+-- (PostgreSQL's RowExpr column names); a row that is itself a field of one has no names.
+SELECT NULL::int, (row(1)).f1
+SELECT (row(1, 'a', row(2))).f3, ((1, 2)).f2, (row(7, 'b', row(2))).f1
+SELECT (row(1, 2)).f3
+SELECT (row(1, 2)).f0
+SELECT (row(1)).F1, (row(1)).x
+SELECT (row(1, 2)).f01
+SELECT ((row(1, row(2, 3))).f2).f2
+SELECT true, ((2, t.c1)).f1, ((2, t.c1)).f2 FROM (VALUES (1e3, abs(2)), (-2.25, NULL::int)) t(c0, c1)
