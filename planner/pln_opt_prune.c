@@ -34,6 +34,14 @@ typedef struct prune {
 
 static plan_rel_t *prune(prune_t *p, plan_rel_t *r, const bool *need, int *map);
 
+/* Whether an unread expression must still run: only a volatile call (PostgreSQL calls it). One
+ * that is merely long (TY_FN_BLOCKING: numeric ^, repeat) goes like any other, and so do its
+ * errors, as PostgreSQL never computes an unread column of a subquery it pulled up. */
+static bool prune__volatile(const ty_expr_t *e)
+{
+    return ty_expr_has_flag(e, TY_FN_VOLATILE);
+}
+
 static bool *bools(prune_t *p, int n)
 {
     return cm_arena_zalloc(p->b->arena, sizeof(bool) * (size_t)(n ? n : 1));
@@ -113,7 +121,7 @@ static plan_rel_t *prune_values(prune_t *p, plan_rel_t *r, const bool *need, int
         bool keep = need[c];
         /* One row is a projection to PostgreSQL (it pulls it up); more are a VALUES scan that computes each. */
         for (int row = 0; row < r->nrows && !keep; row++)
-            keep = r->nrows > 1 ? r->rows[row][c]->kind != TY_EXPR_CONST : plan_expr_volatile(r->rows[row][c]);
+            keep = r->nrows > 1 ? r->rows[row][c]->kind != TY_EXPR_CONST : prune__volatile(r->rows[row][c]);
         map[c] = keep ? n++ : -1;
     }
     if (n == r->ncols)
@@ -192,7 +200,7 @@ static bool fuse(prune_t *p, plan_rel_t *r)
         for (int i = 0; i < r->ncols; i++)
             uses[r->exprs[i]->index]++;
         for (int c = 0; c < in->ncols; c++)
-            if (in->exprs[c]->kind != TY_EXPR_COLUMN && (uses[c] > 1 || (uses[c] == 0 && plan_expr_volatile(in->exprs[c]))))
+            if (in->exprs[c]->kind != TY_EXPR_COLUMN && (uses[c] > 1 || (uses[c] == 0 && prune__volatile(in->exprs[c]))))
                 return false;
         for (int i = 0; i < r->ncols; i++)
             exprs[i] = in->exprs[r->exprs[i]->index];
@@ -209,7 +217,7 @@ static plan_rel_t *prune_project(prune_t *p, plan_rel_t *r, const bool *need, in
     int nin = r->input->ncols, n = 0;
     bool *in = bools(p, nin);
     for (int i = 0; i < r->ncols; i++) {
-        bool keep = need[i] || plan_expr_volatile(r->exprs[i]);
+        bool keep = need[i] || prune__volatile(r->exprs[i]);
         map[i] = keep ? n++ : -1;
         if (keep)
             plan_expr_mark(r->exprs[i], in);
@@ -254,9 +262,9 @@ static plan_agg_t *agg_remap(prune_t *p, const plan_agg_t *ag, const int *map)
 
 static bool agg_volatile(const plan_agg_t *ag)
 {
-    bool v = plan_expr_volatile(ag->args[0]) || plan_expr_volatile(ag->args[1]) || plan_expr_volatile(ag->filter);
+    bool v = prune__volatile(ag->args[0]) || prune__volatile(ag->args[1]) || prune__volatile(ag->filter);
     for (int i = 0; i < ag->norder; i++)
-        v |= plan_expr_volatile(ag->order[i]);
+        v |= prune__volatile(ag->order[i]);
     return v;
 }
 

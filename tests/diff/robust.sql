@@ -78,3 +78,10 @@ SELECT (row(1)).F1, (row(1)).x
 SELECT (row(1, 2)).f01
 SELECT ((row(1, row(2, 3))).f2).f2
 SELECT true, ((2, t.c1)).f1, ((2, t.c1)).f2 FROM (VALUES (1e3, abs(2)), (-2.25, NULL::int)) t(c0, c1)
+-- Found by the grammar fuzzer: an unread column of a subquery is not computed even when its
+-- function may run long (numeric ^), so its error never comes, as in PostgreSQL.
+select 1 from (values (0.0 ^ -1::numeric)) t(c)
+select d from (values (0.0 ^ -1::numeric, 2)) t(c, d)
+select 1 from (select 0.0 ^ -1::numeric) t(c)
+select d from (select 0.0 ^ -1::numeric, 2, repeat('x', -1)) t(c, d, e)
+select d from (values (0.0 ^ -1::numeric, 2), (1, 3)) t(c, d)
