@@ -116,9 +116,11 @@ ty_expr_t *pln__coerce(pln_binder_t *b, ty_expr_t *e, ty_oid_t type, int32_t typ
     /* An implicit cast in an expression is a cast too; only assignment avoids silent truncation. */
     c->negated = cc == PLN_CC_ASSIGNMENT;
     c->location = e->location;
-    if (e->kind == TY_EXPR_CONST && e->type == TY_UNKNOWN)
+    if (e->kind == TY_EXPR_CONST && e->type == TY_UNKNOWN) {
         pln__note_literal(b, c);   /* literal input errors point at the literal */
-    else if (pos >= 0)
+        if (cc == PLN_CC_EXPLICIT && !pln__fold_literal_now(b, c))
+            return NULL;
+    } else if (pos >= 0)
         c->location = pos;
     return c;
 }

@@ -268,6 +268,29 @@ static ty_expr_t *fold(pln_binder_t *b, ty_expr_t *e)
     return e;
 }
 
+/* A literal's conversion (cast over an unknown constant) made into its value; false: its error. */
+static bool fold_literal(pln_binder_t *b, ty_expr_t *c)
+{
+    ty_datum_t v;
+    memset(&v, 0, sizeof(v));
+    if (!ty_expr_eval(c, &b->ctx, NULL, NULL, &v)) {
+        if (b->err->position == 0 && c->location >= 0)
+            b->err->position = pln__char_pos(b->sql, c->location);
+        return false;
+    }
+    /* The node becomes its value in place, so every tree that holds it sees the constant. */
+    c->kind = TY_EXPR_CONST;
+    c->value = v;
+    c->nargs = 0;
+    c->args = NULL;
+    return true;
+}
+
+bool pln__fold_literal_now(pln_binder_t *b, ty_expr_t *cast)
+{
+    return !literal_foldable(b, cast) || fold_literal(b, cast);
+}
+
 bool pln__fold_literals(pln_binder_t *b)
 {
     /* Parse-time conversions first, in the order they were written, each pointing at its literal. */
@@ -280,18 +303,8 @@ bool pln__fold_literals(pln_binder_t *b)
             b->lits[pending++] = c;
             continue;
         }
-        ty_datum_t v;
-        memset(&v, 0, sizeof(v));
-        if (!ty_expr_eval(c, &b->ctx, NULL, NULL, &v)) {
-            if (b->err->position == 0 && c->location >= 0)
-                b->err->position = pln__char_pos(b->sql, c->location);
+        if (!fold_literal(b, c))
             return false;
-        }
-        /* The node becomes its value in place, so every tree that holds it sees the constant. */
-        c->kind = TY_EXPR_CONST;
-        c->value = v;
-        c->nargs = 0;
-        c->args = NULL;
     }
     b->nlits = pending;
     b->nlits_pending = pending;

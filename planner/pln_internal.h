@@ -527,6 +527,9 @@ plan_rel_t *pln__srf_plan(pln_binder_t *b, struct pln_srfctx *s, plan_rel_t *rel
 bool pln__func_immutable(const ty_func_t *f);
 /* Converts the noted literals now where their input does not depend on unknown settings. */
 bool pln__fold_literals(pln_binder_t *b);
+/* An explicit cast of a literal converted as it is bound (PostgreSQL's transformTypeCast), so its
+ * error comes before those of what is bound after it; one needing unknown settings waits. */
+bool pln__fold_literal_now(pln_binder_t *b, ty_expr_t *cast);
 /* Folds every expression of a plan and its sublinks. */
 bool pln__fold_rel(pln_binder_t *b, plan_rel_t *rel);
 /* Folds constant subtrees of e; NULL (error set) if evaluating one failed. */

@@ -24,6 +24,7 @@ the engine maintains more.
 Prints one "ok"/"not ok" line with the counts; each difference (statement, both answers) is
 printed below it and appended to --out. Exit status 1 on any difference."""
 import argparse
+import os
 import random
 import sys
 
@@ -54,6 +55,16 @@ def quote(s):
     return "'" + s.replace("'", "''") + "'"
 
 
+def using(left, right):
+    """A column name both sides have once each, of one type: a USING join's column; None: none."""
+    for _, c, t in right:
+        ls = [lt for _, lc, lt in left if lc == c]
+        rs = [rt for _, rc, rt in right if rc == c]
+        if len(ls) == 1 and rs == [t] and ls[0] == t:
+            return c
+    return None
+
+
 class Gen:
     """Random schema, data and queries from one seed."""
 
@@ -64,6 +75,7 @@ class Gen:
         self.nalias = 0
         self.features = set()
         self.keys = {}          # table -> key values used
+        self.fault_rate = 0.0   # how often an expression is a mistake (queries only)
         self.top_ordered = False
 
     # ------------------------------------------------------------ values
@@ -185,6 +197,11 @@ class Gen:
     def expr(self, scope, ty, depth, subq=True):
         """An expression of type ty over the columns in scope."""
         r = self.r
+        if r.random() < self.fault_rate:
+            # A mistake, for the errors to be compared (SQLSTATE): unknown names, a type with no
+            # such operator or function, and constants that fail when folded.
+            return r.choice(["nosuch_col", "f0.nosuch", "(1 / 0)", "'abc'::int", "length(1)", "(true + 1)",
+                             "'2024-13-01'::date", "(2147483647 + 1)"])
         ref = self.colref(scope, ty)
         if depth <= 0 or r.random() < 0.35:
             if ref and r.random() < 0.8:
@@ -203,21 +220,31 @@ class Gen:
             return r.choice(["(%s + %s)" % (e("int"), e("int")), "(%s - %s)" % (e("int"), e("int")),
                              "(%s * %d)" % (e("int"), r.randint(-2, 3)), "abs(%s)" % e("int"),
                              "length(%s)" % e("text"), "nullif(%s, %s)" % (e("int"), self.value("int", 0)),
-                             "(%s %% nullif(%s, 0))" % (e("int"), e("int"))])
+                             "(%s %% nullif(%s, 0))" % (e("int"), e("int")),
+                             "(%s / nullif(%s, 0))" % (e("int"), e("int")), "position(%s in %s)" % (e("text"), e("text")),
+                             "greatest(%s, %s)" % (e("int"), e("int")), "least(%s, %s)" % (e("int"), e("int")),
+                             "sign(%s)::int" % e("int"), "(%s - %s)" % (e("date"), e("date"))])
         if ty == "bigint":
-            return r.choice(["(%s + %s)" % (e("bigint"), e("int")), "%s::bigint" % e("int"),
+            return r.choice(["(%s + %s)" % (e("bigint"), e("int")), "(%s)::bigint" % e("int"),
                              "(%s * 2)" % e("bigint")])
         if ty == "numeric":
             return r.choice(["(%s + %s)" % (e("numeric"), e("numeric")), "(%s * 1.5)" % e("int"),
                              "round(%s, 1)" % e("numeric"), "(%s / nullif(%s, 0))" % (e("numeric"), e("int")),
-                             "abs(%s)" % e("numeric"), "%s::numeric" % e("bigint")])
+                             "abs(%s)" % e("numeric"), "(%s)::numeric" % e("bigint"),
+                             "trunc(%s)" % e("numeric"), "ceil(%s)" % e("numeric"), "floor(%s)" % e("numeric"),
+                             "mod(%s, 3)" % e("numeric"), "(%s - %s)" % (e("numeric"), e("int")),
+                             "(%s)::numeric(6,1)" % e("numeric")])
         if ty == "text":
             return r.choice(["upper(%s)" % e("text"), "lower(%s)" % e("text"), "(%s || %s)" % (e("text"), e("text")),
-                             "substr(%s, 1, 2)" % e("text"), "%s::text" % e("int"),
-                             "coalesce(%s, 'none')" % e("text")])
+                             "substr(%s, 1, 2)" % e("text"), "(%s)::text" % e("int"),
+                             "coalesce(%s, 'none')" % e("text"), "replace(%s, 'a', 'Q')" % e("text"),
+                             "trim(%s)" % e("text"), "concat(%s, '-', %s)" % (e("text"), e("int")),
+                             "(%s)::text" % e("date"), "(%s)::text" % e("numeric"), "(%s)::text" % e("bool"),
+                             "lpad(%s, 4, '*')" % e("text"), "left(%s, 1)" % e("text")])
         if ty == "date":
-            return r.choice(["(%s + %s)" % (e("date"), e("int")), "(%s - 1)" % e("date")])
-        return self.predicate(scope, d, subq)
+            return r.choice(["(%s + %s)" % (e("date"), e("int")), "(%s - 1)" % e("date"),
+                             "greatest(%s, %s)" % (e("date"), e("date"))])
+        return "(%s)" % self.predicate(scope, d, subq)
 
     def predicate(self, scope, depth, subq=True):
         r = self.r
@@ -242,7 +269,10 @@ class Gen:
         if pick < 0.75:
             ty = r.choice(list(TYPE_OID))
             return "%s IS DISTINCT FROM %s" % (e(ty), e(ty))
-        if subq and pick < 0.88 and self.tables:
+        if pick < 0.78:
+            a, b = r.sample(NUMERIC, 2)
+            return "%s %s %s" % (e(a), r.choice(["=", "<", ">="]), e(b))
+        if subq and pick < 0.9 and self.tables:
             return self.sublink_pred(scope, depth)
         ref = self.colref(scope, "bool")
         return ref or r.choice(["true", "false"])
@@ -281,6 +311,11 @@ class Gen:
             return "%sEXISTS (SELECT 1 FROM %s AS %s%s)" % (r.choice(["", "NOT "]), name, a,
                                                              self.correlation(inner, scope, depth))
         ty = r.choice([t for _, _, t in inner])
+        if r.random() < 0.3:
+            return "%s %s %s (SELECT %s FROM %s AS %s%s)" % (self.expr(scope, ty, depth, False),
+                                                             r.choice(["=", "<>", "<", ">="]), r.choice(["ANY", "ALL"]),
+                                                             self.colref(inner, ty), name, a,
+                                                             self.correlation(inner, scope, depth))
         return "%s %sIN (SELECT %s FROM %s AS %s%s)" % (self.expr(scope, ty, depth, False), r.choice(["", "NOT "]),
                                                         self.colref(inner, ty), name, a,
                                                         self.correlation(inner, scope, depth))
@@ -317,7 +352,12 @@ class Gen:
             ref = self.colref(scope, ty)
             if ref:
                 opts += ["min(%s)" % ref, "max(%s)" % ref]
-        return r.choice(opts) if opts else None
+        if not opts:
+            return None
+        a = r.choice(opts)
+        if r.random() < 0.15:
+            a += " FILTER (WHERE %s)" % self.predicate(scope, 1, False)
+        return a
 
     def window(self, scope):
         r = self.r
@@ -377,10 +417,13 @@ class Gen:
         r = self.r
         text, a, cols = self.from_item(depth, ctes)
         scope = [(a, c, t) for c, t in cols]
-        for _ in range(r.choice([0, 0, 1, 1, 2])):
+        njoins = r.choice([0, 0, 1, 1, 2])
+        for j in range(njoins):
             t2, a2, cols2 = self.from_item(depth, ctes)
             right = [(a2, c, t) for c, t in cols2]
-            kind = r.choice(["JOIN", "LEFT JOIN", "RIGHT JOIN", "FULL JOIN", "CROSS JOIN", ","])
+            # A comma binds looser than JOIN: only the last item may follow one.
+            kinds = ["JOIN", "LEFT JOIN", "RIGHT JOIN", "FULL JOIN", "CROSS JOIN"] + ([","] if j == njoins - 1 else [])
+            kind = r.choice(kinds)
             on = None
             if kind not in ("CROSS JOIN", ","):
                 for ty in r.sample(list(TYPE_OID), len(TYPE_OID)):
@@ -395,6 +438,8 @@ class Gen:
             self.features.add({"JOIN": "join", "CROSS JOIN": "cross_join", ",": "cross_join"}.get(kind, "outer_join"))
             if kind == ",":
                 text = "%s, %s" % (text, t2)
+            elif on and r.random() < 0.3 and using(scope, right):
+                text = "%s %s %s USING (%s)" % (text, kind, t2, using(scope, right))
             else:
                 text = "%s %s %s%s" % (text, kind, t2, " ON " + on if on else "")
             scope = scope + right
@@ -487,7 +532,10 @@ class Gen:
             if r.random() < 0.4:
                 order += " OFFSET %d" % r.randint(0, 2)
         names = ["c%d" % i for i in range(n)]
-        sel = ", ".join("%s AS %s" % (e, c) for (e, _), c in zip(items, names))
+        if top and r.random() < 0.3 and not types:
+            sel = ", ".join(e for e, _ in items)   # PostgreSQL's names for them (FigureColname)
+        else:
+            sel = ", ".join("%s AS %s" % (e, c) for (e, _), c in zip(items, names))
         sql = "%sSELECT %s%s FROM %s%s%s%s%s" % (with_sql, distinct, sel, from_sql, where, group, having, order)
         return sql, [(c, t) for c, (_, t) in zip(names, items)]
 
@@ -495,7 +543,9 @@ class Gen:
         """A top-level query, the operators it uses, and whether its order is fixed."""
         self.features = set()
         self.top_ordered = False
+        self.fault_rate = 0.004
         sql, _ = self.select(self.r.choice([0, 1, 1, 1, 2, 2, 3]), top=self.r.random() < 0.3)
+        self.fault_rate = 0.0
         return sql, set(self.features), self.top_ordered
 
 
@@ -504,6 +554,9 @@ class Gen:
 def answer(conn, sql):
     res = conn.exec_(sql.encode())
     st = res.status
+    if os.environ.get("GEN_TRACE") and st == pq.ExecStatus.FATAL_ERROR:
+        sys.stderr.write("%s %s\n" % ((res.error_field(pq.DiagnosticField.SQLSTATE) or b"").decode(),
+                                      (res.error_field(pq.DiagnosticField.MESSAGE_PRIMARY) or b"").decode()))
     if st == pq.ExecStatus.TUPLES_OK:
         cols = [(res.fname(i).decode(), res.ftype(i)) for i in range(res.nfields)]
         rows = [tuple(None if res.get_value(r, c) is None else res.get_value(r, c).decode()
