@@ -33,7 +33,7 @@ FUZZ_REPLAY := $(if $(wildcard server/srv_codec_fuzz.c),$(BUILD)/fuzz/replay_cod
                $(if $(wildcard plan/plan_codec.c),$(BUILD)/fuzz/replay_plan) \
                $(if $(wildcard server/srv_tls.c),$(BUILD)/fuzz/replay_tls)
 
-.PHONY: all run test check tsan fuzz soak bench setup setup-run clean deps deps-includes unit tools slt
+.PHONY: all run test check tsan fuzz soak bench setup setup-run clean deps deps-includes unit tools slt install deb
 
 all: $(BUILD)/eddy $(UNIT_BIN) $(TOOL_BIN) $(SLT_BIN) $(FUZZ_REPLAY)
 
@@ -155,6 +155,33 @@ soak: setup slt
 bench: setup
 	@$(MAKE) --no-print-directory $(BUILD)/eddy $(BUILD)/tools/seq_bench $(BUILD)/tools/zk_rtt
 	@BUILD=$(BUILD) tests/bench/run.sh
+
+# Installing: the binary, its man page (written from --help by
+# scripts/gen-man.sh) and a systemd unit naming the installed binary.
+# DESTDIR stages the files (the Debian package's rules use it).
+PREFIX     ?= /usr/local
+DESTDIR    ?=
+UNITDIR    ?= $(if $(filter /usr,$(PREFIX)),/lib/systemd/system,$(PREFIX)/lib/systemd/system)
+VERSION    := $(shell sed -n 's/^\#define EDDY_VERSION "\(.*\)"/\1/p' common/common.h)
+
+$(BUILD)/eddy.1: $(BUILD)/eddy scripts/gen-man.sh
+	scripts/gen-man.sh $(BUILD)/eddy > $@.tmp && mv $@.tmp $@
+
+$(BUILD)/eddy.service: packaging/eddy.service.in
+	@mkdir -p $(dir $@)
+	sed 's|@BINDIR@|$(PREFIX)/bin|g' $< > $@
+
+install: $(BUILD)/eddy $(BUILD)/eddy.1
+	@rm -f $(BUILD)/eddy.service
+	@$(MAKE) --no-print-directory PREFIX=$(PREFIX) $(BUILD)/eddy.service
+	install -D -m 755 $(BUILD)/eddy $(DESTDIR)$(PREFIX)/bin/eddy
+	install -D -m 644 $(BUILD)/eddy.1 $(DESTDIR)$(PREFIX)/share/man/man1/eddy.1
+	install -D -m 644 $(BUILD)/eddy.service $(DESTDIR)$(UNITDIR)/eddy.service
+
+# The Debian package (scripts/deb.sh: dpkg-buildpackage over debian/ in a copy
+# of the sources); the .deb lands in $(BUILD)/deb.
+deb:
+	@BUILD=$(BUILD) scripts/deb.sh
 
 clean:
 	rm -rf build

@@ -20,50 +20,77 @@ static void usage(FILE *f)
             "eddy %s: a streaming SQL server that speaks PostgreSQL's wire protocol\n"
             "\n"
             "usage: eddy [options]\n"
+            "\n"
+            "Where options come from:\n"
+            "  --config FILE               read options from FILE: \"key = value\" lines (key: an option's\n"
+            "                              name without --, as listen = 127.0.0.1:6875), # comments\n"
+            "      Every option that takes a value can also be an EDDY_* environment variable, named\n"
+            "      after it upper-cased with _ for - (EDDY_LISTEN, EDDY_WORKERS; EDDY_CONFIG names\n"
+            "      the file). Precedence: command line > environment > config file > defaults.\n"
+            "\n"
+            "Network:\n"
             "  --listen HOST:PORT          address to listen on (default 127.0.0.1:6875)\n"
-            "  --workers N                 dataflow workers (default: online CPUs)\n"
             "  --io-threads N              network event loops (default: online CPUs)\n"
+            "  --max-connections N         clients beyond N get 53300 (default 4096)\n"
+            "  --auth-timeout-ms N         time allowed for startup and authentication (default 60000)\n"
+            "\n"
+            "Authentication and TLS:\n"
+            "  --auth trust|password|scram|cert  client authentication (default trust; cert: a client\n"
+            "                              certificate signed by --tls-ca whose CN is the user name)\n"
+            "  --users FILE                user:SCRAM-SHA-256$... lines for password/scram\n"
+            "  --tls-cert FILE             TLS: PEM certificate chain (with --tls-key; read again on SIGHUP)\n"
+            "  --tls-key FILE              TLS: private key of mode 0600 (read again on SIGHUP)\n"
+            "  --tls-ca FILE               PEM roots that client certificates must chain to\n"
+            "  --tls-mode allow|require    require: clients in clear are refused with 28000 (default allow)\n"
+            "  --hash-password             read a password on stdin, print its SCRAM verifier, exit\n"
+            "\n"
+            "Catalog and cluster:\n"
             "  --zookeeper HOSTS/CHROOT    durable catalog in ZooKeeper, shared by every eddy that names it\n"
             "                              (HOST:PORT[,HOST:PORT...][/CHROOT]; default: embedded catalog)\n"
             "  --zookeeper-auth-file FILE  digest credentials for ZooKeeper (mode 0600): a line user:password,\n"
             "                              optionally \"read-only user:password\"; every znode eddy creates is\n"
             "                              CREATOR_ALL for them (plus READ for the read-only identity)\n"
             "  --zookeeper-lock-acls       set that ACL on every znode of the chroot (an existing open catalog), exit\n"
+            "  --cluster NAME              worker cluster this process owns or stands by for\n"
+            "                              (with --zookeeper; default 'default')\n"
             "  --zookeeper-session-timeout-ms N  ZooKeeper session timeout asked for (default 10000)\n"
             "  --zookeeper-connect-timeout-ms N  start-up: wait this long for ZooKeeper (default 10000)\n"
             "  --ddl-timeout-ms N          DDL the catalog store cannot commit fails with 57P03 after N ms\n"
+            "                              (default 10000)\n"
             "  --name-recheck-timeout-ms N cluster mode: a name missing here waits up to N ms for newer DDL\n"
             "                              (default 2000)\n"
+            "  --data-dir DIR              local state directory (accepted; unused: state is in memory)\n"
+            "\n"
+            "Workers:\n"
+            "  --workers N                 dataflow workers (default: online CPUs)\n"
+            "  --worker-queue-max N        commands waiting per worker before worker 0 holds back (default 1024)\n"
+            "  --ddl-apply-timeout-ms N    how long DDL waits for every worker to apply it (default 30000)\n"
+            "  --write-retries N           runs of an UPDATE or DELETE whose rows changed meanwhile,\n"
+            "                              before 40001 (default 100)\n"
+            "  --txn-write-rows-max N      rows one transaction may change before its COMMIT (default 1000000)\n"
+            "  --command-history-max N     sequenced commands kept for eddy_internal, per worker too (default 10000)\n"
+            "  --tick-interval-ms N        worker 0 sequences a Tick (logical time) every N ms; 0: none (default 0)\n"
             "  --ddl-spin-us N             a loop whose DDL is on its way polls N us instead of sleeping\n"
             "                              (default 1000; 0: sleep at once)\n"
             "  --worker-spin-us N          a worker (and the ZooKeeper thread) polls N us for more work after\n"
             "                              some, before sleeping (default 1000; 0: sleep at once)\n"
-            "  --cluster NAME              worker cluster this process owns or stands by for (with --zookeeper; default 'default')\n"
-            "  --data-dir DIR              local state directory (default: memory only)\n"
-            "  --auth trust|password|scram|cert  client authentication (default trust; cert: a client\n"
-            "                              certificate signed by --tls-ca whose CN is the user name)\n"
-            "  --users FILE                user:SCRAM-SHA-256$... lines for password/scram\n"
-            "  --tls-cert FILE --tls-key FILE  TLS (PEM certificate chain, private key of mode 0600);\n"
-            "                              both are read again on SIGHUP\n"
-            "  --tls-ca FILE               PEM roots that client certificates must chain to\n"
-            "  --tls-mode allow|require    require: clients in clear are refused with 28000 (default allow)\n"
-            "  --log-level error|warn|info|debug\n"
-            "  --max-connections N         clients beyond N get 53300 (default 4096)\n"
+            "\n"
+            "Limits:\n"
             "  --message-max-bytes N       largest frontend message (default 67108864)\n"
             "  --auth-message-max-bytes N  largest message before authentication (default 10000)\n"
             "  --output-max-bytes N        unsent output at which a client stops being read (default 1048576)\n"
             "  --result-max-bytes N        unsent or suspended result of one statement (default 67108864)\n"
-            "  --auth-timeout-ms N         time allowed for startup and authentication (default 60000)\n"
-            "  --worker-queue-max N        commands waiting per worker before worker 0 holds back (default 1024)\n"
-            "  --ddl-apply-timeout-ms N    how long DDL waits for every worker to apply it (default 30000)\n"
-            "  --write-retries N           runs of an UPDATE or DELETE whose rows changed meanwhile, before 40001 (default 100)\n"
-            "  --txn-write-rows-max N      rows one transaction may change before its COMMIT (default 1000000)\n"
             "  --copy-max-bytes N          input one COPY FROM STDIN may send (default 1073741824)\n"
-            "  --command-history-max N     sequenced commands kept for eddy_internal, per worker too (default 10000)\n"
-            "  --tick-interval-ms N        worker 0 sequences a Tick (logical time) every N ms; 0: none (default 0)\n"
-            "  --fault-worker-delay-ms N   fault testing: workers other than 0 sleep N ms before each batch (default 0)\n"
-            "  --hash-password             read a password on stdin, print its SCRAM verifier\n"
-            "  --help, --version\n",
+            "\n"
+            "Logging:\n"
+            "  --log-level error|warn|info|debug  least severe level logged, to stderr (default warn)\n"
+            "\n"
+            "Testing:\n"
+            "  --fault-worker-delay-ms N   workers other than 0 sleep N ms before each batch (default 0)\n"
+            "\n"
+            "Other:\n"
+            "  --help                      print this and exit\n"
+            "  --version                   print the version and exit\n",
             EDDY_VERSION);
 }
 
@@ -102,7 +129,7 @@ enum {
     OPT_OUT_MAX, OPT_RESULT_MAX, OPT_AUTH_TIMEOUT, OPT_WORKER_QUEUE_MAX, OPT_DDL_APPLY_TIMEOUT, OPT_WRITE_RETRIES, OPT_TXN_WRITE_ROWS_MAX, OPT_COPY_MAX,
     OPT_COMMAND_HISTORY_MAX, OPT_HASH, OPT_HELP, OPT_VERSION, OPT_ZK_SESSION_TIMEOUT,
     OPT_ZK_CONNECT_TIMEOUT, OPT_DDL_TIMEOUT, OPT_NAME_RECHECK_TIMEOUT, OPT_DDL_SPIN, OPT_WORKER_SPIN, OPT_WORKER_DELAY, OPT_TICK_INTERVAL,
-    OPT_TLS_CA, OPT_TLS_MODE, OPT_ZK_AUTH_FILE, OPT_ZK_LOCK_ACLS,
+    OPT_TLS_CA, OPT_TLS_MODE, OPT_ZK_AUTH_FILE, OPT_ZK_LOCK_ACLS, OPT_CONFIG,
 };
 
 /*
@@ -162,16 +189,21 @@ int main(int argc, char **argv)
         {"tls-mode", required_argument, NULL, OPT_TLS_MODE},
         {"zookeeper-auth-file", required_argument, NULL, OPT_ZK_AUTH_FILE},
         {"zookeeper-lock-acls", no_argument, NULL, OPT_ZK_LOCK_ACLS},
+        {"config", required_argument, NULL, OPT_CONFIG},
         {NULL, 0, NULL, 0},
     };
     srv_config_t cfg;
     srv_config_default(&cfg);
     long long v;
     bool lock_acls = false;
-    int o;
-    while ((o = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+    int o, at = -1;
+    if (!srv_options_gather(argc, argv, opts, &argc, &argv))
+        return 2;
+    while ((o = getopt_long(argc, argv, "", opts, &at)) != -1) {
         bool ok = true;
         switch (o) {
+        case OPT_CONFIG:
+            break;   /* read by srv_options_gather */
         case OPT_LISTEN:
             ok = parse_listen(optarg, &cfg);
             break;
@@ -327,7 +359,8 @@ int main(int argc, char **argv)
             return 2;
         }
         if (!ok) {
-            fprintf(stderr, "eddy: invalid value for --%s: \"%s\"\n", opts[o - OPT_LISTEN].name, optarg);
+            fprintf(stderr, "eddy: invalid value for --%s: \"%s\"%s\n", opts[at].name, optarg,
+                    srv_options_origin(optind - 1));
             return 2;
         }
     }

@@ -75,6 +75,14 @@ void srv_crash_install(void);
 
 /* --zookeeper-lock-acls: sets the credentials' ACL on the whole chroot; the exit status. */
 int srv_zk_lock_acls(const srv_config_t *cfg);
+
+/* srv_options.c: the options of --config FILE and EDDY_* variables, then the command line's, as one
+ * vector for getopt_long (a later one wins); false (said on stderr) when the file cannot be used. */
+struct option;
+bool srv_options_gather(int argc, char **argv, const struct option *opts, int *argc_out, char ***argv_out);
+/* " (from FILE:LINE)" or " (from $EDDY_X)" for argument index of that vector; "" for the command line. */
+const char *srv_options_origin(int index);
+
 /* --hash-password: reads one password line from in, prints a SCRAM verifier to out. */
 int srv_hash_password(FILE *in, FILE *out);
 

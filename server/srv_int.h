@@ -417,6 +417,9 @@ void srv_exec_conn_free(srv_conn_t *c);
 /* srv_listen.c: a stopping loop finishes once its last connection is gone. */
 void srv_loop_conn_gone(srv_loop_t *lp);
 
+/* srv_notify.c: a state line ("READY=1") for the service manager, if one listens. */
+void srv_notify(const char *state);
+
 /* srv_stmt.c: statements and portals (see there). */
 void srv_cols_build(srv_conn_t *c, const pln_stmt_t *st, cm_arena_t *a, srv_cols_t *out);
 void srv_cols_put_row_description(cm_buf_t *out, const srv_cols_t *cols, const int16_t *formats);

@@ -153,6 +153,7 @@ static void srv__signal_cb(uv_signal_t *s, int signum)
 {
     srv_server_t *srv = s->data;
     cm_log_info("received signal %d, shutting down", signum);
+    srv_notify("STOPPING=1");
     srv__stop_all(srv);
 }
 
@@ -346,6 +347,8 @@ int srv_run(const srv_config_t *cfg)
     uv_thread_create(&srv->acceptor, srv__acceptor_thread, srv);
     cm_log_info("eddy %s listening on %s:%d with %d I/O threads", EDDY_VERSION, cfg->listen_host,
                 cfg->listen_port, srv->nloops);
+    /* The catalog is loaded, the workers run and clients are accepted. */
+    srv_notify("READY=1");
     uv_run(&lp0->uv, UV_RUN_DEFAULT);
     for (int i = 1; i < srv->nloops; i++)
         uv_thread_join(&srv->loops[i].thread);
