@@ -196,9 +196,19 @@ typedef enum cm_log_level {
     CM_LOG_DEBUG,
 } cm_log_level_t;
 
+/* A line per event: ts=... level=... msg="..." then key=value fields, or the same as one JSON object. */
+typedef enum cm_log_format {
+    CM_LOG_TEXT = 0,
+    CM_LOG_JSON,
+} cm_log_format_t;
+
 extern cm_log_level_t cm_log_level;
+extern cm_log_format_t cm_log_format;
 bool cm_log_level_parse(const char *name, cm_log_level_t *out);
+bool cm_log_format_parse(const char *name, cm_log_format_t *out);
 void cm_log(cm_log_level_t level, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* One event with fields: kv holds nkv (key, value) pairs of strings. */
+void cm_log_fields(cm_log_level_t level, const char *msg, const char *const *kv, size_t nkv);
 #define cm_log_error(...) cm_log(CM_LOG_ERROR, __VA_ARGS__)
 #define cm_log_warn(...) cm_log(CM_LOG_WARN, __VA_ARGS__)
 #define cm_log_info(...) do { if (cm_log_level >= CM_LOG_INFO) cm_log(CM_LOG_INFO, __VA_ARGS__); } while (0)

@@ -82,8 +82,15 @@ static void usage(FILE *f)
             "  --result-max-bytes N        unsent or suspended result of one statement (default 67108864)\n"
             "  --copy-max-bytes N          input one COPY FROM STDIN may send (default 1073741824)\n"
             "\n"
-            "Logging:\n"
+            "Logging and operation:\n"
             "  --log-level error|warn|info|debug  least severe level logged, to stderr (default warn)\n"
+            "  --log-format text|json      a line per event: ts=... level=... msg=\"...\" key=value fields,\n"
+            "                              or one JSON object (default text)\n"
+            "  --log-slow-statements-ms N  log (warn) every Query or extended-protocol group up to Sync\n"
+            "                              that takes N ms or more, with its text; -1: none (default -1)\n"
+            "  --shutdown-timeout-ms N     SIGTERM/SIGINT: stop accepting, let running statements answer for\n"
+            "                              up to N ms, then end every session with 57P01 (default 10000)\n"
+            "      Readiness goes to systemd (Type=notify) through $NOTIFY_SOCKET when it is set.\n"
             "\n"
             "Testing:\n"
             "  --fault-worker-delay-ms N   workers other than 0 sleep N ms before each batch (default 0)\n"
@@ -129,7 +136,7 @@ enum {
     OPT_OUT_MAX, OPT_RESULT_MAX, OPT_AUTH_TIMEOUT, OPT_WORKER_QUEUE_MAX, OPT_DDL_APPLY_TIMEOUT, OPT_WRITE_RETRIES, OPT_TXN_WRITE_ROWS_MAX, OPT_COPY_MAX,
     OPT_COMMAND_HISTORY_MAX, OPT_HASH, OPT_HELP, OPT_VERSION, OPT_ZK_SESSION_TIMEOUT,
     OPT_ZK_CONNECT_TIMEOUT, OPT_DDL_TIMEOUT, OPT_NAME_RECHECK_TIMEOUT, OPT_DDL_SPIN, OPT_WORKER_SPIN, OPT_WORKER_DELAY, OPT_TICK_INTERVAL,
-    OPT_TLS_CA, OPT_TLS_MODE, OPT_ZK_AUTH_FILE, OPT_ZK_LOCK_ACLS, OPT_CONFIG,
+    OPT_TLS_CA, OPT_TLS_MODE, OPT_ZK_AUTH_FILE, OPT_ZK_LOCK_ACLS, OPT_CONFIG, OPT_SHUTDOWN_TIMEOUT, OPT_LOG_FORMAT, OPT_LOG_SLOW,
 };
 
 /*
@@ -190,6 +197,9 @@ int main(int argc, char **argv)
         {"zookeeper-auth-file", required_argument, NULL, OPT_ZK_AUTH_FILE},
         {"zookeeper-lock-acls", no_argument, NULL, OPT_ZK_LOCK_ACLS},
         {"config", required_argument, NULL, OPT_CONFIG},
+        {"shutdown-timeout-ms", required_argument, NULL, OPT_SHUTDOWN_TIMEOUT},
+        {"log-format", required_argument, NULL, OPT_LOG_FORMAT},
+        {"log-slow-statements-ms", required_argument, NULL, OPT_LOG_SLOW},
         {NULL, 0, NULL, 0},
     };
     srv_config_t cfg;
@@ -204,6 +214,17 @@ int main(int argc, char **argv)
         switch (o) {
         case OPT_CONFIG:
             break;   /* read by srv_options_gather */
+        case OPT_SHUTDOWN_TIMEOUT:
+            ok = parse_size(optarg, 0, 3600000, &v);
+            cfg.shutdown_timeout_ms = (int)v;
+            break;
+        case OPT_LOG_FORMAT:
+            ok = cm_log_format_parse(optarg, &cm_log_format);
+            break;
+        case OPT_LOG_SLOW:
+            ok = parse_size(optarg, -1, 3600000, &v);
+            cfg.log_slow_statements_ms = (int)v;
+            break;
         case OPT_LISTEN:
             ok = parse_listen(optarg, &cfg);
             break;

@@ -52,6 +52,8 @@ typedef struct srv_config {
     int64_t txn_write_rows_max;       /* rows a transaction (or one COPY) may change before its COMMIT */
     size_t copy_max_bytes;            /* input one COPY FROM STDIN may send (its rows are held until its end) */
     int fault_worker_delay_ms;        /* fault testing: workers but 0 sleep this long before each batch */
+    int shutdown_timeout_ms;          /* SIGTERM: running statements may finish for this long */
+    int log_slow_statements_ms;       /* a statement running this long is logged; -1: none */
     /* The catalog store: embedded unless `zookeeper` is set. */
     const char *zookeeper;            /* "host:port[,host:port...][/chroot]" */
     int zk_session_timeout_ms;        /* asked of ZooKeeper (it grants 2 to 20 ticks) */

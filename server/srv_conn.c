@@ -17,6 +17,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <unistd.h>
 
 static void srv__conn_process(srv_conn_t *c);
@@ -148,6 +149,45 @@ static size_t srv__conn_consume(srv_conn_t *c, const uint8_t *p, size_t n)
     return used;
 }
 
+/* A statement's clock starts at its Query, or at the first Parse, Bind or Execute after a Sync;
+ * its text is the Query's or Parse's SQL, or the prepared statement a Bind names. */
+static void srv__conn_stmt_begin(srv_conn_t *c, const srv_frame_t *f)
+{
+    c->stmt_start_us = cm_now_mono_us();
+    const char *body = (const char *)f->body;
+    size_t blen = f->body_len;
+    const char *what = "";
+    if (f->type == 'P' || f->type == 'B') {
+        /* Parse: name, SQL. Bind: portal, statement name. */
+        size_t skip = strnlen(body, blen);
+        skip = skip < blen ? skip + 1 : blen;
+        if (f->type == 'B')
+            what = "(prepared statement) ";
+        body += skip;
+        blen -= skip;
+    } else if (f->type == 'E') {
+        what = "(portal) ";
+    }
+    size_t n = strnlen(body, blen);
+    snprintf(c->stmt_text, sizeof c->stmt_text, "%s%.*s", what, (int)n, body);
+}
+
+void srv_conn_stmt_end(srv_conn_t *c)
+{
+    if (c->stmt_start_us == 0)
+        return;
+    int64_t us = cm_now_mono_us() - c->stmt_start_us;
+    c->stmt_start_us = 0;
+    int limit = c->lp->srv->cfg.log_slow_statements_ms;
+    if (limit < 0 || us < (int64_t)limit * 1000)
+        return;
+    char ms[32], pid[16];
+    snprintf(ms, sizeof ms, "%.3f", (double)us / 1000.0);
+    snprintf(pid, sizeof pid, "%d", (int)c->cancel.pid);
+    const char *kv[] = {"duration_ms", ms, "conn", pid, "user", c->user != NULL ? c->user : "", "statement", c->stmt_text};
+    cm_log_fields(CM_LOG_WARN, "slow statement", kv, CM_ARRAY_LEN(kv) / 2);
+}
+
 static size_t srv__conn_consume_frames(srv_conn_t *c, const uint8_t *p, size_t n)
 {
     const srv_config_t *cfg = &c->lp->srv->cfg;
@@ -204,6 +244,9 @@ static size_t srv__conn_consume_frames(srv_conn_t *c, const uint8_t *p, size_t n
                 size_t blen = f.type == 'Q' ? strnlen(body, f.body_len) : f.body_len;
                 srv_crash_note(f.type == 'Q' ? "" : "(Parse) ", body, blen);
             }
+            if (cfg->log_slow_statements_ms >= 0 && c->stmt_start_us == 0 &&
+                (f.type == 'Q' || f.type == 'P' || f.type == 'B' || f.type == 'E'))
+                srv__conn_stmt_begin(c, &f);
             srv_exec_message(c, &f);
             srv_crash_note_clear();
             if (c->frame_again) {
@@ -242,9 +285,17 @@ void srv_conn_input(srv_conn_t *c, const uint8_t *p, size_t n)
     }
 }
 
+static void srv__conn_really_close(srv_conn_t *c);
+
 static void srv__conn_read_cb(uv_stream_t *s, ssize_t nread, const uv_buf_t *buf)
 {
     srv_conn_t *c = s->data;
+    if (c->lingering) {
+        /* What a client sends after its FATAL is dropped; its close ends the connection. */
+        if (nread < 0)
+            srv__conn_really_close(c);
+        return;
+    }
     if (nread < 0) {
         /* EOF during authentication is normal: psql reconnects after a prompt. */
         srv__conn_read_stop(c);
@@ -291,12 +342,34 @@ static void srv__conn_process(srv_conn_t *c)
 
 void srv_conn_resume(srv_conn_t *c)
 {
-    srv__conn_process(c);
+    if (!srv_loop_conn_resumed(c))
+        srv__conn_process(c);
 }
 
 /* ------------------------------------------------------------ writing */
 
 static void srv__conn_really_close(srv_conn_t *c);
+
+/*
+ * While the server stops, a session's FATAL 57P01 often follows the answer to
+ * its statement at once, and the client may already be sending the next one.
+ * Closing a socket that holds unread input sends a reset, and a reset makes
+ * the client's kernel drop what it had not read yet, the FATAL with it: the
+ * client would see a connection cut instead of 57P01. So the server only
+ * half-closes (the FATAL, then FIN) and reads on, dropping the input, until
+ * the client closes; a client that never does is cut off when the shutdown
+ * timeout has passed (srv_listen.c).
+ */
+static bool srv__conn_linger(srv_conn_t *c)
+{
+    uv_os_fd_t fd;
+    if (uv_fileno((uv_handle_t *)&c->tcp, &fd) != 0 || shutdown(fd, SHUT_WR) != 0)
+        return false;
+    c->lingering = true;
+    if (!c->reading && uv_read_start((uv_stream_t *)&c->tcp, srv__conn_alloc_cb, srv__conn_read_cb) == 0)
+        c->reading = true;
+    return c->reading;
+}
 
 static void srv__conn_write_cb(uv_write_t *req, int status)
 {
@@ -369,8 +442,11 @@ void srv_conn_flush(srv_conn_t *c)
         c->paused_output = true;
         srv__conn_read_stop(c);
     }
-    if (c->state == SRV_CONN_CLOSING && !c->writing && c->out.len == 0 && send->len == 0)
+    if (c->state == SRV_CONN_CLOSING && !c->writing && c->out.len == 0 && send->len == 0 && !c->lingering) {
+        if (c->lp->stopping && c->tls == NULL && srv__conn_linger(c))
+            return;
         srv__conn_really_close(c);
+    }
 }
 
 /* ------------------------------------------------------------ errors */

@@ -47,6 +47,7 @@ void srv__ready(srv_conn_t *c)
 {
     srv_session_report(&c->sess, &c->out, false);
     srv_put_ready_for_query(&c->out, c->xact);
+    srv_conn_stmt_end(c);
     cm_arena_reset(&c->arena);
 }
 

@@ -84,6 +84,7 @@ struct srv_loop {
     int nhandoff;
     bool stop;
     bool stopping;                  /* this loop has begun closing everything */
+    int64_t stop_deadline_us;       /* stopping: statements still running then get 57P01 */
     srv_conn_t *conns;              /* every open connection of this loop */
     /* When the loop began the callback it is in (cm_now_mono_us), 0 between callbacks:
      * the acceptor hands new connections to loops that are not stuck in a statement. */
@@ -334,7 +335,10 @@ struct srv_conn {
     bool over_limit;            /* beyond max_connections: refuse at startup */
     bool counted;
     bool handle_closed;         /* the close callback ran */
+    bool lingering;             /* stopping: FATAL sent and write side shut, reading until the client closes */
     int64_t auth_deadline_us;
+    int64_t stmt_start_us;      /* --log-slow-statements-ms: when the Query or Parse..Sync began; 0: none */
+    char stmt_text[256];        /* its first bytes, for the log line */
     cm_buf_t in;                /* an incomplete message carried to the next read */
     cm_buf_t out;               /* output being built */
     cm_buf_t wbuf;              /* output being written */
@@ -416,6 +420,11 @@ void srv_exec_conn_free(srv_conn_t *c);
 
 /* srv_listen.c: a stopping loop finishes once its last connection is gone. */
 void srv_loop_conn_gone(srv_loop_t *lp);
+/* A connection whose statement ended goes on: true if the loop is stopping and it got its 57P01. */
+bool srv_loop_conn_resumed(srv_conn_t *c);
+
+/* srv_conn.c: a Query or extended-protocol group ended (ReadyForQuery): logged if it was slow. */
+void srv_conn_stmt_end(srv_conn_t *c);
 
 /* srv_notify.c: a state line ("READY=1") for the service manager, if one listens. */
 void srv_notify(const char *state);

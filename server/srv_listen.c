@@ -3,8 +3,9 @@
  * socket accepted on a thread of its own and handed round-robin to the loops
  * (a bounded queue plus uv_async_send, drained whole), past a loop that is
  * stuck in a long statement so that a CancelRequest reaches a free one, a
- * one-second housekeeping timer per loop, and the shutdown on SIGINT/SIGTERM: stop accepting, send every
- * client FATAL 57P01, close everything and return 0.
+ * one-second housekeeping timer per loop, and the shutdown on SIGINT/SIGTERM: stop accepting, let
+ * running statements answer (up to --shutdown-timeout-ms), send every client FATAL 57P01, close
+ * everything and return 0.
  *
  * Accept-and-hand-off rather than SO_REUSEPORT: the kernel's hash spreads a
  * handful of clients unevenly over two loops, round-robin does not.
@@ -53,6 +54,8 @@ void srv_config_default(srv_config_t *cfg)
     cfg->name_recheck_timeout_ms = 2000;
     cfg->ddl_spin_us = 1000;
     cfg->worker_spin_us = 1000;
+    cfg->shutdown_timeout_ms = 10000;
+    cfg->log_slow_statements_ms = -1;
 }
 
 /* ------------------------------------------------------------ shutdown */
@@ -68,20 +71,43 @@ static void srv__loop_close_handles(srv_loop_t *lp)
     srv_ddl_loop_close(lp);   /* after the catalog: its store's last answers end some operations */
 }
 
+/* SRV_STOP_TICK_MS: how often a stopping loop looks at what is left. */
+#define SRV_STOP_TICK_MS 50
+
+/*
+ * Stopping, as PostgreSQL's shutdown ends sessions: a session between
+ * statements gets FATAL 57P01 at once; one whose statement runs off the loop
+ * (BUSY: a write, a read on the workers, DDL) gets its answer first and the
+ * FATAL when it would go on (srv_loop_conn_resumed), or the FATAL alone once
+ * --shutdown-timeout-ms has passed.
+ */
+static void srv__tick_cb(uv_timer_t *t);
+
 static void srv__loop_begin_stop(srv_loop_t *lp)
 {
     if (lp->stopping)
         return;
     lp->stopping = true;
+    lp->stop_deadline_us = cm_now_mono_us() + (int64_t)lp->srv->cfg.shutdown_timeout_ms * 1000;
     for (srv_conn_t *c = lp->conns, *next; c != NULL; c = next) {
         next = c->next;
-        if (c->state == SRV_CONN_READY || c->state == SRV_CONN_BUSY || c->state == SRV_CONN_AUTH)
+        if (c->state == SRV_CONN_READY || c->state == SRV_CONN_AUTH)
             srv_conn_fatal(c, CM_ERRCODE_ADMIN_SHUTDOWN, "terminating connection due to administrator command");
-        else
+        else if (c->state != SRV_CONN_BUSY)
             srv_conn_close(c);
     }
     if (lp->conns == NULL)
         srv__loop_close_handles(lp);
+    else if (!uv_is_closing((uv_handle_t *)&lp->tick))
+        uv_timer_start(&lp->tick, srv__tick_cb, SRV_STOP_TICK_MS, SRV_STOP_TICK_MS);
+}
+
+bool srv_loop_conn_resumed(srv_conn_t *c)
+{
+    if (!c->lp->stopping || c->state != SRV_CONN_READY)
+        return false;
+    srv_conn_fatal(c, CM_ERRCODE_ADMIN_SHUTDOWN, "terminating connection due to administrator command");
+    return true;
 }
 
 void srv_loop_conn_gone(srv_loop_t *lp)
@@ -95,7 +121,18 @@ static void srv__tick_cb(uv_timer_t *t)
 {
     srv_loop_t *lp = t->data;
     if (lp->stopping) {
-        /* Clients that do not take their FATAL within a tick are cut off. */
+        /* Sessions between statements (one whose statement ended without going on) get their
+         * 57P01 now, running ones once the time is up; clients that have not taken their FATAL
+         * a tick after that are cut off. */
+        int64_t now = cm_now_mono_us();
+        bool late = now >= lp->stop_deadline_us;
+        for (srv_conn_t *c = lp->conns, *next; c != NULL; c = next) {
+            next = c->next;
+            if (c->state == SRV_CONN_READY || c->state == SRV_CONN_AUTH || (late && c->state == SRV_CONN_BUSY))
+                srv_conn_fatal(c, CM_ERRCODE_ADMIN_SHUTDOWN, "terminating connection due to administrator command");
+        }
+        if (now < lp->stop_deadline_us + SRV_STOP_TICK_MS * 1000)
+            return;
         for (srv_conn_t *c = lp->conns, *next; c != NULL; c = next) {
             next = c->next;
             srv_conn_abort(c);
