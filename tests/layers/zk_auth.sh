@@ -54,7 +54,7 @@ for case in wrong missing; do
     start=$SECONDS
     if timeout 30 "$EDDY_BIN" "${args[@]}" >"$WORK/$case.log" 2>&1; then
         echo "not ok zk_auth_${case}_credentials_refused: eddy started"
-    elif grep -q 'not allowed to read the catalog at chroot "/secure"' "$WORK/$case.log" && ((SECONDS - start < 15)); then
+    elif grep -qE 'not allowed to read the catalog at chroot \\?"/secure\\?"' "$WORK/$case.log" && ((SECONDS - start < 15)); then
         echo "ok zk_auth_${case}_credentials_refused"
     else
         echo "not ok zk_auth_${case}_credentials_refused: $(grep -v '^$' "$WORK/$case.log" | tail -2)"
@@ -72,13 +72,13 @@ mark=$(log_mark)
 if eddy_start --zookeeper "$ZK_ADDR/open"; then
     psql_q "CREATE TABLE w (y int)" >/dev/null
     sleep 0.5
-    if log_since "$mark" | grep -q 'the catalog at chroot "/open" on .* has open ACLs'; then echo "ok zk_auth_open_acls_warned"; else
+    if log_since "$mark" | grep -qE 'the catalog at chroot \\?"/open\\?" on .* has open ACLs'; then echo "ok zk_auth_open_acls_warned"; else
         echo "not ok zk_auth_open_acls_warned: no warning in the log"; fi
     eddy_stop "$EDDY_PID"
     got=$(probe /open read,list,create)
     if [ "$got" = "read ZOK list ZOK create ZOK " ]; then echo "ok zk_auth_open_before_lock"; else echo "not ok zk_auth_open_before_lock: $got"; fi
     if out=$("$EDDY_BIN" --zookeeper "$ZK_ADDR/open" --zookeeper-auth-file "$WORK/auth" --zookeeper-lock-acls 2>&1) &&
-       grep -q 'locked [0-9]* znodes of the catalog at chroot "/open"' <<<"$out"; then
+       grep -qE 'locked [0-9]* znodes of the catalog at chroot \\?"/open\\?"' <<<"$out"; then
         echo "ok zk_auth_lock_acls"
     else
         echo "not ok zk_auth_lock_acls: $out"
