@@ -28,7 +28,15 @@ c = pq.PGconn.connect(b"host=127.0.0.1 port=%s user=postgres dbname=eddy" % sys.
 c.exec_(("SELECT count(*), '%s' FROM generate_series(1, 2000000000)" % sys.argv[2]).encode())
 PY
 client=$!
-sleep 1
+# Signal only once the statement is running: the server has then spent a
+# third of a second of CPU on it (an idle server spends none), however
+# long a loaded machine took to start the client.
+cpu() { awk '{print $14 + $15}' "/proc/$pid/stat"; }
+base=$(cpu)
+for _ in $(seq 300); do
+    (( $(cpu) - base >= 33 )) && break
+    sleep 0.1
+done
 kill -SEGV "$pid"
 wait "$pid"
 rc=$?
