@@ -131,6 +131,8 @@ struct df_reduce {
 };
 
 bool df__eval_keys(df_step_t *s, df_reduce_t *rd, const ty_datum_t *row, ty_datum_t *kv);
+/* Whether row passes x's FILTER (*in; true without one); false: evaluating it failed (s->err). */
+bool df__agg_filter(df_step_t *s, const df__agg_t *x, const ty_datum_t *row, bool *in);
 void df__accum_init(df_reduce_t *rd, df_node_t *n);
 void df__accum_free(df_reduce_t *rd);
 /* The touched groups of d (keys: group keys, values: input rows), and the global group if global. */

@@ -150,14 +150,11 @@ static void df__acc_group(df_step_t *s, df_node_t *n, const uint8_t *key, size_t
         bool ok = true;
         for (int i = 0; ok && i < rd->naggs; i++) {
             df__agg_t *x = &rd->aggs[i];
-            if (x->filter) {
-                ty_datum_t f;
-                memset(&f, 0, sizeof f);
-                if (!(ok = ty_expr_eval(x->filter, &s->ctx, vals, NULL, &f)))
-                    break;
-                if (f.isnull || !f.v.b)
-                    continue;
-            }
+            bool in;
+            if (!(ok = df__agg_filter(s, x, vals, &in)))
+                break;
+            if (!in)
+                continue;
             ty_datum_t arg;
             memset(&arg, 0, sizeof arg);
             if (x->nes > 0 && !(ok = ty_expr_eval(x->es[0], &s->ctx, vals, NULL, &arg)))

@@ -78,6 +78,19 @@ bool df__eval_keys(df_step_t *s, df_reduce_t *rd, const ty_datum_t *row, ty_datu
     return true;
 }
 
+bool df__agg_filter(df_step_t *s, const df__agg_t *x, const ty_datum_t *row, bool *in)
+{
+    *in = true;
+    if (x->filter == NULL)
+        return true;
+    ty_datum_t f;
+    memset(&f, 0, sizeof f);
+    if (!ty_expr_eval(x->filter, &s->ctx, row, NULL, &f))
+        return false;
+    *in = !f.isnull && f.v.b;
+    return true;
+}
+
 /*
  * The output row of the group at key in a snapshot (through cur, moving forward
  * only), added to bl with diff sign; a group that fails counts as an error of
@@ -113,14 +126,11 @@ static void df__group_out(df_step_t *s, df_node_t *n, df_scur_t *cur, const uint
                 count += m;
                 for (int i = 0; ok && i < rd->naggs; i++) {
                     df__agg_t *x = &rd->aggs[i];
-                    if (x->filter) {
-                        ty_datum_t f;
-                        memset(&f, 0, sizeof f);
-                        if (!(ok = ty_expr_eval(x->filter, &s->ctx, vals, NULL, &f)))
-                            break;
-                        if (f.isnull || !f.v.b)
-                            continue;
-                    }
+                    bool in;
+                    if (!(ok = df__agg_filter(s, x, vals, &in)))
+                        break;
+                    if (!in)
+                        continue;
                     int ne = x->nes < (int)(sizeof args / sizeof args[0]) ? x->nes : 0;
                     for (int e = 0; ok && e < ne; e++) {
                         memset(&args[e], 0, sizeof args[e]);
