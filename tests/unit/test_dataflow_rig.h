@@ -2,7 +2,8 @@
  * test_dataflow_rig.h: the rig the dataflow unit tests run commands through:
  * the workers and a sequencer on a loop thread of its own (as in the
  * server), over the in-memory catalog store of a test catalog; commands
- * submitted and waited for, and rows (a int4[, b text]) written with diffs.
+ * submitted and waited for, tables created, and rows (a int4[, b text])
+ * written with diffs.
  */
 #ifndef EDDY_TEST_DATAFLOW_RIG_H
 #define EDDY_TEST_DATAFLOW_RIG_H
@@ -131,6 +132,19 @@ static void write_rows(rig_t *r, uint64_t table, const char *constraint, const i
     df_reply_unref(rep);
     cm_buf_free(&body);
     cm_arena_free(&arena);
+}
+
+/* Commits CREATE TABLE name (public schema of database eddy) and returns its item. */
+static const cat_item_t *commit_table(tc_t *t, const char *name, const char *create_sql, const cat_column_t *cols,
+                                      uint32_t n)
+{
+    tc_begin(t);
+    char nb[64];
+    cat_item_def_t def = {.kind = CAT_ITEM_TABLE, .name = tc_qname(name, nb, sizeof nb), .create_sql = create_sql,
+                          .columns = cols, .ncolumns = n};
+    UNIT_CHECK(cat_plan_create_item(t->snap, &t->search, &def, false, t->last, &t->err));
+    UNIT_CHECK(tc_commit_change(t, t->last, "CREATE TABLE") == CAT_STORE_OK);
+    return cat_snap_item(t->snap, cat_snap_schema(t->snap, cat_snap_database(t->snap, "eddy"), "public"), name);
 }
 
 #endif

@@ -97,18 +97,6 @@ static char *read_rows(rig_t *r, const cat_item_t *table, int ncols, char *sqlst
     return out;
 }
 
-static const cat_item_t *commit_table(tc_t *t, const char *name, const char *create_sql, const cat_column_t *cols,
-                                      uint32_t n)
-{
-    tc_begin(t);
-    char nb[64];
-    cat_item_def_t def = {.kind = CAT_ITEM_TABLE, .name = tc_qname(name, nb, sizeof nb), .create_sql = create_sql,
-                          .columns = cols, .ncolumns = n};
-    UNIT_CHECK(cat_plan_create_item(t->snap, &t->search, &def, false, t->last, &t->err));
-    UNIT_CHECK(tc_commit_change(t, t->last, "CREATE TABLE") == CAT_STORE_OK);
-    return cat_snap_item(t->snap, cat_snap_schema(t->snap, cat_snap_database(t->snap, "eddy"), "public"), name);
-}
-
 static void check_rows(rig_t *r, const cat_item_t *table, int ncols, const char *want)
 {
     char st[6];
