@@ -14,23 +14,16 @@
  * changing ones only where it expects them refused.
  *   usage: zk_acl_probe HOST:PORT PATH ACTIONS [user:password]
  */
-#include <poll.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <zookeeper/zookeeper.h>
+
+#include "tests/tools/zk_poll.h"
 
 static int probe__rc;
 static bool probe__done;
-
-static double probe__now_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
-}
 
 static void probe__watch(zhandle_t *zh, int type, int state, const char *path, void *ctx)
 {
@@ -39,29 +32,7 @@ static void probe__watch(zhandle_t *zh, int type, int state, const char *path, v
 
 static bool probe__run(zhandle_t *zh)
 {
-    double end = probe__now_ms() + 5000;
-    while (!probe__done) {
-        int fd = -1, interest = 0;
-        struct timeval tv = {0, 0};
-        if (zookeeper_interest(zh, &fd, &interest, &tv) != ZOK && fd < 0)
-            return false;
-        struct pollfd p = {.fd = fd, .events = 0};
-        if (interest & ZOOKEEPER_READ)
-            p.events |= POLLIN;
-        if (interest & ZOOKEEPER_WRITE)
-            p.events |= POLLOUT;
-        int wait = (int)(tv.tv_sec * 1000 + tv.tv_usec / 1000);
-        int n = poll(&p, fd >= 0 ? 1 : 0, wait < 1 ? 1 : wait);
-        int ev = 0;
-        if (n > 0 && (p.revents & (POLLIN | POLLERR | POLLHUP)))
-            ev |= ZOOKEEPER_READ;
-        if (n > 0 && (p.revents & POLLOUT))
-            ev |= ZOOKEEPER_WRITE;
-        zookeeper_process(zh, ev);
-        if (probe__now_ms() > end)
-            return false;
-    }
-    return true;
+    return zk_poll_until(zh, &probe__done, 5000);
 }
 
 static void probe__void_done(int rc, const void *data)

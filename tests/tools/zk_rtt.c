@@ -10,24 +10,17 @@
  *   zk_rtt HOST:PORT/CHROOT [N]
  */
 #include <inttypes.h>
-#include <poll.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <zookeeper/zookeeper.h>
+
+#include "tests/tools/zk_poll.h"
 
 static bool connected;
 static int done_rc;
 static bool done;
-
-static double now_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
-}
 
 static void session_watch(zhandle_t *zh, int type, int state, const char *path, void *ctx)
 {
@@ -49,34 +42,6 @@ static void data_done(int rc, const char *value, int len, const struct Stat *sta
 static void string_done(int rc, const char *value, const void *data)
 {
     void_done(rc, data);
-}
-
-/* Runs the session until `*flag` or 5 s pass; false on timeout. */
-static bool run_until(zhandle_t *zh, bool *flag)
-{
-    double end = now_ms() + 5000;
-    while (!*flag) {
-        int fd = -1, interest = 0;
-        struct timeval tv = {0, 0};
-        if (zookeeper_interest(zh, &fd, &interest, &tv) != ZOK && fd < 0)
-            return false;
-        struct pollfd p = {.fd = fd, .events = 0};
-        if (interest & ZOOKEEPER_READ)
-            p.events |= POLLIN;
-        if (interest & ZOOKEEPER_WRITE)
-            p.events |= POLLOUT;
-        int wait = (int)(tv.tv_sec * 1000 + tv.tv_usec / 1000);
-        int n = poll(&p, fd >= 0 ? 1 : 0, wait < 1 ? 1 : wait);
-        int ev = 0;
-        if (n > 0 && (p.revents & (POLLIN | POLLERR | POLLHUP)))
-            ev |= ZOOKEEPER_READ;
-        if (n > 0 && (p.revents & POLLOUT))
-            ev |= ZOOKEEPER_WRITE;
-        zookeeper_process(zh, ev);
-        if (now_ms() > end)
-            return false;
-    }
-    return true;
 }
 
 static void ignore_data(int rc, const char *value, int len, const struct Stat *stat, const void *data)
@@ -107,7 +72,7 @@ static bool create_node(zhandle_t *zh, const char *path)
 {
     done = false;
     if (zoo_acreate(zh, path, "0", 1, &ZOO_OPEN_ACL_UNSAFE, 0, string_done, NULL) != ZOK ||
-        !run_until(zh, &done))
+        !zk_poll_until(zh, &done, 5000))
         return false;
     return done_rc == ZOK || done_rc == ZNODEEXISTS;
 }
@@ -130,7 +95,7 @@ int main(int argc, char **argv)
         *slash = 0;
         zhandle_t *root = zookeeper_init(hosts, session_watch, 10000, NULL, NULL, 0);
         connected = false;
-        if (root == NULL || !run_until(root, &connected) || !create_node(root, argv[1] + (slash - hosts))) {
+        if (root == NULL || !zk_poll_until(root, &connected, 5000) || !create_node(root, argv[1] + (slash - hosts))) {
             fprintf(stderr, "zk_rtt: cannot make %s\n", argv[1]);
             return 1;
         }
@@ -138,7 +103,7 @@ int main(int argc, char **argv)
     }
     connected = false;
     zhandle_t *zh = zookeeper_init(argv[1], session_watch, 10000, NULL, NULL, 0);
-    if (zh == NULL || !run_until(zh, &connected)) {
+    if (zh == NULL || !zk_poll_until(zh, &connected, 5000)) {
         fprintf(stderr, "zk_rtt: cannot connect to %s\n", argv[1]);
         return 1;
     }
@@ -154,13 +119,13 @@ int main(int argc, char **argv)
     /* Warm-up and gets. */
     for (int i = 0; i < n + 100; i++) {
         done = false;
-        double t0 = now_ms();
-        if (zoo_aget(zh, "/head", 0, data_done, NULL) != ZOK || !run_until(zh, &done) || done_rc != ZOK) {
+        double t0 = zk_poll_now_ms();
+        if (zoo_aget(zh, "/head", 0, data_done, NULL) != ZOK || !zk_poll_until(zh, &done, 5000) || done_rc != ZOK) {
             fprintf(stderr, "zk_rtt: get failed\n");
             return 1;
         }
         if (i >= 100)
-            get_ms[i - 100] = now_ms() - t0;
+            get_ms[i - 100] = zk_poll_now_ms() - t0;
     }
     zoo_awget(zh, "/head", head_watch, NULL, ignore_data, NULL);
     for (int i = 0; i < n + 100; i++) {
@@ -178,13 +143,13 @@ int main(int argc, char **argv)
         zoo_create_op_init(&ops[3], p_obj, value, 300, &ZOO_OPEN_ACL_UNSAFE, 0, NULL, 0);
         zoo_create_op_init(&ops[4], p_name, idx, (int)strlen(idx), &ZOO_OPEN_ACL_UNSAFE, 0, NULL, 0);
         done = false;
-        double t0 = now_ms();
-        if (zoo_amulti(zh, 5, ops, res, void_done, NULL) != ZOK || !run_until(zh, &done) || done_rc != ZOK) {
+        double t0 = zk_poll_now_ms();
+        if (zoo_amulti(zh, 5, ops, res, void_done, NULL) != ZOK || !zk_poll_until(zh, &done, 5000) || done_rc != ZOK) {
             fprintf(stderr, "zk_rtt: multi failed (%d)\n", done_rc);
             return 1;
         }
         if (i >= 100)
-            multi_ms[i - 100] = now_ms() - t0;
+            multi_ms[i - 100] = zk_poll_now_ms() - t0;
     }
     printf("ZooKeeper alone (zk_rtt, %d each): get p50 %.3f ms p99 %.3f ms; commit-shaped multi p50 %.3f ms "
            "p99 %.3f ms\n",
