@@ -13,12 +13,9 @@ import sys
 
 from psycopg import pq
 
+from pq_answer import conninfo
+
 DIAG_SQLSTATE = pq.DiagnosticField.SQLSTATE
-
-
-def conninfo(port):
-    return ("host=127.0.0.1 port=%d user=postgres dbname=eddy connect_timeout=5 "
-            "options='-c TimeZone=UTC'" % port).encode()
 
 
 def signature(res):

@@ -33,16 +33,12 @@ import sys
 
 from psycopg import pq
 
+from pq_answer import conninfo
+
 F = pq.DiagnosticField
 PENDING = "needs the dataflow engine, which is not built yet"
 
 
-def conninfo(port):
-    return ("host=127.0.0.1 port=%d user=postgres dbname=eddy connect_timeout=5 "
-            "options='-c TimeZone=UTC'" % port).encode()
-
-
-# A row's now() differs between the two servers by the time between the statements.
 TIMESTAMP = re.compile(r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d(\.\d+)?([+-]\d\d(:\d\d)?)?")
 
 

@@ -30,6 +30,8 @@ import sys
 
 from psycopg import pq
 
+import pq_answer
+
 TYPE_OID = {"int": 23, "bigint": 20, "numeric": 1700, "text": 25, "bool": 16, "date": 1082}
 NUMERIC = ("int", "bigint", "numeric")
 
@@ -47,8 +49,7 @@ TEXTS = ["a", "b", "ab", "B", "", "x y", "abc", "Zed", "a%b"]
 
 
 def conninfo(port):
-    return ("host=127.0.0.1 port=%d user=postgres dbname=eddy connect_timeout=10 "
-            "options='-c TimeZone=UTC'" % port).encode()
+    return pq_answer.conninfo(port, connect_timeout=10)
 
 
 def quote(s):
@@ -552,27 +553,10 @@ class Gen:
 # ------------------------------------------------------------ running and comparing
 
 def answer(conn, sql):
-    res = conn.exec_(sql.encode())
-    st = res.status
-    if os.environ.get("GEN_TRACE") and st == pq.ExecStatus.FATAL_ERROR:
-        sys.stderr.write("%s %s\n" % ((res.error_field(pq.DiagnosticField.SQLSTATE) or b"").decode(),
-                                      (res.error_field(pq.DiagnosticField.MESSAGE_PRIMARY) or b"").decode()))
-    if st == pq.ExecStatus.TUPLES_OK:
-        cols = [(res.fname(i).decode(), res.ftype(i)) for i in range(res.nfields)]
-        rows = [tuple(None if res.get_value(r, c) is None else res.get_value(r, c).decode()
-                      for c in range(res.nfields)) for r in range(res.ntuples)]
-        return ("rows", cols, rows)
-    if st == pq.ExecStatus.COMMAND_OK:
-        return ("command", (res.command_status or b"").decode())
-    if st == pq.ExecStatus.FATAL_ERROR:
-        m = res.error_field(pq.DiagnosticField.MESSAGE_PRIMARY)
-        return ("error", (res.error_field(pq.DiagnosticField.SQLSTATE) or b"?").decode(),
-                m.decode() if m else "")
-    return ("status", str(st))
-
-
-def sort_key(row):
-    return tuple((v is None, v or "") for v in row)
+    a = pq_answer.answer(conn, sql)
+    if os.environ.get("GEN_TRACE") and a[0] == "error":
+        sys.stderr.write("%s %s\n" % (a[1], a[2]))
+    return a
 
 
 def same(a, b, ordered):
@@ -585,13 +569,13 @@ def same(a, b, ordered):
             return False
         if ordered:
             return a[2] == b[2]
-        return sorted(a[2], key=sort_key) == sorted(b[2], key=sort_key)
+        return sorted(a[2], key=pq_answer.row_key) == sorted(b[2], key=pq_answer.row_key)
     return a == b
 
 
 def short(a):
     if a[0] == "rows":
-        return "%s %d rows %r" % (a[1], len(a[2]), sorted(a[2], key=sort_key)[:8])
+        return "%s %d rows %r" % (a[1], len(a[2]), sorted(a[2], key=pq_answer.row_key)[:8])
     return repr(a)
 
 

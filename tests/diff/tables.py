@@ -21,36 +21,13 @@ import sys
 
 from psycopg import pq
 
+from pq_answer import answer, conninfo, row_key
+
 SKIP = re.compile(r"\b(limit|offset|fetch|row_number|lag|lead|first_value|last_value|nth_value|"
                   r"array_agg|string_agg|json_agg|jsonb_agg|json_object_agg|jsonb_object_agg|xmlagg|"
                   r"random|now|clock_timestamp|statement_timestamp|timeofday|nextval|setseed|"
                   r"pg_sleep|current_|lateral|ntile|percent_rank|cume_dist|distinct\s+on)\b", re.I)
 IDENT = re.compile(r'\s*(?:AS\s+)?((?:"[^"]+"|[A-Za-z_][A-Za-z0-9_$]*))', re.I)
-
-
-def conninfo(port):
-    return ("host=127.0.0.1 port=%d user=postgres dbname=eddy connect_timeout=5 "
-            "options='-c TimeZone=UTC'" % port).encode()
-
-
-def answer(conn, sql):
-    res = conn.exec_(sql.encode())
-    st = res.status
-    if st == pq.ExecStatus.TUPLES_OK:
-        cols = [(res.fname(i).decode(), res.ftype(i)) for i in range(res.nfields)]
-        rows = [tuple(None if res.get_value(r, c) is None else res.get_value(r, c).decode()
-                      for c in range(res.nfields)) for r in range(res.ntuples)]
-        return ("rows", cols, rows)
-    if st == pq.ExecStatus.COMMAND_OK:
-        return ("command", (res.command_status or b"").decode())
-    if st == pq.ExecStatus.FATAL_ERROR:
-        m = res.error_field(pq.DiagnosticField.MESSAGE_PRIMARY)
-        return ("error", (res.error_field(pq.DiagnosticField.SQLSTATE) or b"?").decode(), m.decode() if m else "")
-    return ("status", str(st))
-
-
-def key(row):
-    return tuple((v is None, v or "") for v in row)
 
 
 def same(a, b):
@@ -59,7 +36,7 @@ def same(a, b):
     if a[0] == "error":
         return a[1] == b[1]
     if a[0] == "rows":
-        return a[1] == b[1] and sorted(a[2], key=key) == sorted(b[2], key=key)
+        return a[1] == b[1] and sorted(a[2], key=row_key) == sorted(b[2], key=row_key)
     return a == b
 
 
@@ -182,8 +159,8 @@ def main():
             failed += 1
             print("not ok " + label)
             print("  " + new)
-            print("  eddy       %r" % (a if a[0] != "rows" else (a[1], sorted(a[2], key=key)[:10])))
-            print("  PostgreSQL %r" % (b if b[0] != "rows" else (b[1], sorted(b[2], key=key)[:10])))
+            print("  eddy       %r" % (a if a[0] != "rows" else (a[1], sorted(a[2], key=row_key)[:10])))
+            print("  PostgreSQL %r" % (b if b[0] != "rows" else (b[1], sorted(b[2], key=row_key)[:10])))
     for c in conns:
         answer(c, "DROP SCHEMA IF EXISTS %s CASCADE" % sch)
         c.finish()
