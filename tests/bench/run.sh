@@ -18,6 +18,8 @@
 # round trips for a get and a commit-shaped multi on that server (the floor; BENCH_ZK_RTT sizes it). BENCH_MODES= (empty) skips pgbench, so
 #   BENCH_MODES= BENCH_DDL=0 BENCH_SEQ=0 tests/bench/run.sh   runs only the ZooKeeper part.
 # Then a materialized view's freshness on 10k and 1M rows (tests/bench/mview.py; BENCH_MV=0 skips it).
+# Then the engine's COPY, ad hoc GROUP BY, view reads, INSERT rate and workers 1 vs 2
+# (tests/bench/engine.py; BENCH_ENGINE=0 skips it, BENCH_ENGINE_ROWS / _SECONDS size it).
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 BUILD=${BUILD:-build}
@@ -114,6 +116,16 @@ if [ "${BENCH_MV:-1}" != 0 ]; then
     echo
     if eddy_start --workers 2; then
         /usr/bin/python3 tests/bench/mview.py "$EDDY_PORT" "$EDDY_PID" "$PG_PORT" || rc=1
+        eddy_stop "$EDDY_PID"
+    else
+        echo "bench: eddy --workers 2 did not start"; rc=1
+    fi
+fi
+# --- The engine's load, read and write figures (tests/bench/engine.py), eddy --workers 2.
+if [ "${BENCH_ENGINE:-1}" != 0 ]; then
+    echo
+    if eddy_start --workers 2; then
+        /usr/bin/python3 tests/bench/engine.py "$EDDY_PORT" "$EDDY_PID" "$PG_PORT" || rc=1
         eddy_stop "$EDDY_PID"
     else
         echo "bench: eddy --workers 2 did not start"; rc=1
