@@ -41,9 +41,11 @@ typedef enum df_node_kind {
     DF_NODE_PASS,       /* ORDER BY of a view: its rows as they are */
     DF_NODE_UNION,      /* UNION ALL */
     DF_NODE_REDUCE,     /* GROUP BY, aggregates without GROUP BY, DISTINCT */
+    DF_NODE_JOIN,       /* JOIN, PRODUCT, and a FILTER over a PRODUCT */
 } df_node_kind_t;
 
 typedef struct df_reduce df_reduce_t;
+typedef struct df_join df_join_t;
 
 typedef struct df_node {
     df_node_kind_t kind;
@@ -53,6 +55,7 @@ typedef struct df_node {
     const ty_oid_t *types;       /* of the rows it produces */
     df_batch_t *out;             /* its delta at the current step; NULL: none */
     df_reduce_t *reduce;         /* REDUCE */
+    df_join_t *join;             /* JOIN: in[0] the left, in[1] the right */
 } df_node_t;
 
 /* A kind of failure inside the view (SQLSTATE and message) and how many rows now cause it. */
@@ -140,6 +143,11 @@ void df__accum_step(df_step_t *s, df_node_t *n, const df_batch_t *d, bool global
 df_reduce_t *df__reduce_new(df_graph_t *g, df_node_t *n, cm_err_t *err);
 void df__reduce_free(df_reduce_t *r);
 bool df__op_reduce(df_step_t *s, df_node_t *n);
+
+/* A join's arrangements (df_op_join.c); its step always runs (it has an exchange round). */
+df_join_t *df__join_new(df_graph_t *g, df_node_t *n);
+void df__join_free(df_join_t *j);
+bool df__op_join(df_step_t *s, df_node_t *n);
 
 /* The view's result (df_mview.c): the root's delta goes into it; a Peek reads it. */
 void df__mview_apply(df_graph_t *g, const df_batch_t *delta, uint64_t seq);

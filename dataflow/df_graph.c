@@ -47,7 +47,9 @@ static df_node_t *df__compile_at(df_graph_t *g, const plan_rel_t *r, int *cap, c
     switch (r->kind) {
     case PLAN_REL_GET: kind = DF_NODE_GET; break;
     case PLAN_REL_VALUES: kind = DF_NODE_VALUES; break;
-    case PLAN_REL_FILTER: kind = DF_NODE_FILTER; break;
+    case PLAN_REL_FILTER: kind = r->input->kind == PLAN_REL_PRODUCT ? DF_NODE_JOIN : DF_NODE_FILTER; break;
+    case PLAN_REL_JOIN:
+    case PLAN_REL_PRODUCT: kind = DF_NODE_JOIN; break;
     case PLAN_REL_PROJECT: kind = DF_NODE_PROJECT; break;
     case PLAN_REL_SORT: kind = DF_NODE_PASS; break;
     case PLAN_REL_SETOP: kind = DF_NODE_UNION; break;
@@ -58,12 +60,18 @@ static df_node_t *df__compile_at(df_graph_t *g, const plan_rel_t *r, int *cap, c
         return NULL;
     }
     df_node_t *n = df__node(g, kind, r);
-    if (r->input && kind != DF_NODE_GET && kind != DF_NODE_VALUES && !(n->in[0] = df__compile_at(g, r->input, cap, err)))
+    if (r->input && kind != DF_NODE_GET && kind != DF_NODE_VALUES && kind != DF_NODE_JOIN && !(n->in[0] = df__compile_at(g, r->input, cap, err)))
         return NULL;
     if (kind == DF_NODE_UNION && !(n->in[1] = df__compile_at(g, r->right, cap, err)))
         return NULL;
     if (kind == DF_NODE_REDUCE && !(n->reduce = df__reduce_new(g, n, err)))
         return NULL;
+    if (kind == DF_NODE_JOIN) {
+        const plan_rel_t *j = r->kind == PLAN_REL_FILTER ? r->input : r;
+        if (!(n->in[0] = df__compile_at(g, j->input, cap, err)) || !(n->in[1] = df__compile_at(g, j->right, cap, err)))
+            return NULL;
+        n->join = df__join_new(g, n);
+    }
     if (kind == DF_NODE_GET) {
         bool seen = false;
         for (int i = 0; i < g->nreads; i++)
@@ -95,6 +103,7 @@ void df__graph_free(df_graph_t *g)
         df__batch_unref(g->nodes[i]->out);
         if (g->nodes[i]->reduce)
             df__reduce_free(g->nodes[i]->reduce);
+        df__join_free(g->nodes[i]->join);
     }
     df__spine_free(&g->result);
     for (int i = 0; i < g->nerrs; i++)
@@ -197,6 +206,9 @@ static void df__graph_run(df_state_t *st, df_graph_t *g, const df__source_t *src
             break;
         case DF_NODE_REDUCE:
             df__op_reduce(&s, n);
+            break;
+        case DF_NODE_JOIN:
+            df__op_join(&s, n);
             break;
         }
     }

@@ -59,8 +59,8 @@ static bool plan__rel_ok(const plan_rel_t *r, cm_err_t *err)
                                      r->setop == PLAN_SETOP_INTERSECT ? "INTERSECT" : "EXCEPT");
         return plan__rel_ok(r->input, err) && plan__rel_ok(r->right, err);
     case PLAN_REL_PRODUCT:
-    case PLAN_REL_JOIN:
-        return plan__refuse(err, "joins");
+    case PLAN_REL_JOIN:   /* maintained by the delta rule (dataflow/df_op_join.c) */
+        return plan__rel_ok(r->input, err) && plan__rel_ok(r->right, err);
     case PLAN_REL_LIMIT:
         return plan__refuse(err, "LIMIT or OFFSET");
     case PLAN_REL_WINDOW:
@@ -78,8 +78,10 @@ static bool plan__rel_ok(const plan_rel_t *r, cm_err_t *err)
 
 bool plan_maintainable(const plan_t *p, cm_err_t *err)
 {
-    if (p->nsublinks > 0)
-        return plan__refuse(err, "subqueries");
+    /* A subquery the planner decorrelated is joins in the plan itself; one run on its own is refused. */
+    for (int i = 0; i < p->nsublinks; i++)
+        if (!p->sublinks[i].joined)
+            return plan__refuse(err, "subqueries");
     if (p->nparams > 0)
         return plan__refuse(err, "parameters");
     if (plan_rel_any(p->root, plan_expr_volatile))
