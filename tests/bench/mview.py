@@ -10,9 +10,20 @@ the view shows the row (eddy: the Peek after the Write sees it; PostgreSQL: INSE
 REFRESH MATERIALIZED VIEW, then the read, for contrast). Prints p50/p99 per size, the
 1M/10k ratio of eddy's p50 (target <= 1.5, p50 under 1 ms), the durability settings of each side
 and eddy's RSS growth per row (table and view). BENCH_MV_FRESH sizes the sample
-(default 200; PostgreSQL's REFRESH gets a tenth of it)."""
+(default 200; PostgreSQL's REFRESH gets a tenth of it).
+
+Then a join: fact(id, dim, amount) with the largest BENCH_MV_ROWS rows joined to dim(id, region)
+of 10,000 rows on fact.dim = dim.id, in two views maintained together: the join itself and the
+join under GROUP BY dim.region (100 groups; what the freshness reads, so a read is one group,
+not a scan of the join). Prints single-row UPDATE and INSERT rates on the fact side over
+BENCH_MV_JOIN_SECONDS (default 3) with BENCH_MV_JOIN_CLIENTS connections (default 4), on eddy
+with the views and without them, beside PostgreSQL's plain rates of the same statements (no
+view: PostgreSQL does not maintain one),
+the freshness p50 (INSERT until the group's count shows it) beside PostgreSQL's INSERT +
+REFRESH of the grouped view (a tenth of the sample), as ratios."""
 import os
 import sys
+import threading
 import time
 
 import psycopg
@@ -63,6 +74,118 @@ def fresh(c, table, view, n, samples, refresh):
     return times
 
 
+def join_load(c, n, pg):
+    q(c, "CREATE TABLE bench_dim (id int PRIMARY KEY, region int)")
+    q(c, "INSERT INTO bench_dim SELECT g, g % 100 FROM generate_series(0, 9999) AS g")
+    q(c, "CREATE TABLE bench_fact (id int PRIMARY KEY, dim int, amount int)")
+    step = 20000
+    for lo in range(0, n, step):
+        q(c, "INSERT INTO bench_fact SELECT g, g %% 10000, g %% 97 FROM generate_series(%d, %d) AS g"
+          % (lo, min(n, lo + step) - 1))
+    kind = "MATERIALIZED VIEW"
+    q(c, "CREATE %s bench_jv AS SELECT f.id, f.amount, d.id AS dim, d.region FROM bench_fact f "
+         "JOIN bench_dim d ON f.dim = d.id" % kind)
+    q(c, "CREATE %s bench_jg AS SELECT d.region, count(*) AS c, sum(f.amount) AS s FROM bench_fact f "
+         "JOIN bench_dim d ON f.dim = d.id GROUP BY d.region" % kind)
+    if pg:
+        q(c, "ANALYZE bench_fact")
+        q(c, "ANALYZE bench_dim")
+
+
+def join_rate(port, dbname, kind, n, seconds, clients, base):
+    """Single-row statements per second on the fact side from `clients` connections."""
+    done = [0] * clients
+    stop = time.perf_counter() + seconds
+
+    def work(i):
+        c = psycopg.connect(host="127.0.0.1", port=port, user="postgres", dbname=dbname, autocommit=True)
+        k = 0
+        while time.perf_counter() < stop:
+            if kind == "UPDATE":
+                q(c, "UPDATE bench_fact SET amount = amount + 1 WHERE id = %d" % ((i * 7919 + k * 104729) % n))
+            else:
+                fid = base + i + k * clients
+                q(c, "INSERT INTO bench_fact VALUES (%d, %d, 1)" % (fid, fid % 10000))
+            k += 1
+        done[i] = k
+        c.close()
+
+    ts = [threading.Thread(target=work, args=(i,)) for i in range(clients)]
+    t0 = time.perf_counter()
+    for t in ts:
+        t.start()
+    for t in ts:
+        t.join()
+    return sum(done) / (time.perf_counter() - t0)
+
+
+def join_fresh(c, base, samples, refresh):
+    times = []
+    for i in range(samples):
+        fid = base + i
+        region = (fid % 10000) % 100
+        want = q(c, "SELECT c FROM bench_jg WHERE region = %d" % region)[0][0] + 1
+        t0 = time.perf_counter()
+        q(c, "INSERT INTO bench_fact VALUES (%d, %d, 1)" % (fid, fid % 10000))
+        if refresh:
+            q(c, "REFRESH MATERIALIZED VIEW bench_jg")
+        while q(c, "SELECT c FROM bench_jg WHERE region = %d" % region)[0][0] < want:
+            pass
+        times.append((time.perf_counter() - t0) * 1000.0)
+    return times
+
+
+def join_bench(e, epid, p, eport, pport, n, samples):
+    seconds = float(os.environ.get("BENCH_MV_JOIN_SECONDS", "3"))
+    clients = int(os.environ.get("BENCH_MV_JOIN_CLIENTS", "4"))
+    print()
+    print("materialized view of a join: fact(id, dim, amount) %d rows JOIN dim(id, region) 10000 rows "
+          "ON fact.dim = dim.id; views: the join, and the join GROUP BY region; %d clients, %.0f s per rate"
+          % (n, clients, seconds))
+    for c in (e, p):
+        for v in ("bench_jg", "bench_jv"):
+            q(c, "DROP MATERIALIZED VIEW IF EXISTS %s" % v)
+        q(c, "DROP TABLE IF EXISTS bench_fact")
+        q(c, "DROP TABLE IF EXISTS bench_dim")
+    r0 = rss_kb(epid)
+    t0 = time.perf_counter()
+    join_load(e, n, False)
+    t_load = time.perf_counter() - t0
+    per_row = (rss_kb(epid) - r0) * 1024.0 / n
+    join_load(p, n, True)
+    base = n + 1000000
+    join_fresh(e, base, 20, False)   # warm-up, unmeasured
+    base += 100
+    et = join_fresh(e, base, samples, False)
+    base += samples
+    pt = join_fresh(p, n, max(5, samples // 10), True)
+    # Rates with eddy's views maintained, then of the tables alone on both (PostgreSQL's views
+    # are refreshed, not maintained, so its rate is always the table's).
+    rates = {}
+    for kind in ("UPDATE", "INSERT"):
+        rates[kind] = [join_rate(eport, "eddy", kind, n, seconds, clients, base + 10000000)]
+    for c in (e, p):
+        for v in ("bench_jg", "bench_jv"):
+            q(c, "DROP MATERIALIZED VIEW %s" % v)
+    for kind in ("UPDATE", "INSERT"):
+        rates[kind].append(join_rate(eport, "eddy", kind, n, seconds, clients, base + 20000000))
+        rates[kind].append(join_rate(pport, "postgres", kind, n, seconds, clients, base + 10000000))
+    print("%-22s %12s %16s %14s %10s" % ("", "eddy views", "eddy no views", "PostgreSQL", "eddy/PG"))
+    for kind in ("UPDATE", "INSERT"):
+        ev, en, pv = rates[kind]
+        print("%-22s %12.0f %16.0f %14.0f %10.2f" % ("%s/s (one row)" % kind, ev, en, pv,
+                                                     ev / pv if pv else float("nan")))
+    e50, p50 = pct(et, 0.5), pct(pt, 0.5)
+    print("%-22s %12.3f %16s %14.3f %10.4f   (PostgreSQL: INSERT + REFRESH of the grouped view)"
+          % ("freshness p50 ms", e50, "", p50, e50 / p50 if p50 else float("nan")))
+    print("%-22s %12.3f %16s %14.3f" % ("freshness p99 ms", pct(et, 0.99), "", pct(pt, 0.99)))
+    print("eddy load + both views %.1f s, %.1f B per fact row (table, both joins' arrangements, results)"
+          % (t_load, per_row))
+    for c in (e, p):
+        q(c, "DROP TABLE bench_fact")
+        q(c, "DROP TABLE bench_dim")
+
+
 def main():
     eport, epid, pport = int(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3])
     sizes = [int(x) for x in os.environ.get("BENCH_MV_ROWS", "10000 1000000").split()]
@@ -104,6 +227,8 @@ def main():
         ratio = p50[hi] / p50[lo] if p50[lo] > 0 else float("nan")
         print("eddy p50 freshness %d rows / %d rows: %.2f (target <= 1.5); p50 at %d rows %.3f ms (target < 1 ms)"
               % (hi, lo, ratio, hi, p50[hi]))
+    if os.environ.get("BENCH_MV_JOIN", "1") != "0":
+        join_bench(e, epid, p, eport, pport, max(sizes), samples)
     e.close()
     p.close()
 

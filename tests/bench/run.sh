@@ -111,7 +111,8 @@ if [ "${BENCH_ZK:-1}" != 0 ]; then
     fi
 fi
 # --- Materialized view freshness (tests/bench/mview.py): eddy --workers 2 beside PostgreSQL's
-# INSERT + REFRESH; BENCH_MV=0 skips it, BENCH_MV_ROWS / BENCH_MV_FRESH size it.
+# INSERT + REFRESH, then a join view's update rates and freshness; BENCH_MV=0 skips it, BENCH_MV_ROWS /
+# BENCH_MV_FRESH size it (BENCH_MV_JOIN=0 skips the join, BENCH_MV_JOIN_SECONDS / _CLIENTS size it).
 if [ "${BENCH_MV:-1}" != 0 ]; then
     echo
     if eddy_start --workers 2; then

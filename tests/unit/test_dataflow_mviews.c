@@ -5,8 +5,9 @@
  * write's changes reach it incrementally (groups appear, change and go; a
  * global aggregate answers one row over none), a view over a view follows,
  * a row failing inside a view puts it in error until the row goes, and a
- * dropped view is gone. Also the exchange on its own: three threads with
- * rings of one chunk, many rounds, every chunk delivered once, in order.
+ * dropped view is gone; outer joins through their retraction edge cases.
+ * Also the exchange on its own: three threads with rings of one chunk, many
+ * rounds, every chunk delivered once, in order.
  */
 #include "dataflow/df_flow.h"
 #include "tests/unit/test_dataflow_rig.h"
@@ -190,6 +191,89 @@ static void views_on_workers(int workers)
 static void views_one_worker(void) { views_on_workers(1); }
 static void views_three_workers(void) { views_on_workers(3); }
 
+/*
+ * Outer joins under retraction: a row of the preserved side is NULL-extended
+ * while it has no match, loses that row at its first match, keeps one row per
+ * match, and gets it back when its last match goes; a NULL key never matches;
+ * a pair failing the rest of ON is no match.
+ */
+static void outer_joins_on_workers(int workers)
+{
+    tc_t t;
+    tc_init(&t);
+    static const cat_column_t kc[] = {{.name = "a", .type = TY_INT4, .typmod = -1, .not_null = true},
+                                      {.name = "b", .type = TY_TEXT, .typmod = -1}};
+    uint64_t kid = commit_table(&t, "k", "CREATE TABLE eddy.public.k (a int4 PRIMARY KEY, b text)", kc, 2)->id;
+    uint64_t lid = commit_table(&t, "l", "CREATE TABLE eddy.public.l (a int4 PRIMARY KEY, b text)", kc, 2)->id;
+    rig_t r;
+    UNIT_CHECK(rig_start(&r, &t, workers));
+    UNIT_CHECK(wait_applied(&r, cat_snap_index(t.snap)));
+    char st[6], detail[256];
+    static const int a1[] = {1, 2, 3};
+    static const char *const b1[] = {"x", "y", NULL};
+    write_rows(&r, kid, "k_pkey", a1, b1, NULL, 3, 2, st, detail, sizeof detail);
+    UNIT_CHECK(strcmp(st, "") == 0);
+    static const cat_column_t jc[] = {{.name = "a", .type = TY_INT4, .typmod = -1},
+                                      {.name = "b", .type = TY_TEXT, .typmod = -1},
+                                      {.name = "la", .type = TY_INT4, .typmod = -1}};
+    const cat_item_t *lj = commit_mview(&t, "lj", "CREATE MATERIALIZED VIEW eddy.public.lj AS SELECT k.a, k.b, l.a AS la "
+                                        "FROM eddy.public.k LEFT JOIN eddy.public.l ON k.b = l.b", jc, 3, kid);
+    static const cat_column_t fc[] = {{.name = "a", .type = TY_INT4, .typmod = -1},
+                                      {.name = "la", .type = TY_INT4, .typmod = -1}};
+    const cat_item_t *fj = commit_mview(&t, "fj", "CREATE MATERIALIZED VIEW eddy.public.fj AS SELECT k.a, l.a AS la "
+                                        "FROM eddy.public.k FULL JOIN eddy.public.l ON k.b = l.b AND k.a < l.a",
+                                        fc, 2, lid);
+    UNIT_CHECK(wait_applied(&r, cat_snap_index(t.snap)));
+    check_view(&r, lj, "1|x|NULL\n2|y|NULL\n3|NULL|NULL\n");
+    check_view(&r, fj, "1|NULL\n2|NULL\n3|NULL\n");
+    /* A first match, and a NULL key on the right that matches the NULL on the left no more than anything. */
+    static const int a2[] = {10, 13};
+    static const char *const b2[] = {"x", NULL};
+    write_rows(&r, lid, "l_pkey", a2, b2, NULL, 2, 2, st, detail, sizeof detail);
+    UNIT_CHECK(strcmp(st, "") == 0);
+    check_view(&r, lj, "1|x|10\n2|y|NULL\n3|NULL|NULL\n");
+    check_view(&r, fj, "1|10\n2|NULL\n3|NULL\nNULL|13\n");
+    /* A second match; and one that fails k.a < l.a: no match in fj, both sides NULL-extended. */
+    static const int a3[] = {11, 0};
+    static const char *const b3[] = {"x", "y"};
+    write_rows(&r, lid, "l_pkey", a3, b3, NULL, 2, 2, st, detail, sizeof detail);
+    UNIT_CHECK(strcmp(st, "") == 0);
+    check_view(&r, lj, "1|x|10\n1|x|11\n2|y|0\n3|NULL|NULL\n");
+    check_view(&r, fj, "1|10\n1|11\n2|NULL\n3|NULL\nNULL|0\nNULL|13\n");
+    /* One match goes, then the last: the NULL-extended row comes back. */
+    static const int a4[] = {10};
+    static const char *const b4[] = {"x"};
+    static const int64_t minus[] = {-1, -1};
+    write_rows(&r, lid, "l_pkey", a4, b4, minus, 1, 2, st, detail, sizeof detail);
+    UNIT_CHECK(strcmp(st, "") == 0);
+    check_view(&r, lj, "1|x|11\n2|y|0\n3|NULL|NULL\n");
+    static const int a5[] = {11, 0};
+    write_rows(&r, lid, "l_pkey", a5, b3, minus, 2, 2, st, detail, sizeof detail);
+    UNIT_CHECK(strcmp(st, "") == 0);
+    check_view(&r, lj, "1|x|NULL\n2|y|NULL\n3|NULL|NULL\n");
+    check_view(&r, fj, "1|NULL\n2|NULL\n3|NULL\nNULL|13\n");
+    /* The preserved side's own changes: a row moves from a matched key to an unmatched one. */
+    static const int a6[] = {20, 1, 1};
+    static const char *const b6[] = {"q", "x", "q"};
+    static const int64_t d6[] = {1, -1, 1};
+    write_rows(&r, lid, "l_pkey", a6, b6, NULL, 1, 2, st, detail, sizeof detail);
+    UNIT_CHECK(strcmp(st, "") == 0);
+    write_rows(&r, kid, "k_pkey", a6 + 1, b6 + 1, d6 + 1, 2, 2, st, detail, sizeof detail);
+    UNIT_CHECK(strcmp(st, "") == 0);
+    check_view(&r, lj, "1|q|20\n2|y|NULL\n3|NULL|NULL\n");
+    check_view(&r, fj, "1|20\n2|NULL\n3|NULL\nNULL|13\n");
+    /* Dropped: the join's arrangements go with it; the other view goes on. */
+    UNIT_CHECK(tc_drop(&t, CAT_ITEM_MATVIEW, "lj", false, false));
+    UNIT_CHECK(wait_applied(&r, cat_snap_index(t.snap)));
+    check_view_error(&r, lj, "0A000");
+    check_view(&r, fj, "1|20\n2|NULL\n3|NULL\nNULL|13\n");
+    rig_stop(&r);
+    tc_free(&t);
+}
+
+static void outer_joins_one_worker(void) { outer_joins_on_workers(1); }
+static void outer_joins_three_workers(void) { outer_joins_on_workers(3); }
+
 /* ------------------------------------------------------------ the exchange alone */
 
 #define XW 3
@@ -260,6 +344,8 @@ int main(void)
     cm_log_level = CM_LOG_ERROR;
     UNIT_RUN(views_one_worker);
     UNIT_RUN(views_three_workers);
+    UNIT_RUN(outer_joins_one_worker);
+    UNIT_RUN(outer_joins_three_workers);
     UNIT_RUN(exchange_rounds);
     UNIT_EXIT();
 }

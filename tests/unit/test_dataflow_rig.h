@@ -104,7 +104,7 @@ static df_reply_t *submit(rig_t *r, df_cmd_kind_t kind, const cm_buf_t *body)
 
 static const ty_oid_t kt[] = {TY_INT4, TY_TEXT};
 
-/* Writes rows (a int4, b text) with one diff each; returns the reply's SQLSTATE ("" when it succeeded). */
+/* Writes rows (a int4, b text; b NULL: NULL) with one diff each; returns the reply's SQLSTATE ("" when it succeeded). */
 static void write_rows(rig_t *r, uint64_t table, const char *constraint, const int *a, const char *const *b,
                        const int64_t *diffs, int n, int ncols, char *sqlstate, char *detail, size_t detail_len)
 {
@@ -118,7 +118,9 @@ static void write_rows(rig_t *r, uint64_t table, const char *constraint, const i
     for (int i = 0; i < n; i++) {
         rows[i] = cm_arena_zalloc(&arena, sizeof(ty_datum_t) * 2);
         rows[i][0].v.i = a[i];
-        if (ncols > 1) {
+        if (ncols > 1 && !b[i]) {
+            rows[i][1].isnull = true;
+        } else if (ncols > 1) {
             rows[i][1].v.s.p = b[i];
             rows[i][1].v.s.len = (uint32_t)strlen(b[i]);
         }
