@@ -107,7 +107,24 @@ static void check_view_error(rig_t *r, const cat_item_t *v, const char *sqlstate
     char st[6];
     char *got = read_view(r, v, st);
     UNIT_CHECK(got == NULL && strcmp(st, sqlstate) == 0);
+    if (got || strcmp(st, sqlstate) != 0)
+        printf("  %s: got (%s):\n%s  want %s\n", v->name, st, got ? got : "", sqlstate);
     free(got);
+}
+
+/* What read_view needs of a view, kept in a: a DROP frees the catalog item, and a read after it must not use it. */
+static const cat_item_t *item_keep(cm_arena_t *a, const cat_item_t *v)
+{
+    cat_item_t *k = cm_arena_alloc(a, sizeof *k);
+    *k = *v;
+    k->name = cm_arena_strdup(a, v->name);
+    cat_column_t *cols = cm_arena_alloc(a, sizeof *cols * (v->ncolumns ? v->ncolumns : 1));
+    for (uint32_t i = 0; i < v->ncolumns; i++) {
+        cols[i] = v->columns[i];
+        cols[i].name = cm_arena_strdup(a, v->columns[i].name);
+    }
+    k->columns = cols;
+    return k;
 }
 
 static void views_on_workers(int workers)
@@ -180,10 +197,14 @@ static void views_on_workers(int workers)
     UNIT_CHECK(strcmp(st, "23505") == 0);
     check_view(&r, g, "w|1|200\nx|4|11\ny|1|6\n");
     /* Dropped: its state goes, and a read of it is refused. */
+    cm_arena_t kept;
+    cm_arena_init(&kept, 0);
+    nv = item_keep(&kept, nv);
     UNIT_CHECK(tc_drop(&t, CAT_ITEM_MATVIEW, "nv", false, false));
     UNIT_CHECK(wait_applied(&r, cat_snap_index(t.snap)));
     check_view_error(&r, nv, "0A000");
     check_view(&r, g, "w|1|200\nx|4|11\ny|1|6\n");
+    cm_arena_free(&kept);
     rig_stop(&r);
     tc_free(&t);
 }
@@ -263,10 +284,14 @@ static void outer_joins_on_workers(int workers)
     check_view(&r, lj, "1|q|20\n2|y|NULL\n3|NULL|NULL\n");
     check_view(&r, fj, "1|20\n2|NULL\n3|NULL\nNULL|13\n");
     /* Dropped: the join's arrangements go with it; the other view goes on. */
+    cm_arena_t kept;
+    cm_arena_init(&kept, 0);
+    lj = item_keep(&kept, lj);
     UNIT_CHECK(tc_drop(&t, CAT_ITEM_MATVIEW, "lj", false, false));
     UNIT_CHECK(wait_applied(&r, cat_snap_index(t.snap)));
     check_view_error(&r, lj, "0A000");
     check_view(&r, fj, "1|20\n2|NULL\n3|NULL\nNULL|13\n");
+    cm_arena_free(&kept);
     rig_stop(&r);
     tc_free(&t);
 }
