@@ -8,6 +8,9 @@
  */
 #include "common/common.h"
 
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -45,4 +48,22 @@ char *cm_strndup(const char *s, size_t n)
     memcpy(d, s, n);
     d[n] = '\0';
     return d;
+}
+
+/*
+ * The allocator keeps what the process freed for reuse (server/main.c tunes
+ * it so statements stay warm), so after a big load RSS stays at its peak
+ * although the live data is a fraction of it. Called when a worker has gone
+ * quiet and compacted its arrangements: if more than keep bytes are free
+ * inside the allocator, they go back to the kernel.
+ */
+void cm_alloc_release_free(size_t keep)
+{
+#ifdef __GLIBC__
+    struct mallinfo2 mi = mallinfo2();
+    if (mi.fordblks > keep)
+        malloc_trim(0);
+#else
+    (void)keep;
+#endif
 }

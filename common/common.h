@@ -32,6 +32,8 @@ void *cm_calloc(size_t n, size_t size);
 void *cm_realloc(void *p, size_t size);
 char *cm_strdup(const char *s);
 char *cm_strndup(const char *s, size_t n);
+/* Gives memory freed inside the allocator back to the kernel when more than keep bytes are free. */
+void cm_alloc_release_free(size_t keep);
 
 /* ---------------------------------------------------------------- arenas */
 

@@ -277,6 +277,12 @@ void df_state_destroy(df_state_t *st);
  * see, not a reason to stop the sequence.
  */
 df_apply_rc_t df_state_offer(df_state_t *st, df_cmd_t *c);
+/*
+ * Work for an idle worker, up to fuel units: merges of its arrangements'
+ * batches (tables and views) and unmapping of released batches, so that
+ * a quiet worker's memory follows its live rows. true while work remains.
+ */
+bool df_state_idle_work(df_state_t *st, int64_t fuel);
 /* The i-th applied command still remembered, oldest first (i < hist_len). */
 const df_applied_t *df_state_applied_at(const df_state_t *st, size_t i);
 
@@ -295,6 +301,8 @@ typedef struct df_config {
     int fault_delay_ms;          /* fault testing: workers but 0 sleep this long before each batch; 0 */
     int spin_us;                 /* after applying commands a worker polls this long before it sleeps; 0 */
     size_t channel_max;          /* chunks in flight from one worker to another inside a step; default 64 */
+    int idle_merge_ms;           /* quiet this long, a worker compacts its arrangements (in slices); 0: never; 100 */
+    int64_t idle_slice;          /* units of work per slice of that compaction, between commands; default 20000 */
 } df_config_t;
 
 void df_config_default(df_config_t *cfg);

@@ -114,6 +114,24 @@ void df__graph_free(df_graph_t *g)
     free(g);
 }
 
+/* Every spine a node keeps belongs here, or it never compacts when the worker is idle. */
+bool df__graph_idle_work(df_graph_t *g, int64_t *fuel)
+{
+    bool more = df__spine_idle_spend(&g->result, fuel);
+    for (int i = 0; i < g->nnodes; i++) {
+        df_node_t *n = g->nodes[i];
+        switch (n->kind) {
+        case DF_NODE_REDUCE:
+            if (n->reduce && !n->reduce->accum)
+                more |= df__spine_idle_spend(&n->reduce->input, fuel);
+            break;
+        default:
+            break;
+        }
+    }
+    return more;
+}
+
 df_graph_t *df__graph_find(df_state_t *st, uint64_t id)
 {
     for (size_t i = 0; i < st->nflows; i++)

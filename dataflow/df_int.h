@@ -17,6 +17,8 @@ void df__engine_drop(df_state_t *st, uint64_t id);
 /* Around a Bootstrap's installs: tables it does not install again are dropped at the end. */
 void df__engine_bootstrap(df_state_t *st, bool begin);
 void df__engine_free(df_state_t *st);
+/* Idle work on the tables' shards from one budget (df__spine_idle_spend); true while work remains. */
+bool df__engine_idle_work(df_state_t *st, int64_t *fuel);
 /* A Write or Peek at its step, on this worker's shards; answers its reply. */
 void df__engine_command(df_state_t *st, const df_cmd_t *c);
 
@@ -24,6 +26,8 @@ void df__engine_command(df_state_t *st, const df_cmd_t *c);
 struct df_batch;
 void df__graph_install(df_state_t *st, df_dataflow_t *f, uint64_t seq);
 void df__graph_free(struct df_graph *g);
+/* Idle work on every arrangement a view keeps (its result, its operators' state); true while work remains. */
+bool df__graph_idle_work(struct df_graph *g, int64_t *fuel);
 /* A table's applied delta at step seq (its shard's rows; NULL: none here) feeds every view reading it. */
 void df__flows_written(df_state_t *st, uint64_t table, const struct df_batch *delta, uint64_t seq);
 

@@ -174,6 +174,11 @@ void df__spine_insert(df_spine_t *s, df_batch_t *b)
 
 bool df__spine_idle_work(df_spine_t *s, int64_t fuel)
 {
+    return df__spine_idle_spend(s, &fuel);
+}
+
+bool df__spine_idle_spend(df_spine_t *s, int64_t *fuel)
+{
     for (;;) {
         int merging = -1, first = -1, second = -1;
         for (int L = 0; L < s->nlevels; L++) {
@@ -186,17 +191,17 @@ bool df__spine_idle_work(df_spine_t *s, int64_t fuel)
                     second = L;
             }
         }
-        if (fuel <= 0)
+        if (*fuel <= 0)
             return merging >= 0 || second >= 0 || df__reclaim_pending() != 0;
         if (merging >= 0) {
             /* The highest merge first, as inserts do: a lower one finishing
              * first would move its result onto a level still merging and
              * force that merge to finish at once. */
-            df__spine_fuel(s, merging, &fuel);
+            df__spine_fuel(s, merging, fuel);
             continue;
         }
         if (second < 0)   /* one batch or none: nothing to merge; memory to give back? */
-            return df__reclaim_work(&fuel);
+            return df__reclaim_work(fuel);
         /* Nothing merging: fold the smallest batch into the next one up. */
         df_batch_t *b = s->levels[first].batch;
         s->levels[first].batch = NULL;

@@ -14,6 +14,7 @@
  * Pure state, no threads: df_worker.c drives it and the unit tests call it.
  */
 #include "dataflow/df_int.h"
+#include "dataflow/df_store.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -222,4 +223,15 @@ const df_applied_t *df_state_applied_at(const df_state_t *st, size_t i)
         return NULL;
     size_t first = (st->hist_next + st->hist_max - st->hist_len) % st->hist_max;
     return &st->hist[(first + i) % st->hist_max];
+}
+
+bool df_state_idle_work(df_state_t *st, int64_t fuel)
+{
+    bool more = df__engine_idle_work(st, &fuel);
+    for (size_t i = 0; i < st->nflows; i++)
+        if (st->flows[i].graph != NULL)
+            more |= df__graph_idle_work(st->flows[i].graph, &fuel);
+    if (fuel > 0)
+        more |= df__reclaim_work(&fuel);
+    return more || df__reclaim_pending() != 0;
 }

@@ -434,6 +434,8 @@ void df__spine_insert(df_spine_t *s, df_batch_t *b);
  * (df__reclaim_work). true while work remains.
  */
 bool df__spine_idle_work(df_spine_t *s, int64_t fuel);
+/* The same, taking its units from *fuel (what is left stays there), to share one budget among spines. */
+bool df__spine_idle_spend(df_spine_t *s, int64_t *fuel);
 /* The current contents as a snapshot (a new reference); merges go on beside it. */
 df_snap_t *df__spine_snapshot(df_spine_t *s);
 void df__spine_stats(const df_spine_t *s, df_spine_stats_t *out);

@@ -163,6 +163,15 @@ void df__engine_free(df_state_t *st)
     st->engine = NULL;
 }
 
+bool df__engine_idle_work(df_state_t *st, int64_t *fuel)
+{
+    df_engine_t *e = st->engine;
+    bool more = false;
+    for (size_t i = 0; e != NULL && i < e->n; i++)
+        more |= df__spine_idle_spend(&e->tables[i]->spine, fuel);
+    return more;
+}
+
 df_spine_t *df__table_spine(df_state_t *st, uint64_t id)
 {
     df_table_t *t = df__table_find(st->engine, id, NULL);

@@ -23,6 +23,8 @@ typedef struct df_worker {
     uv_async_t async;            /* "commands queued" and the stop order */
     uv_idle_t linger;            /* active: the loop polls instead of sleeping (cfg.spin_us) */
     int64_t linger_until_us;
+    uv_timer_t quiet;            /* fires once the worker has had no command for cfg.idle_merge_ms */
+    uv_idle_t compact;           /* active: slices of idle work between commands, until none is left */
     uv_thread_t thread;
     df_queue_t queue;
     df_cmd_t **batch;            /* room for one whole queue */
@@ -49,6 +51,8 @@ void df_config_default(df_config_t *cfg)
     cfg->pending_max = 64;
     cfg->history_max = 10000;
     cfg->channel_max = 64;
+    cfg->idle_merge_ms = 100;
+    cfg->idle_slice = 20000;
 }
 
 /* While the worker lingers its loop polls without blocking, yielding the CPU
@@ -70,6 +74,63 @@ static void df__linger(df_worker_t *w)
         return;
     w->linger_until_us = cm_now_mono_us() + w->ws->cfg.spin_us;
     uv_idle_start(&w->linger, df__linger_cb);
+}
+
+/*
+ * Idle work (merging an arrangement's batches down to one, unmapping what
+ * merges released) runs only after cfg.idle_merge_ms without a command,
+ * never between the commands of a busy stream: there the inserts' own fuel
+ * keeps merges on schedule, and folding a one-row batch into a big one
+ * after each write would cost the size of the data per write. It runs in
+ * slices of cfg.idle_slice units, so a command arriving meanwhile waits at
+ * most one slice; the command stops it and restarts the quiet period.
+ */
+/* What threads freed inside the allocator goes back to the kernel once a
+ * compaction is done, and once more a second later: the thread that ran the
+ * last statement (a COPY's buffers) may free its part after the worker went
+ * quiet. Any thread's release covers the whole process. */
+#define DF__RELEASE_FREE_BYTES ((size_t)4 << 20)
+
+static void df__release_cb(uv_timer_t *t)
+{
+    cm_alloc_release_free(DF__RELEASE_FREE_BYTES);
+}
+
+static void df__compact_cb(uv_idle_t *h)
+{
+    df_worker_t *w = h->data;
+    pthread_mutex_lock(&w->mu);
+    bool more = df_state_idle_work(&w->state, w->ws->cfg.idle_slice);
+    pthread_mutex_unlock(&w->mu);
+    if (!more || atomic_load(&w->stop)) {
+        uv_idle_stop(h);
+        cm_alloc_release_free(DF__RELEASE_FREE_BYTES);
+        if (!atomic_load(&w->stop))
+            uv_timer_start(&w->quiet, df__release_cb, 1000, 0);
+    }
+}
+
+static void df__quiet_cb(uv_timer_t *t)
+{
+    df_worker_t *w = t->data;
+    if (!atomic_load(&w->stop))
+        uv_idle_start(&w->compact, df__compact_cb);
+}
+
+static void df__busy(df_worker_t *w)
+{
+    if (w->ws->cfg.idle_merge_ms <= 0)
+        return;
+    uv_idle_stop(&w->compact);
+    uv_timer_start(&w->quiet, df__quiet_cb, (uint64_t)w->ws->cfg.idle_merge_ms, 0);
+}
+
+static void df__close_handles(df_worker_t *w)
+{
+    uv_close((uv_handle_t *)&w->async, NULL);
+    uv_close((uv_handle_t *)&w->linger, NULL);
+    uv_close((uv_handle_t *)&w->quiet, NULL);
+    uv_close((uv_handle_t *)&w->compact, NULL);
 }
 
 static void df__async_cb(uv_async_t *a)
@@ -97,13 +158,13 @@ static void df__async_cb(uv_async_t *a)
         pthread_mutex_unlock(&w->mu);
         if (ws->ack)
             ws->ack(ws->ack_arg, w->index, epoch, seq, index);
-        if (work)
+        if (work) {
             df__linger(w);
+            df__busy(w);
+        }
     }
-    if (atomic_load(&w->stop)) {
-        uv_close((uv_handle_t *)&w->async, NULL);
-        uv_close((uv_handle_t *)&w->linger, NULL);
-    }
+    if (atomic_load(&w->stop))
+        df__close_handles(w);
 }
 
 static void df__thread(void *arg)
@@ -132,6 +193,10 @@ df_workers_t *df_workers_new(const df_config_t *cfg, cm_err_t *err)
         w->async.data = w;
         uv_idle_init(&w->loop, &w->linger);
         w->linger.data = w;
+        uv_timer_init(&w->loop, &w->quiet);
+        w->quiet.data = w;
+        uv_idle_init(&w->loop, &w->compact);
+        w->compact.data = w;
         df_queue_init(&w->queue, cfg->queue_max);
         w->batch = cm_calloc(cfg->queue_max, sizeof *w->batch);
         atomic_init(&w->stop, false);
@@ -205,9 +270,8 @@ void df_workers_free(df_workers_t *ws)
     for (int i = 0; i < ws->n; i++) {
         df_worker_t *w = &ws->w[i];
         if (!uv_is_closing((uv_handle_t *)&w->async)) {
-            /* Never started: close the handle and let the loop finish it. */
-            uv_close((uv_handle_t *)&w->async, NULL);
-            uv_close((uv_handle_t *)&w->linger, NULL);
+            /* Never started: close the handles and let the loop finish them. */
+            df__close_handles(w);
             uv_run(&w->loop, UV_RUN_DEFAULT);
         }
         uv_loop_close(&w->loop);

@@ -66,6 +66,7 @@ typedef struct srv_config {
                                          instead of sleeping: a thread wake-up costs 30-50 us on a VM */
     int worker_spin_us;               /* a worker (and the sequencer, the ZooKeeper thread) polls this long after some
                                          work before it sleeps: the next DDL's costs its sender no wake-up */
+    int worker_idle_merge_ms;         /* a worker quiet this long compacts its arrangements; 0: never */
 } srv_config_t;
 
 void srv_config_default(srv_config_t *cfg);

@@ -55,6 +55,7 @@ bool srv_workers_start(srv_server_t *srv, cm_err_t *err)
     dc.history_max = srv->cfg.command_history_max;
     dc.fault_delay_ms = srv->cfg.fault_worker_delay_ms;
     dc.spin_us = srv->cfg.worker_spin_us;
+    dc.idle_merge_ms = srv->cfg.worker_idle_merge_ms;
     srv->workers = df_workers_new(&dc, err);
     if (srv->workers == NULL)
         return false;
