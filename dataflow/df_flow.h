@@ -42,6 +42,7 @@ typedef enum df_node_kind {
     DF_NODE_UNION,      /* UNION ALL */
     DF_NODE_REDUCE,     /* GROUP BY, aggregates without GROUP BY, DISTINCT */
     DF_NODE_JOIN,       /* JOIN, PRODUCT, and a FILTER over a PRODUCT */
+    DF_NODE_SETOP,      /* UNION, INTERSECT [ALL], EXCEPT [ALL]: counts per row on both sides */
 } df_node_kind_t;
 
 typedef struct df_reduce df_reduce_t;
@@ -56,6 +57,8 @@ typedef struct df_node {
     df_batch_t *out;             /* its delta at the current step; NULL: none */
     df_reduce_t *reduce;         /* REDUCE */
     df_join_t *join;             /* JOIN: in[0] the left, in[1] the right */
+    void *state;                 /* the other stateful operators: their own file's state */
+    void (*state_free)(void *state);
 } df_node_t;
 
 /* A kind of failure inside the view (SQLSTATE and message) and how many rows now cause it. */
@@ -109,6 +112,12 @@ void df__graph_error(df_step_t *s, int64_t diff);
 bool df__op_map(df_step_t *s, df_node_t *n);
 bool df__op_union(df_step_t *s, df_node_t *n);
 bool df__op_values(df_step_t *s, df_node_t *n);
+/* The worker owning a key; one exchange round of per-worker builders (df_route.c): what came here, merged. */
+int df__owner(const df_step_t *s, const uint8_t *key, size_t len);
+df_batch_t *df__route(df_step_t *s, df_builder_t *bls, bool *ok);
+/* Stateful operators of their own files: *_new sets n->state (false, err set: cannot be kept). */
+bool df__setop_new(df_graph_t *g, df_node_t *n, cm_err_t *err);
+bool df__op_setop(df_step_t *s, df_node_t *n);
 /* A REDUCE's state (df_op_reduce.c; df_op_accum.c when every aggregate accumulates). */
 typedef struct df__agg {
     const plan_agg_t *a;

@@ -52,7 +52,7 @@ static df_node_t *df__compile_at(df_graph_t *g, const plan_rel_t *r, int *cap, c
     case PLAN_REL_PRODUCT: kind = DF_NODE_JOIN; break;
     case PLAN_REL_PROJECT: kind = DF_NODE_PROJECT; break;
     case PLAN_REL_SORT: kind = DF_NODE_PASS; break;
-    case PLAN_REL_SETOP: kind = DF_NODE_UNION; break;
+    case PLAN_REL_SETOP: kind = r->setop == PLAN_SETOP_UNION && r->all ? DF_NODE_UNION : DF_NODE_SETOP; break;
     case PLAN_REL_REDUCE:
     case PLAN_REL_DISTINCT: kind = DF_NODE_REDUCE; break;
     default:
@@ -62,7 +62,9 @@ static df_node_t *df__compile_at(df_graph_t *g, const plan_rel_t *r, int *cap, c
     df_node_t *n = df__node(g, kind, r);
     if (r->input && kind != DF_NODE_GET && kind != DF_NODE_VALUES && kind != DF_NODE_JOIN && !(n->in[0] = df__compile_at(g, r->input, cap, err)))
         return NULL;
-    if (kind == DF_NODE_UNION && !(n->in[1] = df__compile_at(g, r->right, cap, err)))
+    if ((kind == DF_NODE_UNION || kind == DF_NODE_SETOP) && !(n->in[1] = df__compile_at(g, r->right, cap, err)))
+        return NULL;
+    if (kind == DF_NODE_SETOP && !df__setop_new(g, n, err))
         return NULL;
     if (kind == DF_NODE_REDUCE && !(n->reduce = df__reduce_new(g, n, err)))
         return NULL;
@@ -104,6 +106,8 @@ void df__graph_free(df_graph_t *g)
         if (g->nodes[i]->reduce)
             df__reduce_free(g->nodes[i]->reduce);
         df__join_free(g->nodes[i]->join);
+        if (g->nodes[i]->state_free)
+            g->nodes[i]->state_free(g->nodes[i]->state);
     }
     df__spine_free(&g->result);
     for (int i = 0; i < g->nerrs; i++)
@@ -227,6 +231,9 @@ static void df__graph_run(df_state_t *st, df_graph_t *g, const df__source_t *src
             break;
         case DF_NODE_JOIN:
             df__op_join(&s, n);
+            break;
+        case DF_NODE_SETOP:
+            df__op_setop(&s, n);
             break;
         }
     }

@@ -158,12 +158,6 @@ static void df__group_out(df_step_t *s, df_node_t *n, df_scur_t *cur, const uint
         df__graph_error(s, sign);
 }
 
-/* The worker that owns a group key. */
-static int df__owner(const df_step_t *s, const uint8_t *key, size_t len)
-{
-    return (int)(df__hash(key, len) % (uint64_t)s->st->nworkers);
-}
-
 bool df__op_reduce(df_step_t *s, df_node_t *n)
 {
     df_reduce_t *rd = n->reduce;

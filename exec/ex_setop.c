@@ -30,10 +30,7 @@ bool ex__setop_start(ex_exec_t *x, ex_iter_t *it)
 
 static int64_t ex__setop_copies(const plan_rel_t *rel, const plan_rowent_t *e)
 {
-    int64_t l = e->count[0], r = e->count[1];
-    if (rel->setop == PLAN_SETOP_INTERSECT)
-        return rel->all ? (l < r ? l : r) : (l > 0 && r > 0);
-    return rel->all ? (l > r ? l - r : 0) : (l > 0 && r == 0);
+    return plan_setop_copies(rel->setop, rel->all, e->count[0], e->count[1]);
 }
 
 bool ex__setop_next(ex_exec_t *x, ex_iter_t *it, ty_datum_t **row)

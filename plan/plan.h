@@ -500,6 +500,9 @@ plan_rowset_t *plan_rowset_new(cm_arena_t *a, int ncols, const ty_oid_t *types);
 /* Finds row; adds a copy of it when absent (*added). */
 plan_rowent_t *plan_rowset_find(plan_rowset_t *s, const ty_datum_t *row, bool add, bool *added);
 plan_rowent_t *plan_rowset_first(const plan_rowset_t *s);
+/* How many copies of a row a set operation gives when its left input holds l and its right r
+ * (PostgreSQL's: INTERSECT ALL min(l, r), EXCEPT ALL max(l - r, 0), without ALL 0 or 1). */
+int64_t plan_setop_copies(plan_setop_t op, bool all, int64_t l, int64_t r);
 
 /* Rows compared by sort keys (NULLS FIRST/LAST, DESC): <0, 0, >0 (plan_sort.c). */
 int plan_rows_compare(const plan_sortkey_t *keys, int nkeys, const ty_datum_t *a, const ty_datum_t *b);

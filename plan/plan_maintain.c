@@ -54,9 +54,6 @@ static bool plan__rel_ok(const plan_rel_t *r, cm_err_t *err)
             return plan__refuse(err, "DISTINCT ON");
         return plan__rel_ok(r->input, err);
     case PLAN_REL_SETOP:
-        if (r->setop != PLAN_SETOP_UNION || !r->all)
-            return plan__refuse(err, r->setop == PLAN_SETOP_UNION ? "UNION" :
-                                     r->setop == PLAN_SETOP_INTERSECT ? "INTERSECT" : "EXCEPT");
         return plan__rel_ok(r->input, err) && plan__rel_ok(r->right, err);
     case PLAN_REL_PRODUCT:
     case PLAN_REL_JOIN:   /* maintained by the delta rule (dataflow/df_op_join.c) */

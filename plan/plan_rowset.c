@@ -4,7 +4,9 @@
  * equals NULL, other values by ty_datum_compare (so 1.0 and 1.00 are one
  * row, and the first one seen is kept). Entries remember the order they
  * were added in, which is the order results come out in. Everything lives
- * in one execution's arena.
+ * in one execution's arena. How many copies of a row a set operation
+ * gives for its counts on both sides is here too (plan_setop_copies), for
+ * the executor and the materialized views alike.
  */
 #include "plan/plan.h"
 
@@ -106,4 +108,19 @@ plan_rowent_t *plan_rowset_find(plan_rowset_t *s, const ty_datum_t *row, bool ad
 plan_rowent_t *plan_rowset_first(const plan_rowset_t *s)
 {
     return s->first;
+}
+
+int64_t plan_setop_copies(plan_setop_t op, bool all, int64_t l, int64_t r)
+{
+    switch (op) {
+    case PLAN_SETOP_UNION:
+        return all ? l + r : (l + r > 0);
+    case PLAN_SETOP_INTERSECT:
+        return all ? (l < r ? l : r) : (l > 0 && r > 0);
+    case PLAN_SETOP_EXCEPT:
+        return all ? (l > r ? l - r : 0) : (l > 0 && r == 0);
+    case PLAN_SETOP_NONE:
+        break;
+    }
+    return 0;
 }

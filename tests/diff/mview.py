@@ -10,7 +10,7 @@ run ad hoc over the current rows). Then seeded random batches of INSERT, UPDATE 
 run on both, and after every batch each view is read on both and compared as a multiset
 of rows in text (or as the same SQLSTATE and message when the query fails: a view whose rows
 divide by zero answers 22012 on eddy until the row goes, as PostgreSQL's query does).
-Views cover filter, project, UNION ALL, GROUP BY with count/sum/avg/min/max (and bool_and,
+Views cover filter, project, UNION ALL, UNION, INTERSECT [ALL], EXCEPT [ALL], GROUP BY with count/sum/avg/min/max (and bool_and,
 count(DISTINCT), string_agg ... ORDER BY), an aggregate without GROUP BY, HAVING, DISTINCT,
 views over views and a constant view, and joins (inner, LEFT, RIGHT, FULL, cross, with
 non-equality ON conditions, under GROUP BY, of a view with a table, self, three tables, a
@@ -58,6 +58,14 @@ VIEWS = [
     ("j_div", "SELECT t.k, 1000 / u.a AS q FROM t JOIN u ON t.k = u.k WHERE t.g = 2"),
     ("j_on_div", "SELECT t.k, u.k AS uk FROM t JOIN u ON t.g = u.g AND 100 / (t.a - u.a) > 0"),
     ("j_exists", "SELECT k, a FROM t WHERE EXISTS (SELECT 1 FROM w WHERE w.a % 5 = t.a % 5 AND w.k < t.k)"),
+    ("v_union_distinct", "SELECT g, a FROM t UNION SELECT g, a FROM u"),
+    ("v_intersect", "SELECT g, a FROM t INTERSECT SELECT g, a FROM u"),
+    ("v_intersect_all", "SELECT g FROM t INTERSECT ALL SELECT g FROM u"),
+    ("v_except", "SELECT g, a % 4 AS r FROM t EXCEPT SELECT g, a % 4 FROM u"),
+    ("v_except_all", "SELECT g FROM t EXCEPT ALL SELECT g FROM u WHERE a > 10"),
+    ("v_setop_filters", "(SELECT a FROM t WHERE g < 3) INTERSECT ALL (SELECT a FROM t WHERE g >= 3) "
+                        "EXCEPT SELECT a FROM u"),
+    ("v_setop_group", "SELECT g, count(*) AS c FROM (SELECT g, a FROM t EXCEPT ALL SELECT g, a FROM u) x GROUP BY g"),
 ]
 # What the workers cannot maintain yet is refused at CREATE with 0A000 naming it.
 REFUSED = [
