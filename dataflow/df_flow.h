@@ -156,6 +156,8 @@ bool df__op_reduce(df_step_t *s, df_node_t *n);
 /* A join's arrangements (df_op_join.c); its step always runs (it has an exchange round). */
 df_join_t *df__join_new(df_graph_t *g, df_node_t *n);
 void df__join_free(df_join_t *j);
+/* Idle work on both sides' arrangements from one budget; true while work remains. */
+bool df__join_idle_work(df_join_t *j, int64_t *fuel);
 bool df__op_join(df_step_t *s, df_node_t *n);
 
 /* The view's result (df_mview.c): the root's delta goes into it; a Peek reads it. */

@@ -129,6 +129,10 @@ bool df__graph_idle_work(df_graph_t *g, int64_t *fuel)
             if (n->reduce && !n->reduce->accum)
                 more |= df__spine_idle_spend(&n->reduce->input, fuel);
             break;
+        case DF_NODE_JOIN:
+            if (n->join)
+                more |= df__join_idle_work(n->join, fuel);
+            break;
         default:
             break;
         }

@@ -521,3 +521,9 @@ bool df__op_join(df_step_t *s, df_node_t *n)
     cm_arena_reset(&s->rowa);
     return ok;
 }
+
+bool df__join_idle_work(df_join_t *j, int64_t *fuel)
+{
+    bool more = df__spine_idle_spend(&j->side[0], fuel);
+    return df__spine_idle_spend(&j->side[1], fuel) || more;
+}
