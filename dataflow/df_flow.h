@@ -59,6 +59,9 @@ typedef struct df_node {
     df_join_t *join;             /* JOIN: in[0] the left, in[1] the right */
     void *state;                 /* the other stateful operators: their own file's state */
     void (*state_free)(void *state);
+    /* Idle work on the spines the state keeps, from one budget (df__spine_idle_spend); true while
+     * work remains. NULL: nothing to compact. Without it a quiet worker never merges them. */
+    bool (*state_idle)(void *state, int64_t *fuel);
 } df_node_t;
 
 /* A kind of failure inside the view (SQLSTATE and message) and how many rows now cause it. */

@@ -134,6 +134,8 @@ bool df__graph_idle_work(df_graph_t *g, int64_t *fuel)
                 more |= df__join_idle_work(n->join, fuel);
             break;
         default:
+            if (n->state != NULL && n->state_idle != NULL)
+                more |= n->state_idle(n->state, fuel);
             break;
         }
     }

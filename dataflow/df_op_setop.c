@@ -29,6 +29,11 @@ static void df__setop_free(void *p)
     free(so);
 }
 
+static bool df__setop_idle(void *p, int64_t *fuel)
+{
+    return df__spine_idle_spend(&((df__setop_t *)p)->input, fuel);
+}
+
 bool df__setop_new(df_graph_t *g, df_node_t *n, cm_err_t *err)
 {
     const plan_rel_t *r = n->rel;
@@ -49,6 +54,7 @@ bool df__setop_new(df_graph_t *g, df_node_t *n, cm_err_t *err)
     df__spine_init(&so->input);
     n->state = so;
     n->state_free = df__setop_free;
+    n->state_idle = df__setop_idle;
     return true;
 }
 
