@@ -10,7 +10,8 @@ servers_need pg eddy
 for f in tests/diff/*.sql; do
     /usr/bin/python3 tests/diff/diff.py "${EDDY_PORT:-}" "${PG_PORT:-}" "$f"
 done
-# The same constant queries over tables holding their VALUES' rows (tests/diff/tables.py).
+# The same constant queries over tables holding their VALUES' rows (tests/diff/tables.py),
+# ad hoc and as materialized views filled and emptied by writes.
 for f in tests/diff/*.sql; do
     /usr/bin/python3 tests/diff/tables.py "${EDDY_PORT:-}" "${PG_PORT:-}" "$f"
 done
