@@ -101,6 +101,28 @@ static const cat_column_t cols_index_keys[] = {
     COL("name", TY_TEXT),
 };
 
+/* pg_authid's attributes; the password is a SCRAM verifier or NULL. */
+static const cat_column_t cols_roles[] = {
+    COL("id", TY_INT8),
+    COL("oid", TY_OID),
+    COL("name", TY_TEXT),
+    COL("superuser", TY_BOOL),
+    COL("inherit", TY_BOOL),
+    COL("createrole", TY_BOOL),
+    COL("createdb", TY_BOOL),
+    COL("login", TY_BOOL),
+    COL("replication", TY_BOOL),
+    COL("bypassrls", TY_BOOL),
+    COL("conn_limit", TY_INT4),
+    COLN("password", TY_TEXT),
+    COLN("valid_until", TY_TIMESTAMPTZ),
+};
+/* pg_auth_members: `member` has the privileges of `role`. */
+static const cat_column_t cols_role_members[] = {
+    COL("role_oid", TY_OID),
+    COL("member_oid", TY_OID),
+};
+
 enum {
     REL_DATABASES,
     REL_SCHEMAS,
@@ -109,6 +131,8 @@ enum {
     REL_DEPENDENCIES,
     REL_TYPES,
     REL_INDEX_KEYS,
+    REL_ROLES,
+    REL_ROLE_MEMBERS,
 };
 
 static const cat_builtin_t cat__builtins[] = {
@@ -119,6 +143,8 @@ static const cat_builtin_t cat__builtins[] = {
     [REL_DEPENDENCIES] = {"dependencies", cols_dependencies, CM_ARRAY_LEN(cols_dependencies)},
     [REL_TYPES] = {"types", cols_types, CM_ARRAY_LEN(cols_types)},
     [REL_INDEX_KEYS] = {"index_keys", cols_index_keys, CM_ARRAY_LEN(cols_index_keys)},
+    [REL_ROLES] = {"roles", cols_roles, CM_ARRAY_LEN(cols_roles)},
+    [REL_ROLE_MEMBERS] = {"role_members", cols_role_members, CM_ARRAY_LEN(cols_role_members)},
 };
 
 #define CAT__BUILTIN_REL_ID(i) (CAT_ID_SYSTEM + 100 + (i))
@@ -403,6 +429,40 @@ bool cat_builtin_rows(const cat_snap_t *s, const cat_item_t *relation, cm_arena_
             if (it->kind == CAT_ITEM_INDEX)
                 cat__index_key_rows(s, it, arena, out);
         break;
+    case REL_ROLES: {
+        const cat_role_t *ro;
+        static const uint32_t bits[] = {CAT_ROLE_SUPERUSER, CAT_ROLE_INHERIT, CAT_ROLE_CREATEROLE, CAT_ROLE_CREATEDB,
+                                        CAT_ROLE_LOGIN, CAT_ROLE_REPLICATION, CAT_ROLE_BYPASSRLS};
+        for (size_t i = 0; (ro = cat_snap_role_at(s, i)); i++) {
+            ty_datum_t *r = cat__row(out, CM_ARRAY_LEN(cols_roles));
+            r[0] = cat__int((int64_t)ro->id);
+            r[1] = cat__int(ro->oid);
+            r[2] = cat__str(arena, ro->name);
+            for (size_t b = 0; b < CM_ARRAY_LEN(bits); b++)
+                r[3 + b].v.b = (ro->flags & bits[b]) != 0;
+            r[10] = cat__int(ro->conn_limit);
+            r[11] = cat__str(arena, ro->password);
+            if (ro->has_valid_until)
+                r[12] = cat__int(ro->valid_until);
+            else
+                r[12].isnull = true;
+        }
+        break;
+    }
+    case REL_ROLE_MEMBERS: {
+        const cat_role_t *ro;
+        for (size_t i = 0; (ro = cat_snap_role_at(s, i)); i++) {
+            for (uint32_t m = 0; m < ro->nmember_of; m++) {
+                const cat_role_t *of = cat_snap_role_by_id(s, ro->member_of[m]);
+                if (!of)
+                    continue;
+                ty_datum_t *r = cat__row(out, CM_ARRAY_LEN(cols_role_members));
+                r[0] = cat__int(of->oid);
+                r[1] = cat__int(ro->oid);
+            }
+        }
+        break;
+    }
     }
     return true;
 }

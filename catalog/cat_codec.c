@@ -163,6 +163,10 @@ enum {
     OBJ_SQL = 7,
     OBJ_COLUMN = 8,
     OBJ_DEP = 9,
+    OBJ_ROLE_FLAGS = 10,
+    OBJ_CONN_LIMIT = 11,
+    OBJ_PASSWORD = 12,
+    OBJ_VALID_UNTIL = 13,
 };
 enum {
     COL_NAME = 1,
@@ -177,9 +181,19 @@ void cat__object_write(cat__wr_t *w, const cat_object_t *o)
     cat__wr_uint(w, OBJ_CLASS, (uint64_t)o->cls);
     cat__wr_uint(w, OBJ_ID, o->id);
     cat__wr_uint(w, OBJ_OID, o->oid);
-    if (o->cls != CAT_CLASS_DATABASE)
+    if (o->cls != CAT_CLASS_DATABASE && o->cls != CAT_CLASS_ROLE)
         cat__wr_uint(w, OBJ_PARENT, o->parent);
     cat__wr_str(w, OBJ_NAME, o->name);
+    if (o->cls == CAT_CLASS_ROLE) {
+        cat__wr_uint(w, OBJ_ROLE_FLAGS, o->role_flags);
+        cat__wr_uint(w, OBJ_CONN_LIMIT, (uint64_t)(int64_t)o->conn_limit);
+        cat__wr_str(w, OBJ_PASSWORD, o->password);
+        if (o->has_valid_until)
+            cat__wr_uint(w, OBJ_VALID_UNTIL, (uint64_t)o->valid_until);
+        for (uint32_t i = 0; i < o->ndeps; i++)
+            cat__wr_uint(w, OBJ_DEP, o->deps[i]);
+        return;
+    }
     if (o->cls != CAT_CLASS_ITEM)
         return;
     cat__wr_uint(w, OBJ_KIND, (uint64_t)o->kind);
@@ -281,10 +295,34 @@ bool cat__object_read(cat__rd_t *rd, cm_arena_t *a, cat_object_t *o, int depth, 
         case OBJ_CLASS:
             if (!cat__field_uint(&f, &v, err))
                 return false;
-            if (v != CAT_CLASS_DATABASE && v != CAT_CLASS_SCHEMA && v != CAT_CLASS_ITEM)
+            if (v != CAT_CLASS_DATABASE && v != CAT_CLASS_SCHEMA && v != CAT_CLASS_ITEM && v != CAT_CLASS_ROLE)
                 return cat__corrupt(err, "unknown object class");
             o->cls = (cat_class_t)v;
             have_class = true;
+            break;
+        case OBJ_ROLE_FLAGS:
+            if (!cat__field_uint(&f, &v, err))
+                return false;
+            if (v > UINT32_MAX)
+                return cat__corrupt(err, "role flags out of range");
+            o->role_flags = (uint32_t)v;
+            break;
+        case OBJ_CONN_LIMIT:
+            if (!cat__field_uint(&f, &v, err))
+                return false;
+            if ((int64_t)v < -1 || (int64_t)v > INT32_MAX)
+                return cat__corrupt(err, "connection limit out of range");
+            o->conn_limit = (int32_t)(int64_t)v;
+            break;
+        case OBJ_PASSWORD:
+            if (!cat__field_str(&f, a, &o->password, err))
+                return false;
+            break;
+        case OBJ_VALID_UNTIL:
+            if (!cat__field_uint(&f, &v, err))
+                return false;
+            o->valid_until = (int64_t)v;
+            o->has_valid_until = true;
             break;
         case OBJ_ID:
             if (!cat__field_uint(&f, &o->id, err))
@@ -342,7 +380,7 @@ bool cat__object_read(cat__rd_t *rd, cm_arena_t *a, cat_object_t *o, int depth, 
         return cat__corrupt(err, "object without class or ID");
     if (!o->name || !o->name[0] || o->oid == 0)
         return cat__corrupt(err, "object without name or OID");
-    if (o->cls != CAT_CLASS_DATABASE && o->parent == 0)
+    if (o->cls != CAT_CLASS_DATABASE && o->cls != CAT_CLASS_ROLE && o->parent == 0)
         return cat__corrupt(err, "object without parent");
     if (o->cls == CAT_CLASS_ITEM && (o->kind == 0 || !o->create_sql))
         return cat__corrupt(err, "item without kind or SQL");
@@ -443,7 +481,7 @@ static bool cat__op_read(cat__rd_t *rd, cm_arena_t *a, cat_op_t *op, cm_err_t *e
             if (f.tag == OBJ_CLASS) {
                 if (!cat__field_uint(&f, &v, err))
                     return false;
-                if (v != CAT_CLASS_DATABASE && v != CAT_CLASS_SCHEMA && v != CAT_CLASS_ITEM)
+                if (v != CAT_CLASS_DATABASE && v != CAT_CLASS_SCHEMA && v != CAT_CLASS_ITEM && v != CAT_CLASS_ROLE)
                     return cat__corrupt(err, "unknown object class");
                 o.cls = (cat_class_t)v;
                 have_class = true;

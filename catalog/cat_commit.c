@@ -120,7 +120,13 @@ static void rename_keys(cat_commit_t *c, const cat_change_t *ch, const cat_snap_
     c->obj_deletes[c->nobj_d++] = okey;
     c->obj_creates[c->nobj_c++] = (cat_kv_t){.key = okey, .data = b->data, .len = b->len};
     const char *new_key = NULL, *old_key = NULL;
-    if (o->cls == CAT_CLASS_DATABASE) {
+    if (o->cls == CAT_CLASS_ROLE) {
+        const cat_role_t *r = cat_snap_role_by_id(s, o->id);
+        if (strcmp(r->name, o->name) == 0)
+            return;   /* redefined under its own name */
+        old_key = name_str(c, CAT_CLASS_ROLE, r->name, NULL, NULL);
+        new_key = name_str(c, CAT_CLASS_ROLE, o->name, NULL, NULL);
+    } else if (o->cls == CAT_CLASS_DATABASE) {
         const cat_database_t *d = cat_snap_database_by_id(s, o->id);
         old_key = name_str(c, CAT_CLASS_DATABASE, d->name, NULL, NULL);
         new_key = name_str(c, CAT_CLASS_DATABASE, o->name, NULL, NULL);
@@ -208,7 +214,10 @@ cat_commit_t *cat__commit_build_ids(const cat_change_t *ch, const cat_snap_t *s,
             if (op->kind == CAT_OP_DROP) {
                 const cat_id_t id = op->obj.id;
                 c->obj_deletes[c->nobj_d++] = key_str(c, op->obj.cls, id);
-                if (op->obj.cls == CAT_CLASS_DATABASE) {
+                if (op->obj.cls == CAT_CLASS_ROLE) {
+                    const cat_role_t *r = cat_snap_role_by_id(s, id);
+                    c->name_deletes[c->nname_d++] = name_str(c, CAT_CLASS_ROLE, r->name, NULL, NULL);
+                } else if (op->obj.cls == CAT_CLASS_DATABASE) {
                     const cat_database_t *d = cat_snap_database_by_id(s, id);
                     c->name_deletes[c->nname_d++] = name_str(c, CAT_CLASS_DATABASE, d->name, NULL, NULL);
                 } else if (op->obj.cls == CAT_CLASS_SCHEMA) {
@@ -230,7 +239,9 @@ cat_commit_t *cat__commit_build_ids(const cat_change_t *ch, const cat_snap_t *s,
             o->id = new_id;
             o->oid = cat__txn_oid(id_index, k, o->cls);
             const char *name_key;
-            if (o->cls == CAT_CLASS_DATABASE) {
+            if (o->cls == CAT_CLASS_ROLE) {
+                name_key = name_str(c, CAT_CLASS_ROLE, o->name, NULL, NULL);
+            } else if (o->cls == CAT_CLASS_DATABASE) {
                 new_db_name = o->name;
                 name_key = name_str(c, CAT_CLASS_DATABASE, o->name, NULL, NULL);
             } else if (o->cls == CAT_CLASS_SCHEMA) {

@@ -22,6 +22,8 @@
 #define CAT__ERRCODE_RESERVED_NAME "42939"
 #define CAT__ERRCODE_OBJECT_IN_USE "55006"
 #define CAT__ERRCODE_TOO_MANY_COLUMNS "54011"
+#define CAT__ERRCODE_DUPLICATE_OBJECT "42710"
+#define CAT__ERRCODE_INVALID_GRANT_OPERATION "0LP01"
 
 /* PostgreSQL's MaxHeapAttributeNumber. */
 #define CAT__COLUMNS_MAX 1600
@@ -149,8 +151,15 @@ typedef struct cat__item {
     cat__vec_t dependents; /* cat__item_t reading this one (indexes too), ascending ID */
 } cat__item_t;
 
+typedef struct cat__role {
+    cat_role_t pub;
+    cm_arena_t arena;
+} cat__role_t;
+
 struct cat_snap {
     uint64_t index;
+    cat__map_t role_by_id, role_by_name;        /* k id / k 0, s name */
+    cat__vec_t roles;                           /* ascending ID */
     cat__map_t db_by_id, db_by_name;            /* k id / k 0, s name */
     cat__map_t schema_by_id, schema_by_name;    /* s name, k database ID (0: system) */
     cat__map_t item_by_id, item_by_oid, item_by_name;   /* k schema ID, s name */

@@ -17,12 +17,12 @@
 
 static uint64_t cat__clsbits(cat_class_t cls)
 {
-    return cls == CAT_CLASS_DATABASE ? 1 : cls == CAT_CLASS_SCHEMA ? 2 : 3;
+    return cls == CAT_CLASS_ROLE ? 0 : cls == CAT_CLASS_DATABASE ? 1 : cls == CAT_CLASS_SCHEMA ? 2 : 3;
 }
 
 uint32_t cat__oid_for(uint64_t index, cat_class_t cls)
 {
-    uint64_t slot = cls == CAT_CLASS_ITEM ? 0 : cls == CAT_CLASS_SCHEMA ? 2 : 3;
+    uint64_t slot = cls == CAT_CLASS_ITEM ? 0 : cls == CAT_CLASS_ROLE ? 1 : cls == CAT_CLASS_SCHEMA ? 2 : 3;
     return (uint32_t)(CAT_OID_FIRST_USER + 4 * (index - 1) + slot);
 }
 
@@ -35,7 +35,7 @@ uint32_t cat__txn_oid(uint64_t index, uint32_t k, cat_class_t cls)
 {
     if (k == 0)
         return cat__oid_for(index, cls);
-    uint64_t slot = cls == CAT_CLASS_ITEM ? 0 : cls == CAT_CLASS_SCHEMA ? 2 : 3;
+    uint64_t slot = cls == CAT_CLASS_ITEM ? 0 : cls == CAT_CLASS_ROLE ? 1 : cls == CAT_CLASS_SCHEMA ? 2 : 3;
     return (uint32_t)(CAT__OID_TXN_BASE + 4 * ((index - 1) * CAT__TXN_STMTS_MAX + (k - 1)) + slot);
 }
 
@@ -68,6 +68,8 @@ char cat_item_kind_relkind(cat_item_kind_t kind)
 static void cat__snap_init(cat_snap_t *s)
 {
     memset(s, 0, sizeof(*s));
+    cat__map_init(&s->role_by_id);
+    cat__map_init(&s->role_by_name);
     cat__map_init(&s->db_by_id);
     cat__map_init(&s->db_by_name);
     cat__map_init(&s->schema_by_id);
@@ -89,6 +91,15 @@ static void cat__snap_clear(cat_snap_t *s)
 {
     size_t i = 0;
     void *v;
+    while (cat__map_next(&s->role_by_id, &i, NULL, NULL, &v)) {
+        cat__role_t *r = v;
+        cm_arena_free(&r->arena);
+        free(r);
+    }
+    cat__map_free(&s->role_by_id);
+    cat__map_free(&s->role_by_name);
+    cat__vec_free(&s->roles);
+    i = 0;
     while (cat__map_next(&s->item_by_id, &i, NULL, NULL, &v)) {
         cat__item_t *it = v;
         cat__vec_free(&it->dependents);
@@ -217,6 +228,61 @@ size_t cat_snap_item_count(const cat_snap_t *s)
     return s->items.n + s->sys_items.n;
 }
 
+const cat_role_t *cat_snap_role(const cat_snap_t *s, const char *name)
+{
+    return name ? cat__map_get(&s->role_by_name, 0, name) : NULL;
+}
+
+const cat_role_t *cat_snap_role_by_id(const cat_snap_t *s, cat_id_t id)
+{
+    return cat__map_get(&s->role_by_id, id, NULL);
+}
+
+const cat_role_t *cat_snap_role_by_oid(const cat_snap_t *s, uint32_t oid)
+{
+    for (size_t i = 0; i < s->roles.n; i++)
+        if (((const cat_role_t *)s->roles.v[i])->oid == oid)
+            return s->roles.v[i];
+    return NULL;
+}
+
+const cat_role_t *cat_snap_role_at(const cat_snap_t *s, size_t i)
+{
+    return i < s->roles.n ? s->roles.v[i] : NULL;
+}
+
+size_t cat_snap_role_count(const cat_snap_t *s)
+{
+    return s->roles.n;
+}
+
+/* Depth-first over member_of; `seen` guards against a cycle a corrupt catalog could hold. */
+static bool cat__member_walk(const cat_snap_t *s, const cat_role_t *r, const cat_role_t *of, cat__map_t *seen)
+{
+    if (r == of)
+        return true;
+    if (cat__map_get(seen, r->id, NULL))
+        return false;
+    cat__map_put(seen, r->id, NULL, (void *)1);
+    for (uint32_t i = 0; i < r->nmember_of; i++) {
+        const cat_role_t *p = cat_snap_role_by_id(s, r->member_of[i]);
+        if (p && cat__member_walk(s, p, of, seen))
+            return true;
+    }
+    return false;
+}
+
+bool cat_role_is_member(const cat_snap_t *s, const cat_role_t *role, const cat_role_t *of)
+{
+    if (!role || !of)
+        return false;
+    cat__map_t seen;
+    cat__map_init(&seen);
+    bool r = cat__member_walk(s, role, of, &seen);
+    cat__map_free(&seen);
+    return r;
+}
+
 /* ------------------------------------------------------------- insert */
 
 /* Keeps a vector of objects ascending by ID; new objects almost always have
@@ -239,9 +305,32 @@ static bool cat__bad(cm_err_t *err, const char *what, cat_id_t id)
                       (unsigned long long)id, what);
 }
 
+/* A role's attributes from an object (a new arena's worth: redefinitions are rare). */
+static void cat__role_set(cat__role_t *r, const cat_object_t *o)
+{
+    cm_arena_t *a = &r->arena;
+    r->pub.name = cm_arena_strdup(a, o->name);
+    r->pub.flags = o->role_flags;
+    r->pub.conn_limit = o->conn_limit;
+    r->pub.password = o->password ? cm_arena_strdup(a, o->password) : NULL;
+    r->pub.has_valid_until = o->has_valid_until;
+    r->pub.valid_until = o->valid_until;
+    cat_id_t *m = o->ndeps ? cm_arena_alloc(a, o->ndeps * sizeof(cat_id_t)) : NULL;
+    if (o->ndeps)
+        memcpy(m, o->deps, o->ndeps * sizeof(cat_id_t));
+    r->pub.member_of = m;
+    r->pub.nmember_of = o->ndeps;
+}
+
 bool cat__snap_can_insert(const cat_snap_t *s, const cat_object_t *o, cm_err_t *err)
 {
     switch (o->cls) {
+    case CAT_CLASS_ROLE:
+        if (cat__map_get(&s->role_by_id, o->id, NULL))
+            return cat__bad(err, "the role exists", o->id);
+        if (cat__map_get(&s->role_by_name, 0, o->name))
+            return cat__bad(err, "the role name is taken", o->id);
+        return true;
     case CAT_CLASS_DATABASE:
         if (cat__map_get(&s->db_by_id, o->id, NULL))
             return cat__bad(err, "the database exists", o->id);
@@ -280,6 +369,17 @@ bool cat__snap_insert(cat_snap_t *s, const cat_object_t *o, cm_err_t *err)
     if (!cat__snap_can_insert(s, o, err))
         return false;
     switch (o->cls) {
+    case CAT_CLASS_ROLE: {
+        cat__role_t *r = cm_calloc(1, sizeof(*r));
+        cm_arena_init(&r->arena, 256);
+        r->pub.id = o->id;
+        r->pub.oid = o->oid;
+        cat__role_set(r, o);
+        cat__map_put(&s->role_by_id, o->id, NULL, r);
+        cat__map_put(&s->role_by_name, 0, r->pub.name, r);
+        cat__vec_insert_sorted(&s->roles, r, o->id);
+        return true;
+    }
     case CAT_CLASS_DATABASE: {
         cat__db_t *d = cm_calloc(1, sizeof(*d));
         cm_arena_init(&d->arena, 128);
@@ -356,6 +456,17 @@ bool cat__snap_insert(cat_snap_t *s, const cat_object_t *o, cm_err_t *err)
 bool cat__snap_remove(cat_snap_t *s, cat_class_t cls, cat_id_t id, cm_err_t *err)
 {
     switch (cls) {
+    case CAT_CLASS_ROLE: {
+        cat__role_t *r = cat__map_get(&s->role_by_id, id, NULL);
+        if (!r)
+            return cat__bad(err, "cannot drop the role", id);
+        cat__map_del(&s->role_by_id, id, NULL);
+        cat__map_del(&s->role_by_name, 0, r->pub.name);
+        cat__vec_remove(&s->roles, r);
+        cm_arena_free(&r->arena);
+        free(r);
+        return true;
+    }
     case CAT_CLASS_DATABASE: {
         cat__db_t *d = cat__map_get(&s->db_by_id, id, NULL);
         if (!d || d->schemas.n)
@@ -429,6 +540,7 @@ static bool cat__alive(const cat_snap_t *s, const cat__overlay_t *ov, cat_class_
     if (cat__map_get(&ov->gone, cat__ok(cls, id), NULL))
         return false;
     switch (cls) {
+    case CAT_CLASS_ROLE: return cat__map_get(&s->role_by_id, id, NULL) != NULL;
     case CAT_CLASS_DATABASE: return cat__map_get(&s->db_by_id, id, NULL) != NULL;
     case CAT_CLASS_SCHEMA: return cat__map_get(&s->schema_by_id, id, NULL) != NULL;
     case CAT_CLASS_ITEM: return cat__map_get(&s->item_by_id, id, NULL) != NULL;
@@ -445,6 +557,13 @@ static bool cat__check_drop(const cat_snap_t *s, cat__overlay_t *ov, const cat_o
     cat_class_t child_cls;
     const char *name;
     uint64_t parent;
+    if (o->cls == CAT_CLASS_ROLE) {
+        /* Memberships naming it are dropped with it (lookups skip a missing ID). */
+        const cat__role_t *r = cat__map_get(&s->role_by_id, o->id, NULL);
+        cat__map_put(&ov->gone, cat__ok(o->cls, o->id), NULL, (void *)1);
+        cat__map_put(&ov->names_gone, cat__clsbits(o->cls), r->pub.name, (void *)1);
+        return true;
+    }
     if (o->cls == CAT_CLASS_DATABASE) {
         const cat__db_t *d = cat__map_get(&s->db_by_id, o->id, NULL);
         children = &d->schemas, child_cls = CAT_CLASS_SCHEMA, name = d->pub.name, parent = 0;
@@ -480,14 +599,19 @@ static bool cat__check_create(const cat_snap_t *s, cat__overlay_t *ov, const cat
     if (cat_id_is_system(o->id) || cat__map_get(&ov->made, cat__ok(o->cls, o->id), NULL) ||
         cat__alive(s, ov, o->cls, o->id) || cat__map_get(&ov->gone, cat__ok(o->cls, o->id), NULL))
         return cat__bad(err, "the object to create exists", o->id);
-    uint64_t parent = o->cls == CAT_CLASS_DATABASE ? 0 : o->parent;
+    uint64_t parent = o->cls == CAT_CLASS_DATABASE || o->cls == CAT_CLASS_ROLE ? 0 : o->parent;
+    for (uint32_t i = 0; o->cls == CAT_CLASS_ROLE && i < o->ndeps; i++)
+        if (!cat__alive(s, ov, CAT_CLASS_ROLE, o->deps[i]))
+            return cat__bad(err, "a role it is a member of does not exist", o->id);
     if (o->cls == CAT_CLASS_SCHEMA && !cat__alive(s, ov, CAT_CLASS_DATABASE, parent))
         return cat__bad(err, "its database does not exist", o->id);
     if (o->cls == CAT_CLASS_ITEM && !cat__alive(s, ov, CAT_CLASS_SCHEMA, parent))
         return cat__bad(err, "its schema does not exist", o->id);
     uint64_t nk = parent << 2 | cat__clsbits(o->cls);
     bool taken;
-    if (o->cls == CAT_CLASS_DATABASE)
+    if (o->cls == CAT_CLASS_ROLE)
+        taken = cat__map_get(&s->role_by_name, 0, o->name) != NULL;
+    else if (o->cls == CAT_CLASS_DATABASE)
         taken = cat__map_get(&s->db_by_name, 0, o->name) != NULL;
     else if (o->cls == CAT_CLASS_SCHEMA)
         taken = cat__map_get(&s->schema_by_name, parent, o->name) || cat__map_get(&s->schema_by_name, 0, o->name);
@@ -518,7 +642,16 @@ static bool cat__check_rename(const cat_snap_t *s, cat__overlay_t *ov, const cat
     uint64_t parent;
     const char *old_name;
     bool taken;
-    if (o->cls == CAT_CLASS_DATABASE) {
+    if (o->cls == CAT_CLASS_ROLE) {
+        const cat__role_t *r = cat__map_get(&s->role_by_id, o->id, NULL);
+        if (!r || r->pub.oid != o->oid)
+            return cat__bad(err, "a redefinition changes the role's OID", o->id);
+        for (uint32_t i = 0; i < o->ndeps; i++)
+            if (o->deps[i] == o->id || !cat__alive(s, ov, CAT_CLASS_ROLE, o->deps[i]))
+                return cat__bad(err, "a role it is a member of does not exist", o->id);
+        parent = 0, old_name = r->pub.name;
+        taken = cat__map_get(&s->role_by_name, 0, o->name) != NULL;
+    } else if (o->cls == CAT_CLASS_DATABASE) {
         const cat__db_t *d = cat__map_get(&s->db_by_id, o->id, NULL);
         if (!d || d->pub.oid != o->oid)
             return cat__bad(err, "a rename changes more than the name", o->id);
@@ -555,6 +688,13 @@ static bool cat__check_rename(const cat_snap_t *s, cat__overlay_t *ov, const cat
  * schema lists, an item's schema) stay valid. */
 static void cat__snap_rename(cat_snap_t *s, const cat_object_t *o)
 {
+    if (o->cls == CAT_CLASS_ROLE) {
+        cat__role_t *r = cat__map_get(&s->role_by_id, o->id, NULL);
+        cat__map_del(&s->role_by_name, 0, r->pub.name);
+        cat__role_set(r, o);
+        cat__map_put(&s->role_by_name, 0, r->pub.name, r);
+        return;
+    }
     if (o->cls == CAT_CLASS_DATABASE) {
         cat__db_t *d = cat__map_get(&s->db_by_id, o->id, NULL);
         cat__map_del(&s->db_by_name, 0, d->pub.name);
@@ -722,6 +862,16 @@ bool cat_snap_load(cat_snap_t *s, uint64_t index, const cat_kv_t *objects, size_
 void cat_snap_dump(const cat_snap_t *s, cm_buf_t *out)
 {
     cm_buf_printf(out, "index %llu\n", (unsigned long long)s->index);
+    for (size_t i = 0; i < s->roles.n; i++) {
+        const cat_role_t *r = s->roles.v[i];
+        cm_buf_printf(out, "role %llu oid %u %s flags %u connlimit %d%s%s", (unsigned long long)r->id, r->oid, r->name,
+                      r->flags, r->conn_limit, r->password ? " password " : "", r->password ? r->password : "");
+        if (r->has_valid_until)
+            cm_buf_printf(out, " valid until %lld", (long long)r->valid_until);
+        for (uint32_t m = 0; m < r->nmember_of; m++)
+            cm_buf_printf(out, " member of %llu", (unsigned long long)r->member_of[m]);
+        cm_buf_printf(out, "\n");
+    }
     for (size_t i = 0; i < s->dbs.n; i++) {
         const cat_database_t *d = s->dbs.v[i];
         cm_buf_printf(out, "database %llu oid %u %s\n", (unsigned long long)d->id, d->oid, d->name);

@@ -180,7 +180,8 @@ void cat_object_key(cat_class_t cls, cat_id_t id, char out[24])
 
 bool cat_object_key_parse(const char *key, cat_class_t *cls, cat_id_t *id)
 {
-    if (key[0] != CAT_CLASS_DATABASE && key[0] != CAT_CLASS_SCHEMA && key[0] != CAT_CLASS_ITEM)
+    if (key[0] != CAT_CLASS_DATABASE && key[0] != CAT_CLASS_SCHEMA && key[0] != CAT_CLASS_ITEM &&
+        key[0] != CAT_CLASS_ROLE)
         return false;
     const char *p = key + 1;
     if (*p < '1' || *p > '9')
@@ -216,8 +217,8 @@ void cat_name_key(cat_class_t cls, const char *database, const char *schema, con
     /* Relations of every kind share one namespace per schema, as pg_class does. */
     cm_buf_put_u8(out, cls == CAT_CLASS_ITEM ? 'r' : (uint8_t)cls);
     cm_buf_put_u8(out, '.');
-    cat__key_part(database, out);
-    if (cls != CAT_CLASS_DATABASE) {
+    cat__key_part(database, out);   /* a role: its name */
+    if (cls != CAT_CLASS_DATABASE && cls != CAT_CLASS_ROLE) {
         cm_buf_put_u8(out, '.');
         cat__key_part(schema, out);
     }

@@ -32,6 +32,14 @@ struct cat_txn {
 
 /* ------------------------------------------------------------ snapshot copies */
 
+static void obj_of_role(const cat_role_t *r, cat_object_t *o)
+{
+    *o = (cat_object_t){.cls = CAT_CLASS_ROLE, .id = r->id, .oid = r->oid, .name = r->name,
+                        .role_flags = r->flags, .conn_limit = r->conn_limit, .password = r->password,
+                        .has_valid_until = r->has_valid_until, .valid_until = r->valid_until,
+                        .deps = (cat_id_t *)r->member_of, .ndeps = r->nmember_of};
+}
+
 static void obj_of_db(const cat_database_t *d, cat_object_t *o)
 {
     *o = (cat_object_t){.cls = CAT_CLASS_DATABASE, .id = d->id, .oid = d->oid, .name = d->name};
@@ -79,6 +87,8 @@ static void objset_of(const cat_snap_t *snap, objset_t *s)
     memset(s, 0, sizeof(*s));
     cm_arena_init(&s->arena, 4096);
     cat_object_t o;
+    for (size_t i = 0; cat_snap_role_at(snap, i); i++)
+        obj_of_role(cat_snap_role_at(snap, i), &o), objset_add(s, &o);
     for (size_t i = 0; cat_snap_database_at(snap, i); i++)
         obj_of_db(cat_snap_database_at(snap, i), &o), objset_add(s, &o);
     for (size_t i = 0;; i++) {
@@ -251,10 +261,12 @@ static bool waits(const fold_t *f, const bool *done, const cat_op_t *op)
         const cat_op_t *o = &f->ops[j];
         if (done[j] || o == op || o->kind != CAT_OP_CREATE)
             continue;
-        bool parent = op->obj.cls != CAT_CLASS_DATABASE && op->obj.parent == o->obj.id &&
+        bool parent = op->obj.cls != CAT_CLASS_DATABASE && op->obj.cls != CAT_CLASS_ROLE &&
+                      op->obj.parent == o->obj.id &&
                       o->obj.cls == (op->obj.cls == CAT_CLASS_ITEM ? CAT_CLASS_SCHEMA : CAT_CLASS_DATABASE);
         bool reads = false;
-        for (uint32_t d = 0; op->obj.cls == CAT_CLASS_ITEM && o->obj.cls == CAT_CLASS_ITEM && d < op->obj.ndeps; d++)
+        bool same = op->obj.cls == o->obj.cls && (op->obj.cls == CAT_CLASS_ITEM || op->obj.cls == CAT_CLASS_ROLE);
+        for (uint32_t d = 0; same && d < op->obj.ndeps; d++)
             reads = reads || op->obj.deps[d] == o->obj.id;
         if (parent || reads)
             return true;
@@ -291,7 +303,9 @@ static bool fold_order(fold_t *f)
 /* The name key of an object in a snapshot (NUL-terminated, into out). */
 static void name_key_of(const cat_snap_t *s, cat_class_t cls, cat_id_t id, cm_buf_t *out)
 {
-    if (cls == CAT_CLASS_DATABASE) {
+    if (cls == CAT_CLASS_ROLE) {
+        cat_name_key(cls, cat_snap_role_by_id(s, id)->name, NULL, NULL, out);
+    } else if (cls == CAT_CLASS_DATABASE) {
         cat_name_key(cls, cat_snap_database_by_id(s, id)->name, NULL, NULL, out);
     } else if (cls == CAT_CLASS_SCHEMA) {
         const cat_schema_t *sc = cat_snap_schema_by_id(s, id);
@@ -343,10 +357,11 @@ cat_commit_t *cat_txn_commit(const cat_txn_t *t, const cat_head_t *head, const u
     entry.nops = (uint32_t)f.n;
     size_t ndeps = 0;
     for (size_t i = 0; i < f.n; i++)
-        ndeps += f.ops[i].kind == CAT_OP_CREATE ? f.ops[i].obj.ndeps : 0;
+        ndeps += f.ops[i].kind == CAT_OP_CREATE && f.ops[i].obj.cls == CAT_CLASS_ITEM ? f.ops[i].obj.ndeps : 0;
     entry.deps = cm_arena_alloc(&a, (ndeps ? ndeps : 1) * sizeof(cat_id_t));
     for (size_t i = 0; i < f.n; i++)
-        for (uint32_t d = 0; f.ops[i].kind == CAT_OP_CREATE && d < f.ops[i].obj.ndeps; d++) {
+        for (uint32_t d = 0; f.ops[i].kind == CAT_OP_CREATE && f.ops[i].obj.cls == CAT_CLASS_ITEM && d < f.ops[i].obj.ndeps;
+             d++) {
             bool seen = false;
             for (uint32_t j = 0; j < entry.ndeps; j++)
                 seen = seen || entry.deps[j] == f.ops[i].obj.deps[d];
@@ -382,7 +397,8 @@ cat_commit_t *cat_txn_commit(const cat_txn_t *t, const cat_head_t *head, const u
             cat_id_t id;
             cat_object_key_parse(before_set.kv[i].key, &cls, &id);
             bool touched = fold_find(&f, cls, id) >= 0;
-            bool kept = (cls == CAT_CLASS_DATABASE   ? cat_snap_database_by_id(after, id) != NULL
+            bool kept = (cls == CAT_CLASS_ROLE       ? cat_snap_role_by_id(after, id) != NULL
+                         : cls == CAT_CLASS_DATABASE ? cat_snap_database_by_id(after, id) != NULL
                          : cls == CAT_CLASS_SCHEMA ? cat_snap_schema_by_id(after, id) != NULL
                                                    : cat_snap_item_by_id(after, id) != NULL);
             k1.len = k2.len = 0;
@@ -401,7 +417,8 @@ cat_commit_t *cat_txn_commit(const cat_txn_t *t, const cat_head_t *head, const u
             cat_class_t cls;
             cat_id_t id;
             cat_object_key_parse(after_set.kv[i].key, &cls, &id);
-            bool existed = (cls == CAT_CLASS_DATABASE   ? cat_snap_database_by_id(t->base, id) != NULL
+            bool existed = (cls == CAT_CLASS_ROLE       ? cat_snap_role_by_id(t->base, id) != NULL
+                            : cls == CAT_CLASS_DATABASE ? cat_snap_database_by_id(t->base, id) != NULL
                             : cls == CAT_CLASS_SCHEMA ? cat_snap_schema_by_id(t->base, id) != NULL
                                                       : cat_snap_item_by_id(t->base, id) != NULL);
             if (existed && fold_find(&f, cls, id) < 0)

@@ -51,6 +51,7 @@ typedef enum cat_class {
     CAT_CLASS_DATABASE = 'd',
     CAT_CLASS_SCHEMA = 's',
     CAT_CLASS_ITEM = 'i',
+    CAT_CLASS_ROLE = 'a',   /* pg_authid's letter: 'r' already starts relation name keys */
 } cat_class_t;
 
 typedef enum cat_item_kind {
@@ -479,6 +480,34 @@ typedef struct cat_item {
     uint32_t ndeps;
 } cat_item_t;
 
+/*
+ * A role (pg_authid): cluster-wide, like PostgreSQL's, so it has no parent.
+ * Its OID takes slot 1 of its creating index, which a statement creating a
+ * role never uses for an item's row type. member_of lists the roles whose
+ * privileges it has (pg_auth_members rows with it as member); an ID there
+ * whose role was dropped is ignored.
+ */
+#define CAT_ROLE_SUPERUSER 0x01u
+#define CAT_ROLE_INHERIT 0x02u
+#define CAT_ROLE_CREATEROLE 0x04u
+#define CAT_ROLE_CREATEDB 0x08u
+#define CAT_ROLE_LOGIN 0x10u
+#define CAT_ROLE_REPLICATION 0x20u
+#define CAT_ROLE_BYPASSRLS 0x40u
+
+typedef struct cat_role {
+    cat_id_t id;
+    uint32_t oid;
+    const char *name;
+    uint32_t flags;              /* CAT_ROLE_* */
+    int32_t conn_limit;          /* -1: no limit */
+    const char *password;        /* a SCRAM-SHA-256 verifier, NULL: none */
+    bool has_valid_until;
+    int64_t valid_until;         /* a timestamptz datum (microseconds since 2000-01-01 UTC) */
+    const cat_id_t *member_of;
+    uint32_t nmember_of;
+} cat_role_t;
+
 /* True for built-in objects (IDs from CAT_ID_SYSTEM). */
 static inline bool cat_id_is_system(cat_id_t id) { return id >= CAT_ID_SYSTEM; }
 
@@ -511,6 +540,15 @@ const cat_schema_t *cat_snap_schema_by_id(const cat_snap_t *s, cat_id_t id);
 const cat_item_t *cat_snap_item(const cat_snap_t *s, const cat_schema_t *schema, const char *name);
 const cat_item_t *cat_snap_item_by_id(const cat_snap_t *s, cat_id_t id);
 const cat_item_t *cat_snap_item_by_oid(const cat_snap_t *s, uint32_t oid);
+const cat_role_t *cat_snap_role(const cat_snap_t *s, const char *name);
+const cat_role_t *cat_snap_role_by_id(const cat_snap_t *s, cat_id_t id);
+const cat_role_t *cat_snap_role_by_oid(const cat_snap_t *s, uint32_t oid);
+/* Roles in ID order: i from 0 until NULL. */
+const cat_role_t *cat_snap_role_at(const cat_snap_t *s, size_t i);
+size_t cat_snap_role_count(const cat_snap_t *s);
+/* True if `role` is `of` or a member of it, directly or through other roles
+ * (PostgreSQL's is_member_of_role, which ignores INHERIT). */
+bool cat_role_is_member(const cat_snap_t *s, const cat_role_t *role, const cat_role_t *of);
 /* Items reading `id` directly (not indexes on it), ascending by ID. */
 size_t cat_snap_dependents(const cat_snap_t *s, cat_id_t id, const cat_item_t **out, size_t max);
 
@@ -536,7 +574,8 @@ typedef struct cat_search {
     const char *database;
     const char *const *path;
     size_t npath;
-    const char *user;
+    const char *user;            /* the current user (SET ROLE) */
+    const char *session_user;    /* NULL: user */
 } cat_search_t;
 
 /*
@@ -633,6 +672,42 @@ bool cat_plan_rename_schema(const cat_snap_t *s, const cat_schema_t *schema, con
 /* ALTER DATABASE d RENAME TO n: 3D000, 42P04, and 0A000 for the session's own database. */
 bool cat_plan_rename_database(const cat_snap_t *s, const cat_search_t *search, const char *name,
                               const char *new_name, cat_change_t *out, cm_err_t *err);
+/*
+ * Roles (cat_plan_role.c). `actor` is the role running the statement, NULL
+ * for a session whose user is not a catalog role (trust authentication
+ * before any role existed), which acts as a superuser. Privileges and
+ * messages are PostgreSQL 15's CreateRole / AlterRole / DropRole /
+ * AddRoleMems / DelRoleMems.
+ */
+typedef struct cat_role_def {
+    const char *name;
+    uint32_t flags;
+    int32_t conn_limit;
+    const char *password;        /* a verifier, NULL: none */
+    bool has_valid_until;
+    int64_t valid_until;
+    const cat_id_t *member_of;   /* copied */
+    uint32_t nmember_of;
+} cat_role_def_t;
+
+/* Which attributes an ALTER ROLE gives (the others are kept). */
+#define CAT_ROLE_SET_PASSWORD 0x100u
+#define CAT_ROLE_SET_CONN_LIMIT 0x200u
+#define CAT_ROLE_SET_VALID_UNTIL 0x400u
+
+bool cat_plan_create_role(const cat_snap_t *s, const cat_role_t *actor, const cat_role_def_t *def,
+                          cat_change_t *out, cm_err_t *err);
+/* set: the CAT_ROLE_* flags named (their values in def->flags) and CAT_ROLE_SET_*. */
+bool cat_plan_alter_role(const cat_snap_t *s, const cat_role_t *actor, const cat_role_t *role, uint32_t set,
+                         const cat_role_def_t *def, cat_change_t *out, cm_err_t *err);
+/* session: the session user's role (NULL as for actor). */
+bool cat_plan_drop_roles(const cat_snap_t *s, const cat_role_t *actor, const cat_role_t *session,
+                         const char *const *names, size_t n, bool if_exists, cat_change_t *out, cm_err_t *err);
+/* GRANT roles TO members / REVOKE roles FROM members. */
+bool cat_plan_grant_roles(const cat_snap_t *s, const cat_role_t *actor, const char *const *roles, size_t nroles,
+                          const char *const *members, size_t nmembers, bool revoke, cat_change_t *out,
+                          cm_err_t *err);
+
 /* ALTER ... IF EXISTS of a missing relation: only the notice PostgreSQL sends. */
 void cat_plan_rename_missing(const cat_snap_t *s, const char *name, cat_change_t *out);
 bool cat_plan_drop_items(const cat_snap_t *s, const cat_search_t *search, cat_item_kind_t kind,
@@ -703,8 +778,14 @@ typedef struct cat_object {
     const char *create_sql;
     cat_column_t *columns;
     uint32_t ncolumns;
-    cat_id_t *deps;
+    cat_id_t *deps;          /* a role: the roles it is a member of */
     uint32_t ndeps;
+    /* roles */
+    uint32_t role_flags;
+    int32_t conn_limit;
+    const char *password;
+    bool has_valid_until;
+    int64_t valid_until;
 } cat_object_t;
 
 typedef struct cat_op {

@@ -606,6 +606,40 @@ typedef struct sql_prepare {
     sql_list_t *args;         /* EXECUTE: sql_expr_t *; NULL if none */
 } sql_prepare_t;
 
+/*
+ * CREATE ROLE / USER name [WITH] options; ALTER ROLE / USER name [WITH]
+ * options; DROP ROLE / USER [IF EXISTS] names; GRANT roles TO members;
+ * REVOKE roles FROM members. Options set `set` bits (the sql_role_attr
+ * flags named) with their values in `flags`; PASSWORD NULL leaves
+ * password NULL with SQL_ROLE_PASSWORD set.
+ */
+enum sql_role_attr {
+    SQL_ROLE_SUPERUSER = 0x01,
+    SQL_ROLE_INHERIT = 0x02,
+    SQL_ROLE_CREATEROLE = 0x04,
+    SQL_ROLE_CREATEDB = 0x08,
+    SQL_ROLE_LOGIN = 0x10,
+    SQL_ROLE_REPLICATION = 0x20,
+    SQL_ROLE_BYPASSRLS = 0x40,
+    SQL_ROLE_PASSWORD = 0x100,
+    SQL_ROLE_CONN_LIMIT = 0x200,
+    SQL_ROLE_VALID_UNTIL = 0x400,
+};
+
+typedef struct sql_role {
+    bool is_user;             /* CREATE / ALTER / DROP USER */
+    const char *name;         /* CREATE / ALTER */
+    int name_pos;
+    unsigned set;             /* enum sql_role_attr: what the options name */
+    unsigned flags;           /* their values */
+    const char *password;
+    int64_t conn_limit;
+    const char *valid_until;  /* the timestamptz text */
+    sql_list_t *names;        /* DROP: const char *; GRANT / REVOKE: the roles granted */
+    sql_list_t *members;      /* GRANT / REVOKE: const char * */
+    bool if_exists;
+} sql_role_t;
+
 /* ----------------------------------------------------------- statements */
 
 typedef enum sql_stmt_kind {
@@ -640,6 +674,11 @@ typedef enum sql_stmt_kind {
     SQL_STMT_PREPARE,         /* prepare */
     SQL_STMT_EXECUTE,         /* prepare (name, args) */
     SQL_STMT_DEALLOCATE,      /* prepare (name; NULL for ALL) */
+    SQL_STMT_CREATE_ROLE,     /* role */
+    SQL_STMT_ALTER_ROLE,      /* role */
+    SQL_STMT_DROP_ROLE,       /* role */
+    SQL_STMT_GRANT_ROLE,      /* role */
+    SQL_STMT_REVOKE_ROLE,     /* role */
     SQL_STMT_UNSUPPORTED,     /* a statement the grammar does not take yet: name says which */
 } sql_stmt_kind_t;
 
@@ -691,6 +730,7 @@ struct sql_stmt {
     sql_show_t *show;
     sql_explain_t *explain;
     sql_prepare_t *prepare;
+    sql_role_t *role;
 };
 
 /*

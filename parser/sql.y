@@ -125,6 +125,7 @@ stmt(A) ::= explain_stmt(S).     { A = S; }
 stmt(A) ::= prepare_stmt(S).     { A = S; }
 stmt(A) ::= execute_stmt(S).     { A = S; }
 stmt(A) ::= deallocate_stmt(S).  { A = S; }
+stmt(A) ::= role_stmt(S).        { A = S; }
 
 ///////////////////////////////////////////////// SET / SHOW / RESET ////
 
@@ -154,6 +155,8 @@ set_rest_more(A) ::= SCHEMA SCONST(S).
         { A = sql__stmt_set(ctx, "search_path", sql__list1(ctx, sql__const_string(ctx, &S))); }
 set_rest_more(A) ::= SESSION AUTHORIZATION nonreserved_word_or_sconst(V).
         { A = sql__stmt_set(ctx, "session_authorization", sql__list1(ctx, V)); }
+set_rest_more(A) ::= IDENT(K) nonreserved_word_or_sconst(V).
+        { A = sql__stmt_set(ctx, sql__word(ctx, &K, "role") ? "role" : "", sql__list1(ctx, V)); }
 set_rest_more(A) ::= SESSION AUTHORIZATION DEFAULT.
         { A = sql__stmt_set(ctx, "session_authorization", NULL); }
 
@@ -459,6 +462,49 @@ object_type(A) ::= DATABASE.                     { A = SQL_OBJ_DATABASE; }
 opt_drop_behavior(A) ::= CASCADE.                { A = SQL_DROP_CASCADE; }
 opt_drop_behavior(A) ::= RESTRICT.               { A = SQL_DROP_RESTRICT; }
 opt_drop_behavior(A) ::= .                       { A = SQL_DROP_DEFAULT; }
+
+////////////////////////////////////////////////////////////////// ROLES ////
+
+/* ROLE, PASSWORD, LOGIN, ... are plain words here (PostgreSQL's unreserved
+ * keywords): the options are a flat sequence that sql__role_options reads,
+ * which keeps the grammar free of conflicts between one-word and two-word
+ * options. */
+%type role_stmt {sql_stmt_t *}
+role_stmt(A) ::= CREATE IDENT(K) colid(N) opt_with role_elems(E).
+        { A = sql__role(ctx, SQL_STMT_CREATE_ROLE, &K, &N, E, false); }
+role_stmt(A) ::= CREATE USER colid(N) opt_with role_elems(E).
+        { A = sql__role(ctx, SQL_STMT_CREATE_ROLE, NULL, &N, E, true); }
+role_stmt(A) ::= ALTER IDENT(K) colid(N) opt_with role_elems(E).
+        { A = sql__role(ctx, SQL_STMT_ALTER_ROLE, &K, &N, E, false); }
+role_stmt(A) ::= ALTER USER colid(N) opt_with role_elems(E).
+        { A = sql__role(ctx, SQL_STMT_ALTER_ROLE, NULL, &N, E, true); }
+role_stmt(A) ::= DROP IDENT(K) role_list(L).     { A = sql__drop_role(ctx, &K, L, false); }
+role_stmt(A) ::= DROP IDENT(K) IF_P EXISTS role_list(L). { A = sql__drop_role(ctx, &K, L, true); }
+role_stmt(A) ::= DROP USER role_list(L).         { A = sql__drop_role(ctx, NULL, L, false); }
+role_stmt(A) ::= DROP USER IF_P EXISTS role_list(L). { A = sql__drop_role(ctx, NULL, L, true); }
+role_stmt(A) ::= GRANT role_list(R) TO role_list(M). { A = sql__grant_role(ctx, NULL, R, M, NULL); }
+role_stmt(A) ::= GRANT role_list(R) TO role_list(M) WITH IDENT(W) IDENT(O).
+        { A = sql__grant_role(ctx, NULL, R, M, &W); (void)O; }
+role_stmt(A) ::= IDENT(K) role_list(R) FROM role_list(M) opt_drop_behavior.
+        { A = sql__grant_role(ctx, &K, R, M, NULL); }
+
+opt_with ::= WITH.
+opt_with ::= .
+
+%type role_list {sql_list_t *}
+role_list(A) ::= colid(N).                       { A = sql__list1(ctx, (void *)N.str); }
+role_list(A) ::= role_list(L) COMMA colid(N).    { A = sql__list_add(ctx, L, (void *)N.str); }
+
+%type role_elems {sql_list_t *}
+role_elems(A) ::= role_elems(L) role_elem(E).    { A = sql__list_add(ctx, L, E); }
+role_elems(A) ::= .                              { A = NULL; }
+%type role_elem {sql_token_t *}
+role_elem(A) ::= IDENT(T).                       { A = sql__token_copy(ctx, &T); }
+role_elem(A) ::= SCONST(T).                      { A = sql__token_copy(ctx, &T); }
+role_elem(A) ::= NULL(T).                        { A = sql__token_copy(ctx, &T); }
+role_elem(A) ::= LIMIT(T).                       { A = sql__token_copy(ctx, &T); }
+role_elem(A) ::= ICONST(T).                      { A = sql__token_copy(ctx, &T); }
+role_elem(A) ::= MINUS(T).                       { A = sql__token_copy(ctx, &T); }
 
 %type alter_stmt {sql_stmt_t *}
 alter_stmt(A) ::= ALTER object_type(O) cond_exists_name(N) RENAME TO colid(X).

@@ -599,11 +599,68 @@ const char *sql_stmt_name(const sql_stmt_t *s)
     case SQL_STMT_PREPARE: return "PREPARE";
     case SQL_STMT_EXECUTE: return "EXECUTE";
     case SQL_STMT_DEALLOCATE: return "DEALLOCATE";
+    case SQL_STMT_CREATE_ROLE: return "CREATE ROLE";
+    case SQL_STMT_ALTER_ROLE: return "ALTER ROLE";
+    case SQL_STMT_DROP_ROLE: return "DROP ROLE";
+    case SQL_STMT_GRANT_ROLE: return "GRANT ROLE";
+    case SQL_STMT_REVOKE_ROLE: return "REVOKE ROLE";
     }
     return "UNKNOWN";
 }
 
 /* ===================================================== statements */
+
+static void dp_name_list(const sql_list_t *l, cm_buf_t *out)
+{
+    for (int i = 0; i < sql_list_len(l); i++) {
+        if (i)
+            cm_buf_put_str(out, ", ");
+        sql_deparse_ident(l->items[i], out);
+    }
+}
+
+/* A password is never written back: the text goes to logs and the catalog's log. */
+static void dp_role(sql_stmt_kind_t kind, const sql_role_t *r, cm_buf_t *out)
+{
+    static const struct {
+        unsigned attr;
+        const char *yes, *no;
+    } words[] = {
+        {SQL_ROLE_SUPERUSER, "SUPERUSER", "NOSUPERUSER"},       {SQL_ROLE_CREATEDB, "CREATEDB", "NOCREATEDB"},
+        {SQL_ROLE_CREATEROLE, "CREATEROLE", "NOCREATEROLE"},    {SQL_ROLE_INHERIT, "INHERIT", "NOINHERIT"},
+        {SQL_ROLE_LOGIN, "LOGIN", "NOLOGIN"},                   {SQL_ROLE_REPLICATION, "REPLICATION", "NOREPLICATION"},
+        {SQL_ROLE_BYPASSRLS, "BYPASSRLS", "NOBYPASSRLS"},
+    };
+    const char *noun = r->is_user ? "USER" : "ROLE";
+    switch (kind) {
+    case SQL_STMT_DROP_ROLE:
+        cm_buf_printf(out, "DROP %s %s", noun, r->if_exists ? "IF EXISTS " : "");
+        dp_name_list(r->names, out);
+        return;
+    case SQL_STMT_GRANT_ROLE:
+    case SQL_STMT_REVOKE_ROLE:
+        cm_buf_put_str(out, kind == SQL_STMT_GRANT_ROLE ? "GRANT " : "REVOKE ");
+        dp_name_list(r->names, out);
+        cm_buf_put_str(out, kind == SQL_STMT_GRANT_ROLE ? " TO " : " FROM ");
+        dp_name_list(r->members, out);
+        return;
+    default:
+        break;
+    }
+    cm_buf_printf(out, "%s %s ", kind == SQL_STMT_CREATE_ROLE ? "CREATE" : "ALTER", noun);
+    sql_deparse_ident(r->name, out);
+    for (size_t i = 0; i < CM_ARRAY_LEN(words); i++)
+        if (r->set & words[i].attr)
+            cm_buf_printf(out, " %s", (r->flags & words[i].attr) ? words[i].yes : words[i].no);
+    if (r->set & SQL_ROLE_PASSWORD)
+        cm_buf_put_str(out, r->password ? " PASSWORD '********'" : " PASSWORD NULL");
+    if (r->set & SQL_ROLE_CONN_LIMIT)
+        cm_buf_printf(out, " CONNECTION LIMIT %lld", (long long)r->conn_limit);
+    if (r->set & SQL_ROLE_VALID_UNTIL) {
+        cm_buf_put_str(out, " VALID UNTIL ");
+        sql__dp_string(r->valid_until, strlen(r->valid_until), out);
+    }
+}
 
 /* A setting's name, each dotted part quoted as needed so it reads back the same. */
 static void dp_var_name(const char *name, cm_buf_t *out)
@@ -753,6 +810,13 @@ void sql_deparse_stmt(const sql_stmt_t *s, cm_buf_t *out)
     case SQL_STMT_EXECUTE:
     case SQL_STMT_DEALLOCATE:
         dp_prepare(s->kind, s->prepare, out);
+        break;
+    case SQL_STMT_CREATE_ROLE:
+    case SQL_STMT_ALTER_ROLE:
+    case SQL_STMT_DROP_ROLE:
+    case SQL_STMT_GRANT_ROLE:
+    case SQL_STMT_REVOKE_ROLE:
+        dp_role(s->kind, s->role, out);
         break;
     }
 }

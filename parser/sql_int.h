@@ -216,6 +216,13 @@ sql_stmt_t *sql__create_index(sql_pctx_t *ctx, int unique, const char *name, boo
 sql_stmt_t *sql__create_default_index(sql_pctx_t *ctx, sql_qname_t *on);
 sql_stmt_t *sql__create_schema(sql_pctx_t *ctx, sql_stmt_kind_t kind, sql_cond_t *name);
 sql_stmt_t *sql__drop(sql_pctx_t *ctx, int object, sql_cond_t *names, int behavior);
+/* Role statements (sql_build_role.c); kw is the word that must be "role" (NULL: USER was written). */
+sql_stmt_t *sql__role(sql_pctx_t *ctx, sql_stmt_kind_t kind, const sql_token_t *kw, const sql_token_t *name,
+                      sql_list_t *elems, bool is_user);
+sql_stmt_t *sql__drop_role(sql_pctx_t *ctx, const sql_token_t *kw, sql_list_t *names, bool if_exists);
+/* GRANT (revoke NULL) or REVOKE (revoke: the word that must be "revoke"); with: WITH's first word. */
+sql_stmt_t *sql__grant_role(sql_pctx_t *ctx, const sql_token_t *revoke, sql_list_t *roles, sql_list_t *members,
+                            const sql_token_t *with);
 sql_stmt_t *sql__alter_rename(sql_pctx_t *ctx, int object, sql_cond_t *name, const sql_token_t *column,
                               const sql_token_t *new_name);
 

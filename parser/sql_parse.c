@@ -114,9 +114,9 @@ static bool word_in(const char *w, const char *const *set)
 
 /* Statements that begin with these words are recognised but not implemented yet. */
 static const char *const unsupported_leads[] = {
-    "analyse", "analyze", "call", "checkpoint", "close", "cluster", "comment", "declare", "do", "fetch", "grant",
+    "analyse", "analyze", "call", "checkpoint", "close", "cluster", "comment", "declare", "do", "fetch",
     "import", "listen", "load", "lock", "merge", "move", "notify", "reassign", "refresh", "reindex", "release",
-    "revoke", "savepoint", "security", "tail", "unlisten", "vacuum", NULL,
+    "savepoint", "security", "tail", "unlisten", "vacuum", NULL,
 };
 /* Words between CREATE/DROP/ALTER and the object type that the name leaves out. */
 static const char *const object_modifiers[] = {
@@ -129,7 +129,8 @@ static const char *const ddl_supported[] = {
     "CREATE TABLE", "CREATE SOURCE", "CREATE VIEW", "CREATE MATERIALIZED VIEW", "CREATE INDEX", "CREATE SCHEMA",
     "CREATE DATABASE", "DROP TABLE", "DROP SOURCE", "DROP VIEW", "DROP MATERIALIZED VIEW", "DROP INDEX",
     "DROP SCHEMA", "DROP DATABASE", "ALTER TABLE", "ALTER SOURCE", "ALTER VIEW", "ALTER MATERIALIZED VIEW",
-    "ALTER INDEX", "ALTER SCHEMA", "ALTER DATABASE", NULL,
+    "ALTER INDEX", "ALTER SCHEMA", "ALTER DATABASE", "CREATE ROLE", "CREATE USER", "ALTER ROLE", "ALTER USER", "DROP ROLE",
+    "DROP USER", NULL,
 };
 /* eddy's introspection statements, which share SHOW with SHOW variable. */
 static const char *const show_objects[] = {
@@ -209,8 +210,15 @@ static const char *unsupported_name(sql_feed_t *f, cm_arena_t *arena)
             cm_buf_put_u8(&b, '\0');
             bool known = word_in((const char *)b.data, ddl_supported);
             b.len--;
-            unsupported = odd || !known || (strcmp(w0, "alter") == 0 && !has_rename(f));
+            bool role = strcmp((const char *)b.data, "ALTER ROLE") == 0 || strcmp((const char *)b.data, "ALTER USER") == 0;
+            unsupported = odd || !known || (strcmp(w0, "alter") == 0 && !role && !has_rename(f));
         }
+    } else if (strcmp(w0, "grant") == 0 || strcmp(w0, "revoke") == 0) {
+        /* Membership (GRANT role TO role) is taken; privileges on objects name ON. */
+        name_add(&b, w0);
+        for (int i = 1; i < SQL_LOOKAHEAD_MAX && feed_peek(f, i, &t) && t->type != 0 && t->type != SQL_TOK_SEMI; i++)
+            if (t->type == SQL_TOK_ON)
+                unsupported = true;
     } else if (word_in(w0, unsupported_leads)) {
         name_add(&b, w0);
         unsupported = true;

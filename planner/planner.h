@@ -280,6 +280,11 @@ typedef bool (*pln_runner_fn)(const plan_t *p, const char *sql, const ty_datum_t
                               pln_row_cb cb, void *arg);
 void pln_set_runner(pln_runner_fn run);
 
+/* A password in CREATE / ALTER ROLE becomes a SCRAM-SHA-256 verifier through
+ * this hasher, which the server installs (malloc'd result; NULL on failure). */
+typedef char *(*pln_password_hasher_fn)(const char *password);
+void pln_set_password_hasher(pln_password_hasher_fn fn);
+
 /*
  * A PLN_QUERY statement over a plan decoded from bytes (plan_decode), for a
  * session to describe and run (ex_run of st->query): its columns,

@@ -234,6 +234,11 @@ static bool bind_command(pln_binder_t *b, const sql_stmt_t *s, pln_stmt_t *st)
     case SQL_STMT_CREATE_DATABASE:
     case SQL_STMT_DROP:
     case SQL_STMT_ALTER_RENAME:
+    case SQL_STMT_CREATE_ROLE:
+    case SQL_STMT_ALTER_ROLE:
+    case SQL_STMT_DROP_ROLE:
+    case SQL_STMT_GRANT_ROLE:
+    case SQL_STMT_REVOKE_ROLE:
     case SQL_STMT_INSERT:
     case SQL_STMT_UPDATE:
     case SQL_STMT_DELETE:

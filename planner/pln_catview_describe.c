@@ -62,9 +62,10 @@ static const pln_catview_t views[] = {
      " NULL::text AS proargdefaults, NULL::oid[] AS protrftypes, ''::text AS prosrc, NULL::text AS probin,"
      " NULL::text AS prosqlbody, NULL::text[] AS proconfig, NULL::text[] AS proacl WHERE false"},
 
-    /* One role, the superuser, member of no other (psql's \du). */
+    /* Memberships between the catalog's roles (psql's \du); eddy records no grantor. */
     {"pg_catalog", "pg_auth_members", 1261,
-     "SELECT 0::oid AS roleid, 0::oid AS member, 0::oid AS grantor, false AS admin_option WHERE false"},
+     "SELECT m.role_oid AS roleid, m.member_oid AS member, 10::oid AS grantor, false AS admin_option"
+     " FROM eddy_catalog.role_members m"},
 
     {"pg_catalog", "pg_enum", 3501,
      "SELECT 0::oid AS oid, 0::oid AS enumtypid, 0::float4 AS enumsortorder, ''::name AS enumlabel WHERE false"},

@@ -82,16 +82,28 @@ static const pln_catview_t views[] = {
      " 'C'::text AS datctype, NULL::text AS daticulocale, NULL::text AS datcollversion, NULL::text[] AS datacl"
      " FROM eddy_catalog.databases d"},
 
+    /* The catalog's roles; a session whose user is no role (trust before any role
+     * existed) sees itself as the superuser it acts as, OID 10 as PostgreSQL's
+     * bootstrap superuser. */
+    {"pg_catalog", "pg_authid", 1260,
+     "SELECT r.oid AS oid, r.name::name AS rolname, r.superuser AS rolsuper, r.inherit AS rolinherit,"
+     " r.createrole AS rolcreaterole, r.createdb AS rolcreatedb, r.login AS rolcanlogin,"
+     " r.replication AS rolreplication, r.bypassrls AS rolbypassrls, r.conn_limit AS rolconnlimit,"
+     " r.password AS rolpassword, r.valid_until AS rolvaliduntil"
+     " FROM eddy_catalog.roles r"
+     " UNION ALL SELECT 10::oid, current_user::name, true, true, true, true, true, true, true, -1,"
+     " NULL::text, NULL::timestamptz"
+     " WHERE NOT EXISTS (SELECT 1 FROM eddy_catalog.roles x WHERE x.name = current_user)"},
+
     {"pg_catalog", "pg_roles", 0,
-     "SELECT current_user::name AS rolname, true AS rolsuper, true AS rolinherit, true AS rolcreaterole,"
-     " true AS rolcreatedb, true AS rolcanlogin, true AS rolreplication, -1 AS rolconnlimit,"
-     " '********'::text AS rolpassword, NULL::timestamptz AS rolvaliduntil, true AS rolbypassrls,"
-     " NULL::text[] AS rolconfig, 10::oid AS oid"},
+     "SELECT a.rolname, a.rolsuper, a.rolinherit, a.rolcreaterole, a.rolcreatedb, a.rolcanlogin,"
+     " a.rolreplication, a.rolconnlimit, '********'::text AS rolpassword, a.rolvaliduntil, a.rolbypassrls,"
+     " NULL::text[] AS rolconfig, a.oid FROM pg_catalog.pg_authid a"},
 
     {"pg_catalog", "pg_user", 0,
-     "SELECT current_user::name AS usename, 10::oid AS usesysid, true AS usecreatedb, true AS usesuper,"
-     " true AS userepl, true AS usebypassrls, '********'::text AS passwd, NULL::timestamptz AS valuntil,"
-     " NULL::text[] AS useconfig"},
+     "SELECT a.rolname AS usename, a.oid AS usesysid, a.rolcreatedb AS usecreatedb, a.rolsuper AS usesuper,"
+     " a.rolreplication AS userepl, a.rolbypassrls AS usebypassrls, '********'::text AS passwd,"
+     " a.rolvaliduntil AS valuntil, NULL::text[] AS useconfig FROM pg_catalog.pg_authid a WHERE a.rolcanlogin"},
 
     {"pg_catalog", "pg_am", 2601,
      "SELECT a.oid::oid AS oid, a.amname::name AS amname, 0::regproc AS amhandler, a.amtype::\"char\" AS amtype"

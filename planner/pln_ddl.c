@@ -30,7 +30,7 @@ bool pln__is_ddl(const sql_stmt_t *s)
     case SQL_STMT_ALTER_RENAME:
         return true;
     default:
-        return false;
+        return pln__is_role_stmt(s);
     }
 }
 
@@ -474,6 +474,8 @@ bool pln_ddl_plan(cm_arena_t *arena, const pln_stmt_t *st, const char *sql, cons
     case SQL_STMT_ALTER_RENAME:
         return pln__plan_rename(&b, s, out);
     default:
+        if (pln__is_role_stmt(s))
+            return pln__plan_role(&b, s, out);
         break;
     }
     return pln__error(&b, -1, CM_ERRCODE_INTERNAL_ERROR, "unexpected DDL statement %d", (int)s->kind);

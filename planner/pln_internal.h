@@ -553,4 +553,8 @@ bool pln__is_row_in(const sql_expr_t *e);
 ty_expr_t *pln__bind_row_in(pln_binder_t *b, const sql_expr_t *e);        /* (a, b) [NOT] IN ((c, d), ...) */
 
 
+/* Role statements (pln_role.c). */
+bool pln__is_role_stmt(const sql_stmt_t *s);
+bool pln__plan_role(pln_binder_t *b, const sql_stmt_t *s, cat_change_t *out);
+
 #endif

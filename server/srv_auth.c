@@ -1,7 +1,7 @@
 /*
  * srv_auth.c: authentication after the startup packet: trust, cleartext
  * password and SCRAM-SHA-256 (with channel binding, SCRAM-SHA-256-PLUS,
- * over TLS) against the --users file of SCRAM verifiers, a TLS client
+ * over TLS) against the catalog's roles' SCRAM verifiers (else the --users file's), a TLS client
  * certificate whose CN is the user name, plus the authentication timeout. A wrong password and an unknown user end
  * the same way (28P01), and SCRAM runs a mock exchange for unknown users so
  * the two cannot be told apart.
@@ -45,14 +45,6 @@ bool srv_users_load(srv_server_t *srv, const char *path, cm_err_t *err)
     return ok;
 }
 
-static const srv_user_t *srv__user_find(srv_server_t *srv, const char *name)
-{
-    for (int i = 0; i < srv->nusers; i++)
-        if (strcmp(srv->users[i].name, name) == 0)
-            return &srv->users[i];
-    return NULL;
-}
-
 static void srv__auth_failed(srv_conn_t *c)
 {
     cm_log_info("password authentication failed for user \"%s\"", c->user);
@@ -71,11 +63,10 @@ void srv_auth_begin(srv_conn_t *c)
         srv_put_authentication(&c->out, 3, NULL, 0);
         return;
     case SRV_AUTH_SCRAM: {
-        const srv_user_t *u = srv__user_find(srv, c->user);
-        srv_scram_secret_t mock;
+        srv_scram_secret_t secret, mock;
         c->scram = cm_malloc(sizeof *c->scram);
-        if (u != NULL) {
-            srv_scram_init(c->scram, &u->secret, false);
+        if (srv_roles_secret(c, &secret)) {
+            srv_scram_init(c->scram, &secret, false);
         } else {
             srv_scram_secret_mock(c->user, &mock);
             srv_scram_init(c->scram, &mock, true);
@@ -175,8 +166,8 @@ void srv_auth_message(srv_conn_t *c, const srv_frame_t *f)
         srv_conn_fatal(c, CM_ERRCODE_INVALID_PASSWORD, "empty password returned by client");
         return;
     }
-    const srv_user_t *u = srv__user_find(c->lp->srv, c->user);
-    if (u == NULL || !srv_scram_check_password(&u->secret, pw)) {
+    srv_scram_secret_t secret;
+    if (!srv_roles_secret(c, &secret) || !srv_scram_check_password(&secret, pw)) {
         srv__auth_failed(c);
         return;
     }

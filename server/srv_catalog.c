@@ -42,16 +42,61 @@ static void srv__boot_head_cb(void *arg, cat_store_status_t st, const cat_head_t
         out->version = -1;
 }
 
+typedef struct srv__boot_log {
+    cat_snap_t *snap;
+    cm_err_t *err;
+    bool ok;
+} srv__boot_log_t;
+
+static void srv__boot_log_cb(void *arg, cat_store_status_t st, const cat_log_entry_bytes_t *entries, size_t n,
+                             const cm_err_t *err)
+{
+    srv__boot_log_t *l = arg;
+    l->ok = st == CAT_STORE_OK;
+    for (size_t i = 0; l->ok && i < n; i++)
+        l->ok = cat_snap_apply(l->snap, entries[i].data, entries[i].len, l->err);
+}
+
 static void srv__boot_commit_cb(void *arg, cat_store_status_t st, uint64_t index, const char *name_key,
                                 const cm_err_t *err)
 {
     *(cat_store_status_t *)arg = st;
 }
 
+/* The users file's names become superuser roles of a new catalog (srv_roles.c). */
+static bool srv__seed_roles(srv_server_t *srv, cat_store_t *s, cm_err_t *err)
+{
+    cat_head_t head = {0};
+    bool ok = cat_store_head(s, srv__boot_head_cb, &head, err) == 0;
+    cat_store_dispatch(s);
+    cat_snap_t *snap = cat_snap_new();
+    srv__boot_log_t log = {.snap = snap, .err = err};
+    ok = ok && head.version >= 0 && cat_store_log_read(s, 1, 0, srv__boot_log_cb, &log, err) == 0;
+    cat_store_dispatch(s);
+    ok = ok && log.ok && cat_snap_index(snap) == head.index;
+    cat_commit_t *seed = ok ? srv_roles_seed(srv, snap, &head, err) : NULL;
+    if (ok && seed == NULL && err->set)
+        ok = false;
+    if (seed != NULL) {
+        cat_store_status_t st = CAT_STORE_ERROR;
+        ok = cat_store_commit(s, cat_commit_store(seed), srv__boot_commit_cb, &st, err) == 0;
+        cat_store_dispatch(s);
+        if (ok && st != CAT_STORE_OK && st != CAT_STORE_DUPLICATE)
+            ok = cm_err_set(err, CM_ERRCODE_INTERNAL_ERROR, "could not create the users file's roles: %s",
+                            cat_store_status_name(st));
+        cat_commit_free(seed);
+    }
+    cat_snap_free(snap);
+    if (!ok && !err->set)
+        cm_err_set(err, CM_ERRCODE_INTERNAL_ERROR, "could not create the users file's roles");
+    return ok;
+}
+
 bool srv_catalog_start(srv_server_t *srv, cm_err_t *err)
 {
     cat_set_quote_ident(sql_deparse_ident);
     pln_set_runner(ex_run);   /* CREATE TABLE AS runs its constant query (planner.h) */
+    srv_roles_install();
     if (srv->cfg.zookeeper != NULL)
         return srv_zk_boot(srv, err);
     srv->catdb = cat_mem_db_new();
@@ -72,6 +117,8 @@ bool srv_catalog_start(srv_server_t *srv, cm_err_t *err)
                             cat_store_status_name(st));
         if (boot)
             cat_commit_free(boot);
+        if (ok)
+            ok = srv__seed_roles(srv, s, err);
     }
     cat_store_close(s);
     return ok;
@@ -401,7 +448,8 @@ const pln_catalog_t *srv_catalog_for(srv_conn_t *c)
     /* Inside a transaction block with DDL, the session sees its own overlay. */
     cc->cat.snap = srv_txn_snap(c) ? srv_txn_snap(c) : cl->snap;
     cc->cat.search = (cat_search_t){.database = c->sess.database, .path = (const char *const *)cc->path,
-                                    .npath = cc->npath, .user = c->sess.user};
+                                    .npath = cc->npath, .user = srv_current_user(&c->sess),
+                                    .session_user = srv_session_user(&c->sess)};
     return &cc->cat;
 }
 

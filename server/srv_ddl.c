@@ -133,7 +133,8 @@ static void srv__send_notices(srv_conn_t *c, const cat_change_t *ch)
 {
     for (size_t i = 0; ch && i < cat_change_notice_count(ch); i++) {
         cm_err_t n = *cat_change_notice(ch, i);
-        n.severity = CM_SEV_NOTICE;
+        if (n.severity != CM_SEV_WARNING)
+            n.severity = CM_SEV_NOTICE;
         srv_put_error(&c->out, 'N', &n);
     }
 }
@@ -435,7 +436,7 @@ static void srv__ddl_waited(srv_ddl_t *d)
         srv__ddl_finish(d, NULL);
         return;
     }
-    d->commit = cat_commit_build(d->change, d->cl->snap, &d->head, d->uuid, d->tag, d->sql,
+    d->commit = cat_commit_build(d->change, d->cl->snap, &d->head, d->uuid, d->tag, srv_roles_entry_sql(d->tag, d->sql),
                                  &d->cl->store->limits, &e);
     if (d->commit == NULL) {
         srv__ddl_finish(d, &e);
@@ -697,7 +698,7 @@ static srv_ddl_rc_t srv__ddl_begin(srv_conn_t *c, srv_ddl_t *d, cm_err_t *err)
     if (d->dl->known_ok && d->dl->known.index == cat_snap_index(cl->snap)) {
         d->head = d->dl->known;
         d->commit = d->txn ? srv_txn_build(d->txn, c, cl->snap, &d->head, d->uuid, &cl->store->limits, err)
-                           : cat_commit_build(d->change, cl->snap, &d->head, d->uuid, d->tag, d->sql,
+                           : cat_commit_build(d->change, cl->snap, &d->head, d->uuid, d->tag, srv_roles_entry_sql(d->tag, d->sql),
                                               &cl->store->limits, err);
         if (d->commit == NULL) {
             d->c = NULL;

@@ -24,7 +24,8 @@ void srv__ctx_init(srv_conn_t *c, ty_ctx_t *ctx, cm_arena_t *a, cm_err_t *err)
     ctx->cancel = &c->cancel.cancel;
     if (c->sess.statement_timeout_ms > 0)
         ctx->deadline_mono_us = cm_now_mono_us() + c->sess.statement_timeout_ms * 1000;
-    ctx->user = c->sess.user;
+    ctx->user = srv_current_user(&c->sess);
+    ctx->session_user = srv_session_user(&c->sess);
     ctx->database = c->sess.database;
     ctx->schema = "public";
     ctx->version = SRV_VERSION_TEXT;
@@ -422,7 +423,8 @@ srv_run_rc_t srv__run(srv_conn_t *c, const srv_run_t *r, bool describe, cm_err_t
         if (st->set_local && c->xact == 'I') {
             srv_conn_send_notice(c, CM_ERRCODE_NO_ACTIVE_SQL_TRANSACTION, CM_SEV_WARNING,
                                  "SET LOCAL can only be used in transaction blocks");
-        } else if (!srv_session_set(&c->sess, st->var_name, st->var_value, st->set_local, err)) {
+        } else if (!srv_roles_check_set(c, st->var_name, st->var_value, err) ||
+                   !srv_session_set(&c->sess, st->var_name, st->var_value, st->set_local, err)) {
             return SRV_RUN_ERROR;
         }
         break;

@@ -410,6 +410,22 @@ void srv_conn_send_notice(srv_conn_t *c, const char *sqlstate, cm_severity_t sev
 
 /* srv_auth.c */
 bool srv_users_load(srv_server_t *srv, const char *path, cm_err_t *err);
+
+/* Roles (srv_roles.c). */
+const char *srv_session_user(srv_session_t *s);
+const char *srv_current_user(srv_session_t *s);
+/* SET ROLE / SET SESSION AUTHORIZATION: PostgreSQL's checks (22023, 42501). */
+bool srv_roles_check_set(srv_conn_t *c, const char *name, const char *value, cm_err_t *err);
+/* After authentication: false (the connection ended with 28000) for a NOLOGIN role. */
+bool srv_roles_login_ok(srv_conn_t *c);
+/* The verifier c->user's password is checked against: 1 found, 0 none (fail as a wrong password). */
+int srv_roles_secret(srv_conn_t *c, srv_scram_secret_t *out);
+void srv_roles_install(void);
+/* The text a catalog entry records for a statement: a role statement's may hold a
+ * password, so only its tag is kept (its ops have the definition). */
+const char *srv_roles_entry_sql(const char *tag, const char *sql);
+/* The commit that creates the users file's names as superusers in a catalog without roles; NULL if none. */
+cat_commit_t *srv_roles_seed(srv_server_t *srv, const cat_snap_t *snap, const cat_head_t *head, cm_err_t *err);
 void srv_auth_begin(srv_conn_t *c);
 void srv_auth_message(srv_conn_t *c, const srv_frame_t *f);
 void srv_auth_tick(srv_conn_t *c, int64_t now_us);

@@ -100,6 +100,7 @@ static const srv_guc_t srv__gucs[] = {
      "Sets the most iterations a WITH RECURSIVE query may run before it fails (eddy)."},
     {"password_encryption", "scram-sha-256", 0, SRV_GUC_ENUM, 0, 0, srv__pwenc,
      "Chooses the algorithm for encrypting passwords."},
+    {"role", "none", 0, SRV_GUC_STRING, 0, 0, NULL, "Sets the current role."},
     {"row_security", "on", 0, SRV_GUC_BOOL, 0, 0, NULL, "Enable row security."},
     {"search_path", "\"$user\", public", 0, SRV_GUC_STRING, 0, 0, NULL,
      "Sets the schema search order for names that are not schema-qualified."},

@@ -118,6 +118,8 @@ void srv_startup_packet(srv_conn_t *c, const srv_frame_t *f)
 /* After authentication succeeded: the session's parameters, its key, and ready. */
 void srv_startup_finish(srv_conn_t *c)
 {
+    if (!srv_roles_login_ok(c))
+        return;
     srv_put_authentication(&c->out, 0, NULL, 0);
     srv_session_report(&c->sess, &c->out, true);
     srv_cancel_register(&c->cancel);

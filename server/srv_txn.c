@@ -94,14 +94,15 @@ bool srv_txn_ddl(srv_conn_t *c, const pln_stmt_t *st, const char *sql, int off, 
     cm_arena_init(&a, 0);
     cat_change_t *ch = cat_change_new();
     bool ok = pln_ddl_plan(&a, st, sql, &c->sess.settings, srv_catalog_for(c), ch, err) &&
-              cat_txn_add(t->ct, ch, st->tag, sql, err);
+              cat_txn_add(t->ct, ch, st->tag, srv_roles_entry_sql(st->tag, sql), err);
     if (!ok && c->xact == 'I' && strcmp(err->sqlstate, "54000") == 0)
         cm_err_set_hint(err, "A query string with several statements, like the extended protocol's messages "
                              "up to Sync, is one transaction, as in PostgreSQL: send its DDL in several.");
     if (ok) {
         for (size_t i = 0; i < cat_change_notice_count(ch); i++) {
             cm_err_t n = *cat_change_notice(ch, i);
-            n.severity = CM_SEV_NOTICE;
+            if (n.severity != CM_SEV_WARNING)
+                n.severity = CM_SEV_NOTICE;
             srv_put_error(&c->out, 'N', &n);
         }
         if (cat_change_op_count(ch) > 0) {
@@ -134,7 +135,7 @@ cat_commit_t *srv_txn_build(const srv_txn_t *t, srv_conn_t *c, const cat_snap_t 
         cat.snap = cat_txn_snap(x);
         ok = srv__bind_at(&a, t->sqls[i], t->offs[i], &c->sess.settings, &cat, &st, err) && st->kind == PLN_DDL &&
              pln_ddl_plan(&a, st, t->sqls[i], &c->sess.settings, &cat, ch, err) &&
-             cat_txn_add(x, ch, st->tag, t->sqls[i], err);
+             cat_txn_add(x, ch, st->tag, srv_roles_entry_sql(st->tag, t->sqls[i]), err);
         if (!ok && !err->set)
             cm_err_set(err, CM_ERRCODE_INTERNAL_ERROR, "a statement of the transaction block is not DDL again");
         cat_change_free(ch);

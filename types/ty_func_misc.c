@@ -27,6 +27,10 @@ static bool ty__schema(ty_ctx_t *c, const ty_datum_t *a, int n, ty_datum_t *o)
     return ty__str_or_null(c, c->schema, o);
 }
 static bool ty__user(ty_ctx_t *c, const ty_datum_t *a, int n, ty_datum_t *o) { return ty__str_or_null(c, c->user, o); }
+static bool ty__session_user(ty_ctx_t *c, const ty_datum_t *a, int n, ty_datum_t *o)
+{
+    return ty__str_or_null(c, c->session_user ? c->session_user : c->user, o);
+}
 
 static bool ty__gen_uuid(ty_ctx_t *c, const ty_datum_t *a, int n, ty_datum_t *o)
 {
@@ -42,7 +46,7 @@ static const ty_func_t ty__misc[] = {
     {"current_database", 0, {0}, TY_NAME, 0, ty__database, 861},
     {"current_schema", 0, {0}, TY_NAME, 0, ty__schema, 1402},
     {"current_user", 0, {0}, TY_NAME, 0, ty__user, 745},
-    {"session_user", 0, {0}, TY_NAME, 0, ty__user, 746},
+    {"session_user", 0, {0}, TY_NAME, 0, ty__session_user, 746},
     {"user", 0, {0}, TY_NAME, 0, ty__user, 745},
     {"current_role", 0, {0}, TY_NAME, 0, ty__user, 745},
     {"gen_random_uuid", 0, {0}, TY_UUID, TY_FN_VOLATILE, ty__gen_uuid, 3432},

@@ -264,7 +264,8 @@ typedef struct ty_ctx {
     int64_t stmt_ts;                 /* statement start: statement_timestamp() */
     const volatile int *cancel;      /* nonzero: stop with 57014 at the next check */
     int64_t deadline_mono_us;        /* statement_timeout as a cm_now_mono_us() deadline; 0 none */
-    const char *user;                /* current_user, session_user */
+    const char *user;                /* current_user */
+    const char *session_user;        /* session_user; NULL: user */
     const char *database;            /* current_database() */
     const char *schema;              /* current_schema() */
     const char *version;             /* version() */

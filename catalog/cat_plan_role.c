@@ -1,0 +1,286 @@
+/*
+ * cat_plan_role.c: validation of CREATE / ALTER / DROP ROLE and of role
+ * membership (GRANT role TO role, REVOKE), with PostgreSQL 15's privilege
+ * rules and wording (CreateRole, AlterRole, DropRole, AddRoleMems,
+ * DelRoleMems). A role is redefined in place (CAT_OP_RENAME with its whole
+ * new definition), so a membership change is one op on the member.
+ */
+#include "catalog/cat_int.h"
+
+#include <string.h>
+
+#define CAT__ERRCODE_UNDEFINED_OBJECT "42704"
+#define CAT__ERRCODE_INVALID_PARAMETER_VALUE "22023"
+
+/* A session whose user is no catalog role acts as a superuser (see catalog.h). */
+static bool is_super(const cat_role_t *actor)
+{
+    return actor == NULL || (actor->flags & CAT_ROLE_SUPERUSER) != 0;
+}
+
+static bool has_createrole(const cat_role_t *actor)
+{
+    return is_super(actor) || (actor->flags & CAT_ROLE_CREATEROLE) != 0;
+}
+
+static bool denied(cm_err_t *err, const char *msg)
+{
+    return cm_err_set(err, CAT__ERRCODE_INSUFFICIENT_PRIVILEGE, "%s", msg);
+}
+
+static bool missing(cm_err_t *err, const char *name)
+{
+    return cm_err_set(err, CAT__ERRCODE_UNDEFINED_OBJECT, "role \"%s\" does not exist", name);
+}
+
+/* The op that redefines a role in this change, if one was planned already. */
+static cat__op_t *role_op(cat_change_t *out, cat_id_t id)
+{
+    for (size_t i = 0; i < out->nops; i++)
+        if (out->ops[i].kind == CAT_OP_RENAME && out->ops[i].obj.cls == CAT_CLASS_ROLE && out->ops[i].obj.id == id)
+            return &out->ops[i];
+    return NULL;
+}
+
+static void role_obj(cat_change_t *out, const cat_role_def_t *def, cat_object_t *o)
+{
+    cm_arena_t *a = &out->arena;
+    o->cls = CAT_CLASS_ROLE;
+    o->name = cm_arena_strdup(a, def->name);
+    o->role_flags = def->flags;
+    o->conn_limit = def->conn_limit;
+    o->password = def->password ? cm_arena_strdup(a, def->password) : NULL;
+    o->has_valid_until = def->has_valid_until;
+    o->valid_until = def->valid_until;
+    o->ndeps = def->nmember_of;
+    o->deps = def->nmember_of ? cm_arena_alloc(a, def->nmember_of * sizeof(cat_id_t)) : NULL;
+    if (def->nmember_of)
+        memcpy(o->deps, def->member_of, def->nmember_of * sizeof(cat_id_t));
+}
+
+/* The definition a role has now, or as this change already redefines it. */
+static cat_role_def_t def_of(cat_change_t *out, const cat_role_t *r)
+{
+    const cat__op_t *op = role_op(out, r->id);
+    if (op)
+        return (cat_role_def_t){.name = op->obj.name, .flags = op->obj.role_flags, .conn_limit = op->obj.conn_limit,
+                                .password = op->obj.password, .has_valid_until = op->obj.has_valid_until,
+                                .valid_until = op->obj.valid_until, .member_of = op->obj.deps,
+                                .nmember_of = op->obj.ndeps};
+    return (cat_role_def_t){.name = r->name, .flags = r->flags, .conn_limit = r->conn_limit, .password = r->password,
+                            .has_valid_until = r->has_valid_until, .valid_until = r->valid_until,
+                            .member_of = r->member_of, .nmember_of = r->nmember_of};
+}
+
+static void redefine(cat_change_t *out, const cat_role_t *r, const cat_role_def_t *def)
+{
+    cat__op_t *op = role_op(out, r->id);
+    if (!op)
+        op = cat__change_op(out, CAT_OP_RENAME);
+    /* role_obj copies first: def may point into the op it replaces. */
+    cat_object_t o = {0};
+    role_obj(out, def, &o);
+    o.id = r->id;
+    o.oid = r->oid;
+    op->obj = o;
+}
+
+static bool reserved_name(const char *name, cm_err_t *err)
+{
+    if (strncmp(name, "pg_", 3) == 0) {
+        cm_err_set(err, CAT__ERRCODE_RESERVED_NAME, "role name \"%s\" is reserved", name);
+        cm_err_set_detail(err, "Role names starting with \"pg_\" are reserved.");
+        return true;
+    }
+    if (strcmp(name, "public") == 0 || strcmp(name, "none") == 0) {
+        cm_err_set(err, CAT__ERRCODE_RESERVED_NAME, "role name \"%s\" is reserved", name);
+        return true;
+    }
+    return false;
+}
+
+bool cat_plan_create_role(const cat_snap_t *s, const cat_role_t *actor, const cat_role_def_t *def,
+                          cat_change_t *out, cm_err_t *err)
+{
+    cat__change_base(out, s);
+    if (reserved_name(def->name, err))
+        return false;
+    if (def->flags & CAT_ROLE_SUPERUSER) {
+        if (!is_super(actor))
+            return denied(err, "must be superuser to create superusers");
+    } else if (def->flags & CAT_ROLE_REPLICATION) {
+        if (!is_super(actor))
+            return denied(err, "must be superuser to create replication users");
+    } else if (def->flags & CAT_ROLE_BYPASSRLS) {
+        if (!is_super(actor))
+            return denied(err, "must be superuser to create bypassrls users");
+    } else if (!has_createrole(actor)) {
+        return denied(err, "permission denied to create role");
+    }
+    if (def->conn_limit < -1)
+        return cm_err_set(err, CAT__ERRCODE_INVALID_PARAMETER_VALUE, "invalid connection limit: %d", def->conn_limit);
+    if (cat_snap_role(s, def->name))
+        return cm_err_set(err, CAT__ERRCODE_DUPLICATE_OBJECT, "role \"%s\" already exists", def->name);
+    cat__op_t *op = cat__change_op(out, CAT_OP_CREATE);
+    role_obj(out, def, &op->obj);
+    return true;
+}
+
+bool cat_plan_alter_role(const cat_snap_t *s, const cat_role_t *actor, const cat_role_t *role, uint32_t set,
+                         const cat_role_def_t *def, cat_change_t *out, cm_err_t *err)
+{
+    cat__change_base(out, s);
+    uint32_t attrs = set & 0xffu;
+    if ((role->flags & CAT_ROLE_SUPERUSER) || (attrs & CAT_ROLE_SUPERUSER)) {
+        if (!is_super(actor))
+            return denied(err, "must be superuser to alter superuser roles or change superuser attribute");
+    } else if ((role->flags & CAT_ROLE_REPLICATION) || (attrs & CAT_ROLE_REPLICATION)) {
+        if (!is_super(actor))
+            return denied(err, "must be superuser to alter replication roles or change replication attribute");
+    } else if (attrs & CAT_ROLE_BYPASSRLS) {
+        if (!is_super(actor))
+            return denied(err, "must be superuser to change bypassrls attribute");
+    } else if (!has_createrole(actor)) {
+        /* Without CREATEROLE a role may change only its own password. */
+        bool own_password = attrs == 0 && (set & ~0xffu) == CAT_ROLE_SET_PASSWORD && actor->id == role->id;
+        if (!own_password)
+            return denied(err, "permission denied");
+    }
+    if ((set & CAT_ROLE_SET_CONN_LIMIT) && def->conn_limit < -1)
+        return cm_err_set(err, CAT__ERRCODE_INVALID_PARAMETER_VALUE, "invalid connection limit: %d", def->conn_limit);
+    cat_role_def_t now = def_of(out, role);
+    now.flags = (now.flags & ~attrs) | (def->flags & attrs);
+    if (set & CAT_ROLE_SET_PASSWORD)
+        now.password = def->password;
+    if (set & CAT_ROLE_SET_CONN_LIMIT)
+        now.conn_limit = def->conn_limit;
+    if (set & CAT_ROLE_SET_VALID_UNTIL) {
+        now.has_valid_until = def->has_valid_until;
+        now.valid_until = def->valid_until;
+    }
+    redefine(out, role, &now);
+    return true;
+}
+
+bool cat_plan_drop_roles(const cat_snap_t *s, const cat_role_t *actor, const cat_role_t *session,
+                         const char *const *names, size_t n, bool if_exists, cat_change_t *out, cm_err_t *err)
+{
+    cat__change_base(out, s);
+    if (!has_createrole(actor))
+        return denied(err, "permission denied to drop role");
+    cat_id_t *gone = cm_arena_alloc(&out->arena, (n ? n : 1) * sizeof(cat_id_t));
+    size_t ngone = 0;
+    for (size_t i = 0; i < n; i++) {
+        const cat_role_t *r = cat_snap_role(s, names[i]);
+        if (!r) {
+            if (!if_exists)
+                return missing(err, names[i]);
+            cat__change_notice(out, "00000", "role \"%s\" does not exist, skipping", names[i]);
+            continue;
+        }
+        if (actor && r->id == actor->id)
+            return cm_err_set(err, CAT__ERRCODE_OBJECT_IN_USE, "current user cannot be dropped");
+        if (session && r->id == session->id)
+            return cm_err_set(err, CAT__ERRCODE_OBJECT_IN_USE, "session user cannot be dropped");
+        if ((r->flags & CAT_ROLE_SUPERUSER) && !is_super(actor))
+            return denied(err, "must be superuser to drop superusers");
+        bool twice = false;
+        for (size_t k = 0; k < ngone; k++)
+            twice = twice || gone[k] == r->id;
+        if (twice)
+            continue;
+        gone[ngone++] = r->id;
+        cat__op_t *op = cat__change_op(out, CAT_OP_DROP);
+        op->obj.cls = CAT_CLASS_ROLE;
+        op->obj.id = r->id;
+    }
+    /* Memberships in a dropped role go with it, as pg_auth_members rows do. */
+    for (size_t i = 0; ngone && cat_snap_role_at(s, i); i++) {
+        const cat_role_t *r = cat_snap_role_at(s, i);
+        bool dropped = false, refers = false;
+        for (size_t k = 0; k < ngone; k++) {
+            dropped = dropped || gone[k] == r->id;
+            for (uint32_t m = 0; m < r->nmember_of; m++)
+                refers = refers || r->member_of[m] == gone[k];
+        }
+        if (dropped || !refers)
+            continue;
+        cat_role_def_t d = def_of(out, r);
+        cat_id_t *keep = cm_arena_alloc(&out->arena, (d.nmember_of ? d.nmember_of : 1) * sizeof(cat_id_t));
+        uint32_t nkeep = 0;
+        for (uint32_t m = 0; m < d.nmember_of; m++) {
+            bool drop = false;
+            for (size_t k = 0; k < ngone; k++)
+                drop = drop || d.member_of[m] == gone[k];
+            if (!drop)
+                keep[nkeep++] = d.member_of[m];
+        }
+        d.member_of = keep;
+        d.nmember_of = nkeep;
+        redefine(out, r, &d);
+    }
+    return true;
+}
+
+bool cat_plan_grant_roles(const cat_snap_t *s, const cat_role_t *actor, const char *const *roles, size_t nroles,
+                          const char *const *members, size_t nmembers, bool revoke, cat_change_t *out,
+                          cm_err_t *err)
+{
+    cat__change_base(out, s);
+    for (size_t i = 0; i < nroles; i++) {
+        const cat_role_t *r = cat_snap_role(s, roles[i]);
+        if (!r)
+            return missing(err, roles[i]);
+        for (size_t j = 0; j < nmembers; j++)
+            if (!cat_snap_role(s, members[j]))
+                return missing(err, members[j]);
+        if (r->flags & CAT_ROLE_SUPERUSER) {
+            if (!is_super(actor))
+                return denied(err, "must be superuser to alter superusers");
+        } else if (!has_createrole(actor)) {
+            return cm_err_set(err, CAT__ERRCODE_INSUFFICIENT_PRIVILEGE, "must have admin option on role \"%s\"",
+                              r->name);
+        }
+        for (size_t j = 0; j < nmembers; j++) {
+            const cat_role_t *m = cat_snap_role(s, members[j]);
+            cat_role_def_t d = def_of(out, m);
+            long at = -1;
+            for (uint32_t k = 0; k < d.nmember_of; k++)
+                if (d.member_of[k] == r->id)
+                    at = k;
+            if (revoke) {
+                if (at < 0) {
+                    cm_err_t *w = cat__change_notice(out, "01000", "role \"%s\" is not a member of role \"%s\"",
+                                                     m->name, r->name);
+                    w->severity = CM_SEV_WARNING;
+                    continue;
+                }
+                cat_id_t *keep = cm_arena_alloc(&out->arena, d.nmember_of * sizeof(cat_id_t));
+                uint32_t nkeep = 0;
+                for (uint32_t k = 0; k < d.nmember_of; k++)
+                    if ((long)k != at)
+                        keep[nkeep++] = d.member_of[k];
+                d.member_of = keep;
+                d.nmember_of = nkeep;
+                redefine(out, m, &d);
+                continue;
+            }
+            /* A membership loop (the member is the role or has it among its members). */
+            if (m->id == r->id || cat_role_is_member(s, r, m))
+                return cm_err_set(err, CAT__ERRCODE_INVALID_GRANT_OPERATION, "role \"%s\" is a member of role \"%s\"",
+                                  r->name, m->name);
+            if (at >= 0) {
+                cat__change_notice(out, "00000", "role \"%s\" is already a member of role \"%s\"", m->name, r->name);
+                continue;
+            }
+            cat_id_t *more = cm_arena_alloc(&out->arena, (d.nmember_of + 1) * sizeof(cat_id_t));
+            if (d.nmember_of)
+                memcpy(more, d.member_of, d.nmember_of * sizeof(cat_id_t));
+            more[d.nmember_of] = r->id;
+            d.member_of = more;
+            d.nmember_of++;
+            redefine(out, m, &d);
+        }
+    }
+    return true;
+}

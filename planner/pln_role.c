@@ -1,0 +1,121 @@
+/*
+ * pln_role.c: CREATE / ALTER / DROP ROLE and role membership as catalog
+ * changes (cat_plan_role.c validates them). The role running the statement
+ * is the session's current user, looked up in the same snapshot; a password
+ * is turned into a SCRAM-SHA-256 verifier here, by the hasher the server
+ * installs (the planner does not link the server's SCRAM code), unless it
+ * already is one, which is stored as given, as PostgreSQL does.
+ */
+#include "planner/pln_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static pln_password_hasher_fn pln__hasher;
+
+void pln_set_password_hasher(pln_password_hasher_fn fn)
+{
+    pln__hasher = fn;
+}
+
+bool pln__is_role_stmt(const sql_stmt_t *s)
+{
+    switch (s->kind) {
+    case SQL_STMT_CREATE_ROLE:
+    case SQL_STMT_ALTER_ROLE:
+    case SQL_STMT_DROP_ROLE:
+    case SQL_STMT_GRANT_ROLE:
+    case SQL_STMT_REVOKE_ROLE:
+        return true;
+    default:
+        return false;
+    }
+}
+
+static const char *verifier(pln_binder_t *b, const char *password)
+{
+    if (!password)
+        return NULL;
+    if (strncmp(password, "SCRAM-SHA-256$", 14) == 0)
+        return password;
+    if (!pln__hasher) {
+        cm_err_set(b->err, CM_ERRCODE_FEATURE_NOT_SUPPORTED, "passwords cannot be stored here");
+        return NULL;
+    }
+    char *v = pln__hasher(password);
+    if (!v) {
+        cm_err_set(b->err, CM_ERRCODE_INTERNAL_ERROR, "could not build a SCRAM verifier");
+        return NULL;
+    }
+    const char *copy = cm_arena_strdup(b->arena, v);
+    free(v);
+    return copy;
+}
+
+static bool role_def(pln_binder_t *b, const sql_role_t *r, cat_role_def_t *def)
+{
+    *def = (cat_role_def_t){.name = r->name, .flags = r->flags & 0xffu, .conn_limit = -1};
+    if (r->set & SQL_ROLE_CONN_LIMIT) {
+        if (r->conn_limit < INT32_MIN || r->conn_limit > INT32_MAX)
+            return cm_err_set(b->err, CM_ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE, "value out of range for type integer");
+        def->conn_limit = (int32_t)r->conn_limit;
+    }
+    if ((r->set & SQL_ROLE_PASSWORD) && r->password) {
+        /* PostgreSQL ignores an empty password, with a notice (the role then has none). */
+        if (r->password[0] != 0) {
+            def->password = verifier(b, r->password);
+            if (!def->password)
+                return false;
+        }
+    }
+    if (r->set & SQL_ROLE_VALID_UNTIL) {
+        ty_datum_t d;
+        if (!ty_datum_from_text(TY_TIMESTAMPTZ, -1, r->valid_until, strlen(r->valid_until), &b->ctx, &d))
+            return false;
+        def->has_valid_until = !d.isnull;
+        def->valid_until = d.v.i;
+    }
+    return true;
+}
+
+bool pln__plan_role(pln_binder_t *b, const sql_stmt_t *s, cat_change_t *out)
+{
+    const cat_snap_t *snap = b->cat->snap;
+    const sql_role_t *r = s->role;
+    const cat_role_t *actor = cat_snap_role(snap, b->cat->search.user);
+    const char *session_name = b->cat->search.session_user ? b->cat->search.session_user : b->cat->search.user;
+    const cat_role_t *session = cat_snap_role(snap, session_name);
+    cat_role_def_t def;
+    switch (s->kind) {
+    case SQL_STMT_CREATE_ROLE:
+        if (!role_def(b, r, &def))
+            return false;
+        /* CREATE USER logs in by default, CREATE ROLE not; both inherit. */
+        if (!(r->set & SQL_ROLE_LOGIN) && r->is_user)
+            def.flags |= CAT_ROLE_LOGIN;
+        if (!(r->set & SQL_ROLE_INHERIT))
+            def.flags |= CAT_ROLE_INHERIT;
+        return cat_plan_create_role(snap, actor, &def, out, b->err);
+    case SQL_STMT_ALTER_ROLE: {
+        const cat_role_t *role = cat_snap_role(snap, r->name);
+        if (!role)
+            return cm_err_set(b->err, "42704", "role \"%s\" does not exist", r->name);
+        if (!role_def(b, r, &def))
+            return false;
+        return cat_plan_alter_role(snap, actor, role, r->set, &def, out, b->err);
+    }
+    case SQL_STMT_DROP_ROLE: {
+        int n = sql_list_len(r->names);
+        return cat_plan_drop_roles(snap, actor, session, (const char *const *)r->names->items, (size_t)n, r->if_exists,
+                                   out, b->err);
+    }
+    case SQL_STMT_GRANT_ROLE:
+    case SQL_STMT_REVOKE_ROLE:
+        return cat_plan_grant_roles(snap, actor, (const char *const *)r->names->items, (size_t)sql_list_len(r->names),
+                                    (const char *const *)r->members->items, (size_t)sql_list_len(r->members),
+                                    s->kind == SQL_STMT_REVOKE_ROLE, out, b->err);
+    default:
+        break;
+    }
+    return cm_err_set(b->err, CM_ERRCODE_INTERNAL_ERROR, "unexpected role statement %d", (int)s->kind);
+}
