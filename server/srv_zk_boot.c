@@ -20,6 +20,7 @@
 struct srv_zk_boot {
     cm_arena_t arena;
     uint64_t index;
+    int64_t head_version;   /* the head's compare-and-swap token at index */
     cat_kv_t *objects;
     size_t n;
 };
@@ -75,6 +76,7 @@ static void srv__snapshot_cb(void *arg, cat_store_status_t st, const cat_head_t 
         return;
     srv_zk_boot_t *b = w->boot;
     b->index = head->index;
+    b->head_version = head->version;
     b->n = n;
     b->objects = cm_arena_alloc(&b->arena, (n ? n : 1) * sizeof *b->objects);
     for (size_t i = 0; i < n; i++) {
@@ -142,6 +144,24 @@ static bool srv__boot(srv_server_t *srv, cat_store_t *h, srv_zk_boot_t *b, cm_er
     cat_snap_t *snap = cat_snap_new();
     cm_err_t e = {0};
     ok = cat_snap_load(snap, b->index, b->objects, b->n, &e);
+    if (ok) {
+        /* A catalog without roles gets the users file's as superusers; the loops read that
+         * entry from the log. A lost race (another server seeded, or DDL) is fine. */
+        cat_head_t head = {.index = b->index, .version = b->head_version};
+        cat_commit_t *seed = srv_roles_seed(srv, snap, &head, &e);
+        if (seed != NULL) {
+            srv_zk_wait_t wc = {0};
+            int rc2 = cat_store_commit(h, cat_commit_store(seed), srv__commit_cb, &wc, &wc.err);
+            bool seeded = srv__wait(h, &wc, rc2, t, "create the users file's roles", err);
+            cm_err_clear(&wc.err);
+            cat_commit_free(seed);
+            if (!seeded) {
+                cat_snap_free(snap);
+                return false;
+            }
+        }
+        ok = !e.set;
+    }
     cat_snap_free(snap);
     if (!ok) {
         cm_err_set(err, CM_ERRCODE_INTERNAL_ERROR, "the catalog in zookeeper at %s cannot be loaded: %s",

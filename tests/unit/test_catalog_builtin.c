@@ -30,8 +30,9 @@ static void test_relations_and_columns(void)
 {
     tc_t t;
     tc_init(&t);
-    UNIT_CHECK(cat_builtin_count() == 7);
-    const char *names[] = {"databases", "schemas", "items", "columns", "dependencies", "types", "index_keys"};
+    UNIT_CHECK(cat_builtin_count() == 9);
+    const char *names[] = {"databases", "schemas", "items", "columns", "dependencies", "types", "index_keys",
+                           "roles", "role_members"};
     for (size_t i = 0; i < cat_builtin_count(); i++) {
         const cat_builtin_t *b = cat_builtin_at(i);
         UNIT_CHECK_STR(b->name, names[i]);
@@ -39,7 +40,7 @@ static void test_relations_and_columns(void)
         UNIT_CHECK(it && it->kind == CAT_ITEM_TABLE && cat_id_is_system(it->id) && it->ncolumns == b->ncolumns);
         UNIT_CHECK(it && cat_snap_item_by_oid(t.snap, it->oid) == it && it->oid >= 12000 && it->oid < 16384);
     }
-    UNIT_CHECK(cat_builtin_at(7) == NULL);
+    UNIT_CHECK(cat_builtin_at(9) == NULL);
     UNIT_CHECK_STR(rel(&t, "databases")->create_sql,
                    "CREATE TABLE eddy_catalog.databases (id bigint NOT NULL, oid oid NOT NULL, name text NOT NULL)");
     tc_free(&t);

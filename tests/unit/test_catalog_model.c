@@ -946,9 +946,108 @@ static void test_chain_of_views(void)
     tc_free(&t);
 }
 
+static bool role_create(tc_t *t, const char *name, uint32_t flags)
+{
+    cat_change_t *ch = cat_change_new();
+    cat_role_def_t def = {.name = name, .flags = flags, .conn_limit = -1, .password = "SCRAM-SHA-256$1:x$y:z"};
+    bool ok = cat_plan_create_role(t->snap, NULL, &def, ch, &t->err) && tc_commit_change(t, ch, "CREATE ROLE") == CAT_STORE_OK;
+    cat_change_free(ch);
+    return ok;
+}
+
+static bool role_grant(tc_t *t, const char *role, const char *member, bool revoke)
+{
+    cat_change_t *ch = cat_change_new();
+    bool ok = cat_plan_grant_roles(t->snap, NULL, &role, 1, &member, 1, revoke, ch, &t->err) &&
+              tc_commit_change(t, ch, revoke ? "REVOKE ROLE" : "GRANT ROLE") == CAT_STORE_OK;
+    cat_change_free(ch);
+    return ok;
+}
+
+/* Roles: created, redefined by membership changes and dropped with the
+ * memberships naming them; a replay, a load of the objects and a
+ * transaction's one entry all agree. */
+static void test_roles(void)
+{
+    tc_t t;
+    tc_init(&t);
+    UNIT_CHECK(role_create(&t, "a", CAT_ROLE_LOGIN));
+    UNIT_CHECK(role_create(&t, "b", 0));
+    UNIT_CHECK(!role_create(&t, "a", 0));
+    UNIT_CHECK_STR(t.err.sqlstate, "42710");
+    cm_err_clear(&t.err);
+    UNIT_CHECK(role_grant(&t, "a", "b", false));
+    UNIT_CHECK(!role_grant(&t, "b", "a", false));   /* b is a member of a already */
+    UNIT_CHECK_STR(t.err.sqlstate, "0LP01");
+    cm_err_clear(&t.err);
+    const cat_role_t *a = cat_snap_role(t.snap, "a"), *b = cat_snap_role(t.snap, "b");
+    UNIT_CHECK(a && b && a->oid % 4 == 1 && b->nmember_of == 1 && b->member_of[0] == a->id);
+    UNIT_CHECK(cat_role_is_member(t.snap, b, a) && !cat_role_is_member(t.snap, a, b));
+    UNIT_CHECK(replay_equals_bootstrap(&t, NULL));
+    /* A role that is not superuser may not create one; one without CREATEROLE none at all. */
+    cat_change_t *ch = cat_change_new();
+    cat_role_def_t def = {.name = "c", .flags = CAT_ROLE_SUPERUSER, .conn_limit = -1};
+    UNIT_CHECK(!cat_plan_create_role(t.snap, a, &def, ch, &t.err));
+    UNIT_CHECK_STR(t.err.message, "must be superuser to create superusers");
+    cm_err_clear(&t.err);
+    def.flags = 0;
+    UNIT_CHECK(!cat_plan_create_role(t.snap, a, &def, ch, &t.err));
+    UNIT_CHECK_STR(t.err.message, "permission denied to create role");
+    cm_err_clear(&t.err);
+    cat_change_free(ch);
+    /* Two roles and a membership in one transaction entry. */
+    cat_txn_t *x = cat_txn_new(t.snap);
+    const char *names[] = {"c", "d"};
+    for (int i = 0; i < 2; i++) {
+        ch = cat_change_new();
+        cat_role_def_t d = {.name = names[i], .conn_limit = 3};
+        UNIT_CHECK(cat_plan_create_role(cat_txn_snap(x), NULL, &d, ch, &t.err));
+        UNIT_CHECK(cat_txn_add(x, ch, "CREATE ROLE", "CREATE ROLE", &t.err));
+        cat_change_free(ch);
+    }
+    ch = cat_change_new();
+    const char *r1 = "c", *m1 = "d";
+    UNIT_CHECK(cat_plan_grant_roles(cat_txn_snap(x), NULL, &r1, 1, &m1, 1, false, ch, &t.err));
+    UNIT_CHECK(cat_txn_add(x, ch, "GRANT ROLE", "GRANT ROLE", &t.err));
+    cat_change_free(ch);
+    tc_res_t h = {0};
+    cm_err_t err = {0};
+    cat_store_head(t.st, tc_head_cb, &h, &err);
+    cat_store_dispatch(t.st);
+    uint8_t uuid[16];
+    tc_uuid(&t, uuid);
+    cat_commit_t *c = cat_txn_commit(x, &h.head, uuid, NULL, &t.err);
+    UNIT_CHECK(c != NULL);
+    tc_res_t r = {0};
+    cat_store_commit(t.st, cat_commit_store(c), tc_commit_cb, &r, &err);
+    cat_store_dispatch(t.st);
+    UNIT_CHECK(r.st == CAT_STORE_OK);
+    cat_commit_free(c);
+    cat_txn_free(x);
+    tc_sync(&t);
+    const cat_role_t *d = cat_snap_role(t.snap, "d");
+    UNIT_CHECK(d && d->conn_limit == 3 && d->nmember_of == 1 && d->member_of[0] == cat_snap_role(t.snap, "c")->id);
+    /* DROP ROLE a: b's membership goes with it; the current user may not be dropped. */
+    ch = cat_change_new();
+    const char *drop[] = {"a"};
+    UNIT_CHECK(!cat_plan_drop_roles(t.snap, cat_snap_role(t.snap, "a"), NULL, drop, 1, false, ch, &t.err));
+    cm_err_clear(&t.err);
+    cat_change_free(ch);
+    ch = cat_change_new();
+    UNIT_CHECK(cat_plan_drop_roles(t.snap, NULL, NULL, drop, 1, false, ch, &t.err));
+    UNIT_CHECK(tc_commit_change(&t, ch, "DROP ROLE") == CAT_STORE_OK);
+    cat_change_free(ch);
+    b = cat_snap_role(t.snap, "b");
+    UNIT_CHECK(!cat_snap_role(t.snap, "a") && b && b->nmember_of == 0 && cat_snap_role_count(t.snap) == 3);
+    UNIT_CHECK(replay_equals_bootstrap(&t, NULL));
+    UNIT_CHECK(replay_agrees(&t));
+    tc_free(&t);
+}
+
 int main(void)
 {
     UNIT_RUN(test_bootstrap_objects);
+    UNIT_RUN(test_roles);
     UNIT_RUN(test_rename_containers_and_redefine);
     UNIT_RUN(test_transaction_one_entry);
     UNIT_RUN(test_drop_restrict_and_cascade);
