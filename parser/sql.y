@@ -56,7 +56,7 @@
 %token ALTER CASCADE COLUMNS CONFLICT CONTINUE COPY CSV CURRENT DATABASE DEALLOCATE DELETE DELIMITER DROP
        EXCLUDE EXECUTE EXPLAIN FOLLOWING GROUPS HEADER IDENTITY IF_P INDEX INDEXES INSERT KEY LOAD
        MATERIALIZED NEXT NOTHING OPERATOR ORDINALITY OTHERS PARTITION PRECEDING PREPARE QUOTE RANGE
-       RECURSIVE RENAME REPLACE RESTART RESTRICT ROWS SCHEMAS STDIN STDOUT TABLES TEXT TIES TRUNCATE
+       RECURSIVE RENAME REPLACE RESTART RESTRICT REVOKE ROWS SCHEMAS STDIN STDOUT TABLES TEXT TIES TRUNCATE
        UNBOUNDED UPDATE VIEW VIEWS.
 
 /* eddy's own words (not PostgreSQL keywords; unreserved here). */
@@ -156,7 +156,7 @@ set_rest_more(A) ::= SCHEMA SCONST(S).
 set_rest_more(A) ::= SESSION AUTHORIZATION nonreserved_word_or_sconst(V).
         { A = sql__stmt_set(ctx, "session_authorization", sql__list1(ctx, V)); }
 set_rest_more(A) ::= IDENT(K) nonreserved_word_or_sconst(V).
-        { A = sql__stmt_set(ctx, sql__word(ctx, &K, "role") ? "role" : "", sql__list1(ctx, V)); }
+        { A = sql__set_role(ctx, &K, V); }
 set_rest_more(A) ::= SESSION AUTHORIZATION DEFAULT.
         { A = sql__stmt_set(ctx, "session_authorization", NULL); }
 
@@ -482,11 +482,11 @@ role_stmt(A) ::= DROP IDENT(K) role_list(L).     { A = sql__drop_role(ctx, &K, L
 role_stmt(A) ::= DROP IDENT(K) IF_P EXISTS role_list(L). { A = sql__drop_role(ctx, &K, L, true); }
 role_stmt(A) ::= DROP USER role_list(L).         { A = sql__drop_role(ctx, NULL, L, false); }
 role_stmt(A) ::= DROP USER IF_P EXISTS role_list(L). { A = sql__drop_role(ctx, NULL, L, true); }
-role_stmt(A) ::= GRANT role_list(R) TO role_list(M). { A = sql__grant_role(ctx, NULL, R, M, NULL); }
+role_stmt(A) ::= GRANT role_list(R) TO role_list(M). { A = sql__grant_role(ctx, false, R, M, NULL); }
 role_stmt(A) ::= GRANT role_list(R) TO role_list(M) WITH IDENT(W) IDENT(O).
-        { A = sql__grant_role(ctx, NULL, R, M, &W); (void)O; }
-role_stmt(A) ::= IDENT(K) role_list(R) FROM role_list(M) opt_drop_behavior.
-        { A = sql__grant_role(ctx, &K, R, M, NULL); }
+        { A = sql__grant_role(ctx, false, R, M, &W); (void)O; }
+role_stmt(A) ::= REVOKE role_list(R) FROM role_list(M) opt_drop_behavior.
+        { A = sql__grant_role(ctx, true, R, M, NULL); }
 
 opt_with ::= WITH.
 opt_with ::= .
@@ -1613,6 +1613,7 @@ unreserved_keyword(A) ::= QUOTE(T). { A = T; }
 unreserved_keyword(A) ::= RANGE(T). { A = T; }
 unreserved_keyword(A) ::= RECURSIVE(T). { A = T; }
 unreserved_keyword(A) ::= RENAME(T). { A = T; }
+unreserved_keyword(A) ::= REVOKE(T). { A = T; }
 unreserved_keyword(A) ::= REPLACE(T). { A = T; }
 unreserved_keyword(A) ::= RESTRICT(T). { A = T; }
 unreserved_keyword(A) ::= ROWS(T). { A = T; }
@@ -1882,6 +1883,7 @@ bare_label_keyword(A) ::= QUOTE(T). { A = T; }
 bare_label_keyword(A) ::= RANGE(T). { A = T; }
 bare_label_keyword(A) ::= RECURSIVE(T). { A = T; }
 bare_label_keyword(A) ::= RENAME(T). { A = T; }
+bare_label_keyword(A) ::= REVOKE(T). { A = T; }
 bare_label_keyword(A) ::= REPLACE(T). { A = T; }
 bare_label_keyword(A) ::= RESTRICT(T). { A = T; }
 bare_label_keyword(A) ::= ROWS(T). { A = T; }

@@ -123,6 +123,19 @@ sql_stmt_t *sql__role(sql_pctx_t *ctx, sql_stmt_kind_t kind, const sql_token_t *
     return s;
 }
 
+sql_stmt_t *sql__set_role(sql_pctx_t *ctx, const sql_token_t *kw, sql_expr_t *value)
+{
+    if (kw->quoted || strcmp(kw->str, "role") != 0) {
+        sql_token_t at = {.type = 1, .pos = value->pos, .len = 1};
+        /* The value's text as written: up to the next space or the end. */
+        while (value->pos + at.len < (int)ctx->len && ctx->text[value->pos + at.len] != ' ' &&
+               ctx->text[value->pos + at.len] != ';')
+            at.len++;
+        sql__syntax_error(ctx, &at, 1);
+    }
+    return sql__stmt_set(ctx, "role", sql__list1(ctx, value));
+}
+
 sql_stmt_t *sql__drop_role(sql_pctx_t *ctx, const sql_token_t *kw, sql_list_t *names, bool if_exists)
 {
     sql_stmt_t *s = sql__stmt_new(ctx, SQL_STMT_DROP_ROLE);
@@ -136,14 +149,12 @@ sql_stmt_t *sql__drop_role(sql_pctx_t *ctx, const sql_token_t *kw, sql_list_t *n
     return s;
 }
 
-sql_stmt_t *sql__grant_role(sql_pctx_t *ctx, const sql_token_t *revoke, sql_list_t *roles, sql_list_t *members,
+sql_stmt_t *sql__grant_role(sql_pctx_t *ctx, bool revoke, sql_list_t *roles, sql_list_t *members,
                             const sql_token_t *with)
 {
     sql_stmt_t *s = sql__stmt_new(ctx, revoke ? SQL_STMT_REVOKE_ROLE : SQL_STMT_GRANT_ROLE);
     sql_role_t *r = cm_arena_zalloc(ctx->arena, sizeof(*r));
     s->role = r;
-    if (revoke && !sql__word(ctx, revoke, "revoke"))
-        return s;
     if (with) {
         sql__error_at(ctx, with->pos, CM_ERRCODE_FEATURE_NOT_SUPPORTED, "WITH %s OPTION is not supported yet",
                       with->str);

@@ -219,9 +219,11 @@ sql_stmt_t *sql__drop(sql_pctx_t *ctx, int object, sql_cond_t *names, int behavi
 /* Role statements (sql_build_role.c); kw is the word that must be "role" (NULL: USER was written). */
 sql_stmt_t *sql__role(sql_pctx_t *ctx, sql_stmt_kind_t kind, const sql_token_t *kw, const sql_token_t *name,
                       sql_list_t *elems, bool is_user);
+/* SET ROLE x: any other word in ROLE's place is a syntax error at the value, as PostgreSQL's. */
+sql_stmt_t *sql__set_role(sql_pctx_t *ctx, const sql_token_t *kw, sql_expr_t *value);
 sql_stmt_t *sql__drop_role(sql_pctx_t *ctx, const sql_token_t *kw, sql_list_t *names, bool if_exists);
-/* GRANT (revoke NULL) or REVOKE (revoke: the word that must be "revoke"); with: WITH's first word. */
-sql_stmt_t *sql__grant_role(sql_pctx_t *ctx, const sql_token_t *revoke, sql_list_t *roles, sql_list_t *members,
+/* GRANT or REVOKE roles TO / FROM members; with: WITH's first word (ADMIN OPTION, refused). */
+sql_stmt_t *sql__grant_role(sql_pctx_t *ctx, bool revoke, sql_list_t *roles, sql_list_t *members,
                             const sql_token_t *with);
 sql_stmt_t *sql__alter_rename(sql_pctx_t *ctx, int object, sql_cond_t *name, const sql_token_t *column,
                               const sql_token_t *new_name);

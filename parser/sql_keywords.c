@@ -348,7 +348,7 @@ static const sql_keyword_t sql_keywords[] = {
     {"return", SQL_KW_UNRESERVED, SQL_TOK_IDENT},
     {"returning", SQL_KW_RESERVED, SQL_TOK_RETURNING},
     {"returns", SQL_KW_UNRESERVED, SQL_TOK_IDENT},
-    {"revoke", SQL_KW_UNRESERVED, SQL_TOK_IDENT},
+    {"revoke", SQL_KW_UNRESERVED, SQL_TOK_REVOKE},
     {"right", SQL_KW_TYPE_FUNC_NAME, SQL_TOK_RIGHT},
     {"role", SQL_KW_UNRESERVED, SQL_TOK_IDENT},
     {"rollback", SQL_KW_UNRESERVED, SQL_TOK_ROLLBACK},
