@@ -43,11 +43,17 @@ void srv__implicit_end(srv_conn_t *c)
     c->implicit_failed = false;
 }
 
+#define SRV_ARENA_FLUSH_FIRST ((size_t)8 << 20)
+
 void srv__ready(srv_conn_t *c)
 {
     srv_session_report(&c->sess, &c->out, false);
     srv_put_ready_for_query(&c->out, c->xact);
     srv_conn_stmt_end(c);
+    /* Giving back a statement's hundreds of megabytes (a huge repeat or lpad) takes tens of
+     * milliseconds of munmap: the client has its answer first. */
+    if (c->arena.bytes_total >= SRV_ARENA_FLUSH_FIRST)
+        srv_conn_flush(c);
     cm_arena_reset(&c->arena);
 }
 

@@ -54,13 +54,15 @@ bool ty_re_flags_parse(ty_ctx_t *c, const ty_datum_t *d, bool allow_g, ty_re_fla
 }
 
 /* Next match at or after `start` (a byte offset); false when there is none. */
-bool ty_re_next(const regex_t *re, const char *s, size_t len, size_t start, regmatch_t *m, size_t nm)
+int ty_re_next(ty_ctx_t *ctx, const ty_re_t *re, const char *s, size_t len, size_t start, regmatch_t *m, size_t nm)
 {
     if (start > len)
-        return false;
+        return 0;
+    if (re->pcre != NULL)
+        return ty_regex_pcre_search(ctx, re, s, len, start, m, nm);
     m[0].rm_so = (regoff_t)start;
     m[0].rm_eo = (regoff_t)len;
-    return ty_regex_exec(re, s, nm, m, REG_STARTEND) == 0;
+    return ty_regex_exec(&re->posix, s, nm, m, REG_STARTEND) == 0;
 }
 
 /* Where the search after match m continues: past an empty match by one character. */
@@ -104,15 +106,16 @@ static bool ty__regexp_replace(ty_ctx_t *c, const ty_datum_t *a, int n, ty_datum
     ty_re_flags_t f;
     if (!ty_re_flags_parse(c, n > 3 ? &a[3] : NULL, true, &f))
         return false;
-    regex_t re;
-    if (!ty_regex_compile(c, a[1].v.s.p, a[1].v.s.len, f.cflags, &re))
+    ty_re_t re;
+    if (!ty_re_compile(c, a[1].v.s.p, a[1].v.s.len, f.cflags, &re))
         return false;
     const char *s = ty_datum_cstr(c->arena, &a[0]);
     size_t len = a[0].v.s.len, pos = 0, start = 0;
     regmatch_t m[NSUB];
     cm_buf_t b;
     cm_buf_init(&b, 0);
-    while (ty_re_next(&re, s, len, start, m, NSUB)) {
+    int rc;
+    while ((rc = ty_re_next(c, &re, s, len, start, m, NSUB)) > 0) {
         cm_buf_put(&b, s + pos, (size_t)m[0].rm_so - pos);
         ty__re_subst(&b, s, m, a[2].v.s.p, a[2].v.s.len);
         pos = (size_t)m[0].rm_eo;
@@ -120,8 +123,12 @@ static bool ty__regexp_replace(ty_ctx_t *c, const ty_datum_t *a, int n, ty_datum
             break;
         start = ty__re_advance(s, len, m);
     }
+    ty_re_free(&re);
+    if (rc < 0) {
+        cm_buf_free(&b);
+        return false;
+    }
     cm_buf_put(&b, s + pos, len - pos);
-    regfree(&re);
     *o = ty_buf_datum(c->arena, &b);
     cm_buf_free(&b);
     return true;
@@ -130,14 +137,16 @@ static bool ty__regexp_replace(ty_ctx_t *c, const ty_datum_t *a, int n, ty_datum
 /* The first parenthesized group if the pattern has one, else the whole match; NULL when none. */
 static bool ty__substring_re(ty_ctx_t *c, const ty_datum_t *a, int n, ty_datum_t *o)
 {
-    regex_t re;
-    if (!ty_regex_compile(c, a[1].v.s.p, a[1].v.s.len, 0, &re))
+    ty_re_t re;
+    if (!ty_re_compile(c, a[1].v.s.p, a[1].v.s.len, 0, &re))
         return false;
     const char *s = ty_datum_cstr(c->arena, &a[0]);
     regmatch_t m[2];
-    bool found = ty_re_next(&re, s, a[0].v.s.len, 0, m, 2);
-    int g = re.re_nsub > 0 ? 1 : 0;
-    regfree(&re);
+    int found = ty_re_next(c, &re, s, a[0].v.s.len, 0, m, 2);
+    int g = re.nsub > 0 ? 1 : 0;
+    ty_re_free(&re);
+    if (found < 0)
+        return false;
     if (!found || m[g].rm_so < 0) {
         o->isnull = true;
         return true;
@@ -146,12 +155,12 @@ static bool ty__substring_re(ty_ctx_t *c, const ty_datum_t *a, int n, ty_datum_t
     return true;
 }
 
-static bool ty__re_setup(ty_ctx_t *c, const ty_datum_t *a, int n, int flags_at, regex_t *re, const char **s)
+static bool ty__re_setup(ty_ctx_t *c, const ty_datum_t *a, int n, int flags_at, ty_re_t *re, const char **s)
 {
     ty_re_flags_t f;
     if (!ty_re_flags_parse(c, n > flags_at ? &a[flags_at] : NULL, false, &f))
         return false;
-    if (!ty_regex_compile(c, a[1].v.s.p, a[1].v.s.len, f.cflags, re))
+    if (!ty_re_compile(c, a[1].v.s.p, a[1].v.s.len, f.cflags, re))
         return false;
     *s = ty_datum_cstr(c->arena, &a[0]);
     return true;
@@ -159,26 +168,27 @@ static bool ty__re_setup(ty_ctx_t *c, const ty_datum_t *a, int n, int flags_at, 
 
 static bool ty__regexp_like(ty_ctx_t *c, const ty_datum_t *a, int n, ty_datum_t *o)
 {
-    regex_t re;
+    ty_re_t re;
     const char *s;
     if (!ty__re_setup(c, a, n, 2, &re, &s))
         return false;
     regmatch_t m[1];
-    o->v.b = ty_re_next(&re, s, a[0].v.s.len, 0, m, 1);
-    regfree(&re);
-    return true;
+    int found = ty_re_next(c, &re, s, a[0].v.s.len, 0, m, 1);
+    ty_re_free(&re);
+    o->v.b = found > 0;
+    return found >= 0;
 }
 
 static bool ty__regexp_count(ty_ctx_t *c, const ty_datum_t *a, int n, ty_datum_t *o)
 {
-    regex_t re;
+    ty_re_t re;
     const char *s;
     if (!ty__re_setup(c, a, n, 3, &re, &s))
         return false;
     size_t len = a[0].v.s.len, start = 0;
     if (n > 2) {
         if (a[2].v.i <= 0) {
-            regfree(&re);
+            ty_re_free(&re);
             return cm_err_set(c->err, CM_ERRCODE_INVALID_PARAMETER_VALUE,
                               "invalid value for parameter \"%s\": %lld", "start", (long long)a[2].v.i);
         }
@@ -192,37 +202,42 @@ static bool ty__regexp_count(ty_ctx_t *c, const ty_datum_t *a, int n, ty_datum_t
     }
     regmatch_t m[1];
     int64_t count = 0;
-    while (ty_re_next(&re, s, len, start, m, 1)) {
+    int rc;
+    while ((rc = ty_re_next(c, &re, s, len, start, m, 1)) > 0) {
         count++;
         start = ty__re_advance(s, len, m);
     }
-    regfree(&re);
+    ty_re_free(&re);
     o->v.i = count;
-    return true;
+    return rc == 0;
 }
 
 static bool ty__regexp_instr(ty_ctx_t *c, const ty_datum_t *a, int n, ty_datum_t *o)
 {
-    regex_t re;
+    ty_re_t re;
     const char *s;
     if (!ty__re_setup(c, a, n, 99, &re, &s))
         return false;
     regmatch_t m[1];
-    bool found = ty_re_next(&re, s, a[0].v.s.len, 0, m, 1);
-    regfree(&re);
+    int found = ty_re_next(c, &re, s, a[0].v.s.len, 0, m, 1);
+    ty_re_free(&re);
+    if (found < 0)
+        return false;
     o->v.i = found ? ty_text_chars(s, (size_t)m[0].rm_so) + 1 : 0;
     return true;
 }
 
 static bool ty__regexp_substr(ty_ctx_t *c, const ty_datum_t *a, int n, ty_datum_t *o)
 {
-    regex_t re;
+    ty_re_t re;
     const char *s;
     if (!ty__re_setup(c, a, n, 99, &re, &s))
         return false;
     regmatch_t m[1];
-    bool found = ty_re_next(&re, s, a[0].v.s.len, 0, m, 1);
-    regfree(&re);
+    int found = ty_re_next(c, &re, s, a[0].v.s.len, 0, m, 1);
+    ty_re_free(&re);
+    if (found < 0)
+        return false;
     if (!found) {
         o->isnull = true;
         return true;

@@ -227,20 +227,33 @@ bool ty_regex_match(ty_ctx_t *ctx, const char *s, size_t slen, const char *p, si
 #include <regex.h>
 /* Compiles with REG_EXTENDED | cflags under the UTF-8 locale; 2201B on a bad pattern. */
 bool ty_regex_compile(ty_ctx_t *ctx, const char *p, size_t plen, int cflags, regex_t *re);
-/* ty_regex_pcre.c: whether p has a back-reference; whether s matches p (accepted by
- * ty_regex_compile) under PCRE2, interruptible: 1 answered in *out, -1 error in ctx->err,
- * 0 p does not translate (ask glibc). */
+/* A compiled pattern: glibc's, and PCRE2's too where the pattern has back-references
+ * (glibc cannot be interrupted and backtracks on those; ty_regex_pcre.c). nsub: the groups. */
+typedef struct ty_re {
+    regex_t posix;
+    void *pcre;        /* pcre2_code *, or NULL: glibc matches */
+    size_t pcre_len;   /* the translated pattern's length */
+    size_t nsub;
+} ty_re_t;
+bool ty_re_compile(ty_ctx_t *ctx, const char *p, size_t plen, int cflags, ty_re_t *re);
+void ty_re_free(ty_re_t *re);
+/* ty_regex_pcre.c: whether p has a back-reference; its PCRE2 form in re (false: it does not
+ * translate, glibc keeps it); the leftmost-longest match at or after start (1, in m[0..nm),
+ * nm 0: whether any), 0 none, -1 cancel, statement_timeout or 54000 in ctx->err. */
 bool ty_regex_has_backref(const char *p, size_t plen);
-int ty_regex_pcre_match(ty_ctx_t *ctx, const char *p, size_t plen, bool icase, const char *s, size_t slen,
-                        bool *out);
+bool ty_regex_pcre_compile(const char *p, size_t plen, int cflags, ty_re_t *re);
+void ty_regex_pcre_free(ty_re_t *re);
+int ty_regex_pcre_search(ty_ctx_t *ctx, const ty_re_t *re, const char *s, size_t len, size_t start,
+                         regmatch_t *m, size_t nm);
 /* A regular expression function's option letters (g only where allow_g); 22023 for others. */
 typedef struct ty_re_flags {
     int cflags;
     bool global;
 } ty_re_flags_t;
 bool ty_re_flags_parse(ty_ctx_t *c, const ty_datum_t *d, bool allow_g, ty_re_flags_t *f);
-/* The next match at or after byte offset start of s (len bytes); false when there is none. */
-bool ty_re_next(const regex_t *re, const char *s, size_t len, size_t start, regmatch_t *m, size_t nm);
+/* The next match at or after byte offset start of s (len bytes, NUL-terminated): 1 found,
+ * 0 none, -1 interrupted or refused (ctx->err). */
+int ty_re_next(ty_ctx_t *ctx, const ty_re_t *re, const char *s, size_t len, size_t start, regmatch_t *m, size_t nm);
 /* regexec under the UTF-8 locale; s is NUL-terminated. */
 int ty_regex_exec(const regex_t *re, const char *s, size_t nmatch, regmatch_t *m, int eflags);
 

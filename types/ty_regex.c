@@ -7,8 +7,8 @@
  * differ. The class escapes \d \D (which POSIX lacks) are rewritten to
  * bracket expressions; glibc supplies \w \s \b. The non-capturing groups
  * (?:...) and non-greedy bounds {m,n}? that similar_to_escape writes become
- * their POSIX plain forms. Whether a pattern with back-references matches is
- * asked of PCRE2 instead (ty_regex_pcre.c), where it can be interrupted.
+ * their POSIX plain forms. A pattern with back-references is matched by
+ * PCRE2 instead (ty_regex_pcre.c), where it can be interrupted.
  * Compiling and matching run
  * under the shared UTF-8 locale so that "." matches a whole character and
  * case-insensitive matching folds 'Ä' and 'ä' as PostgreSQL does.
@@ -81,22 +81,37 @@ int ty_regex_exec(const regex_t *re, const char *s, size_t nmatch, regmatch_t *m
     return rc;
 }
 
+bool ty_re_compile(ty_ctx_t *ctx, const char *p, size_t plen, int cflags, ty_re_t *re)
+{
+    re->pcre = NULL;
+    if (!ty_regex_compile(ctx, p, plen, cflags, &re->posix))
+        return false;
+    re->nsub = re->posix.re_nsub;
+    if (ty_regex_has_backref(p, plen))
+        ty_regex_pcre_compile(p, plen, cflags & ~REG_NOSUB, re);
+    return true;
+}
+
+void ty_re_free(ty_re_t *re)
+{
+    if (re->pcre != NULL)
+        ty_regex_pcre_free(re);
+    regfree(&re->posix);
+}
+
 bool ty_regex_match(ty_ctx_t *ctx, const char *s, size_t slen, const char *p, size_t plen, bool icase, bool *out)
 {
-    regex_t re;
-    if (!ty_regex_compile(ctx, p, plen, REG_NOSUB | (icase ? REG_ICASE : 0), &re))
+    ty_re_t re;
+    if (!ty_re_compile(ctx, p, plen, REG_NOSUB | (icase ? REG_ICASE : 0), &re))
         return false;
-    if (ty_regex_has_backref(p, plen)) {
-        /* glibc backtracks on these and cannot be interrupted (ty_regex_pcre.c). */
-        int rc = ty_regex_pcre_match(ctx, p, plen, icase, s, slen, out);
-        if (rc != 0) {
-            regfree(&re);
-            return rc > 0;
-        }
+    int rc;
+    if (re.pcre != NULL) {
+        rc = ty_regex_pcre_search(ctx, &re, s, slen, 0, NULL, 0);
+    } else {
+        char *str = cm_arena_strndup(ctx->arena, s, slen);
+        rc = ty_regex_exec(&re.posix, str, 0, NULL, 0) == 0;
     }
-    char *str = cm_arena_strndup(ctx->arena, s, slen);
-    int rc = ty_regex_exec(&re, str, 0, NULL, 0);
-    regfree(&re);
-    *out = rc == 0;
-    return true;
+    ty_re_free(&re);
+    *out = rc > 0;
+    return rc >= 0;
 }

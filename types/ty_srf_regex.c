@@ -43,17 +43,18 @@ static rx_rows_t *rx_run(ty_ctx_t *ctx, const ty_datum_t *a, int n, bool split)
                    "regexp_split_to_table() does not support the \"global\" option");
         return NULL;
     }
-    regex_t re;
-    if (!ty_regex_compile(ctx, a[1].v.s.p, a[1].v.s.len, f.cflags, &re))
+    ty_re_t re;
+    if (!ty_re_compile(ctx, a[1].v.s.p, a[1].v.s.len, f.cflags, &re))
         return NULL;
     const char *s = ty_datum_cstr(ctx->arena, &a[0]);
-    size_t len = a[0].v.s.len, nm = re.re_nsub + 1;
+    size_t len = a[0].v.s.len, nm = re.nsub + 1;
     regmatch_t *m = cm_arena_alloc(ctx->arena, sizeof(regmatch_t) * nm);
     rx_rows_t *r = cm_arena_zalloc(ctx->arena, sizeof(*r));
     int cap = 0;
     size_t start = 0, prev_end = 0, piece = 0;
     bool glob = f.global || split;
-    while (ty_re_next(&re, s, len, start, m, nm)) {
+    int rc;
+    while ((rc = ty_re_next(ctx, &re, s, len, start, m, nm)) > 0) {
         size_t so = (size_t)m[0].rm_so, eo = (size_t)m[0].rm_eo;
         if (split) {
             if (!(so >= len || eo == prev_end)) {   /* degenerate matches do not split */
@@ -61,10 +62,10 @@ static rx_rows_t *rx_run(ty_ctx_t *ctx, const ty_datum_t *a, int n, bool split)
                 piece = eo;
             }
         } else {
-            int ng = re.re_nsub ? (int)re.re_nsub : 1;
+            int ng = re.nsub ? (int)re.nsub : 1;
             ty_datum_t *items = cm_arena_alloc(ctx->arena, sizeof(ty_datum_t) * (size_t)ng);
             for (int g = 0; g < ng; g++) {
-                const regmatch_t *x = &m[re.re_nsub ? g + 1 : 0];
+                const regmatch_t *x = &m[re.nsub ? g + 1 : 0];
                 if (x->rm_so < 0)
                     items[g] = (ty_datum_t){.isnull = true};
                 else
@@ -83,7 +84,9 @@ static rx_rows_t *rx_run(ty_ctx_t *ctx, const ty_datum_t *a, int n, bool split)
             start += ty_utf8_decode(s + start, len - start, &cp);   /* past one character */
         }
     }
-    regfree(&re);
+    ty_re_free(&re);
+    if (rc < 0)
+        return NULL;
     if (split)
         push(ctx, r, &cap, ty_text_datum(ctx->arena, s + piece, len - piece));
     return r;

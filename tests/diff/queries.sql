@@ -179,6 +179,12 @@ SELECT 'abab' ~ '(ab)\1', 'abcab' ~ '(ab)c\1', 'abba' ~ '(a)(b)\2\1', 'aXb' ~ '(
 SELECT 'äxä' ~ '(.)x\1', 'foo foo' ~ '(\w+) \1', E'foo\nfoo' ~ '(foo).\1', E'foo foo\n' ~ '(foo) \1$', 'xyzzy' ~ '([[:alpha:]])\1', '12 13' !~ '([0-9]+) \1'
 SELECT 'ÄxÄ' ~* '(ä)x\1', 'aa' ~ '(a*)*\1', '' ~ '(a*)\1', 'abcabc' ~ '^(a(b)c)\1$', 'x1x' ~ '(x)\d\1', 'a{2}' ~ '(a)\{2\}'
 SELECT 'ab' ~ '(a)\2', 'ab' ~ '(a'
+-- back-references where the match's place and groups are wanted: the longest match at the leftmost start
+SELECT regexp_replace('abcabc xyzxyz', '(.+)\1', '<\1>', 'g'), substring('foo barbar baz' from '(b..)\1')
+SELECT regexp_count('abab abab ab', '(ab)\1'), regexp_replace('aaaa', '(a|aa)\1', 'X'), regexp_replace('aaaaaa', '(a|aa)\1', '[\1]', 'g')
+SELECT regexp_instr('zzabab', '(ab)\1'), regexp_substr('zzabab', '(ab)\1'), regexp_like('zzabab', '(AB)\1', 'i'), 'abab' ~ '^(a|ab)\1$'
+SELECT regexp_replace(E'ab\nab', '^(ab)\n\1$', 'X', 'n'), regexp_replace(E'xx\nab\nab', '^(ab)\n\1$', 'Y', 'n'), substring('aaa' from '(a{,2})\1'), substring('a{,2}a{,2}' from '(a{,2})\1')
+SELECT regexp_replace('aXbX', '([^a])\1', '-'), regexp_replace(E'a\n\nb', '([^a])\1', '-', 'n'), regexp_replace('foo  bar', '( )\1', '_')
 -- string functions
 SELECT 'abc' || 'def', 'a' || 1, 1 || 'a', 'x' || NULL, concat('a', NULL, 'b', 1), concat_ws(',', 'a', NULL, 'b')
 SELECT length('hello'), length('äöü'), octet_length('äöü'), char_length(''), bit_length('a')
@@ -789,6 +795,10 @@ SELECT * FROM regexp_split_to_table('aXbxc', 'x', 'i')
 SELECT * FROM regexp_split_to_table('abc', 'b', 'g')
 SELECT * FROM regexp_split_to_table('', ',')
 SELECT * FROM regexp_split_to_table('abc', 'x*')
+SELECT * FROM regexp_matches('aa bb cdcd', '(\w+)\1', 'g')
+SELECT * FROM regexp_matches('xaaaay', '(a*)\1')
+SELECT * FROM regexp_matches('abab cdcd', '((.)(.))\1', 'g')
+SELECT * FROM regexp_split_to_table('1aa2bb3cc4', '(.)\1')
 SELECT regexp_split_to_table('a b', ' '), 1
 SELECT * FROM (VALUES (ARRAY[1, 2]), ('{}'::int[]), (NULL)) v (a) LEFT JOIN LATERAL unnest(a) u ON true
 SELECT * FROM (VALUES (2), (3)) v (n) LEFT JOIN generate_series(1, n) g ON g > 2 ORDER BY 1, 2

@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """test_interrupt.py: every long computation of the types module stops for a CancelRequest
-and for statement_timeout, each with 57014 within 100 ms of the signal (a margin is allowed
-for slow builds: LATENCY_MAX), and sizes PostgreSQL refuses are refused before the work
+and for statement_timeout, each with 57014 within 100 ms of the signal beyond what the same
+signal takes to stop pg_sleep at that moment (GOAL; more for sanitizer builds), and sizes PostgreSQL refuses are refused before the work
 starts with its SQLSTATE. A second client on the server is served meanwhile.
 Measured latencies are printed as diagnostics."""
 import os
@@ -9,11 +9,18 @@ import time
 
 from pgw import Conn, Query, cancel_request, case, connect, errors, main, rows
 
-# 100 ms is the goal (measured: see the diagnostics); the bound leaves room for a loaded test
-# machine, and sanitizer builds (make check) are several times slower.
-LATENCY_MAX = float(os.environ.get("INTERRUPT_LATENCY_MAX", "0.25"))
+# 100 ms is the goal: what the computation itself may add to the time a cancel takes. The
+# rest of that time is the machine's (a new connection for the CancelRequest, waking the
+# loop and the worker thread, the answer's way back), and on a loaded 2-core machine that
+# part alone can take hundreds of milliseconds now and then. So each measurement is paired
+# with the same one of pg_sleep, which looks for interrupts every 10 ms, taken just before:
+# the bound is the goal plus that reference's time. A computation that does not look for
+# interrupts runs on for seconds (each of these runs for seconds at least, or hours), far
+# past it. Sanitizer builds (make check) are several times slower.
+GOAL = float(os.environ.get("INTERRUPT_LATENCY_MAX", "0.1"))
 if "check" in os.environ.get("BUILD", "") or "tsan" in os.environ.get("BUILD", ""):
-    LATENCY_MAX = max(LATENCY_MAX, 1.0)
+    GOAL = max(GOAL, 1.0)
+REFERENCE = "SELECT pg_sleep(60)"
 
 # Each runs for seconds at least when not interrupted.
 LONG = [
@@ -32,6 +39,15 @@ LONG = [
     ("regex", "SELECT count(*) FROM generate_series(1, 2000000000) g WHERE 'abcabc' ~ 'c$'"),
     # One match of hours (PCRE2 backtracks through every split of the a's), interrupted inside.
     ("regex with back-references", r"SELECT (repeat('a', 500) || 'b') ~ '(a*)*\1c|(a+)+\2d'"),
+    # The same search where the match's place and groups are wanted (PCRE2 too, not glibc).
+    ("regexp_replace with back-references",
+     r"SELECT regexp_replace(repeat('a', 500) || 'b', '(a*)*\1c|(a+)+\2d', 'x')"),
+    ("substring with back-references", r"SELECT substring(repeat('a', 500) || 'b' from '(a*)*\1c|(a+)+\2d')"),
+    ("regexp_matches with back-references",
+     r"SELECT count(*) FROM regexp_matches(repeat('a', 500) || 'b', '(a*)*\1c|(a+)+\2d', 'g')"),
+    ("regexp_count with back-references", r"SELECT regexp_count(repeat('a', 500) || 'b', '(a*)*\1c|(a+)+\2d')"),
+    ("regexp_split_to_table with back-references",
+     r"SELECT count(*) FROM regexp_split_to_table(repeat('a', 500) || 'b', '(a*)*\1c|(a+)+\2d')"),
 ]
 
 # What PostgreSQL refuses before any work, with its SQLSTATE.
@@ -59,7 +75,7 @@ TRIES = 3
 def cancel_once(sql):
     with connect(timeout=30) as c:
         c.send(Query(sql))
-        time.sleep(0.3)
+        time.sleep(0.3)   # not synchronization: the computation is under way for a while before
         t0 = time.monotonic()
         send_cancel(c.pid, c.key)
         msgs = c.until_rfq(timeout=30)
@@ -78,31 +94,34 @@ def timeout_once(sql, ms):
         return [m.sqlstate() for m in errors(msgs)], dt
 
 
-def measure_cancel(t, name, sql):
+def measure(t, name, what, once):
+    """Up to TRIES pairs (reference, computation); passes on the first pair where the
+    computation's time is within GOAL of the reference's."""
     took = []
     for _ in range(TRIES):
-        states, dt, after = cancel_once(sql)
-        t.eq(states, ["57014"], "%s: cancelled" % name)
-        t.eq(after, [[b"2"]], "%s: session continues" % name)
-        took.append(dt)
-        if dt <= LATENCY_MAX:
+        ref_states, ref = once(REFERENCE)
+        t.eq(ref_states, ["57014"], "%s: the reference stopped" % name)
+        states, dt = once(name)
+        t.eq(states, ["57014"], "%s: %s" % (name, what))
+        took.append((dt, ref))
+        if dt <= ref + GOAL:
             break
-    print("  %s: cancel took %s ms" % (name, ", ".join("%.1f" % (d * 1000) for d in took)))
-    t.ok(min(took) <= LATENCY_MAX, "%s: cancelled within %.0f ms (best of %d: %.0f ms)"
-         % (name, LATENCY_MAX * 1000, len(took), min(took) * 1000))
+    print("  %s: %s after %s ms (reference %s ms)" % (
+        name, what, ", ".join("%.1f" % (d * 1000) for d, _ in took), ", ".join("%.1f" % (r * 1000) for _, r in took)))
+    t.ok(any(d <= r + GOAL for d, r in took), "%s: %s within %.0f ms of the reference's time (%s)" % (
+        name, what, GOAL * 1000, ", ".join("%.0f vs %.0f ms" % (d * 1000, r * 1000) for d, r in took)))
+
+
+def measure_cancel(t, name, sql):
+    def once(q):
+        states, dt, after = cancel_once(sql if q == name else q)
+        t.eq(after, [[b"2"]], "%s: session continues" % name)
+        return states, dt
+    measure(t, name, "cancelled", once)
 
 
 def measure_timeout(t, name, sql, ms=300):
-    over = []
-    for _ in range(TRIES):
-        states, dt = timeout_once(sql, ms)
-        t.eq(states, ["57014"], "%s: timed out" % name)
-        over.append(dt)
-        if dt <= LATENCY_MAX:
-            break
-    print("  %s: statement_timeout overshoot %s ms" % (name, ", ".join("%.1f" % (d * 1000) for d in over)))
-    t.ok(min(over) <= LATENCY_MAX, "%s: stopped within %.0f ms of the timeout (best of %d: %.0f ms past it)"
-         % (name, LATENCY_MAX * 1000, len(over), min(over) * 1000))
+    measure(t, name, "timed out", lambda q: timeout_once(sql if q == name else q, ms))
 
 
 @case
