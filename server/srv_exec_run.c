@@ -29,6 +29,7 @@ void srv__ctx_init(srv_conn_t *c, ty_ctx_t *ctx, cm_arena_t *a, cm_err_t *err)
     ctx->database = c->sess.database;
     ctx->schema = "public";
     ctx->version = SRV_VERSION_TEXT;
+    ctx->backend_pid = c->cancel.pid;
     ctx->setting_get = srv_session_setting_get;
     ctx->setting_set = srv_session_setting_set;
     ctx->setting_arg = &c->sess;

@@ -87,8 +87,10 @@ struct srv_loop {
     int64_t stop_deadline_us;       /* stopping: statements still running then get 57P01 */
     srv_conn_t *conns;              /* every open connection of this loop */
     /* When the loop began the callback it is in (cm_now_mono_us), 0 between callbacks:
-     * the acceptor hands new connections to loops that are not stuck in a statement. */
-    _Atomic int64_t busy_since_us;
+     * the acceptor hands new connections to loops that are not stuck in a statement.
+     * Read and written only through the __atomic builtins, which clang refuses on an
+     * _Atomic object. */
+    int64_t busy_since_us;
     uint8_t rbuf[SRV_READ_CHUNK];
     /* Loop 0 only: the listener and the signals. */
     uv_signal_t sigint, sigterm;

@@ -1,6 +1,7 @@
 /*
  * ty_func_misc.c: session and system functions (version, current_database,
- * current_schema, current_user, session_user, user) and gen_random_uuid.
+ * current_schema, current_user, session_user, user, pg_backend_pid) and
+ * gen_random_uuid.
  */
 #include "types/ty_internal.h"
 
@@ -32,6 +33,14 @@ static bool ty__session_user(ty_ctx_t *c, const ty_datum_t *a, int n, ty_datum_t
     return ty__str_or_null(c, c->session_user ? c->session_user : c->user, o);
 }
 
+/* The process id of the session as BackendKeyData told it (the key a CancelRequest names);
+ * sessions share one process here, so each gets a number of its own. */
+static bool ty__backend_pid(ty_ctx_t *c, const ty_datum_t *a, int n, ty_datum_t *o)
+{
+    o->v.i = c->backend_pid;
+    return true;
+}
+
 static bool ty__gen_uuid(ty_ctx_t *c, const ty_datum_t *a, int n, ty_datum_t *o)
 {
     if (RAND_bytes(o->v.uuid, 16) != 1)
@@ -49,6 +58,7 @@ static const ty_func_t ty__misc[] = {
     {"session_user", 0, {0}, TY_NAME, 0, ty__session_user, 746},
     {"user", 0, {0}, TY_NAME, 0, ty__user, 745},
     {"current_role", 0, {0}, TY_NAME, 0, ty__user, 745},
+    {"pg_backend_pid", 0, {0}, TY_INT4, 0, ty__backend_pid, 2026},
     {"gen_random_uuid", 0, {0}, TY_UUID, TY_FN_VOLATILE, ty__gen_uuid, 3432},
 };
 

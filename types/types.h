@@ -269,6 +269,7 @@ typedef struct ty_ctx {
     const char *database;            /* current_database() */
     const char *schema;              /* current_schema() */
     const char *version;             /* version() */
+    int32_t backend_pid;             /* pg_backend_pid(): the pid BackendKeyData gave the session */
     /*
      * The session's settings for current_setting() and set_config() (ty_setting_funcs.c);
      * NULL where there is no session (those functions then fail with 0A000).

@@ -356,7 +356,7 @@ static void test_transaction_status(void)
     do {                                                                                 \
         case_failed = 0;                                                                 \
         fn();                                                                            \
-        printf("%s %s\n", case_failed ? "not ok" : "ok", #fn + 5);                       \
+        printf("%s %s\n", case_failed ? "not ok" : "ok", &#fn[5]); /* past "test_" */      \
         fflush(stdout);                                                                  \
         cases_failed += case_failed;                                                     \
     } while (0)

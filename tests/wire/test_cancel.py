@@ -1,6 +1,8 @@
 #!/usr/bin/python3
 """test_cancel.py: CancelRequest (pgwire.md 1.10): the right key cancels the running statement
-with 57014 within a second, a wrong key or an idle session changes nothing."""
+with 57014 within a second, a wrong key or an idle session changes nothing. pg_backend_pid()
+answers the pid BackendKeyData gave the session, as PostgreSQL's does (an int4 column named
+pg_backend_pid, a number of each session's own): the one a CancelRequest names."""
 import time
 
 from pgw import Conn, Query, cancel_request, case, connect, main, rows, shorts, ssl_request
@@ -69,6 +71,22 @@ def cancel_while_idle_is_harmless(t):
         send_cancel(c.pid, c.key)
         time.sleep(0.3)
         t.eq(rows(c.q("SELECT 3")), [[b"3"]], "next statement is not cancelled")
+
+
+@case
+def pg_backend_pid_is_the_key_pid(t):
+    with connect(timeout=15) as c, connect(timeout=15) as d:
+        got = c.q("SELECT pg_backend_pid()")
+        cols = [m.columns() for m in got if m.t == "T"]
+        t.eq([(x[0], x[3]) for x in cols[0]] if cols else None, [("pg_backend_pid", 23)], "one int4 column")
+        t.eq(rows(got), [[str(c.pid).encode()]], "the pid of BackendKeyData")
+        t.eq(rows(c.q("SELECT pg_backend_pid() = pg_backend_pid()")), [[b"t"]], "the same within a statement")
+        t.eq(rows(d.q("SELECT pg_backend_pid()")), [[str(d.pid).encode()]], "another session: its own pid")
+        t.ok(c.pid != d.pid, "two sessions, two pids")
+        c.send(Query("SELECT pg_sleep(10) FROM (SELECT pg_backend_pid()) s"))
+        time.sleep(0.3)
+        send_cancel(int(rows(d.q("SELECT %d" % c.pid))[0][0]), c.key)
+        t.eq(shorts(c.until_rfq(timeout=10))[-2:], ["E:ERROR:57014", "Z:I"], "that pid cancels its statement")
 
 
 @case
