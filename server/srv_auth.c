@@ -9,41 +9,9 @@
 #include "server/srv_int.h"
 #include "server/srv_tls.h"
 
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-bool srv_users_load(srv_server_t *srv, const char *path, cm_err_t *err)
-{
-    FILE *f = fopen(path, "r");
-    if (f == NULL)
-        return cm_err_set(err, CM_ERRCODE_INTERNAL_ERROR, "could not open users file \"%s\": %s", path,
-                          strerror(errno));
-    char line[4096];
-    int lineno = 0;
-    bool ok = true;
-    while (fgets(line, sizeof line, f) != NULL) {
-        lineno++;
-        line[strcspn(line, "\r\n")] = 0;
-        if (line[0] == 0 || line[0] == '#')
-            continue;
-        /* The name ends at the first ':' that precedes "SCRAM-SHA-256$". */
-        char *sep = strstr(line, ":SCRAM-SHA-256$");
-        srv_user_t u;
-        if (sep == NULL || sep == line || !srv_scram_secret_parse(sep + 1, &u.secret)) {
-            ok = cm_err_set(err, CM_ERRCODE_INTERNAL_ERROR,
-                            "users file \"%s\" line %d: expected user:SCRAM-SHA-256$<iter>:<salt>$<stored>:<server>",
-                            path, lineno);
-            break;
-        }
-        u.name = cm_strndup(line, (size_t)(sep - line));
-        srv->users = cm_realloc(srv->users, sizeof *srv->users * (size_t)(srv->nusers + 1));
-        srv->users[srv->nusers++] = u;
-    }
-    fclose(f);
-    return ok;
-}
 
 static void srv__auth_failed(srv_conn_t *c)
 {

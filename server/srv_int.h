@@ -45,8 +45,9 @@ typedef struct srv_user {
 
 typedef struct srv_server {
     srv_config_t cfg;
-    srv_user_t *users;
+    srv_user_t *users;              /* srv_users.c, guarded by users_mu (SIGHUP replaces it) */
     int nusers;
+    pthread_mutex_t users_mu;
     atomic_int nconns;
     srv_loop_t *loops;
     int nloops;
@@ -93,7 +94,7 @@ struct srv_loop {
     int64_t busy_since_us;
     uint8_t rbuf[SRV_READ_CHUNK];
     /* Loop 0 only: the listener and the signals. */
-    uv_signal_t sigint, sigterm;
+    uv_signal_t sigint, sigterm, sighup;
     srv_cat_loop_t *cat;            /* this loop's catalog handle and snapshot */
     srv_ddl_loop_t *ddl;            /* this loop's DDL operations */
     srv_sync_loop_t *sync;          /* this loop's waits for the workers */
@@ -410,8 +411,12 @@ void srv_conn_send_error(srv_conn_t *c, cm_err_t *err);
 void srv_conn_send_notice(srv_conn_t *c, const char *sqlstate, cm_severity_t sev, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 
-/* srv_auth.c */
+/* srv_users.c: the --users table; replaced whole, so a lookup copies the verifier out. */
 bool srv_users_load(srv_server_t *srv, const char *path, cm_err_t *err);
+/* SIGHUP: reads the file again; a broken one is logged and the old users stay. */
+void srv_users_reload(srv_server_t *srv);
+bool srv_users_secret(srv_server_t *srv, const char *name, srv_scram_secret_t *out);
+void srv_users_free(srv_server_t *srv);
 
 /* Roles (srv_roles.c). */
 const char *srv_session_user(srv_session_t *s);
@@ -428,6 +433,8 @@ void srv_roles_install(void);
 const char *srv_roles_entry_sql(const char *tag, const char *sql);
 /* The commit that creates the users file's names as superusers in a catalog without roles; NULL if none. */
 cat_commit_t *srv_roles_seed(srv_server_t *srv, const cat_snap_t *snap, const cat_head_t *head, cm_err_t *err);
+
+/* srv_auth.c */
 void srv_auth_begin(srv_conn_t *c);
 void srv_auth_message(srv_conn_t *c, const srv_frame_t *f);
 void srv_auth_tick(srv_conn_t *c, int64_t now_us);

@@ -168,6 +168,23 @@ static void srv__async_cb(uv_async_t *a)
         srv__loop_begin_stop(lp);
 }
 
+/* SIGHUP re-reads the files eddy reads at start: TLS certificate and key, the users. */
+static void srv__sighup_cb(uv_signal_t *s, int signum)
+{
+    (void)signum;
+    srv_server_t *srv = s->data;
+    if (srv_tls_enabled(srv)) {
+        cm_err_t err = {0};
+        if (srv_tls_reload(srv, &err)) {
+            cm_log_info("received SIGHUP, reloaded TLS certificate and key");
+        } else {
+            cm_log_error("received SIGHUP, TLS files not reloaded (the previous ones stay in use): %s", err.message);
+            cm_err_clear(&err);
+        }
+    }
+    srv_users_reload(srv);
+}
+
 static void srv__stop_all(srv_server_t *srv)
 {
     srv_loop_t *lp0 = &srv->loops[0];
@@ -176,7 +193,7 @@ static void srv__stop_all(srv_server_t *srv)
     if (!uv_is_closing((uv_handle_t *)&lp0->sigint)) {
         uv_close((uv_handle_t *)&lp0->sigint, NULL);
         uv_close((uv_handle_t *)&lp0->sigterm, NULL);
-        srv_tls_unwatch(srv);
+        uv_close((uv_handle_t *)&lp0->sighup, NULL);
     }
     for (int i = 0; i < srv->nloops; i++) {
         srv_loop_t *lp = &srv->loops[i];
@@ -315,6 +332,7 @@ int srv_run(const srv_config_t *cfg)
     srv_server_t *srv = cm_calloc(1, sizeof *srv);
     srv->cfg = *cfg;
     pthread_mutex_init(&srv->sync_mu, NULL);
+    pthread_mutex_init(&srv->users_mu, NULL);
     if (cfg->auth == SRV_AUTH_PASSWORD || cfg->auth == SRV_AUTH_SCRAM) {
         cm_err_t err = {0};
         if (cfg->users_file == NULL) {
@@ -379,7 +397,9 @@ int srv_run(const srv_config_t *cfg)
     lp0->sigint.data = lp0->sigterm.data = srv;
     uv_signal_start(&lp0->sigint, srv__signal_cb, SIGINT);
     uv_signal_start(&lp0->sigterm, srv__signal_cb, SIGTERM);
-    srv_tls_watch(srv, &lp0->uv);
+    uv_signal_init(&lp0->uv, &lp0->sighup);
+    lp0->sighup.data = srv;
+    uv_signal_start(&lp0->sighup, srv__sighup_cb, SIGHUP);
     for (int i = 1; i < srv->nloops; i++)
         uv_thread_create(&srv->loops[i].thread, srv__loop_thread, &srv->loops[i]);
     uv_thread_create(&srv->acceptor, srv__acceptor_thread, srv);
@@ -403,9 +423,8 @@ int srv_run(const srv_config_t *cfg)
     srv_workers_stop(srv);
     srv_catalog_stop(srv);
     srv_tls_stop(srv);
-    for (int i = 0; i < srv->nusers; i++)
-        free(srv->users[i].name);
-    free(srv->users);
+    srv_users_free(srv);
+    pthread_mutex_destroy(&srv->users_mu);
     free(srv->loops);
     pthread_mutex_destroy(&srv->sync_mu);
     free(srv);

@@ -95,14 +95,8 @@ int srv_roles_secret(srv_conn_t *c, srv_scram_secret_t *out)
         }
         return 1;
     }
-    srv_server_t *srv = c->lp->srv;
-    for (int i = 0; i < srv->nusers; i++) {
-        if (strcmp(srv->users[i].name, c->user) == 0) {
-            *out = srv->users[i].secret;
-            return 1;
-        }
-    }
-    return 0;
+    /* Not a role: the --users file's verifier (SIGHUP may replace the table meanwhile). */
+    return srv_users_secret(c->lp->srv, c->user, out) ? 1 : 0;
 }
 
 const char *srv_roles_entry_sql(const char *tag, const char *sql)

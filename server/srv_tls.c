@@ -21,8 +21,6 @@
 struct srv_tls_server {
     pthread_mutex_t mu;     /* guards ctx against a reload while loops start connections */
     SSL_CTX *ctx;
-    uv_signal_t sighup;
-    bool watching;
 };
 
 struct srv_tls {
@@ -178,38 +176,6 @@ bool srv_tls_reload(srv_server_t *srv, cm_err_t *err)
     pthread_mutex_unlock(&t->mu);
     SSL_CTX_free(old);   /* connections hold their own references */
     return true;
-}
-
-static void srv__sighup_cb(uv_signal_t *s, int signum)
-{
-    (void)signum;
-    srv_server_t *srv = s->data;
-    cm_err_t err = {0};
-    if (srv_tls_reload(srv, &err)) {
-        cm_log_info("received SIGHUP, reloaded TLS certificate and key");
-    } else {
-        cm_log_error("received SIGHUP, TLS files not reloaded (the previous ones stay in use): %s", err.message);
-        cm_err_clear(&err);
-    }
-}
-
-void srv_tls_watch(srv_server_t *srv, uv_loop_t *loop)
-{
-    srv_tls_server_t *t = srv->tls;
-    if (t == NULL)
-        return;
-    uv_signal_init(loop, &t->sighup);
-    t->sighup.data = srv;
-    uv_signal_start(&t->sighup, srv__sighup_cb, SIGHUP);
-    t->watching = true;
-}
-
-void srv_tls_unwatch(srv_server_t *srv)
-{
-    srv_tls_server_t *t = srv->tls;
-    if (t == NULL || !t->watching || uv_is_closing((uv_handle_t *)&t->sighup))
-        return;
-    uv_close((uv_handle_t *)&t->sighup, NULL);
 }
 
 void srv_tls_stop(srv_server_t *srv)

@@ -18,9 +18,6 @@ typedef struct srv_tls_server srv_tls_server_t; /* the server's context and its 
 
 /* Loads --tls-cert/--tls-key/--tls-ca (nothing when no certificate is configured). */
 bool srv_tls_start(srv_server_t *srv, cm_err_t *err);
-/* SIGHUP on this loop re-reads the files; a failed reload keeps the old ones. */
-void srv_tls_watch(srv_server_t *srv, uv_loop_t *loop);
-void srv_tls_unwatch(srv_server_t *srv);
 void srv_tls_stop(srv_server_t *srv);
 /* Re-reads the files now (SIGHUP's work); false with err if they do not load. */
 bool srv_tls_reload(srv_server_t *srv, cm_err_t *err);
