@@ -14,7 +14,7 @@ SAN_FLAGS  ?=
 CFLAGS_ALL  = -std=c11 -D_GNU_SOURCE $(OPT) -g -fstack-protector-strong -fno-omit-frame-pointer -Wall -Wextra -Werror -Wno-unused-parameter \
               -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wno-missing-field-initializers \
               -pthread -I. -I$(BUILD)/gen $(SAN_FLAGS) $(CFLAGS)
-LDLIBS_ALL  = -luv -lzookeeper_st -lssl -lcrypto -lpcre2-8 -lm -pthread $(SAN_FLAGS) $(LDLIBS)
+LDLIBS_ALL  = -luv -lzookeeper_st -lssl -lcrypto -lpcre2-8 -lmicrohttpd -lm -pthread $(SAN_FLAGS) $(LDLIBS)
 
 MODULES    := common types parser plan exec planner catalog sequencer dataflow server
 LIB_SRC    := $(filter-out server/main.c,$(wildcard $(addsuffix /*.c,$(MODULES))))

@@ -333,6 +333,13 @@ typedef struct df_worker_status {
     uint64_t duplicates, refused;
 } df_worker_status_t;
 void df_workers_status(df_workers_t *ws, int i, df_worker_status_t *out);
+/* Any thread, lock-free: what the worker published after its last batch (the step it reached,
+ * commands applied, and the records and bytes of every arrangement it holds); never waits for it. */
+typedef struct df_worker_gauges {
+    uint64_t epoch, seq, index, commands;
+    int64_t records, bytes;
+} df_worker_gauges_t;
+void df_workers_gauges(const df_workers_t *ws, int i, df_worker_gauges_t *out);
 void df_workers_visit_applied(df_workers_t *ws, int i, void (*cb)(void *arg, const df_applied_t *a), void *arg);
 void df_workers_visit_dataflows(df_workers_t *ws, int i, void (*cb)(void *arg, const df_dataflow_t *d),
                                 void *arg);

@@ -23,6 +23,26 @@
 
 #include <stdlib.h>
 
+/* The calling thread's totals over its spines (df__spine_arranged). */
+static _Thread_local int64_t df__arranged_records, df__arranged_bytes;
+
+void df__spine_arranged(int64_t *records, int64_t *bytes)
+{
+    *records = df__arranged_records;
+    *bytes = df__arranged_bytes;
+}
+
+/* Brings the thread's totals up to date with this spine's contents now. */
+static void df__spine_account(df_spine_t *s)
+{
+    df_spine_stats_t st;
+    df__spine_stats(s, &st);
+    df__arranged_records += (int64_t)st.records - (int64_t)s->acct_records;
+    df__arranged_bytes += (int64_t)st.bytes - (int64_t)s->acct_bytes;
+    s->acct_records = st.records;
+    s->acct_bytes = st.bytes;
+}
+
 void df__spine_init(df_spine_t *s)
 {
     memset(s, 0, sizeof(*s));
@@ -30,6 +50,8 @@ void df__spine_init(df_spine_t *s)
 
 void df__spine_free(df_spine_t *s)
 {
+    df__arranged_records -= (int64_t)s->acct_records;
+    df__arranged_bytes -= (int64_t)s->acct_bytes;
     for (int i = 0; i < s->nlevels; i++) {
         df__batch_unref(s->levels[i].batch);
         df__merger_free(s->levels[i].merge);
@@ -170,6 +192,7 @@ void df__spine_insert(df_spine_t *s, df_batch_t *b)
     /* Merged-away batches give their memory back with the same fuel. */
     int64_t fuel = grant;
     df__reclaim_work(&fuel);
+    df__spine_account(s);
 }
 
 bool df__spine_idle_work(df_spine_t *s, int64_t fuel)
@@ -177,7 +200,16 @@ bool df__spine_idle_work(df_spine_t *s, int64_t fuel)
     return df__spine_idle_spend(s, &fuel);
 }
 
+static bool df__spine_idle_steps(df_spine_t *s, int64_t *fuel);
+
 bool df__spine_idle_spend(df_spine_t *s, int64_t *fuel)
+{
+    bool more = df__spine_idle_steps(s, fuel);
+    df__spine_account(s);
+    return more;
+}
+
+static bool df__spine_idle_steps(df_spine_t *s, int64_t *fuel)
 {
     for (;;) {
         int merging = -1, first = -1, second = -1;

@@ -405,6 +405,8 @@ typedef struct df_spine {
     /* Cumulative counters. */
     uint64_t inserts, merges_started, merges_done, merges_forced;
     uint64_t work;               /* fuel units spent */
+    /* What this spine last added to its thread's arranged totals (df__spine_arranged). */
+    uint64_t acct_records, acct_bytes;
 } df_spine_t;
 
 typedef struct df_spine_stats {
@@ -439,5 +441,12 @@ bool df__spine_idle_spend(df_spine_t *s, int64_t *fuel);
 /* The current contents as a snapshot (a new reference); merges go on beside it. */
 df_snap_t *df__spine_snapshot(df_spine_t *s);
 void df__spine_stats(const df_spine_t *s, df_spine_stats_t *out);
+/*
+ * The records and bytes of every spine the calling thread holds (a worker's
+ * arrangements): each insert, idle merge and free adds its change to
+ * thread-local totals, so a worker can publish them after each batch
+ * without walking its dataflows.
+ */
+void df__spine_arranged(int64_t *records, int64_t *bytes);
 
 #endif

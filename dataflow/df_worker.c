@@ -31,6 +31,9 @@ typedef struct df_worker {
     atomic_bool stop;
     pthread_mutex_t mu;          /* guards state for readers on other threads */
     df_state_t state;
+    /* Published after every batch for readers that must not wait for the lock (metrics). */
+    _Atomic uint64_t pub_epoch, pub_seq, pub_index, pub_commands;
+    _Atomic int64_t pub_records, pub_bytes;
 } df_worker_t;
 
 struct df_workers {
@@ -96,12 +99,22 @@ static void df__release_cb(uv_timer_t *t)
     cm_alloc_release_free(DF__RELEASE_FREE_BYTES);
 }
 
+/* The records and bytes of this thread's arrangements, for df_workers_gauges. */
+static void df__publish_arranged(df_worker_t *w)
+{
+    int64_t records, bytes;
+    df__spine_arranged(&records, &bytes);
+    atomic_store_explicit(&w->pub_records, records, memory_order_relaxed);
+    atomic_store_explicit(&w->pub_bytes, bytes, memory_order_relaxed);
+}
+
 static void df__compact_cb(uv_idle_t *h)
 {
     df_worker_t *w = h->data;
     pthread_mutex_lock(&w->mu);
     bool more = df_state_idle_work(&w->state, w->ws->cfg.idle_slice);
     pthread_mutex_unlock(&w->mu);
+    df__publish_arranged(w);
     if (!more || atomic_load(&w->stop)) {
         uv_idle_stop(h);
         cm_alloc_release_free(DF__RELEASE_FREE_BYTES);
@@ -156,6 +169,11 @@ static void df__async_cb(uv_async_t *a)
         }
         uint64_t epoch = w->state.epoch, seq = w->state.seq, index = w->state.index;
         pthread_mutex_unlock(&w->mu);
+        atomic_store_explicit(&w->pub_epoch, epoch, memory_order_relaxed);
+        atomic_store_explicit(&w->pub_seq, seq, memory_order_relaxed);
+        atomic_store_explicit(&w->pub_index, index, memory_order_relaxed);
+        atomic_fetch_add_explicit(&w->pub_commands, n, memory_order_relaxed);
+        df__publish_arranged(w);
         if (ws->ack)
             ws->ack(ws->ack_arg, w->index, epoch, seq, index);
         if (work) {
@@ -294,6 +312,20 @@ void df_workers_status(df_workers_t *ws, int i, df_worker_status_t *out)
                                 .index = w->state.index, .ndataflows = w->state.nflows,
                                 .duplicates = w->state.duplicates, .refused = w->state.refused};
     pthread_mutex_unlock(&w->mu);
+}
+
+void df_workers_gauges(const df_workers_t *ws, int i, df_worker_gauges_t *out)
+{
+    CM_ASSERT(i >= 0 && i < ws->n);
+    const df_worker_t *w = &ws->w[i];
+    *out = (df_worker_gauges_t){
+        .epoch = atomic_load_explicit(&w->pub_epoch, memory_order_relaxed),
+        .seq = atomic_load_explicit(&w->pub_seq, memory_order_relaxed),
+        .index = atomic_load_explicit(&w->pub_index, memory_order_relaxed),
+        .commands = atomic_load_explicit(&w->pub_commands, memory_order_relaxed),
+        .records = atomic_load_explicit(&w->pub_records, memory_order_relaxed),
+        .bytes = atomic_load_explicit(&w->pub_bytes, memory_order_relaxed),
+    };
 }
 
 void df_workers_visit_applied(df_workers_t *ws, int i, void (*cb)(void *arg, const df_applied_t *a), void *arg)

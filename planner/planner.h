@@ -267,6 +267,9 @@ bool pln_constraint_rows(const cat_snap_t *s, int ncols, cm_arena_t *arena, ty_d
 #define PLN_INTERNAL_WORKER_COMMANDS "eddy_internal.worker_commands"
 #define PLN_INTERNAL_DATAFLOWS "eddy_internal.dataflows"
 #define PLN_INTERNAL_CLUSTER "eddy_internal.cluster"
+/* The figures /metrics shows (server/srv_metrics.c): name text, labels text (Prometheus'
+ * k="v",... syntax; '' for none), value float8. */
+#define PLN_INTERNAL_METRICS "eddy_internal.metrics"
 
 /*
  * CREATE TABLE AS of a constant query runs it to learn whether it yields a

@@ -72,6 +72,13 @@ static const cat_column_t cols_cluster[] = {
     COL("published_index", TY_INT8),
 };
 
+/* One row per sample of /metrics, histogram buckets included. */
+static const cat_column_t cols_metrics[] = {
+    COL("name", TY_TEXT),
+    COL("labels", TY_TEXT),
+    COL("value", TY_FLOAT8),
+};
+
 static const cat_column_t cols_constraints[] = {
     COL("relation_id", TY_INT8),
     COL("position", TY_INT4),
@@ -125,6 +132,7 @@ static const pln_sysrel_t sysrels[] = {
     REL("eddy_internal", "worker_commands", PLN_INTERNAL_WORKER_COMMANDS, cols_worker_commands),
     REL("eddy_internal", "dataflows", PLN_INTERNAL_DATAFLOWS, cols_dataflows),
     REL("eddy_internal", "cluster", PLN_INTERNAL_CLUSTER, cols_cluster),
+    REL("eddy_internal", "metrics", PLN_INTERNAL_METRICS, cols_metrics),
     REL("eddy_catalog", "constraints", PLN_CATALOG_CONSTRAINTS, cols_constraints),
 };
 

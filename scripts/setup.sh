@@ -16,14 +16,16 @@ set -euo pipefail
 # Building: a C compiler and make, the lemon parser generator, and the -dev
 # package of every library the Makefile's LDLIBS_ALL names. Running: their
 # runtime libraries come with them. psql is how the README connects.
-run_packages=(build-essential lemon libuv1-dev libssl-dev libzookeeper-st-dev libpcre2-dev postgresql-client-15)
+run_packages=(build-essential lemon libuv1-dev libssl-dev libzookeeper-st-dev libpcre2-dev libmicrohttpd-dev
+              postgresql-client-15)
 
 # Testing: PostgreSQL 15's server (the differential oracle) and libpq for the C
 # tools, ZooKeeper's server and the JDK it runs on (also pgJDBC's tests),
-# psycopg, clang for the fuzzers and the dpkg tools that build the package.
+# psycopg, clang for the fuzzers, the dpkg tools that build the package and
+# Prometheus' own text-format parser for the scrape of /metrics.
 test_packages=("${run_packages[@]}" clang libclang-rt-14-dev libpq-dev postgresql-15
                python3-psycopg default-jdk-headless libpostgresql-jdbc-java zookeeper
-               dpkg-dev fakeroot)
+               dpkg-dev fakeroot python3-prometheus-client)
 
 list=false
 if [ "${1:-}" = --list ]; then list=true; shift; fi

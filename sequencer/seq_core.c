@@ -86,6 +86,8 @@ struct seq {
     df_cmd_t **inbox;
     size_t in_cap, in_head, in_len;
     bool sub_closed;
+    /* in_len and ob_len as other threads may read them without a lock (seq_queue_depth). */
+    _Atomic size_t in_depth, ob_depth;
 };
 
 void seq_config_default(seq_config_t *cfg)
@@ -185,6 +187,7 @@ bool seq_submit(seq_t *s, df_cmd_t *c)
     bool ok = !s->sub_closed && s->in_len < s->in_cap && seq__sendable(s);
     if (ok) {
         s->inbox[(s->in_head + s->in_len++) % s->in_cap] = c;
+        atomic_store_explicit(&s->in_depth, s->in_len, memory_order_relaxed);
         uv_async_send(&s->submitev);
     }
     pthread_mutex_unlock(&s->sub_mu);
@@ -208,6 +211,7 @@ static void seq__take_submits(seq_t *s)
             c = s->inbox[s->in_head];
             s->in_head = (s->in_head + 1) % s->in_cap;
             s->in_len--;
+            atomic_store_explicit(&s->in_depth, s->in_len, memory_order_relaxed);
         }
         pthread_mutex_unlock(&s->sub_mu);
         if (c == NULL)
@@ -237,6 +241,7 @@ static void seq__drop_submits(seq_t *s, bool close)
     for (size_t i = 0; i < n; i++)
         taken[i] = s->inbox[(s->in_head + i) % s->in_cap];
     s->in_len = 0;
+    atomic_store_explicit(&s->in_depth, 0, memory_order_relaxed);
     if (close)
         s->sub_closed = true;
     pthread_mutex_unlock(&s->sub_mu);
@@ -270,6 +275,7 @@ static void seq__pump(seq_t *s)
         s->ob_len--;
         s->ob_first++;
     }
+    atomic_store_explicit(&s->ob_depth, s->ob_len, memory_order_relaxed);
 }
 
 /* Numbers a command and broadcasts it (the caller checked seq__room). */
@@ -633,6 +639,12 @@ void seq_ack(seq_t *s, int worker, uint64_t epoch, uint64_t seq, uint64_t index)
         s->cfg.on_applied(s->cfg.progress_arg);
 }
 
+void seq_queue_depth(const seq_t *s, size_t *submitted, size_t *undelivered)
+{
+    *submitted = atomic_load_explicit(&s->in_depth, memory_order_relaxed);
+    *undelivered = atomic_load_explicit(&s->ob_depth, memory_order_relaxed);
+}
+
 uint64_t seq_applied_index(const seq_t *s)
 {
     return atomic_load(&((seq_t *)s)->applied);
@@ -745,6 +757,7 @@ static void seq__owner_cb(uv_async_t *a)
         s->outbox[k] = NULL;
     }
     s->ob_head = s->ob_len = 0;
+    atomic_store_explicit(&s->ob_depth, 0, memory_order_relaxed);
     seq__drop_submits(s, false);   /* submitted under the old epoch: their sessions hear it failed */
     s->booted = s->paused = s->boot_pending = s->dirty = false;
     uv_timer_stop(&s->retry);

@@ -161,6 +161,10 @@ bool seq_submit(seq_t *s, df_cmd_t *c);
  * current epoch (0 before the first Bootstrap was applied everywhere). */
 uint64_t seq_applied_index(const seq_t *s);
 
+/* Any thread, lock-free: writes and reads submitted and not yet numbered, and commands numbered
+ * that some worker has not taken yet (the sequencer's queues). */
+void seq_queue_depth(const seq_t *s, size_t *submitted, size_t *undelivered);
+
 /* One sequenced command as eddy_internal.commands shows it. */
 typedef struct seq_record {
     uint64_t seq, epoch, index;

@@ -37,7 +37,7 @@ static void usage(FILE *f)
             "Authentication and TLS:\n"
             "  --auth trust|password|scram|cert  client authentication (default trust; cert: a client\n"
             "                              certificate signed by --tls-ca whose CN is the user name)\n"
-            "  --users FILE                user:SCRAM-SHA-256$... lines for password/scram\n"
+            "  --users FILE                user:SCRAM-SHA-256$... lines for password/scram (read again on SIGHUP)\n"
             "  --tls-cert FILE             TLS: PEM certificate chain (with --tls-key; read again on SIGHUP)\n"
             "  --tls-key FILE              TLS: private key of mode 0600 (read again on SIGHUP)\n"
             "  --tls-ca FILE               PEM roots that client certificates must chain to\n"
@@ -92,6 +92,8 @@ static void usage(FILE *f)
             "                              that takes N ms or more, with its text; -1: none (default -1)\n"
             "  --shutdown-timeout-ms N     SIGTERM/SIGINT: stop accepting, let running statements answer for\n"
             "                              up to N ms, then end every session with 57P01 (default 10000)\n"
+            "  --http-listen HOST:PORT     serve /metrics (Prometheus text format), /healthz and /readyz over\n"
+            "                              HTTP on their own thread (default: off)\n"
             "      Readiness goes to systemd (Type=notify) through $NOTIFY_SOCKET when it is set.\n"
             "\n"
             "Testing:\n"
@@ -139,6 +141,7 @@ enum {
     OPT_COMMAND_HISTORY_MAX, OPT_WORKER_IDLE_MERGE, OPT_HASH, OPT_HELP, OPT_VERSION, OPT_ZK_SESSION_TIMEOUT,
     OPT_ZK_CONNECT_TIMEOUT, OPT_DDL_TIMEOUT, OPT_NAME_RECHECK_TIMEOUT, OPT_DDL_SPIN, OPT_WORKER_SPIN, OPT_WORKER_DELAY, OPT_TICK_INTERVAL,
     OPT_TLS_CA, OPT_TLS_MODE, OPT_ZK_AUTH_FILE, OPT_ZK_LOCK_ACLS, OPT_CONFIG, OPT_SHUTDOWN_TIMEOUT, OPT_LOG_FORMAT, OPT_LOG_SLOW,
+    OPT_HTTP_LISTEN,
 };
 
 /*
@@ -210,6 +213,7 @@ int main(int argc, char **argv)
         {"shutdown-timeout-ms", required_argument, NULL, OPT_SHUTDOWN_TIMEOUT},
         {"log-format", required_argument, NULL, OPT_LOG_FORMAT},
         {"log-slow-statements-ms", required_argument, NULL, OPT_LOG_SLOW},
+        {"http-listen", required_argument, NULL, OPT_HTTP_LISTEN},
         {NULL, 0, NULL, 0},
     };
     srv_config_t cfg;
@@ -238,6 +242,12 @@ int main(int argc, char **argv)
         case OPT_LISTEN:
             ok = parse_listen(optarg, &cfg);
             break;
+        case OPT_HTTP_LISTEN: {
+            srv_config_t probe;   /* the same HOST:PORT form; srv_http.c resolves it */
+            ok = parse_listen(optarg, &probe);
+            cfg.http_listen = optarg;
+            break;
+        }
         case OPT_WORKERS:
             ok = parse_size(optarg, 1, 1024, &v);
             cfg.workers = (int)v;

@@ -54,6 +54,7 @@ typedef struct srv_config {
     int fault_worker_delay_ms;        /* fault testing: workers but 0 sleep this long before each batch */
     int shutdown_timeout_ms;          /* SIGTERM: running statements may finish for this long */
     int log_slow_statements_ms;       /* a statement running this long is logged; -1: none */
+    const char *http_listen;          /* HOST:PORT of /metrics, /healthz and /readyz; NULL: none */
     /* The catalog store: embedded unless `zookeeper` is set. */
     const char *zookeeper;            /* "host:port[,host:port...][/chroot]" */
     int zk_session_timeout_ms;        /* asked of ZooKeeper (it grants 2 to 20 ticks) */

@@ -12,6 +12,7 @@
  * read its results stops being served instead of being buffered for.
  */
 #include "server/srv_int.h"
+#include "server/srv_metrics.h"
 #include "server/srv_tls.h"
 
 #include <stdarg.h>
@@ -93,6 +94,7 @@ void srv_conn_accept(srv_loop_t *lp, int fd)
     cm_arena_init(&c->arena, 4096);
     c->auth_deadline_us = cm_now_mono_us() + (int64_t)lp->srv->cfg.auth_timeout_ms * 1000;
     int n = atomic_fetch_add(&lp->srv->nconns, 1) + 1;
+    srv_metrics_connection();
     c->counted = true;
     c->over_limit = n > lp->srv->cfg.max_connections;
     c->next = lp->conns;
@@ -154,6 +156,8 @@ static size_t srv__conn_consume(srv_conn_t *c, const uint8_t *p, size_t n)
 static void srv__conn_stmt_begin(srv_conn_t *c, const srv_frame_t *f)
 {
     c->stmt_start_us = cm_now_mono_us();
+    if (c->lp->srv->cfg.log_slow_statements_ms < 0)
+        return;   /* the clock is for the latency histogram only */
     const char *body = (const char *)f->body;
     size_t blen = f->body_len;
     const char *what = "";
@@ -178,6 +182,7 @@ void srv_conn_stmt_end(srv_conn_t *c)
         return;
     int64_t us = cm_now_mono_us() - c->stmt_start_us;
     c->stmt_start_us = 0;
+    srv_metrics_observe(SRV_HIST_QUERY, us);
     int limit = c->lp->srv->cfg.log_slow_statements_ms;
     if (limit < 0 || us < (int64_t)limit * 1000)
         return;
@@ -244,7 +249,7 @@ static size_t srv__conn_consume_frames(srv_conn_t *c, const uint8_t *p, size_t n
                 size_t blen = f.type == 'Q' ? strnlen(body, f.body_len) : f.body_len;
                 srv_crash_note(f.type == 'Q' ? "" : "(Parse) ", body, blen);
             }
-            if (cfg->log_slow_statements_ms >= 0 && c->stmt_start_us == 0 &&
+            if (c->stmt_start_us == 0 &&
                 (f.type == 'Q' || f.type == 'P' || f.type == 'B' || f.type == 'E'))
                 srv__conn_stmt_begin(c, &f);
             srv_exec_message(c, &f);
@@ -453,11 +458,10 @@ void srv_conn_flush(srv_conn_t *c)
 
 void srv_conn_send_error(srv_conn_t *c, cm_err_t *err)
 {
-    srv_put_error(&c->out, err->severity == CM_SEV_ERROR || err->severity == CM_SEV_FATAL ||
-                                   err->severity == CM_SEV_PANIC
-                               ? 'E'
-                               : 'N',
-                  err);
+    bool error = err->severity == CM_SEV_ERROR || err->severity == CM_SEV_FATAL || err->severity == CM_SEV_PANIC;
+    if (error)
+        srv_metrics_error(err->sqlstate);
+    srv_put_error(&c->out, error ? 'E' : 'N', err);
 }
 
 void srv_conn_send_notice(srv_conn_t *c, const char *sqlstate, cm_severity_t sev, const char *fmt, ...)
@@ -479,6 +483,7 @@ void srv_conn_fatal_err(srv_conn_t *c, cm_err_t *err)
         return;
     }
     err->severity = CM_SEV_FATAL;
+    srv_metrics_error(err->sqlstate);
     srv_put_error(&c->out, 'E', err);
     cm_err_clear(err);
     srv_conn_set_state(c, SRV_CONN_CLOSING);

@@ -22,6 +22,7 @@
  * the connection; it calls srv_catalog.c's waits, never the other way.
  */
 #include "server/srv_cat_int.h"
+#include "server/srv_metrics.h"
 #include "server/srv_zk.h"
 
 #include <stdlib.h>
@@ -78,6 +79,8 @@ struct srv_ddl {
     int64_t deadline_us;          /* the client is answered 57P03 then, if not before */
     int64_t retry_at_us;          /* 0, or when to try again after a store failure */
     int backoff_ms;
+    int64_t started_us;           /* for the latency histograms (srv_metrics.h) */
+    int64_t commit_sent_us;
     cm_err_t last_err;            /* the last store failure, for the timeout's detail */
 };
 
@@ -118,7 +121,8 @@ static srv_ddl_t *srv__ddl_new(srv_cat_loop_t *cl, srv_conn_t *c)
     d->dl = dl;
     d->c = c;
     cm_arena_init(&d->arena, 0);
-    d->deadline_us = cm_now_mono_us() + (int64_t)cl->lp->srv->cfg.ddl_timeout_ms * 1000;
+    d->started_us = cm_now_mono_us();
+    d->deadline_us = d->started_us + (int64_t)cl->lp->srv->cfg.ddl_timeout_ms * 1000;
     d->backoff_ms = SRV_DDL_BACKOFF_MIN_MS;
     d->next_active = dl->active;
     if (dl->active)
@@ -171,6 +175,7 @@ static void srv__ddl_finish(srv_ddl_t *d, cm_err_t *err)
     if (c != NULL) {
         c->ddl = NULL;
         d->c = NULL;
+        srv_metrics_observe(SRV_HIST_DDL, cm_now_mono_us() - d->started_us);
         if (err == NULL)
             srv__send_notices(c, d->change);
         const char *tag = d->tag;
@@ -265,6 +270,7 @@ static void srv__commit_cb(void *arg, cat_store_status_t st, uint64_t index, con
 {
     srv_ddl_t *d = arg;
     d->call_out = d->commit_out = false;
+    srv_metrics_observe(SRV_HIST_CATALOG_COMMIT, cm_now_mono_us() - d->commit_sent_us);
     if (st == CAT_STORE_OK && d->commit != NULL && cat_snap_index(d->cl->snap) + 1 == index) {
         /* Our own entry, just committed at the next index: apply it here
          * instead of reading it back (a log read skips it later). */
@@ -367,6 +373,7 @@ static void srv__ddl_lookup(srv_ddl_t *d)
 static void srv__ddl_send_commit(srv_ddl_t *d, cm_err_t *e)
 {
     d->call_out = d->commit_out = true;
+    d->commit_sent_us = cm_now_mono_us();
     srv_sync_linger(d->cl->lp);
     if (cat_store_commit(d->cl->store, cat_commit_store(d->commit), srv__commit_cb, d, e) != 0) {
         d->call_out = d->commit_out = false;

@@ -66,6 +66,8 @@ typedef struct srv_sink {
 bool srv__row_cb(void *arg, const ty_datum_t *row, int ncols);
 /* The tag of a row-returning statement when it is not "SELECT n" (NULL: SELECT n). */
 const char *srv__rows_tag(const pln_stmt_t *st);
+/* CommandComplete with this tag, counted by kind for the metrics (srv_metrics.h). */
+void srv__complete(srv_conn_t *c, const char *tag);
 /* PortalSuspended at the row limit, else CommandComplete with fixed or "SELECT n". */
 void srv__complete_rows(srv_conn_t *c, srv_portal_t *portal, int32_t max_rows, uint64_t emitted,
                         const char *fixed);

@@ -5,6 +5,7 @@
  * PortalSuspended), and a suspended portal that goes on from its kept rows.
  */
 #include "server/srv_exec_int.h"
+#include "server/srv_metrics.h"
 
 #include <string.h>
 
@@ -49,6 +50,12 @@ const char *srv__rows_tag(const pln_stmt_t *st)
     return st->kind == PLN_QUERY && st->tag != NULL && strcmp(st->tag, "EXPLAIN") == 0 ? st->tag : NULL;
 }
 
+void srv__complete(srv_conn_t *c, const char *tag)
+{
+    srv_metrics_query(tag);
+    srv_put_command_complete(&c->out, tag);
+}
+
 /*
  * The end of an Execute or Query that returned rows: PortalSuspended when the
  * row limit was reached (even if no row is left, as PostgreSQL cannot know
@@ -64,7 +71,7 @@ void srv__complete_rows(srv_conn_t *c, srv_portal_t *portal, int32_t max_rows, u
     if (portal != NULL)
         portal->done = true;
     if (fixed != NULL) {
-        srv_put_command_complete(&c->out, fixed);
+        srv__complete(c, fixed);
         return;
     }
     /* "SELECT n", written by hand: snprintf costs more than the rest of a SELECT 1. */
@@ -79,7 +86,7 @@ void srv__complete_rows(srv_conn_t *c, srv_portal_t *portal, int32_t max_rows, u
     while (nd > 0)
         tag[at++] = digits[--nd];
     tag[at] = 0;
-    srv_put_command_complete(&c->out, tag);
+    srv__complete(c, tag);
 }
 
 /* A suspended portal continues from the rows it kept. */
@@ -105,7 +112,7 @@ bool srv__portal_resume(srv_conn_t *c, srv_portal_t *p, int32_t max_rows)
     if (p == NULL || !p->started)
         return false;
     if (p->done)
-        srv_put_command_complete(&c->out, srv__rows_tag(p->stmt->plan) ? srv__rows_tag(p->stmt->plan) : "SELECT 0");
+        srv__complete(c, srv__rows_tag(p->stmt->plan) ? srv__rows_tag(p->stmt->plan) : "SELECT 0");
     else
         srv__portal_continue(c, p, max_rows);
     return true;

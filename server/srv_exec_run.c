@@ -6,6 +6,7 @@
  * the answer of a statement that went busy, once its work is done.
  */
 #include "server/srv_exec_int.h"
+#include "server/srv_metrics.h"
 #include "server/srv_copy.h"
 
 #include <stdlib.h>
@@ -259,7 +260,7 @@ static void srv__after_work_cb(uv_work_t *req, int status)
 void srv__stmt_done(srv_conn_t *c, cm_err_t *err, const char *tag)
 {
     if (err == NULL)
-        srv_put_command_complete(&c->out, tag);
+        srv__complete(c, tag);
     else if (c->current_portal != NULL)
         srv__fail_extended(c, err);
     else if (c->q.active)
@@ -381,7 +382,7 @@ static srv_run_rc_t srv__run_execute(srv_conn_t *c, const srv_run_t *r, bool des
         return SRV_RUN_ERROR;
     srv_run_rc_t rc = SRV_RUN_OK;
     if (t->plan == NULL || t->plan->kind == PLN_EMPTY) {
-        srv_put_command_complete(&c->out, r->st->tag);
+        srv__complete(c, r->st->tag);
     } else {
         in.st = t->plan;
         in.sql = t->sql;
@@ -483,7 +484,7 @@ srv_run_rc_t srv__run(srv_conn_t *c, const srv_run_t *r, bool describe, cm_err_t
             if (rc != SRV_RUN_OK)
                 return rc;
         }
-        srv_put_command_complete(&c->out, tag);
+        srv__complete(c, tag);
         return SRV_RUN_OK;
     }
     case PLN_SET_TRANSACTION:
@@ -564,7 +565,7 @@ srv_run_rc_t srv__run(srv_conn_t *c, const srv_run_t *r, bool describe, cm_err_t
     default:
         cm_panic(__FILE__, __LINE__, "unknown statement kind %d", (int)st->kind);
     }
-    srv_put_command_complete(&c->out, st->tag != NULL ? st->tag : "SET");
+    srv__complete(c, st->tag != NULL ? st->tag : "SET");
     return SRV_RUN_OK;
 }
 

@@ -71,6 +71,10 @@ typedef struct srv_server {
     struct seq *seq;
     pthread_mutex_t sync_mu;        /* guards loops' sync handles against the sequencer's wake-ups */
     struct srv_tls_server *tls;     /* srv_tls.c: the TLS context; NULL without --tls-cert */
+    struct srv_http *http;          /* srv_http.c: /metrics, /healthz, /readyz; NULL without --http-listen */
+    /* Set (release) once the catalog is loaded and the workers and the sequencer run: the
+     * HTTP thread reads zk, seq and workers only after it has seen this (acquire). */
+    atomic_bool ready;
 } srv_server_t;
 
 struct srv_loop {
@@ -433,6 +437,10 @@ void srv_roles_install(void);
 const char *srv_roles_entry_sql(const char *tag, const char *sql);
 /* The commit that creates the users file's names as superusers in a catalog without roles; NULL if none. */
 cat_commit_t *srv_roles_seed(srv_server_t *srv, const cat_snap_t *snap, const cat_head_t *head, cm_err_t *err);
+
+/* srv_http.c: --http-listen's thread (nothing without it); stopped before the rest is freed. */
+bool srv_http_start(srv_server_t *srv, cm_err_t *err);
+void srv_http_stop(srv_server_t *srv);
 
 /* srv_auth.c */
 void srv_auth_begin(srv_conn_t *c);

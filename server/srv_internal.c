@@ -11,6 +11,7 @@
 #include "dataflow/dataflow.h"
 #include "plan/plan.h"
 #include "sequencer/sequencer.h"
+#include "server/srv_metrics.h"
 #include "server/srv_tls.h"
 #include "server/srv_zk.h"
 
@@ -97,8 +98,21 @@ static void srv__dataflow_row(void *arg, const df_dataflow_t *d)
     row[5] = d->query ? srv__int(plan_operator_count(d->query)) : (ty_datum_t){.isnull = true};
 }
 
+static void srv__metric_row(void *arg, const srv_metric_t *m)
+{
+    srv_rows_t *r = arg;
+    ty_datum_t *row = srv__row_add(r);
+    row[0] = srv__text(r->arena, m->name);
+    row[1] = srv__text(r->arena, m->labels);
+    row[2].v.f = m->value;
+}
+
 static bool srv__internal_rows(srv_server_t *srv, const char *relation, srv_rows_t *r, cm_err_t *err)
 {
+    if (strcmp(relation, PLN_INTERNAL_METRICS) == 0 && r->ncols == 3) {
+        srv_metrics_visit(srv, srv__metric_row, r);
+        return true;
+    }
     if (srv->seq == NULL)
         return true;   /* no workers: empty */
     if (strcmp(relation, PLN_INTERNAL_CLUSTER) == 0 && r->ncols == 5) {

@@ -353,14 +353,22 @@ int srv_run(const srv_config_t *cfg)
     }
     signal(SIGPIPE, SIG_IGN);
     srv__raise_fd_limit();
+    /* Before the catalog: /healthz answers and /readyz says "loading" while it loads. */
+    if (!srv_http_start(srv, &cerr)) {
+        cm_log_error("%s", cerr.message);
+        cm_err_clear(&cerr);
+        return 1;
+    }
     if (!srv_catalog_start(srv, &cerr)) {
         cm_log_error("%s", cerr.message);
         cm_err_clear(&cerr);
+        srv_http_stop(srv);
         srv_catalog_stop(srv);
         return 1;
     }
     int fd = srv__listen_socket(cfg);
     if (fd < 0) {
+        srv_http_stop(srv);
         srv_catalog_stop(srv);
         return 1;
     }
@@ -384,12 +392,14 @@ int srv_run(const srv_config_t *cfg)
     if (!srv_workers_start(srv, &cerr)) {
         cm_log_error("%s", cerr.message);
         cm_err_clear(&cerr);
+        srv_http_stop(srv);
         return 1;
     }
     srv_loop_t *lp0 = &srv->loops[0];
     srv->listen_fd = fd;
     if (pipe2(srv->accept_stop, O_CLOEXEC | O_NONBLOCK) != 0) {
         cm_log_error("pipe: %s", strerror(errno));
+        srv_http_stop(srv);
         return 1;
     }
     uv_signal_init(&lp0->uv, &lp0->sigint);
@@ -406,8 +416,12 @@ int srv_run(const srv_config_t *cfg)
     cm_log_info("eddy %s listening on %s:%d with %d I/O threads", EDDY_VERSION, cfg->listen_host,
                 cfg->listen_port, srv->nloops);
     /* The catalog is loaded, the workers run and clients are accepted. */
+    atomic_store_explicit(&srv->ready, true, memory_order_release);
     srv_notify("READY=1");
     uv_run(&lp0->uv, UV_RUN_DEFAULT);
+    /* First: the HTTP thread reads the workers and the stores freed below. */
+    atomic_store_explicit(&srv->ready, false, memory_order_release);
+    srv_http_stop(srv);
     for (int i = 1; i < srv->nloops; i++)
         uv_thread_join(&srv->loops[i].thread);
     uv_thread_join(&srv->acceptor);

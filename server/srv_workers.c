@@ -7,6 +7,7 @@
  * the sessions that wait for it (srv_sync.c).
  */
 #include "server/srv_int.h"
+#include "server/srv_metrics.h"
 #include "server/srv_zk.h"
 
 #include "dataflow/dataflow.h"
@@ -116,6 +117,7 @@ void srv_workers_stop(srv_server_t *srv)
 df_reply_t *srv_workers_ask(srv_server_t *srv, df_cmd_kind_t kind, const cm_buf_t *body, bool interruptible,
                             const char *refused, ty_ctx_t *ctx)
 {
+    int64_t t0 = cm_now_mono_us();
     df_reply_t *rep = df_reply_new(df_workers_count(srv->workers), NULL, NULL);
     df_cmd_t *c = df_cmd_new(kind);
     df_cmd_set_payload(c, body->data, body->len, rep);
@@ -135,6 +137,7 @@ df_reply_t *srv_workers_ask(srv_server_t *srv, df_cmd_kind_t kind, const cm_buf_
             cm_err_set_detail(ctx->err, "%s", rep->err.detail);
         ok = false;
     }
+    srv_metrics_observe(kind == DF_CMD_WRITE ? SRV_HIST_WRITE : SRV_HIST_READ, cm_now_mono_us() - t0);
     if (!ok) {
         df_reply_unref(rep);
         return NULL;

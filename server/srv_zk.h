@@ -64,6 +64,7 @@ typedef struct srv_zk_job {
     void (*fn)(void);                 /* the caller's callback, cast back by kind */
     void *arg;
     bool orphan;                      /* the handle closed: its caller heard already */
+    int64_t posted_us;                /* when srv_zk_post queued it (its round trip, for metrics) */
     uint64_t stamp, behind;           /* a parked log read (srv_zk_logs.c) */
     /* inputs */
     uint64_t from;
@@ -114,6 +115,13 @@ void srv_zk_cluster_turn(srv_zk_cluster_t *c, cat_store_t *store);
 /* On the ZooKeeper thread: its timer brings the next turn at `at_ms` (cm_now_mono_us() / 1000) at the latest. */
 void srv_zk_cluster_next_turn(srv_zk_cluster_t *c, int64_t at_ms);
 srv_zk_cluster_t *srv_zk_cluster(srv_zk_t *zk);
+/* Any thread: the session as metrics and /readyz show it (connecting also covers a lost connection). */
+typedef enum srv_zk_state {
+    SRV_ZK_CONNECTING = 0,
+    SRV_ZK_CONNECTED,
+    SRV_ZK_FAILED,
+} srv_zk_state_t;
+srv_zk_state_t srv_zk_state(srv_zk_t *zk);
 /* Any thread. */
 const char *srv_zk_cluster_name(const srv_zk_cluster_t *c);
 cat_zk_role_t srv_zk_cluster_role(const srv_zk_cluster_t *c, uint64_t *epoch);

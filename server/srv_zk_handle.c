@@ -13,6 +13,8 @@
  */
 #include "server/srv_zk.h"
 
+#include "server/srv_metrics.h"
+
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -68,6 +70,8 @@ void srv_zk_handle_answer(srv_zk_job_t *j)
 {
     srv_zk_handle_t *h = j->h;
     bool free_h = false;
+    if (j->posted_us != 0)
+        srv_metrics_observe((srv_hist_id_t)(SRV_HIST_ZK_HEAD + (int)j->kind), cm_now_mono_us() - j->posted_us);
     pthread_mutex_lock(&h->mu);
     if (j->orphan) {
         srv__handle_unref_locked(h, &free_h);

@@ -423,6 +423,13 @@ srv_zk_cluster_t *srv_zk_cluster(srv_zk_t *zk)
     return zk->cluster;
 }
 
+srv_zk_state_t srv_zk_state(srv_zk_t *zk)
+{
+    if (atomic_load(&zk->failed))
+        return SRV_ZK_FAILED;
+    return atomic_load(&zk->ready) ? SRV_ZK_CONNECTED : SRV_ZK_CONNECTING;
+}
+
 /* ------------------------------------------------------------ the thread */
 
 bool srv_zk_post(srv_zk_t *zk, srv_zk_job_t *j, cm_err_t *err)
@@ -438,6 +445,7 @@ bool srv_zk_post(srv_zk_t *zk, srv_zk_job_t *j, cm_err_t *err)
     }
     j->next = NULL;
     j->zk = zk;
+    j->posted_us = cm_now_mono_us();
     if (zk->q_tail)
         zk->q_tail->next = j;
     else
