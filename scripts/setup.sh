@@ -21,11 +21,11 @@ run_packages=(build-essential lemon libuv1-dev libssl-dev libzookeeper-st-dev li
 
 # Testing: PostgreSQL 15's server (the differential oracle) and libpq for the C
 # tools, ZooKeeper's server and the JDK it runs on (also pgJDBC's tests),
-# psycopg, clang for the fuzzers, the dpkg tools that build the package and
-# Prometheus' own text-format parser for the scrape of /metrics.
+# psycopg, clang for the fuzzers, the dpkg tools that build the package,
+# Prometheus' own text-format parser for the scrape of /metrics and curl.
 test_packages=("${run_packages[@]}" clang libclang-rt-14-dev libpq-dev postgresql-15
                python3-psycopg default-jdk-headless libpostgresql-jdbc-java zookeeper
-               dpkg-dev fakeroot python3-prometheus-client)
+               dpkg-dev fakeroot python3-prometheus-client curl)
 
 list=false
 if [ "${1:-}" = --list ]; then list=true; shift; fi
