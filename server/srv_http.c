@@ -119,7 +119,7 @@ bool srv_http_start(srv_server_t *srv, cm_err_t *err)
     struct MHD_Daemon *d = MHD_start_daemon(
         flags, 0, NULL, NULL, srv__http_answer, srv, MHD_OPTION_EXTERNAL_LOGGER, srv__http_log, NULL,
         MHD_OPTION_SOCK_ADDR, res->ai_addr, MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)10,
-        MHD_OPTION_CONNECTION_LIMIT, (unsigned)64, MHD_OPTION_LISTENING_ADDRESS_REUSE, (unsigned)1, MHD_OPTION_END);
+        MHD_OPTION_CONNECTION_LIMIT, (unsigned)64, MHD_OPTION_END);
     freeaddrinfo(res);
     if (d == NULL)
         return cm_err_set(err, CM_ERRCODE_INTERNAL_ERROR, "cannot serve HTTP on %s (see the log above)", spec);
