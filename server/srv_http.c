@@ -113,7 +113,9 @@ bool srv_http_start(srv_server_t *srv, cm_err_t *err)
     if (rc != 0)
         return cm_err_set(err, CM_ERRCODE_INVALID_PARAMETER_VALUE, "--http-listen %s: cannot resolve %s: %s", spec,
                           host, gai_strerror(rc));
-    unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_ERROR_LOG;
+    /* epoll (MHD_USE_AUTO): select() would refuse sockets numbered past FD_SETSIZE, which a
+     * server with thousands of client connections hands out. */
+    unsigned flags = MHD_USE_AUTO_INTERNAL_THREAD | MHD_USE_ERROR_LOG;
     if (res->ai_family == AF_INET6)
         flags |= MHD_USE_IPv6;
     struct MHD_Daemon *d = MHD_start_daemon(
