@@ -270,6 +270,22 @@ static void workers_apply_one_order(void)
         pthread_mutex_unlock(&a.mu);
     }
     wait_all(&a, 4, 500);
+    /* Worker 2 may have acknowledged 500 before it drained the duplicate, and a stop
+     * now could close its loop with the duplicate still queued: wait until it counted it
+     * (it acknowledges after every drain, duplicates only too). */
+    for (;;) {
+        pthread_mutex_lock(&a.mu);
+        int calls = a.calls;
+        pthread_mutex_unlock(&a.mu);
+        df_worker_status_t s;
+        df_workers_status(ws, 2, &s);
+        if (s.duplicates >= 1)
+            break;
+        pthread_mutex_lock(&a.mu);
+        while (a.calls == calls)
+            pthread_cond_wait(&a.cv, &a.mu);
+        pthread_mutex_unlock(&a.mu);
+    }
     for (uint64_t s = 2; s <= 500; s++)
         df_cmd_unref(cs[s - 1]);
     trace_t t0 = {0};
