@@ -457,7 +457,7 @@ struct plan_write {
 /* ------------------------------------------------------------ kernels
  * What every executor of a plan shares, so that the semantics of
  * aggregates, DISTINCT and set operations, ORDER BY and window frames are
- * written once (plan_agg.c, plan_rowset.c, plan_sort.c, plan_frame.c). */
+ * written once (plan_agg.c, plan_rowset.c, plan_sort.c, plan_frame.c, plan_flatmap.c). */
 
 /* One aggregate's running state (plan_agg.c), in ctx->arena. */
 typedef struct plan_aggstate plan_aggstate_t;
@@ -508,6 +508,29 @@ int64_t plan_setop_copies(plan_setop_t op, bool all, int64_t l, int64_t r);
 int plan_rows_compare(const plan_sortkey_t *keys, int nkeys, const ty_datum_t *a, const ty_datum_t *b);
 /* Stable merge sort of rows by keys; tmp holds n pointers. */
 void plan_rows_sort(const plan_sortkey_t *keys, int nkeys, ty_datum_t **rows, ty_datum_t **tmp, int n);
+
+/*
+ * The rows of a FLATMAP of one input row (plan_flatmap.c): begin with the
+ * row, then next until *row is NULL. args[i] / exprs[i] are function i's
+ * arguments or its scalar expression, pred the LEFT join's condition (NULL:
+ * none), as the caller evaluates them (the plan's, or copies of them).
+ * Rows and the row given to begin must stay valid until the next begin.
+ */
+typedef struct plan_flatmap {
+    const plan_rel_t *rel;
+    ty_expr_t ***args, **exprs, *pred;
+    const ty_datum_t *row;
+    ty_datum_t **vals;            /* per function: its argument values for this row */
+    void **st;                    /* per function: its own state */
+    bool *done;
+    bool matched, finished;
+    int64_t ord;
+    uint64_t made;                /* rows tried, for interrupt checks */
+} plan_flatmap_t;
+plan_flatmap_t *plan_flatmap_new(cm_arena_t *a, const plan_rel_t *rel, ty_expr_t ***args, ty_expr_t **exprs,
+                                 ty_expr_t *pred);
+bool plan_flatmap_begin(plan_flatmap_t *s, const ty_datum_t *row, const ty_datum_t *params, ty_ctx_t *ctx);
+bool plan_flatmap_next(plan_flatmap_t *s, const ty_datum_t *params, ty_ctx_t *ctx, ty_datum_t **row);
 
 /*
  * A window's frames over one sorted input (plan_frame.c): the rows in the
