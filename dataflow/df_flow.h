@@ -43,6 +43,9 @@ typedef enum df_node_kind {
     DF_NODE_REDUCE,     /* GROUP BY, aggregates without GROUP BY, DISTINCT */
     DF_NODE_JOIN,       /* JOIN, PRODUCT, and a FILTER over a PRODUCT */
     DF_NODE_SETOP,      /* UNION, INTERSECT [ALL], EXCEPT [ALL]: counts per row on both sides */
+    DF_NODE_TOPK,       /* ORDER BY ... LIMIT / OFFSET, DISTINCT ON: the first rows of each group */
+    DF_NODE_FLATMAP,    /* set-returning functions: each row's rows, with its diff */
+    DF_NODE_CTE,        /* a WITH query, compiled once: its readers read its delta (state: its plan_cte_t) */
 } df_node_kind_t;
 
 typedef struct df_reduce df_reduce_t;
@@ -121,6 +124,10 @@ df_batch_t *df__route(df_step_t *s, df_builder_t *bls, bool *ok);
 /* Stateful operators of their own files: *_new sets n->state (false, err set: cannot be kept). */
 bool df__setop_new(df_graph_t *g, df_node_t *n, cm_err_t *err);
 bool df__op_setop(df_step_t *s, df_node_t *n);
+bool df__topk_new(df_graph_t *g, df_node_t *n, cm_err_t *err);
+bool df__op_topk(df_step_t *s, df_node_t *n);
+bool df__flatmap_new(df_graph_t *g, df_node_t *n, cm_err_t *err);
+bool df__op_flatmap(df_step_t *s, df_node_t *n);
 /* A REDUCE's state (df_op_reduce.c; df_op_accum.c when every aggregate accumulates). */
 typedef struct df__agg {
     const plan_agg_t *a;

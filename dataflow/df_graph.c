@@ -41,6 +41,9 @@ static void df__add(df_graph_t *g, df_node_t *n, int *cap)
     g->nodes[g->nnodes++] = n;
 }
 
+static df_node_t *df__compile_topk(df_graph_t *g, df_node_t *n, int *cap, cm_err_t *err);
+static df_node_t *df__compile_let(df_graph_t *g, const plan_rel_t *r, int *cap, cm_err_t *err);
+
 static df_node_t *df__compile_at(df_graph_t *g, const plan_rel_t *r, int *cap, cm_err_t *err)
 {
     df_node_kind_t kind;
@@ -54,17 +57,31 @@ static df_node_t *df__compile_at(df_graph_t *g, const plan_rel_t *r, int *cap, c
     case PLAN_REL_SORT: kind = DF_NODE_PASS; break;
     case PLAN_REL_SETOP: kind = r->setop == PLAN_SETOP_UNION && r->all ? DF_NODE_UNION : DF_NODE_SETOP; break;
     case PLAN_REL_REDUCE:
-    case PLAN_REL_DISTINCT: kind = DF_NODE_REDUCE; break;
+    case PLAN_REL_DISTINCT: kind = r->nsort > 0 ? DF_NODE_TOPK : DF_NODE_REDUCE; break;
+    case PLAN_REL_LIMIT: kind = DF_NODE_TOPK; break;
+    case PLAN_REL_FLATMAP: kind = DF_NODE_FLATMAP; break;
+    case PLAN_REL_LET: return df__compile_let(g, r, cap, err);
+    case PLAN_REL_CTE:
+        /* A reference to a WITH query reads the one node its LET compiled (before it). */
+        for (int i = 0; i < g->nnodes; i++)
+            if (g->nodes[i]->kind == DF_NODE_CTE && g->nodes[i]->state == r->cte)
+                return g->nodes[i];
+        cm_err_set(err, CM_ERRCODE_FEATURE_NOT_SUPPORTED, "the dataflow engine cannot maintain this WITH query");
+        return NULL;
     default:
         cm_err_set(err, CM_ERRCODE_FEATURE_NOT_SUPPORTED, "the dataflow engine cannot maintain this operator yet");
         return NULL;
     }
     df_node_t *n = df__node(g, kind, r);
+    if (kind == DF_NODE_TOPK)
+        return df__compile_topk(g, n, cap, err);
     if (r->input && kind != DF_NODE_GET && kind != DF_NODE_VALUES && kind != DF_NODE_JOIN && !(n->in[0] = df__compile_at(g, r->input, cap, err)))
         return NULL;
     if ((kind == DF_NODE_UNION || kind == DF_NODE_SETOP) && !(n->in[1] = df__compile_at(g, r->right, cap, err)))
         return NULL;
     if (kind == DF_NODE_SETOP && !df__setop_new(g, n, err))
+        return NULL;
+    if (kind == DF_NODE_FLATMAP && !df__flatmap_new(g, n, err))
         return NULL;
     if (kind == DF_NODE_REDUCE && !(n->reduce = df__reduce_new(g, n, err)))
         return NULL;
@@ -89,6 +106,47 @@ static df_node_t *df__compile_at(df_graph_t *g, const plan_rel_t *r, int *cap, c
     }
     df__add(g, n, cap);
     return n;
+}
+
+/*
+ * A top-k reads the sort below it for its order; a projection between a
+ * LIMIT and its sort (dropping the sort's hidden columns) goes above it
+ * instead, as projecting before or after a limit is the same.
+ */
+static df_node_t *df__compile_topk(df_graph_t *g, df_node_t *n, int *cap, cm_err_t *err)
+{
+    const plan_rel_t *in = n->rel->input, *proj = NULL;
+    if (n->rel->kind == PLAN_REL_LIMIT && in->kind == PLAN_REL_PROJECT && in->input->kind == PLAN_REL_SORT) {
+        proj = in;
+        in = in->input;
+    }
+    n->ncols = in->ncols;
+    n->types = in->types;
+    if (!(n->in[0] = df__compile_at(g, in, cap, err)) || !df__topk_new(g, n, err))
+        return NULL;
+    df__add(g, n, cap);
+    if (!proj)
+        return n;
+    df_node_t *p = df__node(g, DF_NODE_PROJECT, proj);
+    p->in[0] = n;
+    df__add(g, p, cap);
+    return p;
+}
+
+/* WITH: each query once, in dependency order, then the query reading them. */
+static df_node_t *df__compile_let(df_graph_t *g, const plan_rel_t *r, int *cap, cm_err_t *err)
+{
+    for (int i = 0; i < r->nctes; i++) {
+        plan_cte_t *c = r->ctes[i];
+        df_node_t *def = df__compile_at(g, c->def, cap, err);
+        if (!def)
+            return NULL;
+        df_node_t *n = df__node(g, DF_NODE_CTE, c->def);
+        n->in[0] = def;
+        n->state = c;
+        df__add(g, n, cap);
+    }
+    return df__compile_at(g, r->input, cap, err);
 }
 
 static df_node_t *df__compile(df_graph_t *g, const plan_rel_t *r, cm_err_t *err)
@@ -226,6 +284,7 @@ static void df__graph_run(df_state_t *st, df_graph_t *g, const df__source_t *src
             df__op_map(&s, n);
             break;
         case DF_NODE_PASS:
+        case DF_NODE_CTE:
             if ((n->out = n->in[0]->out))
                 df__batch_ref(n->out);
             break;
@@ -240,6 +299,12 @@ static void df__graph_run(df_state_t *st, df_graph_t *g, const df__source_t *src
             break;
         case DF_NODE_SETOP:
             df__op_setop(&s, n);
+            break;
+        case DF_NODE_TOPK:
+            df__op_topk(&s, n);
+            break;
+        case DF_NODE_FLATMAP:
+            df__op_flatmap(&s, n);
             break;
         }
     }

@@ -50,23 +50,31 @@ static bool plan__rel_ok(const plan_rel_t *r, cm_err_t *err)
                 return false;
         return plan__rel_ok(r->input, err);
     case PLAN_REL_DISTINCT:
-        if (r->nsort > 0)
-            return plan__refuse(err, "DISTINCT ON");
+        /* DISTINCT ON takes the order of the sort right below it (df_op_topk.c). */
+        if (r->nsort > 0 && r->input->kind == PLAN_REL_PROJECT && r->input->input->kind == PLAN_REL_SORT)
+            return plan__refuse(err, "DISTINCT ON over a projection of its ORDER BY");
+        return plan__rel_ok(r->input, err);
+    case PLAN_REL_LIMIT:
+    case PLAN_REL_FLATMAP:
         return plan__rel_ok(r->input, err);
     case PLAN_REL_SETOP:
         return plan__rel_ok(r->input, err) && plan__rel_ok(r->right, err);
     case PLAN_REL_PRODUCT:
     case PLAN_REL_JOIN:   /* maintained by the delta rule (dataflow/df_op_join.c) */
         return plan__rel_ok(r->input, err) && plan__rel_ok(r->right, err);
-    case PLAN_REL_LIMIT:
-        return plan__refuse(err, "LIMIT or OFFSET");
     case PLAN_REL_WINDOW:
         return plan__refuse(err, "window functions");
     case PLAN_REL_LET:
+        for (int i = 0; i < r->nctes; i++)
+            if (r->ctes[i]->rec)
+                return plan__refuse(err, "WITH RECURSIVE");
+            else if (!plan__rel_ok(r->ctes[i]->def, err))
+                return false;
+        return plan__rel_ok(r->input, err);
     case PLAN_REL_CTE:
-        return plan__refuse(err, "WITH");
-    case PLAN_REL_FLATMAP:
-        return plan__refuse(err, "set-returning functions");
+        if (r->worktable)
+            return plan__refuse(err, "WITH RECURSIVE");
+        return true;   /* its query was checked with its WITH */
     case PLAN_REL_SESSION:
         return plan__refuse(err, "reads of session relations");
     }
