@@ -12,6 +12,10 @@ REFRESH MATERIALIZED VIEW, then the read, for contrast). Prints p50/p99 per size
 and eddy's RSS growth per row (table and view). BENCH_MV_FRESH sizes the sample
 (default 200; PostgreSQL's REFRESH gets a tenth of it).
 
+Then, eddy alone, the same for views that recompute (BENCH_MV_OPS=0 skips it): a MIN/MAX view
+while a group's current minimum is deleted again and again (the group's rows recompute), and a
+global top-10 (ORDER BY a DESC LIMIT 10) while a new largest row arrives, with their 1M/10k ratios.
+
 Then a join: fact(id, dim, amount) with the largest BENCH_MV_ROWS rows joined to dim(id, region)
 of 10,000 rows on fact.dim = dim.id, in two views maintained together: the join itself and the
 join under GROUP BY dim.region (100 groups; what the freshness reads, so a read is one group,
@@ -43,8 +47,8 @@ def q(c, sql):
         return cur.fetchall() if cur.description else None
 
 
-def load(c, table, n):
-    q(c, "CREATE TABLE %s (a int, b int)" % table)
+def load(c, table, n, key=False):
+    q(c, "CREATE TABLE %s (a int%s, b int)" % (table, " PRIMARY KEY" if key else ""))
     step = 20000
     for lo in range(0, n, step):
         q(c, "INSERT INTO %s SELECT g, g %% 1000 FROM generate_series(%d, %d) AS g" % (table, lo, min(n, lo + step) - 1))
@@ -72,6 +76,81 @@ def fresh(c, table, view, n, samples, refresh):
                 break
         times.append((time.perf_counter() - t0) * 1000.0)
     return times
+
+
+def fresh_min_deleted(c, table, view, samples):
+    """The group's current minimum deleted again and again: DELETE until the view shows the next one."""
+    times = []
+    for i in range(samples):
+        g = (i * 7) % 1000
+        m = q(c, "SELECT min FROM %s WHERE b = %d" % (view, g))[0][0]
+        t0 = time.perf_counter()
+        q(c, "DELETE FROM %s WHERE a = %d" % (table, m))
+        while True:
+            r = q(c, "SELECT min FROM %s WHERE b = %d" % (view, g))
+            if not r or r[0][0] != m:
+                break
+        times.append((time.perf_counter() - t0) * 1000.0)
+    return times
+
+
+def delete_min_alone(c, table, samples):
+    """The same DELETEs with no view: what the statement itself costs."""
+    times = []
+    for i in range(samples):
+        g = (i * 7 + 3) % 1000
+        m = q(c, "SELECT min(a) FROM %s WHERE b = %d" % (table, g))[0][0]
+        t0 = time.perf_counter()
+        q(c, "DELETE FROM %s WHERE a = %d" % (table, m))
+        times.append((time.perf_counter() - t0) * 1000.0)
+    return times
+
+
+def fresh_topk(c, table, view, n, samples):
+    """A new largest a: INSERT until the top-10 view shows it."""
+    times = []
+    for i in range(samples):
+        a = 10 * n + i
+        t0 = time.perf_counter()
+        q(c, "INSERT INTO %s VALUES (%d, %d)" % (table, a, a % 1000))
+        while q(c, "SELECT max(a) FROM %s" % view)[0][0] != a:
+            pass
+        times.append((time.perf_counter() - t0) * 1000.0)
+    return times
+
+
+def operators(e, sizes, samples):
+    """Freshness of views that recompute: MIN/MAX under deletes of the minimum, a global top-10."""
+    print("operators (eddy): t(a int PRIMARY KEY, b int); MIN/MAX view SELECT b, min(a), max(a) FROM t GROUP BY b while a group's minimum is "
+          "deleted (DELETE alone: the same statements without the view); top-10 view SELECT a, b FROM t ORDER BY a DESC LIMIT 10 while a new largest a arrives; "
+          "%d changes each" % samples)
+    print("%-10s %16s %16s %16s %16s %16s" % ("rows", "DELETE alone p50", "min/max p50 ms", "min/max p99 ms",
+                                             "top-10 p50 ms", "top-10 p99 ms"))
+    p50 = {}
+    for n in sizes:
+        table, vm, vt = "bench_o%d" % n, "bench_om%d" % n, "bench_ot%d" % n
+        for v in (vm, vt):
+            q(e, "DROP MATERIALIZED VIEW IF EXISTS %s" % v)
+        q(e, "DROP TABLE IF EXISTS %s" % table)
+        load(e, table, n, key=True)   # a keyed DELETE goes to its row's shard: the view's work is what is timed
+        dt = delete_min_alone(e, table, samples)
+        q(e, "CREATE MATERIALIZED VIEW %s AS SELECT b, min(a), max(a) FROM %s GROUP BY b" % (vm, table))
+        fresh_min_deleted(e, table, vm, 10)   # warm-up, unmeasured
+        mt = fresh_min_deleted(e, table, vm, samples)
+        q(e, "DROP MATERIALIZED VIEW %s" % vm)
+        q(e, "CREATE MATERIALIZED VIEW %s AS SELECT a, b FROM %s ORDER BY a DESC LIMIT 10" % (vt, table))
+        fresh_topk(e, table, vt, n, 10)
+        tt = fresh_topk(e, table, vt, n + 10, samples)
+        q(e, "DROP MATERIALIZED VIEW %s" % vt)
+        q(e, "DROP TABLE %s" % table)
+        p50[n] = (pct(mt, 0.5), pct(tt, 0.5))
+        print("%-10d %16.3f %16.3f %16.3f %16.3f %16.3f" % (n, pct(dt, 0.5), pct(mt, 0.5), pct(mt, 0.99), pct(tt, 0.5),
+                                                            pct(tt, 0.99)))
+    if len(sizes) >= 2:
+        lo, hi = sizes[0], sizes[-1]
+        r = [p50[hi][k] / p50[lo][k] if p50[lo][k] > 0 else float("nan") for k in (0, 1)]
+        print("eddy p50 %d rows / %d rows: min/max %.2f (a group of %d rows recomputes), top-10 %.2f"
+              % (hi, lo, r[0], hi // 1000, r[1]))
 
 
 def join_load(c, n, pg):
@@ -227,6 +306,8 @@ def main():
         ratio = p50[hi] / p50[lo] if p50[lo] > 0 else float("nan")
         print("eddy p50 freshness %d rows / %d rows: %.2f (target <= 1.5); p50 at %d rows %.3f ms (target < 1 ms)"
               % (hi, lo, ratio, hi, p50[hi]))
+    if os.environ.get("BENCH_MV_OPS", "1") != "0":
+        operators(e, sizes, samples)
     if os.environ.get("BENCH_MV_JOIN", "1") != "0":
         join_bench(e, epid, p, eport, pport, max(sizes), samples)
     e.close()
