@@ -34,6 +34,19 @@ static bool plan__agg_ok(const plan_agg_t *a, cm_err_t *err)
     return plan__refuse(err, "a scalar subquery");
 }
 
+/* Whether a set-returning function's rows flow into r (their order is theirs, not the rows'). */
+static bool plan__has_flatmap(const plan_rel_t *r)
+{
+    if (!r)
+        return false;
+    if (r->kind == PLAN_REL_FLATMAP)
+        return true;
+    for (int i = 0; r->kind == PLAN_REL_LET && i < r->nctes; i++)
+        if (plan__has_flatmap(r->ctes[i]->def))
+            return true;
+    return plan__has_flatmap(r->input) || plan__has_flatmap(r->right);
+}
+
 static bool plan__rel_ok(const plan_rel_t *r, cm_err_t *err)
 {
     switch (r->kind) {
@@ -45,9 +58,16 @@ static bool plan__rel_ok(const plan_rel_t *r, cm_err_t *err)
     case PLAN_REL_SORT:   /* a relation has no order: ORDER BY of a view is the reader's to ask for */
         return plan__rel_ok(r->input, err);
     case PLAN_REL_REDUCE:
-        for (int i = 0; i < r->naggs; i++)
-            if (!plan__agg_ok(r->aggs[i], err))
+        for (int i = 0; i < r->naggs; i++) {
+            const plan_agg_t *a = r->aggs[i];
+            if (!plan__agg_ok(a, err))
                 return false;
+            /* A view's groups are recomputed from rows in no order; a query's array_agg over a
+             * function's rows (ARRAY(SELECT ... FROM unnest(...))) shows them in the function's. */
+            if ((a->op == PLAN_AGG_ARRAY_AGG || a->op == PLAN_AGG_STRING_AGG) && a->norder == 0 &&
+                plan__has_flatmap(r->input))
+                return plan__refuse(err, "array_agg or string_agg without ORDER BY over a set-returning function");
+        }
         return plan__rel_ok(r->input, err);
     case PLAN_REL_DISTINCT:
         /* DISTINCT ON takes the order of the sort right below it (df_op_topk.c). */
