@@ -37,6 +37,11 @@ static void df__topk_free(void *p)
     free(tk);
 }
 
+static bool df__topk_idle(void *p, int64_t *fuel)
+{
+    return df__spine_idle_spend(&((df__topk_t *)p)->input, fuel);
+}
+
 bool df__topk_new(df_graph_t *g, df_node_t *n, cm_err_t *err)
 {
     const plan_rel_t *r = n->rel, *sort = n->in[0]->rel;
@@ -44,6 +49,7 @@ bool df__topk_new(df_graph_t *g, df_node_t *n, cm_err_t *err)
     df__spine_init(&tk->input);
     n->state = tk;
     n->state_free = df__topk_free;
+    n->state_idle = df__topk_idle;
     tk->limit = -1;
     if (r->kind == PLAN_REL_DISTINCT) {
         tk->ngcols = r->nsort;
