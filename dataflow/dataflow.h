@@ -145,7 +145,35 @@ bool df_write_encode(uint64_t table, const char *constraint, bool check_only, co
 bool df_write_decode(const uint8_t *p, size_t n, cm_arena_t *arena, df_write_t *out, cm_err_t *err);
 
 /*
- * A Peek's body is the read's plan bytes (plan_encode). Each worker answers
+ * A Peek's body is the read's plan bytes (plan_encode), perhaps preceded by
+ * lookups: for a relation listed there, only the rows whose arrangement key
+ * equals one of the lookup rows' key columns are read (a seek on the one
+ * worker owning each key; the others answer nothing for it). A lookup row
+ * has the relation's width and column types; its columns outside the key
+ * are ignored. The server still runs the whole plan over what comes back.
+ */
+typedef struct df_peek_lookup {
+    uint64_t item;
+    uint32_t ncols;
+    uint32_t nrows;
+    const uint8_t **rows;
+    uint32_t *lens;
+} df_peek_lookup_t;
+typedef struct df_peek {
+    uint32_t nlookups;
+    df_peek_lookup_t *lookups;
+    const uint8_t *plan;         /* the plan's bytes, in the body */
+    size_t plan_len;
+} df_peek_t;
+/* Lookups for nlookups relations follow (each df_peek_lookup_add), then the plan's bytes. */
+void df_peek_lookups_begin(cm_buf_t *out, uint32_t nlookups);
+bool df_peek_lookup_add(cm_buf_t *out, uint64_t item, const ty_oid_t *types, int ncols, ty_datum_t *const *rows,
+                        int nrows, ty_ctx_t *ctx);
+/* A body with or without lookups; XX001 for a malformed one. */
+bool df_peek_decode(const uint8_t *p, size_t n, cm_arena_t *arena, df_peek_t *out, cm_err_t *err);
+
+/*
+ * Each worker answers
  * in its reply part, per table the plan reads: the table's ID and its rows
  * of this worker's shards with their multiplicities.
  */
@@ -262,6 +290,7 @@ typedef struct df_state {
     size_t hist_max, hist_len, hist_next;
     uint64_t duplicates;
     uint64_t refused;            /* commands of an older epoch or past the buffer; installs whose plan does not decode */
+    uint64_t peek_rows;          /* rows its answers to Peeks have held (a lookup's answer: its keys' rows) */
     int worker, nworkers;        /* which shard of every arrangement this worker holds (0 of 1 alone) */
     struct df_exchange *exchange; /* the channels between the workers (df_exchange.c); NULL: one worker alone */
     struct df_engine *engine;    /* its tables and their shards (df_table.c); NULL until the first */
@@ -331,6 +360,7 @@ typedef struct df_worker_status {
     uint64_t epoch, seq, index;
     size_t ndataflows;
     uint64_t duplicates, refused;
+    uint64_t peek_rows;          /* rows its answers to reads have held */
 } df_worker_status_t;
 void df_workers_status(df_workers_t *ws, int i, df_worker_status_t *out);
 /* Any thread, lock-free: what the worker published after its last batch (the step it reached,

@@ -14,7 +14,8 @@
  * it was read) is 40001. Since a write's rows may fall on several shards,
  * every worker votes before anything is applied and applies only if all
  * agreed (df_reply_vote), so a failing write changes nothing. A Peek gathers, for every table its plan reads, this
- * worker's rows into its reply part.
+ * worker's rows into its reply part: all of them, or for a table the Peek
+ * looks up by key, the rows of the keys this worker owns (one seek each).
  */
 #include "dataflow/df_flow.h"
 
@@ -389,10 +390,86 @@ static void df__write(df_state_t *st, const df_cmd_t *c, ty_ctx_t *ctx)
 
 #define DF_PEEK_RELATIONS_MAX 256
 
+/* Every row of this worker's shard of t into the answer. */
+static uint32_t df__peek_all(df_table_t *t, cm_buf_t *out)
+{
+    df_snap_t *snap = df__spine_snapshot(&t->spine);
+    df_scur_t cur;
+    df__scur_init(&cur, snap);
+    uint32_t rows = 0;
+    for (; df__scur_key_valid(&cur); df__scur_key_next(&cur))
+        for (; df__scur_val_valid(&cur); df__scur_val_next(&cur)) {
+            size_t len;
+            const uint8_t *v = df__scur_val(&cur, &len);
+            df_peek_part_row(out, v, len, df__scur_diff(&cur));
+            rows++;
+        }
+    df__scur_free(&cur);
+    df__snap_unref(snap);
+    return rows;
+}
+
+static int df__key_cmp(const void *a, const void *b)
+{
+    const cm_buf_t *x = a, *y = b;
+    return df__bytes_cmp(x->data, x->len, y->data, y->len);
+}
+
+/*
+ * The rows of t whose key is one of the lookup's, for the keys this worker
+ * owns: one seek each, so a read by key costs its answer, not the table.
+ * Keys are sorted and distinct, so each is read once.
+ */
+static bool df__peek_keys(df_state_t *st, df_table_t *t, const df_peek_lookup_t *l, cm_buf_t *out, ty_ctx_t *ctx,
+                          uint32_t *rows)
+{
+    *rows = 0;
+    if (l->ncols != (uint32_t)t->ncols)
+        return cm_err_set(ctx->err, CM_ERRCODE_INTERNAL_ERROR, "a lookup of %u columns in a table of %d", l->ncols,
+                          t->ncols);
+    cm_buf_t *keys = cm_arena_zalloc(ctx->arena, sizeof *keys * (l->nrows ? l->nrows : 1));
+    ty_datum_t *vals = cm_arena_alloc(ctx->arena, sizeof(ty_datum_t) * (size_t)(t->ncols ? t->ncols : 1));
+    uint32_t nk = 0;
+    bool ok = true;
+    for (uint32_t i = 0; i < l->nrows && ok; i++) {
+        cm_buf_t *k = &keys[nk];
+        cm_buf_init(k, 0);
+        ok = df__row_decode(t->types, t->ncols, l->rows[i], l->lens[i], DF_ROW_BORROW, ctx, vals) &&
+             df__key_encode(t->keys, t->nkeys, vals, ctx, k);
+        if (ok && df__hash(k->data, k->len) % (uint64_t)st->nworkers == (uint64_t)st->worker)
+            nk++;
+        else
+            cm_buf_free(k);
+    }
+    qsort(keys, nk, sizeof *keys, df__key_cmp);
+    df_snap_t *snap = ok && nk ? df__spine_snapshot(&t->spine) : NULL;
+    df_scur_t cur;
+    if (snap)
+        df__scur_init(&cur, snap);
+    for (uint32_t i = 0; i < nk; i++) {
+        if (ok && (i == 0 || df__key_cmp(&keys[i - 1], &keys[i]) != 0) && df__scur_seek(&cur, keys[i].data, keys[i].len))
+            for (; df__scur_val_valid(&cur); df__scur_val_next(&cur)) {
+                size_t len;
+                const uint8_t *v = df__scur_val(&cur, &len);
+                df_peek_part_row(out, v, len, df__scur_diff(&cur));
+                (*rows)++;
+            }
+    }
+    for (uint32_t i = 0; i < nk; i++)
+        cm_buf_free(&keys[i]);
+    if (snap) {
+        df__scur_free(&cur);
+        df__snap_unref(snap);
+    }
+    return ok;
+}
+
 static void df__peek(df_state_t *st, const df_cmd_t *c, ty_ctx_t *ctx)
 {
+    df_peek_t pk;
     plan_t *p = NULL;
-    if (!plan_decode(ctx->arena, c->payload, c->payload_len, NULL, &p, ctx->err))
+    if (!df_peek_decode(c->payload, c->payload_len, ctx->arena, &pk, ctx->err) ||
+        !plan_decode(ctx->arena, pk.plan, pk.plan_len, NULL, &p, ctx->err))
         return;
     uint64_t items[DF_PEEK_RELATIONS_MAX];
     int n = plan_read_items(p, items, DF_PEEK_RELATIONS_MAX);
@@ -410,24 +487,22 @@ static void df__peek(df_state_t *st, const df_cmd_t *c, ty_ctx_t *ctx)
             if (!df__mview_peek(st, items[i], out, ctx, &rows))
                 return;
             total += rows;
+            st->peek_rows += (uint64_t)rows;
             continue;
         }
-        df_snap_t *snap = df__spine_snapshot(&t->spine);
-        df_scur_t cur;
-        df__scur_init(&cur, snap);
+        const df_peek_lookup_t *l = NULL;
+        for (uint32_t j = 0; j < pk.nlookups && !l; j++)
+            if (pk.lookups[j].item == t->id)
+                l = &pk.lookups[j];
         size_t count_at = df_peek_part_begin(out, t->id);
         uint32_t rows = 0;
-        for (; df__scur_key_valid(&cur); df__scur_key_next(&cur))
-            for (; df__scur_val_valid(&cur); df__scur_val_next(&cur)) {
-                size_t len;
-                const uint8_t *v = df__scur_val(&cur, &len);
-                df_peek_part_row(out, v, len, df__scur_diff(&cur));
-                rows++;
-            }
+        if (l == NULL)
+            rows = df__peek_all(t, out);
+        else if (!df__peek_keys(st, t, l, out, ctx, &rows))
+            return;
         df_peek_part_end(out, count_at, rows);
         total += rows;
-        df__scur_free(&cur);
-        df__snap_unref(snap);
+        st->peek_rows += rows;
     }
     c->reply->parts[st->worker].count = total;
 }

@@ -7,6 +7,8 @@
  *   write  "DFW2", u8 check only, u32 nparts, nparts x part
  *   part   u8 truncate, u64 table, u32 constraint length (0xFFFFFFFF: none) and bytes,
  *          u32 ncols, ncols x u32 type, u32 nrows, nrows x (i64 diff, u32 length, row bytes)
+ *   peek   ["DFK1", u32 nlookups, nlookups x (u64 item, u32 ncols, u32 nrows,
+ *          nrows x (u32 length, row bytes))], then the plan's bytes
  *   peek answer (per worker)  repeated: u64 table, u32 nrows,
  *          nrows x (i64 diff, u32 length, row bytes)
  *
@@ -18,6 +20,7 @@
 #include <string.h>
 
 #define DF_WRITE_MAGIC "DFW2"
+#define DF_PEEK_LOOKUP_MAGIC "DFK1"
 
 void df_write_begin(cm_buf_t *out, bool check_only, uint32_t nparts)
 {
@@ -153,6 +156,69 @@ bool df_write_decode(const uint8_t *p, size_t n, cm_arena_t *arena, df_write_t *
             return false;
     if (r.at != r.n)
         return cm_err_set(err, "XX001", "invalid write: trailing bytes at byte %zu", r.at);
+    return true;
+}
+
+void df_peek_lookups_begin(cm_buf_t *out, uint32_t nlookups)
+{
+    cm_buf_put(out, DF_PEEK_LOOKUP_MAGIC, 4);
+    cm_buf_put_be32(out, nlookups);
+}
+
+bool df_peek_lookup_add(cm_buf_t *out, uint64_t item, const ty_oid_t *types, int ncols, ty_datum_t *const *rows,
+                        int nrows, ty_ctx_t *ctx)
+{
+    cm_buf_put_be64(out, item);
+    cm_buf_put_be32(out, (uint32_t)ncols);
+    cm_buf_put_be32(out, (uint32_t)nrows);
+    cm_buf_t row;
+    cm_buf_init(&row, 0);
+    bool ok = true;
+    for (int r = 0; r < nrows && ok; r++) {
+        cm_buf_reset(&row);
+        ok = df__row_encode(types, ncols, rows[r], ctx, &row);
+        cm_buf_put_be32(out, (uint32_t)row.len);
+        cm_buf_put(out, row.data, row.len);
+    }
+    cm_buf_free(&row);
+    if (ok && out->failed)
+        ok = cm_err_set(ctx->err, CM_ERRCODE_PROGRAM_LIMIT_EXCEEDED, "the read is larger than its buffer allows");
+    return ok;
+}
+
+bool df_peek_decode(const uint8_t *p, size_t n, cm_arena_t *arena, df_peek_t *out, cm_err_t *err)
+{
+    memset(out, 0, sizeof *out);
+    if (n < 4 || memcmp(p, DF_PEEK_LOOKUP_MAGIC, 4) != 0) {
+        out->plan = p;
+        out->plan_len = n;
+        return true;
+    }
+    df__rd_t r = {.p = p, .n = n, .at = 4};
+    out->nlookups = df__rd_u32(&r);
+    /* A lookup takes at least 16 bytes: the count cannot promise more than the body holds. */
+    if (r.failed || out->nlookups > (r.n - r.at) / 16)
+        return cm_err_set(err, "XX001", "invalid read: %u lookups in %zu bytes", out->nlookups, r.n - r.at);
+    out->lookups = cm_arena_zalloc(arena, sizeof *out->lookups * (out->nlookups ? out->nlookups : 1));
+    for (uint32_t i = 0; i < out->nlookups && !r.failed; i++) {
+        df_peek_lookup_t *l = &out->lookups[i];
+        l->item = df__rd_u64(&r);
+        l->ncols = df__rd_u32(&r);
+        l->nrows = df__rd_u32(&r);
+        if (r.failed || l->nrows > (r.n - r.at) / 4)
+            break;
+        size_t k = l->nrows ? l->nrows : 1;
+        l->rows = cm_arena_alloc(arena, sizeof *l->rows * k);
+        l->lens = cm_arena_alloc(arena, sizeof *l->lens * k);
+        for (uint32_t j = 0; j < l->nrows && !r.failed; j++) {
+            l->lens[j] = df__rd_u32(&r);
+            l->rows[j] = df__rd_take(&r, l->lens[j]);
+        }
+    }
+    if (r.failed)
+        return cm_err_set(err, "XX001", "invalid read: truncated at byte %zu", r.at);
+    out->plan = p + r.at;
+    out->plan_len = n - r.at;
     return true;
 }
 

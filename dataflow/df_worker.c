@@ -310,7 +310,8 @@ void df_workers_status(df_workers_t *ws, int i, df_worker_status_t *out)
     pthread_mutex_lock(&w->mu);
     *out = (df_worker_status_t){.worker = i, .epoch = w->state.epoch, .seq = w->state.seq,
                                 .index = w->state.index, .ndataflows = w->state.nflows,
-                                .duplicates = w->state.duplicates, .refused = w->state.refused};
+                                .duplicates = w->state.duplicates, .refused = w->state.refused,
+                                .peek_rows = w->state.peek_rows};
     pthread_mutex_unlock(&w->mu);
 }
 

@@ -43,6 +43,7 @@ static const cat_column_t cols_workers[] = {
     COL("dataflows", TY_INT8),
     COL("duplicates", TY_INT8),
     COL("refused", TY_INT8),
+    COL("peek_rows", TY_INT8),
 };
 
 static const cat_column_t cols_worker_commands[] = {

@@ -318,6 +318,8 @@ bool srv_write_check_keys(srv_server_t *srv, const plan_write_t *w, const srv_wt
 /* New rows, checked already: written now, or their keys checked and kept by tx. */
 bool srv_write_insert_rows(srv_server_t *srv, const plan_write_t *w, srv_wtxn_t *tx, ty_datum_t **rows, int n,
                            ty_ctx_t *ctx);
+/* srv_read_lookup.c: the lookups by key p's reads allow, into a Peek's body (nothing when none). */
+bool srv_read_lookups(const plan_t *p, const ty_datum_t *params, ty_ctx_t *ctx, cm_buf_t *body);
 /* srv_read.c: runs a plan that reads tables (on the thread pool: it waits for the workers);
  * tx: the open transaction's writes, which it sees (NULL: none). */
 bool srv_read_run(srv_server_t *srv, const plan_t *p, const srv_wtxn_t *tx, const char *sql,

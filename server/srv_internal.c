@@ -141,7 +141,7 @@ static bool srv__internal_rows(srv_server_t *srv, const char *relation, srv_rows
     int nworkers = df_workers_count(srv->workers);
     if (strcmp(relation, PLN_INTERNAL_COMMANDS) == 0 && r->ncols == 8) {
         seq_visit_commands(srv->seq, srv__command_row, r);
-    } else if (strcmp(relation, PLN_INTERNAL_WORKERS) == 0 && r->ncols == 7) {
+    } else if (strcmp(relation, PLN_INTERNAL_WORKERS) == 0 && r->ncols == 8) {
         for (int i = 0; i < nworkers; i++) {
             df_worker_status_t s;
             df_workers_status(srv->workers, i, &s);
@@ -153,6 +153,7 @@ static bool srv__internal_rows(srv_server_t *srv, const char *relation, srv_rows
             row[4] = srv__int((int64_t)s.ndataflows);
             row[5] = srv__int((int64_t)s.duplicates);
             row[6] = srv__int((int64_t)s.refused);
+            row[7] = srv__int((int64_t)s.peek_rows);
         }
     } else if (strcmp(relation, PLN_INTERNAL_WORKER_COMMANDS) == 0 && r->ncols == 6) {
         for (r->worker = 0; r->worker < nworkers; r->worker++)

@@ -4,7 +4,8 @@
  * session reads its own writes, and every write acknowledged to anyone
  * before the query began); each worker answers with its shards' rows at
  * that step, and the plan runs here over the gathered rows (exec/,
- * ex_run_reading), which also finishes ORDER BY / LIMIT / OFFSET.
+ * ex_run_reading), which also finishes ORDER BY / LIMIT / OFFSET. A table
+ * the plan reads by key only is looked up, not sent whole (srv_read_lookup.c).
  *
  * It runs on libuv's thread pool like any statement that may wait, so the
  * connection's loop keeps serving others; cancel and statement_timeout end
@@ -48,7 +49,7 @@ bool srv_read_run_keep(srv_server_t *srv, const plan_t *p, const srv_wtxn_t *tx,
         return cm_err_set(ctx->err, CM_ERRCODE_FEATURE_NOT_SUPPORTED, "reading tables needs the workers");
     cm_buf_t body;
     cm_buf_init(&body, 0);
-    if (!plan_encode(p, NULL, &body, ctx->err)) {
+    if (!srv_read_lookups(p, params, ctx, &body) || !plan_encode(p, NULL, &body, ctx->err)) {
         cm_buf_free(&body);
         return false;
     }
