@@ -18,4 +18,13 @@ EDDY_PORT=$shared_port EDDY_PID=$shared_pid
 echo "# tests/wire/test_writes.py (and on eddy --workers 1, 4:$extra)"
 WRITES_TARGETS="$extra" /usr/bin/python3 tests/wire/test_writes.py
 for p in $pids; do eddy_stop "$p"; done
+# Lookups by key: the rows they ship are counted on servers of their own, where nothing else reads.
+extra="" pids=""
+for n in 1 2 4; do
+    if eddy_start --workers $n; then extra="$extra $EDDY_PORT"; pids="$pids $EDDY_PID"; fi
+done
+EDDY_PORT=$shared_port EDDY_PID=$shared_pid
+echo "# tests/wire/test_lookups.py (and on eddy --workers 1, 2, 4:$extra)"
+LOOKUP_TARGETS="$extra" /usr/bin/python3 tests/wire/test_lookups.py
+for p in $pids; do eddy_stop "$p"; done
 exit 0
