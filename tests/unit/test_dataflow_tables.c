@@ -2,7 +2,8 @@
  * test_dataflow_tables.c: tables on the workers through the real command
  * path: the sequencer (on a thread of its own, as in the server) numbers
  * Writes and Peeks after the tables' CREATE entries, every worker applies
- * the rows of its shards, a Peek gathers every shard's rows, a key
+ * the rows of its shards, a Peek gathers every shard's rows (a lookup only
+ * its keys' rows, from the worker owning each), a key
  * constraint is checked where the key lives, a removed row must be there
  * (40001), a write of several tables' parts (perhaps with a TRUNCATE)
  * applies at one step, and a write that fails changes nothing on any shard.
@@ -53,8 +54,10 @@ static void write_parts(rig_t *r, const part_t *parts, int nparts, char *sqlstat
     cm_arena_free(&arena);
 }
 
-/* Every row of the table as "a|b" lines, sorted; NULL with the error's SQLSTATE in sqlstate. */
-static char *read_rows(rig_t *r, const cat_item_t *table, int ncols, char *sqlstate)
+/* The rows of the table as "a|b" lines, sorted; NULL with the error's SQLSTATE in sqlstate. With
+ * nkeys >= 0, only the rows of those keys of a (a lookup); shipped: the rows the workers' answers held. */
+static char *read_rows_keyed(rig_t *r, const cat_item_t *table, int ncols, const int *keys, int nkeys,
+                             char *sqlstate, int64_t *shipped)
 {
     cm_arena_t arena;
     cm_arena_init(&arena, 0);
@@ -62,13 +65,28 @@ static char *read_rows(rig_t *r, const cat_item_t *table, int ncols, char *sqlst
     plan_t *p = NULL;
     cm_buf_t body;
     cm_buf_init(&body, 0);
+    ty_settings_t set;
+    ty_settings_default(&set);
+    ty_ctx_t ctx = {.arena = &arena, .settings = &set, .err = &err};
+    if (nkeys >= 0) {
+        ty_datum_t **krows = cm_arena_alloc(&arena, sizeof *krows * (size_t)(nkeys ? nkeys : 1));
+        for (int i = 0; i < nkeys; i++) {
+            krows[i] = cm_arena_zalloc(&arena, sizeof(ty_datum_t) * 2);
+            krows[i][0].v.i = keys[i];
+            krows[i][1].isnull = true;
+        }
+        df_peek_lookups_begin(&body, 1);
+        UNIT_CHECK(df_peek_lookup_add(&body, table->id, kt, ncols, krows, nkeys, &ctx));
+    }
     UNIT_CHECK(pln_plan_table(&arena, table, &p, &err) && plan_encode(p, NULL, &body, &err));
     df_reply_t *rep = submit(r, DF_CMD_PEEK, &body);
     char *out = NULL;
     snprintf(sqlstate, 6, "%s", rep->err.set ? rep->err.sqlstate : "");
-    ty_settings_t set;
-    ty_settings_default(&set);
-    ty_ctx_t ctx = {.arena = &arena, .settings = &set, .err = &err};
+    if (shipped) {
+        *shipped = 0;
+        for (int w = 0; w < rep->nworkers; w++)
+            *shipped += rep->parts[w].count;
+    }
     ty_datum_t **rows;
     int n;
     if (!rep->err.set && df_peek_rows(rep, table->id, kt, ncols, &ctx, &rows, &n)) {
@@ -95,6 +113,26 @@ static char *read_rows(rig_t *r, const cat_item_t *table, int ncols, char *sqlst
     cm_buf_free(&body);
     cm_arena_free(&arena);
     return out;
+}
+
+static char *read_rows(rig_t *r, const cat_item_t *table, int ncols, char *sqlstate)
+{
+    return read_rows_keyed(r, table, ncols, NULL, -1, sqlstate, NULL);
+}
+
+/* A lookup answers only its keys' rows: the workers ship no others. */
+static void check_lookup(rig_t *r, const cat_item_t *table, const int *keys, int nkeys, const char *want,
+                         int64_t want_shipped)
+{
+    char st[6];
+    int64_t shipped = -1;
+    char *got = read_rows_keyed(r, table, 2, keys, nkeys, st, &shipped);
+    UNIT_CHECK(got != NULL && strcmp(got, want) == 0);
+    UNIT_CHECK(shipped == want_shipped);
+    if (!got || strcmp(got, want) != 0 || shipped != want_shipped)
+        printf("  got (%lld shipped):\n%s  want (%lld):\n%s", (long long)shipped, got ? got : "", (long long)want_shipped,
+               want);
+    free(got);
 }
 
 static void check_rows(rig_t *r, const cat_item_t *table, int ncols, const char *want)
@@ -126,6 +164,10 @@ static void tables_on_workers(int workers)
     write_rows(&r, kid, "k_pkey", a1, b1, NULL, 6, 2, st, detail, sizeof detail);
     UNIT_CHECK(strcmp(st, "") == 0);
     check_rows(&r, k, 2, "1|x\n2|y\n3|z\n4|u\n5|v\n6|w\n");
+    static const int look[] = {5, 2, 99, 5};
+    check_lookup(&r, k, look, 4, "2|y\n5|v\n", 2);
+    check_lookup(&r, k, look + 2, 1, "", 0);
+    check_lookup(&r, k, look, 0, "", 0);
     /* A key that is there already: 23505 with PostgreSQL's detail, and nothing of the write applied. */
     static const int a2[] = {7, 8, 9, 2, 10};
     static const char *const b2[] = {"n", "n", "n", "again", "n"};
