@@ -309,6 +309,8 @@ struct sql_select {
     sql_expr_t *having;
     sql_list_t *values;       /* VALUES: sql_list_t * rows of sql_expr_t *; NULL otherwise */
     sql_list_t *windows;      /* WINDOW clause: sql_window_t * with names */
+    struct sql_qname *into;   /* SELECT ... INTO [TABLE] name: the table; NULL if none. A statement's
+                                 first SELECT's becomes CREATE TABLE name AS (the rest are errors) */
 
     sql_list_t *order_by;     /* sql_sort_t * */
     sql_expr_t *limit;        /* NULL if none or LIMIT ALL; FETCH FIRST n ROWS ONLY lands here too */

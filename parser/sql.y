@@ -101,7 +101,7 @@ toplevel_stmt ::= stmt(S).       { sql__stmt_add(ctx, S); }
 toplevel_stmt ::= .
 
 %type stmt {sql_stmt_t *}
-stmt(A) ::= select_stmt(S).      { A = sql__stmt_select(ctx, S); }
+stmt(A) ::= select_stmt(S).      { A = sql__stmt_select_into(ctx, S); }
 stmt(A) ::= UNSUPPORTED(T).      { A = sql__stmt_unsupported(ctx, &T); }
 stmt(A) ::= set_stmt(S).         { A = S; }
 stmt(A) ::= show_stmt(S).        { A = S; }
@@ -808,12 +808,17 @@ opt_materialized(A) ::= .                        { A = -1; }
 select_clause(A) ::= simple_select(S).           { A = S; }
 select_clause(A) ::= select_with_parens(S).      { A = S; }
 
-simple_select(A) ::= SELECT(K) opt_all_clause opt_target_list(T) from_clause(F) where_clause(W)
+simple_select(A) ::= SELECT(K) opt_all_clause opt_target_list(T) into_clause(I) from_clause(F) where_clause(W)
                      group_clause(G) having_clause(H) window_clause(X).
-        { A = sql__select(ctx, &K, NULL, T, F, W, G, H); A->windows = X; }
-simple_select(A) ::= SELECT(K) distinct_clause(D) target_list(T) from_clause(F) where_clause(W)
+        { A = sql__select(ctx, &K, NULL, T, F, W, G, H); A->windows = X; A->into = I; }
+simple_select(A) ::= SELECT(K) distinct_clause(D) target_list(T) into_clause(I) from_clause(F) where_clause(W)
                      group_clause(G) having_clause(H) window_clause(X).
-        { A = sql__select(ctx, &K, D, T, F, W, G, H); A->windows = X; }
+        { A = sql__select(ctx, &K, D, T, F, W, G, H); A->windows = X; A->into = I; }
+/* SELECT ... INTO [TABLE] name FROM ...: PostgreSQL's older spelling of CREATE TABLE AS. */
+%type into_clause {sql_qname_t *}
+into_clause(A) ::= INTO qname(N).                { A = N; }
+into_clause(A) ::= INTO TABLE qname(N).          { A = N; }
+into_clause(A) ::= .                             { A = NULL; }
 /* TABLE name is SELECT * FROM name. */
 simple_select(A) ::= TABLE(K) qualified_name(N). { A = sql__table_select(ctx, &K, N); }
 simple_select(A) ::= values_clause(V).           { A = V; }

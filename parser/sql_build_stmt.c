@@ -88,6 +88,23 @@ sql_stmt_t *sql__create_table_as(sql_pctx_t *ctx, int prefix, const sql_token_t 
     return s;
 }
 
+sql_stmt_t *sql__stmt_select_into(sql_pctx_t *ctx, sql_select_t *sel)
+{
+    sql_select_t *first = sel;
+    while (first->op != SQL_SETOP_NONE)
+        first = first->larg;
+    if (first->into == NULL)
+        return sql__stmt_select(ctx, sel);
+    sql_stmt_t *s = stmt_of(ctx, SQL_STMT_CREATE_TABLE);
+    sql_create_table_t *t = cm_arena_zalloc(ctx->arena, sizeof(*t));
+    t->name = first->into;
+    t->query = sel;
+    t->with_data = -1;
+    first->into = NULL;
+    s->create_table = t;
+    return s;
+}
+
 sql_stmt_t *sql__create_table_from_source(sql_pctx_t *ctx, int prefix, const sql_token_t *kw, sql_cond_t *name,
                                           sql_qname_t *source, const sql_token_t *word, const sql_token_t *ref)
 {

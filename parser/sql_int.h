@@ -185,6 +185,8 @@ sql_token_t *sql__token_copy(sql_pctx_t *ctx, const sql_token_t *t);
 /* prefix: 1 OR REPLACE, 2 TEMP (the grammar's create_prefix). */
 sql_stmt_t *sql__create_table(sql_pctx_t *ctx, int prefix, const sql_token_t *kw, sql_cond_t *name,
                               sql_create_table_t *elems, sql_list_t *with);
+/* A SELECT statement; its first SELECT's INTO name makes it CREATE TABLE name AS the query. */
+sql_stmt_t *sql__stmt_select_into(sql_pctx_t *ctx, sql_select_t *sel);
 sql_stmt_t *sql__create_table_as(sql_pctx_t *ctx, int prefix, const sql_token_t *kw, sql_cond_t *name,
                                  sql_list_t *cols, sql_select_t *query, int with_data);
 /* CREATE TABLE name FROM SOURCE src (REFERENCE ref): `word` must be the word REFERENCE. */

@@ -299,6 +299,19 @@ void pln_set_password_hasher(pln_password_hasher_fn fn);
 bool pln_stmt_of_plan(cm_arena_t *arena, plan_t *plan, pln_stmt_t **out, cm_err_t *err);
 
 /*
+ * CREATE TABLE AS (and SELECT INTO) with its rows, for a caller that copies
+ * them outside a transaction block: false when st is not one (another
+ * statement, or WITH NO DATA). Otherwise, when arena is not NULL: *create is
+ * the same statement WITH NO DATA (tag "CREATE TABLE AS"), to commit first;
+ * *insert an INSERT INTO the table of the query, to bind (pln_bind_catalog,
+ * against the snapshot that holds the table) and run once it exists, whose
+ * nodes keep their positions in the original text, so errors point there;
+ * *table the table's name as written, quoted, for a DROP that undoes it.
+ */
+bool pln_ctas_split(cm_arena_t *arena, const pln_stmt_t *st, pln_stmt_t **create, pln_raw_t **insert,
+                    const char **table);
+
+/*
  * A table's definition for the workers: a plan whose root is one GET of the
  * table with its columns (item_cols) and key columns (item_keys: its
  * PRIMARY KEY, else its first UNIQUE key; none: the whole row is the key).

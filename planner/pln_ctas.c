@@ -7,12 +7,13 @@
  * becoming text. The stored definition is a plain CREATE TABLE with those
  * columns, as the table does not keep the query.
  *
- * Tables hold no rows until the dataflow engine exists, so eddy cannot copy
- * rows into one. WITH NO DATA creates the table. Otherwise the query must
- * produce no rows: one reading a relation answers 0A000 (its rows are not
- * there to read), a constant one is run and answers 0A000 as soon as it
- * yields a row; with none, the table is created and the tag is SELECT 0, as
- * PostgreSQL's would be.
+ * WITH NO DATA creates the table. With its rows, outside a transaction
+ * block, the server splits the statement (pln_ctas_split): the table is
+ * created WITH NO DATA, then an INSERT INTO it of the query copies the rows.
+ * In a block, where DDL and writes do not mix yet, the query must produce no
+ * rows: one reading a relation answers 0A000, a constant one is run and
+ * answers 0A000 as soon as it yields a row; with none, the table is created
+ * and the tag is SELECT 0, as PostgreSQL's would be.
  */
 #include "planner/pln_internal.h"
 
@@ -34,9 +35,8 @@ static bool refuse_row_cb(void *arg, const ty_datum_t *row, int ncols)
 {
     first_row_t *f = arg;
     cm_err_set(f->err, CM_ERRCODE_FEATURE_NOT_SUPPORTED,
-               "CREATE TABLE AS cannot store rows in \"%s\": tables hold no rows before the dataflow engine",
-               f->table);
-    cm_err_set_hint(f->err, "Use WITH NO DATA to create the table empty.");
+               "CREATE TABLE AS with rows is not supported in a transaction block yet (table \"%s\")", f->table);
+    cm_err_set_hint(f->err, "Run it outside a transaction block, or use WITH NO DATA to create the table empty.");
     return false;
 }
 
@@ -106,9 +106,9 @@ bool pln__plan_create_table_as(pln_binder_t *b, const sql_stmt_t *s, const cat_q
         if (sub.nrels > 0) {
             const cat_item_t *it = sub.rel_item[0];
             pln__error(b, -1, CM_ERRCODE_FEATURE_NOT_SUPPORTED,
-                       "CREATE TABLE AS cannot copy the rows of %s \"%s\": they need the dataflow engine, which is not built yet",
+                       "CREATE TABLE AS copying the rows of %s \"%s\" is not supported in a transaction block yet",
                        cat_item_kind_name(it->kind), it->name);
-            cm_err_set_hint(b->err, "Use WITH NO DATA to create the table empty.");
+            cm_err_set_hint(b->err, "Run it outside a transaction block, or use WITH NO DATA to create the table empty.");
             return false;
         }
         if (!yields_nothing(b, t->query, qn->name))
@@ -136,4 +136,54 @@ bool pln__plan_create_table_as(pln_binder_t *b, const sql_stmt_t *s, const cat_q
     cat_item_def_t def = {.kind = CAT_ITEM_TABLE, .name = *qn, .create_sql = create_sql, .columns = cols,
                           .ncolumns = n};
     return cat_plan_create_item(b->cat->snap, &b->cat->search, &def, t->if_not_exists, out, b->err);
+}
+
+bool pln_ctas_split(cm_arena_t *arena, const pln_stmt_t *st, pln_stmt_t **create, pln_raw_t **insert,
+                    const char **table)
+{
+    if (st->kind != PLN_DDL || st->ddl == NULL)
+        return false;
+    const sql_stmt_t *s = st->ddl->stmt;
+    if (s->kind != SQL_STMT_CREATE_TABLE || s->create_table->query == NULL || s->create_table->with_data == 0)
+        return false;
+    if (arena == NULL)
+        return true;
+    sql_create_table_t *t = cm_arena_alloc(arena, sizeof *t);
+    *t = *s->create_table;
+    t->with_data = 0;
+    sql_stmt_t *cs = cm_arena_alloc(arena, sizeof *cs);
+    *cs = *s;
+    cs->create_table = t;
+    struct pln_ddl *d = cm_arena_zalloc(arena, sizeof *d);
+    d->stmt = cs;
+    pln_stmt_t *c = cm_arena_alloc(arena, sizeof *c);
+    *c = *st;
+    c->ddl = d;
+    c->tag = "CREATE TABLE AS";
+    /* Rows go in by position: the table's columns are the query's, in order. */
+    sql_insert_t *ins = cm_arena_zalloc(arena, sizeof *ins);
+    ins->table = s->create_table->name;
+    ins->query = s->create_table->query;
+    sql_stmt_t *is = cm_arena_zalloc(arena, sizeof *is);
+    is->kind = SQL_STMT_INSERT;
+    is->pos = s->pos;
+    is->len = s->len;
+    is->insert = ins;
+    pln_raw_t *raw = cm_arena_zalloc(arena, sizeof *raw);
+    raw->stmt = is;
+    raw->offset = s->pos;
+    raw->length = s->len;
+    cm_buf_t name;
+    cm_buf_init(&name, 0);
+    const sql_list_t *names = s->create_table->name->names;
+    for (int i = 0; i < names->count; i++) {
+        if (i)
+            cm_buf_put_u8(&name, '.');
+        sql_deparse_ident(names->items[i], &name);
+    }
+    *table = cm_arena_strndup(arena, (const char *)name.data, name.len);
+    cm_buf_free(&name);
+    *create = c;
+    *insert = raw;
+    return true;
 }

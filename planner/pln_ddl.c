@@ -13,10 +13,6 @@
 
 #include <string.h>
 
-struct pln_ddl {
-    const sql_stmt_t *stmt;
-};
-
 bool pln__is_ddl(const sql_stmt_t *s)
 {
     switch (s->kind) {

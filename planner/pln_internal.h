@@ -245,7 +245,13 @@ const pln_constraint_t *pln__constraint_by_oid(const cat_snap_t *s, uint32_t oid
 
 bool pln__check_constraints(pln_binder_t *b, const char *relname, const cat_column_t *cols, uint32_t ncols,
                             sql_create_table_t *norm);
-/* pln_ctas.c: CREATE TABLE AS: the table with the query's columns; rows only WITH NO DATA or when there are none. */
+/* A DDL statement as bound: its AST, planned against the catalog when it commits (pln_ddl_plan). */
+struct pln_ddl {
+    const sql_stmt_t *stmt;
+};
+
+/* pln_ctas.c: CREATE TABLE AS: the table with the query's columns; in a transaction block, rows
+ * only WITH NO DATA or when there are none (outside one the server copies them: pln_ctas_split). */
 bool pln__plan_create_table_as(pln_binder_t *b, const sql_stmt_t *s, const cat_qname_t *qn, const sql_qname_t *qualified,
                                cat_change_t *out);
 

@@ -615,6 +615,11 @@ bool pln__bind_select(pln_binder_t *b, const sql_select_t *s, pln_bound_t *out)
     memset(out, 0, sizeof(*out));
     if (++b->depth > PLN_BIND_DEPTH_MAX)
         return pln__error(b, -1, CM_ERRCODE_STATEMENT_TOO_COMPLEX, "stack depth limit exceeded");
+    /* Only a statement's first SELECT may say INTO (sql__stmt_select_into made it CREATE TABLE AS). */
+    if (s->into != NULL) {
+        b->depth--;
+        return pln__error(b, s->into->pos, CM_ERRCODE_SYNTAX_ERROR, "SELECT ... INTO is not allowed here");
+    }
     /* WITH queries are bound first, in the enclosing level's scope (pln_cte.c). */
     if (s->with && !pln__with_begin(b, s)) {
         b->depth--;

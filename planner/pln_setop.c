@@ -67,9 +67,25 @@ static bool coerce_side(pln_binder_t *b, pln_bound_t *q, int i, ty_oid_t type, i
     return true;
 }
 
+/* The first SELECT with INTO among the arms of s, or NULL. */
+static const sql_select_t *arm_with_into(const sql_select_t *s)
+{
+    if (!s)
+        return NULL;
+    if (s->op == SQL_SETOP_NONE)
+        return s->into ? s : NULL;
+    const sql_select_t *l = arm_with_into(s->larg);
+    return l ? l : arm_with_into(s->rarg);
+}
+
 bool pln__bind_setop(pln_binder_t *b, const sql_select_t *s, pln_bound_t *out)
 {
     const char *what = setop_name(s->op);
+    /* The statement's first SELECT lost its INTO to CREATE TABLE AS; any other arm's is PostgreSQL's 42601. */
+    const sql_select_t *into = arm_with_into(s->rarg);
+    if (into)
+        return pln__error(b, into->into->pos, CM_ERRCODE_SYNTAX_ERROR,
+                          "INTO is only allowed on first SELECT of UNION/INTERSECT/EXCEPT");
     pln_bound_t l, r;
     b->setop_leaf = true;
     if (!pln__bind_select(b, s->larg, &l))

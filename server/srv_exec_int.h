@@ -83,10 +83,17 @@ srv_run_rc_t srv__run(srv_conn_t *c, const srv_run_t *r, bool describe, cm_err_t
 srv_run_rc_t srv__run_commit(srv_conn_t *c, srv_wtxn_t *tx, srv_ddl_done_cb done, const char *tag, cm_err_t *err);
 /* A COPY FROM STDIN's end runs off the loop (srv_copy_in_run), then srv__stmt_done answers. */
 srv_run_rc_t srv__run_copy(srv_conn_t *c, struct srv_copy_in *cp, cm_err_t *err);
+/* The INSERT that copies a CREATE TABLE AS's rows (ins) runs off the loop; done answers "SELECT n" or the error. */
+srv_run_rc_t srv__run_ctas_copy(srv_conn_t *c, const pln_stmt_t *ins, const char *sql, srv_ddl_done_cb done,
+                                cm_err_t *err);
 /* A statement that went busy is answered: its tag (err NULL) or its error, then the Query goes on. */
 void srv__stmt_done(srv_conn_t *c, cm_err_t *err, const char *tag);
 /* A name missing from the catalog, which cluster mode looks for again at the store's head. */
 bool srv__name_missing(const cm_err_t *err);
+
+/* srv_ctas.c: CREATE TABLE AS / SELECT INTO with rows, outside a transaction block (nothing held yet). */
+bool srv_ctas_applies(const srv_conn_t *c, const pln_stmt_t *st);
+srv_run_rc_t srv_ctas_run(srv_conn_t *c, const pln_stmt_t *st, const char *sql, cm_err_t *err);
 
 /* srv_exec_simple.c: the simple query protocol. */
 void srv__exec_query(srv_conn_t *c, const srv_frame_t *f);

@@ -111,8 +111,8 @@ static srv_run_rc_t srv__run_off_loop(srv_conn_t *c, const srv_run_t *r, const s
  * A transaction's writes commit off the loop, as they wait for the workers;
  * done answers on the loop (with tag, or the error). Takes tx.
  */
-static srv_run_rc_t srv__run_job(srv_conn_t *c, srv_wtxn_t *tx, struct srv_copy_in *cp, srv_ddl_done_cb done,
-                                 const char *tag, cm_err_t *err)
+static srv_run_rc_t srv__run_job(srv_conn_t *c, srv_wtxn_t *tx, struct srv_copy_in *cp, const pln_stmt_t *ctas,
+                                 const char *sql, srv_ddl_done_cb done, const char *tag, cm_err_t *err)
 {
     srv_work_t *w = c->work;
     if (w == NULL) {
@@ -121,11 +121,12 @@ static srv_run_rc_t srv__run_job(srv_conn_t *c, srv_wtxn_t *tx, struct srv_copy_
     }
     w->commit = tx;
     w->copy_in = cp;
+    w->ctas_copy = ctas;
     w->commit_done = done;
     w->commit_tag = tag;
     w->tx = NULL;
     w->ok = false;
-    w->sql = NULL;
+    w->sql = sql;
     cm_err_clear(&w->err);
     srv__ctx_init(c, &w->ctx, &c->arena, &w->err);
     w->ctx.catalog_fn = NULL;
@@ -136,6 +137,7 @@ static srv_run_rc_t srv__run_job(srv_conn_t *c, srv_wtxn_t *tx, struct srv_copy_
         w->inflight = false;
         w->commit = NULL;
         w->copy_in = NULL;
+        w->ctas_copy = NULL;
         w->commit_done = NULL;
         srv_wtxn_free(tx);
         srv_conn_set_state(c, SRV_CONN_READY);
@@ -151,12 +153,18 @@ static srv_run_rc_t srv__run_job(srv_conn_t *c, srv_wtxn_t *tx, struct srv_copy_
  */
 srv_run_rc_t srv__run_commit(srv_conn_t *c, srv_wtxn_t *tx, srv_ddl_done_cb done, const char *tag, cm_err_t *err)
 {
-    return srv__run_job(c, tx, NULL, done, tag, err);
+    return srv__run_job(c, tx, NULL, NULL, NULL, done, tag, err);
 }
 
 srv_run_rc_t srv__run_copy(srv_conn_t *c, struct srv_copy_in *cp, cm_err_t *err)
 {
-    return srv__run_job(c, NULL, cp, srv__stmt_done, NULL, err);
+    return srv__run_job(c, NULL, cp, NULL, NULL, srv__stmt_done, NULL, err);
+}
+
+srv_run_rc_t srv__run_ctas_copy(srv_conn_t *c, const pln_stmt_t *ins, const char *sql, srv_ddl_done_cb done,
+                                cm_err_t *err)
+{
+    return srv__run_job(c, NULL, NULL, ins, sql, done, NULL, err);
 }
 
 static void srv__work_cb(uv_work_t *req)
@@ -170,6 +178,17 @@ static void srv__work_cb(uv_work_t *req)
     if (w->copy_in != NULL) {
         w->ok = srv_copy_in_run(c->lp->srv, w->copy_in, &w->ctx, w->tag, sizeof w->tag);
         w->commit_tag = w->tag;
+        return;
+    }
+    if (w->ctas_copy != NULL) {
+        uint64_t written = 0;
+        srv_crash_note("", w->sql, strlen(w->sql));
+        w->ok = srv_write_run(c->lp->srv, w->ctas_copy->write, NULL, w->sql, NULL, &w->ctx, NULL, NULL, &written);
+        srv_crash_note_clear();
+        snprintf(w->tag, sizeof w->tag, "SELECT %llu", (unsigned long long)written);
+        w->commit_tag = w->tag;
+        if (!w->ok && !w->err.set)
+            cm_err_set(&w->err, CM_ERRCODE_INTERNAL_ERROR, "CREATE TABLE AS could not copy its rows");
         return;
     }
     srv_crash_note("", w->sql, w->sql != NULL ? strlen(w->sql) : 0);
@@ -212,6 +231,10 @@ static void srv__after_work_cb(uv_work_t *req, int status)
     if (w->copy_in != NULL) {
         srv_copy_in_done(c, w->copy_in);
         w->copy_in = NULL;
+    }
+    if (w->ctas_copy != NULL) {
+        srv__interrupt_message(&w->ctx, &w->err);
+        w->ctas_copy = NULL;
     }
     if (c->state == SRV_CONN_CLOSED) {
         if (c->handle_closed)
@@ -497,6 +520,10 @@ srv_run_rc_t srv__run(srv_conn_t *c, const srv_run_t *r, bool describe, cm_err_t
             return cm_err_set(err, CM_ERRCODE_ACTIVE_SQL_TRANSACTION, "%s cannot run inside a transaction block",
                               st->tag),
                    SRV_RUN_ERROR;
+        /* CREATE TABLE AS with rows, when nothing is held yet, creates the table at once and copies
+         * (srv_ctas.c), even in an implicit transaction, since DDL and writes share no commit yet. */
+        if (srv_ctas_applies(c, st))
+            return srv_ctas_run(c, st, r->sql, err);
         /* In a transaction block, explicit or implicit, DDL waits for its end (srv_txn.c);
          * otherwise it commits at once. */
         if (c->xact == 'T' || srv__implicit_block(c)) {

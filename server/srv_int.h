@@ -281,6 +281,7 @@ typedef struct srv_work {
     srv_wtxn_t *tx;             /* the open transaction's writes, which the statement sees and adds to */
     srv_wtxn_t *commit;         /* not a statement: the COMMIT of these writes (freed when done) */
     struct srv_copy_in *copy_in; /* not a statement: the end of a COPY FROM STDIN (srv_copy_in.c) */
+    const pln_stmt_t *ctas_copy; /* not a statement: the INSERT of a CREATE TABLE AS's rows (srv_ctas.c) */
     void (*commit_done)(srv_conn_t *c, cm_err_t *err, const char *tag);
     const char *commit_tag;
 } srv_work_t;
@@ -385,6 +386,7 @@ struct srv_conn {
     srv_portal_t *current_portal; /* the portal an Execute is running */
     srv_work_t *work;           /* allocated on first blocking statement */
     struct srv_ddl *ddl;        /* a DDL statement in flight (the connection is BUSY) */
+    struct srv_ctas *ctas;      /* a CREATE TABLE AS copying its rows (srv_ctas.c); NULL if none */
     srv_cat_conn_t *catc;       /* search_path as the catalog reads it; NULL until needed */
     struct srv_txn *txn;        /* DDL of the open transaction block (srv_txn.c); NULL if none */
     srv_wtxn_t *wtxn;           /* writes of the open transaction (srv_write_txn.c); NULL if none */

@@ -164,6 +164,9 @@ static void test_statement_names(void)
     } cases[] = {
         {"create materialized view v as select 1", "CREATE MATERIALIZED VIEW"},
         {"create table t as select 1", "CREATE TABLE AS"},
+        {"select 1 into t", "CREATE TABLE AS"},                 /* SELECT INTO is CREATE TABLE AS */
+        {"select * into table s.t from u union select 1", "CREATE TABLE AS"},
+        {"select 1 union select 2 into t", "SELECT"},           /* refused by the binder, at the name */
         {"drop source s", "DROP SOURCE"},
         {"alter materialized view v rename to w", "ALTER MATERIALIZED VIEW"},
         {"show materialized views", "SHOW MATERIALIZED VIEWS"},
