@@ -108,7 +108,10 @@ static bool bind_filter_order(pln_binder_t *b, const sql_expr_t *e, plan_agg_t *
     return true;
 }
 
-/* The one enclosing level all of the aggregate's columns belong to, or NULL (a local column, or none). */
+/*
+ * The one enclosing level all of the aggregate's columns belong to: 0 if none is read, -1 if a
+ * local one is, -2 if columns of several enclosing levels are (and no local one).
+ */
 static int owner_of(const pln_binder_t *b, const ty_expr_t *e, int owner)
 {
     if (!e || owner == -1)
@@ -117,14 +120,15 @@ static int owner_of(const pln_binder_t *b, const ty_expr_t *e, int owner)
         if (e->index < PLN_OUTER_BASE)
             return -1;
         int o = b->orefs[e->index - PLN_OUTER_BASE].owner;
-        return owner == 0 || owner == o ? o : -1;
+        return owner == 0 || owner == o ? o : -2;
     }
     for (int i = 0; i < e->nargs; i++)
         owner = owner_of(b, e->args[i], owner);
     return owner;
 }
 
-static pln_scope_t *outer_owner(const pln_binder_t *b, const plan_agg_t *a)
+/* owner_of over the whole call (its arguments, FILTER and ORDER BY). */
+static int call_owner(const pln_binder_t *b, const plan_agg_t *a)
 {
     int owner = 0;
     for (int i = 0; i < a->nargs; i++)
@@ -132,6 +136,12 @@ static pln_scope_t *outer_owner(const pln_binder_t *b, const plan_agg_t *a)
     owner = owner_of(b, a->filter, owner);
     for (int i = 0; i < a->norder; i++)
         owner = owner_of(b, a->order[i], owner);
+    return owner;
+}
+
+static pln_scope_t *outer_owner(const pln_binder_t *b, const plan_agg_t *a)
+{
+    int owner = call_owner(b, a);
     if (owner <= 0)
         return NULL;
     for (pln_scope_t *s = b->scope ? b->scope->outer : NULL; s; s = s->outer)
@@ -140,13 +150,18 @@ static pln_scope_t *outer_owner(const pln_binder_t *b, const plan_agg_t *a)
     return NULL;
 }
 
-/* The outer references of e as the owner level's expressions (over its FROM row). */
-static ty_expr_t *to_owner(pln_binder_t *b, ty_expr_t *e)
+/*
+ * The outer references of e to the owner level as its expressions (over its FROM row). References
+ * to levels further out stay what they are: outer references of the owner level too.
+ */
+static ty_expr_t *to_owner(pln_binder_t *b, ty_expr_t *e, int owner)
 {
     if (!e)
         return NULL;
     if (e->kind == TY_EXPR_COLUMN && e->index >= PLN_OUTER_BASE) {
         pln_oref_t *o = &b->orefs[e->index - PLN_OUTER_BASE];
+        if (o->owner != owner)
+            return e;
         o->owner = o->sublink = -1;   /* no longer read inside the subquery */
         return o->expr;
     }
@@ -156,8 +171,35 @@ static ty_expr_t *to_owner(pln_binder_t *b, ty_expr_t *e)
     *c = *e;
     c->args = cm_arena_alloc(b->arena, sizeof(ty_expr_t *) * (size_t)e->nargs);
     for (int i = 0; i < e->nargs; i++)
-        c->args[i] = to_owner(b, e->args[i]);
+        c->args[i] = to_owner(b, e->args[i], owner);
     return c;
+}
+
+static bool reads_level(const pln_binder_t *b, const ty_expr_t *e, int id)
+{
+    if (!e)
+        return false;
+    if (e->kind == TY_EXPR_COLUMN && e->index >= PLN_OUTER_BASE)
+        return b->orefs[e->index - PLN_OUTER_BASE].owner == id;
+    for (int i = 0; i < e->nargs; i++)
+        if (reads_level(b, e->args[i], id))
+            return true;
+    return false;
+}
+
+/* Of the enclosing levels whose columns the call reads, the closest: PostgreSQL computes it there. */
+static pln_scope_t *closest_owner(const pln_binder_t *b, const plan_agg_t *a)
+{
+    for (pln_scope_t *s = b->scope ? b->scope->outer : NULL; s; s = s->outer) {
+        bool reads = reads_level(b, a->filter, s->id);
+        for (int i = 0; i < a->nargs && !reads; i++)
+            reads = reads_level(b, a->args[i], s->id);
+        for (int i = 0; i < a->norder && !reads; i++)
+            reads = reads_level(b, a->order[i], s->id);
+        if (reads)
+            return s;
+    }
+    return NULL;
 }
 
 /*
@@ -192,10 +234,10 @@ static ty_expr_t *outer_agg(pln_binder_t *b, plan_agg_t *a, pln_scope_t *owner, 
         return NULL;
     }
     for (int i = 0; i < a->nargs; i++)
-        a->args[i] = to_owner(b, a->args[i]);
-    a->filter = to_owner(b, a->filter);
+        a->args[i] = to_owner(b, a->args[i], owner->id);
+    a->filter = to_owner(b, a->filter, owner->id);
     for (int i = 0; i < a->norder; i++)
-        a->order[i] = to_owner(b, a->order[i]);
+        a->order[i] = to_owner(b, a->order[i], owner->id);
     const ty_expr_t *nested = owner_agg_ref(a->filter);
     for (int i = 0; i < a->nargs && !nested; i++)
         nested = owner_agg_ref(a->args[i]);
@@ -300,20 +342,52 @@ plan_agg_t *pln__bind_agg_over(pln_binder_t *b, const sql_expr_t *e)
     return bind_call(b, e, true);
 }
 
+/*
+ * The enclosing level that computes aggregate a, or NULL for this level: as PostgreSQL, the
+ * closest level any of its columns belongs to, those read by subqueries in its arguments
+ * included (the outer references made while binding it, from refs_before on). False: an error.
+ */
+static bool agg_level(pln_binder_t *b, const plan_agg_t *a, int refs_before, int pos, pln_scope_t **owner)
+{
+    bool local_in_sublink = false, outer_ref = false;
+    for (int i = refs_before; i < b->norefs; i++) {
+        if (b->orefs[i].owner == b->scope->id)
+            local_in_sublink = true;
+        else if (b->orefs[i].owner > 0)
+            outer_ref = true;
+    }
+    int level = call_owner(b, a);
+    *owner = NULL;
+    if (local_in_sublink || level == -1)
+        return true;
+    if (level == -2) {
+        *owner = closest_owner(b, a);
+        return true;
+    }
+    if (level == 0 && outer_ref)
+        return pln__error(b, pos, CM_ERRCODE_FEATURE_NOT_SUPPORTED,
+                          "an aggregate whose arguments read only an enclosing query's columns through a "
+                          "subquery is not supported yet");
+    *owner = outer_owner(b, a);
+    return true;
+}
+
 ty_expr_t *pln__bind_agg(pln_binder_t *b, const sql_expr_t *e)
 {
+    int refs_before = b->norefs;
+    pln_scope_t *owner;
     if (!b->aggs) {
-        /* Not here, unless it is an enclosing level's aggregate (of only that level's columns). */
+        /* Not here, unless it is an enclosing level's aggregate. */
         pln_aggctx_t scratch = {0};
         b->aggs = &scratch;
         plan_agg_t *a = bind_call(b, e, false);
         b->aggs = NULL;
-        pln_scope_t *owner = a ? outer_owner(b, a) : NULL;
+        if (!a || !agg_level(b, a, refs_before, e->pos, &owner))
+            return NULL;
         if (owner)
             return outer_agg(b, a, owner, e->pos);
-        if (a)
-            pln__error(b, e->pos, CM_ERRCODE_GROUPING_ERROR, "aggregate functions are not allowed in %s",
-                       b->agg_forbidden ? b->agg_forbidden : "this context");
+        pln__error(b, e->pos, CM_ERRCODE_GROUPING_ERROR, "aggregate functions are not allowed in %s",
+                   b->agg_forbidden ? b->agg_forbidden : "this context");
         return NULL;
     }
     if (b->aggs->inside) {
@@ -321,9 +395,8 @@ ty_expr_t *pln__bind_agg(pln_binder_t *b, const sql_expr_t *e)
         return NULL;
     }
     plan_agg_t *a = bind_call(b, e, false);
-    if (!a)
+    if (!a || !agg_level(b, a, refs_before, e->pos, &owner))
         return NULL;
-    pln_scope_t *owner = outer_owner(b, a);
     if (owner)
         return outer_agg(b, a, owner, e->pos);
     int index;

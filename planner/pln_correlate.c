@@ -724,6 +724,29 @@ static ty_expr_t *replace(pln_binder_t *b, ty_expr_t *e, const ty_expr_t *at, ty
 
 static void stand_in(pln_binder_t *b, pln_sublink_t *sl);
 
+/*
+ * Values of these types can be equal (IS NOT DISTINCT FROM) and still print differently: 1.0 and
+ * 1.00, 0 and -0, '1 day' and '24 hours', jsonb 1.0 and 1, and arrays and records holding them.
+ * D keeps one value per equal group, so the subquery would see (and show) another row's value.
+ */
+static bool equal_may_differ(ty_oid_t t)
+{
+    return t == TY_NUMERIC || t == TY_FLOAT4 || t == TY_FLOAT8 || t == TY_INTERVAL || t == TY_JSONB ||
+           t == TY_BPCHAR || t == TY_RECORD || ty_array_elem_type(t) != TY_INVALID;
+}
+
+/* k's text form as one more key (an image of the value), so that D keeps each printed value apart. */
+static void add_image_key(pln_binder_t *b, dctx_t *c, ty_expr_t *k, ty_expr_t **keys)
+{
+    if (!equal_may_differ(k->type) || !pln__can_coerce(k->type, TY_TEXT, PLN_CC_EXPLICIT))
+        return;
+    ty_expr_t *img = ty_expr_new(b->arena, TY_EXPR_CAST, TY_TEXT, 1);
+    img->args[0] = k;
+    img->typmod = -1;
+    img->location = k->location;
+    keys[c->m++] = img;
+}
+
 /* The distinct outer values references of `serial` read, as keys over the row (shifted by -base). */
 static int collect_keys(pln_binder_t *b, dctx_t *c, int serial, int base, ty_expr_t **keys)
 {
@@ -742,6 +765,7 @@ static int collect_keys(pln_binder_t *b, dctx_t *c, int serial, int base, ty_exp
         if (c->keyof[i] < 0) {
             keys[c->m] = k;
             c->keyof[i] = c->m++;
+            add_image_key(b, c, k, keys);
         }
     }
     return c->m;
@@ -751,7 +775,7 @@ plan_rel_t *pln__lateral_join(pln_binder_t *b, plan_rel_t *left, plan_rel_t *rig
                              plan_join_t kind, ty_expr_t *pred)
 {
     dctx_t c = {0};
-    ty_expr_t **keys = exprs_new(b, b->norefs + 1);
+    ty_expr_t **keys = exprs_new(b, 2 * b->norefs + 2);
     int m = collect_keys(b, &c, serial, base, keys);
     if (m == 0) {
         plan_rel_t *j = join(b, left, right, kind, pred);
@@ -843,7 +867,7 @@ static plan_rel_t *join_sublink(pln_binder_t *b, plan_rel_t *in, const use_t *u,
         return NULL;
     }
     dctx_t c = {.b = b};
-    ty_expr_t **keys = exprs_new(b, b->norefs + 1);
+    ty_expr_t **keys = exprs_new(b, 2 * b->norefs + 2);
     collect_keys(b, &c, sl->serial, base, keys);
     if (u->lhs)
         keys[c.m++] = u->lhs;   /* IN / ANY / ALL: the left operand's values decide too */
@@ -1179,7 +1203,7 @@ static plan_rel_t *decorrelate_outer_on(pln_binder_t *b, plan_rel_t *j, int base
             break;
         pln_sublink_t *sl = &b->sublinks[u.k];
         dctx_t c = {0};
-        ty_expr_t **keys = exprs_new(b, b->norefs + 1);
+        ty_expr_t **keys = exprs_new(b, 2 * b->norefs + 2);
         int m = collect_keys(b, &c, sl->serial, base, keys);
         int nl = l->ncols;
         int side = sides(u.lhs, nl);
