@@ -315,6 +315,40 @@ bool df_state_idle_work(df_state_t *st, int64_t fuel);
 /* The i-th applied command still remembered, oldest first (i < hist_len). */
 const df_applied_t *df_state_applied_at(const df_state_t *st, size_t i);
 
+/*
+ * Introspection of the engine (df_introspect.c): the operators each
+ * maintained dataflow compiled into and the arrangements they keep, what
+ * eddy_internal.dataflow_operators and eddy_internal.arrangements show.
+ */
+typedef struct df_operator_info {
+    int id;                      /* 1, 2, ... in build order: an operator's inputs come before it */
+    const char *kind;            /* "Get", "Constant", "Filter", "Project", "Pass", "Union", "Reduce", "Join",
+                                    "SetOp", "TopK", "FlatMap", "Cte" */
+    const char *detail;          /* a Get's relation, a join's kind, ...; NULL: nothing to add */
+    uint64_t reads;              /* Get: the relation whose arrangement it reads (hydration); 0 otherwise */
+    int inputs[2];
+    int ninputs;
+} df_operator_info_t;
+
+typedef struct df_arrangement_info {
+    int operator_id;             /* the operator keeping it; 0: a table's rows or a view's result */
+    const char *name;            /* "table", "result", "join left", "join right", "reduce input",
+                                    "reduce groups", "set operation", "top-k" */
+    uint64_t records, batches, bytes;
+} df_arrangement_info_t;
+
+/* d: the dataflow (NULL from df_plan_operators). Strings live only during the call. */
+typedef void (*df_operator_fn)(void *arg, const df_dataflow_t *d, const df_operator_info_t *op);
+typedef void (*df_arrangement_fn)(void *arg, const df_dataflow_t *d, const df_arrangement_info_t *a);
+void df_state_visit_operators(const df_state_t *st, df_operator_fn cb, void *arg);
+void df_state_visit_arrangements(const df_state_t *st, df_arrangement_fn cb, void *arg);
+/*
+ * What the workers would build for a materialized view of plan p (EXPLAIN):
+ * its operators and the arrangements they would keep (counts 0), the
+ * result's last. False with err when the engine cannot maintain it.
+ */
+bool df_plan_operators(const plan_t *p, df_operator_fn op_cb, df_arrangement_fn arr_cb, void *arg, cm_err_t *err);
+
 /* ====================================================================
  * Worker threads
  * ==================================================================== */
@@ -373,5 +407,9 @@ void df_workers_gauges(const df_workers_t *ws, int i, df_worker_gauges_t *out);
 void df_workers_visit_applied(df_workers_t *ws, int i, void (*cb)(void *arg, const df_applied_t *a), void *arg);
 void df_workers_visit_dataflows(df_workers_t *ws, int i, void (*cb)(void *arg, const df_dataflow_t *d),
                                 void *arg);
+/* df_state_visit_operators / _arrangements of worker i under its lock: after a write or DDL has
+ * been answered, they show it. */
+void df_workers_visit_operators(df_workers_t *ws, int i, df_operator_fn cb, void *arg);
+void df_workers_visit_arrangements(df_workers_t *ws, int i, df_arrangement_fn cb, void *arg);
 
 #endif

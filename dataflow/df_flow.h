@@ -65,6 +65,8 @@ typedef struct df_node {
     /* Idle work on the spines the state keeps, from one budget (df__spine_idle_spend); true while
      * work remains. NULL: nothing to compact. Without it a quiet worker never merges them. */
     bool (*state_idle)(void *state, int64_t *fuel);
+    /* The arrangements it keeps (NULL: none), for introspection (df_introspect.c). */
+    df_spine_t *arranged[2];
 } df_node_t;
 
 /* A kind of failure inside the view (SQLSTATE and message) and how many rows now cause it. */
@@ -162,6 +164,8 @@ void df__accum_step(df_step_t *s, df_node_t *n, const df_batch_t *d, bool global
 df_reduce_t *df__reduce_new(df_graph_t *g, df_node_t *n, cm_err_t *err);
 void df__reduce_free(df_reduce_t *r);
 bool df__op_reduce(df_step_t *s, df_node_t *n);
+/* An accumulating reduce's groups and the bytes their states take. */
+void df__accum_size(const df_reduce_t *rd, uint64_t *groups, uint64_t *bytes);
 
 /* A join's arrangements (df_op_join.c); its step always runs (it has an exchange round). */
 df_join_t *df__join_new(df_graph_t *g, df_node_t *n);
@@ -173,6 +177,8 @@ bool df__op_join(df_step_t *s, df_node_t *n);
 /* The view's result (df_mview.c): the root's delta goes into it; a Peek reads it. */
 void df__mview_apply(df_graph_t *g, const df_batch_t *delta, uint64_t seq);
 df_graph_t *df__graph_find(df_state_t *st, uint64_t id);
+/* A graph compiled from a plan without hydrating it (EXPLAIN's operators); NULL with err. */
+df_graph_t *df__graph_compile(const plan_t *p, uint64_t id, cm_err_t *err);
 /* The rows of a materialized view's shard into a Peek's part; false (err set) if it is in error or unknown. */
 bool df__mview_peek(df_state_t *st, uint64_t id, cm_buf_t *out, ty_ctx_t *ctx, int64_t *rows);
 /* A table's shard on this worker (df_table.c); NULL: no such table. */

@@ -376,26 +376,35 @@ static df_batch_t *df__contents(df_state_t *st, uint64_t item, uint64_t seq)
     return NULL;
 }
 
+df_graph_t *df__graph_compile(const plan_t *p, uint64_t id, cm_err_t *err)
+{
+    df_graph_t *g = cm_calloc(1, sizeof *g);
+    cm_arena_init(&g->arena, 0);
+    g->id = id;
+    g->plan = p;
+    g->reads = cm_calloc(DF_GRAPH_READS_MAX, sizeof *g->reads);
+    df__spine_init(&g->result);
+    g->root = df__compile(g, p->root, err);
+    if (!g->root) {
+        df__graph_free(g);
+        return NULL;
+    }
+    return g;
+}
+
 void df__graph_install(df_state_t *st, df_dataflow_t *f, uint64_t seq)
 {
     df__graph_free(f->graph);
     f->graph = NULL;
     if (!f->maintained || !f->query)
         return;
-    df_graph_t *g = cm_calloc(1, sizeof *g);
-    cm_arena_init(&g->arena, 0);
-    g->id = f->id;
-    g->plan = f->query;
-    g->reads = cm_calloc(DF_GRAPH_READS_MAX, sizeof *g->reads);
-    df__spine_init(&g->result);
     cm_err_t err = {0};
-    g->root = df__compile(g, f->query->root, &err);
-    if (!g->root) {
+    df_graph_t *g = df__graph_compile(f->query, f->id, &err);
+    if (!g) {
         /* CREATE refused what cannot be compiled; a plan that gets here anyway is a bug to see. */
         cm_log_warn("worker %d: materialized view %llu (%s) not maintained: %s", st->worker,
                     (unsigned long long)f->id, f->name, err.message ? err.message : "");
         cm_err_clear(&err);
-        df__graph_free(g);
         return;
     }
     f->graph = g;

@@ -27,7 +27,20 @@ typedef struct df__acc {
 struct df__accmap {
     df__acc_t **buckets;
     size_t nbuckets, n;
+    uint64_t bytes;              /* of the groups' entries, for introspection */
 };
+
+static size_t df__acc_bytes(const df__acc_t *e)
+{
+    return sizeof *e + e->klen + e->slen;
+}
+
+void df__accum_size(const df_reduce_t *rd, uint64_t *groups, uint64_t *bytes)
+{
+    const df__accmap_t *m = rd->groups;
+    *groups = m ? m->n : 0;
+    *bytes = m ? m->bytes + m->nbuckets * sizeof *m->buckets : 0;
+}
 
 void df__accum_init(df_reduce_t *rd, df_node_t *n)
 {
@@ -169,6 +182,7 @@ static void df__acc_group(df_step_t *s, df_node_t *n, const uint8_t *key, size_t
         if (had) {
             df__acc_t *gone = *slot;
             *slot = gone->next;
+            m->bytes -= df__acc_bytes(gone);
             free(gone);
             m->n--;
         }
@@ -199,8 +213,10 @@ static void df__acc_group(df_step_t *s, df_node_t *n, const uint8_t *key, size_t
     e->state = e->key + klen;
     memcpy(e->state, b.data, b.len);
     cm_buf_free(&b);
+    m->bytes += df__acc_bytes(e);
     if (had) {
         df__acc_t *old = *slot;
+        m->bytes -= df__acc_bytes(old);
         e->next = old->next;
         *slot = e;
         free(old);

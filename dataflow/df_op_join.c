@@ -105,6 +105,7 @@ df_join_t *df__join_new(df_graph_t *g, df_node_t *n)
         j->w[s] = n->in[s]->ncols;
         j->types[s] = n->in[s]->types;
         df__spine_init(&j->side[s]);
+        n->arranged[s] = &j->side[s];
     }
     j->pred = f ? f->pred : r->kind == PLAN_REL_JOIN ? r->pred : NULL;
     /* Only conjuncts that all became keys leave no residual. */

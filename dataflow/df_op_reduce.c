@@ -56,6 +56,8 @@ df_reduce_t *df__reduce_new(df_graph_t *g, df_node_t *n, cm_err_t *err)
         rd->accum &= plan_agg_accumulates(r->aggs[i]);
     if (rd->accum)
         df__accum_init(rd, n);
+    else
+        n->arranged[0] = &rd->input;
     return rd;
 }
 

@@ -53,6 +53,7 @@ bool df__setop_new(df_graph_t *g, df_node_t *n, cm_err_t *err)
     so->kcols = kcols;
     df__spine_init(&so->input);
     n->state = so;
+    n->arranged[0] = &so->input;
     n->state_free = df__setop_free;
     n->state_idle = df__setop_idle;
     return true;

@@ -48,6 +48,7 @@ bool df__topk_new(df_graph_t *g, df_node_t *n, cm_err_t *err)
     df__topk_t *tk = cm_calloc(1, sizeof *tk);
     df__spine_init(&tk->input);
     n->state = tk;
+    n->arranged[0] = &tk->input;
     n->state_free = df__topk_free;
     n->state_idle = df__topk_idle;
     tk->limit = -1;

@@ -348,3 +348,21 @@ void df_workers_visit_dataflows(df_workers_t *ws, int i, void (*cb)(void *arg, c
         cb(arg, &w->state.flows[k]);
     pthread_mutex_unlock(&w->mu);
 }
+
+void df_workers_visit_operators(df_workers_t *ws, int i, df_operator_fn cb, void *arg)
+{
+    CM_ASSERT(i >= 0 && i < ws->n);
+    df_worker_t *w = &ws->w[i];
+    pthread_mutex_lock(&w->mu);
+    df_state_visit_operators(&w->state, cb, arg);
+    pthread_mutex_unlock(&w->mu);
+}
+
+void df_workers_visit_arrangements(df_workers_t *ws, int i, df_arrangement_fn cb, void *arg)
+{
+    CM_ASSERT(i >= 0 && i < ws->n);
+    df_worker_t *w = &ws->w[i];
+    pthread_mutex_lock(&w->mu);
+    df_state_visit_arrangements(&w->state, cb, arg);
+    pthread_mutex_unlock(&w->mu);
+}

@@ -267,6 +267,12 @@ bool pln_constraint_rows(const cat_snap_t *s, int ncols, cm_arena_t *arena, ty_d
 #define PLN_INTERNAL_WORKER_COMMANDS "eddy_internal.worker_commands"
 #define PLN_INTERNAL_DATAFLOWS "eddy_internal.dataflows"
 #define PLN_INTERNAL_CLUSTER "eddy_internal.cluster"
+/* The engine (dataflow/df_introspect.c): each materialized view's operators, the arrangements
+ * they keep per worker, which operators read each arrangement, each worker's frontier. */
+#define PLN_INTERNAL_OPERATORS "eddy_internal.dataflow_operators"
+#define PLN_INTERNAL_ARRANGEMENTS "eddy_internal.arrangements"
+#define PLN_INTERNAL_SHARING "eddy_internal.arrangement_sharing"
+#define PLN_INTERNAL_FRONTIERS "eddy_internal.frontiers"
 /* The figures /metrics shows (server/srv_metrics.c): name text, labels text (Prometheus'
  * k="v",... syntax; '' for none), value float8. */
 #define PLN_INTERNAL_METRICS "eddy_internal.metrics"

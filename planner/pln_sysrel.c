@@ -64,6 +64,48 @@ static const cat_column_t cols_dataflows[] = {
     COL("operators", TY_INT4),
 };
 
+/* One row per operator of a materialized view's dataflow; workers: how many built it. */
+static const cat_column_t cols_operators[] = {
+    COL("dataflow_id", TY_INT8),
+    COL("dataflow", TY_TEXT),
+    COL("operator_id", TY_INT4),
+    COL("kind", TY_TEXT),
+    COL("detail", TY_TEXT),
+    COL("inputs", TY_INT4_ARRAY),
+    COL("workers", TY_INT4),
+};
+
+/* One row per arrangement and worker: a table's rows, a view's result, an operator's state. */
+static const cat_column_t cols_arrangements[] = {
+    COL("worker", TY_INT4),
+    COL("dataflow_id", TY_INT8),
+    COL("dataflow", TY_TEXT),
+    COL("operator_id", TY_INT4),
+    COL("arrangement", TY_TEXT),
+    COL("records", TY_INT8),
+    COL("batches", TY_INT8),
+    COL("bytes", TY_INT8),
+    COL("sharing", TY_INT4),
+};
+
+/* Which operators use each arrangement: the one keeping it, and the Gets of views reading it. */
+static const cat_column_t cols_sharing[] = {
+    COL("dataflow_id", TY_INT8),
+    COL("operator_id", TY_INT4),
+    COL("arrangement", TY_TEXT),
+    COL("reader_dataflow_id", TY_INT8),
+    COL("reader_dataflow", TY_TEXT),
+    COL("reader_operator_id", TY_INT4),
+};
+
+/* Per worker, the last step complete on it and the catalog index it applied. */
+static const cat_column_t cols_frontiers[] = {
+    COL("worker", TY_INT4),
+    COL("epoch", TY_INT8),
+    COL("frontier", TY_INT8),
+    COL("catalog_index", TY_INT8),
+};
+
 /* This process's cluster: role owner, standby, starting (cluster mode) or local (laptop). */
 static const cat_column_t cols_cluster[] = {
     COL("name", TY_TEXT),
@@ -133,6 +175,10 @@ static const pln_sysrel_t sysrels[] = {
     REL("eddy_internal", "worker_commands", PLN_INTERNAL_WORKER_COMMANDS, cols_worker_commands),
     REL("eddy_internal", "dataflows", PLN_INTERNAL_DATAFLOWS, cols_dataflows),
     REL("eddy_internal", "cluster", PLN_INTERNAL_CLUSTER, cols_cluster),
+    REL("eddy_internal", "dataflow_operators", PLN_INTERNAL_OPERATORS, cols_operators),
+    REL("eddy_internal", "arrangements", PLN_INTERNAL_ARRANGEMENTS, cols_arrangements),
+    REL("eddy_internal", "arrangement_sharing", PLN_INTERNAL_SHARING, cols_sharing),
+    REL("eddy_internal", "frontiers", PLN_INTERNAL_FRONTIERS, cols_frontiers),
     REL("eddy_internal", "metrics", PLN_INTERNAL_METRICS, cols_metrics),
     REL("eddy_catalog", "constraints", PLN_CATALOG_CONSTRAINTS, cols_constraints),
 };

@@ -629,6 +629,11 @@ void srv_sync_conn_free(srv_conn_t *c);
 bool srv_sysrel_rows(void *arg, const char *relation, int ncols, cm_arena_t *arena, ty_datum_t ***rows,
                      int *nrows, cm_err_t *err);
 
+/* srv_internal_engine.c: the rows of eddy_internal's relations about the engine (dataflow_operators,
+ * arrangements, arrangement_sharing, frontiers) in arena; *found false for any other relation. */
+bool srv_engine_rows(df_workers_t *ws, const char *relation, int ncols, cm_arena_t *arena, ty_datum_t ***rows,
+                     int *nrows, bool *found, cm_err_t *err);
+
 /* srv_startup.c */
 void srv_startup_packet(srv_conn_t *c, const srv_frame_t *f);
 void srv_startup_finish(srv_conn_t *c);

@@ -138,6 +138,16 @@ static bool srv__internal_rows(srv_server_t *srv, const char *relation, srv_rows
         row[4] = srv__int((int64_t)srv_zk_cluster_published(cc));
         return true;
     }
+    bool found = false;
+    ty_datum_t **erows = NULL;
+    int nerows = 0;
+    if (!srv_engine_rows(srv->workers, relation, r->ncols, r->arena, &erows, &nerows, &found, err))
+        return false;
+    if (found) {
+        for (int i = 0; i < nerows; i++)
+            memcpy(srv__row_add(r), erows[i], sizeof(ty_datum_t) * (size_t)r->ncols);
+        return true;
+    }
     int nworkers = df_workers_count(srv->workers);
     if (strcmp(relation, PLN_INTERNAL_COMMANDS) == 0 && r->ncols == 8) {
         seq_visit_commands(srv->seq, srv__command_row, r);

@@ -27,4 +27,13 @@ EDDY_PORT=$shared_port EDDY_PID=$shared_pid
 echo "# tests/wire/test_lookups.py (and on eddy --workers 1, 2, 4:$extra)"
 LOOKUP_TARGETS="$extra" /usr/bin/python3 tests/wire/test_lookups.py
 for p in $pids; do eddy_stop "$p"; done
+# The engine's introspection: counts are checked on servers of their own, where nothing else runs.
+extra="" pids=""
+for n in 1 2; do
+    if eddy_start --workers $n; then extra="$extra $EDDY_PORT"; pids="$pids $EDDY_PID"; fi
+done
+EDDY_PORT=$shared_port EDDY_PID=$shared_pid
+echo "# tests/wire/test_introspect.py (on eddy --workers 1, 2:$extra)"
+INTROSPECT_TARGETS="$extra" /usr/bin/python3 tests/wire/test_introspect.py
+for p in $pids; do eddy_stop "$p"; done
 exit 0
