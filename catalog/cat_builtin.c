@@ -152,12 +152,29 @@ static const cat_builtin_t cat__builtins[] = {
 
 size_t cat_builtin_count(void)
 {
-    return CM_ARRAY_LEN(cat__builtins);
+    return CM_ARRAY_LEN(cat__builtins) + cat__nsession_builtins;
 }
 
 const cat_builtin_t *cat_builtin_at(size_t i)
 {
-    return i < CM_ARRAY_LEN(cat__builtins) ? &cat__builtins[i] : NULL;
+    if (i < CM_ARRAY_LEN(cat__builtins))
+        return &cat__builtins[i];
+    i -= CM_ARRAY_LEN(cat__builtins);
+    return i < cat__nsession_builtins ? &cat__session_builtins[i] : NULL;
+}
+
+static const char *cat__builtin_schema(const cat_builtin_t *b)
+{
+    return b->schema ? b->schema : "eddy_catalog";
+}
+
+const cat_builtin_t *cat_builtin_find(const char *schema, const char *name)
+{
+    const cat_builtin_t *b;
+    for (size_t i = 0; (b = cat_builtin_at(i)); i++)
+        if (strcmp(cat__builtin_schema(b), schema) == 0 && strcmp(b->name, name) == 0)
+            return b;
+    return NULL;
 }
 
 void cat__builtin_install(cat_snap_t *s)
@@ -171,10 +188,10 @@ void cat__builtin_install(cat_snap_t *s)
     }
     cm_buf_t sql;
     cm_buf_init(&sql, 0);
-    for (size_t i = 0; i < CM_ARRAY_LEN(cat__builtins); i++) {
-        const cat_builtin_t *b = &cat__builtins[i];
+    const cat_builtin_t *b;
+    for (size_t i = 0; (b = cat_builtin_at(i)); i++) {
         cm_buf_reset(&sql);
-        cm_buf_printf(&sql, "CREATE TABLE eddy_catalog.%s (", b->name);
+        cm_buf_printf(&sql, "CREATE TABLE %s.%s (", cat__builtin_schema(b), b->name);
         for (uint32_t c = 0; c < b->ncolumns; c++) {
             cm_buf_printf(&sql, "%s", c ? ", " : "");
             cat_quote_ident(b->columns[c].name, &sql);
@@ -186,7 +203,9 @@ void cat__builtin_install(cat_snap_t *s)
         cm_buf_put_str(&sql, ")");
         cm_buf_put_u8(&sql, 0);
         cat_object_t o = {.cls = CAT_CLASS_ITEM, .id = CAT__BUILTIN_REL_ID(i), .oid = CAT__BUILTIN_REL_OID(i),
-                          .parent = CAT_ID_SYSTEM + SYS_EDDY_CATALOG, .name = b->name, .kind = CAT_ITEM_TABLE,
+                          .parent = CAT_ID_SYSTEM + (strcmp(cat__builtin_schema(b), "eddy_internal") == 0
+                                                         ? SYS_EDDY_INTERNAL : SYS_EDDY_CATALOG),
+                          .name = b->name, .kind = CAT_ITEM_TABLE,
                           .create_sql = (const char *)sql.data, .columns = (cat_column_t *)b->columns,
                           .ncolumns = b->ncolumns};
         if (!cat__snap_insert(s, &o, &err))
@@ -364,10 +383,13 @@ bool cat_builtin_rows(const cat_snap_t *s, const cat_item_t *relation, cm_arena_
                       cm_err_t *err)
 {
     if (!relation || relation->id < CAT__BUILTIN_REL_ID(0) ||
-        relation->id >= CAT__BUILTIN_REL_ID(CM_ARRAY_LEN(cat__builtins)))
+        relation->id >= CAT__BUILTIN_REL_ID(cat_builtin_count()))
         return cm_err_set(err, CM_ERRCODE_FEATURE_NOT_SUPPORTED, "relation \"%s\" is not a built-in catalog relation",
                           relation ? relation->name : "?");
     size_t which = (size_t)(relation->id - CAT__BUILTIN_REL_ID(0));
+    if (which >= CM_ARRAY_LEN(cat__builtins))
+        return cm_err_set(err, CM_ERRCODE_FEATURE_NOT_SUPPORTED, "the rows of \"%s\" are the session's, not the catalog's",
+                          relation->name);
     const cat_database_t *d;
     const cat_schema_t *sc;
     const cat_item_t *it;

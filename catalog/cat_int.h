@@ -169,6 +169,9 @@ struct cat_snap {
 
 /* Builds the built-in schemas and eddy_catalog relations into a new snapshot. */
 void cat__builtin_install(cat_snap_t *s);
+/* cat_builtin_session.c: the built-in relations whose rows a session answers. */
+extern const cat_builtin_t cat__session_builtins[];
+extern const size_t cat__nsession_builtins;
 /* Inserts a decoded object (system or user); false with XX000 if it does not fit. */
 bool cat__snap_insert(cat_snap_t *s, const cat_object_t *o, cm_err_t *err);
 /* Removes an object and everything it owns from the maps; false if absent. */

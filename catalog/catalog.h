@@ -816,17 +816,23 @@ bool cat_record_dump(const uint8_t *p, size_t len, cm_buf_t *out);
 cat_commit_t *cat_commit_bootstrap(const cat_head_t *head, const cat_limits_t *limits, cm_err_t *err);
 
 /* ====================================================================
- * 3. Built-in relations (schema eddy_catalog)
+ * 3. Built-in relations (schemas eddy_catalog and eddy_internal)
  * ==================================================================== */
 
 typedef struct cat_builtin {
     const char *name;              /* "items" */
     const cat_column_t *columns;
     uint32_t ncolumns;
+    const char *schema;            /* NULL: eddy_catalog */
+    bool session;                  /* its rows are the process's, read as session relation schema.name
+                                      (cat_builtin_session.c), not cat_builtin_rows' */
 } cat_builtin_t;
 
+/* Every built-in relation: eddy_catalog's own, then those whose rows a session answers. */
 size_t cat_builtin_count(void);
 const cat_builtin_t *cat_builtin_at(size_t i);
+/* The built-in relation schema.name; NULL: none. */
+const cat_builtin_t *cat_builtin_find(const char *schema, const char *name);
 /* Appends every row of a built-in relation, as datums of its column types
  * (strings in `arena`), row after row: nrows * ncolumns datums. */
 typedef struct cat_rows {

@@ -1,9 +1,10 @@
 /*
- * pln_sysrel.c: the session relations (planner.h): pg_catalog's, with their
- * columns as PostgreSQL 15 declares the views, and eddy_internal's, which
- * show the sequencer and the workers; and which FROM names mean them. They
- * are not catalog items because their rows are the process's state when
- * the query runs, not the catalog's. The name lookup follows PostgreSQL's
+ * pln_sysrel.c: the session relations (planner.h) of pg_catalog, with their
+ * columns as PostgreSQL 15 declares the views, and which FROM names mean
+ * them. They are not catalog items because their rows are the process's
+ * state when the query runs, not the catalog's. (eddy_internal's and
+ * eddy_catalog.constraints, session relations too, are described by the
+ * catalog, catalog/cat_builtin_session.c, so that pg_class lists them.) The name lookup follows PostgreSQL's
  * rules: pg_catalog is searched first unless search_path lists it; any
  * other schema only where the path lists it; a relation of the same name
  * in a schema listed earlier wins.
@@ -22,115 +23,6 @@ static const cat_column_t cols_prepared_statements[] = {
     COL("from_sql", TY_BOOL),
     COL("generic_plans", TY_INT8),
     COL("custom_plans", TY_INT8),
-};
-
-static const cat_column_t cols_commands[] = {
-    COL("seq", TY_INT8),
-    COL("epoch", TY_INT8),
-    COL("catalog_index", TY_INT8),
-    COL("kind", TY_TEXT),
-    COL("statement", TY_TEXT),
-    COL("object_id", TY_INT8),
-    COL("object_name", TY_TEXT),
-    COL("sequenced_at", TY_TIMESTAMPTZ),
-};
-
-static const cat_column_t cols_workers[] = {
-    COL("worker", TY_INT4),
-    COL("epoch", TY_INT8),
-    COL("applied_seq", TY_INT8),
-    COL("applied_index", TY_INT8),
-    COL("dataflows", TY_INT8),
-    COL("duplicates", TY_INT8),
-    COL("refused", TY_INT8),
-    COL("peek_rows", TY_INT8),
-};
-
-static const cat_column_t cols_worker_commands[] = {
-    COL("worker", TY_INT4),
-    COL("seq", TY_INT8),
-    COL("epoch", TY_INT8),
-    COL("catalog_index", TY_INT8),
-    COL("kind", TY_TEXT),
-    COL("object_id", TY_INT8),
-};
-
-static const cat_column_t cols_dataflows[] = {
-    COL("worker", TY_INT4),
-    COL("id", TY_INT8),
-    COL("name", TY_TEXT),
-    COL("catalog_index", TY_INT8),
-    COL("plan_bytes", TY_INT4),
-    COL("operators", TY_INT4),
-};
-
-/* One row per operator of a materialized view's dataflow; workers: how many built it. */
-static const cat_column_t cols_operators[] = {
-    COL("dataflow_id", TY_INT8),
-    COL("dataflow", TY_TEXT),
-    COL("operator_id", TY_INT4),
-    COL("kind", TY_TEXT),
-    COL("detail", TY_TEXT),
-    COL("inputs", TY_INT4_ARRAY),
-    COL("workers", TY_INT4),
-};
-
-/* One row per arrangement and worker: a table's rows, a view's result, an operator's state. */
-static const cat_column_t cols_arrangements[] = {
-    COL("worker", TY_INT4),
-    COL("dataflow_id", TY_INT8),
-    COL("dataflow", TY_TEXT),
-    COL("operator_id", TY_INT4),
-    COL("arrangement", TY_TEXT),
-    COL("records", TY_INT8),
-    COL("batches", TY_INT8),
-    COL("bytes", TY_INT8),
-    COL("sharing", TY_INT4),
-};
-
-/* Which operators use each arrangement: the one keeping it, and the Gets of views reading it. */
-static const cat_column_t cols_sharing[] = {
-    COL("dataflow_id", TY_INT8),
-    COL("operator_id", TY_INT4),
-    COL("arrangement", TY_TEXT),
-    COL("reader_dataflow_id", TY_INT8),
-    COL("reader_dataflow", TY_TEXT),
-    COL("reader_operator_id", TY_INT4),
-};
-
-/* Per worker, the last step complete on it and the catalog index it applied. */
-static const cat_column_t cols_frontiers[] = {
-    COL("worker", TY_INT4),
-    COL("epoch", TY_INT8),
-    COL("frontier", TY_INT8),
-    COL("catalog_index", TY_INT8),
-};
-
-/* This process's cluster: role owner, standby, starting (cluster mode) or local (laptop). */
-static const cat_column_t cols_cluster[] = {
-    COL("name", TY_TEXT),
-    COL("role", TY_TEXT),
-    COL("epoch", TY_INT8),
-    COL("applied_index", TY_INT8),
-    COL("published_index", TY_INT8),
-};
-
-/* One row per sample of /metrics, histogram buckets included. */
-static const cat_column_t cols_metrics[] = {
-    COL("name", TY_TEXT),
-    COL("labels", TY_TEXT),
-    COL("value", TY_FLOAT8),
-};
-
-static const cat_column_t cols_constraints[] = {
-    COL("relation_id", TY_INT8),
-    COL("position", TY_INT4),
-    COL("name", TY_TEXT),
-    COL("type", TY_CHAR),
-    COL("keys", TY_INT2_ARRAY),
-    COL("definition", TY_TEXT),
-    COL("oid", TY_OID),
-    COL("index_oid", TY_OID),
 };
 
 static const cat_column_t cols_stat_ssl[] = {
@@ -170,17 +62,6 @@ static const pln_sysrel_t sysrels[] = {
     REL("pg_catalog", "pg_prepared_statements", PLN_PREPARED_STATEMENTS, cols_prepared_statements),
     REL("pg_catalog", "pg_settings", PLN_SETTINGS, cols_settings),
     REL("pg_catalog", "pg_stat_ssl", PLN_STAT_SSL, cols_stat_ssl),
-    REL("eddy_internal", "commands", PLN_INTERNAL_COMMANDS, cols_commands),
-    REL("eddy_internal", "workers", PLN_INTERNAL_WORKERS, cols_workers),
-    REL("eddy_internal", "worker_commands", PLN_INTERNAL_WORKER_COMMANDS, cols_worker_commands),
-    REL("eddy_internal", "dataflows", PLN_INTERNAL_DATAFLOWS, cols_dataflows),
-    REL("eddy_internal", "cluster", PLN_INTERNAL_CLUSTER, cols_cluster),
-    REL("eddy_internal", "dataflow_operators", PLN_INTERNAL_OPERATORS, cols_operators),
-    REL("eddy_internal", "arrangements", PLN_INTERNAL_ARRANGEMENTS, cols_arrangements),
-    REL("eddy_internal", "arrangement_sharing", PLN_INTERNAL_SHARING, cols_sharing),
-    REL("eddy_internal", "frontiers", PLN_INTERNAL_FRONTIERS, cols_frontiers),
-    REL("eddy_internal", "metrics", PLN_INTERNAL_METRICS, cols_metrics),
-    REL("eddy_catalog", "constraints", PLN_CATALOG_CONSTRAINTS, cols_constraints),
 };
 
 static bool path_lists(const cat_search_t *search, const char *schema)
@@ -239,15 +120,17 @@ bool pln__session_columns(const char *session, const cat_column_t **cols, uint32
             *ncols = sysrels[i].ncolumns;
             return true;
         }
-    static const char prefix[] = "eddy_catalog.";
-    if (strncmp(session, prefix, sizeof prefix - 1) != 0)
+    /* The built-in relations of eddy_catalog and eddy_internal are read as "schema.name". */
+    const char *dot = strchr(session, '.');
+    if (dot == NULL || (size_t)(dot - session) >= 64)
         return false;
-    const cat_builtin_t *bt;
-    for (size_t i = 0; (bt = cat_builtin_at(i)); i++)
-        if (strcmp(bt->name, session + sizeof prefix - 1) == 0) {
-            *cols = bt->columns;
-            *ncols = bt->ncolumns;
-            return true;
-        }
-    return false;
+    char schema[64];
+    memcpy(schema, session, (size_t)(dot - session));
+    schema[dot - session] = 0;
+    const cat_builtin_t *bt = cat_builtin_find(schema, dot + 1);
+    if (bt == NULL)
+        return false;
+    *cols = bt->columns;
+    *ncols = bt->ncolumns;
+    return true;
 }

@@ -199,6 +199,48 @@ expect describe_databases_plus -- -c '\l+ eddy' <<'WANT'
 
 [exit 0]
 WANT
+# eddy's own system relations are listed and described like PostgreSQL's (\dtS pg_catalog.*):
+# they are tables of eddy_internal and eddy_catalog in pg_class and pg_attribute.
+expect describe_eddy_internal -- -c '\dtS eddy_internal.*' <<'WANT'
+                  List of relations
+    Schema     |        Name         | Type  | Owner  
+---------------+---------------------+-------+--------
+ eddy_internal | arrangement_sharing | table | anyone
+ eddy_internal | arrangements        | table | anyone
+ eddy_internal | cluster             | table | anyone
+ eddy_internal | commands            | table | anyone
+ eddy_internal | dataflow_operators  | table | anyone
+ eddy_internal | dataflows           | table | anyone
+ eddy_internal | frontiers           | table | anyone
+ eddy_internal | metrics             | table | anyone
+ eddy_internal | worker_commands     | table | anyone
+ eddy_internal | workers             | table | anyone
+(10 rows)
+
+[exit 0]
+WANT
+expect describe_eddy_internal_relation -- -c '\d eddy_internal.frontiers' <<'WANT'
+             Table "eddy_internal.frontiers"
+    Column     |  Type   | Collation | Nullable | Default 
+---------------+---------+-----------+----------+---------
+ worker        | integer |           |          | 
+ epoch         | bigint  |           |          | 
+ frontier      | bigint  |           |          | 
+ catalog_index | bigint  |           |          | 
+
+[exit 0]
+WANT
+expect describe_eddy_internal_on_path -- -c 'SET search_path = eddy_internal' -c '\dt work*' <<'WANT'
+SET
+                List of relations
+    Schema     |      Name       | Type  | Owner  
+---------------+-----------------+-------+--------
+ eddy_internal | worker_commands | table | anyone
+ eddy_internal | workers         | table | anyone
+(2 rows)
+
+[exit 0]
+WANT
 # No extensions (PostgreSQL always has plpgsql).
 expect describe_extensions -- -c '\dx' <<'WANT'
      List of installed extensions

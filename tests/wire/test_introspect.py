@@ -167,5 +167,50 @@ def frontiers_move(t):
                 t.eq(len(set(ddl)), 1, at + "every worker is at the same step after the answer: %r" % ddl)
 
 
+ENGINE = {"dataflow_operators", "arrangements", "arrangement_sharing", "frontiers"}
+
+
+@case
+def system_relations_are_discoverable(t):
+    """Every relation of eddy_internal and eddy_catalog is found as PostgreSQL's system relations
+    are: information_schema.tables and SHOW TABLES list it, and information_schema.columns,
+    pg_attribute and the RowDescription of reading it agree on its columns and their types."""
+    with connect(PORTS[0]) as c:
+        typoid = dict((n, o) for o, n in q(c, "SELECT oid::text, typname FROM pg_type"))
+        for schema in ("eddy_internal", "eddy_catalog"):
+            listed = q(c, "SELECT table_name, table_type FROM information_schema.tables WHERE table_schema = '%s' "
+                          "ORDER BY 1" % schema)
+            names = [r[0] for r in listed]
+            t.ok(len(names) >= 9 and set(r[1] for r in listed) == {"BASE TABLE"},
+                 "%s: information_schema.tables lists its relations: %r" % (schema, listed))
+            if schema == "eddy_internal":
+                t.ok(ENGINE | {"workers", "dataflows", "commands", "metrics"} <= set(names),
+                     "eddy_internal: the engine's relations are listed: %r" % names)
+            else:
+                t.ok("constraints" in names, "eddy_catalog.constraints is listed")
+            t.eq([r[0] for r in q(c, "SHOW TABLES FROM %s" % schema)], names, schema + ": SHOW TABLES lists the same")
+            t.eq(q(c, "SELECT c.relname FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE "
+                      "n.nspname = '%s' AND c.relkind = 'r' ORDER BY 1" % schema), [[n] for n in names],
+                 schema + ": pg_class lists the same")
+            for rel in names:
+                got = c.q("SELECT * FROM %s.%s LIMIT 0" % (schema, rel))
+                desc = [m for m in got if m.t == "T"]
+                if not t.ok(desc and not errors(got), "%s.%s reads" % (schema, rel)):
+                    continue
+                cols = [(name, str(oid)) for name, _, _, oid, _, _, _ in desc[0].columns()]
+                info = [(n, typoid.get(u)) for n, u in q(c, "SELECT column_name, udt_name FROM "
+                                               "information_schema.columns WHERE table_schema = '%s' AND "
+                                               "table_name = '%s' ORDER BY ordinal_position" % (schema, rel))]
+                att = [tuple(r) for r in q(c, "SELECT attname, atttypid::text FROM pg_attribute WHERE attrelid = "
+                                              "'%s.%s'::regclass AND attnum > 0 ORDER BY attnum" % (schema, rel))]
+                t.eq(info, cols, "%s.%s: information_schema.columns as it reads" % (schema, rel))
+                t.eq(att, cols, "%s.%s: pg_attribute as it reads" % (schema, rel))
+        q(c, "SET search_path = eddy_internal")
+        t.eq(q(c, "SELECT count(*) FROM frontiers"), q(c, "SELECT count(*) FROM workers"),
+             "found unqualified where search_path lists eddy_internal")
+        got = c.q("INSERT INTO eddy_internal.frontiers VALUES (1, 1, 1, 1)")
+        t.eq([m.sqlstate() for m in errors(got)], ["42501"], "writing one is refused as PostgreSQL refuses pg_class")
+
+
 if __name__ == "__main__":
     main()
