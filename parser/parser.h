@@ -595,6 +595,7 @@ typedef struct sql_stmt sql_stmt_t;
 typedef struct sql_explain {
     sql_list_t *options;      /* sql_option_t *; ANALYZE / VERBOSE keywords become options too; NULL if none */
     bool plan_for;            /* EXPLAIN PLAN FOR (Materialize) */
+    bool physical;            /* EXPLAIN PHYSICAL PLAN FOR: the dataflow's operators and arrangements */
     sql_stmt_t *stmt;         /* SELECT / INSERT / UPDATE / DELETE / CREATE VIEW / CREATE INDEX / EXECUTE */
     sql_object_kind_t object; /* EXPLAIN VIEW v: SQL_OBJ_VIEW / MATERIALIZED_VIEW / INDEX with name set */
     sql_qname_t *name;        /* NULL when a statement is explained */

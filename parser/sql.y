@@ -705,6 +705,8 @@ explain_stmt(A) ::= EXPLAIN VERBOSE(V) explainable(E).
         { A = sql__explain(ctx, E, sql__list1(ctx, sql__option_legacy(ctx, &V, "verbose", NULL)), false); }
 explain_stmt(A) ::= EXPLAIN LP explain_option_list(L) RP explainable(E). { A = sql__explain(ctx, E, L, false); }
 explain_stmt(A) ::= EXPLAIN PLAN FOR explainable(E). { A = sql__explain(ctx, E, NULL, true); }
+/* Materialize's EXPLAIN PHYSICAL PLAN FOR: PHYSICAL is no keyword, so a word here must be it. */
+explain_stmt(A) ::= EXPLAIN IDENT(K) PLAN FOR explainable(E). { A = sql__explain_physical(ctx, &K, E); }
 
 %type analyze_word {sql_token_t}
 analyze_word(A) ::= ANALYZE(T).                  { A = T; }

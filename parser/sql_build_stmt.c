@@ -551,6 +551,15 @@ sql_stmt_t *sql__explain(sql_pctx_t *ctx, sql_explain_t *e, sql_list_t *options,
     return s;
 }
 
+sql_stmt_t *sql__explain_physical(sql_pctx_t *ctx, const sql_token_t *kw, sql_explain_t *e)
+{
+    if (kw->quoted || strcmp(kw->str, "physical") != 0)
+        sql__syntax_error(ctx, kw, 1);
+    sql_stmt_t *s = sql__explain(ctx, e, NULL, true);
+    e->physical = true;
+    return s;
+}
+
 /* ====================================== PREPARE / EXECUTE / DEALLOCATE */
 
 sql_stmt_t *sql__prepare(sql_pctx_t *ctx, const sql_token_t *name, sql_list_t *types, sql_stmt_t *stmt)

@@ -495,7 +495,9 @@ static void dp_explain(const sql_explain_t *e, cm_buf_t *out)
         dp_options(e->options, false, out);
         cm_buf_put_u8(out, ' ');
     }
-    if (e->plan_for)
+    if (e->physical)
+        cm_buf_put_str(out, "PHYSICAL PLAN FOR ");
+    else if (e->plan_for)
         cm_buf_put_str(out, "PLAN FOR ");
     if (e->stmt) {
         sql_deparse_stmt(e->stmt, out);

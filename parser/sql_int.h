@@ -265,6 +265,8 @@ sql_stmt_t *sql__show(sql_pctx_t *ctx, sql_stmt_kind_t kind, int object, sql_qna
                       sql_show_t *filter);
 sql_explain_t *sql__explainable(sql_pctx_t *ctx, sql_stmt_t *stmt, int object, sql_qname_t *name);
 sql_stmt_t *sql__explain(sql_pctx_t *ctx, sql_explain_t *e, sql_list_t *options, bool plan_for);
+/* EXPLAIN <kw> PLAN FOR e: kw must be the word physical (else a syntax error at it). */
+sql_stmt_t *sql__explain_physical(sql_pctx_t *ctx, const sql_token_t *kw, sql_explain_t *e);
 sql_stmt_t *sql__prepare(sql_pctx_t *ctx, const sql_token_t *name, sql_list_t *types, sql_stmt_t *stmt);
 sql_stmt_t *sql__execute(sql_pctx_t *ctx, const sql_token_t *name, sql_list_t *args);
 sql_stmt_t *sql__deallocate(sql_pctx_t *ctx, const sql_token_t *name);

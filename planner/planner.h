@@ -289,6 +289,27 @@ typedef bool (*pln_runner_fn)(const plan_t *p, const char *sql, const ty_datum_t
                               pln_row_cb cb, void *arg);
 void pln_set_runner(pln_runner_fn run);
 
+/*
+ * EXPLAIN PHYSICAL PLAN asks the dataflow engine which operators it would
+ * build for a plan and which arrangements they would keep; the planner may
+ * not include dataflow/, so the server installs an adapter over
+ * df_plan_operators here (srv_physical_operators, server.h). Operators come
+ * in build order (inputs first, the last one writes the result). Without an
+ * adapter EXPLAIN PHYSICAL PLAN of a dataflow is refused.
+ */
+#define PLN_PHYSICAL_ARRANGED_MAX 4
+typedef struct pln_physical_op {
+    int id;
+    const char *kind, *detail;    /* "Reduce", "recomputing group_by=1 aggregates=2"; detail may be NULL */
+    uint64_t reads;               /* a Get: the catalog item whose arrangement it reads; else 0 */
+    int inputs[2], ninputs;
+    const char *arranged[PLN_PHYSICAL_ARRANGED_MAX];   /* the arrangements it keeps ("join left", ...) */
+    int narranged;
+} pln_physical_op_t;
+typedef bool (*pln_physical_fn)(const plan_t *p, cm_arena_t *arena, pln_physical_op_t **ops, int *nops,
+                                cm_err_t *err);
+void pln_set_physical(pln_physical_fn fn);
+
 /* A password in CREATE / ALTER ROLE becomes a SCRAM-SHA-256 verifier through
  * this hasher, which the server installs (malloc'd result; NULL on failure). */
 typedef char *(*pln_password_hasher_fn)(const char *password);

@@ -4,9 +4,10 @@
  * definition) is bound, optimized and folded exactly as it would be to
  * run, and the plan printer (plan/plan_explain.c) writes its plan, one row
  * per line in a single text column named "Optimized Plan", as Materialize
- * names it. Reading tables, sources and views answers 0A000 until the
- * dataflow engine exists; explaining them does not, since EXPLAIN shows
- * what would run. The result is bound as a query over constant rows, so
+ * names it; EXPLAIN PHYSICAL PLAN FOR prints what the workers build
+ * instead (pln_explain_physical.c), in a column "Physical Plan". A query
+ * the engine cannot run yet (reading a source) is still explained, since
+ * EXPLAIN shows what would run. The result is bound as a query over constant rows, so
  * Describe, portals and row limits work as for any query.
  */
 #include "planner/pln_internal.h"
@@ -14,6 +15,7 @@
 #include <string.h>
 
 #define EXPLAIN_COLUMN "Optimized Plan"
+#define EXPLAIN_PHYSICAL_COLUMN "Physical Plan"
 
 const char *pln__item_qualified(cm_arena_t *arena, const cat_item_t *it)
 {
@@ -85,9 +87,18 @@ bool pln__bind_explain(pln_binder_t *b, const sql_stmt_t *s, pln_stmt_t *st)
     }
     plan_t *p;
     const char *header = "Explained Query:";
+    /* EXPLAIN PHYSICAL PLAN FOR CREATE [MATERIALIZED] VIEW: the view's query, planned as CREATE would. */
+    const sql_create_view_t *cv = ex->physical && ex->stmt && ex->stmt->kind == SQL_STMT_CREATE_VIEW
+                                      ? ex->stmt->create_view
+                                      : NULL;
+    bool dataflow = ex->physical && (cv ? cv->materialized : ex->object == SQL_OBJ_MATERIALIZED_VIEW);
     if (ex->name) {
         if (!bind_view(b, ex, &p, &header))
             return false;
+    } else if (cv) {
+        if (!bind_plan(b, cv->query, &p) || (cv->materialized && !plan_maintainable(p, b->err)))
+            return false;
+        header = pln__physical_header(b, cv->name);
     } else if (ex->stmt->kind != SQL_STMT_SELECT) {
         return pln__error(b, -1, CM_ERRCODE_FEATURE_NOT_SUPPORTED, "EXPLAIN of %s is not supported yet",
                           sql_stmt_name(ex->stmt));
@@ -96,7 +107,13 @@ bool pln__bind_explain(pln_binder_t *b, const sql_stmt_t *s, pln_stmt_t *st)
     }
     /* Constants print as the statement's context prints them: its settings, regclass names from its catalog. */
     const char **lines;
-    int n = plan_explain_lines(p, header, &b->ctx, b->arena, &lines);
+    int n;
+    if (ex->physical) {
+        if (!pln__physical_lines(b, p, header, dataflow, &lines, &n))
+            return false;
+    } else {
+        n = plan_explain_lines(p, header, &b->ctx, b->arena, &lines);
+    }
 
     /* The answer: one text row per line, run like any query over constant rows. */
     plan_rel_t *v = pln__rel_new(b, PLAN_REL_VALUES, NULL, 1);
@@ -118,6 +135,6 @@ bool pln__bind_explain(pln_binder_t *b, const sql_stmt_t *s, pln_stmt_t *st)
     st->tag = "EXPLAIN";   /* PostgreSQL's CommandComplete for EXPLAIN, whatever the row count */
     st->ncols = 1;
     st->cols = cm_arena_zalloc(b->arena, sizeof(plan_column_t));
-    st->cols[0] = (plan_column_t){EXPLAIN_COLUMN, TY_TEXT, -1};
+    st->cols[0] = (plan_column_t){ex->physical ? EXPLAIN_PHYSICAL_COLUMN : EXPLAIN_COLUMN, TY_TEXT, -1};
     return true;
 }

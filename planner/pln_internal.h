@@ -261,6 +261,12 @@ bool pln__bind_show(pln_binder_t *b, const sql_stmt_t *s, pln_stmt_t *st);
 
 /* pln_explain.c: EXPLAIN [PLAN FOR] query | VIEW v | MATERIALIZED VIEW v as rows of plan text. */
 bool pln__bind_explain(pln_binder_t *b, const sql_stmt_t *s, pln_stmt_t *st);
+/* pln_explain_physical.c: EXPLAIN PHYSICAL PLAN's lines for plan p; dataflow: what a materialized
+ * view of it builds on the workers, else what a query of it reads from them (a Peek). */
+bool pln__physical_lines(pln_binder_t *b, const plan_t *p, const char *header, bool dataflow, const char ***lines,
+                         int *n);
+/* "name:" for a view named as written. */
+const char *pln__physical_header(pln_binder_t *b, const sql_qname_t *name);
 /* database.schema.name, each part quoted where needed (EXPLAIN's Get). */
 const char *pln__item_qualified(cm_arena_t *arena, const cat_item_t *it);
 

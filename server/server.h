@@ -90,4 +90,11 @@ const char *srv_options_origin(int index);
 /* --hash-password: reads one password line from in, prints a SCRAM verifier to out. */
 int srv_hash_password(FILE *in, FILE *out);
 
+/* EXPLAIN PHYSICAL PLAN's view of the dataflow engine (planner.h's pln_physical_fn over
+ * df_plan_operators, srv_internal_engine.c); the server installs it at start, tests may too. */
+struct plan;
+struct pln_physical_op;
+bool srv_physical_operators(const struct plan *p, cm_arena_t *arena, struct pln_physical_op **ops, int *nops,
+                            cm_err_t *err);
+
 #endif

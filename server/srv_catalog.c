@@ -96,6 +96,7 @@ bool srv_catalog_start(srv_server_t *srv, cm_err_t *err)
 {
     cat_set_quote_ident(sql_deparse_ident);
     pln_set_runner(ex_run);   /* CREATE TABLE AS runs its constant query (planner.h) */
+    pln_set_physical(srv_physical_operators);   /* EXPLAIN PHYSICAL PLAN asks the engine */
     srv_roles_install();
     if (srv->cfg.zookeeper != NULL)
         return srv_zk_boot(srv, err);

@@ -224,3 +224,42 @@ bool srv_engine_rows(df_workers_t *ws, const char *relation, int ncols, cm_arena
     *nrows = e.nrows;
     return true;
 }
+
+/* ------------------------------------------------------------ EXPLAIN PHYSICAL PLAN */
+
+typedef struct phys {
+    cm_arena_t *arena;
+    pln_physical_op_t *ops;
+    int n, cap;
+} phys_t;
+
+static void phys_op_cb(void *arg, const df_dataflow_t *d, const df_operator_info_t *op)
+{
+    phys_t *p = arg;
+    p->ops = eng_grow(p->arena, p->ops, p->n, &p->cap, sizeof *p->ops);
+    pln_physical_op_t *o = &p->ops[p->n++];
+    *o = (pln_physical_op_t){.id = op->id, .kind = op->kind,
+                             .detail = op->detail ? cm_arena_strdup(p->arena, op->detail) : NULL,
+                             .reads = op->reads, .ninputs = op->ninputs};
+    memcpy(o->inputs, op->inputs, sizeof o->inputs);
+}
+
+static void phys_arr_cb(void *arg, const df_dataflow_t *d, const df_arrangement_info_t *a)
+{
+    phys_t *p = arg;
+    if (a->operator_id < 1 || a->operator_id > p->n)
+        return;   /* the result: every view has one */
+    pln_physical_op_t *o = &p->ops[a->operator_id - 1];
+    if (o->narranged < PLN_PHYSICAL_ARRANGED_MAX)
+        o->arranged[o->narranged++] = cm_arena_strdup(p->arena, a->name);
+}
+
+bool srv_physical_operators(const plan_t *p, cm_arena_t *arena, pln_physical_op_t **ops, int *nops, cm_err_t *err)
+{
+    phys_t ph = {.arena = arena};
+    if (!df_plan_operators(p, phys_op_cb, phys_arr_cb, &ph, err))
+        return false;
+    *ops = ph.ops;
+    *nops = ph.n;
+    return true;
+}

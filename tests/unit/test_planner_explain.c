@@ -9,7 +9,9 @@
  * into the snapshot), so a file creates its tables and views first. A
  * result is the command tag for DDL, the rows of a query one per line
  * (columns joined by " | "), or "ERROR <sqlstate> <position> <message>".
- * Every EXPLAIN must also describe one text column named "Optimized Plan".
+ * Every EXPLAIN must also describe one text column named "Optimized Plan"
+ * ("Physical Plan" for EXPLAIN PHYSICAL PLAN, whose operators come from the
+ * dataflow engine through the server's adapter, as in the server).
  *
  * With --print FILE the program prints FILE with the actual results
  * instead, which is how new cases are drafted (then read line by line
@@ -17,6 +19,7 @@
  */
 #include "exec/exec.h"
 #include "planner/planner.h"
+#include "server/server.h"
 #include "tests/unit/test_catalog_helpers.h"
 
 #include "tests/unit/test_files.h"
@@ -59,9 +62,9 @@ static char *render(tc_t *t, const char *sql)
             cm_buf_printf(&out, "%s\n", st->tag);
         }
     } else if (ok && st->kind == PLN_QUERY) {
-        if (is_explain(sql) &&
-            (st->ncols != 1 || strcmp(st->cols[0].name, "Optimized Plan") != 0 || st->cols[0].type != TY_TEXT))
-            cm_buf_put_str(&out, "(not one text column named \"Optimized Plan\")\n");
+        const char *col = strcasestr(sql, "physical plan") ? "Physical Plan" : "Optimized Plan";
+        if (is_explain(sql) && (st->ncols != 1 || strcmp(st->cols[0].name, col) != 0 || st->cols[0].type != TY_TEXT))
+            cm_buf_printf(&out, "(not one text column named \"%s\")\n", col);
         ty_ctx_t ctx = {.arena = &arena, .settings = &settings, .err = &err};
         tr_rows_t c = {.out = &out, .ctx = &ctx, .st = st};
         ok = ex_run(st->query, sql, NULL, &ctx, tr_row_line, &c);
@@ -135,6 +138,7 @@ static void run_file(const char *dir, const char *name, bool print)
 
 int main(int argc, char **argv)
 {
+    pln_set_physical(srv_physical_operators);
     tf_golden_rc_t rc = tf_golden_main(argc, argv, "tests/explain", "explain", run_file);
     if (rc != TF_RAN)
         return rc == TF_PRINTED ? 0 : 1;
