@@ -112,6 +112,12 @@ static const cat_column_t cols_metrics[] = {
     COLN("value", TY_FLOAT8),
 };
 
+/* The sessions each role has open on this process (CONNECTION LIMIT's count). */
+static const cat_column_t cols_role_sessions[] = {
+    COLN("role_id", TY_INT8),
+    COLN("sessions", TY_INT8),
+};
+
 static const cat_column_t cols_constraints[] = {
     COLN("relation_id", TY_INT8),
     COLN("position", TY_INT4),
@@ -138,6 +144,7 @@ const cat_builtin_t cat__session_builtins[] = {
     REL("eddy_internal", "arrangements", cols_arrangements),
     REL("eddy_internal", "arrangement_sharing", cols_sharing),
     REL("eddy_internal", "frontiers", cols_frontiers),
+    REL("eddy_internal", "role_sessions", cols_role_sessions),
 };
 
 const size_t cat__nsession_builtins = CM_ARRAY_LEN(cat__session_builtins);

@@ -167,6 +167,7 @@ enum {
     OBJ_CONN_LIMIT = 11,
     OBJ_PASSWORD = 12,
     OBJ_VALID_UNTIL = 13,
+    OBJ_ROLE_SETTING = 14,
 };
 enum {
     COL_NAME = 1,
@@ -192,6 +193,8 @@ void cat__object_write(cat__wr_t *w, const cat_object_t *o)
             cat__wr_uint(w, OBJ_VALID_UNTIL, (uint64_t)o->valid_until);
         for (uint32_t i = 0; i < o->ndeps; i++)
             cat__wr_uint(w, OBJ_DEP, o->deps[i]);
+        for (uint32_t i = 0; i < o->nsettings; i++)
+            cat__wr_str(w, OBJ_ROLE_SETTING, o->settings[i]);
         return;
     }
     if (o->cls != CAT_CLASS_ITEM)
@@ -279,9 +282,11 @@ static bool cat__count_tags(const cat__rd_t *rd0, uint16_t tag, uint32_t *n, cm_
 bool cat__object_read(cat__rd_t *rd, cm_arena_t *a, cat_object_t *o, int depth, cm_err_t *err)
 {
     memset(o, 0, sizeof(*o));
-    uint32_t ncols, ndeps;
-    if (!cat__count_tags(rd, OBJ_COLUMN, &ncols, err) || !cat__count_tags(rd, OBJ_DEP, &ndeps, err))
+    uint32_t ncols, ndeps, nsettings;
+    if (!cat__count_tags(rd, OBJ_COLUMN, &ncols, err) || !cat__count_tags(rd, OBJ_DEP, &ndeps, err) ||
+        !cat__count_tags(rd, OBJ_ROLE_SETTING, &nsettings, err))
         return false;
+    o->settings = nsettings ? cm_arena_alloc(a, nsettings * sizeof(const char *)) : NULL;
     if (ncols > CAT__COLUMNS_MAX)
         return cat__corrupt(err, "too many columns");
     o->columns = ncols ? cm_arena_zalloc(a, ncols * sizeof(cat_column_t)) : NULL;
@@ -323,6 +328,14 @@ bool cat__object_read(cat__rd_t *rd, cm_arena_t *a, cat_object_t *o, int depth, 
                 return false;
             o->valid_until = (int64_t)v;
             o->has_valid_until = true;
+            break;
+        case OBJ_ROLE_SETTING:
+            CM_ASSERT(o->nsettings < nsettings);
+            if (!cat__field_str(&f, a, &o->settings[o->nsettings], err))
+                return false;
+            if (strchr(o->settings[o->nsettings], '=') == NULL)
+                return cat__corrupt(err, "role setting without '='");
+            o->nsettings++;
             break;
         case OBJ_ID:
             if (!cat__field_uint(&f, &o->id, err))

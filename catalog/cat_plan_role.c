@@ -56,6 +56,10 @@ static void role_obj(cat_change_t *out, const cat_role_def_t *def, cat_object_t 
     o->deps = def->nmember_of ? cm_arena_alloc(a, def->nmember_of * sizeof(cat_id_t)) : NULL;
     if (def->nmember_of)
         memcpy(o->deps, def->member_of, def->nmember_of * sizeof(cat_id_t));
+    o->nsettings = def->nsettings;
+    o->settings = def->nsettings ? cm_arena_alloc(a, def->nsettings * sizeof(char *)) : NULL;
+    for (uint32_t i = 0; i < def->nsettings; i++)
+        o->settings[i] = cm_arena_strdup(a, def->settings[i]);
 }
 
 /* The definition a role has now, or as this change already redefines it. */
@@ -66,10 +70,12 @@ static cat_role_def_t def_of(cat_change_t *out, const cat_role_t *r)
         return (cat_role_def_t){.name = op->obj.name, .flags = op->obj.role_flags, .conn_limit = op->obj.conn_limit,
                                 .password = op->obj.password, .has_valid_until = op->obj.has_valid_until,
                                 .valid_until = op->obj.valid_until, .member_of = op->obj.deps,
-                                .nmember_of = op->obj.ndeps};
+                                .nmember_of = op->obj.ndeps, .settings = (const char *const *)op->obj.settings,
+                                .nsettings = op->obj.nsettings};
     return (cat_role_def_t){.name = r->name, .flags = r->flags, .conn_limit = r->conn_limit, .password = r->password,
                             .has_valid_until = r->has_valid_until, .valid_until = r->valid_until,
-                            .member_of = r->member_of, .nmember_of = r->nmember_of};
+                            .member_of = r->member_of, .nmember_of = r->nmember_of, .settings = r->settings,
+                            .nsettings = r->nsettings};
 }
 
 static void redefine(cat_change_t *out, const cat_role_t *r, const cat_role_def_t *def)
@@ -158,6 +164,46 @@ bool cat_plan_alter_role(const cat_snap_t *s, const cat_role_t *actor, const cat
         now.has_valid_until = def->has_valid_until;
         now.valid_until = def->valid_until;
     }
+    redefine(out, role, &now);
+    return true;
+}
+
+/* True if setting "name=value" is for `name` (GUC names compare case-insensitively). */
+static bool setting_is(const char *setting, const char *name)
+{
+    size_t n = strlen(name);
+    return cm_strncasecmp(setting, name, n) == 0 && setting[n] == '=';
+}
+
+bool cat_plan_alter_role_setting(const cat_snap_t *s, const cat_role_t *actor, const cat_role_t *role,
+                                 const char *name, const char *value, cat_change_t *out, cm_err_t *err)
+{
+    cat__change_base(out, s);
+    /* AlterRoleSet: a superuser's settings are a superuser's business; else CREATEROLE or one's own. */
+    if (role->flags & CAT_ROLE_SUPERUSER) {
+        if (!is_super(actor))
+            return denied(err, "must be superuser to alter superusers");
+    } else if (!has_createrole(actor) && actor->id != role->id) {
+        return denied(err, "permission denied");
+    }
+    cat_role_def_t now = def_of(out, role);
+    const char **v = cm_arena_alloc(&out->arena, (now.nsettings + 1) * sizeof(char *));
+    uint32_t n = 0;
+    bool replaced = false;
+    for (uint32_t i = 0; i < now.nsettings; i++) {
+        if (name == NULL)
+            continue;
+        if (!setting_is(now.settings[i], name)) {
+            v[n++] = now.settings[i];
+        } else if (value != NULL) {
+            v[n++] = cm_arena_printf(&out->arena, "%s=%s", name, value);
+            replaced = true;
+        }
+    }
+    if (name != NULL && value != NULL && !replaced)
+        v[n++] = cm_arena_printf(&out->arena, "%s=%s", name, value);
+    now.settings = v;
+    now.nsettings = n;
     redefine(out, role, &now);
     return true;
 }

@@ -320,6 +320,11 @@ static void cat__role_set(cat__role_t *r, const cat_object_t *o)
         memcpy(m, o->deps, o->ndeps * sizeof(cat_id_t));
     r->pub.member_of = m;
     r->pub.nmember_of = o->ndeps;
+    const char **st = o->nsettings ? cm_arena_alloc(a, o->nsettings * sizeof(char *)) : NULL;
+    for (uint32_t i = 0; i < o->nsettings; i++)
+        st[i] = cm_arena_strdup(a, o->settings[i]);
+    r->pub.settings = st;
+    r->pub.nsettings = o->nsettings;
 }
 
 bool cat__snap_can_insert(const cat_snap_t *s, const cat_object_t *o, cm_err_t *err)
@@ -870,6 +875,8 @@ void cat_snap_dump(const cat_snap_t *s, cm_buf_t *out)
             cm_buf_printf(out, " valid until %lld", (long long)r->valid_until);
         for (uint32_t m = 0; m < r->nmember_of; m++)
             cm_buf_printf(out, " member of %llu", (unsigned long long)r->member_of[m]);
+        for (uint32_t k = 0; k < r->nsettings; k++)
+            cm_buf_printf(out, " set %s", r->settings[k]);
         cm_buf_printf(out, "\n");
     }
     for (size_t i = 0; i < s->dbs.n; i++) {

@@ -37,7 +37,8 @@ static void obj_of_role(const cat_role_t *r, cat_object_t *o)
     *o = (cat_object_t){.cls = CAT_CLASS_ROLE, .id = r->id, .oid = r->oid, .name = r->name,
                         .role_flags = r->flags, .conn_limit = r->conn_limit, .password = r->password,
                         .has_valid_until = r->has_valid_until, .valid_until = r->valid_until,
-                        .deps = (cat_id_t *)r->member_of, .ndeps = r->nmember_of};
+                        .deps = (cat_id_t *)r->member_of, .ndeps = r->nmember_of,
+                        .settings = (const char **)r->settings, .nsettings = r->nsettings};
 }
 
 static void obj_of_db(const cat_database_t *d, cat_object_t *o)

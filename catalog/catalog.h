@@ -506,6 +506,8 @@ typedef struct cat_role {
     int64_t valid_until;         /* a timestamptz datum (microseconds since 2000-01-01 UTC) */
     const cat_id_t *member_of;
     uint32_t nmember_of;
+    const char *const *settings; /* ALTER ROLE SET: "name=value" as written (pg_db_role_setting) */
+    uint32_t nsettings;
 } cat_role_t;
 
 /* True for built-in objects (IDs from CAT_ID_SYSTEM). */
@@ -688,6 +690,8 @@ typedef struct cat_role_def {
     int64_t valid_until;
     const cat_id_t *member_of;   /* copied */
     uint32_t nmember_of;
+    const char *const *settings; /* copied: "name=value" */
+    uint32_t nsettings;
 } cat_role_def_t;
 
 /* Which attributes an ALTER ROLE gives (the others are kept). */
@@ -700,6 +704,13 @@ bool cat_plan_create_role(const cat_snap_t *s, const cat_role_t *actor, const ca
 /* set: the CAT_ROLE_* flags named (their values in def->flags) and CAT_ROLE_SET_*. */
 bool cat_plan_alter_role(const cat_snap_t *s, const cat_role_t *actor, const cat_role_t *role, uint32_t set,
                          const cat_role_def_t *def, cat_change_t *out, cm_err_t *err);
+/*
+ * ALTER ROLE r SET name = value (value NULL: RESET name; name NULL: RESET
+ * ALL), with AlterRoleSet's privilege rules. The value, already checked by
+ * the caller, is kept as written, replacing an earlier one in place.
+ */
+bool cat_plan_alter_role_setting(const cat_snap_t *s, const cat_role_t *actor, const cat_role_t *role,
+                                 const char *name, const char *value, cat_change_t *out, cm_err_t *err);
 /* session: the session user's role (NULL as for actor). */
 bool cat_plan_drop_roles(const cat_snap_t *s, const cat_role_t *actor, const cat_role_t *session,
                          const char *const *names, size_t n, bool if_exists, cat_change_t *out, cm_err_t *err);
@@ -786,6 +797,8 @@ typedef struct cat_object {
     const char *password;
     bool has_valid_until;
     int64_t valid_until;
+    const char **settings;
+    uint32_t nsettings;
 } cat_object_t;
 
 typedef struct cat_op {

@@ -612,7 +612,8 @@ typedef struct sql_prepare {
 /*
  * CREATE ROLE / USER name [WITH] options; ALTER ROLE / USER name [WITH]
  * options; DROP ROLE / USER [IF EXISTS] names; GRANT roles TO members;
- * REVOKE roles FROM members. Options set `set` bits (the sql_role_attr
+ * REVOKE roles FROM members; ALTER ROLE / USER name SET var {TO|=} value |
+ * RESET var | RESET ALL (`setting`). Options set `set` bits (the sql_role_attr
  * flags named) with their values in `flags`; PASSWORD NULL leaves
  * password NULL with SQL_ROLE_PASSWORD set.
  */
@@ -641,6 +642,7 @@ typedef struct sql_role {
     sql_list_t *names;        /* DROP: const char *; GRANT / REVOKE: the roles granted */
     sql_list_t *members;      /* GRANT / REVOKE: const char * */
     bool if_exists;
+    struct sql_stmt *setting; /* ALTER ROLE name SET ... / RESET ...: that SET or RESET */
 } sql_role_t;
 
 /* ----------------------------------------------------------- statements */

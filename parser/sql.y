@@ -478,6 +478,14 @@ role_stmt(A) ::= ALTER IDENT(K) colid(N) opt_with role_elems(E).
         { A = sql__role(ctx, SQL_STMT_ALTER_ROLE, &K, &N, E, false); }
 role_stmt(A) ::= ALTER USER colid(N) opt_with role_elems(E).
         { A = sql__role(ctx, SQL_STMT_ALTER_ROLE, NULL, &N, E, true); }
+role_stmt(A) ::= ALTER IDENT(K) colid(N) SET set_rest_more(S).
+        { A = sql__role_setting(ctx, &K, &N, S, false); }
+role_stmt(A) ::= ALTER USER colid(N) SET set_rest_more(S).
+        { A = sql__role_setting(ctx, NULL, &N, S, true); }
+role_stmt(A) ::= ALTER IDENT(K) colid(N) reset_stmt(S).
+        { A = sql__role_setting(ctx, &K, &N, S, false); }
+role_stmt(A) ::= ALTER USER colid(N) reset_stmt(S).
+        { A = sql__role_setting(ctx, NULL, &N, S, true); }
 role_stmt(A) ::= DROP IDENT(K) role_list(L).     { A = sql__drop_role(ctx, &K, L, false); }
 role_stmt(A) ::= DROP IDENT(K) IF_P EXISTS role_list(L). { A = sql__drop_role(ctx, &K, L, true); }
 role_stmt(A) ::= DROP USER role_list(L).         { A = sql__drop_role(ctx, NULL, L, false); }

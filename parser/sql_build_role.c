@@ -123,6 +123,14 @@ sql_stmt_t *sql__role(sql_pctx_t *ctx, sql_stmt_kind_t kind, const sql_token_t *
     return s;
 }
 
+sql_stmt_t *sql__role_setting(sql_pctx_t *ctx, const sql_token_t *kw, const sql_token_t *name, sql_stmt_t *setting,
+                              bool is_user)
+{
+    sql_stmt_t *s = sql__role(ctx, SQL_STMT_ALTER_ROLE, kw, name, NULL, is_user);
+    s->role->setting = setting;
+    return s;
+}
+
 sql_stmt_t *sql__set_role(sql_pctx_t *ctx, const sql_token_t *kw, sql_expr_t *value)
 {
     if (kw->quoted || strcmp(kw->str, "role") != 0) {

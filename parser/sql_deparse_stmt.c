@@ -651,6 +651,11 @@ static void dp_role(sql_stmt_kind_t kind, const sql_role_t *r, cm_buf_t *out)
     }
     cm_buf_printf(out, "%s %s ", kind == SQL_STMT_CREATE_ROLE ? "CREATE" : "ALTER", noun);
     sql_deparse_ident(r->name, out);
+    if (r->setting) {
+        cm_buf_put_u8(out, ' ');
+        sql_deparse_stmt(r->setting, out);
+        return;
+    }
     for (size_t i = 0; i < CM_ARRAY_LEN(words); i++)
         if (r->set & words[i].attr)
             cm_buf_printf(out, " %s", (r->flags & words[i].attr) ? words[i].yes : words[i].no);

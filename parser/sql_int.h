@@ -223,6 +223,8 @@ sql_stmt_t *sql__role(sql_pctx_t *ctx, sql_stmt_kind_t kind, const sql_token_t *
                       sql_list_t *elems, bool is_user);
 /* SET ROLE x: any other word in ROLE's place is a syntax error at the value, as PostgreSQL's. */
 sql_stmt_t *sql__set_role(sql_pctx_t *ctx, const sql_token_t *kw, sql_expr_t *value);
+sql_stmt_t *sql__role_setting(sql_pctx_t *ctx, const sql_token_t *kw, const sql_token_t *name, sql_stmt_t *setting,
+                              bool is_user);
 sql_stmt_t *sql__drop_role(sql_pctx_t *ctx, const sql_token_t *kw, sql_list_t *names, bool if_exists);
 /* GRANT or REVOKE roles TO / FROM members; with: WITH's first word (ADMIN OPTION, refused). */
 sql_stmt_t *sql__grant_role(sql_pctx_t *ctx, bool revoke, sql_list_t *roles, sql_list_t *members,

@@ -273,6 +273,8 @@ bool pln_constraint_rows(const cat_snap_t *s, int ncols, cm_arena_t *arena, ty_d
 #define PLN_INTERNAL_ARRANGEMENTS "eddy_internal.arrangements"
 #define PLN_INTERNAL_SHARING "eddy_internal.arrangement_sharing"
 #define PLN_INTERNAL_FRONTIERS "eddy_internal.frontiers"
+/* Sessions per catalog role, as CONNECTION LIMIT counts them: role_id int8, sessions int8. */
+#define PLN_INTERNAL_ROLE_SESSIONS "eddy_internal.role_sessions"
 /* The figures /metrics shows (server/srv_metrics.c): name text, labels text (Prometheus'
  * k="v",... syntax; '' for none), value float8. */
 #define PLN_INTERNAL_METRICS "eddy_internal.metrics"
@@ -314,6 +316,11 @@ void pln_set_physical(pln_physical_fn fn);
  * this hasher, which the server installs (malloc'd result; NULL on failure). */
 typedef char *(*pln_password_hasher_fn)(const char *password);
 void pln_set_password_hasher(pln_password_hasher_fn fn);
+/* ALTER ROLE r SET name = value checks the parameter and value (value NULL:
+ * RESET) through this checker, which the server installs from its settings
+ * table; it gives the parameter's canonical spelling in *name. */
+typedef bool (*pln_setting_check_fn)(const char **name, const char *value, cm_err_t *err);
+void pln_set_setting_checker(pln_setting_check_fn fn);
 
 /*
  * A PLN_QUERY statement over a plan decoded from bytes (plan_decode), for a

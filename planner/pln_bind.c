@@ -142,7 +142,7 @@ static const char *lower_dup(pln_binder_t *b, const char *s)
 }
 
 /* SET's value as text: list items joined with ", ", as PostgreSQL flattens them. */
-static const char *set_value(pln_binder_t *b, const sql_list_t *values)
+const char *pln__set_value(pln_binder_t *b, const sql_list_t *values)
 {
     cm_buf_t v;
     cm_buf_init(&v, 0);
@@ -172,7 +172,7 @@ static bool bind_command(pln_binder_t *b, const sql_stmt_t *s, pln_stmt_t *st)
         st->kind = PLN_SET;
         st->tag = "SET";
         st->var_name = lower_dup(b, s->var_name);
-        st->var_value = s->set_default ? NULL : set_value(b, s->var_values);
+        st->var_value = s->set_default ? NULL : pln__set_value(b, s->var_values);
         st->set_local = s->set_local;
         return true;
     case SQL_STMT_SET_TRANSACTION:

@@ -567,6 +567,8 @@ ty_expr_t *pln__bind_row_in(pln_binder_t *b, const sql_expr_t *e);        /* (a,
 
 /* Role statements (pln_role.c). */
 bool pln__is_role_stmt(const sql_stmt_t *s);
+/* SET's value as text: list items joined with ", ", as PostgreSQL flattens them. */
+const char *pln__set_value(pln_binder_t *b, const sql_list_t *values);
 bool pln__plan_role(pln_binder_t *b, const sql_stmt_t *s, cat_change_t *out);
 
 #endif

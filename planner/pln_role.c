@@ -12,10 +12,37 @@
 #include <string.h>
 
 static pln_password_hasher_fn pln__hasher;
+static pln_setting_check_fn pln__setting_check;
 
 void pln_set_password_hasher(pln_password_hasher_fn fn)
 {
     pln__hasher = fn;
+}
+
+void pln_set_setting_checker(pln_setting_check_fn fn)
+{
+    pln__setting_check = fn;
+}
+
+/* ALTER ROLE r SET name {TO|=} value | DEFAULT, RESET name, RESET ALL. */
+static bool plan_role_setting(pln_binder_t *b, const cat_role_t *actor, const cat_role_t *role,
+                              const sql_stmt_t *set, cat_change_t *out)
+{
+    const char *name = NULL, *value = NULL;
+    if (set->kind == SQL_STMT_SET) {
+        name = set->var_name;
+        value = set->set_default ? NULL : pln__set_value(b, set->var_values);
+    } else {
+        name = set->var_name;   /* NULL: RESET ALL */
+    }
+    if (name) {
+        char *lower = cm_arena_strdup(b->arena, name);
+        cm_str_lower(lower);
+        name = lower;
+        if (pln__setting_check && !pln__setting_check(&name, value, b->err))
+            return false;
+    }
+    return cat_plan_alter_role_setting(b->cat->snap, actor, role, name, value, out, b->err);
 }
 
 bool pln__is_role_stmt(const sql_stmt_t *s)
@@ -100,6 +127,8 @@ bool pln__plan_role(pln_binder_t *b, const sql_stmt_t *s, cat_change_t *out)
         const cat_role_t *role = cat_snap_role(snap, r->name);
         if (!role)
             return cm_err_set(b->err, "42704", "role \"%s\" does not exist", r->name);
+        if (r->setting)
+            return plan_role_setting(b, actor, role, r->setting, out);
         if (!role_def(b, r, &def))
             return false;
         return cat_plan_alter_role(snap, actor, role, r->set, &def, out, b->err);

@@ -33,6 +33,9 @@ static void usage(FILE *f)
             "  --io-threads N              network event loops (default: online CPUs)\n"
             "  --max-connections N         clients beyond N get 53300 (default 4096)\n"
             "  --auth-timeout-ms N         time allowed for startup and authentication (default 60000)\n"
+            "  --auth-fail-delay-ms N      after a failed authentication, the next attempt from that address\n"
+            "                              waits N ms, doubling with each failure; a success resets it (default 0: off)\n"
+            "  --auth-fail-delay-max-ms N  the longest such wait (default 10000)\n"
             "\n"
             "Authentication and TLS:\n"
             "  --auth trust|password|scram|cert  client authentication (default trust; cert: a client\n"
@@ -141,7 +144,7 @@ enum {
     OPT_COMMAND_HISTORY_MAX, OPT_WORKER_IDLE_MERGE, OPT_HASH, OPT_HELP, OPT_VERSION, OPT_ZK_SESSION_TIMEOUT,
     OPT_ZK_CONNECT_TIMEOUT, OPT_DDL_TIMEOUT, OPT_NAME_RECHECK_TIMEOUT, OPT_DDL_SPIN, OPT_WORKER_SPIN, OPT_WORKER_DELAY, OPT_TICK_INTERVAL,
     OPT_TLS_CA, OPT_TLS_MODE, OPT_ZK_AUTH_FILE, OPT_ZK_LOCK_ACLS, OPT_CONFIG, OPT_SHUTDOWN_TIMEOUT, OPT_LOG_FORMAT, OPT_LOG_SLOW,
-    OPT_HTTP_LISTEN,
+    OPT_HTTP_LISTEN, OPT_AUTH_FAIL_DELAY, OPT_AUTH_FAIL_DELAY_MAX,
 };
 
 /*
@@ -187,6 +190,8 @@ int main(int argc, char **argv)
         {"output-max-bytes", required_argument, NULL, OPT_OUT_MAX},
         {"result-max-bytes", required_argument, NULL, OPT_RESULT_MAX},
         {"auth-timeout-ms", required_argument, NULL, OPT_AUTH_TIMEOUT},
+        {"auth-fail-delay-ms", required_argument, NULL, OPT_AUTH_FAIL_DELAY},
+        {"auth-fail-delay-max-ms", required_argument, NULL, OPT_AUTH_FAIL_DELAY_MAX},
         {"worker-queue-max", required_argument, NULL, OPT_WORKER_QUEUE_MAX},
         {"ddl-apply-timeout-ms", required_argument, NULL, OPT_DDL_APPLY_TIMEOUT},
         {"command-history-max", required_argument, NULL, OPT_COMMAND_HISTORY_MAX},
@@ -358,6 +363,14 @@ int main(int argc, char **argv)
         case OPT_AUTH_TIMEOUT:
             ok = parse_size(optarg, 1, 3600000, &v);
             cfg.auth_timeout_ms = (int)v;
+            break;
+        case OPT_AUTH_FAIL_DELAY:
+            ok = parse_size(optarg, 0, 3600000, &v);
+            cfg.auth_fail_delay_ms = (int)v;
+            break;
+        case OPT_AUTH_FAIL_DELAY_MAX:
+            ok = parse_size(optarg, 1, 3600000, &v);
+            cfg.auth_fail_delay_max_ms = (int)v;
             break;
         case OPT_WORKER_QUEUE_MAX:
             ok = parse_size(optarg, 1, 1 << 20, &v);

@@ -43,6 +43,9 @@ typedef struct srv_config {
     size_t result_max_bytes;          /* unsent output or suspended rows of one statement */
     int max_connections;
     int auth_timeout_ms;
+    int auth_fail_delay_ms;           /* after a failed login, an address's next attempt waits this long,
+                                         doubling per failure; 0: no delay */
+    int auth_fail_delay_max_ms;       /* ... up to this */
     size_t worker_queue_max;          /* commands waiting per worker (back-pressure beyond) */
     int ddl_apply_timeout_ms;         /* DDL waits this long for every worker to apply it */
     size_t command_history_max;       /* sequenced commands eddy_internal remembers (and per worker) */

@@ -4,7 +4,9 @@
  * over TLS) against the catalog's roles' SCRAM verifiers (else the --users file's), a TLS client
  * certificate whose CN is the user name, plus the authentication timeout. A wrong password and an unknown user end
  * the same way (28P01), and SCRAM runs a mock exchange for unknown users so
- * the two cannot be told apart.
+ * the two cannot be told apart. With --auth-fail-delay-ms, an address whose
+ * logins failed waits (a timer on the loop) before its authentication
+ * begins (srv_auth_delay.c keeps the waits).
  */
 #include "server/srv_int.h"
 #include "server/srv_tls.h"
@@ -13,13 +15,77 @@
 #include <stdlib.h>
 #include <string.h>
 
+typedef struct srv_auth_wait {
+    uv_timer_t timer;
+    srv_conn_t *c;            /* NULL once the connection closed */
+} srv_auth_wait_t;
+
+static void srv__auth_start(srv_conn_t *c);
+
 static void srv__auth_failed(srv_conn_t *c)
 {
     cm_log_info("password authentication failed for user \"%s\"", c->user);
+    srv_auth_delay_failed(&c->lp->srv->cfg, c->peer);
     srv_conn_fatal(c, CM_ERRCODE_INVALID_PASSWORD, "password authentication failed for user \"%s\"", c->user);
 }
 
+/* Authentication succeeded: the address is no longer slowed; then the session starts. */
+static void srv__auth_ok(srv_conn_t *c)
+{
+    if (c->lp->srv->cfg.auth_fail_delay_ms > 0)
+        srv_auth_delay_succeeded(c->peer);
+    srv_startup_finish(c);
+}
+
+static void srv__auth_wait_closed(uv_handle_t *h)
+{
+    free(h->data);
+}
+
+static void srv__auth_wait_done(srv_auth_wait_t *w)
+{
+    if (w->c != NULL)
+        w->c->auth_wait = NULL;
+    w->c = NULL;
+    uv_timer_stop(&w->timer);
+    uv_close((uv_handle_t *)&w->timer, srv__auth_wait_closed);
+}
+
+static void srv__auth_wait_cb(uv_timer_t *t)
+{
+    srv_auth_wait_t *w = t->data;
+    srv_conn_t *c = w->c;
+    srv__auth_wait_done(w);
+    if (c == NULL || c->state != SRV_CONN_AUTH)
+        return;
+    srv__auth_start(c);
+    srv_conn_resume(c);   /* whatever the client sent meanwhile, then the output */
+}
+
+void srv_auth_conn_closed(srv_conn_t *c)
+{
+    if (c->auth_wait != NULL)
+        srv__auth_wait_done(c->auth_wait);
+}
+
 void srv_auth_begin(srv_conn_t *c)
+{
+    const srv_config_t *cfg = &c->lp->srv->cfg;
+    int ms = cfg->auth_fail_delay_ms > 0 && cfg->auth != SRV_AUTH_TRUST ? srv_auth_delay_ms(c->peer) : 0;
+    if (ms <= 0) {
+        srv__auth_start(c);
+        return;
+    }
+    srv_auth_wait_t *w = cm_calloc(1, sizeof *w);
+    w->c = c;
+    w->timer.data = w;
+    uv_timer_init(&c->lp->uv, &w->timer);
+    uv_update_time(&c->lp->uv);   /* the wait counts from now, not from this iteration's start */
+    uv_timer_start(&w->timer, srv__auth_wait_cb, (uint64_t)ms, 0);
+    c->auth_wait = w;
+}
+
+static void srv__auth_start(srv_conn_t *c)
 {
     srv_server_t *srv = c->lp->srv;
     switch (srv->cfg.auth) {
@@ -62,11 +128,12 @@ void srv_auth_begin(srv_conn_t *c)
         if (ti.client_cn[0] == 0 || strcmp(ti.client_cn, c->user) != 0) {
             cm_log_info("provided user name (%s) and authenticated user name (%s) do not match", c->user,
                         ti.client_cn);
+            srv_auth_delay_failed(&c->lp->srv->cfg, c->peer);
             srv_conn_fatal(c, CM_ERRCODE_INVALID_AUTHORIZATION_SPECIFICATION,
                            "certificate authentication failed for user \"%s\"", c->user);
             return;
         }
-        srv_startup_finish(c);
+        srv__auth_ok(c);
         return;
     }
     default:
@@ -103,7 +170,7 @@ static void srv__auth_sasl(srv_conn_t *c, const srv_frame_t *f)
             srv__auth_failed(c);
         } else {
             srv_put_authentication(&c->out, 12, reply.data, reply.len);
-            srv_startup_finish(c);
+            srv__auth_ok(c);
         }
     }
     cm_buf_free(&reply);
@@ -131,6 +198,7 @@ void srv_auth_message(srv_conn_t *c, const srv_frame_t *f)
         return;
     }
     if (pw[0] == 0) {
+        srv_auth_delay_failed(&c->lp->srv->cfg, c->peer);
         srv_conn_fatal(c, CM_ERRCODE_INVALID_PASSWORD, "empty password returned by client");
         return;
     }
@@ -139,7 +207,7 @@ void srv_auth_message(srv_conn_t *c, const srv_frame_t *f)
         srv__auth_failed(c);
         return;
     }
-    srv_startup_finish(c);
+    srv__auth_ok(c);
 }
 
 void srv_auth_tick(srv_conn_t *c, int64_t now_us)

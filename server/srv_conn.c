@@ -126,7 +126,7 @@ static void srv__conn_read_stop(srv_conn_t *c)
 /* True while the connection may take another message from its input. */
 static bool srv__conn_can_process(const srv_conn_t *c)
 {
-    if (c->paused_output)
+    if (c->paused_output || c->auth_wait != NULL)
         return false;
     return c->state == SRV_CONN_STARTUP || c->state == SRV_CONN_AUTH || c->state == SRV_CONN_READY;
 }
@@ -573,6 +573,10 @@ static void srv__conn_really_close(srv_conn_t *c)
     if (c->counted)
         atomic_fetch_sub(&lp->srv->nconns, 1);
     c->counted = false;
+    if (c->role_counted != 0)
+        srv_role_conns_release(c->role_counted);
+    c->role_counted = 0;
+    srv_auth_conn_closed(c);
     if (c->cancel.pid != 0) {
         /* Stop the statement if one runs, then forget the key. */
         __atomic_store_n(&c->cancel.cancel, 1, __ATOMIC_RELEASE);

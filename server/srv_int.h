@@ -142,6 +142,8 @@ typedef struct srv_session {
     char *xact_orig[SRV_GUC_MAX];  /* value when the transaction first touched it */
     char *xact_sess[SRV_GUC_MAX];  /* last plain SET in the transaction (kept by COMMIT) */
     bool xact_saved[SRV_GUC_MAX];
+    char *reset_val[SRV_GUC_MAX];  /* what RESET returns to when not the default: startup or role value */
+    bool from_client[SRV_GUC_MAX]; /* set by the startup packet, which a role's setting does not override */
     bool xact_touched;
     ty_settings_t settings;
     int64_t statement_timeout_ms;
@@ -160,6 +162,12 @@ bool srv_session_set(srv_session_t *s, const char *name, const char *value, bool
 /* Startup parameters: unknown names and invalid values are ignored, as documented. */
 void srv_session_set_startup(srv_session_t *s, const char *name, const char *value);
 void srv_session_reset_all(srv_session_t *s);
+/* A role's default (ALTER ROLE SET), applied at login unless the startup packet set
+ * the parameter; an invalid value is logged and ignored. */
+void srv_session_set_role_default(srv_session_t *s, const char *name, const char *value);
+/* ALTER ROLE SET's check (pln_setting_check_fn): the parameter exists and may be set,
+ * and the value is valid; *name becomes the canonical spelling. */
+bool srv_session_check_setting(const char **name, const char *value, cm_err_t *err);
 /* SHOW name: the value and the parameter's canonical name (the column name). */
 bool srv_session_show(srv_session_t *s, const char *name, const char **value, const char **canonical,
                       cm_err_t *err);
@@ -362,6 +370,9 @@ struct srv_conn {
     srv_auth_step_t auth_step;
     srv_scram_t *scram;
     char *user;
+    char peer[64];              /* the client's address as pg_hba messages show it (set at startup) */
+    struct srv_auth_wait *auth_wait; /* srv_auth.c: the failed-login delay before authentication; NULL: none */
+    cat_id_t role_counted;      /* srv_role_conns.c: the role this session counts against; 0: none */
     bool sess_database_asked;   /* the client named a database other than eddy */
     char *database_asked;
     /* Session and transaction. */
@@ -450,6 +461,21 @@ void srv_http_stop(srv_server_t *srv);
 void srv_auth_begin(srv_conn_t *c);
 void srv_auth_message(srv_conn_t *c, const srv_frame_t *f);
 void srv_auth_tick(srv_conn_t *c, int64_t now_us);
+/* The connection closes: stops its failed-login delay, if one runs. */
+void srv_auth_conn_closed(srv_conn_t *c);
+
+/* srv_auth_delay.c: failed-login throttling per address (--auth-fail-delay-ms).
+ * delay_ms: how long a new attempt from addr must still wait (0: none). */
+int srv_auth_delay_ms(const char *addr);
+void srv_auth_delay_failed(const srv_config_t *cfg, const char *addr);
+void srv_auth_delay_succeeded(const char *addr);
+
+/* srv_role_conns.c: sessions per catalog role (CONNECTION LIMIT). take: false when the
+ * role already has `limit` sessions (limit < 0: none), else counts one more. */
+bool srv_role_conns_take(cat_id_t role, int32_t limit);
+void srv_role_conns_release(cat_id_t role);
+/* Calls fn for each role with sessions (under the table's lock: fn must not call back). */
+void srv_role_conns_visit(void (*fn)(void *arg, cat_id_t role, int n), void *arg);
 
 /* srv_exec.c: one function per frontend message once the connection is READY. */
 void srv_exec_message(srv_conn_t *c, const srv_frame_t *f);

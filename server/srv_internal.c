@@ -107,10 +107,22 @@ static void srv__metric_row(void *arg, const srv_metric_t *m)
     row[2].v.f = m->value;
 }
 
+static void srv__role_sessions_row(void *arg, cat_id_t role, int n)
+{
+    srv_rows_t *r = arg;
+    ty_datum_t *row = srv__row_add(r);
+    row[0] = srv__int((int64_t)role);
+    row[1] = srv__int(n);
+}
+
 static bool srv__internal_rows(srv_server_t *srv, const char *relation, srv_rows_t *r, cm_err_t *err)
 {
     if (strcmp(relation, PLN_INTERNAL_METRICS) == 0 && r->ncols == 3) {
         srv_metrics_visit(srv, srv__metric_row, r);
+        return true;
+    }
+    if (strcmp(relation, PLN_INTERNAL_ROLE_SESSIONS) == 0 && r->ncols == 2) {
+        srv_role_conns_visit(srv__role_sessions_row, r);
         return true;
     }
     if (srv->seq == NULL)

@@ -42,6 +42,8 @@ void srv_config_default(srv_config_t *cfg)
     cfg->result_max_bytes = 64u << 20;
     cfg->max_connections = 4096;
     cfg->auth_timeout_ms = 60000;
+    cfg->auth_fail_delay_ms = 0;
+    cfg->auth_fail_delay_max_ms = 10000;
     cfg->worker_queue_max = 1024;
     cfg->ddl_apply_timeout_ms = 30000;
     cfg->write_retries = 100;

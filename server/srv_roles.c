@@ -73,10 +73,29 @@ bool srv_roles_login_ok(srv_conn_t *c)
 {
     const cat_snap_t *snap = srv__snap(c);
     const cat_role_t *r = snap ? cat_snap_role(snap, c->user) : NULL;
-    if (r != NULL && !(r->flags & CAT_ROLE_LOGIN)) {
+    if (r == NULL)
+        return true;
+    if (!(r->flags & CAT_ROLE_LOGIN)) {
         srv_conn_fatal(c, CM_ERRCODE_INVALID_AUTHORIZATION_SPECIFICATION, "role \"%s\" is not permitted to log in",
                        c->user);
         return false;
+    }
+    /* PostgreSQL's InitializeSessionUserId: superusers are not held to their CONNECTION LIMIT, but count. */
+    int32_t limit = (r->flags & CAT_ROLE_SUPERUSER) ? -1 : r->conn_limit;
+    if (!srv_role_conns_take(r->id, limit)) {
+        srv_conn_fatal(c, CM_ERRCODE_TOO_MANY_CONNECTIONS, "too many connections for role \"%s\"", c->user);
+        return false;
+    }
+    c->role_counted = r->id;
+    /* ALTER ROLE SET: the role's defaults, under what the startup packet asked for. */
+    for (uint32_t i = 0; i < r->nsettings; i++) {
+        const char *eq = strchr(r->settings[i], '=');
+        char name[128];
+        if (eq == NULL || (size_t)(eq - r->settings[i]) >= sizeof name)
+            continue;
+        memcpy(name, r->settings[i], (size_t)(eq - r->settings[i]));
+        name[eq - r->settings[i]] = 0;
+        srv_session_set_role_default(&c->sess, name, eq + 1);
     }
     return true;
 }
@@ -116,6 +135,7 @@ static char *srv__hash(const char *password)
 void srv_roles_install(void)
 {
     pln_set_password_hasher(srv__hash);
+    pln_set_setting_checker(srv_session_check_setting);
 }
 
 cat_commit_t *srv_roles_seed(srv_server_t *srv, const cat_snap_t *snap, const cat_head_t *head, cm_err_t *err)

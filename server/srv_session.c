@@ -359,8 +359,11 @@ static bool srv__canonical(srv_session_t *s, int i, const char *value, cm_buf_t 
 
 /* ------------------------------------------------------------ the session */
 
+/* The value RESET and SET ... DEFAULT return to: the startup packet's or the role's, else the default. */
 static const char *srv__boot(const srv_session_t *s, int i)
 {
+    if (s->reset_val[i] != NULL)
+        return s->reset_val[i];
     return srv__gucs[i].boot != NULL ? srv__gucs[i].boot : s->user;
 }
 
@@ -420,6 +423,7 @@ void srv_session_free(srv_session_t *s)
         free(s->reported[i]);
         free(s->xact_orig[i]);
         free(s->xact_sess[i]);
+        free(s->reset_val[i]);
     }
     free(s->user);
     free(s->database);
@@ -466,19 +470,56 @@ bool srv_session_set(srv_session_t *s, const char *name, const char *value, bool
     return ok;
 }
 
-void srv_session_set_startup(srv_session_t *s, const char *name, const char *value)
+/* A value set before the session's first statement becomes what RESET returns to. */
+static bool srv__set_default(srv_session_t *s, int i, const char *name, const char *value, const char *from)
 {
     cm_err_t err = {0};
-    int i = srv__guc_find(name);
-    if (i < 0 || (srv__gucs[i].flags & SRV_GUC_READONLY))
-        return;
-    if (!srv_session_set(s, name, value, false, &err))
-        cm_log_info("startup parameter %s = '%s' ignored: %s", name, value, err.message);
+    bool ok = srv_session_set(s, name, value, false, &err);
+    if (!ok)
+        cm_log_info("%s %s = '%s' ignored: %s", from, name, value, err.message);
     cm_err_clear(&err);
     /* Startup values are the session's defaults, not part of a transaction. */
     s->xact_saved[i] = false;
     srv__replace(&s->xact_orig[i], NULL);
     srv__replace(&s->xact_sess[i], NULL);
+    if (ok)
+        srv__replace(&s->reset_val[i], s->val[i]);
+    return ok;
+}
+
+void srv_session_set_startup(srv_session_t *s, const char *name, const char *value)
+{
+    int i = srv__guc_find(name);
+    if (i < 0 || (srv__gucs[i].flags & SRV_GUC_READONLY))
+        return;
+    if (srv__set_default(s, i, name, value, "startup parameter"))
+        s->from_client[i] = true;
+}
+
+void srv_session_set_role_default(srv_session_t *s, const char *name, const char *value)
+{
+    int i = srv__guc_find(name);
+    if (i < 0 || (srv__gucs[i].flags & SRV_GUC_READONLY) || s->from_client[i])
+        return;
+    srv__set_default(s, i, name, value, "role setting");
+}
+
+bool srv_session_check_setting(const char **name, const char *value, cm_err_t *err)
+{
+    int i = srv__guc_find(*name);
+    if (i < 0)
+        return cm_err_set(err, CM_ERRCODE_UNDEFINED_OBJECT, "unrecognized configuration parameter \"%s\"", *name);
+    if (srv__gucs[i].flags & SRV_GUC_READONLY)
+        return cm_err_set(err, SRV_ERRCODE_CANT_CHANGE_RUNTIME_PARAM, "parameter \"%s\" cannot be changed",
+                          srv__gucs[i].name);
+    *name = srv__gucs[i].name;
+    if (value == NULL)
+        return true;
+    srv_session_t scratch;
+    srv_session_init(&scratch, "");
+    bool ok = srv_session_set(&scratch, *name, value, false, err);
+    srv_session_free(&scratch);
+    return ok;
 }
 
 void srv_session_reset_all(srv_session_t *s)

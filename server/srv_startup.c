@@ -3,7 +3,9 @@
  * ('S' and TLS when it is configured, else 'N' and the next packet in
  * clear), GSSENCRequest ('N'), CancelRequest (no reply, then close), and
  * the StartupMessage whose parameters become session settings before
- * authentication starts; --tls-mode require refuses a startup in clear.
+ * authentication starts (and the `options` parameter's `-c name=value` and
+ * `--name=value` switches, as PostgreSQL reads them); --tls-mode require
+ * refuses a startup in clear.
  */
 #include "server/srv_int.h"
 #include "server/srv_tls.h"
@@ -13,8 +15,60 @@
 #include <string.h>
 #include <sys/socket.h>
 
+/*
+ * The startup parameter `options` (libpq's options=, PGOPTIONS): words
+ * split at unescaped whitespace, a backslash keeping the next character, as
+ * pg_split_opts does; `-c name=value`, `-cname=value` and `--name=value`
+ * set parameters like startup parameters. Other switches (command-line
+ * options of a PostgreSQL backend) mean nothing here and are ignored.
+ */
+static void srv__startup_options(srv_conn_t *c, const char *opts)
+{
+    char word[1024];
+    bool want_c = false;
+    const char *p = opts;
+    for (;;) {
+        while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r')
+            p++;
+        if (*p == 0)
+            break;
+        size_t n = 0;
+        while (*p != 0 && *p != ' ' && *p != '\t' && *p != '\n' && *p != '\r') {
+            if (*p == '\\' && p[1] != 0)
+                p++;
+            if (n + 1 < sizeof word)
+                word[n++] = *p;
+            p++;
+        }
+        word[n] = 0;
+        const char *setting = NULL;
+        if (want_c) {
+            setting = word;
+            want_c = false;
+        } else if (strcmp(word, "-c") == 0) {
+            want_c = true;
+        } else if (strncmp(word, "-c", 2) == 0) {
+            setting = word + 2;
+        } else if (strncmp(word, "--", 2) == 0) {
+            setting = word + 2;
+        }
+        char *eq = setting != NULL ? strchr(setting, '=') : NULL;
+        if (eq == NULL) {
+            if (setting != NULL || (!want_c && word[0] != 0))
+                cm_log_info("startup option \"%s\" ignored", word);
+            continue;
+        }
+        *eq = 0;
+        /* PostgreSQL's ParseLongOption: a '-' in the name is '_'. */
+        for (char *q = (char *)setting; q < eq; q++)
+            if (*q == '-')
+                *q = '_';
+        srv_session_set_startup(&c->sess, setting, eq + 1);
+    }
+}
+
 /* The client's address as pg_hba messages show it. */
-static void srv__peer_host(srv_conn_t *c, char *out, size_t cap)
+static void srv__peer_host(const srv_conn_t *c, char *out, size_t cap)
 {
     struct sockaddr_storage ss;
     int len = sizeof ss;
@@ -84,11 +138,10 @@ void srv_startup_packet(srv_conn_t *c, const srv_frame_t *f)
         return;
     }
     const srv_config_t *cfg = &c->lp->srv->cfg;
+    srv__peer_host(c, c->peer, sizeof c->peer);
     if (c->tls == NULL && (cfg->tls_mode == SRV_TLS_REQUIRE || cfg->auth == SRV_AUTH_CERT)) {
-        char host[64];
-        srv__peer_host(c, host, sizeof host);
         srv_conn_fatal(c, CM_ERRCODE_INVALID_AUTHORIZATION_SPECIFICATION,
-                       "no pg_hba.conf entry for host \"%s\", user \"%s\", database \"%s\", no encryption", host,
+                       "no pg_hba.conf entry for host \"%s\", user \"%s\", database \"%s\", no encryption", c->peer,
                        user, database != NULL && database[0] != 0 ? database : user);
         return;
     }
@@ -101,10 +154,13 @@ void srv_startup_packet(srv_conn_t *c, const srv_frame_t *f)
         srv_session_boot(&c->sess, "ssl", "on");
     for (int i = 0; i < st.nparams; i++) {
         const char *n = st.names[i];
-        if (strcmp(n, "user") == 0 || strcmp(n, "database") == 0 || strcmp(n, "options") == 0 ||
-            strcmp(n, "replication") == 0 || strncmp(n, "_pq_.", 5) == 0)
+        if (strcmp(n, "user") == 0 || strcmp(n, "database") == 0 || strcmp(n, "replication") == 0 ||
+            strncmp(n, "_pq_.", 5) == 0)
             continue;
-        srv_session_set_startup(&c->sess, n, st.values[i]);
+        if (strcmp(n, "options") == 0)
+            srv__startup_options(c, st.values[i]);
+        else
+            srv_session_set_startup(&c->sess, n, st.values[i]);
     }
     c->sess_database_asked = database != NULL && database[0] != 0 && strcmp(database, "eddy") != 0;
     if (c->sess_database_asked) {

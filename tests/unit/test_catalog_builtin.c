@@ -34,7 +34,7 @@ static void test_relations_and_columns(void)
     const char *names[] = {"databases", "schemas", "items", "columns", "dependencies", "types", "index_keys",
                            "roles", "role_members", "constraints", "commands", "workers", "worker_commands",
                            "dataflows", "cluster", "metrics", "dataflow_operators", "arrangements",
-                           "arrangement_sharing", "frontiers"};
+                           "arrangement_sharing", "frontiers", "role_sessions"};
     UNIT_CHECK(cat_builtin_count() == CM_ARRAY_LEN(names));
     for (size_t i = 0; i < cat_builtin_count(); i++) {
         const cat_builtin_t *b = cat_builtin_at(i);
