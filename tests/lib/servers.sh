@@ -271,7 +271,9 @@ servers_stop_all() {
 # accepts --listen); the skeleton's placeholder exits at once.
 eddy_is_server() {
     [ -x "$EDDY_BIN" ] || return 1
-    "$EDDY_BIN" --help 2>&1 | grep -q -- '--listen'
+    # grep reads the whole text: with -q it would stop at the match, and the rest of the
+    # help written to a closed pipe would kill eddy with SIGPIPE, a failure under pipefail.
+    "$EDDY_BIN" --help 2>&1 | grep -- '--listen' >/dev/null
 }
 
 # servers_need [pg] [eddy]: inside a layer, make sure PG_PORT / EDDY_PORT point at
