@@ -243,9 +243,11 @@ def _binary(v):
 class Conn:
     """A raw client connection with an input buffer that yields whole messages."""
 
-    def __init__(self, port=None, host=HOST, timeout=5.0):
+    def __init__(self, port=None, host=HOST, timeout=5.0, source=None):
+        """source: the local address to connect from (another loopback address, say)."""
         self.port = port or TARGET_PORT
-        self.sock = socket.create_connection((host, self.port), timeout=timeout)
+        self.sock = socket.create_connection((host, self.port), timeout=timeout,
+                                             source_address=(source, 0) if source else None)
         self.sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
         self.timeout = timeout
         self.buf = b""

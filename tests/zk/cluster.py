@@ -1198,6 +1198,40 @@ def t_restart_workers():
         e.kill()
 
 
+@test("a role's ALTER ROLE SET defaults and CONNECTION LIMIT reach the other process and survive a restart")
+def t_role_settings():
+    ch = "/%s/rolesettings" % RUN
+    a, b = Eddy(ZK_ADDR, ch), Eddy(ZK_ADDR, ch)
+
+    def login_shows(e):
+        with psycopg.connect(host="127.0.0.1", port=e.port, user="zr_app", dbname="eddy",
+                             autocommit=True, connect_timeout=10) as c:
+            return c.execute("SHOW statement_timeout").fetchone()[0]
+
+    def limit_of(e):
+        r = sql(e, "SELECT rolconnlimit FROM pg_roles WHERE rolname = 'zr_app'")
+        return r[0][0] if r else None
+
+    try:
+        sql(a, "CREATE ROLE zr_app LOGIN CONNECTION LIMIT 3")
+        sql(a, "ALTER ROLE zr_app SET statement_timeout = '4321'")
+        until(lambda: limit_of(b) == 3, "the role on the other server", 2.0)
+        until(lambda: login_shows(b) == "4321ms", "the role's setting on the other server", 2.0)
+        b.kill()
+        a.kill()
+        a.start()
+        got = (limit_of(a), login_shows(a))
+        if got != (3, "4321ms"):
+            raise AssertionError("after a restart: connection limit and setting %r, expected (3, '4321ms')" % (got,))
+        sql(a, "ALTER ROLE zr_app RESET ALL")
+        if login_shows(a) != "0":
+            raise AssertionError("RESET ALL did not clear the role's setting")
+        check_catalog(ZK_ADDR, ch)
+    finally:
+        a.kill()
+        b.kill()
+
+
 def main():
     try:
         for t in TESTS:
