@@ -39,6 +39,52 @@ static ty_expr_t *placeholder(pln_binder_t *b, int k, ty_oid_t type, int32_t typ
     return p;
 }
 
+/*
+ * EXISTS asks only whether a row comes: as PostgreSQL's simplify_EXISTS_query, its ORDER BY goes
+ * and so does DISTINCT (rows come from it iff they come into it); its targets are not computed
+ * (EXISTS (SELECT 1/x ...) is no division), unless they decide the rows: aggregates, HAVING,
+ * window functions, set-returning functions. A LIMIT of a positive or NULL constant goes too
+ * (some row comes iff one comes); any other LIMIT, or an OFFSET, keeps all of it.
+ */
+/* A LIMIT that lets some row through if one comes: a constant (the integer literal LIMIT n is
+ * one cast to bigint) that is NULL (no limit) or positive. */
+static bool limit_lets_rows_through(const ty_expr_t *e)
+{
+    if (e && e->kind == TY_EXPR_CAST && e->nargs == 1)
+        e = e->args[0];
+    if (!e || e->kind != TY_EXPR_CONST)
+        return false;
+    if (e->value.isnull)
+        return true;
+    return (e->type == TY_INT8 || e->type == TY_INT4 || e->type == TY_INT2) && e->value.v.i > 0;
+}
+
+static plan_rel_t *exists_rows_only(pln_binder_t *b, plan_rel_t *r)
+{
+    for (;;) {
+        if (r->kind == PLAN_REL_SORT || r->kind == PLAN_REL_DISTINCT)
+            r = r->input;
+        else if (r->kind == PLAN_REL_LIMIT && !r->offset && limit_lets_rows_through(r->limit))
+            r = r->input;
+        else
+            break;
+    }
+    if (r->kind != PLAN_REL_PROJECT)
+        return r;
+    const plan_rel_t *in = r->input;
+    if (in->kind == PLAN_REL_WINDOW || in->kind == PLAN_REL_FLATMAP || (in->kind == PLAN_REL_REDUCE && in->naggs > 0) ||
+        (in->kind == PLAN_REL_FILTER && in->input->kind == PLAN_REL_REDUCE))
+        return r;
+    plan_rel_t *p = cm_arena_zalloc(b->arena, sizeof(*p));
+    *p = *r;
+    p->ncols = 1;
+    p->exprs = cm_arena_alloc(b->arena, sizeof(ty_expr_t *));
+    p->exprs[0] = ty_expr_const(b->arena, TY_BOOL, -1, (ty_datum_t){.v.b = true});
+    p->types = cm_arena_alloc(b->arena, sizeof(ty_oid_t));
+    p->types[0] = TY_BOOL;
+    return p;
+}
+
 ty_expr_t *pln__bind_sublink(pln_binder_t *b, const sql_expr_t *e)
 {
     if (b->sublink_forbidden) {
@@ -74,6 +120,7 @@ ty_expr_t *pln__bind_sublink(pln_binder_t *b, const sql_expr_t *e)
         s.correlated |= b->orefs[i].owner < first_scope;
     switch (e->sublink) {
     case SQL_SUBLINK_EXISTS:
+        s.rel = exists_rows_only(b, s.rel);
         s.type = TY_BOOL;
         s.typmod = -1;
         return placeholder(b, add_sublink(b, &s), TY_BOOL, -1, e->pos);

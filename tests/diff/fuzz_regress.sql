@@ -17,3 +17,13 @@ SELECT (SELECT (SELECT max(t.a + u.x)) FROM (VALUES (1), (2)) u(x)) FROM (VALUES
 SELECT (SELECT (SELECT max(t.a + u.x) FILTER (WHERE t.a > 1)) FROM (VALUES (1), (2)) u(x)) FROM (VALUES (1), (2)) t(a) ORDER BY 1
 SELECT (SELECT (SELECT 1 FROM (VALUES (0)) w(z) WHERE z < max(t.a * u.x)) FROM (VALUES (1), (2)) u(x)) FROM (VALUES (1), (2)) t(a)
 SELECT (SELECT (SELECT 1 FROM (VALUES (0)) w(z) WHERE z < max(t.a * u.x) + max(w.z)) FROM (VALUES (1), (2)) u(x)) FROM (VALUES (1), (2)) t(a)
+-- EXISTS asks only whether a row comes: its targets, ORDER BY, DISTINCT and a positive constant LIMIT are not computed, unless aggregates, HAVING, windows or set-returning functions decide the rows.
+SELECT t.a, EXISTS (SELECT 1/(x - t.a) FROM (VALUES (0), (1)) v(x) WHERE x = t.a) FROM (VALUES (0), (1), (2)) t(a) ORDER BY 1
+SELECT EXISTS (SELECT DISTINCT 1/x FROM (VALUES (0)) v(x)), EXISTS (SELECT DISTINCT ON (x) 1/x FROM (VALUES (0)) v(x))
+SELECT EXISTS (SELECT 1/x FROM (VALUES (0)) v(x) ORDER BY 1), EXISTS (SELECT 1/x FROM (VALUES (0)) v(x) LIMIT 1), EXISTS (SELECT 1/x FROM (VALUES (0)) v(x) LIMIT NULL)
+SELECT EXISTS (SELECT x, 1/x FROM (VALUES (0)) v(x) GROUP BY x)
+SELECT EXISTS (SELECT sum(1/x) FROM (VALUES (0)) v(x))
+SELECT EXISTS (SELECT x FROM (VALUES (0)) v(x) GROUP BY x HAVING sum(1/x) > 0)
+SELECT EXISTS (SELECT generate_series(1, 1/x) FROM (VALUES (0)) v(x))
+SELECT EXISTS (SELECT row_number() OVER (), 1/x FROM (VALUES (0)) v(x))
+SELECT EXISTS (SELECT 1/x FROM (VALUES (0)) v(x) OFFSET 1)
