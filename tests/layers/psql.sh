@@ -213,9 +213,10 @@ expect describe_eddy_internal -- -c '\dtS eddy_internal.*' <<'WANT'
  eddy_internal | dataflows           | table | anyone
  eddy_internal | frontiers           | table | anyone
  eddy_internal | metrics             | table | anyone
+ eddy_internal | role_sessions       | table | anyone
  eddy_internal | worker_commands     | table | anyone
  eddy_internal | workers             | table | anyone
-(10 rows)
+(11 rows)
 
 [exit 0]
 WANT
