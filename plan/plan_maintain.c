@@ -27,11 +27,10 @@ static bool plan__agg_ok(const plan_agg_t *a, cm_err_t *err)
     case PLAN_AGG_BOOL_OR:
     case PLAN_AGG_STRING_AGG:
     case PLAN_AGG_ARRAY_AGG:
+    case PLAN_AGG_SINGLE:   /* a scalar subquery's value per key: a second row is the view's error (21000) */
         return true;
-    case PLAN_AGG_SINGLE:
-        break;
     }
-    return plan__refuse(err, "a scalar subquery");
+    return plan__refuse(err, "this aggregate");
 }
 
 /* Whether a set-returning function's rows flow into r (their order is theirs, not the rows'). */

@@ -266,10 +266,11 @@ bool pln_bind(cm_arena_t *arena, const pln_raw_t *raw, const char *sql, const ty
 
 static bool bind_stmt(cm_arena_t *arena, const pln_raw_t *raw, const char *sql, const ty_oid_t *declared,
                       int ndeclared, const ty_settings_t *settings, const pln_catalog_t *cat,
-                      bool defer_plan_errors, bool explain, pln_stmt_t **out, cm_err_t *err)
+                      bool defer_plan_errors, bool explain, bool join_sublinks, pln_stmt_t **out, cm_err_t *err)
 {
     pln_binder_t b = {.arena = arena, .sql = sql, .sql_len = sql ? strlen(sql) : 0, .err = err,
-                      .defer_plan_errors = defer_plan_errors, .explain = explain, .cat = cat};
+                      .defer_plan_errors = defer_plan_errors, .explain = explain, .join_sublinks = join_sublinks,
+                      .cat = cat};
     if (settings) {
         b.settings = *settings;
         b.settings_known = true;
@@ -362,20 +363,20 @@ static bool bind_stmt(cm_arena_t *arena, const pln_raw_t *raw, const char *sql, 
 bool pln_bind_session(cm_arena_t *arena, const pln_raw_t *raw, const char *sql, const ty_oid_t *declared,
                       int ndeclared, const ty_settings_t *settings, pln_stmt_t **out, cm_err_t *err)
 {
-    return bind_stmt(arena, raw, sql, declared, ndeclared, settings, NULL, false, false, out, err);
+    return bind_stmt(arena, raw, sql, declared, ndeclared, settings, NULL, false, false, false, out, err);
 }
 
 bool pln_bind_catalog(cm_arena_t *arena, const pln_raw_t *raw, const char *sql, const ty_oid_t *declared,
                       int ndeclared, const ty_settings_t *settings, const pln_catalog_t *cat,
                       bool defer_plan_errors, pln_stmt_t **out, cm_err_t *err)
 {
-    return bind_stmt(arena, raw, sql, declared, ndeclared, settings, cat, defer_plan_errors, false, out, err);
+    return bind_stmt(arena, raw, sql, declared, ndeclared, settings, cat, defer_plan_errors, false, false, out, err);
 }
 
 bool pln_bind_prepare(cm_arena_t *arena, const pln_raw_t *raw, const char *sql, const ty_oid_t *declared,
                       int ndeclared, const ty_settings_t *settings, pln_stmt_t **out, cm_err_t *err)
 {
-    return bind_stmt(arena, raw, sql, declared, ndeclared, settings, NULL, true, false, out, err);
+    return bind_stmt(arena, raw, sql, declared, ndeclared, settings, NULL, true, false, false, out, err);
 }
 
 /* ============================================================ views */
@@ -428,7 +429,9 @@ bool pln__bind_view(cm_arena_t *arena, const pln_catalog_t *cat, const cat_item_
     if (raws.count != 1)
         return cm_err_set(err, CM_ERRCODE_INTERNAL_ERROR, "the query of \"%s\" is not one statement",
                           pln__item_qualified(arena, view));
-    return bind_stmt(arena, raws.items[0], text, NULL, 0, settings, cat, defer_plan_errors, explain, out, err);
+    /* A materialized view's plan is the one its CREATE checked (pln_ddl.c): subqueries joined. */
+    return bind_stmt(arena, raws.items[0], text, NULL, 0, settings, cat, defer_plan_errors, explain,
+                     view->kind == CAT_ITEM_MATVIEW, out, err);
 }
 
 bool pln_bind_view(cm_arena_t *arena, const pln_catalog_t *cat, const cat_item_t *view, const ty_settings_t *settings,

@@ -268,6 +268,7 @@ static bool plan_create_view(pln_binder_t *b, const sql_stmt_t *s, cat_change_t 
     pln_bound_t q;
     /* A materialized view is refused here if the workers cannot maintain its plan. */
     plan_t *mp = NULL;
+    b->join_sublinks = v->materialized;
     if (v->materialized ? !pln__plan_query(b, v->query, NULL, &q, &mp) || !plan_maintainable(mp, b->err)
                         : !pln__bind_select(b, v->query, &q))
         return false;

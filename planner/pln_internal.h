@@ -137,6 +137,8 @@ typedef struct pln_binder {
     bool settings_known;          /* settings are the session's: settings-dependent literals fold */
     bool defer_plan_errors;       /* keep folding errors in the statement (Parse) instead of failing */
     bool explain;                 /* binding what EXPLAIN prints: a relation read is shown, not refused (0A000) */
+    bool join_sublinks;           /* a materialized view's query: every subquery is joined into the plan,
+                                     uncorrelated ones too, since the workers run no subquery on its own */
     bool params_forbidden;        /* EXECUTE's arguments: $n is 42P02 wherever it appears */
     const char *sublink_forbidden; /* "EXECUTE parameter": a subquery is 0A000 "cannot use subquery in ..." */
     int depth;

@@ -59,8 +59,9 @@ static bool limit_lets_rows_through(const ty_expr_t *e)
     return (e->type == TY_INT8 || e->type == TY_INT4 || e->type == TY_INT2) && e->value.v.i > 0;
 }
 
-static plan_rel_t *exists_rows_only(pln_binder_t *b, plan_rel_t *r)
+static plan_rel_t *exists_rows_only(pln_binder_t *b, plan_rel_t *r, bool *targets_kept)
 {
+    *targets_kept = false;
     for (;;) {
         if (r->kind == PLAN_REL_SORT || r->kind == PLAN_REL_DISTINCT)
             r = r->input;
@@ -73,8 +74,10 @@ static plan_rel_t *exists_rows_only(pln_binder_t *b, plan_rel_t *r)
         return r;
     const plan_rel_t *in = r->input;
     if (in->kind == PLAN_REL_WINDOW || in->kind == PLAN_REL_FLATMAP || (in->kind == PLAN_REL_REDUCE && in->naggs > 0) ||
-        (in->kind == PLAN_REL_FILTER && in->input->kind == PLAN_REL_REDUCE))
+        (in->kind == PLAN_REL_FILTER && in->input->kind == PLAN_REL_REDUCE)) {
+        *targets_kept = true;
         return r;
+    }
     plan_rel_t *p = cm_arena_zalloc(b->arena, sizeof(*p));
     *p = *r;
     p->ncols = 1;
@@ -118,9 +121,14 @@ ty_expr_t *pln__bind_sublink(pln_binder_t *b, const sql_expr_t *e)
     pln_sublink_t s = {.kind = pln__sublink_of(e->sublink), .rel = q.rel, .location = e->pos, .serial = serial};
     for (int i = first_ref; i < b->norefs; i++)
         s.correlated |= b->orefs[i].owner < first_scope;
+    bool targets_kept = false;
+    if (e->sublink == SQL_SUBLINK_EXISTS)
+        s.rel = exists_rows_only(b, s.rel, &targets_kept);
+    /* Joined, an uncorrelated EXISTS whose targets must run would lose them (nothing reads
+     * them once it is a marker column); run on its own, the view is refused instead. */
+    s.correlated |= b->join_sublinks && b->scope && !targets_kept;
     switch (e->sublink) {
     case SQL_SUBLINK_EXISTS:
-        s.rel = exists_rows_only(b, s.rel);
         s.type = TY_BOOL;
         s.typmod = -1;
         return placeholder(b, add_sublink(b, &s), TY_BOOL, -1, e->pos);
