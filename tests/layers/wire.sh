@@ -9,31 +9,24 @@ for f in startup simple extended sql_prepare prepared_statements nasty cancel dd
     echo "# tests/wire/test_$f.py"
     /usr/bin/python3 tests/wire/test_$f.py
 done
+# run_own TARGETS_VAR TEST N...: TEST on the shared eddy and on eddy servers of its own with
+# --workers N each (their ports in TARGETS_VAR), where nothing else runs to move its counts.
+shared_port=$EDDY_PORT shared_pid=$EDDY_PID
+run_own() {
+    local var=$1 test=$2 extra="" pids="" n p
+    shift 2
+    for n in "$@"; do
+        if eddy_start --workers "$n"; then extra="$extra $EDDY_PORT"; pids="$pids $EDDY_PID"; fi
+    done
+    EDDY_PORT=$shared_port EDDY_PID=$shared_pid
+    echo "# tests/wire/$test (and on eddy --workers $*:$extra)"
+    env "$var=$extra" /usr/bin/python3 "tests/wire/$test"
+    for p in $pids; do eddy_stop "$p"; done
+}
 # Writes across shards: the eddy-only cases also run on one worker and on four.
-shared_port=$EDDY_PORT shared_pid=$EDDY_PID extra="" pids=""
-for n in 1 4; do
-    if eddy_start --workers $n; then extra="$extra $EDDY_PORT"; pids="$pids $EDDY_PID"; fi
-done
-EDDY_PORT=$shared_port EDDY_PID=$shared_pid
-echo "# tests/wire/test_writes.py (and on eddy --workers 1, 4:$extra)"
-WRITES_TARGETS="$extra" /usr/bin/python3 tests/wire/test_writes.py
-for p in $pids; do eddy_stop "$p"; done
+run_own WRITES_TARGETS test_writes.py 1 4
 # Lookups by key: the rows they ship are counted on servers of their own, where nothing else reads.
-extra="" pids=""
-for n in 1 2 4; do
-    if eddy_start --workers $n; then extra="$extra $EDDY_PORT"; pids="$pids $EDDY_PID"; fi
-done
-EDDY_PORT=$shared_port EDDY_PID=$shared_pid
-echo "# tests/wire/test_lookups.py (and on eddy --workers 1, 2, 4:$extra)"
-LOOKUP_TARGETS="$extra" /usr/bin/python3 tests/wire/test_lookups.py
-for p in $pids; do eddy_stop "$p"; done
-# The engine's introspection: counts are checked on servers of their own, where nothing else runs.
-extra="" pids=""
-for n in 1 2; do
-    if eddy_start --workers $n; then extra="$extra $EDDY_PORT"; pids="$pids $EDDY_PID"; fi
-done
-EDDY_PORT=$shared_port EDDY_PID=$shared_pid
-echo "# tests/wire/test_introspect.py (on eddy --workers 1, 2:$extra)"
-INTROSPECT_TARGETS="$extra" /usr/bin/python3 tests/wire/test_introspect.py
-for p in $pids; do eddy_stop "$p"; done
+run_own LOOKUP_TARGETS test_lookups.py 1 2 4
+# The engine's introspection: counts are checked on servers of their own.
+run_own INTROSPECT_TARGETS test_introspect.py 1 2
 exit 0
