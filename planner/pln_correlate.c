@@ -1270,8 +1270,10 @@ plan_rel_t *pln__decorrelate(pln_binder_t *b, plan_rel_t *rel)
     if (!(rel = walk(b, rel)))
         return NULL;
     if (pln__has_correlated(b, rel)) {
+        /* In a materialized view uncorrelated subqueries are joined too (join_sublinks). */
         pln__error(b, -1, CM_ERRCODE_FEATURE_NOT_SUPPORTED,
-                   "correlated subqueries are not supported in VALUES, LIMIT or OFFSET yet");
+                   b->join_sublinks ? "materialized views with subqueries in VALUES, LIMIT or OFFSET are not supported yet"
+                                    : "correlated subqueries are not supported in VALUES, LIMIT or OFFSET yet");
         return NULL;
     }
     return rel;

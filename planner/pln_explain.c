@@ -96,6 +96,7 @@ bool pln__bind_explain(pln_binder_t *b, const sql_stmt_t *s, pln_stmt_t *st)
         if (!bind_view(b, ex, &p, &header))
             return false;
     } else if (cv) {
+        b->join_sublinks = cv->materialized;   /* planned as CREATE plans it (pln_ddl.c) */
         if (!bind_plan(b, cv->query, &p) || (cv->materialized && !plan_maintainable(p, b->err)))
             return false;
         header = pln__physical_header(b, cv->name);

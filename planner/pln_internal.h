@@ -37,7 +37,8 @@ typedef struct pln_sublink {
     int location;
     bool joined;                  /* decorrelated into the enclosing plan: nothing left to run on its own */
     int serial;                   /* outer references made while binding it name it (pln_oref_t.sublink) */
-    bool correlated;              /* refers to an enclosing query: planned as a join (pln_correlate.c) */
+    bool correlated;              /* planned as a join (pln_correlate.c): it refers to an enclosing query,
+                                     or is any subquery of a materialized view (join_sublinks) */
     bool regrouped;               /* its outer references were rewritten over the enclosing REDUCE */
 } pln_sublink_t;
 
