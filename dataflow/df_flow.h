@@ -46,6 +46,7 @@ typedef enum df_node_kind {
     DF_NODE_TOPK,       /* ORDER BY ... LIMIT / OFFSET, DISTINCT ON: the first rows of each group */
     DF_NODE_FLATMAP,    /* set-returning functions: each row's rows, with its diff */
     DF_NODE_CTE,        /* a WITH query, compiled once: its readers read its delta (state: its plan_cte_t) */
+    DF_NODE_WINDOW,     /* window functions: touched partitions recomputed */
 } df_node_kind_t;
 
 typedef struct df_reduce df_reduce_t;
@@ -130,6 +131,8 @@ bool df__topk_new(df_graph_t *g, df_node_t *n, cm_err_t *err);
 bool df__op_topk(df_step_t *s, df_node_t *n);
 bool df__flatmap_new(df_graph_t *g, df_node_t *n, cm_err_t *err);
 bool df__op_flatmap(df_step_t *s, df_node_t *n);
+bool df__window_new(df_graph_t *g, df_node_t *n, cm_err_t *err);
+bool df__op_window(df_step_t *s, df_node_t *n);
 /* A REDUCE's state (df_op_reduce.c; df_op_accum.c when every aggregate accumulates). */
 typedef struct df__agg {
     const plan_agg_t *a;

@@ -60,6 +60,7 @@ static df_node_t *df__compile_at(df_graph_t *g, const plan_rel_t *r, int *cap, c
     case PLAN_REL_DISTINCT: kind = r->nsort > 0 ? DF_NODE_TOPK : DF_NODE_REDUCE; break;
     case PLAN_REL_LIMIT: kind = DF_NODE_TOPK; break;
     case PLAN_REL_FLATMAP: kind = DF_NODE_FLATMAP; break;
+    case PLAN_REL_WINDOW: kind = DF_NODE_WINDOW; break;
     case PLAN_REL_LET: return df__compile_let(g, r, cap, err);
     case PLAN_REL_CTE:
         /* A reference to a WITH query reads the one node its LET compiled (before it). */
@@ -82,6 +83,8 @@ static df_node_t *df__compile_at(df_graph_t *g, const plan_rel_t *r, int *cap, c
     if (kind == DF_NODE_SETOP && !df__setop_new(g, n, err))
         return NULL;
     if (kind == DF_NODE_FLATMAP && !df__flatmap_new(g, n, err))
+        return NULL;
+    if (kind == DF_NODE_WINDOW && !df__window_new(g, n, err))
         return NULL;
     if (kind == DF_NODE_REDUCE && !(n->reduce = df__reduce_new(g, n, err)))
         return NULL;
@@ -305,6 +308,9 @@ static void df__graph_run(df_state_t *st, df_graph_t *g, const df__source_t *src
             break;
         case DF_NODE_FLATMAP:
             df__op_flatmap(&s, n);
+            break;
+        case DF_NODE_WINDOW:
+            df__op_window(&s, n);
             break;
         }
     }

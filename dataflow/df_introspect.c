@@ -25,6 +25,7 @@ static const char *df__node_kind_name(df_node_kind_t k)
     case DF_NODE_TOPK: return "TopK";
     case DF_NODE_FLATMAP: return "FlatMap";
     case DF_NODE_CTE: return "Cte";
+    case DF_NODE_WINDOW: return "Window";
     }
     return "?";
 }
@@ -106,6 +107,7 @@ static const char *df__arranged_name(const df_node_t *n, int k)
     case DF_NODE_REDUCE: return "reduce input";
     case DF_NODE_SETOP: return "set operation";
     case DF_NODE_TOPK: return "top-k";
+    case DF_NODE_WINDOW: return "window partitions";
     default: return "state";
     }
 }

@@ -555,6 +555,27 @@ bool plan_frame_excluded(const plan_frame_rows_t *f, int i, int j);
 int plan_frame_row(const plan_frame_rows_t *f, int i, int fs, int fe, int64_t n, bool last);
 
 /*
+ * One WINDOW over a set of rows (plan_window.c), for every executor: the
+ * expressions it evaluates (the plan's, or an executor's copies with
+ * subqueries replaced: map, NULL for the plan's own), then the run, whose
+ * output rows (in[i]'s columns, then one per function) are in the window's
+ * order, everything in ctx->arena.
+ */
+typedef struct plan_window_exprs {
+    ty_expr_t **part, **order;    /* PARTITION BY, ORDER BY */
+    ty_expr_t *start_offset, *end_offset, *start_bound, *end_bound;
+    ty_expr_t ***args;            /* per function: an aggregate's plan_agg_exprs, else its arguments */
+    int *nargs;
+} plan_window_exprs_t;
+bool plan_window_exprs(const plan_window_t *w, cm_arena_t *a, ty_expr_t *(*map)(void *, ty_expr_t *), void *arg,
+                       plan_window_exprs_t *out);
+/* The ROWS / GROUPS offsets, checked as PostgreSQL checks every offset (RANGE's too) before any row. */
+bool plan_window_offsets(const plan_window_t *w, const plan_window_exprs_t *e, const ty_datum_t *params, ty_ctx_t *ctx,
+                         int64_t *soff, int64_t *eoff);
+bool plan_window_run(const plan_rel_t *rel, const plan_window_exprs_t *e, ty_datum_t **in, int n,
+                     const ty_datum_t *params, ty_ctx_t *ctx, ty_datum_t ***out);
+
+/*
  * The plan printer (plan_explain.c): the plan as EXPLAIN shows it, in
  * Materialize's indented text: header, each operator on its own line with
  * its inputs two spaces deeper, then the plan of each subquery run on its

@@ -81,8 +81,11 @@ static bool plan__rel_ok(const plan_rel_t *r, cm_err_t *err)
     case PLAN_REL_PRODUCT:
     case PLAN_REL_JOIN:   /* maintained by the delta rule (dataflow/df_op_join.c) */
         return plan__rel_ok(r->input, err) && plan__rel_ok(r->right, err);
-    case PLAN_REL_WINDOW:
-        return plan__refuse(err, "window functions");
+    case PLAN_REL_WINDOW:   /* touched partitions recomputed (dataflow/df_op_window.c) */
+        for (int i = 0; i < r->window->nfuncs; i++)
+            if (r->window->funcs[i]->agg && !plan__agg_ok(r->window->funcs[i]->agg, err))
+                return false;
+        return plan__rel_ok(r->input, err);
     case PLAN_REL_LET:
         for (int i = 0; i < r->nctes; i++)
             if (r->ctes[i]->rec)
