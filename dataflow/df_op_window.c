@@ -15,8 +15,10 @@
  * without PARTITION BY is one partition, recomputed whole on the owner of
  * the empty key. A partition whose run fails (1/0 in an argument) has no
  * output rows and is an error of the view until its rows change so that it
- * runs again; a negative or NULL frame offset, checked once, puts the view
- * in error for good, as PostgreSQL's query fails even over no rows.
+ * runs again; a NULL frame offset or a negative ROWS / GROUPS one, checked
+ * once, puts the view in error for good, as PostgreSQL's query fails even
+ * over no rows (a negative RANGE offset fails the runs of partitions with
+ * rows to compare, as PostgreSQL's in_range does).
  */
 #include "dataflow/df_flow.h"
 
@@ -129,10 +131,12 @@ bool df__op_window(df_step_t *s, df_node_t *n)
     ty_datum_t *vals = cm_malloc(sizeof(ty_datum_t) * (size_t)(src->ncols ? src->ncols : 1));
     ty_datum_t *kv = cm_malloc(sizeof(ty_datum_t) * (size_t)(wd->npart ? wd->npart : 1));
     if (!wd->checked) {
-        /* The frame offsets are constants PostgreSQL checks before any row, even over none. */
+        /* The frame offsets are constants PostgreSQL checks before any row, even over none
+         * (a negative RANGE offset only once rows are compared: each partition's run fails). */
         int64_t so, eo;
+        bool range_negative;
         wd->checked = true;
-        if (!plan_window_offsets(n->rel->window, &wd->ex, NULL, &s->ctx, &so, &eo)) {
+        if (!plan_window_offsets(n->rel->window, &wd->ex, NULL, &s->ctx, &so, &eo, &range_negative)) {
             wd->failed = true;
             df__graph_error(s, 1);
         }

@@ -569,9 +569,11 @@ typedef struct plan_window_exprs {
 } plan_window_exprs_t;
 bool plan_window_exprs(const plan_window_t *w, cm_arena_t *a, ty_expr_t *(*map)(void *, ty_expr_t *), void *arg,
                        plan_window_exprs_t *out);
-/* The ROWS / GROUPS offsets, checked as PostgreSQL checks every offset (RANGE's too) before any row. */
+/* The ROWS / GROUPS offsets, checked as PostgreSQL checks them before any row (NULL, negative);
+ * a RANGE offset is checked for NULL only, and *range_negative says whether it is below zero,
+ * which PostgreSQL's in_range refuses once it compares rows (plan_window_run). */
 bool plan_window_offsets(const plan_window_t *w, const plan_window_exprs_t *e, const ty_datum_t *params, ty_ctx_t *ctx,
-                         int64_t *soff, int64_t *eoff);
+                         int64_t *soff, int64_t *eoff, bool *range_negative);
 bool plan_window_run(const plan_rel_t *rel, const plan_window_exprs_t *e, ty_datum_t **in, int n,
                      const ty_datum_t *params, ty_ctx_t *ctx, ty_datum_t ***out);
 

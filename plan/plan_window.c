@@ -67,7 +67,8 @@ static bool plan__w_same_keys(const plan_sortkey_t *keys, int from, int to, cons
 }
 
 /* A frame offset (var-free, the plan's expression e as the caller gives it in i), checked as PostgreSQL does. */
-static bool plan__w_offset_value(const wrun_t *r, const ty_expr_t *e, ty_expr_t *i, bool start, bool range, ty_datum_t *out)
+static bool plan__w_offset_value(const wrun_t *r, const ty_expr_t *e, ty_expr_t *i, bool start, bool range, ty_datum_t *out,
+                                 bool *range_negative)
 {
     if (!plan__w_eval(r, i, NULL, out))
         return false;
@@ -93,8 +94,9 @@ static bool plan__w_offset_value(const wrun_t *r, const ty_expr_t *e, ty_expr_t 
         break;
     }
     if (negative) {
+        /* PostgreSQL's in_range functions refuse it, so only once a row is compared with another. */
         if (range)
-            return cm_err_set(r->ctx->err, "22013", "invalid preceding or following size in window function");
+            return *range_negative = true, true;
         return cm_err_set(r->ctx->err, "22013", "frame %s offset must not be negative", start ? "starting" : "ending");
     }
     return true;
@@ -339,20 +341,21 @@ bool plan_window_exprs(const plan_window_t *w, cm_arena_t *a, ty_expr_t *(*map)(
 }
 
 bool plan_window_offsets(const plan_window_t *w, const plan_window_exprs_t *e, const ty_datum_t *params, ty_ctx_t *ctx,
-                         int64_t *soff, int64_t *eoff)
+                         int64_t *soff, int64_t *eoff, bool *range_negative)
 {
     wrun_t r = {.ctx = ctx, .params = params, .w = w, .e = e};
     const plan_frame_t *f = &w->frame;
     bool range = f->mode == PLAN_FRAME_RANGE;
     ty_datum_t d;
     *soff = *eoff = 0;
+    *range_negative = false;
     if (f->start_offset) {
-        if (!plan__w_offset_value(&r, f->start_offset, e->start_offset, true, range, &d))
+        if (!plan__w_offset_value(&r, f->start_offset, e->start_offset, true, range, &d, range_negative))
             return false;
         *soff = d.v.i;
     }
     if (f->end_offset) {
-        if (!plan__w_offset_value(&r, f->end_offset, e->end_offset, false, range, &d))
+        if (!plan__w_offset_value(&r, f->end_offset, e->end_offset, false, range, &d, range_negative))
             return false;
         *eoff = d.v.i;
     }
@@ -364,7 +367,8 @@ bool plan_window_run(const plan_rel_t *rel, const plan_window_exprs_t *e, ty_dat
 {
     const plan_window_t *w = rel->window;
     wrun_t r = {.ctx = ctx, .params = params, .w = w, .e = e, .in = in};
-    if (!plan_window_offsets(w, e, params, ctx, &r.soff, &r.eoff))
+    bool range_negative;
+    if (!plan_window_offsets(w, e, params, ctx, &r.soff, &r.eoff, &range_negative))
         return false;
     cm_arena_t *a = ctx->arena;
     int nk = w->npart + w->norder;
@@ -402,6 +406,8 @@ bool plan_window_run(const plan_rel_t *rel, const plan_window_exprs_t *e, ty_dat
         } else if (w->norder == 1) {
             wr->rv = wr->key[w->npart];
         }
+        if (range_negative && !wr->key[w->npart].isnull)
+            return cm_err_set(ctx->err, "22013", "invalid preceding or following size in window function");
     }
     plan__w_sort_rows(keys, nk, r.rows, cm_arena_alloc(a, sizeof(wrow_t) * (size_t)(n + 1)), n);
     /* Peer groups, numbered from 0 in each partition. */
