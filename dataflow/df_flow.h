@@ -155,6 +155,8 @@ struct df_reduce {
     df__accmap_t *groups;        /* accumulating: group key -> its encoded state */
     int nstate;                  /* accumulating: the state row's columns and types */
     ty_oid_t *state_types;
+    int npart;                   /* accumulating: a partial state's columns and types (df__accum_route) */
+    ty_oid_t *part_types;
 };
 
 bool df__eval_keys(df_step_t *s, df_reduce_t *rd, const ty_datum_t *row, ty_datum_t *kv);
@@ -162,7 +164,9 @@ bool df__eval_keys(df_step_t *s, df_reduce_t *rd, const ty_datum_t *row, ty_datu
 bool df__agg_filter(df_step_t *s, const df__agg_t *x, const ty_datum_t *row, bool *in);
 void df__accum_init(df_reduce_t *rd, df_node_t *n);
 void df__accum_free(df_reduce_t *rd);
-/* The touched groups of d (keys: group keys, values: input rows), and the global group if global. */
+/* This worker's input rows folded into one partial state per group, each added to its owner's builder. */
+void df__accum_route(df_step_t *s, df_node_t *n, const df_batch_t *in, df_builder_t *bls);
+/* The touched groups of d (keys: group keys, values: partial states), and the global group if global. */
 void df__accum_step(df_step_t *s, df_node_t *n, const df_batch_t *d, bool global, df_builder_t *out);
 df_reduce_t *df__reduce_new(df_graph_t *g, df_node_t *n, cm_err_t *err);
 void df__reduce_free(df_reduce_t *r);

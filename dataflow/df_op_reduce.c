@@ -172,9 +172,11 @@ bool df__op_reduce(df_step_t *s, df_node_t *n)
     cm_buf_t key, enc;
     cm_buf_init(&key, 0);
     cm_buf_init(&enc, 0);
-    /* Route each input row to its group's worker. */
+    /* Route each input row to its group's worker; accumulating, one partial state per group. */
     int incols = n->in[0]->ncols;
-    for (uint64_t j = 0; in && j < in->nvals; j++) {
+    if (rd->accum)
+        df__accum_route(s, n, in, bls);
+    for (uint64_t j = 0; !rd->accum && in && j < in->nvals; j++) {
         size_t len;
         const uint8_t *v = df__batch_val(in, j, &len);
         int64_t diff = df__batch_diff(in, j);

@@ -213,9 +213,10 @@ static void df__key_detail(df_table_t *t, const uint8_t *row, size_t len, ty_ctx
     cm_buf_put_str(out, ") already exists.");
 }
 
-/* This worker's rows of a write's part, sorted by key; false (err set) for a malformed write. */
+/* This worker's rows of a write's part, sorted by key when they need checking (*check: a key to
+ * keep unique, or rows to remove); false (err set) for a malformed write. */
 static bool df__write_rows(df_state_t *st, df_table_t *t, const df_write_part_t *w, ty_ctx_t *ctx, df__wrow_t **out,
-                           size_t *n)
+                           size_t *n, bool *check)
 {
     df__wrow_t *rows = cm_arena_alloc(ctx->arena, sizeof *rows * (w->nrows ? w->nrows : 1));
     ty_datum_t *vals = cm_arena_alloc(ctx->arena, sizeof(ty_datum_t) * (size_t)(t->ncols ? t->ncols : 1));
@@ -243,7 +244,11 @@ static bool df__write_rows(df_state_t *st, df_table_t *t, const df_write_part_t 
                                  .null_key = null_key};
     }
     cm_buf_free(&key);
-    qsort(rows, k, sizeof *rows, df__wrow_cmp);
+    *check = t->has_key;
+    for (size_t i = 0; i < k && !*check; i++)
+        *check = rows[i].diff < 0;
+    if (*check)
+        qsort(rows, k, sizeof *rows, df__wrow_cmp);
     *out = rows;
     *n = k;
     return ok;
@@ -356,12 +361,22 @@ static void df__write(df_state_t *st, const df_cmd_t *c, ty_ctx_t *ctx)
         else if ((int)q->p->ncols != q->t->ncols)
             ok = cm_err_set(ctx->err, CM_ERRCODE_INTERNAL_ERROR, "a write of %u columns into a table of %d",
                             q->p->ncols, q->t->ncols);
-        ok = ok && df__write_rows(st, q->t, q->p, ctx, &q->rows, &q->n) &&
-             df__write_check(q->t, q->rows, q->n, q->p->truncate, !w.check_only, ctx,
-                             q->p->constraint ? q->p->constraint : "");
+        bool check = false;
+        ok = ok && df__write_rows(st, q->t, q->p, ctx, &q->rows, &q->n, &check) &&
+             (!check || df__write_check(q->t, q->rows, q->n, q->p->truncate, !w.check_only, ctx,
+                                        q->p->constraint ? q->p->constraint : ""));
     }
-    /* Applies only where every worker found it valid: all vote first. */
-    if (st->nworkers > 1 && c->reply)
+    /* Applies only where every worker found it valid: all vote first. A write that can fail only
+     * the same way on every worker (no key to check, no row to remove: what is left are malformed
+     * bytes, which every worker decodes alike) needs no vote, so plain INSERTs and COPYs into a
+     * table without a key do not wait for the slowest worker. */
+    bool may_differ = w.check_only;
+    for (uint32_t i = 0; !may_differ && i < w.nparts && parts[i].p != NULL; i++) {
+        may_differ = parts[i].t != NULL && parts[i].t->has_key;
+        for (uint32_t j = 0; j < parts[i].p->nrows && !may_differ; j++)
+            may_differ = parts[i].p->diffs[j] < 0;
+    }
+    if (st->nworkers > 1 && c->reply && may_differ)
         ok = df_reply_vote(c->reply, ok);
     if (!ok || w.check_only)
         return;

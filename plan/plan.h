@@ -477,12 +477,15 @@ bool plan_agg_finish(const plan_agg_t *a, plan_aggstate_t *st, ty_ctx_t *ctx, ty
  */
 typedef struct plan_aggacc {
     int64_t count;
-    ty_datum_t sum;               /* valid while count > 0 (sum, avg) */
+    ty_datum_t sum;               /* valid while has_sum (sum, avg) */
+    bool has_sum;                 /* a value was added: a partial state (+5, -3) has count 0 and sum 2 */
 } plan_aggacc_t;
 bool plan_agg_accumulates(const plan_agg_t *a);
 /* arg: the call's argument over the row (ignored by count(*)); the FILTER was checked by the caller. */
 bool plan_agg_acc_add(const plan_agg_t *a, plan_aggacc_t *s, const ty_datum_t *arg, int64_t diff, ty_ctx_t *ctx);
 bool plan_agg_acc_result(const plan_agg_t *a, const plan_aggacc_t *s, ty_ctx_t *ctx, ty_datum_t *out);
+/* s += p: a partial state of other rows (one worker's share of a step, before the exchange). */
+bool plan_agg_acc_merge(const plan_agg_t *a, plan_aggacc_t *s, const plan_aggacc_t *p, ty_ctx_t *ctx);
 /* An array of n values of type elem; type is its array type, or elem when arrays stack. */
 bool plan_array_of(ty_ctx_t *ctx, ty_oid_t elem, ty_oid_t type, const ty_datum_t *items, int n, ty_datum_t *out);
 

@@ -341,8 +341,9 @@ bool plan_agg_acc_add(const plan_agg_t *a, plan_aggacc_t *s, const ty_datum_t *a
                 return false;
             v = out;
         }
-        if (s->count == 0) {
+        if (!s->has_sum) {
             s->sum = v;
+            s->has_sum = true;
         } else {
             ty_datum_t pair[2] = {s->sum, v}, out;
             memset(&out, 0, sizeof(out));
@@ -352,6 +353,22 @@ bool plan_agg_acc_add(const plan_agg_t *a, plan_aggacc_t *s, const ty_datum_t *a
         }
     }
     s->count += diff;
+    return true;
+}
+
+bool plan_agg_acc_merge(const plan_agg_t *a, plan_aggacc_t *s, const plan_aggacc_t *p, ty_ctx_t *ctx)
+{
+    if (p->has_sum && !s->has_sum) {
+        s->sum = p->sum;
+        s->has_sum = true;
+    } else if (p->has_sum) {
+        ty_datum_t pair[2] = {s->sum, p->sum}, out;
+        memset(&out, 0, sizeof(out));
+        if (!a->add->impl(ctx, pair, 2, &out))
+            return false;
+        s->sum = out;
+    }
+    s->count += p->count;
     return true;
 }
 

@@ -40,6 +40,7 @@ struct srv_copy_in {
     int n, cap;
     size_t bytes;
     bool *given;                 /* per table column: the input has it */
+    ty_ctx_t ctx;                /* for every line: the session's settings as the COPY began */
     bool header_done;
     bool failed;                 /* err is the answer, unless an earlier row broke a key */
     cm_err_t err;
@@ -131,8 +132,8 @@ static bool srv__copy_line(srv_conn_t *c, struct srv_copy_in *cp, const uint8_t 
         return cm_err_set(err, CM_ERRCODE_PROGRAM_LIMIT_EXCEEDED, "a COPY may write at most %lld rows",
                           (long long)c->lp->srv->cfg.txn_write_rows_max),
                srv__context(err, w, lineno, NULL, NULL, 0), false;
-    ty_ctx_t ctx;
-    srv__ctx_init(c, &ctx, &cp->arena, err);
+    ty_ctx_t ctx = cp->ctx;
+    ctx.err = err;
     ty_datum_t *row = cm_arena_zalloc(&cp->arena, sizeof *row * (size_t)(w->ncols ? w->ncols : 1));
     bool *given = cp->given;
     memset(given, 0, sizeof *given * (size_t)w->ncols);
@@ -209,6 +210,8 @@ int srv_copy_in_start(srv_conn_t *c, const plan_write_t *w, srv_wtxn_t *tx, cm_e
     cm_buf_init(&cp->fields.text, 0);
     cm_arena_init(&cp->arena, 0);
     cp->given = cm_calloc((size_t)(w->ncols ? w->ncols : 1), sizeof *cp->given);
+    /* Made once: a line's conversion must not look the session's user and settings up again. */
+    srv__ctx_init(c, &cp->ctx, &cp->arena, NULL);
     c->copy = cp;
     /* CopyInResponse: text, one format code per copied column. */
     size_t at = srv_msg_begin(&c->out, 'G');

@@ -7,7 +7,8 @@ against PostgreSQL 15.
 Both servers get the same tables in a schema of their own; eddy gets each view as a
 MATERIALIZED VIEW, PostgreSQL as a plain VIEW of the same query (so its answer is the query
 run ad hoc over the current rows). Then seeded random batches of INSERT, UPDATE and DELETE
-run on both, and after every batch each view is read on both and compared as a multiset
+(and COPY ... FROM STDIN of a few rows, into a keyed table and into one without a key) run
+on both, and after every batch each view is read on both and compared as a multiset
 of rows in text (or as the same SQLSTATE and message when the query fails: a view whose rows
 divide by zero answers 22012 on eddy until the row goes, as PostgreSQL's query does).
 Views cover filter, project, UNION ALL, UNION, INTERSECT [ALL], EXCEPT [ALL],
@@ -34,6 +35,12 @@ VIEWS = [
                 "FROM t GROUP BY g"),
     ("v_numeric", "SELECT g, sum(n) AS s, avg(n) AS av, max(n) AS mx FROM t GROUP BY g"),
     ("v_global", "SELECT count(*) AS c, sum(a) AS s, min(a) AS mn, avg(n) AS av FROM t"),
+    # h has no key: its rows are multisets, inserted by COPY and INSERT, removed by DELETE.
+    ("h_group", "SELECT g, count(*) AS c, sum(a) AS s, avg(a) AS av, count(a) AS ca FROM h GROUP BY g"),
+    ("h_global", "SELECT count(*) AS c, sum(a) AS s, avg(a) AS av FROM h"),
+    ("h_div", "SELECT g, sum(100 / a) AS s FROM h GROUP BY g"),
+    ("h_join", "SELECT h.g, count(*) AS c, sum(u.a) AS s FROM h JOIN u ON h.g = u.g GROUP BY h.g"),
+    ("h_distinct", "SELECT DISTINCT g, a FROM h"),
     ("v_having", "SELECT g, sum(a) AS s FROM t GROUP BY g HAVING count(*) > 2"),
     ("v_distinct", "SELECT DISTINCT g, a % 3 AS r FROM t"),
     ("v_more", "SELECT g, bool_and(a > 10) AS ba, bool_or(a > 90) AS bo, count(DISTINCT a % 5) AS cd, "
@@ -158,8 +165,13 @@ def read(conn, sql):
 
 
 def run(conn, sql):
+    """sql: a statement, or (a COPY ... FROM STDIN statement, its data)."""
     with conn.cursor() as cur:
-        cur.execute(sql)
+        if isinstance(sql, tuple):
+            with cur.copy(sql[0]) as cp:
+                cp.write(sql[1])
+        else:
+            cur.execute(sql)
 
 
 def main():
@@ -177,6 +189,7 @@ def main():
         run(c, "CREATE TABLE t (k int PRIMARY KEY, g int, a int, n numeric)")
         run(c, "CREATE TABLE u (k int PRIMARY KEY, g int, a int)")
         run(c, "CREATE TABLE w (k int PRIMARY KEY, a int)")
+        run(c, "CREATE TABLE h (g int, a int)")
         conns.append(c)
     eddy, pg = conns
     for name, q in VIEWS:
@@ -198,6 +211,25 @@ def main():
             kind = rnd.random()
             pick = rnd.random()
             tab = "t" if pick < 0.6 else "u" if pick < 0.85 else "w"
+            if kind < 0.15:
+                # COPY: into h (no key; equal rows stay distinct copies) or into u, whose key
+                # may be taken already (23505 on both, nothing applied).
+                rows = []
+                for _ in range(rnd.randint(1, 30)):
+                    a = rnd.choice(["\\N"] + [str(rnd.randint(-5, 100)) for _ in range(8)])
+                    if rnd.random() < 0.02:
+                        a = "0"
+                    rows.append((rnd.randint(0, 6), a))
+                if rnd.random() < 0.7:
+                    stmts.append(("COPY h FROM STDIN", "".join("%d\t%s\n" % r for r in rows)))
+                else:
+                    keys = rnd.sample(range(1, 61), min(len(rows), 5))
+                    stmts.append(("COPY u (k, g, a) FROM STDIN",
+                                  "".join("%d\t%d\t%s\n" % (k, g, a) for k, (g, a) in zip(keys, rows))))
+                continue
+            if kind < 0.2:
+                stmts.append("DELETE FROM h WHERE g = %d AND a < %d" % (rnd.randint(0, 6), rnd.randint(0, 100)))
+                continue
             if kind < 0.5:
                 rows = []
                 for _ in range(rnd.randint(1, 8)):
