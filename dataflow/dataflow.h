@@ -164,11 +164,21 @@ typedef struct df_peek {
     df_peek_lookup_t *lookups;
     const uint8_t *plan;         /* the plan's bytes, in the body */
     size_t plan_len;
+    bool computed;               /* the plan is computed here (df_peek_computed_begin) */
 } df_peek_t;
 /* Lookups for nlookups relations follow (each df_peek_lookup_add), then the plan's bytes. */
 void df_peek_lookups_begin(cm_buf_t *out, uint32_t nlookups);
 bool df_peek_lookup_add(cm_buf_t *out, uint64_t item, const ty_oid_t *types, int ncols, ty_datum_t *const *rows,
                         int nrows, ty_ctx_t *ctx);
+/*
+ * A body that asks the workers to compute a plan rather than send what it reads: each runs it
+ * as a dataflow over its shards, as a materialized view's hydration would (a transient view,
+ * dropped after the answer), and answers the result's rows under DF_PEEK_COMPUTED. The plan's
+ * bytes follow. The plan must be one plan_maintainable accepts, with nothing that needs the
+ * session (its settings are the defaults the workers evaluate with).
+ */
+#define DF_PEEK_COMPUTED UINT64_MAX
+void df_peek_computed_begin(cm_buf_t *out);
 /* A body with or without lookups; XX001 for a malformed one. */
 bool df_peek_decode(const uint8_t *p, size_t n, cm_arena_t *arena, df_peek_t *out, cm_err_t *err);
 

@@ -313,6 +313,27 @@ df_batch_t *df__builder_finish(df_builder_t *bl, uint64_t lower, uint64_t upper)
     return b;
 }
 
+df_batch_t *df__builder_finish_unsorted(df_builder_t *bl, uint64_t lower, uint64_t upper)
+{
+    df_bw_t w;
+    df__bw_init(&w);
+    for (int pass = 0; pass < 2; pass++) {
+        if (pass == 1)
+            df__bw_alloc(&w, lower, upper);
+        const df_upd_t *last = NULL;
+        for (size_t i = 0; i < bl->n; i++) {
+            const df_upd_t *u = &bl->upds[i];
+            bool starts = last == NULL || last->klen != u->klen || (u->klen && memcmp(last->key, u->key, u->klen) != 0);
+            df__bw_put(&w, starts, u->key, u->klen, u->val, u->vlen, u->diff);
+            last = u;
+        }
+    }
+    df_batch_t *b = df__bw_done(&w);
+    bl->n = 0;
+    cm_arena_reset(&bl->arena);
+    return b;
+}
+
 /* ------------------------------------------------------------ the cursor */
 
 static void df__bcur_settle(df_bcur_t *c)

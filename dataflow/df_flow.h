@@ -56,6 +56,7 @@ typedef struct df_node {
     df_node_kind_t kind;
     const plan_rel_t *rel;
     struct df_node *in[2];
+    bool unsorted;               /* FILTER, PROJECT read only by reduces: its delta need not be consolidated */
     int ncols;
     const ty_oid_t *types;       /* of the rows it produces */
     df_batch_t *out;             /* its delta at the current step; NULL: none */
@@ -102,6 +103,17 @@ typedef struct df_step {
     cm_err_t err;
     ty_settings_t settings;
 } df_step_t;
+
+/* A node's delta for step seq from its builder (consolidated unless n->unsorted); NULL: nothing. */
+static inline df_batch_t *df__finish_node(const struct df_node *n, df_builder_t *bl, uint64_t seq)
+{
+    df_batch_t *b = n->unsorted ? df__builder_finish_unsorted(bl, seq, seq + 1) : df__builder_finish(bl, seq, seq + 1);
+    if (b->nvals == 0) {
+        df__batch_unref(b);
+        return NULL;
+    }
+    return b;
+}
 
 /* A builder's batch for step seq; NULL when it holds nothing. */
 static inline df_batch_t *df__finish(df_builder_t *bl, uint64_t seq)
@@ -186,6 +198,11 @@ void df__mview_apply(df_graph_t *g, const df_batch_t *delta, uint64_t seq);
 df_graph_t *df__graph_find(df_state_t *st, uint64_t id);
 /* A graph compiled from a plan without hydrating it (EXPLAIN's operators); NULL with err. */
 df_graph_t *df__graph_compile(const plan_t *p, uint64_t id, cm_err_t *err);
+/* The first error of g or of a view it reads (depth: 0), NULL while it has none. */
+const df_verr_t *df__mview_error(df_state_t *st, const df_graph_t *g, int depth);
+/* A Peek's computed plan (DF_PEEK_COMPUTED): compiled, hydrated over what it reads on this worker,
+ * its result rows answered in out, then dropped. Every worker runs it (its exchange rounds meet). */
+bool df__graph_computed(df_state_t *st, const plan_t *p, uint64_t seq, cm_buf_t *out, int64_t *rows, ty_ctx_t *ctx);
 /* The rows of a materialized view's shard into a Peek's part; false (err set) if it is in error or unknown. */
 bool df__mview_peek(df_state_t *st, uint64_t id, cm_buf_t *out, ty_ctx_t *ctx, int64_t *rows);
 /* A table's shard on this worker (df_table.c); NULL: no such table. */

@@ -395,6 +395,22 @@ df_graph_t *df__graph_compile(const plan_t *p, uint64_t id, cm_err_t *err)
         df__graph_free(g);
         return NULL;
     }
+    /* A map whose every reader routes its rows (a reduce, or such a map) skips consolidating them:
+     * a reduce hashes each row on anyway, and consolidating a million rows is a sort. */
+    for (int i = g->nnodes - 1; i >= 0; i--) {
+        df_node_t *n = g->nodes[i];
+        if ((n->kind != DF_NODE_FILTER && n->kind != DF_NODE_PROJECT) || n == g->root)
+            continue;
+        int readers = 0;
+        bool routed = true;
+        for (int j = i + 1; j < g->nnodes; j++)
+            for (int k = 0; k < 2; k++)
+                if (g->nodes[j]->in[k] == n) {
+                    readers++;
+                    routed &= g->nodes[j]->kind == DF_NODE_REDUCE || g->nodes[j]->unsorted;
+                }
+        n->unsorted = readers > 0 && routed;
+    }
     return g;
 }
 
@@ -441,4 +457,51 @@ void df__graph_install(df_state_t *st, df_dataflow_t *f, uint64_t seq)
         df__batch_unref((df_batch_t *)src[i].delta);
     df__batch_unref(g->root->out);
     g->root->out = NULL;
+}
+
+/* ------------------------------------------------------------ computed reads */
+
+bool df__graph_computed(df_state_t *st, const plan_t *p, uint64_t seq, cm_buf_t *out, int64_t *rows, ty_ctx_t *ctx)
+{
+    *rows = 0;
+    df_graph_t *g = df__graph_compile(p, DF_PEEK_COMPUTED, ctx->err);
+    if (!g)
+        return false;   /* alike on every worker: the same plan fails the same way */
+    df__source_t src[DF_GRAPH_READS_MAX];
+    const df_verr_t *read_err = NULL;
+    for (int i = 0; i < g->nreads; i++) {
+        src[i] = (df__source_t){.item = g->reads[i], .delta = df__contents(st, g->reads[i], seq)};
+        const df_graph_t *in = df__graph_find(st, g->reads[i]);
+        if (!read_err && in)
+            read_err = df__mview_error(st, in, 0);
+    }
+    bool readable = true;
+    for (int i = 0; i < g->nnodes; i++)
+        if (g->nodes[i]->kind == DF_NODE_GET && !df__table_spine(st, g->nodes[i]->rel->item) &&
+            !df__graph_find(st, g->nodes[i]->rel->item))
+            readable = false;
+    /* Run even when this worker will answer an error: the others' exchange rounds wait for ours. */
+    df__graph_run(st, g, src, g->nreads, seq, true);
+    for (int i = 0; i < g->nreads; i++)
+        df__batch_unref((df_batch_t *)src[i].delta);
+    bool ok = true;
+    if (read_err)
+        ok = cm_err_set(ctx->err, read_err->sqlstate, "%s", read_err->message);
+    else if (!readable)
+        ok = cm_err_set(ctx->err, CM_ERRCODE_INTERNAL_ERROR, "a computed read of a relation the workers do not hold");
+    else if (g->nerrs > 0)
+        ok = cm_err_set(ctx->err, g->errs[0].sqlstate, "%s", g->errs[0].message);
+    const df_batch_t *b = g->root->out;
+    if (ok && b) {
+        size_t at = df_peek_part_begin(out, DF_PEEK_COMPUTED);
+        for (uint64_t j = 0; j < b->nvals; j++) {
+            size_t len;
+            const uint8_t *v = df__batch_val(b, j, &len);
+            df_peek_part_row(out, v, len, df__batch_diff(b, j));
+        }
+        df_peek_part_end(out, at, (uint32_t)b->nvals);
+        *rows = (int64_t)b->nvals;
+    }
+    df__graph_free(g);
+    return ok;
 }

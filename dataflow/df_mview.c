@@ -51,7 +51,8 @@ df_batch_t *df__snap_rows(df_spine_t *sp, bool rows_in_keys, uint64_t seq)
             }
         }
         df__scur_free(&cur);
-        b = df__finish(&bl, seq);
+        /* The cursor gives the rows in order and consolidated already: no sort needed. */
+        b = df__builder_finish_unsorted(&bl, seq, seq + 1);
         df__builder_free(&bl);
     }
     df__snap_unref(snap);
@@ -63,7 +64,7 @@ df_batch_t *df__snap_rows(df_spine_t *sp, bool rows_in_keys, uint64_t seq)
 }
 
 /* The first error of g or of a view it reads (depth bounds a cycle that cannot happen). */
-static const df_verr_t *df__mview_error(df_state_t *st, const df_graph_t *g, int depth)
+const df_verr_t *df__mview_error(df_state_t *st, const df_graph_t *g, int depth)
 {
     if (g->nerrs > 0)
         return &g->errs[0];

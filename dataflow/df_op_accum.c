@@ -102,7 +102,7 @@ void df__accum_free(df_reduce_t *rd)
 static df__acc_t **df__acc_slot(df__accmap_t *m, const uint8_t *key, size_t klen, uint64_t h)
 {
     df__acc_t **at = &m->buckets[h & (m->nbuckets - 1)];
-    while (*at && !((*at)->hash == h && (*at)->klen == klen && memcmp((*at)->key, key, klen) == 0))
+    while (*at && !((*at)->hash == h && (*at)->klen == klen && (klen == 0 || memcmp((*at)->key, key, klen) == 0)))
         at = &(*at)->next;
     return at;
 }
@@ -283,7 +283,7 @@ static df__part_t *df__part_find(df__parts_t *ps, df_reduce_t *rd, const uint8_t
     size_t i = h & (ps->cap - 1);
     for (; ps->slots[i]; i = (i + 1) & (ps->cap - 1)) {
         df__part_t *p = ps->slots[i];
-        if (p->hash == h && p->klen == klen && memcmp(p->key, key, klen) == 0)
+        if (p->hash == h && p->klen == klen && (klen == 0 || memcmp(p->key, key, klen) == 0))
             return p;
     }
     df__part_t *p = cm_arena_zalloc(&ps->arena, sizeof *p);

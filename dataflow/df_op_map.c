@@ -51,7 +51,7 @@ bool df__op_map(df_step_t *s, df_node_t *n)
         cm_arena_reset(&s->rowa);
     }
     cm_buf_free(&enc);
-    n->out = df__finish(&bl, s->seq);
+    n->out = df__finish_node(n, &bl, s->seq);
     df__builder_free(&bl);
     return true;
 }

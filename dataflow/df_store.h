@@ -280,6 +280,9 @@ void df__builder_add(df_builder_t *bl, const void *key, size_t klen, const void 
 size_t df__builder_count(const df_builder_t *bl);
 /* The consolidated batch (possibly empty) with one reference; the builder is empty again. */
 df_batch_t *df__builder_finish(df_builder_t *bl, uint64_t lower, uint64_t upper);
+/* The updates as they were added, neither sorted nor consolidated (a run of equal keys is one key):
+ * only for a delta whose readers route each row on (a reduce), never for an arrangement. */
+df_batch_t *df__builder_finish_unsorted(df_builder_t *bl, uint64_t lower, uint64_t upper);
 
 /*
  * A merge of two batches into one, consolidating (diffs of equal (key,

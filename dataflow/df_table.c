@@ -486,6 +486,13 @@ static void df__peek(df_state_t *st, const df_cmd_t *c, ty_ctx_t *ctx)
     if (!df_peek_decode(c->payload, c->payload_len, ctx->arena, &pk, ctx->err) ||
         !plan_decode(ctx->arena, pk.plan, pk.plan_len, NULL, &p, ctx->err))
         return;
+    if (pk.computed) {
+        int64_t rows = 0;
+        df__graph_computed(st, p, c->seq, &c->reply->parts[st->worker].bytes, &rows, ctx);
+        c->reply->parts[st->worker].count = rows;
+        st->peek_rows += (uint64_t)rows;
+        return;
+    }
     uint64_t items[DF_PEEK_RELATIONS_MAX];
     int n = plan_read_items(p, items, DF_PEEK_RELATIONS_MAX);
     if (n < 0) {

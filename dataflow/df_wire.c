@@ -21,6 +21,7 @@
 
 #define DF_WRITE_MAGIC "DFW2"
 #define DF_PEEK_LOOKUP_MAGIC "DFK1"
+#define DF_PEEK_COMPUTED_MAGIC "DFC1"
 
 void df_write_begin(cm_buf_t *out, bool check_only, uint32_t nparts)
 {
@@ -159,6 +160,11 @@ bool df_write_decode(const uint8_t *p, size_t n, cm_arena_t *arena, df_write_t *
     return true;
 }
 
+void df_peek_computed_begin(cm_buf_t *out)
+{
+    cm_buf_put(out, DF_PEEK_COMPUTED_MAGIC, 4);
+}
+
 void df_peek_lookups_begin(cm_buf_t *out, uint32_t nlookups)
 {
     cm_buf_put(out, DF_PEEK_LOOKUP_MAGIC, 4);
@@ -189,6 +195,12 @@ bool df_peek_lookup_add(cm_buf_t *out, uint64_t item, const ty_oid_t *types, int
 bool df_peek_decode(const uint8_t *p, size_t n, cm_arena_t *arena, df_peek_t *out, cm_err_t *err)
 {
     memset(out, 0, sizeof *out);
+    if (n >= 4 && memcmp(p, DF_PEEK_COMPUTED_MAGIC, 4) == 0) {
+        out->computed = true;
+        out->plan = p + 4;
+        out->plan_len = n - 4;
+        return true;
+    }
     if (n < 4 || memcmp(p, DF_PEEK_LOOKUP_MAGIC, 4) != 0) {
         out->plan = p;
         out->plan_len = n;

@@ -637,5 +637,9 @@ int plan_read_items(const plan_t *p, uint64_t *items, int max);
 /* Whether the dataflow workers can maintain p's result incrementally (plan_maintain.c); else 0A000
  * "materialized views with <what> are not supported yet". CREATE MATERIALIZED VIEW asks. */
 bool plan_maintainable(const plan_t *p, cm_err_t *err);
+/* A read cut where the workers can compute it (plan_split.c): *sub, the reduction they compute
+ * (a plan plan_maintainable accepts, needing nothing of the session), and *rest, p with *sub
+ * replaced by a Get of item, its rows. False: no such cut, p runs whole over what it reads. */
+bool plan_split_computed(const plan_t *p, cm_arena_t *a, uint64_t item, plan_t **sub, plan_t **rest);
 
 #endif

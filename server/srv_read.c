@@ -6,6 +6,9 @@
  * that step, and the plan runs here over the gathered rows (exec/,
  * ex_run_reading), which also finishes ORDER BY / LIMIT / OFFSET. A table
  * the plan reads by key only is looked up, not sent whole (srv_read_lookup.c).
+ * A plan that reduces what it reads (GROUP BY, aggregates, DISTINCT) has that
+ * part computed by the workers instead (plan_split_computed): they send the
+ * reduced rows, and the rest of the plan runs here over them.
  *
  * It runs on libuv's thread pool like any statement that may wait, so the
  * connection's loop keeps serving others; cancel and statement_timeout end
@@ -36,6 +39,16 @@ static bool srv__read_get(void *arg, uint64_t item, const ty_oid_t *types, int n
     return true;
 }
 
+/* The workers evaluate with the default settings: a session with others reads the rows itself. */
+static bool srv__default_settings(const ty_settings_t *s)
+{
+    ty_settings_t d;
+    ty_settings_default(&d);
+    return s == NULL || (s->extra_float_digits == d.extra_float_digits && s->datestyle == d.datestyle &&
+                         s->dateorder == d.dateorder && s->intervalstyle == d.intervalstyle && s->tz == d.tz &&
+                         s->bytea_output_escape == d.bytea_output_escape);
+}
+
 bool srv_read_run(srv_server_t *srv, const plan_t *p, const srv_wtxn_t *tx, const char *sql,
                   const ty_datum_t *params, ty_ctx_t *ctx, ex_row_cb cb, void *arg)
 {
@@ -49,7 +62,16 @@ bool srv_read_run_keep(srv_server_t *srv, const plan_t *p, const srv_wtxn_t *tx,
         return cm_err_set(ctx->err, CM_ERRCODE_FEATURE_NOT_SUPPORTED, "reading tables needs the workers");
     cm_buf_t body;
     cm_buf_init(&body, 0);
-    if (!srv_read_lookups(p, params, ctx, &body) || !plan_encode(p, NULL, &body, ctx->err)) {
+    if (!srv_read_lookups(p, params, ctx, &body))
+        return cm_buf_free(&body), false;
+    plan_t *sub, *rest;
+    if (body.len == 0 && keep == NULL && srv_wtxn_empty(tx) && srv__default_settings(ctx->settings) &&
+        plan_split_computed(p, ctx->arena, DF_PEEK_COMPUTED, &sub, &rest)) {
+        df_peek_computed_begin(&body);
+        p = rest;
+        if (!plan_encode(sub, NULL, &body, ctx->err))
+            return cm_buf_free(&body), false;
+    } else if (!plan_encode(p, NULL, &body, ctx->err)) {
         cm_buf_free(&body);
         return false;
     }
