@@ -10,7 +10,9 @@
  * (projections, filters, sorts, limits, DISTINCT ON); below the cut goes to
  * the workers, above it runs on the server over a Get of the computed rows.
  *
- * Only what the workers evaluate exactly as the server would is cut: a part
+ * Only reductions the workers accumulate (count, sum and avg of integers
+ * and intervals, DISTINCT) are cut, and only what the workers evaluate
+ * exactly as the server would: a part
  * plan_maintainable accepts, without parameters or subqueries, whose
  * expressions call operators only (a function may need the session: its
  * user, its clock, the catalog), and no casts from or to the catalog's
@@ -49,6 +51,16 @@ static bool plan__reduces(const plan_rel_t *r)
     return r->kind == PLAN_REL_REDUCE || (r->kind == PLAN_REL_DISTINCT && r->nsort == 0);
 }
 
+/* The workers keep a running state per group for these (df_op_accum.c); the other aggregates
+ * would arrange every input row first, which costs more than sending them. */
+static bool plan__accumulates(const plan_rel_t *r)
+{
+    for (int i = 0; r->kind == PLAN_REL_REDUCE && i < r->naggs; i++)
+        if (!plan_agg_accumulates(r->aggs[i]))
+            return false;
+    return true;
+}
+
 static bool plan__passes(const plan_rel_t *r)
 {
     switch (r->kind) {
@@ -72,6 +84,11 @@ static bool plan__reads_relation(const plan_rel_t *r)
     return plan__reads_relation(r->input) || plan__reads_relation(r->right);
 }
 
+static bool plan__sorts(const plan_rel_t *r)
+{
+    return r != NULL && (r->kind == PLAN_REL_SORT || plan__sorts(r->input) || plan__sorts(r->right));
+}
+
 /* The path from r down to the cut, each node copied with its input the next copy; the cut a Get. */
 static plan_rel_t *plan__rest(cm_arena_t *a, const plan_rel_t *r, const plan_rel_t *cut, plan_rel_t *get)
 {
@@ -90,7 +107,7 @@ bool plan_split_computed(const plan_t *p, cm_arena_t *a, uint64_t item, plan_t *
     const plan_rel_t *r = p->root;
     while (!plan__reduces(r) && plan__passes(r) && r->input != NULL)
         r = r->input;
-    if (!plan__reduces(r) || !plan__reads_relation(r) || plan_rel_any(r, plan__needs_session))
+    if (!plan__reduces(r) || !plan__accumulates(r) || !plan__reads_relation(r) || plan_rel_any(r, plan__needs_session))
         return false;
     plan_t *s = cm_arena_alloc(a, sizeof *s);
     *s = *p;
@@ -104,15 +121,29 @@ bool plan_split_computed(const plan_t *p, cm_arena_t *a, uint64_t item, plan_t *
     cm_err_clear(&err);
     if (!ok)
         return false;
+    /* A DISTINCT's rows come in the order of the sort below it, which the workers do not keep:
+     * that sort runs here, over the computed rows (the same columns). Any other sort below
+     * the cut orders nothing anyone sees. */
+    const plan_rel_t *resort = NULL;
+    if (r->kind == PLAN_REL_DISTINCT && r->input->kind == PLAN_REL_SORT)
+        resort = r->input;
+    if (r->kind == PLAN_REL_DISTINCT && plan__sorts(resort ? resort->input : r->input))
+        return false;
     plan_rel_t *get = cm_arena_zalloc(a, sizeof *get);
     get->kind = PLAN_REL_GET;
     get->ncols = r->ncols;
     get->types = r->types;
     get->relname = "(computed by the workers)";
     get->item = item;
+    plan_rel_t *top = get;
+    if (resort) {
+        top = cm_arena_alloc(a, sizeof *top);
+        *top = *resort;
+        top->input = get;
+    }
     plan_t *q = cm_arena_alloc(a, sizeof *q);
     *q = *p;
-    q->root = plan__rest(a, p->root, r, get);
+    q->root = plan__rest(a, p->root, r, top);
     *sub = s;
     *rest = q;
     return true;
