@@ -138,6 +138,14 @@ typedef struct df_write {
 void df_write_begin(cm_buf_t *out, bool check_only, uint32_t nparts);
 bool df_write_add_part(cm_buf_t *out, uint64_t table, const char *constraint, bool truncate, const ty_oid_t *types,
                        int ncols, ty_datum_t *const *rows, const int64_t *diffs, int nrows, ty_ctx_t *ctx);
+/* A part written a row at a time (a COPY's rows as they are read): begin gives where its row
+ * count goes, each row goes in with its diff (scratch: the caller's buffer, reused), end sets
+ * the count. df_write_add_part is these three over an array of rows. */
+size_t df_write_part_begin(cm_buf_t *out, uint64_t table, const char *constraint, bool truncate,
+                           const ty_oid_t *types, int ncols);
+bool df_write_part_row(cm_buf_t *out, const ty_oid_t *types, int ncols, const ty_datum_t *row, int64_t diff,
+                       ty_ctx_t *ctx, cm_buf_t *scratch);
+void df_write_part_end(cm_buf_t *out, size_t at, uint32_t nrows);
 /* A write of one part, not a TRUNCATE (df_write_begin and df_write_add_part). */
 bool df_write_encode(uint64_t table, const char *constraint, bool check_only, const ty_oid_t *types, int ncols,
                      ty_datum_t *const *rows, const int64_t *diffs, int nrows, ty_ctx_t *ctx, cm_buf_t *out);

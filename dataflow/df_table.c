@@ -214,11 +214,12 @@ static void df__key_detail(df_table_t *t, const uint8_t *row, size_t len, ty_ctx
 }
 
 /* This worker's rows of a write's part, sorted by key when they need checking (*check: a key to
- * keep unique, or rows to remove); false (err set) for a malformed write. */
+ * keep unique, or rows to remove); false (err set) for a malformed write. With direct (nothing to
+ * check: no key, no removal) they go straight into that builder, and *out is left empty. */
 static bool df__write_rows(df_state_t *st, df_table_t *t, const df_write_part_t *w, ty_ctx_t *ctx, df__wrow_t **out,
-                           size_t *n, bool *check)
+                           size_t *n, bool *check, df_builder_t *direct)
 {
-    df__wrow_t *rows = cm_arena_alloc(ctx->arena, sizeof *rows * (w->nrows ? w->nrows : 1));
+    df__wrow_t *rows = direct ? NULL : cm_arena_alloc(ctx->arena, sizeof *rows * (w->nrows ? w->nrows : 1));
     ty_datum_t *vals = cm_arena_alloc(ctx->arena, sizeof(ty_datum_t) * (size_t)(t->ncols ? t->ncols : 1));
     size_t k = 0;
     cm_buf_t key;
@@ -235,6 +236,11 @@ static bool df__write_rows(df_state_t *st, df_table_t *t, const df_write_part_t 
             break;
         if (df__hash(key.data, key.len) % (uint64_t)st->nworkers != (uint64_t)st->worker)
             continue;
+        if (direct) {
+            df__builder_add(direct, key.data, key.len, p, len, diff);
+            k++;
+            continue;
+        }
         uint8_t *kc = cm_arena_alloc(ctx->arena, key.len ? key.len : 1);
         memcpy(kc, key.data, key.len);
         bool null_key = false;
@@ -245,7 +251,7 @@ static bool df__write_rows(df_state_t *st, df_table_t *t, const df_write_part_t 
     }
     cm_buf_free(&key);
     *check = t->has_key;
-    for (size_t i = 0; i < k && !*check; i++)
+    for (size_t i = 0; rows && i < k && !*check; i++)
         *check = rows[i].diff < 0;
     if (*check)
         qsort(rows, k, sizeof *rows, df__wrow_cmp);
@@ -340,7 +346,20 @@ typedef struct df__wpart {
     const df_write_part_t *p;
     df__wrow_t *rows;
     size_t n;
+    bool direct;                 /* nothing to check: the rows went into bl as they were read */
+    df_builder_t bl;
 } df__wpart_t;
+
+/* Whether a part has anything a worker must check: a key to keep unique, a row to remove. */
+static bool df__part_checks(const df_table_t *t, const df_write_part_t *p)
+{
+    if (t->has_key)
+        return true;
+    for (uint32_t j = 0; j < p->nrows; j++)
+        if (p->diffs[j] < 0)
+            return true;
+    return false;
+}
 
 /*
  * A write: each part's rows of this shard are checked, then every worker
@@ -362,7 +381,10 @@ static void df__write(df_state_t *st, const df_cmd_t *c, ty_ctx_t *ctx)
             ok = cm_err_set(ctx->err, CM_ERRCODE_INTERNAL_ERROR, "a write of %u columns into a table of %d",
                             q->p->ncols, q->t->ncols);
         bool check = false;
-        ok = ok && df__write_rows(st, q->t, q->p, ctx, &q->rows, &q->n, &check) &&
+        q->direct = ok && !df__part_checks(q->t, q->p);
+        if (q->direct)
+            df__builder_init(&q->bl);
+        ok = ok && df__write_rows(st, q->t, q->p, ctx, &q->rows, &q->n, &check, q->direct ? &q->bl : NULL) &&
              (!check || df__write_check(q->t, q->rows, q->n, q->p->truncate, !w.check_only, ctx,
                                         q->p->constraint ? q->p->constraint : ""));
     }
@@ -371,24 +393,30 @@ static void df__write(df_state_t *st, const df_cmd_t *c, ty_ctx_t *ctx)
      * bytes, which every worker decodes alike) needs no vote, so plain INSERTs and COPYs into a
      * table without a key do not wait for the slowest worker. */
     bool may_differ = w.check_only;
-    for (uint32_t i = 0; !may_differ && i < w.nparts && parts[i].p != NULL; i++) {
-        may_differ = parts[i].t != NULL && parts[i].t->has_key;
-        for (uint32_t j = 0; j < parts[i].p->nrows && !may_differ; j++)
-            may_differ = parts[i].p->diffs[j] < 0;
-    }
+    for (uint32_t i = 0; !may_differ && i < w.nparts && parts[i].p != NULL; i++)
+        may_differ = parts[i].t != NULL && df__part_checks(parts[i].t, parts[i].p);
     if (st->nworkers > 1 && c->reply && may_differ)
         ok = df_reply_vote(c->reply, ok);
-    if (!ok || w.check_only)
+    if (!ok || w.check_only) {
+        for (uint32_t i = 0; i < w.nparts && parts[i].p != NULL; i++)
+            if (parts[i].direct)
+                df__builder_free(&parts[i].bl);
         return;
+    }
     int64_t changed = 0;
     for (uint32_t i = 0; i < w.nparts; i++) {
         df__wpart_t *q = &parts[i];
         df_builder_t bl;
-        df__builder_init(&bl);
+        if (q->direct) {
+            bl = q->bl;
+        } else {
+            df__builder_init(&bl);
+            for (size_t j = 0; j < q->n; j++)
+                df__builder_add(&bl, q->rows[j].key, q->rows[j].klen, q->rows[j].row, q->rows[j].rlen,
+                                q->rows[j].diff);
+        }
         if (q->p->truncate)
             df__write_truncate(q->t, &bl);
-        for (size_t j = 0; j < q->n; j++)
-            df__builder_add(&bl, q->rows[j].key, q->rows[j].klen, q->rows[j].row, q->rows[j].rlen, q->rows[j].diff);
         df_batch_t *delta = df__builder_finish(&bl, c->seq, c->seq + 1);
         df__batch_ref(delta);
         df__spine_insert(&q->t->spine, delta);

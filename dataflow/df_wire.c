@@ -30,8 +30,8 @@ void df_write_begin(cm_buf_t *out, bool check_only, uint32_t nparts)
     cm_buf_put_be32(out, nparts);
 }
 
-bool df_write_add_part(cm_buf_t *out, uint64_t table, const char *constraint, bool truncate, const ty_oid_t *types,
-                       int ncols, ty_datum_t *const *rows, const int64_t *diffs, int nrows, ty_ctx_t *ctx)
+size_t df_write_part_begin(cm_buf_t *out, uint64_t table, const char *constraint, bool truncate,
+                           const ty_oid_t *types, int ncols)
 {
     cm_buf_put_u8(out, truncate);
     cm_buf_put_be64(out, table);
@@ -44,18 +44,45 @@ bool df_write_add_part(cm_buf_t *out, uint64_t table, const char *constraint, bo
     cm_buf_put_be32(out, (uint32_t)ncols);
     for (int i = 0; i < ncols; i++)
         cm_buf_put_be32(out, types[i]);
-    cm_buf_put_be32(out, (uint32_t)nrows);
+    size_t at = out->len;
+    cm_buf_put_be32(out, 0);
+    return at;
+}
+
+bool df_write_part_row(cm_buf_t *out, const ty_oid_t *types, int ncols, const ty_datum_t *row, int64_t diff,
+                       ty_ctx_t *ctx, cm_buf_t *scratch)
+{
+    cm_buf_reset(scratch);
+    bool ok = df__row_encode(types, ncols, row, ctx, scratch);
+    cm_buf_put_be64(out, (uint64_t)diff);
+    cm_buf_put_be32(out, (uint32_t)scratch->len);
+    cm_buf_put(out, scratch->data, scratch->len);
+    if (ok && out->failed)
+        ok = cm_err_set(ctx->err, CM_ERRCODE_PROGRAM_LIMIT_EXCEEDED, "the write is larger than its buffer allows");
+    return ok;
+}
+
+void df_write_part_end(cm_buf_t *out, size_t at, uint32_t nrows)
+{
+    if (out->failed || at + 4 > out->len)
+        return;
+    out->data[at] = (uint8_t)(nrows >> 24);
+    out->data[at + 1] = (uint8_t)(nrows >> 16);
+    out->data[at + 2] = (uint8_t)(nrows >> 8);
+    out->data[at + 3] = (uint8_t)nrows;
+}
+
+bool df_write_add_part(cm_buf_t *out, uint64_t table, const char *constraint, bool truncate, const ty_oid_t *types,
+                       int ncols, ty_datum_t *const *rows, const int64_t *diffs, int nrows, ty_ctx_t *ctx)
+{
+    size_t at = df_write_part_begin(out, table, constraint, truncate, types, ncols);
     cm_buf_t row;
     cm_buf_init(&row, 0);
     bool ok = true;
-    for (int r = 0; r < nrows && ok; r++) {
-        cm_buf_reset(&row);
-        ok = df__row_encode(types, ncols, rows[r], ctx, &row);
-        cm_buf_put_be64(out, (uint64_t)(diffs ? diffs[r] : 1));
-        cm_buf_put_be32(out, (uint32_t)row.len);
-        cm_buf_put(out, row.data, row.len);
-    }
+    for (int r = 0; r < nrows && ok; r++)
+        ok = df_write_part_row(out, types, ncols, rows[r], diffs ? diffs[r] : 1, ctx, &row);
     cm_buf_free(&row);
+    df_write_part_end(out, at, (uint32_t)nrows);
     if (ok && out->failed)
         ok = cm_err_set(ctx->err, CM_ERRCODE_PROGRAM_LIMIT_EXCEEDED, "the write is larger than its buffer allows");
     return ok;

@@ -41,6 +41,13 @@ struct srv_copy_in {
     size_t bytes;
     bool *given;                 /* per table column: the input has it */
     ty_ctx_t ctx;                /* for every line: the session's settings as the COPY began */
+    /* Streaming (a table without a key, outside a transaction: nothing to check against the
+     * rows later): each row goes into the Write's body as it is read, not kept as datums. */
+    bool stream;
+    cm_buf_t body, scratch;
+    size_t count_at;             /* where the part's row count goes */
+    ty_oid_t *types;
+    cm_arena_t line;             /* one line's values while streaming */
     bool header_done;
     bool failed;                 /* err is the answer, unless an earlier row broke a key */
     cm_err_t err;
@@ -53,6 +60,9 @@ static void srv__copy_free(struct srv_copy_in *cp)
     srv_copy_lines_free(&cp->lines);
     srv_copy_fields_free(&cp->fields);
     cm_arena_free(&cp->arena);
+    cm_arena_free(&cp->line);
+    cm_buf_free(&cp->body);
+    cm_buf_free(&cp->scratch);
     free(cp->rows);
     free(cp->linenos);
     free(cp->given);
@@ -134,6 +144,10 @@ static bool srv__copy_line(srv_conn_t *c, struct srv_copy_in *cp, const uint8_t 
                srv__context(err, w, lineno, NULL, NULL, 0), false;
     ty_ctx_t ctx = cp->ctx;
     ctx.err = err;
+    if (cp->stream) {
+        cm_arena_reset(&cp->line);
+        ctx.arena = &cp->line;
+    }
     ty_datum_t *row = cm_arena_zalloc(&cp->arena, sizeof *row * (size_t)(w->ncols ? w->ncols : 1));
     bool *given = cp->given;
     memset(given, 0, sizeof *given * (size_t)w->ncols);
@@ -159,6 +173,12 @@ static bool srv__copy_line(srv_conn_t *c, struct srv_copy_in *cp, const uint8_t 
     }
     if (!srv_write_check_row(w, row, NULL, &ctx))
         return srv__context(err, w, lineno, NULL, text, len), false;
+    if (cp->stream) {
+        if (!df_write_part_row(&cp->body, cp->types, w->ncols, row, 1, &ctx, &cp->scratch))
+            return srv__context(err, w, lineno, NULL, text, len), false;
+        cp->n++;
+        return true;
+    }
     if (cp->n == cp->cap) {
         cp->cap = cp->cap ? 2 * cp->cap : 256;
         cp->rows = cm_realloc(cp->rows, sizeof *cp->rows * (size_t)cp->cap);
@@ -212,6 +232,15 @@ int srv_copy_in_start(srv_conn_t *c, const plan_write_t *w, srv_wtxn_t *tx, cm_e
     cp->given = cm_calloc((size_t)(w->ncols ? w->ncols : 1), sizeof *cp->given);
     /* Made once: a line's conversion must not look the session's user and settings up again. */
     srv__ctx_init(c, &cp->ctx, &cp->arena, NULL);
+    cm_arena_init(&cp->line, 0);
+    cm_buf_init(&cp->body, 0);
+    cm_buf_init(&cp->scratch, 0);
+    cp->stream = tx == NULL && w->nkeys == 0;
+    if (cp->stream) {
+        cp->types = srv_write_types(w, &cp->arena);
+        df_write_begin(&cp->body, false, 1);
+        cp->count_at = df_write_part_begin(&cp->body, w->item, NULL, false, cp->types, w->ncols);
+    }
     c->copy = cp;
     /* CopyInResponse: text, one format code per copied column. */
     size_t at = srv_msg_begin(&c->out, 'G');
@@ -310,6 +339,13 @@ bool srv_copy_in_run(srv_server_t *srv, struct srv_copy_in *cp, ty_ctx_t *ctx, c
         }
         cm_err_move(ctx->err, &cp->err);
         return false;
+    }
+    if (cp->stream) {
+        df_write_part_end(&cp->body, cp->count_at, (uint32_t)cp->n);
+        if (cp->n > 0 && !srv_write_submit(srv, cp->w, &cp->body, ctx))
+            return false;
+        snprintf(tag, tagsz, "COPY %d", cp->n);
+        return true;
     }
     if (!srv_write_insert_rows(srv, cp->w, cp->tx, cp->rows, cp->n, ctx)) {
         if (strcmp(ctx->err->sqlstate, "23505") == 0)

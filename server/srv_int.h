@@ -324,6 +324,10 @@ bool srv_write_check_row(const plan_write_t *w, const ty_datum_t *row, const ty_
 /* A check-only Write of new rows' keys (with tx's changes to the table); true without keys. */
 bool srv_write_check_keys(srv_server_t *srv, const plan_write_t *w, const srv_wtxn_t *tx, ty_datum_t **rows, int n,
                           ty_ctx_t *ctx);
+/* A Write body built by the caller (df_write_begin ...) to every worker, waited for until each
+ * applied it; body is freed. srv_write_types: the table's column types, for its parts. */
+bool srv_write_submit(srv_server_t *srv, const plan_write_t *w, cm_buf_t *body, ty_ctx_t *ctx);
+ty_oid_t *srv_write_types(const plan_write_t *w, cm_arena_t *a);
 /* New rows, checked already: written now, or their keys checked and kept by tx. */
 bool srv_write_insert_rows(srv_server_t *srv, const plan_write_t *w, srv_wtxn_t *tx, ty_datum_t **rows, int n,
                            ty_ctx_t *ctx);

@@ -108,6 +108,16 @@ static bool srv__ask(srv_server_t *srv, const plan_write_t *w, cm_buf_t *body, b
     return rep != NULL;
 }
 
+bool srv_write_submit(srv_server_t *srv, const plan_write_t *w, cm_buf_t *body, ty_ctx_t *ctx)
+{
+    return srv__ask(srv, w, body, true, ctx);
+}
+
+ty_oid_t *srv_write_types(const plan_write_t *w, cm_arena_t *a)
+{
+    return srv__types(w, a);
+}
+
 /* The rows' changes to the workers: applied now, or (check_only) their keys checked, with the
  * transaction's earlier changes to the table when there is one. */
 static bool srv__submit_write(srv_server_t *srv, const plan_write_t *w, const srv_wtxn_t *tx, bool check_only,
