@@ -190,8 +190,12 @@ void cat__builtin_install(cat_snap_t *s)
     cm_buf_init(&sql, 0);
     const cat_builtin_t *b;
     for (size_t i = 0; (b = cat_builtin_at(i)); i++) {
+        /* eddy_internal shows the running server (workers, dataflows, sessions) as PostgreSQL's
+         * pg_stat_* views do: views computed when read. eddy_catalog holds the catalog's own
+         * tables, as pg_catalog does. */
+        bool view = strcmp(cat__builtin_schema(b), "eddy_internal") == 0;
         cm_buf_reset(&sql);
-        cm_buf_printf(&sql, "CREATE TABLE %s.%s (", cat__builtin_schema(b), b->name);
+        cm_buf_printf(&sql, "CREATE %s %s.%s (", view ? "VIEW" : "TABLE", cat__builtin_schema(b), b->name);
         for (uint32_t c = 0; c < b->ncolumns; c++) {
             cm_buf_printf(&sql, "%s", c ? ", " : "");
             cat_quote_ident(b->columns[c].name, &sql);
@@ -203,9 +207,8 @@ void cat__builtin_install(cat_snap_t *s)
         cm_buf_put_str(&sql, ")");
         cm_buf_put_u8(&sql, 0);
         cat_object_t o = {.cls = CAT_CLASS_ITEM, .id = CAT__BUILTIN_REL_ID(i), .oid = CAT__BUILTIN_REL_OID(i),
-                          .parent = CAT_ID_SYSTEM + (strcmp(cat__builtin_schema(b), "eddy_internal") == 0
-                                                         ? SYS_EDDY_INTERNAL : SYS_EDDY_CATALOG),
-                          .name = b->name, .kind = CAT_ITEM_TABLE,
+                          .parent = CAT_ID_SYSTEM + (view ? SYS_EDDY_INTERNAL : SYS_EDDY_CATALOG),
+                          .name = b->name, .kind = view ? CAT_ITEM_VIEW : CAT_ITEM_TABLE,
                           .create_sql = (const char *)sql.data, .columns = (cat_column_t *)b->columns,
                           .ncolumns = b->ncolumns};
         if (!cat__snap_insert(s, &o, &err))

@@ -8,6 +8,8 @@
  */
 #include "plan/plan.h"
 
+#include <string.h>
+
 static bool plan__refuse(cm_err_t *err, const char *what)
 {
     return cm_err_set(err, CM_ERRCODE_FEATURE_NOT_SUPPORTED, "materialized views with %s are not supported yet",
@@ -103,6 +105,43 @@ static bool plan__rel_ok(const plan_rel_t *r, cm_err_t *err)
     return plan__refuse(err, "this operator");
 }
 
+/*
+ * Calls whose value is the moment's or the session's, not the row's: a view
+ * kept up to date would hold, for each row, the value of whenever a worker
+ * computed it (and a row's retraction would compute another value, which
+ * cancels nothing), so such views are refused, as Materialize refuses them.
+ * Functions that only read a setting (to_char of a timestamptz) run with the
+ * default settings on the workers and stay allowed.
+ */
+static const char *const plan__contextual_calls[] = {
+    "now", "transaction_timestamp", "current_timestamp", "statement_timestamp", "clock_timestamp",
+    "current_date", "current_time", "localtimestamp", "localtime", "timeofday",
+    "current_user", "session_user", "user", "current_role", "current_setting", "current_schema",
+    "current_schemas", "pg_backend_pid",
+    /* They read the catalog, which the workers do not have. */
+    "pg_table_is_visible", "pg_get_indexdef", "pg_get_viewdef", "pg_get_userbyid", "pg_get_constraintdef",
+    "pg_relation_is_publishable",
+};
+
+/* The first contextual call plan__contextual found (one plan is checked at a time per thread). */
+static _Thread_local const char *plan__contextual_name;
+
+static bool plan__contextual(const ty_expr_t *e)
+{
+    if (e == NULL)
+        return false;
+    if (e->func != NULL)
+        for (size_t i = 0; i < CM_ARRAY_LEN(plan__contextual_calls); i++)
+            if (strcmp(e->func->name, plan__contextual_calls[i]) == 0) {
+                plan__contextual_name = e->func->name;
+                return true;
+            }
+    for (int i = 0; i < e->nargs; i++)
+        if (plan__contextual(e->args[i]))
+            return true;
+    return false;
+}
+
 bool plan_maintainable(const plan_t *p, cm_err_t *err)
 {
     /* A subquery the planner decorrelated is joins in the plan itself; one run on its own is refused. */
@@ -113,5 +152,11 @@ bool plan_maintainable(const plan_t *p, cm_err_t *err)
         return plan__refuse(err, "parameters");
     if (plan_rel_any(p->root, plan_expr_volatile))
         return plan__refuse(err, "volatile functions");
+    if (plan_rel_any(p->root, plan__contextual)) {
+        cm_err_set(err, CM_ERRCODE_FEATURE_NOT_SUPPORTED, "cannot materialize call to %s()", plan__contextual_name);
+        cm_err_set_detail(err, "A materialized view is kept up to date as rows change, and the value of %s() "
+                               "depends on when and by whom it is computed.", plan__contextual_name);
+        return false;
+    }
     return plan__rel_ok(p->root, err);
 }

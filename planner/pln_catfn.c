@@ -370,7 +370,8 @@ bool pln_catalog_fn(void *arg, int fn, const ty_datum_t *args, int nargs, ty_ctx
         return text_out(ctx, con->definition, strlen(con->definition), out);
     }
     case TY_CATFN_VIEWDEF:
-        if (it == NULL || (it->kind != CAT_ITEM_VIEW && it->kind != CAT_ITEM_MATVIEW)) {
+        /* eddy_internal's views are computed by the server itself: they have no SQL to show. */
+        if (it == NULL || (it->kind != CAT_ITEM_VIEW && it->kind != CAT_ITEM_MATVIEW) || cat_id_is_system(it->id)) {
             out->isnull = true;
             return true;
         }

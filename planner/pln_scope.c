@@ -544,8 +544,9 @@ static bool bind_relname(pln_binder_t *b, const sql_from_t *f, pln_scope_t *sc, 
         pln__cte_forward_hint(b, it[0]);
         return false;
     }
-    if (cat_id_is_system(item->id) && item->kind == CAT_ITEM_TABLE) {
-        /* eddy_catalog's relations: their rows are the session's catalog when the query runs. */
+    if (cat_id_is_system(item->id) && (item->kind == CAT_ITEM_TABLE || item->kind == CAT_ITEM_VIEW)) {
+        /* eddy_catalog's tables and eddy_internal's views: their rows are the session's catalog
+         * and the server's state when the query runs. */
         pln_sysrel_t builtin = {.schema = item->schema->name, .name = item->name,
                                 .session = cm_arena_printf(b->arena, "%s.%s", item->schema->name, item->name),
                                 .columns = item->columns, .ncolumns = item->ncolumns};

@@ -199,29 +199,29 @@ expect describe_databases_plus -- -c '\l+ eddy' <<'WANT'
 
 [exit 0]
 WANT
-# eddy's own system relations are listed and described like PostgreSQL's (\dtS pg_catalog.*):
-# they are tables of eddy_internal and eddy_catalog in pg_class and pg_attribute.
-expect describe_eddy_internal -- -c '\dtS eddy_internal.*' <<'WANT'
+# eddy's own system relations are listed and described like PostgreSQL's (\dvS pg_catalog.*):
+# eddy_internal's are views in pg_class and pg_attribute, as pg_stat_* are.
+expect describe_eddy_internal -- -c '\dvS eddy_internal.*' <<'WANT'
                   List of relations
-    Schema     |        Name         | Type  | Owner  
----------------+---------------------+-------+--------
- eddy_internal | arrangement_sharing | table | anyone
- eddy_internal | arrangements        | table | anyone
- eddy_internal | cluster             | table | anyone
- eddy_internal | commands            | table | anyone
- eddy_internal | dataflow_operators  | table | anyone
- eddy_internal | dataflows           | table | anyone
- eddy_internal | frontiers           | table | anyone
- eddy_internal | metrics             | table | anyone
- eddy_internal | role_sessions       | table | anyone
- eddy_internal | worker_commands     | table | anyone
- eddy_internal | workers             | table | anyone
+    Schema     |        Name         | Type | Owner  
+---------------+---------------------+------+--------
+ eddy_internal | arrangement_sharing | view | anyone
+ eddy_internal | arrangements        | view | anyone
+ eddy_internal | cluster             | view | anyone
+ eddy_internal | commands            | view | anyone
+ eddy_internal | dataflow_operators  | view | anyone
+ eddy_internal | dataflows           | view | anyone
+ eddy_internal | frontiers           | view | anyone
+ eddy_internal | metrics             | view | anyone
+ eddy_internal | role_sessions       | view | anyone
+ eddy_internal | worker_commands     | view | anyone
+ eddy_internal | workers             | view | anyone
 (11 rows)
 
 [exit 0]
 WANT
 expect describe_eddy_internal_relation -- -c '\d eddy_internal.frontiers' <<'WANT'
-             Table "eddy_internal.frontiers"
+              View "eddy_internal.frontiers"
     Column     |  Type   | Collation | Nullable | Default 
 ---------------+---------+-----------+----------+---------
  worker        | integer |           |          | 
@@ -231,13 +231,13 @@ expect describe_eddy_internal_relation -- -c '\d eddy_internal.frontiers' <<'WAN
 
 [exit 0]
 WANT
-expect describe_eddy_internal_on_path -- -c 'SET search_path = eddy_internal' -c '\dt work*' <<'WANT'
+expect describe_eddy_internal_on_path -- -c 'SET search_path = eddy_internal' -c '\dv work*' <<'WANT'
 SET
                 List of relations
-    Schema     |      Name       | Type  | Owner  
----------------+-----------------+-------+--------
- eddy_internal | worker_commands | table | anyone
- eddy_internal | workers         | table | anyone
+    Schema     |      Name       | Type | Owner  
+---------------+-----------------+------+--------
+ eddy_internal | worker_commands | view | anyone
+ eddy_internal | workers         | view | anyone
 (2 rows)
 
 [exit 0]

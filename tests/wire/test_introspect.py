@@ -173,24 +173,27 @@ ENGINE = {"dataflow_operators", "arrangements", "arrangement_sharing", "frontier
 @case
 def system_relations_are_discoverable(t):
     """Every relation of eddy_internal and eddy_catalog is found as PostgreSQL's system relations
-    are: information_schema.tables and SHOW TABLES list it, and information_schema.columns,
-    pg_attribute and the RowDescription of reading it agree on its columns and their types."""
+    are: information_schema.tables and SHOW VIEWS / SHOW TABLES list it, and information_schema.columns,
+    pg_attribute and the RowDescription of reading it agree on its columns and their types.
+    eddy_internal's are views (as pg_stat_*), eddy_catalog's tables (as pg_catalog's)."""
     with connect(PORTS[0]) as c:
         typoid = dict((n, o) for o, n in q(c, "SELECT oid::text, typname FROM pg_type"))
-        for schema in ("eddy_internal", "eddy_catalog"):
+        for schema, kind, relkind, show in (("eddy_internal", "VIEW", "v", "VIEWS"),
+                                             ("eddy_catalog", "BASE TABLE", "r", "TABLES")):
             listed = q(c, "SELECT table_name, table_type FROM information_schema.tables WHERE table_schema = '%s' "
                           "ORDER BY 1" % schema)
             names = [r[0] for r in listed]
-            t.ok(len(names) >= 9 and set(r[1] for r in listed) == {"BASE TABLE"},
+            t.ok(len(names) >= 9 and set(r[1] for r in listed) == {kind},
                  "%s: information_schema.tables lists its relations: %r" % (schema, listed))
             if schema == "eddy_internal":
                 t.ok(ENGINE | {"workers", "dataflows", "commands", "metrics"} <= set(names),
                      "eddy_internal: the engine's relations are listed: %r" % names)
             else:
                 t.ok("constraints" in names, "eddy_catalog.constraints is listed")
-            t.eq([r[0] for r in q(c, "SHOW TABLES FROM %s" % schema)], names, schema + ": SHOW TABLES lists the same")
+            t.eq([r[0] for r in q(c, "SHOW %s FROM %s" % (show, schema))], names,
+                 "%s: SHOW %s lists the same" % (schema, show))
             t.eq(q(c, "SELECT c.relname FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE "
-                      "n.nspname = '%s' AND c.relkind = 'r' ORDER BY 1" % schema), [[n] for n in names],
+                      "n.nspname = '%s' AND c.relkind = '%s' ORDER BY 1" % (schema, relkind)), [[n] for n in names],
                  schema + ": pg_class lists the same")
             for rel in names:
                 got = c.q("SELECT * FROM %s.%s LIMIT 0" % (schema, rel))
