@@ -220,6 +220,9 @@ typedef struct df_cmd {
     const char *object_name;
     const uint8_t *payload;      /* Write, Peek, Subscribe: their body */
     size_t payload_len;
+    /* A Write that cannot fail on a worker (rows added to a table without a key): the sequencer
+     * may apply it at one step with other such writes (group commit, seq_group.c). */
+    bool groupable;
     df_reply_t *reply;           /* Write, Peek: who hears the answer (one reference); NULL: nobody */
     cm_arena_t arena;
 } df_cmd_t;

@@ -348,6 +348,9 @@ typedef struct df__wpart {
     size_t n;
     bool direct;                 /* nothing to check: the rows went into bl as they were read */
     df_builder_t bl;
+    /* A direct part right after a direct part of the same table (a group commit's statements)
+     * adds its rows to that run's first part's builder: the table's dataflows run once. */
+    struct df__wpart *into;
 } df__wpart_t;
 
 /* Whether a part has anything a worker must check: a key to keep unique, a row to remove. */
@@ -382,9 +385,13 @@ static void df__write(df_state_t *st, const df_cmd_t *c, ty_ctx_t *ctx)
                             q->p->ncols, q->t->ncols);
         bool check = false;
         q->direct = ok && !df__part_checks(q->t, q->p);
-        if (q->direct)
+        df__wpart_t *prev = i > 0 ? &parts[i - 1] : NULL;
+        if (q->direct && prev != NULL && prev->direct && prev->t == q->t && !prev->p->truncate && !q->p->truncate)
+            q->into = prev->into ? prev->into : prev;
+        else if (q->direct)
             df__builder_init(&q->bl);
-        ok = ok && df__write_rows(st, q->t, q->p, ctx, &q->rows, &q->n, &check, q->direct ? &q->bl : NULL) &&
+        ok = ok && df__write_rows(st, q->t, q->p, ctx, &q->rows, &q->n, &check,
+                                  q->direct ? &(q->into ? q->into : q)->bl : NULL) &&
              (!check || df__write_check(q->t, q->rows, q->n, q->p->truncate, !w.check_only, ctx,
                                         q->p->constraint ? q->p->constraint : ""));
     }
@@ -399,13 +406,16 @@ static void df__write(df_state_t *st, const df_cmd_t *c, ty_ctx_t *ctx)
         ok = df_reply_vote(c->reply, ok);
     if (!ok || w.check_only) {
         for (uint32_t i = 0; i < w.nparts && parts[i].p != NULL; i++)
-            if (parts[i].direct)
+            if (parts[i].direct && parts[i].into == NULL)
                 df__builder_free(&parts[i].bl);
         return;
     }
     int64_t changed = 0;
     for (uint32_t i = 0; i < w.nparts; i++) {
         df__wpart_t *q = &parts[i];
+        changed += (int64_t)q->n;
+        if (q->into != NULL)
+            continue;   /* its rows went with its run's first part */
         df_builder_t bl;
         if (q->direct) {
             bl = q->bl;
@@ -423,7 +433,6 @@ static void df__write(df_state_t *st, const df_cmd_t *c, ty_ctx_t *ctx)
         df__builder_free(&bl);
         df__flows_written(st, q->t->id, delta->nvals ? delta : NULL, c->seq);
         df__batch_unref(delta);
-        changed += (int64_t)q->n;
     }
     if (c->reply)
         c->reply->parts[st->worker].count = changed;

@@ -9,6 +9,12 @@
  * every worker's queue took them: a full outbox stops the log reads, so a
  * slow worker pushes back all the way to the store, never onto memory.
  *
+ * Sessions' writes and reads (seq_submit) are numbered and sent from the
+ * session's own thread while the workers have taken everything before them,
+ * under the same lock as the loop's own sends, so they do not wait for this
+ * loop to wake up; several writes into one table may share a step (group
+ * commit, seq_group.c).
+ *
  * Acknowledgements arrive from worker threads through seq_ack: the acking
  * thread itself moves the published "applied by every worker" index and
  * tells those waiting for it (on_applied), so a session does not wait for
@@ -16,7 +22,7 @@
  * tell the owner (on_progress) and refill the queues. After work the loop
  * lingers (cfg.spin_us) so that the next DDL's notification finds it awake.
  */
-#include "sequencer/sequencer.h"
+#include "sequencer/seq_int.h"
 
 #include <sched.h>
 #include <stdlib.h>
@@ -59,8 +65,16 @@ struct seq {
 
     cat_store_t *store;
     cat_snap_t *snap;          /* the catalog at the last index sequenced */
+    /* Numbering and sending (next_seq, group_seq, sub_index, booted, the outbox and each
+     * worker's `sent`) happen under sub_mu, on this loop or on the thread that submits a write
+     * or read (seq_submit) or acknowledges (seq_ack): a statement's command reaches the workers
+     * without waking this loop. */
     uint64_t next_seq;
-    bool reading, dirty, booted, boot_pending, paused;
+    uint64_t group_seq;        /* the step of the last groupable write sent (0: none this epoch) */
+    uint64_t sub_index;        /* the catalog index of the last Bootstrap or Apply sent */
+    bool booted;
+    bool reading, dirty, boot_pending, paused;
+    _Atomic bool ack_wanted;   /* the loop waits for an acknowledgement (the outbox was full) */
     int retry_ms;              /* 0 while the store answers; else the current back-off */
 
     df_cmd_t **outbox;         /* ring: sequenced, not yet accepted by every worker */
@@ -82,7 +96,8 @@ struct seq {
 
     /* Writes and reads submitted by other threads (seq_submit), in arrival order. */
     uv_async_t submitev;
-    pthread_mutex_t sub_mu;    /* guards the inbox and orders uv_async_send(submitev) against its close */
+    pthread_mutex_t sub_mu;    /* guards the inbox, numbering and sending, and orders
+                                  uv_async_send(submitev) against its close */
     df_cmd_t **inbox;
     size_t in_cap, in_head, in_len;
     bool sub_closed;
@@ -144,12 +159,26 @@ void seq_visit_commands(seq_t *s, void (*cb)(void *arg, const seq_record_t *r), 
 
 /* ------------------------------------------------------------ outbox */
 
-static bool seq__room(const seq_t *s)
+/* Whether the outbox has room (read on the loop; other threads add to it only when it is
+ * empty, see seq_submit, and take from it, so a true answer stays true for the loop). */
+static bool seq__room(seq_t *s)
 {
-    return s->ob_len < s->ob_cap;
+    return atomic_load(&s->ob_depth) < s->ob_cap;
+}
+
+/* seq__room for the loop, which then waits for an acknowledgement when there is none: the flag
+ * is raised before looking again, so the worker that makes room either sees it or was seen. */
+static bool seq__room_or_wait(seq_t *s)
+{
+    if (seq__room(s))
+        return true;
+    atomic_store(&s->ack_wanted, true);
+    return seq__room(s);
 }
 
 static void seq__emit(seq_t *s, df_cmd_t *c, const char *tag);
+static void seq__emit_locked(seq_t *s, df_cmd_t *c, const char *tag);
+static void seq__pump_locked(seq_t *s);
 
 /* ------------------------------------------------------------ lingering */
 
@@ -180,18 +209,50 @@ static void seq__linger(seq_t *s)
 
 /* ------------------------------------------------------------ submitted commands */
 
-bool seq_submit(seq_t *s, df_cmd_t *c)
+/* Whether a groupable write sent earlier is still being applied by some worker. */
+static bool seq__group_busy(seq_t *s)
 {
-    CM_ASSERT(c->kind == DF_CMD_WRITE || c->kind == DF_CMD_PEEK);
-    pthread_mutex_lock(&s->sub_mu);
-    bool ok = !s->sub_closed && s->in_len < s->in_cap && seq__sendable(s);
-    if (ok) {
-        s->inbox[(s->in_head + s->in_len++) % s->in_cap] = c;
-        atomic_store_explicit(&s->in_depth, s->in_len, memory_order_relaxed);
-        uv_async_send(&s->submitev);
+    for (int i = 0; s->group_seq != 0 && i < s->nworkers; i++)
+        if (atomic_load(&s->w[i].seq) < s->group_seq)
+            return true;
+    return false;
+}
+
+/* Under sub_mu: a submitted command (or group) numbered and sent after everything before it. */
+static void seq__emit_submitted(seq_t *s, df_cmd_t *c, bool grouped)
+{
+    c->index = s->sub_index;
+    if (c->reply)
+        c->reply->seq = s->next_seq;   /* before any worker can answer */
+    if (grouped)
+        s->group_seq = s->next_seq;
+    seq__emit_locked(s, c, c->kind == DF_CMD_WRITE ? "WRITE" : "PEEK");
+}
+
+/* Under sub_mu: the next submitted command, NULL: none; a groupable write waits (NULL) while the last one
+ * is being applied, and then goes with the groupable writes queued behind it. */
+static df_cmd_t *seq__next_submit(seq_t *s, bool *grouped)
+{
+    df_cmd_t *run[SEQ_GROUP_MAX];
+    size_t n = 0, bytes = 0;
+    if (s->in_len > 0 && seq_group_member(s->inbox[s->in_head]) && seq__group_busy(s))
+        return NULL;   /* the acknowledgement that ends the group sends it */
+    while (s->in_len > 0 && n < SEQ_GROUP_MAX) {
+        df_cmd_t *c = s->inbox[s->in_head];
+        if (n > 0 && (!seq_group_joins(run[0], c) || bytes + c->payload_len > SEQ_GROUP_BYTES))
+            break;
+        s->in_head = (s->in_head + 1) % s->in_cap;
+        s->in_len--;
+        run[n++] = c;
+        bytes += c->payload_len;
+        if (!seq_group_member(c))
+            break;
     }
-    pthread_mutex_unlock(&s->sub_mu);
-    return ok;
+    atomic_store(&s->in_depth, s->in_len);
+    if (n == 0)
+        return NULL;
+    *grouped = seq_group_member(run[0]);
+    return n == 1 ? run[0] : seq_group_merge(run, n, s->nworkers);
 }
 
 /*
@@ -200,27 +261,57 @@ bool seq_submit(seq_t *s, df_cmd_t *c)
  * submits only after its own DDL was applied, so it never overtakes it.
  * Stops while the outbox is full; an acknowledgement brings it back.
  */
-static void seq__take_submits(seq_t *s)
+static void seq__take_submits_locked(seq_t *s, size_t outbox_max)
 {
     for (;;) {
-        if (!s->booted || !seq__room(s))
+        if (!s->booted || s->ob_len >= outbox_max)
             return;
-        pthread_mutex_lock(&s->sub_mu);
-        df_cmd_t *c = NULL;
-        if (s->in_len > 0) {
-            c = s->inbox[s->in_head];
-            s->in_head = (s->in_head + 1) % s->in_cap;
-            s->in_len--;
-            atomic_store_explicit(&s->in_depth, s->in_len, memory_order_relaxed);
-        }
-        pthread_mutex_unlock(&s->sub_mu);
+        bool grouped = false;
+        df_cmd_t *c = seq__next_submit(s, &grouped);
         if (c == NULL)
             return;
-        c->index = cat_snap_index(s->snap);
-        if (c->reply)
-            c->reply->seq = s->next_seq;   /* before any worker can answer */
-        seq__emit(s, c, c->kind == DF_CMD_WRITE ? "WRITE" : "PEEK");
+        seq__emit_submitted(s, c, grouped);
     }
+}
+
+static void seq__take_submits(seq_t *s)
+{
+    pthread_mutex_lock(&s->sub_mu);
+    seq__take_submits_locked(s, s->ob_cap);
+    pthread_mutex_unlock(&s->sub_mu);
+}
+
+/*
+ * Under sub_mu, on a session's or a worker's thread: what waits in the inbox
+ * is sent from here while every worker took everything before it (the usual
+ * case; the loop's room checks count on other threads adding only to an
+ * empty outbox), so the sequencer's loop is not woken for it. The loop takes
+ * what is left, unless that is a group of writes waiting for the
+ * acknowledgement that ends the group before it (seq_ack sends it).
+ */
+static void seq__take_submits_here(seq_t *s)
+{
+    if (s->ob_cap >= 2)
+        seq__take_submits_locked(s, 1);
+    if (s->in_len > 0 && !(seq_group_member(s->inbox[s->in_head]) && seq__group_busy(s)))
+        uv_async_send(&s->submitev);
+}
+
+bool seq_submit(seq_t *s, df_cmd_t *c)
+{
+    CM_ASSERT(c->kind == DF_CMD_WRITE || c->kind == DF_CMD_PEEK);
+    pthread_mutex_lock(&s->sub_mu);
+    bool ok = !s->sub_closed && s->in_len < s->in_cap && seq__sendable(s);
+    if (ok) {
+        s->inbox[(s->in_head + s->in_len++) % s->in_cap] = c;
+        /* Sequentially consistent, as the worker's acknowledgement (its seq stored, then
+         * in_depth read in seq_ack): either it sees this write waiting, or this sees the
+         * group before it applied. */
+        atomic_store(&s->in_depth, s->in_len);
+        seq__take_submits_here(s);
+    }
+    pthread_mutex_unlock(&s->sub_mu);
+    return ok;
 }
 
 static void seq__submit_cb(uv_async_t *a)
@@ -250,8 +341,8 @@ static void seq__drop_submits(seq_t *s, bool close)
     free(taken);
 }
 
-/* Offers every worker what it has not taken yet; frees what all have taken. */
-static void seq__pump(seq_t *s)
+/* Offers every worker what it has not taken yet; frees what all have taken. Under sub_mu. */
+static void seq__pump_locked(seq_t *s)
 {
     if (!seq__sendable(s))
         return;
@@ -275,25 +366,41 @@ static void seq__pump(seq_t *s)
         s->ob_len--;
         s->ob_first++;
     }
-    atomic_store_explicit(&s->ob_depth, s->ob_len, memory_order_relaxed);
+    atomic_store(&s->ob_depth, s->ob_len);
 }
 
-/* Numbers a command and broadcasts it (the caller checked seq__room). */
-static void seq__emit(seq_t *s, df_cmd_t *c, const char *tag)
+static void seq__pump(seq_t *s)
 {
-    CM_ASSERT(seq__room(s));
+    pthread_mutex_lock(&s->sub_mu);
+    seq__pump_locked(s);
+    pthread_mutex_unlock(&s->sub_mu);
+}
+
+/* Numbers a command and broadcasts it (the caller checked for room). Under sub_mu. */
+static void seq__emit_locked(seq_t *s, df_cmd_t *c, const char *tag)
+{
+    CM_ASSERT(s->ob_len < s->ob_cap);
     if (!seq__sendable(s)) {
         df_cmd_unref(c);   /* ownership ended while this was planned */
         return;
     }
     c->seq = s->next_seq++;
     c->epoch = s->cfg.epoch;
+    if (c->kind == DF_CMD_BOOTSTRAP || c->kind == DF_CMD_APPLY)
+        s->sub_index = c->index;
     c->time_us = cm_now_wall_us();
     seq__remember(s, c, tag);
     if (s->ob_len == 0)
         s->ob_first = c->seq;
     s->outbox[(s->ob_head + s->ob_len++) % s->ob_cap] = c;
-    seq__pump(s);
+    seq__pump_locked(s);
+}
+
+static void seq__emit(seq_t *s, df_cmd_t *c, const char *tag)
+{
+    pthread_mutex_lock(&s->sub_mu);
+    seq__emit_locked(s, c, tag);
+    pthread_mutex_unlock(&s->sub_mu);
 }
 
 /* ------------------------------------------------------------ planning */
@@ -378,8 +485,10 @@ static void seq__snapshot_cb(void *arg, cat_store_status_t st, const cat_head_t 
     df_cmd_t *c = df_cmd_new(DF_CMD_BOOTSTRAP);
     c->index = head->index;
     seq__install_all(s, c);
+    pthread_mutex_lock(&s->sub_mu);
     s->booted = true;
-    seq__emit(s, c, "");
+    seq__emit_locked(s, c, "");
+    pthread_mutex_unlock(&s->sub_mu);
     seq__tail(s);
     seq__take_submits(s);
 }
@@ -462,12 +571,14 @@ static void seq__boot(seq_t *s)
         s->boot_pending = true;
         return;
     }
-    if (!seq__room(s)) {
+    if (!seq__room_or_wait(s)) {
         s->boot_pending = true;   /* after the workers took some of the outbox */
         return;
     }
     s->boot_pending = false;
+    pthread_mutex_lock(&s->sub_mu);
     s->booted = false;
+    pthread_mutex_unlock(&s->sub_mu);
     cm_err_t e = {0};
     if (cat_store_snapshot(s->store, seq__snapshot_cb, s, &e) != 0) {
         seq__store_failed(s, "could not read a catalog snapshot", e.message);
@@ -567,7 +678,7 @@ static void seq__log_cb(void *arg, cat_store_status_t st, const cat_log_entry_by
         seq__boot(s);
         return;
     }
-    if (!seq__room(s)) {
+    if (!seq__room_or_wait(s)) {
         s->paused = true;   /* resumed by an acknowledgement */
         return;
     }
@@ -585,7 +696,7 @@ static void seq__tail(seq_t *s)
         s->dirty = true;
         return;
     }
-    if (!seq__room(s)) {
+    if (!seq__room_or_wait(s)) {
         s->paused = true;
         return;
     }
@@ -627,11 +738,24 @@ void seq_ack(seq_t *s, int worker, uint64_t epoch, uint64_t seq, uint64_t index)
     atomic_store(&w->index, index);
     atomic_store(&w->seq, seq);
     atomic_store(&w->epoch, epoch);
+    /* What waits for this acknowledgement is sent from here: commands a full queue refused,
+     * and the groupable writes queued while the last group was applied. */
+    if (atomic_load(&s->in_depth) > 0 || atomic_load(&s->ob_depth) > 0) {
+        pthread_mutex_lock(&s->sub_mu);
+        if (!s->sub_closed) {
+            seq__pump_locked(s);
+            seq__take_submits_here(s);
+        }
+        pthread_mutex_unlock(&s->sub_mu);
+    }
     bool rose = false;
     pthread_mutex_lock(&s->ack_mu);
     if (!s->closed) {
         rose = seq__raise_applied_locked(s);
-        uv_async_send(&s->ackev);
+        /* The loop only when it has something to do with it: a DDL was applied (the owner
+         * hears, the loop lingers for the next one), or it waits for room in the outbox. */
+        if (rose || atomic_load(&s->ack_wanted))
+            uv_async_send(&s->ackev);
     }
     pthread_mutex_unlock(&s->ack_mu);
     /* Those waiting for this index hear it from here, not one more thread later. */
@@ -655,6 +779,7 @@ static void seq__ack_cb(uv_async_t *a)
     seq_t *s = a->data;
     if (s->stopping)
         return;
+    atomic_store(&s->ack_wanted, false);   /* raised again below if the outbox is still full */
     pthread_mutex_lock(&s->ack_mu);
     bool rose = seq__raise_applied_locked(s);
     pthread_mutex_unlock(&s->ack_mu);
@@ -693,8 +818,10 @@ static void seq__tick_cb(uv_timer_t *t)
     if (s->stopping || !s->booted || !seq__room(s))
         return;
     df_cmd_t *c = df_cmd_new(DF_CMD_TICK);
-    c->index = cat_snap_index(s->snap);
-    seq__emit(s, c, "");
+    pthread_mutex_lock(&s->sub_mu);
+    c->index = s->sub_index;
+    seq__emit_locked(s, c, "");
+    pthread_mutex_unlock(&s->sub_mu);
 }
 
 /* ------------------------------------------------------------ store wake-ups */
@@ -750,6 +877,8 @@ static void seq__owner_cb(uv_async_t *a)
     uint64_t e = atomic_load(&s->owned);
     if (s->stopping || e == s->serving)
         return;
+    seq__drop_submits(s, false);   /* submitted under the old epoch: their sessions hear it failed */
+    pthread_mutex_lock(&s->sub_mu);
     /* What the old epoch had not delivered is never sent. */
     for (size_t i = 0; i < s->ob_len; i++) {
         size_t k = (s->ob_head + i) % s->ob_cap;
@@ -757,9 +886,18 @@ static void seq__owner_cb(uv_async_t *a)
         s->outbox[k] = NULL;
     }
     s->ob_head = s->ob_len = 0;
-    atomic_store_explicit(&s->ob_depth, 0, memory_order_relaxed);
-    seq__drop_submits(s, false);   /* submitted under the old epoch: their sessions hear it failed */
-    s->booted = s->paused = s->boot_pending = s->dirty = false;
+    atomic_store(&s->ob_depth, 0);
+    s->booted = false;
+    if (e != 0) {
+        s->cfg.epoch = e;
+        s->next_seq = 1;
+        s->group_seq = 0;
+        s->ob_first = 1;
+        for (int i = 0; i < s->nworkers; i++)
+            s->w[i].sent = 0;
+    }
+    pthread_mutex_unlock(&s->sub_mu);
+    s->paused = s->boot_pending = s->dirty = false;
     uv_timer_stop(&s->retry);
     s->retry_ms = 0;
     s->serving = e;
@@ -768,16 +906,11 @@ static void seq__owner_cb(uv_async_t *a)
         return;
     }
     cm_log_info("sequencer: serving epoch %llu", (unsigned long long)e);
-    s->cfg.epoch = e;
     pthread_mutex_lock(&s->ack_mu);
     s->ack_epoch = e;
     atomic_store(&s->applied, 0);   /* nothing is applied in the new epoch yet */
     pthread_mutex_unlock(&s->ack_mu);
     s->told = 0;
-    s->next_seq = 1;
-    s->ob_first = 1;
-    for (int i = 0; i < s->nworkers; i++)
-        s->w[i].sent = 0;
     seq__boot(s);
 }
 
@@ -798,6 +931,7 @@ seq_t *seq_start(const seq_config_t *cfg, uv_loop_t *loop, cm_err_t *err)
         s->cfg.read_batch = 64;
     s->loop = loop;
     s->next_seq = 1;
+    s->group_seq = 0;
     s->nworkers = cfg->transport->ops->workers(cfg->transport);
     s->w = cm_calloc((size_t)s->nworkers, sizeof *s->w);
     s->ob_cap = cfg->outbox_max;

@@ -296,7 +296,11 @@ typedef struct srv_work {
 
 /* srv_workers.c: a Write or Peek to every worker, waited for (the reply, or NULL with ctx->err). */
 #define SRV_WORKERS_POLL_MS 10   /* how often a waiting read looks at cancel and statement_timeout */
-df_reply_t *srv_workers_ask(srv_server_t *srv, df_cmd_kind_t kind, const cm_buf_t *body, bool interruptible,
+enum {
+    SRV_ASK_INTERRUPTIBLE = 1 << 0,   /* cancel and statement_timeout end the wait (reads) */
+    SRV_ASK_GROUPABLE = 1 << 1,       /* a write that cannot fail on a worker: group commit */
+};
+df_reply_t *srv_workers_ask(srv_server_t *srv, df_cmd_kind_t kind, const cm_buf_t *body, int flags,
                             const char *refused, ty_ctx_t *ctx);
 /* srv_write_txn.c: the writes of an open transaction, applied at its COMMIT as one Write. */
 srv_wtxn_t *srv_wtxn_new(int64_t rows_max);

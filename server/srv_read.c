@@ -75,7 +75,7 @@ bool srv_read_run_keep(srv_server_t *srv, const plan_t *p, const srv_wtxn_t *tx,
         cm_buf_free(&body);
         return false;
     }
-    df_reply_t *rep = srv_workers_ask(srv, DF_CMD_PEEK, &body, true, "cannot read tables here", ctx);
+    df_reply_t *rep = srv_workers_ask(srv, DF_CMD_PEEK, &body, SRV_ASK_INTERRUPTIBLE, "cannot read tables here", ctx);
     cm_buf_free(&body);
     if (rep == NULL)
         return false;

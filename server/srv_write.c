@@ -96,12 +96,12 @@ static ty_oid_t *srv__types(const plan_write_t *w, cm_arena_t *a)
 }
 
 /* A Write body to every worker, waited for until each applied it (or refused it). */
-static bool srv__ask(srv_server_t *srv, const plan_write_t *w, cm_buf_t *body, bool encoded, ty_ctx_t *ctx)
+static bool srv__ask(srv_server_t *srv, const plan_write_t *w, cm_buf_t *body, bool encoded, int flags, ty_ctx_t *ctx)
 {
     df_reply_t *rep = NULL;
     if (encoded) {
         const char *refused = cm_arena_printf(ctx->arena, "cannot write to table \"%s\" here", w->name);
-        rep = srv_workers_ask(srv, DF_CMD_WRITE, body, false, refused, ctx);
+        rep = srv_workers_ask(srv, DF_CMD_WRITE, body, flags, refused, ctx);
     }
     cm_buf_free(body);
     df_reply_unref(rep);
@@ -110,7 +110,7 @@ static bool srv__ask(srv_server_t *srv, const plan_write_t *w, cm_buf_t *body, b
 
 bool srv_write_submit(srv_server_t *srv, const plan_write_t *w, cm_buf_t *body, ty_ctx_t *ctx)
 {
-    return srv__ask(srv, w, body, true, ctx);
+    return srv__ask(srv, w, body, true, 0, ctx);
 }
 
 ty_oid_t *srv_write_types(const plan_write_t *w, cm_arena_t *a)
@@ -130,7 +130,12 @@ static bool srv__submit_write(srv_server_t *srv, const plan_write_t *w, const sr
     bool ok = tx != NULL && check_only ? srv_wtxn_encode_check(tx, w, types, rows, diffs, n, ctx, &body)
                                        : df_write_encode(w->item, constraint, check_only, types, w->ncols, rows, diffs,
                                                          n, ctx, &body);
-    return srv__ask(srv, w, &body, ok, ctx);
+    /* Rows added to a table without a key cannot fail on the workers (NOT NULL and CHECK were
+     * checked here): such a write may share its step with other sessions' (group commit). */
+    bool groupable = !check_only && w->nkeys == 0;
+    for (int i = 0; i < n && groupable; i++)
+        groupable = diffs[i] > 0;
+    return srv__ask(srv, w, &body, ok, groupable ? SRV_ASK_GROUPABLE : 0, ctx);
 }
 
 /* TRUNCATE a, b, ...: one Write emptying each table, or kept by the transaction. */
@@ -154,7 +159,7 @@ static bool srv__truncate(srv_server_t *srv, const plan_write_t *w, srv_wtxn_t *
     for (const plan_write_t *p = w; p != NULL && ok; p = p->next)
         ok = df_write_add_part(&body, p->item, p->nkeys > 0 ? p->keys[0].name : NULL, true, srv__types(p, ctx->arena),
                                p->ncols, NULL, NULL, 0, ctx);
-    return srv__ask(srv, w, &body, ok, ctx);
+    return srv__ask(srv, w, &body, ok, 0, ctx);
 }
 
 static int64_t *srv__ones(int n, cm_arena_t *a)

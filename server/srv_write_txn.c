@@ -203,7 +203,7 @@ bool srv_wtxn_commit(srv_server_t *srv, const srv_wtxn_t *t, ty_ctx_t *ctx)
     df_reply_t *rep = NULL;
     if (ok) {
         const char *refused = cm_arena_printf(ctx->arena, "cannot write to table \"%s\" here", t->tabs[0].name);
-        rep = srv_workers_ask(srv, DF_CMD_WRITE, &body, false, refused, ctx);
+        rep = srv_workers_ask(srv, DF_CMD_WRITE, &body, 0, refused, ctx);
         ok = rep != NULL;
     }
     cm_buf_free(&body);

@@ -29,6 +29,8 @@ run_own WRITES_TARGETS test_writes.py 1 4
 run_own LOOKUP_TARGETS test_lookups.py 1 2 4
 # Reads the workers compute: the rows they ship are counted on servers of their own.
 run_own COMPUTED_TARGETS test_computed.py 1 2 4
+# Inserts from many sessions at once (group commit): on one worker and on four as well.
+run_own GROUP_TARGETS test_group_commit.py 1 4
 # The engine's introspection: counts are checked on servers of their own.
 run_own INTROSPECT_TARGETS test_introspect.py 1 2
 exit 0
