@@ -86,6 +86,19 @@ srv_run_rc_t srv__run_copy(srv_conn_t *c, struct srv_copy_in *cp, cm_err_t *err)
 /* The INSERT that copies a CREATE TABLE AS's rows (ins) runs off the loop; done answers "SELECT n" or the error. */
 srv_run_rc_t srv__run_ctas_copy(srv_conn_t *c, const pln_stmt_t *ins, const char *sql, srv_ddl_done_cb done,
                                 cm_err_t *err);
+/* r on the thread pool; rep: the workers' answer to its read already, rest what runs over it
+ * (NULL: the whole statement runs there). */
+srv_run_rc_t srv__run_answered(srv_conn_t *c, const srv_run_t *r, const srv_cols_t *cols, df_reply_t *rep,
+                               const plan_t *rest, cm_err_t *err);
+/* The end of a statement that was BUSY, on the loop, its rows in c->out: its tag (NULL: "SELECT
+ * n") or err, then the Query goes on. */
+void srv__busy_end(srv_conn_t *c, bool ok, const ty_ctx_t *ctx, cm_err_t *err, srv_portal_t *portal, int32_t max_rows,
+                   uint64_t nrows, const char *tag);
+/* srv_exec_ask.c: a read of tables, or an INSERT of VALUES outside a transaction
+ * (srv__insert_on_loop), sent to the workers from the loop and answered there. */
+srv_run_rc_t srv__run_read_ask(srv_conn_t *c, const srv_run_t *r, const srv_cols_t *cols, cm_err_t *err);
+bool srv__insert_on_loop(const srv_conn_t *c, const pln_stmt_t *st);
+srv_run_rc_t srv__run_insert_ask(srv_conn_t *c, const srv_run_t *r, const srv_cols_t *cols, cm_err_t *err);
 /* A statement that went busy is answered: its tag (err NULL) or its error, then the Query goes on. */
 void srv__stmt_done(srv_conn_t *c, cm_err_t *err, const char *tag);
 /* A name missing from the catalog, which cluster mode looks for again at the store's head. */

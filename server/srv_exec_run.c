@@ -57,8 +57,8 @@ static void srv__interrupt_message(const ty_ctx_t *ctx, cm_err_t *err)
 static void srv__work_cb(uv_work_t *req);
 static void srv__after_work_cb(uv_work_t *req, int status);
 
-static srv_run_rc_t srv__run_blocking(srv_conn_t *c, const srv_run_t *r, const srv_cols_t *cols,
-                                      cm_err_t *err)
+static srv_run_rc_t srv__run_blocking(srv_conn_t *c, const srv_run_t *r, const srv_cols_t *cols, df_reply_t *answered,
+                                      const plan_t *rest, cm_err_t *err)
 {
     srv_work_t *w = c->work;
     if (w == NULL) {
@@ -87,11 +87,21 @@ static srv_run_rc_t srv__run_blocking(srv_conn_t *c, const srv_run_t *r, const s
     w->max_rows = r->max_rows;
     w->commit = NULL;
     w->tx = c->wtxn;
-    srv_conn_set_state(c, SRV_CONN_BUSY);
+    w->answered = answered;
+    w->rest = rest;
+    if (answered != NULL)
+        df_reply_ref(answered);
+    /* A read whose answer came to the loop (srv_exec_ask.c) is BUSY already. */
+    bool was_busy = c->state == SRV_CONN_BUSY;
+    if (!was_busy)
+        srv_conn_set_state(c, SRV_CONN_BUSY);
     w->inflight = true;
     if (uv_queue_work(&c->lp->uv, &w->req, srv__work_cb, srv__after_work_cb) != 0) {
         w->inflight = false;
-        srv_conn_set_state(c, SRV_CONN_READY);
+        df_reply_unref(w->answered);
+        w->answered = NULL;
+        if (!was_busy)
+            srv_conn_set_state(c, SRV_CONN_READY);
         cm_err_set(err, CM_ERRCODE_INTERNAL_ERROR, "could not start a blocking statement");
         return SRV_RUN_ERROR;
     }
@@ -101,7 +111,22 @@ static srv_run_rc_t srv__run_blocking(srv_conn_t *c, const srv_run_t *r, const s
 /* srv__run_blocking for a statement whose cancel window is open: closed here unless it went busy. */
 static srv_run_rc_t srv__run_off_loop(srv_conn_t *c, const srv_run_t *r, const srv_cols_t *cols, cm_err_t *err)
 {
-    srv_run_rc_t rc = srv__run_blocking(c, r, cols, err);
+    srv_run_rc_t rc = srv__run_blocking(c, r, cols, NULL, NULL, err);
+    if (rc != SRV_RUN_BUSY)
+        srv_cancel_stmt_end(&c->cancel);
+    return rc;
+}
+
+srv_run_rc_t srv__run_answered(srv_conn_t *c, const srv_run_t *r, const srv_cols_t *cols, df_reply_t *rep,
+                               const plan_t *rest, cm_err_t *err)
+{
+    return srv__run_blocking(c, r, cols, rep, rest, err);
+}
+
+/* A statement that runs with its workers' command sent from the loop (srv_exec_ask.c): its
+ * cancel window closes here unless it went busy. */
+static srv_run_rc_t srv__run_asked(srv_conn_t *c, srv_run_rc_t rc)
+{
     if (rc != SRV_RUN_BUSY)
         srv_cancel_stmt_end(&c->cancel);
     return rc;
@@ -209,9 +234,12 @@ static void srv__work_cb(uv_work_t *req)
             snprintf(w->tag, sizeof w->tag, "%s%s%llu", w->stmt->tag, pw->kind == PLAN_WRITE_INSERT ? " 0 " : " ",
                      (unsigned long long)w->written);
     } else {
-        w->ok = w->reads ? srv_read_run(c->lp->srv, w->stmt->query, w->tx, w->sql, w->params, &w->ctx, srv__row_cb,
-                                        &k)
-                         : ex_run(w->stmt->query, w->sql, w->params, &w->ctx, srv__row_cb, &k);
+        if (w->answered != NULL)
+            w->ok = srv_read_finish(w->answered, w->rest, w->tx, w->sql, w->params, &w->ctx, srv__row_cb, &k, NULL);
+        else if (w->reads)
+            w->ok = srv_read_run(c->lp->srv, w->stmt->query, w->tx, w->sql, w->params, &w->ctx, srv__row_cb, &k);
+        else
+            w->ok = ex_run(w->stmt->query, w->sql, w->params, &w->ctx, srv__row_cb, &k);
     }
     if (!w->ok && !w->err.set)
         cm_err_set(&w->err, CM_ERRCODE_INTERNAL_ERROR, "statement failed without an error");
@@ -224,6 +252,8 @@ static void srv__after_work_cb(uv_work_t *req, int status)
     srv_conn_t *c = req->data;
     srv_work_t *w = c->work;
     w->inflight = false;
+    df_reply_unref(w->answered);
+    w->answered = NULL;
     if (w->commit != NULL) {
         srv_wtxn_free(w->commit);
         w->commit = NULL;
@@ -251,26 +281,31 @@ static void srv__after_work_cb(uv_work_t *req, int status)
         cm_err_clear(&w->err);
         return;
     }
-    srv__interrupt_message(&w->ctx, &w->err);
-    srv_cancel_stmt_end(&c->cancel);
-    srv_conn_set_state(c, SRV_CONN_READY);
     cm_buf_put(&c->out, w->out.data, w->out.len);
     w->out.len = 0;
     cm_buf_shrink(&w->out, SRV_BUF_KEEP);
-    bool extended = w->portal != NULL;
     if (status != 0 && !w->err.set)
         cm_err_set(&w->err, CM_ERRCODE_QUERY_CANCELED, "canceling statement due to user request");
-    if (w->ok && status == 0) {
+    srv__busy_end(c, w->ok && status == 0, &w->ctx, &w->err, w->portal, w->max_rows, w->nrows,
+                  w->writes ? w->tag : srv__rows_tag(w->stmt));
+}
+
+void srv__busy_end(srv_conn_t *c, bool ok, const ty_ctx_t *ctx, cm_err_t *err, srv_portal_t *portal, int32_t max_rows,
+                   uint64_t nrows, const char *tag)
+{
+    srv__interrupt_message(ctx, err);
+    srv_cancel_stmt_end(&c->cancel);
+    srv_conn_set_state(c, SRV_CONN_READY);
+    bool extended = portal != NULL;
+    if (ok) {
         if (extended)
-            w->portal->started = true;
-        uint64_t emitted = extended && w->max_rows > 0 && w->nrows > (uint64_t)w->max_rows
-                               ? (uint64_t)w->max_rows
-                               : w->nrows;
-        srv__complete_rows(c, w->portal, extended ? w->max_rows : 0, emitted, w->writes ? w->tag : srv__rows_tag(w->stmt));
+            portal->started = true;
+        uint64_t emitted = extended && max_rows > 0 && nrows > (uint64_t)max_rows ? (uint64_t)max_rows : nrows;
+        srv__complete_rows(c, portal, extended ? max_rows : 0, emitted, tag);
     } else if (extended) {
-        srv__fail_extended(c, &w->err);
+        srv__fail_extended(c, err);
     } else {
-        srv__fail(c, &w->err);
+        srv__fail(c, err);
         c->q.failed = true;
     }
     c->current_portal = NULL;
@@ -359,6 +394,8 @@ static srv_run_rc_t srv__run_query(srv_conn_t *c, const srv_run_t *r, const srv_
     if (srv__portal_resume(c, p, r->max_rows))
         return SRV_RUN_OK;
     srv_cancel_stmt_begin(&c->cancel);
+    if (r->st->query->reads && !r->st->blocking)
+        return srv__run_asked(c, srv__run_read_ask(c, r, cols, err));
     if (r->st->blocking || r->st->query->reads)
         return srv__run_off_loop(c, r, cols, err);
     ty_ctx_t ctx;
@@ -566,6 +603,8 @@ srv_run_rc_t srv__run(srv_conn_t *c, const srv_run_t *r, bool describe, cm_err_t
         if (st->write->kind == PLAN_WRITE_COPY)
             return (srv_run_rc_t)srv_copy_in_start(c, st->write, c->wtxn, err);
         srv_cancel_stmt_begin(&c->cancel);
+        if (srv__insert_on_loop(c, st))
+            return srv__run_asked(c, srv__run_insert_ask(c, r, &cols, err));
         return srv__run_off_loop(c, r, &cols, err);
     }
     case PLN_DISCARD:

@@ -31,6 +31,8 @@ typedef struct srv_cat_loop srv_cat_loop_t;   /* srv_catalog.c: a loop's store h
 typedef struct srv_cat_conn srv_cat_conn_t;   /* srv_catalog.c: a connection's view of names */
 typedef struct srv_ddl_loop srv_ddl_loop_t;   /* srv_ddl.c: a loop's DDL operations */
 typedef struct srv_sync_loop srv_sync_loop_t; /* srv_sync.c: a loop's waits for the workers */
+typedef struct srv_ask_loop srv_ask_loop_t;   /* srv_ask.c: a loop's commands to the workers */
+typedef struct srv_ask srv_ask_t;             /* srv_ask.c: one of them */
 typedef struct srv_sync_wait srv_sync_wait_t; /* srv_sync.c: one wait */
 typedef struct srv_zk srv_zk_t;               /* srv_zk_loop.c: the thread that owns the ZooKeeper session */
 typedef struct srv_zk_boot srv_zk_boot_t;
@@ -102,6 +104,7 @@ struct srv_loop {
     srv_cat_loop_t *cat;            /* this loop's catalog handle and snapshot */
     srv_ddl_loop_t *ddl;            /* this loop's DDL operations */
     srv_sync_loop_t *sync;          /* this loop's waits for the workers */
+    srv_ask_loop_t *ask;            /* this loop's statements' commands to the workers */
 };
 
 /* ------------------------------------------------------------ fatal signals (srv_crash.c) */
@@ -287,6 +290,8 @@ typedef struct srv_work {
     uint64_t written;
     char tag[32];               /* a write's CommandComplete ("INSERT 0 3") */
     srv_wtxn_t *tx;             /* the open transaction's writes, which the statement sees and adds to */
+    df_reply_t *answered;       /* a read the workers answered already (srv_exec_ask.c): rest runs over it */
+    const plan_t *rest;
     srv_wtxn_t *commit;         /* not a statement: the COMMIT of these writes (freed when done) */
     struct srv_copy_in *copy_in; /* not a statement: the end of a COPY FROM STDIN (srv_copy_in.c) */
     const pln_stmt_t *ctas_copy; /* not a statement: the INSERT of a CREATE TABLE AS's rows (srv_ctas.c) */
@@ -302,6 +307,19 @@ enum {
 };
 df_reply_t *srv_workers_ask(srv_server_t *srv, df_cmd_kind_t kind, const cm_buf_t *body, int flags,
                             const char *refused, ty_ctx_t *ctx);
+/* srv_ask.c: a statement's command to the workers, sent from its loop and answered there: fn(c,
+ * rep, arg) runs on the loop once, with the reply (rep->err set when a worker failed it) or, for
+ * SRV_ASK_INTERRUPTIBLE once ctx says the statement was interrupted, with NULL; never when the
+ * connection went away first. false: refused (ctx->err set; fn never runs). */
+typedef void (*srv_ask_fn)(srv_conn_t *c, df_reply_t *rep, void *arg);
+bool srv_ask_send(srv_conn_t *c, df_cmd_kind_t kind, const cm_buf_t *body, int flags, ty_ctx_t *ctx,
+                  const char *refused, srv_ask_fn fn, void *arg);
+void srv_ask_conn_free(srv_conn_t *c);
+void srv_ask_loop_init(srv_loop_t *lp);
+void srv_ask_loop_close(srv_loop_t *lp);
+void srv_ask_loop_free(srv_loop_t *lp);
+/* The first error of a reply into ctx->err (false), else true. */
+bool srv_workers_answer_ok(const df_reply_t *rep, ty_ctx_t *ctx);
 /* srv_write_txn.c: the writes of an open transaction, applied at its COMMIT as one Write. */
 srv_wtxn_t *srv_wtxn_new(int64_t rows_max);
 void srv_wtxn_free(srv_wtxn_t *t);
@@ -350,6 +368,28 @@ typedef struct srv_read_keep {
 } srv_read_keep_t;
 bool srv_read_run_keep(srv_server_t *srv, const plan_t *p, const srv_wtxn_t *tx, const char *sql,
                        const ty_datum_t *params, ty_ctx_t *ctx, ex_row_cb cb, void *arg, srv_read_keep_t *keep);
+/* srv_read_run in two halves, for a read answered on the loop (srv_exec_ask.c): the Peek's body
+ * and the part of the plan that runs over the answer (*rest); then that part over the reply. */
+bool srv_read_prepare(srv_server_t *srv, const plan_t *p, const srv_wtxn_t *tx, const ty_datum_t *params,
+                      ty_ctx_t *ctx, bool keep, cm_buf_t *body, const plan_t **rest);
+bool srv_read_finish(df_reply_t *rep, const plan_t *rest, const srv_wtxn_t *tx, const char *sql,
+                     const ty_datum_t *params, ty_ctx_t *ctx, ex_row_cb cb, void *arg, srv_read_keep_t *keep);
+/* srv_write.c: an INSERT that reads no table, outside a transaction, in two halves for the loop:
+ * its rows computed and checked and its Write encoded (SRV_WRITE_READY), or its error
+ * (SRV_WRITE_FAILED), or SRV_WRITE_OFF_LOOP when it must ask the workers before its error (a row
+ * failing after rows whose keys PostgreSQL checks first): then it runs with srv_write_run. */
+typedef enum { SRV_WRITE_READY, SRV_WRITE_FAILED, SRV_WRITE_OFF_LOOP } srv_write_prep_rc_t;
+typedef struct srv_write_prep {
+    ty_datum_t **rows;          /* the plan's rows (RETURNING's values at their end), in ctx's arena */
+    int n;
+    cm_buf_t body;              /* the Write */
+    int flags;                  /* SRV_ASK_GROUPABLE when it may share a step */
+    const char *refused;
+} srv_write_prep_t;
+srv_write_prep_rc_t srv_write_prepare_insert(const plan_write_t *w, const char *sql, const ty_datum_t *params,
+                                             ty_ctx_t *ctx, srv_write_prep_t *out);
+/* RETURNING's rows of a prepared INSERT that applied. */
+bool srv_write_returning(const plan_write_t *w, const srv_write_prep_t *p, ex_row_cb cb, void *arg);
 
 struct srv_conn {
     uv_tcp_t tcp;               /* first, so the handle's memory is the connection's */
@@ -404,6 +444,7 @@ struct srv_conn {
     srv_stmt_t *spare_stmt;
     srv_portal_t *current_portal; /* the portal an Execute is running */
     srv_work_t *work;           /* allocated on first blocking statement */
+    srv_ask_t *ask;             /* the statement's command to the workers, answered on the loop */
     struct srv_ddl *ddl;        /* a DDL statement in flight (the connection is BUSY) */
     struct srv_ctas *ctas;      /* a CREATE TABLE AS copying its rows (srv_ctas.c); NULL if none */
     srv_cat_conn_t *catc;       /* search_path as the catalog reads it; NULL until needed */

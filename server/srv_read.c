@@ -55,32 +55,44 @@ bool srv_read_run(srv_server_t *srv, const plan_t *p, const srv_wtxn_t *tx, cons
     return srv_read_run_keep(srv, p, tx, sql, params, ctx, cb, arg, NULL);
 }
 
-bool srv_read_run_keep(srv_server_t *srv, const plan_t *p, const srv_wtxn_t *tx, const char *sql,
-                       const ty_datum_t *params, ty_ctx_t *ctx, ex_row_cb cb, void *arg, srv_read_keep_t *keep)
+bool srv_read_prepare(srv_server_t *srv, const plan_t *p, const srv_wtxn_t *tx, const ty_datum_t *params,
+                      ty_ctx_t *ctx, bool keep, cm_buf_t *body, const plan_t **rest)
 {
     if (srv->seq == NULL || srv->workers == NULL)
         return cm_err_set(ctx->err, CM_ERRCODE_FEATURE_NOT_SUPPORTED, "reading tables needs the workers");
+    *rest = p;
+    if (!srv_read_lookups(p, params, ctx, body))
+        return false;
+    plan_t *sub, *top;
+    if (body->len == 0 && !keep && srv_wtxn_empty(tx) && srv__default_settings(ctx->settings) &&
+        plan_split_computed(p, ctx->arena, DF_PEEK_COMPUTED, &sub, &top)) {
+        df_peek_computed_begin(body);
+        *rest = top;
+        return plan_encode(sub, NULL, body, ctx->err);
+    }
+    return plan_encode(p, NULL, body, ctx->err);
+}
+
+bool srv_read_finish(df_reply_t *rep, const plan_t *rest, const srv_wtxn_t *tx, const char *sql,
+                     const ty_datum_t *params, ty_ctx_t *ctx, ex_row_cb cb, void *arg, srv_read_keep_t *keep)
+{
+    srv__read_t rd = {.rep = rep, .tx = tx, .keep = keep};
+    return ex_run_reading(rest, sql, params, ctx, srv__read_get, &rd, cb, arg);
+}
+
+bool srv_read_run_keep(srv_server_t *srv, const plan_t *p, const srv_wtxn_t *tx, const char *sql,
+                       const ty_datum_t *params, ty_ctx_t *ctx, ex_row_cb cb, void *arg, srv_read_keep_t *keep)
+{
     cm_buf_t body;
     cm_buf_init(&body, 0);
-    if (!srv_read_lookups(p, params, ctx, &body))
+    const plan_t *rest;
+    if (!srv_read_prepare(srv, p, tx, params, ctx, keep != NULL, &body, &rest))
         return cm_buf_free(&body), false;
-    plan_t *sub, *rest;
-    if (body.len == 0 && keep == NULL && srv_wtxn_empty(tx) && srv__default_settings(ctx->settings) &&
-        plan_split_computed(p, ctx->arena, DF_PEEK_COMPUTED, &sub, &rest)) {
-        df_peek_computed_begin(&body);
-        p = rest;
-        if (!plan_encode(sub, NULL, &body, ctx->err))
-            return cm_buf_free(&body), false;
-    } else if (!plan_encode(p, NULL, &body, ctx->err)) {
-        cm_buf_free(&body);
-        return false;
-    }
     df_reply_t *rep = srv_workers_ask(srv, DF_CMD_PEEK, &body, SRV_ASK_INTERRUPTIBLE, "cannot read tables here", ctx);
     cm_buf_free(&body);
     if (rep == NULL)
         return false;
-    srv__read_t rd = {.rep = rep, .tx = tx, .keep = keep};
-    bool ok = ex_run_reading(p, sql, params, ctx, srv__read_get, &rd, cb, arg);
+    bool ok = srv_read_finish(rep, rest, tx, sql, params, ctx, cb, arg, keep);
     df_reply_unref(rep);
     return ok;
 }

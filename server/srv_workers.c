@@ -107,6 +107,16 @@ void srv_workers_stop(srv_server_t *srv)
     srv->workers = NULL;
 }
 
+bool srv_workers_answer_ok(const df_reply_t *rep, ty_ctx_t *ctx)
+{
+    if (!rep->err.set)
+        return true;
+    cm_err_set(ctx->err, rep->err.sqlstate, "%s", rep->err.message ? rep->err.message : "");
+    if (rep->err.detail)
+        cm_err_set_detail(ctx->err, "%s", rep->err.detail);
+    return false;
+}
+
 /*
  * A Write or Peek to every worker, waited for: the reply when every worker
  * answered without an error, else NULL with the first error in ctx->err
@@ -135,12 +145,7 @@ df_reply_t *srv_workers_ask(srv_server_t *srv, df_cmd_kind_t kind, const cm_buf_
     bool ok = true;
     while (ok && !df_reply_wait(rep, SRV_WORKERS_POLL_MS))
         ok = !interruptible || ty_ctx_check_interrupt(ctx);
-    if (ok && rep->err.set) {
-        cm_err_set(ctx->err, rep->err.sqlstate, "%s", rep->err.message ? rep->err.message : "");
-        if (rep->err.detail)
-            cm_err_set_detail(ctx->err, "%s", rep->err.detail);
-        ok = false;
-    }
+    ok = ok && srv_workers_answer_ok(rep, ctx);
     srv_metrics_observe(kind == DF_CMD_WRITE ? SRV_HIST_WRITE : SRV_HIST_READ, cm_now_mono_us() - t0);
     if (!ok) {
         df_reply_unref(rep);

@@ -301,6 +301,39 @@ static bool srv__write_once(srv_server_t *srv, const plan_write_t *w, srv_wtxn_t
     return srv_wtxn_add(tx, w, rows, diffs, n, ctx->err);
 }
 
+srv_write_prep_rc_t srv_write_prepare_insert(const plan_write_t *w, const char *sql, const ty_datum_t *params,
+                                             ty_ctx_t *ctx, srv_write_prep_t *out)
+{
+    memset(out, 0, sizeof *out);
+    cm_buf_init(&out->body, 0);
+    srv__rows_t got = {.arena = ctx->arena};
+    if (!plan_error_raise(w->error, ctx->err) || !ex_run(w->plan, sql, params, ctx, srv__collect_cb, &got))
+        return SRV_WRITE_FAILED;
+    for (int i = 0; i < got.n; i++)
+        if (!srv_write_check_row(w, got.rows[i], params, ctx)) {
+            if (i == 0 || w->nkeys == 0)
+                return SRV_WRITE_FAILED;
+            cm_err_clear(ctx->err);   /* an earlier row may break a key first: the workers say */
+            return SRV_WRITE_OFF_LOOP;
+        }
+    out->rows = got.rows;
+    out->n = got.n;
+    out->refused = cm_arena_printf(ctx->arena, "cannot write to table \"%s\" here", w->name);
+    out->flags = w->nkeys == 0 ? SRV_ASK_GROUPABLE : 0;
+    if (got.n > 0 && !df_write_encode(w->item, w->nkeys > 0 ? w->keys[0].name : NULL, false, srv__types(w, ctx->arena),
+                                      w->ncols, got.rows, srv__ones(got.n, ctx->arena), got.n, ctx, &out->body))
+        return cm_buf_free(&out->body), SRV_WRITE_FAILED;
+    return SRV_WRITE_READY;
+}
+
+bool srv_write_returning(const plan_write_t *w, const srv_write_prep_t *p, ex_row_cb cb, void *arg)
+{
+    for (int i = 0; w->nreturning > 0 && i < p->n; i++)
+        if (!cb(arg, p->rows[i] + w->ncols, w->nreturning))
+            return false;
+    return true;
+}
+
 bool srv_write_run(srv_server_t *srv, const plan_write_t *w, srv_wtxn_t *tx, const char *sql,
                    const ty_datum_t *params, ty_ctx_t *ctx, ex_row_cb cb, void *arg, uint64_t *written)
 {

@@ -3,11 +3,13 @@
 --fault-worker-delay-ms DELAY --ddl-apply-timeout-ms TIMEOUT (DELAY > 2 * TIMEOUT):
 the DDL answers 57014 saying it is committed but not yet applied; it is not rolled back; a
 statement of another session waits for the workers and answers 57014 when they take longer
-than TIMEOUT, and runs once they applied it.
+than TIMEOUT, and runs once they applied it. A read waiting for a slow worker ends at
+statement_timeout and at a cancel, and its session goes on at once; a write runs to its end.
 
   SEQ_PORT, SEQ_WORKERS, SEQ_DELAY_MS, SEQ_TIMEOUT_MS"""
 import os
 import sys
+import threading
 import time
 import traceback
 
@@ -95,5 +97,64 @@ def committed_but_not_applied():
     b.close()
 
 
+def caught_up(conn):
+    """Waits until every worker applied everything sequenced so far."""
+    for _ in range(200):
+        try:
+            if one(conn, "SELECT min(applied_seq) FROM eddy_internal.workers") == one(
+                    conn, "SELECT max(seq) FROM eddy_internal.commands"):
+                return
+        except psycopg.errors.QueryCanceled:
+            pass   # held until the workers applied a DDL (the case above): ask again
+        time.sleep(0.05)
+    raise AssertionError("the workers did not catch up")
+
+
+def stopped_read(conn, message):
+    """Milliseconds until a read of slow_reads was stopped with 57014 and this message."""
+    t0 = time.monotonic()
+    try:
+        one(conn, "SELECT * FROM slow_reads")
+        raise AssertionError("the read waited for the slow worker to the end")
+    except psycopg.errors.QueryCanceled as e:
+        check(e.diag.message_primary == message, f"{e.diag.message_primary}")
+    return (time.monotonic() - t0) * 1000
+
+
+def reads_stop_at_timeout_and_cancel():
+    """A read's wait for a worker that takes DELAY per batch ends at statement_timeout or a cancel."""
+    a = connect()
+    try:
+        a.execute("CREATE TABLE slow_reads (x int)")
+    except psycopg.errors.QueryCanceled:
+        pass   # committed, applied later (the case above)
+    caught_up(a)
+    a.execute("SET statement_timeout = 200")
+    took = stopped_read(a, "canceling statement due to statement timeout")
+    check(150 <= took < DELAY_MS * 0.9, f"the read was stopped after {took:.0f} ms")
+    t0 = time.monotonic()
+    check(one(a, "SELECT 1") == [(1,)], "the session goes on")
+    took = (time.monotonic() - t0) * 1000
+    check(took < DELAY_MS / 2, f"the next statement waited {took:.0f} ms for the abandoned read")
+    caught_up(a)
+    a.execute("SET statement_timeout = 0")
+    t = threading.Timer(0.2, a.cancel)
+    t.start()
+    took = stopped_read(a, "canceling statement due to user request")
+    t.join()
+    check(took < DELAY_MS * 0.9, f"the cancel stopped the read after {took:.0f} ms")
+    caught_up(a)
+    # A write, once sent, is applied whatever the session does: it waits for the slow worker.
+    a.execute("SET statement_timeout = 200")
+    t0 = time.monotonic()
+    a.execute("INSERT INTO slow_reads VALUES (1)")
+    took = (time.monotonic() - t0) * 1000
+    check(took >= DELAY_MS * 0.9, f"the INSERT answered after {took:.0f} ms, before the slow worker applied it")
+    a.execute("SET statement_timeout = 0")
+    check(one(a, "SELECT x FROM slow_reads") == [(1,)], "the INSERT applied")
+    a.close()
+
+
 case(committed_but_not_applied)
+case(reads_stop_at_timeout_and_cancel)
 sys.exit(1 if failures else 0)

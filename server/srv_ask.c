@@ -1,0 +1,237 @@
+/*
+ * srv_ask.c: a statement's command to the workers, sent from its
+ * connection's loop and answered on that loop, so no thread blocks waiting
+ * for it: the worker that answers last puts the ask on its loop's list and
+ * signals the loop's uv_async_t (one wake-up, where a thread-pool statement
+ * costs one to start the pool thread, one to wake it with the answer and
+ * one to wake the loop when it is done).
+ *
+ * A read's wait ends at cancel or statement_timeout: a timer looks at the
+ * loop's interruptible asks every SRV_WORKERS_POLL_MS, and an interrupted
+ * one is answered at once (its late answer is then dropped). A write, once
+ * sent, runs to its end. A connection that goes away leaves its ask behind
+ * (c NULL) and the answer frees it; a loop that closes no longer takes
+ * answers (under srv->sync_mu, as srv_sync.c's wake-ups), and the
+ * answering worker frees them instead.
+ */
+#include "server/srv_int.h"
+#include "server/srv_metrics.h"
+
+#include "dataflow/dataflow.h"
+#include "sequencer/sequencer.h"
+
+#include <stdlib.h>
+
+struct srv_ask {
+    srv_ask_t *next;            /* the loop's answered list (under sync_mu) */
+    srv_ask_t *prev_live, *next_live;   /* the loop's asks in flight (loop only) */
+    srv_server_t *srv;
+    int loop;
+    srv_conn_t *c;              /* NULL: nobody waits for the answer any more */
+    df_reply_t *rep;
+    df_cmd_kind_t kind;
+    ty_ctx_t *ctx;              /* interruptible: the statement's, checked by the timer */
+    srv_ask_fn fn;
+    void *arg;
+    int64_t t0;
+};
+
+struct srv_ask_loop {
+    srv_loop_t *lp;
+    uv_async_t answered;
+    uv_timer_t poll;            /* runs while an interruptible ask is in flight */
+    bool closed;                /* under sync_mu: answers are not taken any more */
+    srv_ask_t *done;            /* answered, not yet handled (under sync_mu) */
+    srv_ask_t *live;            /* in flight (loop only) */
+    int interruptible;          /* how many of them */
+};
+
+static void srv__ask_free(srv_ask_t *a)
+{
+    df_reply_unref(a->rep);
+    free(a);
+}
+
+/* On the worker that answered last, or wherever the command was refused or dropped. */
+static void srv__ask_done(df_reply_t *r, void *arg)
+{
+    srv_ask_t *a = arg;
+    srv_server_t *srv = a->srv;
+    pthread_mutex_lock(&srv->sync_mu);
+    srv_ask_loop_t *al = srv->loops[a->loop].ask;
+    bool taken = al != NULL && !al->closed;
+    if (taken) {
+        a->next = al->done;
+        al->done = a;
+        uv_async_send(&al->answered);
+    }
+    pthread_mutex_unlock(&srv->sync_mu);
+    /* The loop is gone: nobody waits. The command still holds the reply, so this is not its last
+     * reference and the reply outlives this callback. */
+    if (!taken)
+        srv__ask_free(a);
+}
+
+static void srv__ask_unlink(srv_ask_loop_t *al, srv_ask_t *a)
+{
+    if (a->prev_live != NULL)
+        a->prev_live->next_live = a->next_live;
+    else if (al->live == a)
+        al->live = a->next_live;
+    if (a->next_live != NULL)
+        a->next_live->prev_live = a->prev_live;
+    a->prev_live = a->next_live = NULL;
+    if (a->ctx != NULL && --al->interruptible == 0)
+        uv_timer_stop(&al->poll);
+    a->ctx = NULL;
+}
+
+/* Whoever waits for a (if anyone still does) hears rep (NULL: interrupted), once. */
+static void srv__ask_finish(srv_ask_loop_t *al, srv_ask_t *a, df_reply_t *rep)
+{
+    srv__ask_unlink(al, a);
+    srv_conn_t *c = a->c;
+    a->c = NULL;
+    if (c == NULL)
+        return;
+    c->ask = NULL;
+    srv_metrics_observe(a->kind == DF_CMD_WRITE ? SRV_HIST_WRITE : SRV_HIST_READ, cm_now_mono_us() - a->t0);
+    a->fn(c, rep, a->arg);
+}
+
+static void srv__ask_answered_cb(uv_async_t *h)
+{
+    srv_ask_loop_t *al = h->data;
+    pthread_mutex_lock(&al->lp->srv->sync_mu);
+    srv_ask_t *list = al->done;
+    al->done = NULL;
+    pthread_mutex_unlock(&al->lp->srv->sync_mu);
+    /* Answers came newest first: the oldest is handled first. */
+    srv_ask_t *rev = NULL;
+    while (list != NULL) {
+        srv_ask_t *n = list->next;
+        list->next = rev;
+        rev = list;
+        list = n;
+    }
+    while (rev != NULL) {
+        srv_ask_t *a = rev;
+        rev = a->next;
+        srv__ask_finish(al, a, a->rep);
+        srv__ask_free(a);
+    }
+}
+
+/* Cancel and statement_timeout end a read's wait; its answer, when it comes, is dropped. */
+static void srv__ask_poll_cb(uv_timer_t *t)
+{
+    srv_ask_loop_t *al = t->data;
+    for (srv_ask_t *a = al->live, *next; a != NULL; a = next) {
+        next = a->next_live;
+        if (a->ctx != NULL && a->c != NULL && !ty_ctx_check_interrupt(a->ctx))
+            srv__ask_finish(al, a, NULL);
+    }
+}
+
+bool srv_ask_send(srv_conn_t *c, df_cmd_kind_t kind, const cm_buf_t *body, int flags, ty_ctx_t *ctx,
+                  const char *refused, srv_ask_fn fn, void *arg)
+{
+    srv_loop_t *lp = c->lp;
+    srv_ask_loop_t *al = lp->ask;
+    srv_server_t *srv = lp->srv;
+    srv_ask_t *a = cm_calloc(1, sizeof *a);
+    a->srv = srv;
+    a->loop = lp->index;
+    a->c = c;
+    a->kind = kind;
+    a->fn = fn;
+    a->arg = arg;
+    a->t0 = cm_now_mono_us();
+    a->rep = df_reply_new(df_workers_count(srv->workers), srv__ask_done, a);
+    df_cmd_t *cmd = df_cmd_new(kind);
+    df_cmd_set_payload(cmd, body->data, body->len, a->rep);
+    cmd->groupable = (flags & SRV_ASK_GROUPABLE) != 0;
+    /* In the loop's list before it is sent: the answer may come before seq_submit returns. */
+    a->next_live = al->live;
+    if (al->live != NULL)
+        al->live->prev_live = a;
+    al->live = a;
+    if (flags & SRV_ASK_INTERRUPTIBLE) {
+        a->ctx = ctx;
+        if (al->interruptible++ == 0)
+            uv_timer_start(&al->poll, srv__ask_poll_cb, SRV_WORKERS_POLL_MS, SRV_WORKERS_POLL_MS);
+    }
+    c->ask = a;
+    if (!seq_submit(srv->seq, cmd)) {
+        /* Refused: the command's unanswered reply is not ours to wait for. */
+        srv__ask_unlink(al, a);
+        a->c = NULL;
+        c->ask = NULL;
+        df_cmd_unref(cmd);   /* fails the reply: srv__ask_done queues the ask, the loop frees it */
+        cm_err_set(ctx->err, "57P03", "%s: this process does not run its cluster's workers now "
+                   "(a standby, too many statements waiting, or shutting down)", refused);
+        return false;
+    }
+    return true;
+}
+
+void srv_ask_conn_free(srv_conn_t *c)
+{
+    srv_ask_t *a = c->ask;
+    if (a == NULL)
+        return;
+    c->ask = NULL;
+    a->c = NULL;
+    srv__ask_unlink(c->lp->ask, a);
+}
+
+void srv_ask_loop_init(srv_loop_t *lp)
+{
+    srv_ask_loop_t *al = cm_calloc(1, sizeof *al);
+    al->lp = lp;
+    uv_async_init(&lp->uv, &al->answered, srv__ask_answered_cb);
+    uv_timer_init(&lp->uv, &al->poll);
+    al->answered.data = al->poll.data = al;
+    pthread_mutex_lock(&lp->srv->sync_mu);
+    lp->ask = al;
+    pthread_mutex_unlock(&lp->srv->sync_mu);
+}
+
+void srv_ask_loop_close(srv_loop_t *lp)
+{
+    srv_ask_loop_t *al = lp->ask;
+    if (al == NULL || al->closed)
+        return;
+    pthread_mutex_lock(&lp->srv->sync_mu);
+    al->closed = true;
+    srv_ask_t *list = al->done;
+    al->done = NULL;
+    pthread_mutex_unlock(&lp->srv->sync_mu);
+    while (list != NULL) {
+        srv_ask_t *n = list->next;
+        srv__ask_unlink(al, list);
+        srv__ask_free(list);
+        list = n;
+    }
+    /* What is still in flight is freed by its answer (srv__ask_done sees the loop closed). */
+    while (al->live != NULL) {
+        srv_ask_t *a = al->live;
+        if (a->c != NULL)
+            a->c->ask = NULL;
+        a->c = NULL;
+        srv__ask_unlink(al, a);
+    }
+    uv_close((uv_handle_t *)&al->answered, NULL);
+    uv_close((uv_handle_t *)&al->poll, NULL);
+}
+
+void srv_ask_loop_free(srv_loop_t *lp)
+{
+    srv_ask_loop_t *al = lp->ask;
+    if (al == NULL)
+        return;
+    pthread_mutex_lock(&lp->srv->sync_mu);
+    lp->ask = NULL;
+    pthread_mutex_unlock(&lp->srv->sync_mu);
+    free(al);
+}
