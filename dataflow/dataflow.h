@@ -315,7 +315,11 @@ typedef struct df_state {
     int worker, nworkers;        /* which shard of every arrangement this worker holds (0 of 1 alone) */
     struct df_exchange *exchange; /* the channels between the workers (df_exchange.c); NULL: one worker alone */
     struct df_engine *engine;    /* its tables and their shards (df_table.c); NULL until the first */
+    int64_t recursion_max;       /* a view's WITH RECURSIVE iterates at most this often per step (df_config_t) */
 } df_state_t;
+
+/* A materialized view's recursion iterating more often in one step is put in error: it would not end. */
+#define DF_RECURSION_MAX_DEFAULT 10000
 
 void df_state_init(df_state_t *st, size_t pending_max, size_t hist_max);
 void df_state_destroy(df_state_t *st);
@@ -387,6 +391,8 @@ typedef struct df_config {
     size_t channel_max;          /* chunks in flight from one worker to another inside a step; default 64 */
     int idle_merge_ms;           /* quiet this long, a worker compacts its arrangements (in slices); 0: never; 100 */
     int64_t idle_slice;          /* units of work per slice of that compaction, between commands; default 20000 */
+    int64_t recursion_max;       /* iterations of a view's WITH RECURSIVE in one step, then the view is in
+                                    error (54000); default DF_RECURSION_MAX_DEFAULT */
 } df_config_t;
 
 void df_config_default(df_config_t *cfg);

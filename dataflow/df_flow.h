@@ -47,6 +47,8 @@ typedef enum df_node_kind {
     DF_NODE_FLATMAP,    /* set-returning functions: each row's rows, with its diff */
     DF_NODE_CTE,        /* a WITH query, compiled once: its readers read its delta (state: its plan_cte_t) */
     DF_NODE_WINDOW,     /* window functions: touched partitions recomputed */
+    DF_NODE_WORKTABLE,  /* WITH RECURSIVE: the rows the last iteration changed, read by the recursive term */
+    DF_NODE_RECURSE,    /* WITH RECURSIVE: its rows, the recursive term iterated to a fixed point per step */
 } df_node_kind_t;
 
 typedef struct df_reduce df_reduce_t;
@@ -57,6 +59,8 @@ typedef struct df_node {
     const plan_rel_t *rel;
     struct df_node *in[2];
     bool unsorted;               /* FILTER, PROJECT read only by reduces: its delta need not be consolidated */
+    bool loop;                   /* reads a worktable: run by its RECURSE at every iteration, not by the step */
+    const plan_cte_t *cte;       /* WORKTABLE, RECURSE: the WITH query */
     int ncols;
     const ty_oid_t *types;       /* of the rows it produces */
     df_batch_t *out;             /* its delta at the current step; NULL: none */
@@ -129,6 +133,9 @@ static inline df_batch_t *df__finish(df_builder_t *bl, uint64_t seq)
 /* A row that failed inside the view with diff: its error's count moves by diff. Clears s->err. */
 void df__graph_error(df_step_t *s, int64_t diff);
 
+/* Runs one node other than a GET: its previous delta dropped, n->out set from its inputs' out. */
+void df__node_step(df_step_t *s, df_node_t *n);
+
 /* The operators: each sets n->out from its inputs' out (NULL in: NULL out, but REDUCE always runs). */
 bool df__op_map(df_step_t *s, df_node_t *n);
 bool df__op_union(df_step_t *s, df_node_t *n);
@@ -136,6 +143,14 @@ bool df__op_values(df_step_t *s, df_node_t *n);
 /* The worker owning a key; one exchange round of per-worker builders (df_route.c): what came here, merged. */
 int df__owner(const df_step_t *s, const uint8_t *key, size_t len);
 df_batch_t *df__route(df_step_t *s, df_builder_t *bls, bool *ok);
+/* Each row of in (n's columns), keyed by kcols, into its key owner's builder as tag ++ row; a row that
+ * cannot be keyed is an error of the view. Whether any was added. */
+bool df__route_rows(df_step_t *s, const df_node_t *n, const df_keycol_t *kcols, const df_batch_t *in, uint8_t tag,
+                    df_builder_t *bls);
+/* Each key of keys read in sp (a cursor moving forward) with sign -1, then ins (taken; NULL: none) joins sp
+ * and each key is read again with sign +1: an operator's output for the keys a delta touched. */
+typedef void (*df_touched_fn)(void *arg, df_scur_t *cur, const uint8_t *key, size_t klen, int64_t sign);
+void df__arrange_touched(df_spine_t *sp, const df_batch_t *keys, df_batch_t *ins, df_touched_fn each, void *arg);
 /* Stateful operators of their own files: *_new sets n->state (false, err set: cannot be kept). */
 bool df__setop_new(df_graph_t *g, df_node_t *n, cm_err_t *err);
 bool df__op_setop(df_step_t *s, df_node_t *n);
@@ -145,6 +160,10 @@ bool df__flatmap_new(df_graph_t *g, df_node_t *n, cm_err_t *err);
 bool df__op_flatmap(df_step_t *s, df_node_t *n);
 bool df__window_new(df_graph_t *g, df_node_t *n, cm_err_t *err);
 bool df__op_window(df_step_t *s, df_node_t *n);
+/* A RECURSE n (in[0] the non-recursive term, in[1] the recursive one) whose term was compiled into
+ * g->nodes[first..] and reads the worktable work (df_op_recursive.c): marks the loop's nodes. */
+bool df__recurse_new(df_graph_t *g, df_node_t *n, df_node_t *work, int first, cm_err_t *err);
+bool df__op_recurse(df_step_t *s, df_node_t *n);
 /* A REDUCE's state (df_op_reduce.c; df_op_accum.c when every aggregate accumulates). */
 typedef struct df__agg {
     const plan_agg_t *a;

@@ -63,10 +63,14 @@ static df_node_t *df__compile_at(df_graph_t *g, const plan_rel_t *r, int *cap, c
     case PLAN_REL_WINDOW: kind = DF_NODE_WINDOW; break;
     case PLAN_REL_LET: return df__compile_let(g, r, cap, err);
     case PLAN_REL_CTE:
-        /* A reference to a WITH query reads the one node its LET compiled (before it). */
-        for (int i = 0; i < g->nnodes; i++)
-            if (g->nodes[i]->kind == DF_NODE_CTE && g->nodes[i]->state == r->cte)
+        /* A reference to a WITH query reads the one node its LET compiled (before it); a recursive
+         * term's reference, that query's worktable. */
+        for (int i = 0; i < g->nnodes; i++) {
+            const df_node_t *c = g->nodes[i];
+            if (r->worktable ? c->kind == DF_NODE_WORKTABLE && c->cte == r->cte
+                             : (c->kind == DF_NODE_CTE || c->kind == DF_NODE_RECURSE) && c->cte == r->cte)
                 return g->nodes[i];
+        }
         cm_err_set(err, CM_ERRCODE_FEATURE_NOT_SUPPORTED, "the dataflow engine cannot maintain this WITH query");
         return NULL;
     default:
@@ -136,6 +140,31 @@ static df_node_t *df__compile_topk(df_graph_t *g, df_node_t *n, int *cap, cm_err
     return p;
 }
 
+/* A recursive WITH query: its non-recursive term, its worktable, the recursive term reading it, then the loop. */
+static df_node_t *df__compile_recursive(df_graph_t *g, plan_cte_t *c, df_node_t *def, int *cap, cm_err_t *err)
+{
+    df_node_t *work = df__node(g, DF_NODE_WORKTABLE, c->def);
+    work->cte = c;
+    work->loop = true;
+    work->ncols = c->ncols;
+    work->types = c->types;
+    df__add(g, work, cap);
+    int first = g->nnodes;
+    df_node_t *rec = df__compile_at(g, c->rec, cap, err);
+    if (!rec)
+        return NULL;
+    df_node_t *n = df__node(g, DF_NODE_RECURSE, c->def);
+    n->cte = c;
+    n->ncols = c->ncols;
+    n->types = c->types;
+    n->in[0] = def;
+    n->in[1] = rec;
+    if (!df__recurse_new(g, n, work, first, err))
+        return NULL;
+    df__add(g, n, cap);
+    return n;
+}
+
 /* WITH: each query once, in dependency order, then the query reading them. */
 static df_node_t *df__compile_let(df_graph_t *g, const plan_rel_t *r, int *cap, cm_err_t *err)
 {
@@ -144,9 +173,15 @@ static df_node_t *df__compile_let(df_graph_t *g, const plan_rel_t *r, int *cap, 
         df_node_t *def = df__compile_at(g, c->def, cap, err);
         if (!def)
             return NULL;
+        if (c->rec) {
+            if (!df__compile_recursive(g, c, def, cap, err))
+                return NULL;
+            continue;
+        }
         df_node_t *n = df__node(g, DF_NODE_CTE, c->def);
         n->in[0] = def;
         n->state = c;
+        n->cte = c;
         df__add(g, n, cap);
     }
     return df__compile_at(g, r->input, cap, err);
@@ -262,6 +297,53 @@ static void df__step_done(df_step_t *s)
     cm_arena_free(&s->rowa);
 }
 
+void df__node_step(df_step_t *s, df_node_t *n)
+{
+    df__batch_unref(n->out);
+    n->out = NULL;
+    switch (n->kind) {
+    case DF_NODE_GET:
+    case DF_NODE_WORKTABLE:
+        break;   /* set by the step (what was written) and by the iteration (what it changed) */
+    case DF_NODE_VALUES:
+        df__op_values(s, n);
+        break;
+    case DF_NODE_FILTER:
+    case DF_NODE_PROJECT:
+        df__op_map(s, n);
+        break;
+    case DF_NODE_PASS:
+    case DF_NODE_CTE:
+        if ((n->out = n->in[0]->out))
+            df__batch_ref(n->out);
+        break;
+    case DF_NODE_UNION:
+        df__op_union(s, n);
+        break;
+    case DF_NODE_REDUCE:
+        df__op_reduce(s, n);
+        break;
+    case DF_NODE_JOIN:
+        df__op_join(s, n);
+        break;
+    case DF_NODE_SETOP:
+        df__op_setop(s, n);
+        break;
+    case DF_NODE_TOPK:
+        df__op_topk(s, n);
+        break;
+    case DF_NODE_FLATMAP:
+        df__op_flatmap(s, n);
+        break;
+    case DF_NODE_WINDOW:
+        df__op_window(s, n);
+        break;
+    case DF_NODE_RECURSE:
+        df__op_recurse(s, n);
+        break;
+    }
+}
+
 /* Runs every node of g at one step; the root's delta is left in g->root->out. */
 static void df__graph_run(df_state_t *st, df_graph_t *g, const df__source_t *src, int nsrc, uint64_t seq, bool hydrate)
 {
@@ -269,50 +351,15 @@ static void df__graph_run(df_state_t *st, df_graph_t *g, const df__source_t *src
     df__step_init(&s, st, g, seq, hydrate);
     for (int i = 0; i < g->nnodes; i++) {
         df_node_t *n = g->nodes[i];
-        df__batch_unref(n->out);
-        n->out = NULL;
-        switch (n->kind) {
-        case DF_NODE_GET:
+        if (n->loop)
+            continue;   /* its recursion runs it, once per iteration */
+        df__node_step(&s, n);
+        if (n->kind == DF_NODE_GET)
             for (int k = 0; k < nsrc; k++)
                 if (src[k].item == n->rel->item && src[k].delta) {
                     n->out = (df_batch_t *)src[k].delta;
                     df__batch_ref(n->out);
                 }
-            break;
-        case DF_NODE_VALUES:
-            df__op_values(&s, n);
-            break;
-        case DF_NODE_FILTER:
-        case DF_NODE_PROJECT:
-            df__op_map(&s, n);
-            break;
-        case DF_NODE_PASS:
-        case DF_NODE_CTE:
-            if ((n->out = n->in[0]->out))
-                df__batch_ref(n->out);
-            break;
-        case DF_NODE_UNION:
-            df__op_union(&s, n);
-            break;
-        case DF_NODE_REDUCE:
-            df__op_reduce(&s, n);
-            break;
-        case DF_NODE_JOIN:
-            df__op_join(&s, n);
-            break;
-        case DF_NODE_SETOP:
-            df__op_setop(&s, n);
-            break;
-        case DF_NODE_TOPK:
-            df__op_topk(&s, n);
-            break;
-        case DF_NODE_FLATMAP:
-            df__op_flatmap(&s, n);
-            break;
-        case DF_NODE_WINDOW:
-            df__op_window(&s, n);
-            break;
-        }
     }
     if (g->root->out)
         df__mview_apply(g, g->root->out, seq);

@@ -26,6 +26,8 @@ static const char *df__node_kind_name(df_node_kind_t k)
     case DF_NODE_FLATMAP: return "FlatMap";
     case DF_NODE_CTE: return "Cte";
     case DF_NODE_WINDOW: return "Window";
+    case DF_NODE_WORKTABLE: return "Worktable";
+    case DF_NODE_RECURSE: return "Recursive";
     }
     return "?";
 }
@@ -79,7 +81,9 @@ static const char *df__node_detail(const df_node_t *n, char *buf, size_t cap)
     case DF_NODE_JOIN: return df__join_name(r);
     case DF_NODE_SETOP: return df__setop_name(r);
     case DF_NODE_TOPK: return r->kind == PLAN_REL_DISTINCT ? "distinct on" : "limit";
-    case DF_NODE_CTE: return n->state ? ((const plan_cte_t *)n->state)->name : NULL;
+    case DF_NODE_CTE:
+    case DF_NODE_WORKTABLE: return n->cte ? n->cte->name : NULL;
+    case DF_NODE_RECURSE: snprintf(buf, cap, "%s %s", n->cte->name, n->cte->all ? "UNION ALL" : "UNION"); return buf;
     default: return NULL;
     }
 }
@@ -108,6 +112,7 @@ static const char *df__arranged_name(const df_node_t *n, int k)
     case DF_NODE_SETOP: return "set operation";
     case DF_NODE_TOPK: return "top-k";
     case DF_NODE_WINDOW: return "window partitions";
+    case DF_NODE_RECURSE: return "recursion";
     default: return "state";
     }
 }

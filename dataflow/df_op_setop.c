@@ -20,6 +20,11 @@ typedef struct df__setop {
     df_spine_t input;            /* key: the row's key; value: side byte, then the row */
 } df__setop_t;
 
+typedef struct df__setop_ctx {
+    const df_node_t *n;
+    df_builder_t *out;
+} df__setop_ctx_t;
+
 static void df__setop_free(void *p)
 {
     df__setop_t *so = p;
@@ -60,10 +65,10 @@ bool df__setop_new(df_graph_t *g, df_node_t *n, cm_err_t *err)
 }
 
 /* The copies the output holds of the row at key in a snapshot (through cur, moving forward only). */
-static void df__setop_out(df_node_t *n, df_scur_t *cur, const uint8_t *key, size_t klen, int64_t sign,
-                          df_builder_t *out)
+static void df__setop_out(void *arg, df_scur_t *cur, const uint8_t *key, size_t klen, int64_t sign)
 {
-    const plan_rel_t *r = n->rel;
+    df__setop_ctx_t *c = arg;
+    const plan_rel_t *r = c->n->rel;
     int64_t count[2] = {0, 0};
     const uint8_t *shown = NULL;
     size_t shown_len = 0;
@@ -83,7 +88,7 @@ static void df__setop_out(df_node_t *n, df_scur_t *cur, const uint8_t *key, size
         }
     int64_t copies = plan_setop_copies(r->setop, r->all, count[0], count[1]);
     if (copies > 0 && shown)
-        df__builder_add(out, "", 0, shown, shown_len, sign * copies);
+        df__builder_add(c->out, "", 0, shown, shown_len, sign * copies);
 }
 
 bool df__op_setop(df_step_t *s, df_node_t *n)
@@ -93,55 +98,16 @@ bool df__op_setop(df_step_t *s, df_node_t *n)
     df_builder_t *bls = cm_calloc((size_t)nw, sizeof *bls);
     for (int w = 0; w < nw; w++)
         df__builder_init(&bls[w]);
-    cm_buf_t key, val;
-    cm_buf_init(&key, 0);
-    cm_buf_init(&val, 0);
-    ty_datum_t *vals = cm_malloc(sizeof(ty_datum_t) * (size_t)(n->ncols ? n->ncols : 1));
-    for (int side = 0; side < 2; side++) {
-        const df_batch_t *in = n->in[side]->out;
-        for (uint64_t j = 0; in && j < in->nvals; j++) {
-            size_t len;
-            const uint8_t *v = df__batch_val(in, j, &len);
-            int64_t diff = df__batch_diff(in, j);
-            cm_buf_reset(&key);
-            if (df__row_decode(n->types, n->ncols, v, len, DF_ROW_BORROW, &s->ctx, vals) &&
-                df__key_encode(so->kcols, n->ncols, vals, &s->ctx, &key)) {
-                cm_buf_reset(&val);
-                cm_buf_put_u8(&val, (uint8_t)side);
-                cm_buf_put(&val, v, len);
-                df__builder_add(&bls[df__owner(s, key.data, key.len)], key.data, key.len, val.data, val.len, diff);
-            } else {
-                df__graph_error(s, diff);
-            }
-            cm_arena_reset(&s->rowa);
-        }
-    }
+    for (int side = 0; side < 2; side++)
+        df__route_rows(s, n, so->kcols, n->in[side]->out, (uint8_t)side, bls);
     bool ok;
     df_batch_t *d = df__route(s, bls, &ok);
     if (d) {
         df_builder_t ob;
         df__builder_init(&ob);
-        df_snap_t *before = df__spine_snapshot(&so->input);
-        df_scur_t cur;
-        df__scur_init(&cur, before);
-        for (uint64_t k = 0; k < d->nkeys; k++) {
-            size_t kl;
-            const uint8_t *kp = df__batch_key(d, k, &kl);
-            df__setop_out(n, &cur, kp, kl, -1, &ob);
-        }
-        df__scur_free(&cur);
-        df__snap_unref(before);
+        df__setop_ctx_t c = {.n = n, .out = &ob};
         df__batch_ref(d);
-        df__spine_insert(&so->input, d);
-        df_snap_t *after = df__spine_snapshot(&so->input);
-        df__scur_init(&cur, after);
-        for (uint64_t k = 0; k < d->nkeys; k++) {
-            size_t kl;
-            const uint8_t *kp = df__batch_key(d, k, &kl);
-            df__setop_out(n, &cur, kp, kl, +1, &ob);
-        }
-        df__scur_free(&cur);
-        df__snap_unref(after);
+        df__arrange_touched(&so->input, d, d, df__setop_out, &c);
         n->out = df__finish(&ob, s->seq);
         df__builder_free(&ob);
         df__batch_unref(d);
@@ -149,8 +115,5 @@ bool df__op_setop(df_step_t *s, df_node_t *n)
     for (int w = 0; w < nw; w++)
         df__builder_free(&bls[w]);
     free(bls);
-    free(vals);
-    cm_buf_free(&key);
-    cm_buf_free(&val);
     return ok;
 }

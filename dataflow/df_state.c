@@ -23,6 +23,7 @@ void df_state_init(df_state_t *st, size_t pending_max, size_t hist_max)
 {
     memset(st, 0, sizeof *st);
     st->nworkers = 1;
+    st->recursion_max = DF_RECURSION_MAX_DEFAULT;
     st->pending_max = pending_max;
     st->pending = cm_calloc(pending_max ? pending_max : 1, sizeof *st->pending);
     st->hist_max = hist_max ? hist_max : 1;

@@ -56,6 +56,7 @@ void df_config_default(df_config_t *cfg)
     cfg->channel_max = 64;
     cfg->idle_merge_ms = 100;
     cfg->idle_slice = 20000;
+    cfg->recursion_max = DF_RECURSION_MAX_DEFAULT;
 }
 
 /* While the worker lingers its loop polls without blocking, yielding the CPU
@@ -223,6 +224,7 @@ df_workers_t *df_workers_new(const df_config_t *cfg, cm_err_t *err)
         w->state.worker = i;
         w->state.nworkers = cfg->workers;
         w->state.exchange = ws->exchange;
+        w->state.recursion_max = cfg->recursion_max > 0 ? cfg->recursion_max : DF_RECURSION_MAX_DEFAULT;
     }
     return ws;
 }

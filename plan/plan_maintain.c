@@ -48,6 +48,68 @@ static bool plan__has_flatmap(const plan_rel_t *r)
     return plan__has_flatmap(r->input) || plan__has_flatmap(r->right);
 }
 
+/*
+ * Whether r reads the worktable of c (1) or not (0); -1 (err set): an
+ * operator on the path from the worktable that the workers cannot iterate.
+ * The recursive term is iterated on deltas (dataflow/df_op_recursive.c),
+ * which is PostgreSQL's iteration only while every operator between the
+ * worktable and the term's result is linear in the worktable's rows: each
+ * row's output independent of the other rows of its iteration. Filters,
+ * projections, set-returning functions, UNION ALL and inner joins with
+ * the other relations are; DISTINCT, grouping, windows, LIMIT, outer joins
+ * and the other set operations are not (PostgreSQL refuses some of these
+ * already, with its own messages, at bind).
+ */
+static int plan__rec_path(const plan_rel_t *r, const plan_cte_t *c, cm_err_t *err)
+{
+    if (!r)
+        return 0;
+    int l, rt;
+    switch (r->kind) {
+    case PLAN_REL_CTE:
+        return r->cte == c && r->worktable;
+    case PLAN_REL_GET:
+    case PLAN_REL_VALUES:
+    case PLAN_REL_SESSION:
+        return 0;
+    case PLAN_REL_FILTER:
+    case PLAN_REL_PROJECT:
+    case PLAN_REL_SORT:
+    case PLAN_REL_FLATMAP:
+        return plan__rec_path(r->input, c, err);
+    case PLAN_REL_SETOP:
+    case PLAN_REL_JOIN:
+    case PLAN_REL_PRODUCT:
+        if ((l = plan__rec_path(r->input, c, err)) < 0 || (rt = plan__rec_path(r->right, c, err)) < 0)
+            return -1;
+        if (!l && !rt)
+            return 0;
+        if (r->kind == PLAN_REL_SETOP && !(r->setop == PLAN_SETOP_UNION && r->all))
+            return plan__refuse(err, "a recursive term reading its worktable under UNION, INTERSECT or EXCEPT"), -1;
+        if (r->kind == PLAN_REL_JOIN && r->join != PLAN_JOIN_INNER && r->join != PLAN_JOIN_CROSS)
+            return plan__refuse(err, "a recursive term reading its worktable under an outer join"), -1;
+        if (l && rt)
+            return plan__refuse(err, "a recursive term reading its worktable twice"), -1;
+        return 1;
+    case PLAN_REL_LET:
+        for (int i = 0; i < r->nctes; i++) {
+            if (r->ctes[i]->rec)
+                return plan__refuse(err, "WITH RECURSIVE inside a recursive term"), -1;
+            if ((l = plan__rec_path(r->ctes[i]->def, c, err)) != 0)
+                return l < 0 ? -1 : (plan__refuse(err, "a WITH query reading the worktable in a recursive term"), -1);
+        }
+        return plan__rec_path(r->input, c, err);
+    case PLAN_REL_REDUCE:
+    case PLAN_REL_DISTINCT:
+    case PLAN_REL_LIMIT:
+    case PLAN_REL_WINDOW:
+        if ((l = plan__rec_path(r->input, c, err)) <= 0)
+            return l;
+        return plan__refuse(err, "DISTINCT, GROUP BY, LIMIT or window functions over the worktable of a recursive term"), -1;
+    }
+    return plan__refuse(err, "this operator in a recursive term"), -1;
+}
+
 static bool plan__rel_ok(const plan_rel_t *r, cm_err_t *err)
 {
     switch (r->kind) {
@@ -89,16 +151,16 @@ static bool plan__rel_ok(const plan_rel_t *r, cm_err_t *err)
                 return false;
         return plan__rel_ok(r->input, err);
     case PLAN_REL_LET:
-        for (int i = 0; i < r->nctes; i++)
-            if (r->ctes[i]->rec)
-                return plan__refuse(err, "WITH RECURSIVE");
-            else if (!plan__rel_ok(r->ctes[i]->def, err))
+        for (int i = 0; i < r->nctes; i++) {
+            const plan_cte_t *c = r->ctes[i];
+            if (!plan__rel_ok(c->def, err) || (c->rec && !plan__rel_ok(c->rec, err)))
                 return false;
+            if (c->rec && plan__rec_path(c->rec, c, err) < 0)
+                return false;
+        }
         return plan__rel_ok(r->input, err);
     case PLAN_REL_CTE:
-        if (r->worktable)
-            return plan__refuse(err, "WITH RECURSIVE");
-        return true;   /* its query was checked with its WITH */
+        return true;   /* its query was checked with its WITH; a worktable, with its recursive term */
     case PLAN_REL_SESSION:
         return plan__refuse(err, "reads of session relations");
     }

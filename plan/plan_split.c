@@ -84,6 +84,17 @@ static bool plan__reads_relation(const plan_rel_t *r)
     return plan__reads_relation(r->input) || plan__reads_relation(r->right);
 }
 
+/* A WITH RECURSIVE below: a query's recursion stops at the session's max_recursive_iterations, not the workers' limit. */
+static bool plan__recursive(const plan_rel_t *r)
+{
+    if (r == NULL)
+        return false;
+    for (int i = 0; r->kind == PLAN_REL_LET && i < r->nctes; i++)
+        if (r->ctes[i]->rec || plan__recursive(r->ctes[i]->def))
+            return true;
+    return plan__recursive(r->input) || plan__recursive(r->right);
+}
+
 static bool plan__sorts(const plan_rel_t *r)
 {
     return r != NULL && (r->kind == PLAN_REL_SORT || plan__sorts(r->input) || plan__sorts(r->right));
@@ -107,7 +118,8 @@ bool plan_split_computed(const plan_t *p, cm_arena_t *a, uint64_t item, plan_t *
     const plan_rel_t *r = p->root;
     while (!plan__reduces(r) && plan__passes(r) && r->input != NULL)
         r = r->input;
-    if (!plan__reduces(r) || !plan__accumulates(r) || !plan__reads_relation(r) || plan_rel_any(r, plan__needs_session))
+    if (!plan__reduces(r) || !plan__accumulates(r) || !plan__reads_relation(r) || plan__recursive(r) ||
+        plan_rel_any(r, plan__needs_session))
         return false;
     plan_t *s = cm_arena_alloc(a, sizeof *s);
     *s = *p;

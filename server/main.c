@@ -67,6 +67,8 @@ static void usage(FILE *f)
             "Workers:\n"
             "  --workers N                 dataflow workers (default: online CPUs)\n"
             "  --worker-queue-max N        commands waiting per worker before worker 0 holds back (default 1024)\n"
+            "  --view-recursion-limit N    iterations of a materialized view's WITH RECURSIVE in one write;\n"
+            "                              beyond them the view is in error 54000 (default 10000)\n"
             "  --ddl-apply-timeout-ms N    how long DDL waits for every worker to apply it (default 30000)\n"
             "  --write-retries N           runs of an UPDATE or DELETE whose rows changed meanwhile,\n"
             "                              before 40001 (default 100)\n"
@@ -140,7 +142,7 @@ static bool parse_listen(const char *s, srv_config_t *cfg)
 enum {
     OPT_LISTEN = 256, OPT_WORKERS, OPT_IO_THREADS, OPT_ZOOKEEPER, OPT_CLUSTER, OPT_DATA_DIR, OPT_AUTH,
     OPT_USERS, OPT_TLS_CERT, OPT_TLS_KEY, OPT_LOG_LEVEL, OPT_MAX_CONN, OPT_MSG_MAX, OPT_AUTH_MSG_MAX,
-    OPT_OUT_MAX, OPT_RESULT_MAX, OPT_AUTH_TIMEOUT, OPT_WORKER_QUEUE_MAX, OPT_DDL_APPLY_TIMEOUT, OPT_WRITE_RETRIES, OPT_TXN_WRITE_ROWS_MAX, OPT_COPY_MAX,
+    OPT_OUT_MAX, OPT_RESULT_MAX, OPT_AUTH_TIMEOUT, OPT_WORKER_QUEUE_MAX, OPT_VIEW_RECURSION, OPT_DDL_APPLY_TIMEOUT, OPT_WRITE_RETRIES, OPT_TXN_WRITE_ROWS_MAX, OPT_COPY_MAX,
     OPT_COMMAND_HISTORY_MAX, OPT_WORKER_IDLE_MERGE, OPT_HASH, OPT_HELP, OPT_VERSION, OPT_ZK_SESSION_TIMEOUT,
     OPT_ZK_CONNECT_TIMEOUT, OPT_DDL_TIMEOUT, OPT_NAME_RECHECK_TIMEOUT, OPT_DDL_SPIN, OPT_WORKER_SPIN, OPT_WORKER_DELAY, OPT_TICK_INTERVAL,
     OPT_TLS_CA, OPT_TLS_MODE, OPT_ZK_AUTH_FILE, OPT_ZK_LOCK_ACLS, OPT_CONFIG, OPT_SHUTDOWN_TIMEOUT, OPT_LOG_FORMAT, OPT_LOG_SLOW,
@@ -193,6 +195,7 @@ int main(int argc, char **argv)
         {"auth-fail-delay-ms", required_argument, NULL, OPT_AUTH_FAIL_DELAY},
         {"auth-fail-delay-max-ms", required_argument, NULL, OPT_AUTH_FAIL_DELAY_MAX},
         {"worker-queue-max", required_argument, NULL, OPT_WORKER_QUEUE_MAX},
+        {"view-recursion-limit", required_argument, NULL, OPT_VIEW_RECURSION},
         {"ddl-apply-timeout-ms", required_argument, NULL, OPT_DDL_APPLY_TIMEOUT},
         {"command-history-max", required_argument, NULL, OPT_COMMAND_HISTORY_MAX},
         {"write-retries", required_argument, NULL, OPT_WRITE_RETRIES},
@@ -375,6 +378,10 @@ int main(int argc, char **argv)
         case OPT_WORKER_QUEUE_MAX:
             ok = parse_size(optarg, 1, 1 << 20, &v);
             cfg.worker_queue_max = (size_t)v;
+            break;
+        case OPT_VIEW_RECURSION:
+            ok = parse_size(optarg, 1, 1LL << 40, &v);
+            cfg.view_recursion_limit = (int64_t)v;
             break;
         case OPT_COPY_MAX:
             ok = parse_size(optarg, 1, 1LL << 40, &v);

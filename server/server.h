@@ -47,6 +47,7 @@ typedef struct srv_config {
                                          doubling per failure; 0: no delay */
     int auth_fail_delay_max_ms;       /* ... up to this */
     size_t worker_queue_max;          /* commands waiting per worker (back-pressure beyond) */
+    int64_t view_recursion_limit;     /* a view's WITH RECURSIVE iterations per step before it is in error */
     int ddl_apply_timeout_ms;         /* DDL waits this long for every worker to apply it */
     size_t command_history_max;       /* sequenced commands eddy_internal remembers (and per worker) */
     int tick_interval_ms;             /* worker 0 sequences a Tick this often; 0: none */

@@ -45,6 +45,7 @@ void srv_config_default(srv_config_t *cfg)
     cfg->auth_fail_delay_ms = 0;
     cfg->auth_fail_delay_max_ms = 10000;
     cfg->worker_queue_max = 1024;
+    cfg->view_recursion_limit = DF_RECURSION_MAX_DEFAULT;
     cfg->ddl_apply_timeout_ms = 30000;
     cfg->write_retries = 100;
     cfg->txn_write_rows_max = 1000000;

@@ -53,6 +53,7 @@ bool srv_workers_start(srv_server_t *srv, cm_err_t *err)
     df_config_default(&dc);
     dc.workers = srv->cfg.workers > 0 ? srv->cfg.workers : 1;
     dc.queue_max = srv->cfg.worker_queue_max;
+    dc.recursion_max = srv->cfg.view_recursion_limit;
     dc.history_max = srv->cfg.command_history_max;
     dc.fault_delay_ms = srv->cfg.fault_worker_delay_ms;
     dc.spin_us = srv->cfg.worker_spin_us;

@@ -6,10 +6,10 @@ cd "$(dirname "$0")/../.."
 source tests/lib/servers.sh
 servers_need pg
 for w in 1 2 4; do
-    if eddy_start --workers "$w"; then
+    if eddy_start --workers "$w" --view-recursion-limit 300; then
         for seed in $((w * 100 + 1)) $((w * 100 + 2)); do
             echo "# tests/diff/mview.py --workers $w seed $seed"
-            /usr/bin/python3 tests/diff/mview.py "$EDDY_PORT" "$PG_PORT" "$seed" 30 |
+            /usr/bin/python3 tests/diff/mview.py "$EDDY_PORT" "$PG_PORT" "$seed" 30 300 |
                 sed "s/^\(not ok\|ok\) /\1 workers $w: /"
         done
         eddy_stop "$EDDY_PID"
