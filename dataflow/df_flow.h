@@ -223,7 +223,13 @@ const df_verr_t *df__mview_error(df_state_t *st, const df_graph_t *g, int depth)
  * its result rows answered in out, then dropped. Every worker runs it (its exchange rounds meet). */
 bool df__graph_computed(df_state_t *st, const plan_t *p, uint64_t seq, cm_buf_t *out, int64_t *rows, ty_ctx_t *ctx);
 /* The rows of a materialized view's shard into a Peek's part; false (err set) if it is in error or unknown. */
-bool df__mview_peek(df_state_t *st, uint64_t id, cm_buf_t *out, ty_ctx_t *ctx, int64_t *rows);
+/* l: a lookup of the view (NULL: every row; see df_peek_match.c). */
+bool df__mview_peek(df_state_t *st, uint64_t id, const df_peek_lookup_t *l, cm_buf_t *out, ty_ctx_t *ctx,
+                    int64_t *rows);
+/* df_peek_match.c: the rows of sp (rows_in_keys: the spine's keys are the rows, else its values)
+ * whose columns equal a lookup row's non-NULL ones, into the answer. */
+bool df__peek_match(const ty_oid_t *types, int ncols, df_spine_t *sp, bool rows_in_keys, const df_peek_lookup_t *l,
+                    cm_buf_t *out, ty_ctx_t *ctx, uint32_t *rows);
 /* A table's shard on this worker (df_table.c); NULL: no such table. */
 df_spine_t *df__table_spine(df_state_t *st, uint64_t id);
 /* A delta whose values are the rows of a spine's snapshot (tables: their rows; views: their keys). */

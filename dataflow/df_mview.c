@@ -3,8 +3,8 @@
  * arrangement (a spine) keyed by the encoded output row, into which the
  * root's delta goes at every step, so memory follows the rows the view holds
  * now. A Peek reads it at the Peek's step: every worker answers its rows in
- * the part format tables use (df_peek_part_*), and the server finishes the
- * query. A view in error (a row of its input fails in it, or in a view it
+ * the part format tables use (df_peek_part_*), or only those a lookup's
+ * columns match (df_peek_match.c), and the server finishes the query. A view in error (a row of its input fails in it, or in a view it
  * reads) answers that error instead, until the row is retracted.
  */
 #include "dataflow/df_flow.h"
@@ -77,7 +77,8 @@ const df_verr_t *df__mview_error(df_state_t *st, const df_graph_t *g, int depth)
     return NULL;
 }
 
-bool df__mview_peek(df_state_t *st, uint64_t id, cm_buf_t *out, ty_ctx_t *ctx, int64_t *rows)
+bool df__mview_peek(df_state_t *st, uint64_t id, const df_peek_lookup_t *l, cm_buf_t *out, ty_ctx_t *ctx,
+                    int64_t *rows)
 {
     df_graph_t *g = df__graph_find(st, id);
     if (!g)
@@ -87,6 +88,14 @@ bool df__mview_peek(df_state_t *st, uint64_t id, cm_buf_t *out, ty_ctx_t *ctx, i
     const df_verr_t *e = df__mview_error(st, g, 0);
     if (e)
         return cm_err_set(ctx->err, e->sqlstate, "%s", e->message);
+    if (l != NULL && g->plan != NULL && l->ncols == (uint32_t)g->plan->ncols) {
+        size_t at = df_peek_part_begin(out, id);
+        uint32_t n = 0;
+        bool ok = df__peek_match(g->plan->root->types, g->plan->ncols, &g->result, true, l, out, ctx, &n);
+        df_peek_part_end(out, at, n);
+        *rows = n;
+        return ok;
+    }
     df_snap_t *snap = df__spine_snapshot(&g->result);
     df_scur_t cur;
     df__scur_init(&cur, snap);

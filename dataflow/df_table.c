@@ -540,24 +540,25 @@ static void df__peek(df_state_t *st, const df_cmd_t *c, ty_ctx_t *ctx)
     cm_buf_t *out = &c->reply->parts[st->worker].bytes;
     int64_t total = 0;
     for (int i = 0; i < n; i++) {
+        const df_peek_lookup_t *l = NULL;
+        for (uint32_t j = 0; j < pk.nlookups && !l; j++)
+            if (pk.lookups[j].item == items[i])
+                l = &pk.lookups[j];
         df_table_t *t = df__table_find(st->engine, items[i], NULL);
         if (!t) {
             int64_t rows = 0;
-            if (!df__mview_peek(st, items[i], out, ctx, &rows))
+            if (!df__mview_peek(st, items[i], l, out, ctx, &rows))
                 return;
             total += rows;
             st->peek_rows += (uint64_t)rows;
             continue;
         }
-        const df_peek_lookup_t *l = NULL;
-        for (uint32_t j = 0; j < pk.nlookups && !l; j++)
-            if (pk.lookups[j].item == t->id)
-                l = &pk.lookups[j];
         size_t count_at = df_peek_part_begin(out, t->id);
         uint32_t rows = 0;
         if (l == NULL)
             rows = df__peek_all(t, out);
-        else if (!df__peek_keys(st, t, l, out, ctx, &rows))
+        else if (!t->has_key ? !df__peek_match(t->types, t->ncols, &t->spine, false, l, out, ctx, &rows)
+                             : !df__peek_keys(st, t, l, out, ctx, &rows))
             return;
         df_peek_part_end(out, count_at, rows);
         total += rows;

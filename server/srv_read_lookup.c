@@ -8,6 +8,11 @@
  * What comes back is a superset of the rows the filter keeps, and the
  * server still runs the whole plan over it, so the answer is exec/'s.
  *
+ * A relation without a key (a materialized view, a table without one) is
+ * looked up by whichever of its columns the filter fixes: every worker then
+ * answers only its rows that match (df_peek_match.c), which it finds by
+ * reading its share, not by a seek.
+ *
  * Only an operator whose two sides are the key column's own type, and a
  * type whose equal values have equal bytes in the key's encoding, makes a
  * lookup; any other read of the table reads all of it.
@@ -124,10 +129,15 @@ static void srv__lookup_add_row(srv__lookup_t *l, ty_datum_t *row, ty_ctx_t *ctx
     l->rows[l->n++] = row;
 }
 
-/* The key rows a filter over get fixes; false: it does not fix every key column. */
+/*
+ * The key rows a filter over get fixes; false: it does not fix every key column. A relation
+ * without a key (a materialized view, a table without one) is looked up by the columns the
+ * filter fixes, whichever they are: its lookup rows hold values there and NULL elsewhere, and
+ * every worker answers its rows that match (df_peek_match.c).
+ */
 static bool srv__lookup_keys(srv__lookups_t *ls, const plan_rel_t *get, const ty_expr_t *pred, srv__lookup_t *l)
 {
-    if (get->nitem_keys <= 0 || get->nitem_keys > 8 || pred == NULL)
+    if (get->nitem_keys < 0 || get->nitem_keys > 8 || pred == NULL)
         return false;
     const ty_expr_t *const *conj = (const ty_expr_t *const *)&pred;
     int nconj = 1;
@@ -135,30 +145,42 @@ static bool srv__lookup_keys(srv__lookups_t *ls, const plan_rel_t *get, const ty
         conj = (const ty_expr_t *const *)pred->args;
         nconj = pred->nargs;
     }
+    bool partial = get->nitem_keys == 0;
+    int keys[8];
     ty_datum_t vals[8][SRV_LOOKUP_KEYS_MAX];
     int nvals[8];
+    int nkeys = 0;
     int64_t combos = 1;
-    for (int k = 0; k < get->nitem_keys; k++) {
-        int col = get->item_keys[k];
-        if (col < 0 || col >= get->ncols || !srv__lookup_type(get->types[col]))
+    for (int k = 0; k < (partial ? get->ncols : get->nitem_keys) && nkeys < 8; k++) {
+        int col = partial ? k : get->item_keys[k];
+        if (col < 0 || col >= get->ncols || !srv__lookup_type(get->types[col])) {
+            if (partial)
+                continue;
             return false;
+        }
         bool found = false;
         for (int i = 0; i < nconj && !found; i++)
-            found = srv__conjunct_values(ls, conj[i], col, get->types[col], vals[k], &nvals[k]);
-        if (!found)
+            found = srv__conjunct_values(ls, conj[i], col, get->types[col], vals[nkeys], &nvals[nkeys]);
+        if (!found) {
+            if (partial)
+                continue;
             return false;
-        combos *= nvals[k];
+        }
+        combos *= nvals[nkeys];
         if (combos > SRV_LOOKUP_KEYS_MAX)
             return false;
+        keys[nkeys++] = col;
     }
+    if (nkeys == 0)
+        return false;
     /* Every combination of the key columns' values is a key. */
     for (int64_t c = 0; c < combos; c++) {
         ty_datum_t *row = cm_arena_alloc(ls->ctx->arena, sizeof *row * (size_t)get->ncols);
         for (int i = 0; i < get->ncols; i++)
             row[i] = (ty_datum_t){.isnull = true};
         int64_t rest = c;
-        for (int k = 0; k < get->nitem_keys; k++) {
-            row[get->item_keys[k]] = vals[k][rest % nvals[k]];
+        for (int k = 0; k < nkeys; k++) {
+            row[keys[k]] = vals[k][rest % nvals[k]];
             rest /= nvals[k];
         }
         srv__lookup_add_row(l, row, ls->ctx);
