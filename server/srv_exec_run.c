@@ -277,8 +277,14 @@ static void srv__after_work_cb(uv_work_t *req, int status)
         srv_conn_set_state(c, SRV_CONN_READY);
         if (status != 0 && !w->err.set)
             cm_err_set(&w->err, CM_ERRCODE_INTERNAL_ERROR, "the commit did not run");
-        done(c, w->ok && status == 0 ? NULL : &w->err, w->commit_tag);
-        cm_err_clear(&w->err);
+        /* done runs the query string's next statement, which may start the next job in w (its
+         * error and tag too) on a pool thread at once: this job's outcome is taken out first. */
+        cm_err_t e = w->err;
+        memset(&w->err, 0, sizeof w->err);
+        char tag[sizeof w->tag];
+        snprintf(tag, sizeof tag, "%s", w->commit_tag != NULL ? w->commit_tag : "");
+        done(c, w->ok && status == 0 ? NULL : &e, w->commit_tag != NULL ? tag : NULL);
+        cm_err_clear(&e);
         return;
     }
     cm_buf_put(&c->out, w->out.data, w->out.len);

@@ -315,5 +315,23 @@ def concurrent_updates_lose_nothing(t):
     each_target(t, run)
 
 
+@case
+def query_string_commits_back_to_back(t):
+    """A query string whose COMMIT is followed by a failing write: the COMMIT's job ends on the
+    loop while the next one already runs, and each keeps its own outcome (the failure's SQLSTATE
+    once lost to the COMMIT's clean-up, seen as XX000 with no message: a race, so many rounds)."""
+    rounds = 2000
+
+    def run(t, port, at):
+        with prepared(port, T, SEED) as c:
+            got = {}
+            for i in range(rounds):
+                r = q(c, "INSERT INTO t VALUES (%d, 'x', 1); COMMIT; INSERT INTO t VALUES (%d, 'dup', 1)" % (10 + i, 10 + i))
+                got[r if isinstance(r, str) else "no error"] = got.get(r if isinstance(r, str) else "no error", 0) + 1
+            t.eq(got, {"23505": rounds}, at + "every round's duplicate answers 23505")
+            t.eq(q(c, "SELECT count(*) FROM t"), [(str(2 + rounds),)], at + "every round's first INSERT committed")
+    each_target(t, run)
+
+
 if __name__ == "__main__":
     main()
