@@ -67,7 +67,7 @@ typedef struct srv_config {
     const char *zk_auth_file;         /* digest credentials for ZooKeeper; NULL: none (open ACLs) */
     int ddl_timeout_ms;               /* a DDL the store cannot commit fails (57P03) after this */
     int name_recheck_timeout_ms;      /* cluster mode: a missing name waits this long for a newer head */
-    int ddl_spin_us;                  /* a loop whose DDL is on its way (store, workers) polls this long
+    int ddl_spin_us;                  /* a loop whose DDL (store, workers), read or write (workers) is on its way polls this long
                                          instead of sleeping: a thread wake-up costs 30-50 us on a VM */
     int worker_spin_us;               /* a worker (and the sequencer, the ZooKeeper thread) polls this long after some
                                          work before it sleeps: the next DDL's costs its sender no wake-up */

@@ -20,6 +20,7 @@
 #include "dataflow/dataflow.h"
 #include "sequencer/sequencer.h"
 
+#include <sched.h>
 #include <stdlib.h>
 
 struct srv_ask {
@@ -40,6 +41,8 @@ struct srv_ask_loop {
     srv_loop_t *lp;
     uv_async_t answered;
     uv_timer_t poll;            /* runs while an interruptible ask is in flight */
+    uv_idle_t spin;             /* active: the loop polls for answers instead of sleeping */
+    int64_t spin_until_us;
     bool closed;                /* under sync_mu: answers are not taken any more */
     srv_ask_t *done;            /* answered, not yet handled (under sync_mu) */
     srv_ask_t *live;            /* in flight (loop only) */
@@ -122,6 +125,21 @@ static void srv__ask_answered_cb(uv_async_t *h)
     }
 }
 
+/*
+ * An answer usually comes within tens of microseconds, and waking a loop
+ * that sleeps costs the worker and the loop tens of microseconds each on a
+ * VM: while asks are in flight the loop polls, yielding the CPU each turn,
+ * for at most --ddl-spin-us after the last one went out.
+ */
+static void srv__ask_spin_cb(uv_idle_t *h)
+{
+    srv_ask_loop_t *al = h->data;
+    if (al->live == NULL || cm_now_mono_us() >= al->spin_until_us)
+        uv_idle_stop(h);
+    else
+        sched_yield();
+}
+
 /* Cancel and statement_timeout end a read's wait; its answer, when it comes, is dropped. */
 static void srv__ask_poll_cb(uv_timer_t *t)
 {
@@ -162,6 +180,10 @@ bool srv_ask_send(srv_conn_t *c, df_cmd_kind_t kind, const cm_buf_t *body, int f
             uv_timer_start(&al->poll, srv__ask_poll_cb, SRV_WORKERS_POLL_MS, SRV_WORKERS_POLL_MS);
     }
     c->ask = a;
+    if (srv->cfg.ddl_spin_us > 0) {
+        al->spin_until_us = a->t0 + srv->cfg.ddl_spin_us;
+        uv_idle_start(&al->spin, srv__ask_spin_cb);
+    }
     if (!seq_submit(srv->seq, cmd)) {
         /* Refused: the command's unanswered reply is not ours to wait for. */
         srv__ask_unlink(al, a);
@@ -191,7 +213,8 @@ void srv_ask_loop_init(srv_loop_t *lp)
     al->lp = lp;
     uv_async_init(&lp->uv, &al->answered, srv__ask_answered_cb);
     uv_timer_init(&lp->uv, &al->poll);
-    al->answered.data = al->poll.data = al;
+    uv_idle_init(&lp->uv, &al->spin);
+    al->answered.data = al->poll.data = al->spin.data = al;
     pthread_mutex_lock(&lp->srv->sync_mu);
     lp->ask = al;
     pthread_mutex_unlock(&lp->srv->sync_mu);
@@ -223,6 +246,7 @@ void srv_ask_loop_close(srv_loop_t *lp)
     }
     uv_close((uv_handle_t *)&al->answered, NULL);
     uv_close((uv_handle_t *)&al->poll, NULL);
+    uv_close((uv_handle_t *)&al->spin, NULL);
 }
 
 void srv_ask_loop_free(srv_loop_t *lp)
