@@ -87,7 +87,8 @@ static void df__linger(df_worker_t *w)
  * keeps merges on schedule, and folding a one-row batch into a big one
  * after each write would cost the size of the data per write. It runs in
  * slices of cfg.idle_slice units, so a command arriving meanwhile waits at
- * most one slice; the command stops it and restarts the quiet period.
+ * most one slice; a change stops it and restarts the quiet period, a read
+ * (Peek) does neither.
  */
 /* What threads freed inside the allocator goes back to the kernel once a
  * compaction is done, and once more a second later: the thread that ran the
@@ -157,9 +158,13 @@ static void df__async_cb(uv_async_t *a)
         uv_sleep((unsigned)ws->cfg.fault_delay_ms);
     if (n > 0) {
         bool work = false;   /* besides ticks: a heartbeat is no sign of more to come */
+        /* Only what changes arrangements puts idle work off: a stream of reads adds no batch,
+         * and its lookups need the batches merged (a read waits at most one slice). */
+        bool changes = false;
         pthread_mutex_lock(&w->mu);
         for (size_t i = 0; i < n; i++) {
             work = work || w->batch[i]->kind != DF_CMD_TICK;
+            changes = changes || (w->batch[i]->kind != DF_CMD_TICK && w->batch[i]->kind != DF_CMD_PEEK);
             df_apply_rc_t rc = df_state_offer(&w->state, w->batch[i]);
             if (rc == DF_APPLY_STALE_EPOCH || rc == DF_APPLY_OVERFLOW)
                 cm_log_warn("worker %d: refused %s seq %llu of epoch %llu (at epoch %llu seq %llu)", w->index,
@@ -177,10 +182,10 @@ static void df__async_cb(uv_async_t *a)
         df__publish_arranged(w);
         if (ws->ack)
             ws->ack(ws->ack_arg, w->index, epoch, seq, index);
-        if (work) {
+        if (work)
             df__linger(w);
+        if (changes)
             df__busy(w);
-        }
     }
     if (atomic_load(&w->stop))
         df__close_handles(w);
