@@ -118,16 +118,25 @@ bool df_reply_wait(df_reply_t *r, int timeout_ms);
  * removes must be there (another session may have removed it since it was
  * read): 40001, and nothing of the write applies.
  */
+/* One worker's section of a sharded part: nrows records of (varint key length, key, varint row
+ * length, row), each inserted once. */
+typedef struct df_write_shard {
+    uint32_t nrows;
+    const uint8_t *bytes;
+    size_t len;
+} df_write_shard_t;
 typedef struct df_write_part {
     uint64_t table;
     bool truncate;               /* the table's rows are removed before the part's rows apply */
     const char *constraint;
     uint32_t ncols;
     const ty_oid_t *types;
-    uint32_t nrows;
-    const uint8_t **rows;
+    uint32_t nrows;              /* in every shard together, for a sharded part */
+    const uint8_t **rows;        /* rows, lens and diffs: NULL for a sharded part */
     size_t *lens;
     int64_t *diffs;
+    uint32_t nshards;            /* a sharded part: its sections, shard i's rows in shards[i] */
+    df_write_shard_t *shards;
 } df_write_part_t;
 typedef struct df_write {
     bool check_only;             /* check the keys and answer, apply nothing */
@@ -146,6 +155,23 @@ size_t df_write_part_begin(cm_buf_t *out, uint64_t table, const char *constraint
 bool df_write_part_row(cm_buf_t *out, const ty_oid_t *types, int ncols, const ty_datum_t *row, int64_t diff,
                        ty_ctx_t *ctx, cm_buf_t *scratch);
 void df_write_part_end(cm_buf_t *out, size_t at, uint32_t nrows);
+/*
+ * A sharded part (a COPY into a table without a key): insertions only, each
+ * row's key (the key encoding of the whole row, as such a table keys its
+ * rows) computed here and the row put into the section of the worker owning
+ * it (hash % nshards), so that each worker reads its own section and
+ * decodes nothing to find its rows. new, then row per row, then end adds
+ * the part to out (after df_write_begin) and the shards can be reused.
+ */
+typedef struct df_write_shards df_write_shards_t;
+df_write_shards_t *df_write_shards_new(uint64_t table, const ty_oid_t *types, int ncols, int nshards);
+bool df_write_shards_row(df_write_shards_t *s, const ty_datum_t *row, ty_ctx_t *ctx);
+uint32_t df_write_shards_count(const df_write_shards_t *s);
+bool df_write_shards_end(df_write_shards_t *s, cm_buf_t *out, cm_err_t *err);
+void df_write_shards_free(df_write_shards_t *s);
+/* The record of shard bytes at *at (moved past it); false (XX001 in err) when malformed. */
+bool df_write_shard_record(const df_write_shard_t *s, size_t *at, const uint8_t **key, size_t *klen,
+                           const uint8_t **row, size_t *rlen, cm_err_t *err);
 /* A write of one part, not a TRUNCATE (df_write_begin and df_write_add_part). */
 bool df_write_encode(uint64_t table, const char *constraint, bool check_only, const ty_oid_t *types, int ncols,
                      ty_datum_t *const *rows, const int64_t *diffs, int nrows, ty_ctx_t *ctx, cm_buf_t *out);

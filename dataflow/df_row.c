@@ -30,14 +30,16 @@
 
 static void df__put_varint(cm_buf_t *out, uint64_t v)
 {
-    uint8_t b[10];
-    size_t n = 0;
-    while (v >= 0x80) {
-        b[n++] = (uint8_t)(v | 0x80);
-        v >>= 7;
-    }
-    b[n++] = (uint8_t)v;
-    cm_buf_put(out, b, n);
+    size_t n = 1;
+    for (uint64_t r = v >> 7; r != 0; r >>= 7)
+        n++;
+    if (!cm_buf_reserve(out, n))
+        return;
+    uint8_t *b = out->data + out->len;
+    for (size_t i = 0; i + 1 < n; i++, v >>= 7)
+        b[i] = (uint8_t)(v | 0x80);
+    b[n - 1] = (uint8_t)v;
+    out->len += n;
 }
 
 static void df__put_zigzag(cm_buf_t *out, int64_t v)

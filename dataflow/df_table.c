@@ -213,50 +213,101 @@ static void df__key_detail(df_table_t *t, const uint8_t *row, size_t len, ty_ctx
     cm_buf_put_str(out, ") already exists.");
 }
 
+typedef struct df__wrows {
+    df__wrow_t *rows;            /* the rows to check; NULL when they go straight into direct */
+    size_t n;
+    df_builder_t *direct;
+    ty_datum_t *vals;
+    cm_buf_t key;
+} df__wrows_t;
+
+/* One row of a part: kept (in w->rows or w->direct) when its key is this worker's shard. */
+static bool df__write_row(df_state_t *st, df_table_t *t, df__wrows_t *w, const uint8_t *p, size_t len, int64_t diff,
+                          ty_ctx_t *ctx)
+{
+    cm_buf_reset(&w->key);
+    if (!df__row_decode(t->types, t->ncols, p, len, DF_ROW_BORROW, ctx, w->vals) ||
+        !df__key_encode(t->keys, t->nkeys, w->vals, ctx, &w->key))
+        return false;
+    if (df__hash(w->key.data, w->key.len) % (uint64_t)st->nworkers != (uint64_t)st->worker)
+        return true;
+    if (w->direct) {
+        df__builder_add(w->direct, w->key.data, w->key.len, p, len, diff);
+        w->n++;
+        return true;
+    }
+    uint8_t *kc = cm_arena_alloc(ctx->arena, w->key.len ? w->key.len : 1);
+    memcpy(kc, w->key.data, w->key.len);
+    bool null_key = false;
+    for (int c = 0; c < t->nkeys; c++)
+        null_key |= w->vals[t->keys[c].col].isnull;
+    w->rows[w->n++] = (df__wrow_t){.key = kc, .klen = w->key.len, .row = p, .rlen = len, .diff = diff,
+                                   .null_key = null_key};
+    return true;
+}
+
+/* Whether a sharded part's sections are the ones this worker keeps: its table keys the whole row
+ * as the encoder did (no key of its own, the same column types) over as many workers. */
+static bool df__own_shard(const df_state_t *st, const df_table_t *t, const df_write_part_t *w)
+{
+    if (w->nshards != (uint32_t)st->nworkers || t->has_key || (int)w->ncols != t->ncols)
+        return false;
+    for (int i = 0; i < t->ncols; i++)
+        if (w->types[i] != t->types[i])
+            return false;
+    return true;
+}
+
 /* This worker's rows of a write's part, sorted by key when they need checking (*check: a key to
  * keep unique, or rows to remove); false (err set) for a malformed write. With direct (nothing to
- * check: no key, no removal) they go straight into that builder, and *out is left empty. */
+ * check: no key, no removal) they go straight into that builder, and *out is left empty. A
+ * sharded part's own section is read as it is (keys and rows, nothing decoded); otherwise every
+ * row is decoded to find its key and shard. */
 static bool df__write_rows(df_state_t *st, df_table_t *t, const df_write_part_t *w, ty_ctx_t *ctx, df__wrow_t **out,
                            size_t *n, bool *check, df_builder_t *direct)
 {
-    df__wrow_t *rows = direct ? NULL : cm_arena_alloc(ctx->arena, sizeof *rows * (w->nrows ? w->nrows : 1));
-    ty_datum_t *vals = cm_arena_alloc(ctx->arena, sizeof(ty_datum_t) * (size_t)(t->ncols ? t->ncols : 1));
-    size_t k = 0;
-    cm_buf_t key;
-    cm_buf_init(&key, 0);
+    df__wrows_t r = {.direct = direct};
+    r.rows = direct ? NULL : cm_arena_alloc(ctx->arena, sizeof *r.rows * (w->nrows ? w->nrows : 1));
+    r.vals = cm_arena_alloc(ctx->arena, sizeof(ty_datum_t) * (size_t)(t->ncols ? t->ncols : 1));
+    cm_buf_init(&r.key, 0);
     bool ok = true;
-    for (uint32_t i = 0; i < w->nrows && ok; i++) {
-        const uint8_t *p = w->rows[i];
-        size_t len = w->lens[i];
-        int64_t diff = w->diffs[i];
-        cm_buf_reset(&key);
-        ok = df__row_decode(t->types, t->ncols, p, len, DF_ROW_BORROW, ctx, vals) &&
-             df__key_encode(t->keys, t->nkeys, vals, ctx, &key);
-        if (!ok)
-            break;
-        if (df__hash(key.data, key.len) % (uint64_t)st->nworkers != (uint64_t)st->worker)
-            continue;
-        if (direct) {
-            df__builder_add(direct, key.data, key.len, p, len, diff);
-            k++;
-            continue;
+    if (w->shards != NULL && df__own_shard(st, t, w)) {
+        const df_write_shard_t *sh = &w->shards[st->worker];
+        size_t at = 0;
+        for (uint32_t i = 0; i < sh->nrows && ok; i++) {
+            const uint8_t *key, *row;
+            size_t klen, rlen;
+            ok = df_write_shard_record(sh, &at, &key, &klen, &row, &rlen, ctx->err);
+            if (!ok)
+                break;
+            if (direct)
+                df__builder_add(direct, key, klen, row, rlen, 1);
+            else
+                r.rows[r.n] = (df__wrow_t){.key = key, .klen = klen, .row = row, .rlen = rlen, .diff = 1};
+            r.n++;
         }
-        uint8_t *kc = cm_arena_alloc(ctx->arena, key.len ? key.len : 1);
-        memcpy(kc, key.data, key.len);
-        bool null_key = false;
-        for (int c = 0; c < t->nkeys; c++)
-            null_key |= vals[t->keys[c].col].isnull;
-        rows[k++] = (df__wrow_t){.key = kc, .klen = key.len, .row = p, .rlen = len, .diff = diff,
-                                 .null_key = null_key};
+    } else if (w->shards != NULL) {
+        for (uint32_t s = 0; s < w->nshards && ok; s++) {
+            size_t at = 0;
+            for (uint32_t i = 0; i < w->shards[s].nrows && ok; i++) {
+                const uint8_t *key, *row;
+                size_t klen, rlen;
+                ok = df_write_shard_record(&w->shards[s], &at, &key, &klen, &row, &rlen, ctx->err) &&
+                     df__write_row(st, t, &r, row, rlen, 1, ctx);
+            }
+        }
+    } else {
+        for (uint32_t i = 0; i < w->nrows && ok; i++)
+            ok = df__write_row(st, t, &r, w->rows[i], w->lens[i], w->diffs[i], ctx);
     }
-    cm_buf_free(&key);
+    cm_buf_free(&r.key);
     *check = t->has_key;
-    for (size_t i = 0; rows && i < k && !*check; i++)
-        *check = rows[i].diff < 0;
+    for (size_t i = 0; r.rows && i < r.n && !*check; i++)
+        *check = r.rows[i].diff < 0;
     if (*check)
-        qsort(rows, k, sizeof *rows, df__wrow_cmp);
-    *out = rows;
-    *n = k;
+        qsort(r.rows, r.n, sizeof *r.rows, df__wrow_cmp);
+    *out = r.rows;
+    *n = r.n;
     return ok;
 }
 
@@ -358,7 +409,7 @@ static bool df__part_checks(const df_table_t *t, const df_write_part_t *p)
 {
     if (t->has_key)
         return true;
-    for (uint32_t j = 0; j < p->nrows; j++)
+    for (uint32_t j = 0; p->diffs != NULL && j < p->nrows; j++)
         if (p->diffs[j] < 0)
             return true;
     return false;

@@ -5,8 +5,11 @@
  * the storage layer's row encoding (df_row.c) of the table's column types.
  *
  *   write  "DFW2", u8 check only, u32 nparts, nparts x part
- *   part   u8 truncate, u64 table, u32 constraint length (0xFFFFFFFF: none) and bytes,
- *          u32 ncols, ncols x u32 type, u32 nrows, nrows x (i64 diff, u32 length, row bytes)
+ *   part   u8 flags (1: truncate first, 2: sharded), u64 table, u32 constraint length
+ *          (0xFFFFFFFF: none) and bytes, u32 ncols, ncols x u32 type, u32 nrows, then
+ *          nrows x (i64 diff, u32 length, row bytes), or when sharded
+ *          u32 nshards, nshards x (u32 nrows, u64 length, records), a record being
+ *          varint key length, key bytes, varint row length, row bytes (inserted once)
  *   peek   ["DFK1", u32 nlookups, nlookups x (u64 item, u32 ncols, u32 nrows,
  *          nrows x (u32 length, row bytes))], then the plan's bytes
  *   peek answer (per worker)  repeated: u64 table, u32 nrows,
@@ -17,6 +20,7 @@
 #include "dataflow/dataflow.h"
 #include "dataflow/df_store.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #define DF_WRITE_MAGIC "DFW2"
@@ -95,6 +99,165 @@ bool df_write_encode(uint64_t table, const char *constraint, bool check_only, co
     return df_write_add_part(out, table, constraint, false, types, ncols, rows, diffs, nrows, ctx);
 }
 
+/* ------------------------------------------------------------ sharded parts */
+
+struct df_write_shards {
+    uint64_t table;
+    int ncols, nshards;
+    ty_oid_t *types;
+    df_keycol_t *keys;           /* every column in order: how a table without a key keys its rows */
+    cm_buf_t key;
+    cm_buf_t *sections;
+    uint32_t *rows;
+    uint32_t n;
+};
+
+df_write_shards_t *df_write_shards_new(uint64_t table, const ty_oid_t *types, int ncols, int nshards)
+{
+    df_write_shards_t *s = cm_calloc(1, sizeof *s);
+    s->table = table;
+    s->ncols = ncols;
+    s->nshards = nshards > 0 ? nshards : 1;
+    s->types = cm_calloc((size_t)(ncols ? ncols : 1), sizeof *s->types);
+    s->keys = cm_calloc((size_t)(ncols ? ncols : 1), sizeof *s->keys);
+    for (int i = 0; i < ncols; i++) {
+        s->types[i] = types[i];
+        s->keys[i] = (df_keycol_t){.col = i, .type = types[i]};
+    }
+    cm_buf_init(&s->key, 0);
+    s->sections = cm_calloc((size_t)s->nshards, sizeof *s->sections);
+    s->rows = cm_calloc((size_t)s->nshards, sizeof *s->rows);
+    for (int i = 0; i < s->nshards; i++)
+        cm_buf_init(&s->sections[i], 0);
+    return s;
+}
+
+void df_write_shards_free(df_write_shards_t *s)
+{
+    if (s == NULL)
+        return;
+    for (int i = 0; i < s->nshards; i++)
+        cm_buf_free(&s->sections[i]);
+    cm_buf_free(&s->key);
+    free(s->sections);
+    free(s->rows);
+    free(s->types);
+    free(s->keys);
+    free(s);
+}
+
+static void df__put_varint(cm_buf_t *out, uint64_t v)
+{
+    uint8_t b[10];
+    size_t n = 0;
+    while (v >= 0x80) {
+        b[n++] = (uint8_t)(v | 0x80);
+        v >>= 7;
+    }
+    b[n++] = (uint8_t)v;
+    cm_buf_put(out, b, n);
+}
+
+bool df_write_shards_row(df_write_shards_t *s, const ty_datum_t *row, ty_ctx_t *ctx)
+{
+    cm_buf_reset(&s->key);
+    if (!df__key_encode(s->keys, s->ncols, row, ctx, &s->key))
+        return false;
+    int w = (int)(df__hash(s->key.data, s->key.len) % (uint64_t)s->nshards);
+    cm_buf_t *out = &s->sections[w];
+    df__put_varint(out, s->key.len);
+    cm_buf_put(out, s->key.data, s->key.len);
+    /* The row goes in place after a one-byte length, moved on in the rare case it needs more. */
+    size_t at = out->len;
+    cm_buf_put_u8(out, 0);
+    size_t start = out->len;
+    if (!df__row_encode(s->types, s->ncols, row, ctx, out))
+        return false;
+    size_t n = out->len - start;
+    if (n >= 0x80 && !out->failed) {
+        uint8_t b[10];
+        size_t k = 0;
+        uint64_t v = n;
+        while (v >= 0x80) {
+            b[k++] = (uint8_t)(v | 0x80);
+            v >>= 7;
+        }
+        b[k++] = (uint8_t)v;
+        if (cm_buf_reserve(out, k - 1)) {
+            memmove(out->data + start + k - 1, out->data + start, n);
+            memcpy(out->data + at, b, k);
+            out->len += k - 1;
+        }
+    } else if (!out->failed) {
+        out->data[at] = (uint8_t)n;
+    }
+    if (out->failed)
+        return cm_err_set(ctx->err, CM_ERRCODE_PROGRAM_LIMIT_EXCEEDED, "the write is larger than its buffer allows");
+    s->rows[w]++;
+    s->n++;
+    return true;
+}
+
+uint32_t df_write_shards_count(const df_write_shards_t *s)
+{
+    return s->n;
+}
+
+bool df_write_shards_end(df_write_shards_t *s, cm_buf_t *out, cm_err_t *err)
+{
+    cm_buf_put_u8(out, 2);
+    cm_buf_put_be64(out, s->table);
+    cm_buf_put_be32(out, 0xFFFFFFFFu);
+    cm_buf_put_be32(out, (uint32_t)s->ncols);
+    for (int i = 0; i < s->ncols; i++)
+        cm_buf_put_be32(out, s->types[i]);
+    cm_buf_put_be32(out, s->n);
+    cm_buf_put_be32(out, (uint32_t)s->nshards);
+    size_t total = 0;
+    for (int i = 0; i < s->nshards; i++)
+        total += 12 + s->sections[i].len;
+    cm_buf_reserve(out, total);
+    for (int i = 0; i < s->nshards; i++) {
+        cm_buf_put_be32(out, s->rows[i]);
+        cm_buf_put_be64(out, s->sections[i].len);
+        cm_buf_put(out, s->sections[i].data, s->sections[i].len);
+        cm_buf_reset(&s->sections[i]);
+        s->rows[i] = 0;
+    }
+    s->n = 0;
+    if (out->failed)
+        return cm_err_set(err, CM_ERRCODE_PROGRAM_LIMIT_EXCEEDED, "the write is larger than its buffer allows");
+    return true;
+}
+
+static bool df__get_varint(const uint8_t *p, size_t n, size_t *at, size_t *out)
+{
+    uint64_t v = 0;
+    for (int shift = 0; shift < 64 && *at < n; shift += 7) {
+        uint8_t b = p[(*at)++];
+        v |= (uint64_t)(b & 0x7F) << shift;
+        if (b < 0x80) {
+            *out = (size_t)v;
+            return true;
+        }
+    }
+    return false;
+}
+
+bool df_write_shard_record(const df_write_shard_t *s, size_t *at, const uint8_t **key, size_t *klen,
+                           const uint8_t **row, size_t *rlen, cm_err_t *err)
+{
+    if (!df__get_varint(s->bytes, s->len, at, klen) || *klen > s->len - *at)
+        return cm_err_set(err, "XX001", "invalid write: bad record at byte %zu of a shard", *at);
+    *key = s->bytes + *at;
+    *at += *klen;
+    if (!df__get_varint(s->bytes, s->len, at, rlen) || *rlen > s->len - *at)
+        return cm_err_set(err, "XX001", "invalid write: bad record at byte %zu of a shard", *at);
+    *row = s->bytes + *at;
+    *at += *rlen;
+    return true;
+}
+
 typedef struct df__rd {
     const uint8_t *p;
     size_t n, at;
@@ -124,12 +287,41 @@ static uint64_t df__rd_u64(df__rd_t *r)
     return hi << 32 | df__rd_u32(r);
 }
 
+/* A sharded part's sections: framing only; each worker reads the records of its own. */
+static bool df__write_shards_decode(df__rd_t *r, cm_arena_t *arena, df_write_part_t *out, cm_err_t *err)
+{
+    out->nshards = df__rd_u32(r);
+    if (!r->failed && (out->nshards == 0 || out->nshards > (r->n - r->at) / 12))
+        r->failed = true;
+    if (r->failed)
+        return cm_err_set(err, "XX001", "invalid write: truncated at byte %zu", r->at);
+    out->shards = cm_arena_zalloc(arena, sizeof *out->shards * out->nshards);
+    uint64_t total = 0;
+    for (uint32_t i = 0; i < out->nshards && !r->failed; i++) {
+        df_write_shard_t *sh = &out->shards[i];
+        sh->nrows = df__rd_u32(r);
+        uint64_t len = df__rd_u64(r);
+        if (!r->failed && len > r->n - r->at)
+            r->failed = true;
+        sh->len = (size_t)len;
+        sh->bytes = df__rd_take(r, sh->len);
+        /* A record takes at least its two lengths. */
+        if (!r->failed && sh->nrows > sh->len / 2)
+            r->failed = true;
+        total += sh->nrows;
+    }
+    if (r->failed || total != out->nrows)
+        return cm_err_set(err, "XX001", "invalid write: bad shards at byte %zu", r->at);
+    return true;
+}
+
 static bool df__write_part_decode(df__rd_t *r, cm_arena_t *arena, df_write_part_t *out, cm_err_t *err)
 {
     const uint8_t *flag = df__rd_take(r, 1);
-    if (flag && *flag > 1)
-        return cm_err_set(err, "XX001", "invalid write: truncate flag %u", *flag);
-    out->truncate = flag && *flag == 1;
+    if (flag && *flag > 3)
+        return cm_err_set(err, "XX001", "invalid write: part flags %u", *flag);
+    out->truncate = flag && (*flag & 1);
+    bool sharded = flag && (*flag & 2);
     out->table = df__rd_u64(r);
     uint32_t clen = df__rd_u32(r);
     if (clen != 0xFFFFFFFFu) {
@@ -145,6 +337,8 @@ static bool df__write_part_decode(df__rd_t *r, cm_arena_t *arena, df_write_part_
         types[i] = df__rd_u32(r);
     out->types = types;
     out->nrows = df__rd_u32(r);
+    if (sharded)
+        return df__write_shards_decode(r, arena, out, err);
     if (!r->failed && out->nrows > (r->n - r->at) / 12)
         r->failed = true;
     if (r->failed)

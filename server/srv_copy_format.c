@@ -119,15 +119,19 @@ static int srv__hex(int ch)
                                              : ch >= 'A' && ch <= 'F' ? ch - 'A' + 10 : -1;
 }
 
+static void srv__field_grow(srv_copy_fields_t *f)
+{
+    f->cap = f->cap ? 2 * f->cap : 16;
+    f->start = cm_realloc(f->start, sizeof *f->start * (size_t)f->cap);
+    f->len = cm_realloc(f->len, sizeof *f->len * (size_t)f->cap);
+    f->isnull = cm_realloc(f->isnull, sizeof *f->isnull * (size_t)f->cap);
+    f->quoted = cm_realloc(f->quoted, sizeof *f->quoted * (size_t)f->cap);
+}
+
 static void srv__field_add(srv_copy_fields_t *f, size_t start, bool isnull)
 {
-    if (f->n == f->cap) {
-        f->cap = f->cap ? 2 * f->cap : 16;
-        f->start = cm_realloc(f->start, sizeof *f->start * (size_t)f->cap);
-        f->len = cm_realloc(f->len, sizeof *f->len * (size_t)f->cap);
-        f->isnull = cm_realloc(f->isnull, sizeof *f->isnull * (size_t)f->cap);
-        f->quoted = cm_realloc(f->quoted, sizeof *f->quoted * (size_t)f->cap);
-    }
+    if (f->n == f->cap)
+        srv__field_grow(f);
     f->start[f->n] = start;
     f->len[f->n] = f->text.len - start;
     f->isnull[f->n] = isnull;
@@ -136,16 +140,23 @@ static void srv__field_add(srv_copy_fields_t *f, size_t start, bool isnull)
     cm_buf_put_u8(&f->text, 0);   /* each field NUL-terminated for messages */
 }
 
-/* Text format (CopyReadAttributesText): the null string is matched before de-escaping. */
+/* Text format (CopyReadAttributesText): the null string is matched before de-escaping. The
+ * de-escaped text is never longer than the line, and each field adds its NUL: room for all of it
+ * is made first, then the bytes go in directly. */
 static void srv__fields_text(const plan_copy_t *o, const uint8_t *p, size_t n, srv_copy_fields_t *f)
 {
     size_t i = 0, nlen = strlen(o->null_string);
+    uint8_t delim = (uint8_t)o->delimiter;
+    if (!cm_buf_reserve(&f->text, 2 * n + 1))
+        return;
+    uint8_t *t = f->text.data;
+    size_t len = f->text.len;
     for (;;) {
-        size_t raw = i, start = f->text.len;
-        while (i < n && p[i] != (uint8_t)o->delimiter) {
+        size_t raw = i, start = len;
+        while (i < n && p[i] != delim) {
             uint8_t ch = p[i++];
             if (ch != '\\' || i >= n) {
-                cm_buf_put_u8(&f->text, ch);
+                t[len++] = ch;
                 continue;
             }
             ch = p[i++];
@@ -173,10 +184,17 @@ static void srv__fields_text(const plan_copy_t *o, const uint8_t *p, size_t n, s
                 }
                 break;
             }
-            cm_buf_put_u8(&f->text, ch);
+            t[len++] = ch;
         }
-        bool isnull = i - raw == nlen && memcmp(p + raw, o->null_string, nlen) == 0;
-        srv__field_add(f, start, isnull);
+        if (f->n == f->cap)
+            srv__field_grow(f);
+        f->start[f->n] = start;
+        f->len[f->n] = len - start;
+        f->isnull[f->n] = i - raw == nlen && memcmp(p + raw, o->null_string, nlen) == 0;
+        f->quoted[f->n] = false;
+        f->n++;
+        t[len++] = 0;   /* each field NUL-terminated for messages */
+        f->text.len = len;
         if (i >= n)
             return;
         i++;   /* the delimiter */

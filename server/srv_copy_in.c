@@ -42,11 +42,10 @@ struct srv_copy_in {
     bool *given;                 /* per table column: the input has it */
     ty_ctx_t ctx;                /* for every line: the session's settings as the COPY began */
     /* Streaming (a table without a key, outside a transaction: nothing to check against the
-     * rows later): each row goes into the Write's body as it is read, not kept as datums. */
+     * rows later): each row goes into its worker's section of the Write as it is read, not kept
+     * as datums. */
     bool stream;
-    cm_buf_t body, scratch;
-    size_t count_at;             /* where the part's row count goes */
-    ty_oid_t *types;
+    df_write_shards_t *shards;
     cm_arena_t line;             /* one line's values while streaming */
     bool header_done;
     bool failed;                 /* err is the answer, unless an earlier row broke a key */
@@ -61,8 +60,7 @@ static void srv__copy_free(struct srv_copy_in *cp)
     srv_copy_fields_free(&cp->fields);
     cm_arena_free(&cp->arena);
     cm_arena_free(&cp->line);
-    cm_buf_free(&cp->body);
-    cm_buf_free(&cp->scratch);
+    df_write_shards_free(cp->shards);
     free(cp->rows);
     free(cp->linenos);
     free(cp->given);
@@ -148,7 +146,8 @@ static bool srv__copy_line(srv_conn_t *c, struct srv_copy_in *cp, const uint8_t 
         cm_arena_reset(&cp->line);
         ctx.arena = &cp->line;
     }
-    ty_datum_t *row = cm_arena_zalloc(&cp->arena, sizeof *row * (size_t)(w->ncols ? w->ncols : 1));
+    /* Streaming, a line's row lives while the line does; otherwise it is kept until CopyDone. */
+    ty_datum_t *row = cm_arena_zalloc(cp->stream ? &cp->line : &cp->arena, sizeof *row * (size_t)(w->ncols ? w->ncols : 1));
     bool *given = cp->given;
     memset(given, 0, sizeof *given * (size_t)w->ncols);
     for (int i = 0; i < o->ncols; i++) {
@@ -174,7 +173,7 @@ static bool srv__copy_line(srv_conn_t *c, struct srv_copy_in *cp, const uint8_t 
     if (!srv_write_check_row(w, row, NULL, &ctx))
         return srv__context(err, w, lineno, NULL, text, len), false;
     if (cp->stream) {
-        if (!df_write_part_row(&cp->body, cp->types, w->ncols, row, 1, &ctx, &cp->scratch))
+        if (!df_write_shards_row(cp->shards, row, &ctx))
             return srv__context(err, w, lineno, NULL, text, len), false;
         cp->n++;
         return true;
@@ -233,13 +232,11 @@ int srv_copy_in_start(srv_conn_t *c, const plan_write_t *w, srv_wtxn_t *tx, cm_e
     /* Made once: a line's conversion must not look the session's user and settings up again. */
     srv__ctx_init(c, &cp->ctx, &cp->arena, NULL);
     cm_arena_init(&cp->line, 0);
-    cm_buf_init(&cp->body, 0);
-    cm_buf_init(&cp->scratch, 0);
     cp->stream = tx == NULL && w->nkeys == 0;
     if (cp->stream) {
-        cp->types = srv_write_types(w, &cp->arena);
-        df_write_begin(&cp->body, false, 1);
-        cp->count_at = df_write_part_begin(&cp->body, w->item, NULL, false, cp->types, w->ncols);
+        srv_server_t *srv = c->lp->srv;
+        int nworkers = srv->workers != NULL ? df_workers_count(srv->workers) : 1;
+        cp->shards = df_write_shards_new(w->item, srv_write_types(w, &cp->arena), w->ncols, nworkers);
     }
     c->copy = cp;
     /* CopyInResponse: text, one format code per copied column. */
@@ -341,8 +338,13 @@ bool srv_copy_in_run(srv_server_t *srv, struct srv_copy_in *cp, ty_ctx_t *ctx, c
         return false;
     }
     if (cp->stream) {
-        df_write_part_end(&cp->body, cp->count_at, (uint32_t)cp->n);
-        if (cp->n > 0 && !srv_write_submit(srv, cp->w, &cp->body, ctx))
+        cm_buf_t body;
+        cm_buf_init(&body, 0);
+        df_write_begin(&body, false, 1);
+        bool ok = df_write_shards_end(cp->shards, &body, ctx->err);
+        if (!ok || cp->n == 0)
+            cm_buf_free(&body);   /* srv_write_submit frees it otherwise */
+        if (!ok || (cp->n > 0 && !srv_write_submit(srv, cp->w, &body, ctx)))
             return false;
         snprintf(tag, tagsz, "COPY %d", cp->n);
         return true;
