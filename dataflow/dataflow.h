@@ -160,14 +160,16 @@ void df_write_part_end(cm_buf_t *out, size_t at, uint32_t nrows);
  * row's key (the key encoding of the whole row, as such a table keys its
  * rows) computed here and the row put into the section of the worker owning
  * it (hash % nshards), so that each worker reads its own section and
- * decodes nothing to find its rows. new, then row per row, then end adds
- * the part to out (after df_write_begin) and the shards can be reused.
+ * decodes nothing to find its rows. new, then row per row (several writers
+ * of one table may fill their sections on different threads), then end adds
+ * to out (after df_write_begin) one part of the n writers' rows, shard by
+ * shard in the writers' order.
  */
 typedef struct df_write_shards df_write_shards_t;
 df_write_shards_t *df_write_shards_new(uint64_t table, const ty_oid_t *types, int ncols, int nshards);
 bool df_write_shards_row(df_write_shards_t *s, const ty_datum_t *row, ty_ctx_t *ctx);
 uint32_t df_write_shards_count(const df_write_shards_t *s);
-bool df_write_shards_end(df_write_shards_t *s, cm_buf_t *out, cm_err_t *err);
+bool df_write_shards_end(df_write_shards_t *const *s, int n, cm_buf_t *out, cm_err_t *err);
 void df_write_shards_free(df_write_shards_t *s);
 /* The record of shard bytes at *at (moved past it); false (XX001 in err) when malformed. */
 bool df_write_shard_record(const df_write_shard_t *s, size_t *at, const uint8_t **key, size_t *klen,

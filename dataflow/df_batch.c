@@ -275,9 +275,20 @@ static int df__upd_cmp(const void *x, const void *y)
     return c ? c : df__bytes_cmp(a->val, a->vlen, b->val, b->vlen);
 }
 
+/* The updates in df__upd_cmp's order. Updates often come in order already (a COPY of rows sorted
+ * by their first column, a delta read from a batch): one pass finds out, and then there is no sort. */
+static void df__builder_sort(df_builder_t *bl)
+{
+    size_t i = 1;
+    while (i < bl->n && df__upd_cmp(&bl->upds[i - 1], &bl->upds[i]) <= 0)
+        i++;
+    if (i < bl->n)
+        qsort(bl->upds, bl->n, sizeof(*bl->upds), df__upd_cmp);
+}
+
 df_batch_t *df__builder_finish(df_builder_t *bl, uint64_t lower, uint64_t upper)
 {
-    qsort(bl->upds, bl->n, sizeof(*bl->upds), df__upd_cmp);
+    df__builder_sort(bl);
     /* Consolidate in place: one record per distinct (key, value) whose
      * diffs do not cancel, marked (in pfx) when it starts a new key. */
     size_t m = 0;

@@ -203,28 +203,41 @@ uint32_t df_write_shards_count(const df_write_shards_t *s)
     return s->n;
 }
 
-bool df_write_shards_end(df_write_shards_t *s, cm_buf_t *out, cm_err_t *err)
+bool df_write_shards_end(df_write_shards_t *const *parts, int n, cm_buf_t *out, cm_err_t *err)
 {
+    const df_write_shards_t *s = parts[0];
+    uint64_t rows = 0;
+    size_t total = 0;
+    for (int k = 0; k < n; k++) {
+        if (parts[k]->nshards != s->nshards || parts[k]->ncols != s->ncols || parts[k]->table != s->table)
+            return cm_err_set(err, CM_ERRCODE_INTERNAL_ERROR, "sharded rows of different writes put together");
+        rows += parts[k]->n;
+        for (int i = 0; i < s->nshards; i++)
+            total += parts[k]->sections[i].len;
+    }
+    if (rows > UINT32_MAX)
+        return cm_err_set(err, CM_ERRCODE_PROGRAM_LIMIT_EXCEEDED, "a write of more than %u rows", UINT32_MAX);
     cm_buf_put_u8(out, 2);
     cm_buf_put_be64(out, s->table);
     cm_buf_put_be32(out, 0xFFFFFFFFu);
     cm_buf_put_be32(out, (uint32_t)s->ncols);
     for (int i = 0; i < s->ncols; i++)
         cm_buf_put_be32(out, s->types[i]);
-    cm_buf_put_be32(out, s->n);
+    cm_buf_put_be32(out, (uint32_t)rows);
     cm_buf_put_be32(out, (uint32_t)s->nshards);
-    size_t total = 0;
-    for (int i = 0; i < s->nshards; i++)
-        total += 12 + s->sections[i].len;
-    cm_buf_reserve(out, total);
+    cm_buf_reserve(out, total + 12 * (size_t)s->nshards);
     for (int i = 0; i < s->nshards; i++) {
-        cm_buf_put_be32(out, s->rows[i]);
-        cm_buf_put_be64(out, s->sections[i].len);
-        cm_buf_put(out, s->sections[i].data, s->sections[i].len);
-        cm_buf_reset(&s->sections[i]);
-        s->rows[i] = 0;
+        uint32_t nrows = 0;
+        size_t len = 0;
+        for (int k = 0; k < n; k++) {
+            nrows += parts[k]->rows[i];
+            len += parts[k]->sections[i].len;
+        }
+        cm_buf_put_be32(out, nrows);
+        cm_buf_put_be64(out, len);
+        for (int k = 0; k < n; k++)
+            cm_buf_put(out, parts[k]->sections[i].data, parts[k]->sections[i].len);
     }
-    s->n = 0;
     if (out->failed)
         return cm_err_set(err, CM_ERRCODE_PROGRAM_LIMIT_EXCEEDED, "the write is larger than its buffer allows");
     return true;

@@ -34,6 +34,20 @@ typedef struct srv_copy_fields {
 bool srv_copy_fields(const plan_copy_t *o, const uint8_t *line, size_t len, srv_copy_fields_t *f, cm_err_t *err);
 void srv_copy_fields_free(srv_copy_fields_t *f);
 
+/* srv_copy_chunks.c: threads parsing a COPY's chunks of lines, taken in order, while more come. */
+typedef struct srv_copy_chunks srv_copy_chunks_t;
+/* Up to threads threads, started as chunks wait, each running parse(arg, chunk). */
+srv_copy_chunks_t *srv_copy_chunks_new(int threads, void (*parse)(void *arg, void *chunk), void *arg);
+void srv_copy_chunks_push(srv_copy_chunks_t *q, void *chunk);
+int srv_copy_chunks_count(srv_copy_chunks_t *q);
+/* The i-th chunk pushed; *done once it was parsed (and its result may be read). */
+void *srv_copy_chunks_get(srv_copy_chunks_t *q, int i, bool *done);
+/* Until every chunk pushed is parsed (the caller parses some too). */
+void srv_copy_chunks_wait(srv_copy_chunks_t *q);
+/* The threads end once their chunk is parsed; chunks not taken stay unparsed. */
+void srv_copy_chunks_stop(srv_copy_chunks_t *q);
+void srv_copy_chunks_free(srv_copy_chunks_t *q);
+
 /* srv_copy_in.c: the CopyIn sub-protocol. */
 struct srv_copy_in;
 /* CopyInResponse; c->copy takes the CopyData that follow (BUSY until CopyDone or CopyFail). */

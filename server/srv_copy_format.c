@@ -77,7 +77,9 @@ static bool srv__next_line(srv_copy_lines_t *l, bool final, const uint8_t **line
         if (cr)
             k--;
     }
-    if (l->opt->format != PLAN_COPY_CSV && l->eol == 1 && memchr(p, '\r', k) != NULL)
+    /* A carriage return inside a line is an error whichever way lines end: PostgreSQL's "\r\n"
+     * lines take one only right before their "\n". */
+    if (l->opt->format != PLAN_COPY_CSV && l->eol != 0 && memchr(p, '\r', k) != NULL)
         return cm_err_set(err, "22P04", "literal carriage return found in data"),
                cm_err_set_hint(err, "Use \"\\r\" to represent carriage return."), false;
     if (k == 2 && p[0] == '\\' && p[1] == '.') {

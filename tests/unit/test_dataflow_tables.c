@@ -259,7 +259,9 @@ static void write_sharded(rig_t *r, uint64_t table, const int *a, const char *co
     ty_settings_t set;
     ty_settings_default(&set);
     ty_ctx_t ctx = {.arena = &arena, .settings = &set, .err = &err};
-    df_write_shards_t *s = df_write_shards_new(table, kt, ncols, nshards);
+    /* Two writers, as a COPY's chunks parsed on two threads: rows alternate between them. */
+    df_write_shards_t *s[2] = {df_write_shards_new(table, kt, ncols, nshards),
+                               df_write_shards_new(table, kt, ncols, nshards)};
     for (int i = 0; i < n; i++) {
         ty_datum_t row[2];
         memset(row, 0, sizeof row);
@@ -268,19 +270,20 @@ static void write_sharded(rig_t *r, uint64_t table, const int *a, const char *co
             row[1].v.s.p = b[i];
             row[1].v.s.len = (uint32_t)strlen(b[i]);
         }
-        UNIT_CHECK(df_write_shards_row(s, row, &ctx));
+        UNIT_CHECK(df_write_shards_row(s[i % 2], row, &ctx));
     }
-    UNIT_CHECK(df_write_shards_count(s) == (uint32_t)n);
+    UNIT_CHECK(df_write_shards_count(s[0]) + df_write_shards_count(s[1]) == (uint32_t)n);
     cm_buf_t body;
     cm_buf_init(&body, 0);
     df_write_begin(&body, false, 1);
-    UNIT_CHECK(df_write_shards_end(s, &body, &err));
+    UNIT_CHECK(df_write_shards_end(s, 2, &body, &err));
     body.len -= cut;
     df_reply_t *rep = submit(r, DF_CMD_WRITE, &body);
     snprintf(sqlstate, 6, "%s", rep->err.set ? rep->err.sqlstate : "");
     df_reply_unref(rep);
     cm_buf_free(&body);
-    df_write_shards_free(s);
+    df_write_shards_free(s[0]);
+    df_write_shards_free(s[1]);
     cm_arena_free(&arena);
 }
 

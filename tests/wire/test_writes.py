@@ -208,6 +208,40 @@ def copy_large_and_keys_in_batches(t):
 
 
 @case
+def copy_large_without_key(t):
+    """A table without a key takes a large COPY in chunks parsed while more comes: the rows, and
+    the first error in line order, with its line, wherever the chunks were cut."""
+    NK = "CREATE TABLE nk (a int, b text, c int NOT NULL)"
+    NKALL = "SELECT count(*), sum(a), sum(c), min(b), max(b), count(DISTINCT b) FROM nk"
+
+    def rows(n, bad=None, eol="\n"):
+        bad = bad or {}
+        return "".join(bad.get(i, "%d\tr%d\t%d" % (i, i % 977, i % 13)) + eol for i in range(1, n + 1))
+
+    def chunks(text, size=50000):
+        return [text[i:i + size] for i in range(0, len(text), size)]
+
+    big = rows(60000)
+    t.same_as_ref(copy_runner(
+        NK, copy("COPY nk FROM STDIN", *chunks(big)), NKALL,
+        copy("COPY nk FROM STDIN", *chunks(rows(60000, {45000: "45000\tx\tnope", 52000: "52000\tx\tnope2"}))),
+        copy("COPY nk FROM STDIN", *chunks(rows(60000, {3: "3\tx\tearly", 52000: "52000\tx"}))),
+        copy("COPY nk FROM STDIN", *chunks(rows(60000, {59999: "59999\tx\t\\N"}))),
+        copy("COPY nk FROM STDIN", *chunks(rows(60000, {30001: "30001\tx\t1\textra"}))),
+        copy("COPY nk FROM STDIN", *chunks(rows(60000, {40000: "\\.", 50000: "junk after the end"}))), NKALL,
+        copy("COPY nk FROM STDIN (HEADER)", *chunks("a\tb\tc\n" + rows(30000))), NKALL,
+        copy("COPY nk (c, a) FROM STDIN", *chunks("".join("%d\t%d\n" % (i % 7, i) for i in range(40000)))), NKALL,
+        copy("COPY nk FROM STDIN", *chunks(rows(30000, eol="\r\n"))), NKALL,
+        copy("COPY nk FROM STDIN", *chunks(rows(30000, {20000: "20000\tx\r\t1"}, eol="\r\n"))),
+        copy("COPY nk FROM STDIN", *chunks(rows(30000, {25000: "25000\tx\t1"}, eol="\r\n").replace(
+            "25000\tx\t1\r\n", "25000\tx\t1\n"))),
+        (Query("COPY nk FROM STDIN"),) + tuple(CopyData(d) for d in chunks(rows(30000, {29000: "29000\tx\tbad"})))
+        + (CopyFail("client gave up"),),
+        (Query("COPY nk FROM STDIN"),) + tuple(CopyData(d) for d in chunks(rows(30000))) + (CopyFail("gave up"),),
+        NKALL), "a large COPY into a table without a key: rows and the first error")
+
+
+@case
 def copy_interrupted_by_another_message(t):
     def run(port):
         with connect(port) as c:
