@@ -240,7 +240,15 @@ size_t df__builder_count(const df_builder_t *bl)
     return bl->n;
 }
 
-void df__builder_add(df_builder_t *bl, const void *key, size_t klen, const void *val, size_t vlen, int64_t diff)
+void df__builder_reserve(df_builder_t *bl, size_t n)
+{
+    if (bl->cap - bl->n >= n)
+        return;
+    bl->cap = bl->n + n;
+    bl->upds = cm_realloc(bl->upds, bl->cap * sizeof(*bl->upds));
+}
+
+void df__builder_add_ref(df_builder_t *bl, const void *key, size_t klen, const void *val, size_t vlen, int64_t diff)
 {
     if (diff == 0)
         return;
@@ -249,21 +257,29 @@ void df__builder_add(df_builder_t *bl, const void *key, size_t klen, const void 
         bl->cap = bl->cap ? 2 * bl->cap : 256;
         bl->upds = cm_realloc(bl->upds, bl->cap * sizeof(*bl->upds));
     }
-    uint8_t *mem = cm_arena_alloc(&bl->arena, klen + vlen ? klen + vlen : 1);
-    if (klen)
-        memcpy(mem, key, klen);
-    if (vlen)
-        memcpy(mem + klen, val, vlen);
+    const uint8_t *k = key;
     df_upd_t *u = &bl->upds[bl->n++];
-    u->key = mem;
-    u->val = mem + klen;
+    u->key = k;
+    u->val = val;
     u->klen = (uint32_t)klen;
     u->vlen = (uint32_t)vlen;
     u->diff = diff;
     uint64_t pfx = 0;
     for (size_t i = 0; i < 8; i++)
-        pfx = pfx << 8 | (i < klen ? mem[i] : 0);
+        pfx = pfx << 8 | (i < klen ? k[i] : 0);
     u->pfx = pfx;
+}
+
+void df__builder_add(df_builder_t *bl, const void *key, size_t klen, const void *val, size_t vlen, int64_t diff)
+{
+    if (diff == 0)
+        return;
+    uint8_t *mem = cm_arena_alloc(&bl->arena, klen + vlen ? klen + vlen : 1);
+    if (klen)
+        memcpy(mem, key, klen);
+    if (vlen)
+        memcpy(mem + klen, val, vlen);
+    df__builder_add_ref(bl, mem, klen, mem + klen, vlen, diff);
 }
 
 static int df__upd_cmp(const void *x, const void *y)

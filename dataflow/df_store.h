@@ -277,6 +277,10 @@ typedef struct df_builder {
 void df__builder_init(df_builder_t *bl);
 void df__builder_free(df_builder_t *bl);
 void df__builder_add(df_builder_t *bl, const void *key, size_t klen, const void *val, size_t vlen, int64_t diff);
+/* The same without a copy: key and val must stay as they are until finish. */
+void df__builder_add_ref(df_builder_t *bl, const void *key, size_t klen, const void *val, size_t vlen, int64_t diff);
+/* Room for n more updates (a caller that knows how many come saves growing the array). */
+void df__builder_reserve(df_builder_t *bl, size_t n);
 size_t df__builder_count(const df_builder_t *bl);
 /* The consolidated batch (possibly empty) with one reference; the builder is empty again. */
 df_batch_t *df__builder_finish(df_builder_t *bl, uint64_t lower, uint64_t upper);

@@ -274,14 +274,16 @@ static bool df__write_rows(df_state_t *st, df_table_t *t, const df_write_part_t 
     if (w->shards != NULL && df__own_shard(st, t, w)) {
         const df_write_shard_t *sh = &w->shards[st->worker];
         size_t at = 0;
+        if (direct)
+            df__builder_reserve(direct, sh->nrows);
         for (uint32_t i = 0; i < sh->nrows && ok; i++) {
             const uint8_t *key, *row;
             size_t klen, rlen;
             ok = df_write_shard_record(sh, &at, &key, &klen, &row, &rlen, ctx->err);
             if (!ok)
                 break;
-            if (direct)
-                df__builder_add(direct, key, klen, row, rlen, 1);
+            if (direct)   /* the command's bytes outlive the batch's building */
+                df__builder_add_ref(direct, key, klen, row, rlen, 1);
             else
                 r.rows[r.n] = (df__wrow_t){.key = key, .klen = klen, .row = row, .rlen = rlen, .diff = 1};
             r.n++;
