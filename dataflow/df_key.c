@@ -62,18 +62,21 @@ bool df__key_check(const df_keycol_t *cols, int ncols, cm_err_t *err)
     return true;
 }
 
-/* The same for a value of 64 bits, the usual case, without 128-bit arithmetic. */
-static void df__key_put_int64(cm_buf_t *out, int64_t v)
+size_t df__key_int64_to(uint8_t *b, int64_t v)
 {
     uint64_t u = v >= 0 ? (uint64_t)v : ~(uint64_t)v;
     int n = u ? (64 - __builtin_clzll(u) + 7) / 8 : 0;
-    if (!cm_buf_reserve(out, (size_t)n + 1))
-        return;
-    uint8_t *b = out->data + out->len;
     b[0] = v >= 0 ? (uint8_t)(0x80 + n) : (uint8_t)(0x7F - n);
     for (int i = 0; i < n; i++)
         b[1 + i] = (uint8_t)((uint64_t)v >> (8 * (n - 1 - i)));
-    out->len += (size_t)n + 1;
+    return (size_t)n + 1;
+}
+
+/* The same for a value of 64 bits, the usual case, without 128-bit arithmetic. */
+static void df__key_put_int64(cm_buf_t *out, int64_t v)
+{
+    if (cm_buf_reserve(out, 9))
+        out->len += df__key_int64_to(out->data + out->len, v);
 }
 
 void df__key_put_int(cm_buf_t *out, __int128 v)

@@ -28,18 +28,27 @@
 
 #define DF__ROW_DEPTH_MAX 64
 
+static size_t df__varint_to(uint8_t *b, uint64_t v)
+{
+    size_t n = 0;
+    for (; v >= 0x80; v >>= 7)
+        b[n++] = (uint8_t)(v | 0x80);
+    b[n++] = (uint8_t)v;
+    return n;
+}
+
+size_t df__row_zigzag_to(uint8_t *b, int64_t v)
+{
+    return df__varint_to(b, ((uint64_t)v << 1) ^ (uint64_t)(v >> 63));
+}
+
 static void df__put_varint(cm_buf_t *out, uint64_t v)
 {
     size_t n = 1;
     for (uint64_t r = v >> 7; r != 0; r >>= 7)
         n++;
-    if (!cm_buf_reserve(out, n))
-        return;
-    uint8_t *b = out->data + out->len;
-    for (size_t i = 0; i + 1 < n; i++, v >>= 7)
-        b[i] = (uint8_t)(v | 0x80);
-    b[n - 1] = (uint8_t)v;
-    out->len += n;
+    if (cm_buf_reserve(out, n))
+        out->len += df__varint_to(out->data + out->len, v);
 }
 
 static void df__put_zigzag(cm_buf_t *out, int64_t v)

@@ -70,6 +70,8 @@ bool df__key_check(const df_keycol_t *cols, int ncols, cm_err_t *err);
  * decodable: the row travels in the value.
  */
 bool df__key_encode(const df_keycol_t *cols, int ncols, const ty_datum_t *row, ty_ctx_t *ctx, cm_buf_t *out);
+/* The ascending key of an integer of 64 bits (any integer type's) at b: at most 9 bytes, its length. */
+size_t df__key_int64_to(uint8_t *b, int64_t v);
 /* One datum as one key column. */
 bool df__key_encode_datum(ty_oid_t type, bool desc, bool nulls_first, const ty_datum_t *d, ty_ctx_t *ctx,
                           cm_buf_t *out);
@@ -131,6 +133,8 @@ uint64_t df__hash(const void *p, size_t len);
  * cannot hold.
  */
 bool df__row_encode(const ty_oid_t *types, int ncols, const ty_datum_t *row, ty_ctx_t *ctx, cm_buf_t *out);
+/* An integer column's bytes in a row (zigzag varint) at b: at most 10 bytes, its length. */
+size_t df__row_zigzag_to(uint8_t *b, int64_t v);
 
 /* How decoded strings refer to their bytes. */
 typedef enum df_row_mem {

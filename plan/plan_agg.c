@@ -317,6 +317,24 @@ bool plan_agg_acc_add(const plan_agg_t *a, plan_aggacc_t *s, const ty_datum_t *a
     }
     if (arg->isnull)
         return true;
+    ty_oid_t at = a->args[0]->type;
+    if ((a->op == PLAN_AGG_SUM || a->op == PLAN_AGG_AVG) && a->state == TY_INT8 && diff == 1 &&
+        (at == TY_INT2 || at == TY_INT4 || at == TY_INT8)) {
+        /* One more integer into a bigint sum, the usual case, without a cast and a call; an
+         * overflow takes the general way below, which words the error. */
+        int64_t sum;
+        if (!s->has_sum) {
+            s->sum = (ty_datum_t){.v.i = arg->v.i};
+            s->has_sum = true;
+            s->count += diff;
+            return true;
+        }
+        if (!__builtin_add_overflow(s->sum.v.i, arg->v.i, &sum)) {
+            s->sum.v.i = sum;
+            s->count += diff;
+            return true;
+        }
+    }
     if (a->op == PLAN_AGG_SUM || a->op == PLAN_AGG_AVG) {
         ty_datum_t v = *arg;
         if (a->args[0]->type != a->state && !ty_cast_datum(a->args[0]->type, a->state, -1, arg, ctx, &v))
