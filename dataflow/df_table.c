@@ -394,6 +394,69 @@ static void df__write_truncate(df_table_t *t, df_builder_t *bl)
     df__snap_unref(snap);
 }
 
+/*
+ * A sharded part's own section, its records in order (a COPY of rows sorted by their first
+ * column gives them so), as its batch straight away: no builder, no copy of each record into it,
+ * no sort; equal records are one record counted that many times. NULL when they are not in order
+ * or not well formed (the builder's way sorts them, or finds what is wrong).
+ */
+static df_batch_t *df__section_batch(const df_write_shard_t *sh, uint64_t lower, uint64_t upper)
+{
+    enum { DF__SAME = 1, DF__NEW_KEY = 2 };   /* per record: equal to the one before; a new key */
+    if (sh->nrows == 0)
+        return NULL;
+    uint8_t *flags = cm_malloc(sh->nrows);
+    const uint8_t *pk = NULL, *pv = NULL;
+    size_t pkl = 0, pvl = 0, at = 0;
+    cm_err_t err = {0};
+    bool ok = true;
+    for (uint32_t i = 0; i < sh->nrows && ok; i++) {
+        const uint8_t *k, *v;
+        size_t kl, vl;
+        if (!(ok = df_write_shard_record(sh, &at, &k, &kl, &v, &vl, &err)))
+            break;
+        int ck = i > 0 ? df__bytes_cmp(pk, pkl, k, kl) : -1;
+        int cv = ck == 0 ? df__bytes_cmp(pv, pvl, v, vl) : -1;
+        ok = ck < 0 || (ck == 0 && cv <= 0);
+        flags[i] = (uint8_t)((ck == 0 && cv == 0 ? DF__SAME : 0) | (ck != 0 ? DF__NEW_KEY : 0));
+        pk = k, pkl = kl, pv = v, pvl = vl;
+    }
+    cm_err_clear(&err);
+    if (!ok || at != sh->len) {
+        free(flags);
+        return NULL;
+    }
+    df_bw_t w;
+    df__bw_init(&w);
+    for (int pass = 0; pass < 2; pass++) {
+        if (pass == 1)
+            df__bw_alloc(&w, lower, upper);
+        at = 0;
+        int64_t count = 0;
+        bool new_key = false;
+        for (uint32_t i = 0; i <= sh->nrows; i++) {
+            const uint8_t *k = NULL, *v = NULL;
+            size_t kl = 0, vl = 0;
+            if (i < sh->nrows) {
+                df_write_shard_record(sh, &at, &k, &kl, &v, &vl, &err);   /* read well above */
+                if (flags[i] & DF__SAME) {
+                    count++;
+                    continue;
+                }
+            }
+            if (count > 0)
+                df__bw_put(&w, new_key, pk, pkl, pv, pvl, count);
+            if (i < sh->nrows) {
+                pk = k, pkl = kl, pv = v, pvl = vl;
+                new_key = (flags[i] & DF__NEW_KEY) != 0;
+                count = 1;
+            }
+        }
+    }
+    free(flags);
+    return df__bw_done(&w);
+}
+
 typedef struct df__wpart {
     df_table_t *t;
     const df_write_part_t *p;
@@ -401,6 +464,7 @@ typedef struct df__wpart {
     size_t n;
     bool direct;                 /* nothing to check: the rows went into bl as they were read */
     df_builder_t bl;
+    df_batch_t *sorted;          /* a lone sharded part's section in order: its batch, made from it */
     /* A direct part right after a direct part of the same table (a group commit's statements)
      * adds its rows to that run's first part's builder: the table's dataflows run once. */
     struct df__wpart *into;
@@ -439,6 +503,12 @@ static void df__write(df_state_t *st, const df_cmd_t *c, ty_ctx_t *ctx)
         bool check = false;
         q->direct = ok && !df__part_checks(q->t, q->p);
         df__wpart_t *prev = i > 0 ? &parts[i - 1] : NULL;
+        if (q->direct && w.nparts == 1 && !w.check_only && !q->p->truncate && q->p->shards != NULL &&
+            df__own_shard(st, q->t, q->p) && (q->sorted = df__section_batch(&q->p->shards[st->worker], c->seq,
+                                                                             c->seq + 1)) != NULL) {
+            q->n = q->p->shards[st->worker].nrows;
+            continue;
+        }
         if (q->direct && prev != NULL && prev->direct && prev->t == q->t && !prev->p->truncate && !q->p->truncate)
             q->into = prev->into ? prev->into : prev;
         else if (q->direct)
@@ -458,9 +528,12 @@ static void df__write(df_state_t *st, const df_cmd_t *c, ty_ctx_t *ctx)
     if (st->nworkers > 1 && c->reply && may_differ)
         ok = df_reply_vote(c->reply, ok);
     if (!ok || w.check_only) {
-        for (uint32_t i = 0; i < w.nparts && parts[i].p != NULL; i++)
-            if (parts[i].direct && parts[i].into == NULL)
+        for (uint32_t i = 0; i < w.nparts && parts[i].p != NULL; i++) {
+            if (parts[i].sorted != NULL)
+                df__batch_unref(parts[i].sorted);
+            else if (parts[i].direct && parts[i].into == NULL)
                 df__builder_free(&parts[i].bl);
+        }
         return;
     }
     int64_t changed = 0;
@@ -470,7 +543,10 @@ static void df__write(df_state_t *st, const df_cmd_t *c, ty_ctx_t *ctx)
         if (q->into != NULL)
             continue;   /* its rows went with its run's first part */
         df_builder_t bl;
-        if (q->direct) {
+        df_batch_t *delta = q->sorted;
+        if (delta != NULL) {
+            df__builder_init(&bl);   /* nothing in it: freed below like a used one */
+        } else if (q->direct) {
             bl = q->bl;
         } else {
             df__builder_init(&bl);
@@ -480,7 +556,8 @@ static void df__write(df_state_t *st, const df_cmd_t *c, ty_ctx_t *ctx)
         }
         if (q->p->truncate)
             df__write_truncate(q->t, &bl);
-        df_batch_t *delta = df__builder_finish(&bl, c->seq, c->seq + 1);
+        if (delta == NULL)
+            delta = df__builder_finish(&bl, c->seq, c->seq + 1);
         df__batch_ref(delta);
         df__spine_insert(&q->t->spine, delta);
         df__builder_free(&bl);

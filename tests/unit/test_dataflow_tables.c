@@ -325,6 +325,15 @@ static void sharded_on_workers(int workers)
     write_sharded(&r, m->id, a2, b2, 2, 2, workers, 3, st);
     UNIT_CHECK(strcmp(st, "XX001") == 0);
     check_rows(&r, m, 2, want2);
+    /* In order, with rows twice and thrice (a section in order is its batch as it is). */
+    static const int a5[] = {10, 10, 11, 12, 12, 12, 13};
+    static const char *const b5[] = {"s", "s", "s", "s", "s", "s", "t"};
+    write_sharded(&r, m->id, a5, b5, 7, 2, workers, 0, st);
+    UNIT_CHECK(strcmp(st, "") == 0);
+    char want3[640];
+    snprintf(want3, sizeof want3, "-7|neg\n10|s\n10|s\n11|s\n12|s\n12|s\n12|s\n13|t\n1|a\n1|a\n%s",
+             want2 + strlen("-7|neg\n1|a\n1|a\n"));
+    check_rows(&r, m, 2, want3);
     /* Into a table with a key: each worker finds its rows by the table's key, which is checked. */
     static const int a3[] = {1, 2, 3};
     static const char *const b3[] = {"x", "y", "z"};
