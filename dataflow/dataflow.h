@@ -171,9 +171,25 @@ bool df_write_shards_row(df_write_shards_t *s, const ty_datum_t *row, ty_ctx_t *
 uint32_t df_write_shards_count(const df_write_shards_t *s);
 bool df_write_shards_end(df_write_shards_t *const *s, int n, cm_buf_t *out, cm_err_t *err);
 void df_write_shards_free(df_write_shards_t *s);
-/* The record of shard bytes at *at (moved past it); false (XX001 in err) when malformed. */
-bool df_write_shard_record(const df_write_shard_t *s, size_t *at, const uint8_t **key, size_t *klen,
-                           const uint8_t **row, size_t *rlen, cm_err_t *err);
+/* The record of shard bytes at *at (moved past it); false (XX001 in err) when malformed. Inline
+ * for the usual record, whose two lengths are a byte each: a worker reads a million of them. */
+bool df_write_shard_record_any(const df_write_shard_t *s, size_t *at, const uint8_t **key, size_t *klen,
+                               const uint8_t **row, size_t *rlen, cm_err_t *err);
+static inline bool df_write_shard_record(const df_write_shard_t *s, size_t *at, const uint8_t **key, size_t *klen,
+                                         const uint8_t **row, size_t *rlen, cm_err_t *err)
+{
+    size_t a = *at, kl, rl;
+    if (a < s->len && (kl = s->bytes[a]) < 0x80 && s->len - a - 1 > kl && (rl = s->bytes[a + 1 + kl]) < 0x80 &&
+        s->len - a - 2 - kl >= rl) {
+        *key = s->bytes + a + 1;
+        *klen = kl;
+        *row = s->bytes + a + 2 + kl;
+        *rlen = rl;
+        *at = a + 2 + kl + rl;
+        return true;
+    }
+    return df_write_shard_record_any(s, at, key, klen, row, rlen, err);
+}
 /* A write of one part, not a TRUNCATE (df_write_begin and df_write_add_part). */
 bool df_write_encode(uint64_t table, const char *constraint, bool check_only, const ty_oid_t *types, int ncols,
                      ty_datum_t *const *rows, const int64_t *diffs, int nrows, ty_ctx_t *ctx, cm_buf_t *out);
@@ -247,6 +263,7 @@ typedef struct df_cmd {
     uint64_t object_id;          /* what eddy_internal shows for it: the entry's first object */
     const char *object_name;
     const uint8_t *payload;      /* Write, Peek, Subscribe: their body */
+    uint8_t *payload_owned;      /* the payload when taken from a buffer (df_cmd_take_payload): freed with c */
     size_t payload_len;
     /* A Write that cannot fail on a worker (rows added to a table without a key): the sequencer
      * may apply it at one step with other such writes (group commit, seq_group.c). */
@@ -262,6 +279,8 @@ void df_cmd_ref(df_cmd_t *c);
 void df_cmd_unref(df_cmd_t *c);
 /* The command's body, copied into it; reply: one more reference taken (NULL: none). */
 void df_cmd_set_payload(df_cmd_t *c, const uint8_t *p, size_t n, df_reply_t *reply);
+/* The same without a copy: c takes buf's bytes (malloc'd, as a cm_buf_t's are), buf is left empty. */
+void df_cmd_take_payload(df_cmd_t *c, cm_buf_t *buf, df_reply_t *reply);
 /* Appends an op; name and plan are copied into the command. */
 void df_cmd_add_op(df_cmd_t *c, df_op_kind_t kind, uint64_t id, const char *name, const uint8_t *plan,
                    size_t plan_len);

@@ -54,6 +54,7 @@ void df_cmd_unref(df_cmd_t *c)
         df_reply_unref(c->reply);
     }
     cm_arena_free(&c->arena);
+    free(c->payload_owned);
     free(c->ops);
     free(c);
 }
@@ -70,6 +71,15 @@ void df_cmd_set_payload(df_cmd_t *c, const uint8_t *p, size_t n, df_reply_t *rep
     if (reply)
         df_reply_ref(reply);
     c->reply = reply;
+}
+
+void df_cmd_take_payload(df_cmd_t *c, cm_buf_t *buf, df_reply_t *reply)
+{
+    df_cmd_set_payload(c, NULL, 0, reply);
+    c->payload = c->payload_owned = buf->data;
+    c->payload_len = buf->len;
+    buf->data = NULL;
+    buf->len = buf->cap = 0;
 }
 
 void df_cmd_add_op(df_cmd_t *c, df_op_kind_t kind, uint64_t id, const char *name, const uint8_t *plan,

@@ -410,9 +410,10 @@ uint64_t df__hash(const void *p, size_t len)
         len -= 8;
     }
     if (len > 0) {
-        uint8_t tail[8] = {0};
-        memcpy(tail, s, len);
-        h ^= df__load64(tail);
+        uint64_t tail = 0;   /* the last bytes as df__load64 reads them, zeros after */
+        for (size_t i = 0; i < len; i++)
+            tail |= (uint64_t)s[i] << (8 * i);
+        h ^= tail;
         h *= 0x9FB21C651E98DF25ull;
         h ^= h >> 29;
     }

@@ -298,8 +298,8 @@ static bool df__get_varint(const uint8_t *p, size_t n, size_t *at, size_t *out)
     return false;
 }
 
-bool df_write_shard_record(const df_write_shard_t *s, size_t *at, const uint8_t **key, size_t *klen,
-                           const uint8_t **row, size_t *rlen, cm_err_t *err)
+bool df_write_shard_record_any(const df_write_shard_t *s, size_t *at, const uint8_t **key, size_t *klen,
+                               const uint8_t **row, size_t *rlen, cm_err_t *err)
 {
     if (!df__get_varint(s->bytes, s->len, at, klen) || *klen > s->len - *at)
         return cm_err_set(err, "XX001", "invalid write: bad record at byte %zu of a shard", *at);

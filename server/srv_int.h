@@ -304,8 +304,9 @@ typedef struct srv_work {
 enum {
     SRV_ASK_INTERRUPTIBLE = 1 << 0,   /* cancel and statement_timeout end the wait (reads) */
     SRV_ASK_GROUPABLE = 1 << 1,       /* a write that cannot fail on a worker: group commit */
+    SRV_ASK_TAKE = 1 << 2,            /* the command takes body's bytes, left empty (a big Write: no copy) */
 };
-df_reply_t *srv_workers_ask(srv_server_t *srv, df_cmd_kind_t kind, const cm_buf_t *body, int flags,
+df_reply_t *srv_workers_ask(srv_server_t *srv, df_cmd_kind_t kind, cm_buf_t *body, int flags,
                             const char *refused, ty_ctx_t *ctx);
 /* srv_ask.c: a statement's command to the workers, sent from its loop and answered there: fn(c,
  * rep, arg) runs on the loop once, with the reply (rep->err set when a worker failed it) or, for

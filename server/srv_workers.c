@@ -125,16 +125,20 @@ bool srv_workers_answer_ok(const df_reply_t *rep, ty_ctx_t *ctx)
  * wait ends at cancel or statement_timeout (SRV_ASK_INTERRUPTIBLE); a
  * write, once sent, is applied whatever the session does, so its wait runs
  * to the end. A SRV_ASK_GROUPABLE write may share its step with others
- * (df_cmd_t.groupable).
+ * (df_cmd_t.groupable). With SRV_ASK_TAKE the command takes body's bytes
+ * instead of a copy of them (a COPY's Write of a million rows).
  */
-df_reply_t *srv_workers_ask(srv_server_t *srv, df_cmd_kind_t kind, const cm_buf_t *body, int flags,
+df_reply_t *srv_workers_ask(srv_server_t *srv, df_cmd_kind_t kind, cm_buf_t *body, int flags,
                             const char *refused, ty_ctx_t *ctx)
 {
     bool interruptible = (flags & SRV_ASK_INTERRUPTIBLE) != 0;
     int64_t t0 = cm_now_mono_us();
     df_reply_t *rep = df_reply_new(df_workers_count(srv->workers), NULL, NULL);
     df_cmd_t *c = df_cmd_new(kind);
-    df_cmd_set_payload(c, body->data, body->len, rep);
+    if (flags & SRV_ASK_TAKE)
+        df_cmd_take_payload(c, body, rep);
+    else
+        df_cmd_set_payload(c, body->data, body->len, rep);
     c->groupable = (flags & SRV_ASK_GROUPABLE) != 0;
     if (!seq_submit(srv->seq, c)) {
         df_cmd_unref(c);

@@ -110,7 +110,7 @@ static bool srv__ask(srv_server_t *srv, const plan_write_t *w, cm_buf_t *body, b
 
 bool srv_write_submit(srv_server_t *srv, const plan_write_t *w, cm_buf_t *body, ty_ctx_t *ctx)
 {
-    return srv__ask(srv, w, body, true, 0, ctx);
+    return srv__ask(srv, w, body, true, SRV_ASK_TAKE, ctx);
 }
 
 ty_oid_t *srv_write_types(const plan_write_t *w, cm_arena_t *a)
