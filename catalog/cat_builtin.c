@@ -33,16 +33,21 @@ static const struct {
 #define COL(n, t) {.name = n, .type = t, .typmod = -1, .not_null = true}
 #define COLN(n, t) {.name = n, .type = t, .typmod = -1}
 
+/* owner_oid: pg_roles.oid (10: the bootstrap superuser); acl: aclitem texts, NULL for the default. */
 static const cat_column_t cols_databases[] = {
     COL("id", TY_INT8),
     COL("oid", TY_OID),
     COL("name", TY_TEXT),
+    COL("owner_oid", TY_OID),
+    COLN("acl", TY_TEXT_ARRAY),
 };
 static const cat_column_t cols_schemas[] = {
     COL("id", TY_INT8),
     COL("oid", TY_OID),
     COLN("database_id", TY_INT8),   /* NULL: a system schema, present in every database */
     COL("name", TY_TEXT),
+    COL("owner_oid", TY_OID),
+    COLN("acl", TY_TEXT_ARRAY),
 };
 static const cat_column_t cols_items[] = {
     COL("id", TY_INT8),
@@ -54,6 +59,8 @@ static const cat_column_t cols_items[] = {
     COL("create_sql", TY_TEXT),
     COL("ncolumns", TY_INT2),      /* pg_class.relnatts */
     COL("has_index", TY_BOOL),     /* pg_class.relhasindex: an index reads it */
+    COL("owner_oid", TY_OID),      /* an index: its relation's owner */
+    COLN("acl", TY_TEXT_ARRAY),
 };
 static const cat_column_t cols_columns[] = {
     COL("item_id", TY_INT8),
@@ -177,12 +184,24 @@ const cat_builtin_t *cat_builtin_find(const char *schema, const char *name)
     return NULL;
 }
 
+/* As PostgreSQL's system schemas and catalogs: the bootstrap superuser's, and
+ * everyone may look names up in them and read them. */
+static const cat_aclitem_t cat__sys_schema_acl[] = {
+    {CAT_ROLE_BOOTSTRAP, CAT_ROLE_BOOTSTRAP, CAT_PRIVS_SCHEMA, 0},
+    {CAT_ROLE_PUBLIC, CAT_ROLE_BOOTSTRAP, CAT_PRIV_USAGE, 0},
+};
+static const cat_aclitem_t cat__sys_rel_acl[] = {
+    {CAT_ROLE_BOOTSTRAP, CAT_ROLE_BOOTSTRAP, CAT_PRIVS_RELATION, 0},
+    {CAT_ROLE_PUBLIC, CAT_ROLE_BOOTSTRAP, CAT_PRIV_SELECT, 0},
+};
+
 void cat__builtin_install(cat_snap_t *s)
 {
     cm_err_t err = {0};
     for (size_t i = 1; i < CM_ARRAY_LEN(cat__sys_schemas); i++) {
         cat_object_t o = {.cls = CAT_CLASS_SCHEMA, .id = CAT_ID_SYSTEM + i, .oid = cat__sys_schemas[i].oid,
-                          .parent = 0, .name = cat__sys_schemas[i].name};
+                          .parent = 0, .name = cat__sys_schemas[i].name,
+                          .acl = {.set = true, .items = cat__sys_schema_acl, .n = 2}};
         if (!cat__snap_insert(s, &o, &err))
             cm_panic(__FILE__, __LINE__, "built-in schema: %s", err.message);
     }
@@ -210,7 +229,7 @@ void cat__builtin_install(cat_snap_t *s)
                           .parent = CAT_ID_SYSTEM + (view ? SYS_EDDY_INTERNAL : SYS_EDDY_CATALOG),
                           .name = b->name, .kind = view ? CAT_ITEM_VIEW : CAT_ITEM_TABLE,
                           .create_sql = (const char *)sql.data, .columns = (cat_column_t *)b->columns,
-                          .ncolumns = b->ncolumns};
+                          .ncolumns = b->ncolumns, .acl = {.set = true, .items = cat__sys_rel_acl, .n = 2}};
         if (!cat__snap_insert(s, &o, &err))
             cm_panic(__FILE__, __LINE__, "built-in relation: %s", err.message);
     }
@@ -283,8 +302,27 @@ static cat_id_t *cat__indexed(const cat_snap_t *s, size_t *n)
     return ids;
 }
 
-static void cat__item_row(const cat_item_t *it, cm_arena_t *a, const cat_id_t *indexed, size_t nindexed,
-                          cat_rows_t *out)
+/* An ACL as pg_class.relacl shows it: NULL while it is the default. */
+static ty_datum_t cat__acl(const cat_snap_t *s, const cat_search_t *search, const cat_acl_t *acl, cm_arena_t *a)
+{
+    if (!acl->set) {
+        ty_datum_t d = {.isnull = true};
+        return d;
+    }
+    ty_datum_t *v = acl->n ? cm_arena_alloc(a, acl->n * sizeof(ty_datum_t)) : NULL;
+    cm_buf_t b;
+    cm_buf_init(&b, 0);
+    for (uint32_t i = 0; i < acl->n; i++) {
+        cm_buf_reset(&b);
+        cat_aclitem_text(s, search, &acl->items[i], &b);
+        v[i] = cat__text(a, (const char *)b.data, b.len);
+    }
+    cm_buf_free(&b);
+    return ty_array_make(a, TY_TEXT, v, (int)acl->n);
+}
+
+static void cat__item_row(const cat_snap_t *s, const cat_search_t *search, const cat_item_t *it, cm_arena_t *a,
+                          const cat_id_t *indexed, size_t nindexed, cat_rows_t *out)
 {
     ty_datum_t *r = cat__row(out, CM_ARRAY_LEN(cols_items));
     char relkind = cat_item_kind_relkind(it->kind);
@@ -297,6 +335,11 @@ static void cat__item_row(const cat_item_t *it, cm_arena_t *a, const cat_id_t *i
     r[6] = cat__str(a, it->create_sql);
     r[7] = cat__int(it->ncolumns);
     r[8].v.b = nindexed > 0 && bsearch(&it->id, indexed, nindexed, sizeof *indexed, cat__id_cmp) != NULL;
+    r[9] = cat__int(cat_role_id_oid(s, cat_item_owner_acl(s, it)->acl.owner));
+    if (it->kind == CAT_ITEM_INDEX)
+        r[10].isnull = true;
+    else
+        r[10] = cat__acl(s, search, &it->acl, a);
 }
 
 static void cat__column_rows(const cat_item_t *it, cm_arena_t *a, cat_rows_t *out)
@@ -382,8 +425,8 @@ static void cat__index_key_rows(const cat_snap_t *s, const cat_item_t *it, cm_ar
     }
 }
 
-bool cat_builtin_rows(const cat_snap_t *s, const cat_item_t *relation, cm_arena_t *arena, cat_rows_t *out,
-                      cm_err_t *err)
+bool cat_builtin_rows(const cat_snap_t *s, const cat_search_t *search, const cat_item_t *relation, cm_arena_t *arena,
+                      cat_rows_t *out, cm_err_t *err)
 {
     if (!relation || relation->id < CAT__BUILTIN_REL_ID(0) ||
         relation->id >= CAT__BUILTIN_REL_ID(cat_builtin_count()))
@@ -403,6 +446,8 @@ bool cat_builtin_rows(const cat_snap_t *s, const cat_item_t *relation, cm_arena_
             r[0] = cat__int((int64_t)d->id);
             r[1] = cat__int(d->oid);
             r[2] = cat__str(arena, d->name);
+            r[3] = cat__int(cat_role_id_oid(s, d->acl.owner));
+            r[4] = cat__acl(s, search, &d->acl, arena);
         }
         break;
     case REL_SCHEMAS:
@@ -415,13 +460,15 @@ bool cat_builtin_rows(const cat_snap_t *s, const cat_item_t *relation, cm_arena_
             else
                 r[2].isnull = true;
             r[3] = cat__str(arena, sc->name);
+            r[4] = cat__int(cat_role_id_oid(s, sc->acl.owner));
+            r[5] = cat__acl(s, search, &sc->acl, arena);
         }
         break;
     case REL_ITEMS: {
         size_t nindexed;
         cat_id_t *indexed = cat__indexed(s, &nindexed);
         for (size_t i = 0; (it = cat_snap_item_at(s, i)); i++)
-            cat__item_row(it, arena, indexed, nindexed, out);
+            cat__item_row(s, search, it, arena, indexed, nindexed, out);
         free(indexed);
         break;
     }
@@ -492,8 +539,8 @@ bool cat_builtin_rows(const cat_snap_t *s, const cat_item_t *relation, cm_arena_
     return true;
 }
 
-bool cat_builtin_read(const cat_snap_t *s, const char *name, int ncols, cm_arena_t *arena, ty_datum_t ***rows,
-                      int *nrows, cm_err_t *err)
+bool cat_builtin_read(const cat_snap_t *s, const cat_search_t *search, const char *name, int ncols, cm_arena_t *arena,
+                      ty_datum_t ***rows, int *nrows, cm_err_t *err)
 {
     const cat_schema_t *sc = cat_snap_schema(s, NULL, "eddy_catalog");
     const cat_item_t *it = sc ? cat_snap_item(s, sc, name) : NULL;
@@ -501,7 +548,7 @@ bool cat_builtin_read(const cat_snap_t *s, const char *name, int ncols, cm_arena
         return cm_err_set(err, CM_ERRCODE_INTERNAL_ERROR, "the catalog has no relation \"eddy_catalog.%s\" of %d columns",
                           name, ncols);
     cat_rows_t r = {0};
-    if (!cat_builtin_rows(s, it, arena, &r, err)) {
+    if (!cat_builtin_rows(s, search, it, arena, &r, err)) {
         free(r.datums);
         return false;
     }

@@ -66,7 +66,7 @@ bool cat__change_drops(const cat_change_t *c, cat_class_t cls, cat_id_t id)
     return false;
 }
 
-cm_err_t *cat__change_notice(cat_change_t *c, const char *sqlstate, const char *fmt, ...)
+static cm_err_t *change_vnotice(cat_change_t *c, const char *sqlstate, const char *fmt, va_list ap)
 {
     if (c->nnotices == c->capnotices) {
         c->capnotices = c->capnotices ? c->capnotices * 2 : 4;
@@ -74,11 +74,27 @@ cm_err_t *cat__change_notice(cat_change_t *c, const char *sqlstate, const char *
     }
     cm_err_t *n = &c->notices[c->nnotices++];
     memset(n, 0, sizeof(*n));
+    cm_err_vset(n, sqlstate, fmt, ap);
+    n->severity = CM_SEV_NOTICE;
+    return n;
+}
+
+cm_err_t *cat__change_notice(cat_change_t *c, const char *sqlstate, const char *fmt, ...)
+{
     va_list ap;
     va_start(ap, fmt);
-    cm_err_vset(n, sqlstate, fmt, ap);
+    cm_err_t *n = change_vnotice(c, sqlstate, fmt, ap);
     va_end(ap);
-    n->severity = CM_SEV_NOTICE;
+    return n;
+}
+
+cm_err_t *cat_plan_notice(const cat_snap_t *s, cat_change_t *c, const char *sqlstate, const char *fmt, ...)
+{
+    cat__change_base(c, s);
+    va_list ap;
+    va_start(ap, fmt);
+    cm_err_t *n = change_vnotice(c, sqlstate, fmt, ap);
+    va_end(ap);
     return n;
 }
 

@@ -168,6 +168,15 @@ enum {
     OBJ_PASSWORD = 12,
     OBJ_VALID_UNTIL = 13,
     OBJ_ROLE_SETTING = 14,
+    OBJ_OWNER = 15,     /* absent: the bootstrap superuser */
+    OBJ_ACL_SET = 16,   /* absent: the kind's default ACL */
+    OBJ_ACL = 17,       /* one aclitem (nested ACL_*) */
+};
+enum {
+    ACL_GRANTEE = 1,
+    ACL_GRANTOR = 2,
+    ACL_PRIVS = 3,
+    ACL_GRANT = 4,
 };
 enum {
     COL_NAME = 1,
@@ -196,6 +205,19 @@ void cat__object_write(cat__wr_t *w, const cat_object_t *o)
         for (uint32_t i = 0; i < o->nsettings; i++)
             cat__wr_str(w, OBJ_ROLE_SETTING, o->settings[i]);
         return;
+    }
+    if (o->acl.owner != CAT_ROLE_BOOTSTRAP)
+        cat__wr_uint(w, OBJ_OWNER, o->acl.owner);
+    if (o->acl.set)
+        cat__wr_uint(w, OBJ_ACL_SET, 1);
+    for (uint32_t i = 0; o->acl.set && i < o->acl.n; i++) {
+        const cat_aclitem_t *it = &o->acl.items[i];
+        cat__wr_open(w, OBJ_ACL);
+        cat__wr_uint(w, ACL_GRANTEE, it->grantee);
+        cat__wr_uint(w, ACL_GRANTOR, it->grantor);
+        cat__wr_uint(w, ACL_PRIVS, it->privs);
+        cat__wr_uint(w, ACL_GRANT, it->grant);
+        cat__wr_close(w);
     }
     if (o->cls != CAT_CLASS_ITEM)
         return;
@@ -265,6 +287,29 @@ static bool cat__column_read(cat__rd_t *rd, cm_arena_t *a, cat_column_t *c, cm_e
     return true;
 }
 
+static bool cat__aclitem_read(cat__rd_t *rd, cat_aclitem_t *it, cm_err_t *err)
+{
+    memset(it, 0, sizeof(*it));
+    cat__field_t f;
+    int r;
+    uint64_t v = 0;
+    while ((r = cat__rd_next(rd, &f, err)) == 1) {
+        if (f.tag < ACL_GRANTEE || f.tag > ACL_GRANT)
+            continue;   /* a newer writer's field */
+        if (!cat__field_uint(&f, &v, err))
+            return false;
+        if ((f.tag == ACL_PRIVS || f.tag == ACL_GRANT) && v > UINT32_MAX)
+            return cat__corrupt(err, "privileges out of range");
+        switch (f.tag) {
+        case ACL_GRANTEE: it->grantee = v; break;
+        case ACL_GRANTOR: it->grantor = v; break;
+        case ACL_PRIVS: it->privs = (uint32_t)v; break;
+        default: it->grant = (uint32_t)v; break;
+        }
+    }
+    return r == 0;
+}
+
 /* Repeated fields are counted first so the arrays are sized by what is
  * actually present, never by a declared count. */
 static bool cat__count_tags(const cat__rd_t *rd0, uint16_t tag, uint32_t *n, cm_err_t *err)
@@ -282,10 +327,12 @@ static bool cat__count_tags(const cat__rd_t *rd0, uint16_t tag, uint32_t *n, cm_
 bool cat__object_read(cat__rd_t *rd, cm_arena_t *a, cat_object_t *o, int depth, cm_err_t *err)
 {
     memset(o, 0, sizeof(*o));
-    uint32_t ncols, ndeps, nsettings;
+    uint32_t ncols, ndeps, nsettings, nacl;
     if (!cat__count_tags(rd, OBJ_COLUMN, &ncols, err) || !cat__count_tags(rd, OBJ_DEP, &ndeps, err) ||
-        !cat__count_tags(rd, OBJ_ROLE_SETTING, &nsettings, err))
+        !cat__count_tags(rd, OBJ_ROLE_SETTING, &nsettings, err) || !cat__count_tags(rd, OBJ_ACL, &nacl, err))
         return false;
+    cat_aclitem_t *acl = nacl ? cm_arena_alloc(a, nacl * sizeof(cat_aclitem_t)) : NULL;
+    o->acl.items = acl;
     o->settings = nsettings ? cm_arena_alloc(a, nsettings * sizeof(const char *)) : NULL;
     if (ncols > CAT__COLUMNS_MAX)
         return cat__corrupt(err, "too many columns");
@@ -342,6 +389,25 @@ bool cat__object_read(cat__rd_t *rd, cm_arena_t *a, cat_object_t *o, int depth, 
                 return false;
             have_id = true;
             break;
+        case OBJ_OWNER:
+            if (!cat__field_uint(&f, &o->acl.owner, err))
+                return false;
+            break;
+        case OBJ_ACL_SET:
+            if (!cat__field_uint(&f, &v, err))
+                return false;
+            o->acl.set = v != 0;
+            break;
+        case OBJ_ACL: {
+            if (f.wire != CAT__WIRE_RECORD || depth + 1 >= CAT__NEST_MAX)
+                return cat__corrupt(err, "bad ACL record");
+            cat__rd_t sub;
+            cat__rd_sub(&f, &sub);
+            CM_ASSERT(o->acl.n < nacl);
+            if (!cat__aclitem_read(&sub, &acl[o->acl.n++], err))
+                return false;
+            break;
+        }
         case OBJ_OID:
             if (!cat__field_uint(&f, &v, err))
                 return false;
@@ -389,6 +455,8 @@ bool cat__object_read(cat__rd_t *rd, cm_arena_t *a, cat_object_t *o, int depth, 
     }
     if (r < 0)
         return false;
+    if (!o->acl.set)
+        o->acl.n = 0;
     if (!have_class || !have_id)
         return cat__corrupt(err, "object without class or ID");
     if (!o->name || !o->name[0] || o->oid == 0)

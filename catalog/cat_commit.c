@@ -382,7 +382,7 @@ cat_commit_t *cat_commit_bootstrap(const cat_head_t *head, const cat_limits_t *l
     /* A fixed request ID: two processes bootstrapping one empty store race
      * on the head, and the loser learns it is done from the marker. */
     static const uint8_t boot_uuid[16] = {'e', 'd', 'd', 'y', '-', 'b', 'o', 'o', 't', 's', 't', 'r', 'a', 'p', 0, 1};
-    if (cat_plan_create_database(s, "eddy", false, ch, err))
+    if (cat_plan_create_database(s, NULL, "eddy", false, ch, err))
         c = cat_commit_build(ch, s, head, boot_uuid, "BOOTSTRAP", "CREATE DATABASE eddy", limits, err);
     cat_change_free(ch);
     cat_snap_free(s);

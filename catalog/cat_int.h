@@ -206,6 +206,9 @@ bool cat__change_base(cat_change_t *c, const cat_snap_t *s);
 /* True if the change already drops this object. */
 bool cat__change_drops(const cat_change_t *c, cat_class_t cls, cat_id_t id);
 
+/* ident as it is (plain) or double-quoted with quotes doubled. */
+void cat__put_quoted(const char *ident, bool plain, cm_buf_t *out);
+
 /* OIDs from the creating index. */
 uint32_t cat__oid_for(uint64_t index, cat_class_t cls);
 

@@ -12,11 +12,8 @@
 
 #include <string.h>
 
-static void cat__quote_default(const char *ident, cm_buf_t *out)
+void cat__put_quoted(const char *ident, bool plain, cm_buf_t *out)
 {
-    bool plain = ident[0] && ((ident[0] >= 'a' && ident[0] <= 'z') || ident[0] == '_');
-    for (const char *p = ident; plain && *p; p++)
-        plain = (*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9') || *p == '_' || *p == '$';
     if (plain) {
         cm_buf_put_str(out, ident);
         return;
@@ -28,6 +25,14 @@ static void cat__quote_default(const char *ident, cm_buf_t *out)
         cm_buf_put_u8(out, (uint8_t)*p);
     }
     cm_buf_put_u8(out, '"');
+}
+
+static void cat__quote_default(const char *ident, cm_buf_t *out)
+{
+    bool plain = ident[0] && ((ident[0] >= 'a' && ident[0] <= 'z') || ident[0] == '_');
+    for (const char *p = ident; plain && *p; p++)
+        plain = (*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9') || *p == '_' || *p == '$';
+    cat__put_quoted(ident, plain, out);
 }
 
 /* Set once at start-up before threads exist, read-only afterwards. */
@@ -68,7 +73,8 @@ static size_t cat__search_schemas(const cat_snap_t *s, const cat_search_t *searc
             name = search->user;
         }
         const cat_schema_t *sc = cat_snap_schema(s, db, name);
-        if (!sc)
+        /* recomputeNamespacePath: a schema the user may not use is not searched. */
+        if (!sc || !cat_schema_usable(s, search, sc))
             continue;
         bool dup = false;
         for (size_t j = 0; j < n; j++)
@@ -131,6 +137,10 @@ const cat_item_t *cat_resolve_item(const cat_snap_t *s, const cat_search_t *sear
         cm_err_t ignore = {0};
         const cat_schema_t *sc = cat_resolve_schema(s, search, qn, &ignore);
         cm_err_clear(&ignore);
+        if (sc && !cat_schema_usable(s, search, sc)) {
+            cm_err_set(err, CAT__ERRCODE_INSUFFICIENT_PRIVILEGE, "permission denied for schema %s", sc->name);
+            return NULL;
+        }
         it = cat_snap_item(s, sc, qn->name);
     } else {
         const cat_schema_t *path[CAT__PATH_MAX];

@@ -19,10 +19,26 @@ static bool cat__creates(const cat_change_t *c, cat_class_t cls)
     return false;
 }
 
-bool cat_plan_create_database(const cat_snap_t *s, const char *name, bool if_not_exists, cat_change_t *out,
-                              cm_err_t *err)
+/* The owner of what the session creates: its current user, or the bootstrap superuser. */
+static cat_id_t creator(const cat_snap_t *s, const cat_search_t *search)
+{
+    const cat_role_t *r = cat_search_role(s, search);
+    return r ? r->id : CAT_ROLE_BOOTSTRAP;
+}
+
+/* aclcheck_error(ACLCHECK_NO_PRIV, ...): "permission denied for schema s". */
+static bool no_priv(cm_err_t *err, const char *noun, const char *name)
+{
+    return cm_err_set(err, CAT__ERRCODE_INSUFFICIENT_PRIVILEGE, "permission denied for %s %s", noun, name);
+}
+
+bool cat_plan_create_database(const cat_snap_t *s, const cat_search_t *search, const char *name, bool if_not_exists,
+                              cat_change_t *out, cm_err_t *err)
 {
     cat__change_base(out, s);
+    const cat_role_t *me = cat_search_role(s, search);
+    if (!cat_role_is_superuser(me) && !(me->flags & CAT_ROLE_CREATEDB))
+        return cm_err_set(err, CAT__ERRCODE_INSUFFICIENT_PRIVILEGE, "permission denied to create database");
     CM_ASSERT(!cat__creates(out, CAT_CLASS_DATABASE) && !cat__creates(out, CAT_CLASS_SCHEMA));
     if (cat_snap_database(s, name)) {
         if (if_not_exists) {
@@ -34,11 +50,19 @@ bool cat_plan_create_database(const cat_snap_t *s, const char *name, bool if_not
     cat__op_t *op = cat__change_op(out, CAT_OP_CREATE);
     op->obj.cls = CAT_CLASS_DATABASE;
     op->obj.name = cm_arena_strdup(&out->arena, name);
-    /* Every database starts with schema public, in the same entry. */
+    cat_id_t owner = creator(s, search);
+    op->obj.acl.owner = owner;
+    /* Every database starts with schema public, in the same entry: as
+     * PostgreSQL 15's, everyone may look names up in it and only its owner
+     * (the database's, where PostgreSQL has pg_database_owner) create there. */
     op = cat__change_op(out, CAT_OP_CREATE);
     op->obj.cls = CAT_CLASS_SCHEMA;
     op->obj.parent = 0;   /* the database this change creates */
     op->obj.name = "public";
+    cat_aclitem_t *acl = cm_arena_alloc(&out->arena, 2 * sizeof(cat_aclitem_t));
+    acl[0] = (cat_aclitem_t){owner, owner, CAT_PRIVS_SCHEMA, 0};
+    acl[1] = (cat_aclitem_t){CAT_ROLE_PUBLIC, owner, CAT_PRIV_USAGE, 0};
+    op->obj.acl = (cat_acl_t){.owner = owner, .set = true, .items = acl, .n = 2};
     return true;
 }
 
@@ -52,6 +76,8 @@ bool cat_plan_create_schema(const cat_snap_t *s, const cat_search_t *search, con
     if (!db)
         return cm_err_set(err, CM_ERRCODE_INVALID_CATALOG_NAME, "database \"%s\" does not exist",
                           dbname ? dbname : "");
+    if (!(cat_acl_privs(s, &db->acl, 'd', cat_search_role(s, search), false) & CAT_PRIV_CREATE))
+        return no_priv(err, "database", db->name);
     if (cat_snap_schema(s, db, name->schema)) {
         if (if_not_exists) {
             cat__change_notice(out, CAT__ERRCODE_DUPLICATE_SCHEMA, "schema \"%s\" already exists, skipping",
@@ -69,6 +95,7 @@ bool cat_plan_create_schema(const cat_snap_t *s, const cat_search_t *search, con
     op->obj.cls = CAT_CLASS_SCHEMA;
     op->obj.parent = db->id;
     op->obj.name = cm_arena_strdup(&out->arena, name->schema);
+    op->obj.acl.owner = creator(s, search);
     return true;
 }
 
@@ -90,12 +117,16 @@ bool cat_plan_create_item(const cat_snap_t *s, const cat_search_t *search, const
         const cat_item_t *on = cat_snap_item_by_id(s, def->deps[0]);
         if (on->kind == CAT_ITEM_INDEX)
             return cm_err_set(err, CAT__ERRCODE_WRONG_OBJECT_TYPE, "cannot create index on index \"%s\"", on->name);
+        if (!cat_check_owner(s, search, &on->acl, cat_item_owner_noun(on), on->name, err))
+            return false;
         sc = on->schema;
     } else {
         sc = cat_resolve_schema(s, search, &def->name, err);
         if (!sc)
             return false;
     }
+    if (!(cat_acl_privs(s, &sc->acl, 'n', cat_search_role(s, search), false) & CAT_PRIV_CREATE))
+        return no_priv(err, "schema", sc->name);
     if (!sc->database) {
         cm_err_set(err, CAT__ERRCODE_INSUFFICIENT_PRIVILEGE, "permission denied to create \"%s.%s\"", sc->name,
                    def->name.name);
@@ -133,6 +164,7 @@ bool cat_plan_create_item(const cat_snap_t *s, const cat_search_t *search, const
     cat_object_t *o = &op->obj;
     o->cls = CAT_CLASS_ITEM;
     o->parent = sc->id;
+    o->acl.owner = creator(s, search);
     o->name = cm_arena_strdup(a, def->name.name);
     o->kind = def->kind;
     o->create_sql = cm_arena_strdup(a, def->create_sql ? def->create_sql : "");

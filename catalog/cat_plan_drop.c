@@ -258,6 +258,10 @@ static const cat_item_t *drop_lookup(const cat_snap_t *s, const cat_search_t *se
                 cm_err_set(err, CAT__ERRCODE_INVALID_SCHEMA_NAME, "schema \"%s\" does not exist", qn->schema);
             return NULL;
         }
+        if (!cat_schema_usable(s, search, sc)) {
+            cm_err_set(err, CAT__ERRCODE_INSUFFICIENT_PRIVILEGE, "permission denied for schema %s", sc->name);
+            return NULL;
+        }
         it = cat_snap_item(s, sc, qn->name);
     } else {
         cm_err_t ignore = {0};
@@ -282,6 +286,12 @@ static const cat_item_t *drop_lookup(const cat_snap_t *s, const cat_search_t *se
         cm_err_set_hint(err, "Use DROP %s to remove %s %s.", (const char *)up.data, kind_article(it->kind),
                         cat_item_kind_name(it->kind));
         cm_buf_free(&up);
+        return NULL;
+    }
+    /* RangeVarCallbackForDropRelation: the relation's owner or its schema's. */
+    if (!cat_is_owner(s, search, &cat_item_owner_acl(s, it)->acl) && !cat_is_owner(s, search, &it->schema->acl)) {
+        cm_err_set(err, CAT__ERRCODE_INSUFFICIENT_PRIVILEGE, "must be owner of %s %s", cat_item_owner_noun(it),
+                   qn->name);
         return NULL;
     }
     if (cat_id_is_system(it->id)) {
@@ -343,6 +353,10 @@ bool cat_plan_drop_schemas(const cat_snap_t *s, const cat_search_t *search, cons
                 ok = cm_err_set(err, CAT__ERRCODE_INVALID_SCHEMA_NAME, "schema \"%s\" does not exist", qn->schema);
             continue;
         }
+        if (!cat_check_owner(s, search, &sc->acl, "schema", sc->name, err)) {
+            ok = false;
+            continue;
+        }
         if (!sc->database) {
             ok = cm_err_set(err, CAT__ERRCODE_DEPENDENT_OBJECTS_STILL_EXIST,
                             "cannot drop schema %s because it is required by the database system", sc->name);
@@ -375,6 +389,10 @@ bool cat_plan_drop_databases(const cat_snap_t *s, const cat_search_t *search, co
         }
         if (cat__change_drops(out, CAT_CLASS_DATABASE, db->id))
             continue;
+        if (!cat_check_owner(s, search, &db->acl, "database", db->name, err)) {
+            ok = false;
+            continue;
+        }
         if (search && search->database && strcmp(search->database, db->name) == 0) {
             ok = cm_err_set(err, CAT__ERRCODE_OBJECT_IN_USE, "cannot drop the currently open database");
             continue;

@@ -57,6 +57,7 @@ bool cat_plan_alter_item(const cat_snap_t *s, const cat_item_t *item, const cat_
     o->name = cm_arena_strdup(a, name);
     o->kind = item->kind;
     o->create_sql = cm_arena_strdup(a, def->create_sql ? def->create_sql : item->create_sql);
+    cat_acl_copy(a, &o->acl, &item->acl);
     /* Copied: the snapshot may move on before the change is committed. */
     const cat_column_t *cols = def->columns ? def->columns : item->columns;
     uint32_t ncols = def->columns ? def->ncolumns : item->ncolumns;
@@ -93,8 +94,8 @@ void cat_plan_rename_missing(const cat_snap_t *s, const char *name, cat_change_t
     cat__change_notice(out, "00000", "relation \"%s\" does not exist, skipping", name);
 }
 
-bool cat_plan_rename_schema(const cat_snap_t *s, const cat_schema_t *schema, const char *new_name, cat_change_t *out,
-                            cm_err_t *err)
+bool cat_plan_rename_schema(const cat_snap_t *s, const cat_search_t *search, const cat_schema_t *schema,
+                            const char *new_name, cat_change_t *out, cm_err_t *err)
 {
     cat__change_base(out, s);
     if (!schema->database || cat_id_is_system(schema->id)) {
@@ -104,6 +105,11 @@ bool cat_plan_rename_schema(const cat_snap_t *s, const cat_schema_t *schema, con
     }
     if (cat_snap_schema(s, schema->database, new_name))
         return cm_err_set(err, CAT__ERRCODE_DUPLICATE_SCHEMA, "schema \"%s\" already exists", new_name);
+    if (!cat_check_owner(s, search, &schema->acl, "schema", schema->name, err))
+        return false;
+    if (!(cat_acl_privs(s, &schema->database->acl, 'd', cat_search_role(s, search), false) & CAT_PRIV_CREATE))
+        return cm_err_set(err, CAT__ERRCODE_INSUFFICIENT_PRIVILEGE, "permission denied for database %s",
+                          schema->database->name);
     if (strncmp(new_name, "pg_", 3) == 0) {
         cm_err_set(err, CAT__ERRCODE_RESERVED_NAME, "unacceptable schema name \"%s\"", new_name);
         cm_err_set_detail(err, "The prefix \"pg_\" is reserved for system schemas.");
@@ -115,6 +121,7 @@ bool cat_plan_rename_schema(const cat_snap_t *s, const cat_schema_t *schema, con
     op->obj.oid = schema->oid;
     op->obj.parent = schema->database->id;
     op->obj.name = cm_arena_strdup(&out->arena, new_name);
+    cat_acl_copy(&out->arena, &op->obj.acl, &schema->acl);
     return true;
 }
 
@@ -125,6 +132,11 @@ bool cat_plan_rename_database(const cat_snap_t *s, const cat_search_t *search, c
     const cat_database_t *db = cat_snap_database(s, name);
     if (!db)
         return cm_err_set(err, CM_ERRCODE_INVALID_CATALOG_NAME, "database \"%s\" does not exist", name);
+    if (!cat_check_owner(s, search, &db->acl, "database", db->name, err))
+        return false;
+    const cat_role_t *me = cat_search_role(s, search);
+    if (!cat_role_is_superuser(me) && !(me->flags & CAT_ROLE_CREATEDB))
+        return cm_err_set(err, CAT__ERRCODE_INSUFFICIENT_PRIVILEGE, "permission denied to rename database");
     if (cat_snap_database(s, new_name))
         return cm_err_set(err, CAT__ERRCODE_DUPLICATE_DATABASE, "database \"%s\" already exists", new_name);
     /* PostgreSQL 15's RenameDatabase answers this with 0A000, not 55006. */
@@ -135,5 +147,6 @@ bool cat_plan_rename_database(const cat_snap_t *s, const cat_search_t *search, c
     op->obj.id = db->id;
     op->obj.oid = db->oid;
     op->obj.name = cm_arena_strdup(&out->arena, new_name);
+    cat_acl_copy(&out->arena, &op->obj.acl, &db->acl);
     return true;
 }

@@ -7,6 +7,7 @@
  */
 #include "catalog/cat_int.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #define CAT__ERRCODE_UNDEFINED_OBJECT "42704"
@@ -208,8 +209,114 @@ bool cat_plan_alter_role_setting(const cat_snap_t *s, const cat_role_t *actor, c
     return true;
 }
 
-bool cat_plan_drop_roles(const cat_snap_t *s, const cat_role_t *actor, const cat_role_t *session,
-                         const char *const *names, size_t n, bool if_exists, cat_change_t *out, cm_err_t *err)
+/* One object that depends on a role, as checkSharedDependencies lists it. */
+typedef struct shdep {
+    uint32_t oid;
+    bool owner;                 /* else privileges */
+    cat_class_t cls;
+    const void *obj;
+} shdep_t;
+
+static int shdep_cmp_ptr(const void *a, const void *b)
+{
+    const shdep_t *x = *(const shdep_t *const *)a, *y = *(const shdep_t *const *)b;
+    return x->oid < y->oid ? -1 : x->oid > y->oid;
+}
+
+static void shdep_note(cat__vec_t *v, cm_arena_t *a, const cat_acl_t *acl, cat_id_t role, uint32_t oid,
+                       cat_class_t cls, const void *obj)
+{
+    bool owner = acl->owner == role, mentioned = false;
+    for (uint32_t i = 0; acl->set && i < acl->n && !owner; i++)
+        mentioned = mentioned || acl->items[i].grantee == role || acl->items[i].grantor == role;
+    if (!owner && !mentioned)
+        return;
+    shdep_t *d = cm_arena_alloc(a, sizeof(*d));
+    *d = (shdep_t){oid, owner, cls, obj};
+    cat__vec_push(v, d);
+}
+
+/*
+ * checkSharedDependencies: what the role owns or has privileges on, the
+ * shared objects (databases) and the current database's by OID, then a count
+ * per other database; at most CAT__REPORTED_DEPS_MAX lines. False: nothing.
+ */
+static bool role_dependents(const cat_snap_t *s, const cat_search_t *search, const cat_role_t *r, cm_buf_t *detail)
+{
+    cm_arena_t a;
+    cm_arena_init(&a, 1024);
+    cat__vec_t local = {0}, inner = {0};
+    const cat_database_t *cur = search && search->database ? cat_snap_database(s, search->database) : NULL;
+    const cat_database_t *db;
+    for (size_t i = 0; (db = cat_snap_database_at(s, i)); i++)
+        shdep_note(&local, &a, &db->acl, r->id, db->oid, CAT_CLASS_DATABASE, db);
+    const cat_schema_t *sc;
+    for (size_t i = 0; (sc = cat_snap_schema_at(s, i)); i++)
+        if (sc->database)
+            shdep_note(&inner, &a, &sc->acl, r->id, sc->oid, CAT_CLASS_SCHEMA, sc);
+    const cat_item_t *it;
+    for (size_t i = 0; (it = cat_snap_item_at(s, i)); i++)
+        if (it->schema->database && it->kind != CAT_ITEM_INDEX)
+            shdep_note(&inner, &a, &it->acl, r->id, it->oid, CAT_CLASS_ITEM, it);
+    for (size_t i = 0; i < inner.n; i++) {
+        const shdep_t *d = inner.v[i];
+        const cat_database_t *in = d->cls == CAT_CLASS_SCHEMA ? ((const cat_schema_t *)d->obj)->database
+                                                              : ((const cat_item_t *)d->obj)->schema->database;
+        if (in == cur)
+            cat__vec_push(&local, inner.v[i]);
+    }
+    if (local.n > 1)
+        qsort(local.v, local.n, sizeof(void *), shdep_cmp_ptr);
+    size_t lines = 0, more = 0;
+    for (size_t i = 0; i < local.n; i++) {
+        const shdep_t *d = local.v[i];
+        if (lines == CAT__REPORTED_DEPS_MAX) {
+            more++;
+            continue;
+        }
+        if (lines++)
+            cm_buf_put_u8(detail, '\n');
+        cm_buf_put_str(detail, d->owner ? "owner of " : "privileges for ");
+        if (d->cls == CAT_CLASS_ITEM) {
+            cat_describe_item(s, search, d->obj, detail);
+        } else {
+            cm_buf_put_str(detail, d->cls == CAT_CLASS_SCHEMA ? "schema " : "database ");
+            cat_quote_ident(d->cls == CAT_CLASS_SCHEMA ? ((const cat_schema_t *)d->obj)->name
+                                                       : ((const cat_database_t *)d->obj)->name,
+                            detail);
+        }
+    }
+    for (size_t i = 0; (db = cat_snap_database_at(s, i)); i++) {
+        if (db == cur)
+            continue;
+        uint32_t count = 0;
+        for (size_t k = 0; k < inner.n; k++) {
+            const shdep_t *d = inner.v[k];
+            count += (d->cls == CAT_CLASS_SCHEMA ? ((const cat_schema_t *)d->obj)->database
+                                                 : ((const cat_item_t *)d->obj)->schema->database) == db;
+        }
+        if (count == 0)
+            continue;
+        if (lines == CAT__REPORTED_DEPS_MAX) {
+            more++;
+            continue;
+        }
+        if (lines++)
+            cm_buf_put_u8(detail, '\n');
+        cm_buf_printf(detail, "%u object%s in database ", count, count == 1 ? "" : "s");
+        cat_quote_ident(db->name, detail);
+    }
+    if (more)
+        cm_buf_printf(detail, "\nand %zu other object%s (see server log for list)", more, more == 1 ? "" : "s");
+    cat__vec_free(&inner);
+    cat__vec_free(&local);
+    cm_arena_free(&a);
+    return lines > 0;
+}
+
+bool cat_plan_drop_roles(const cat_snap_t *s, const cat_search_t *search, const cat_role_t *actor,
+                         const cat_role_t *session, const char *const *names, size_t n, bool if_exists,
+                         cat_change_t *out, cm_err_t *err)
 {
     cat__change_base(out, s);
     if (!has_createrole(actor))
@@ -230,6 +337,17 @@ bool cat_plan_drop_roles(const cat_snap_t *s, const cat_role_t *actor, const cat
             return cm_err_set(err, CAT__ERRCODE_OBJECT_IN_USE, "session user cannot be dropped");
         if ((r->flags & CAT_ROLE_SUPERUSER) && !is_super(actor))
             return denied(err, "must be superuser to drop superusers");
+        cm_buf_t detail;
+        cm_buf_init(&detail, 0);
+        if (role_dependents(s, search, r, &detail)) {
+            cm_buf_put_u8(&detail, 0);
+            cm_err_set(err, CAT__ERRCODE_DEPENDENT_OBJECTS_STILL_EXIST,
+                       "role \"%s\" cannot be dropped because some objects depend on it", r->name);
+            cm_err_set_detail(err, "%s", (const char *)detail.data);
+            cm_buf_free(&detail);
+            return false;
+        }
+        cm_buf_free(&detail);
         bool twice = false;
         for (size_t k = 0; k < ngone; k++)
             twice = twice || gone[k] == r->id;

@@ -391,6 +391,7 @@ bool cat__snap_insert(cat_snap_t *s, const cat_object_t *o, cm_err_t *err)
         d->pub.id = o->id;
         d->pub.oid = o->oid;
         d->pub.name = cm_arena_strdup(&d->arena, o->name);
+        cat_acl_copy(&d->arena, &d->pub.acl, &o->acl);
         cat__map_put(&s->db_by_id, o->id, NULL, d);
         cat__map_put(&s->db_by_name, 0, d->pub.name, d);
         cat__vec_insert_sorted(&s->dbs, d, o->id);
@@ -402,6 +403,14 @@ bool cat__snap_insert(cat_snap_t *s, const cat_object_t *o, cm_err_t *err)
         sc->pub.id = o->id;
         sc->pub.oid = o->oid;
         sc->pub.name = cm_arena_strdup(&sc->arena, o->name);
+        cat_acl_copy(&sc->arena, &sc->pub.acl, &o->acl);
+        if (!o->acl.set && strcmp(o->name, "public") == 0) {
+            /* A public schema from a catalog older than privileges: PostgreSQL 15's grants. */
+            cat_aclitem_t *v = cm_arena_alloc(&sc->arena, 2 * sizeof(cat_aclitem_t));
+            v[0] = (cat_aclitem_t){o->acl.owner, o->acl.owner, CAT_PRIVS_SCHEMA, 0};
+            v[1] = (cat_aclitem_t){CAT_ROLE_PUBLIC, o->acl.owner, CAT_PRIV_USAGE, 0};
+            sc->pub.acl = (cat_acl_t){.owner = o->acl.owner, .set = true, .items = v, .n = 2};
+        }
         cat__db_t *d = o->parent ? cat__map_get(&s->db_by_id, o->parent, NULL) : NULL;
         sc->pub.database = d ? &d->pub : NULL;
         cat__map_put(&s->schema_by_id, o->id, NULL, sc);
@@ -426,6 +435,7 @@ bool cat__snap_insert(cat_snap_t *s, const cat_object_t *o, cm_err_t *err)
         p->schema = &sc->pub;
         p->name = cm_arena_strdup(a, o->name);
         p->create_sql = cm_arena_strdup(a, o->create_sql ? o->create_sql : "");
+        cat_acl_copy(a, &p->acl, &o->acl);
         p->ncolumns = o->ncolumns;
         cat_column_t *cols = o->ncolumns ? cm_arena_alloc(a, o->ncolumns * sizeof(cat_column_t)) : NULL;
         for (uint32_t i = 0; i < o->ncolumns; i++) {
@@ -704,6 +714,7 @@ static void cat__snap_rename(cat_snap_t *s, const cat_object_t *o)
         cat__db_t *d = cat__map_get(&s->db_by_id, o->id, NULL);
         cat__map_del(&s->db_by_name, 0, d->pub.name);
         d->pub.name = cm_arena_strdup(&d->arena, o->name);
+        cat_acl_copy(&d->arena, &d->pub.acl, &o->acl);
         cat__map_put(&s->db_by_name, 0, d->pub.name, d);
         return;
     }
@@ -711,6 +722,7 @@ static void cat__snap_rename(cat_snap_t *s, const cat_object_t *o)
         cat__schema_t *sc = cat__map_get(&s->schema_by_id, o->id, NULL);
         cat__map_del(&s->schema_by_name, o->parent, sc->pub.name);
         sc->pub.name = cm_arena_strdup(&sc->arena, o->name);
+        cat_acl_copy(&sc->arena, &sc->pub.acl, &o->acl);
         cat__map_put(&s->schema_by_name, o->parent, sc->pub.name, sc);
         return;
     }
@@ -719,6 +731,7 @@ static void cat__snap_rename(cat_snap_t *s, const cat_object_t *o)
     cm_arena_t *a = &it->arena;
     it->pub.name = cm_arena_strdup(a, o->name);
     it->pub.create_sql = cm_arena_strdup(a, o->create_sql ? o->create_sql : "");
+    cat_acl_copy(a, &it->pub.acl, &o->acl);
     cat__map_put(&s->item_by_name, o->parent, it->pub.name, it);
     /* The old strings stay in the item's arena until it is dropped: redefinitions are rare. */
     cat_column_t *cols = o->ncolumns ? cm_arena_alloc(a, o->ncolumns * sizeof(cat_column_t)) : NULL;
@@ -864,6 +877,17 @@ bool cat_snap_load(cat_snap_t *s, uint64_t index, const cat_kv_t *objects, size_
     return ok;
 }
 
+static void dump_acl(const cat_acl_t *acl, cm_buf_t *out)
+{
+    if (acl->owner != CAT_ROLE_BOOTSTRAP)
+        cm_buf_printf(out, " owner %llu", (unsigned long long)acl->owner);
+    if (acl->set)
+        cm_buf_printf(out, " acl");
+    for (uint32_t i = 0; acl->set && i < acl->n; i++)
+        cm_buf_printf(out, " %llx=%x*%x/%llx", (unsigned long long)acl->items[i].grantee, acl->items[i].privs,
+                      acl->items[i].grant, (unsigned long long)acl->items[i].grantor);
+}
+
 void cat_snap_dump(const cat_snap_t *s, cm_buf_t *out)
 {
     cm_buf_printf(out, "index %llu\n", (unsigned long long)s->index);
@@ -881,17 +905,23 @@ void cat_snap_dump(const cat_snap_t *s, cm_buf_t *out)
     }
     for (size_t i = 0; i < s->dbs.n; i++) {
         const cat_database_t *d = s->dbs.v[i];
-        cm_buf_printf(out, "database %llu oid %u %s\n", (unsigned long long)d->id, d->oid, d->name);
+        cm_buf_printf(out, "database %llu oid %u %s", (unsigned long long)d->id, d->oid, d->name);
+        dump_acl(&d->acl, out);
+        cm_buf_printf(out, "\n");
     }
     for (size_t i = 0; i < s->schemas.n; i++) {
         const cat_schema_t *sc = s->schemas.v[i];
-        cm_buf_printf(out, "schema %llu oid %u db %llu %s\n", (unsigned long long)sc->id, sc->oid,
+        cm_buf_printf(out, "schema %llu oid %u db %llu %s", (unsigned long long)sc->id, sc->oid,
                       (unsigned long long)sc->database->id, sc->name);
+        dump_acl(&sc->acl, out);
+        cm_buf_printf(out, "\n");
     }
     for (size_t i = 0; i < s->items.n; i++) {
         const cat_item_t *it = s->items.v[i];
-        cm_buf_printf(out, "item %llu oid %u %s schema %llu %s: %s\n", (unsigned long long)it->id, it->oid,
-                      cat_item_kind_name(it->kind), (unsigned long long)it->schema->id, it->name, it->create_sql);
+        cm_buf_printf(out, "item %llu oid %u %s schema %llu %s:", (unsigned long long)it->id, it->oid,
+                      cat_item_kind_name(it->kind), (unsigned long long)it->schema->id, it->name);
+        dump_acl(&it->acl, out);
+        cm_buf_printf(out, " %s\n", it->create_sql);
         for (uint32_t c = 0; c < it->ncolumns; c++) {
             const cat_column_t *col = &it->columns[c];
             cm_buf_printf(out, "  column %s type %u typmod %d%s%s%s\n", col->name, col->type, col->typmod,

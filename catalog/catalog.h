@@ -446,10 +446,54 @@ void cat_name_key(cat_class_t cls, const char *database, const char *schema, con
  * 2. The catalog model
  * ==================================================================== */
 
+/*
+ * Privileges (PostgreSQL's AclMode bits, in aclitem's letter order
+ * "arwdDxtXUCTc"). An object's owner is a role ID, CAT_ROLE_BOOTSTRAP for
+ * what the bootstrap superuser owns (OID 10: built-ins, and what a session
+ * whose user is no catalog role creates); an ACL entry's grantee may be
+ * CAT_ROLE_PUBLIC. An object whose ACL was never set (`set` false) has
+ * PostgreSQL's acldefault for its kind, as a NULL relacl has.
+ */
+#define CAT_PRIV_INSERT 0x001u
+#define CAT_PRIV_SELECT 0x002u
+#define CAT_PRIV_UPDATE 0x004u
+#define CAT_PRIV_DELETE 0x008u
+#define CAT_PRIV_TRUNCATE 0x010u
+#define CAT_PRIV_REFERENCES 0x020u
+#define CAT_PRIV_TRIGGER 0x040u
+#define CAT_PRIV_EXECUTE 0x080u
+#define CAT_PRIV_USAGE 0x100u
+#define CAT_PRIV_CREATE 0x200u
+#define CAT_PRIV_TEMPORARY 0x400u
+#define CAT_PRIV_CONNECT 0x800u
+#define CAT_PRIVS_RELATION 0x07fu   /* arwdDxt */
+#define CAT_PRIVS_SCHEMA 0x300u     /* UC */
+#define CAT_PRIVS_DATABASE 0xe00u   /* CTc */
+#define CAT_PRIV_LETTERS "arwdDxtXUCTc"
+
+#define CAT_ROLE_BOOTSTRAP ((cat_id_t)0)
+#define CAT_ROLE_PUBLIC (~(cat_id_t)0)
+#define CAT_BOOTSTRAP_OID 10u
+
+typedef struct cat_aclitem {
+    cat_id_t grantee;   /* a role ID, CAT_ROLE_PUBLIC or CAT_ROLE_BOOTSTRAP */
+    cat_id_t grantor;
+    uint32_t privs;     /* CAT_PRIV_* */
+    uint32_t grant;     /* those of privs it may grant on */
+} cat_aclitem_t;
+
+typedef struct cat_acl {
+    cat_id_t owner;
+    bool set;                      /* false: the kind's default (items NULL) */
+    const cat_aclitem_t *items;
+    uint32_t n;
+} cat_acl_t;
+
 typedef struct cat_database {
     cat_id_t id;
     uint32_t oid;
     const char *name;
+    cat_acl_t acl;
 } cat_database_t;
 
 typedef struct cat_schema {
@@ -457,6 +501,7 @@ typedef struct cat_schema {
     uint32_t oid;
     const cat_database_t *database;   /* NULL for the system schemas, present in every database */
     const char *name;
+    cat_acl_t acl;
 } cat_schema_t;
 
 typedef struct cat_column {
@@ -478,6 +523,7 @@ typedef struct cat_item {
     uint32_t ncolumns;
     const cat_id_t *deps;          /* items it reads; an index: deps[0] is its relation */
     uint32_t ndeps;
+    cat_acl_t acl;                 /* an index: its relation's owner, no ACL of its own */
 } cat_item_t;
 
 /*
@@ -612,6 +658,43 @@ void cat_quote_ident(const char *ident, cm_buf_t *out);
  * relation qualified when it is not visible. */
 void cat_describe_item(const cat_snap_t *s, const cat_search_t *search, const cat_item_t *item, cm_buf_t *out);
 
+/* ------------------------------------------------------------ privileges (cat_acl.c) */
+
+/* The role a session acts as (its current user); NULL when that user is no
+ * catalog role, which acts as a superuser (trust before any role existed). */
+const cat_role_t *cat_search_role(const cat_snap_t *s, const cat_search_t *search);
+/* OID 10's name for a session: its session user when that is no catalog role
+ * (it acts as that superuser), else "eddy". */
+const char *cat_bootstrap_name(const cat_snap_t *s, const cat_search_t *search);
+/* NULL (no catalog role) counts as a superuser. */
+bool cat_role_is_superuser(const cat_role_t *r);
+/* A role ID's OID (10 for CAT_ROLE_BOOTSTRAP, 0 for PUBLIC) and name ("public"; a
+ * dropped role's ID in digits, written to buf). */
+uint32_t cat_role_id_oid(const cat_snap_t *s, cat_id_t id);
+const char *cat_role_id_name(const cat_snap_t *s, const cat_search_t *search, cat_id_t id, char buf[32]);
+/* has_privs_of_role: `role` is `of` or inherits its privileges (INHERIT followed). */
+bool cat_role_has_privs_of(const cat_snap_t *s, const cat_role_t *role, cat_id_t of);
+/* acldefault for objkind 'r' (relation), 'n' (schema), 'd' (database): its entries. */
+uint32_t cat_acl_default(char objkind, cat_id_t owner, cat_aclitem_t out[2]);
+/* An ACL's entries, or its kind's default (written to def). */
+uint32_t cat_acl_items(const cat_acl_t *acl, char objkind, cat_aclitem_t def[2], const cat_aclitem_t **items);
+/* aclmask: the privileges (grant: the grant options) `role` holds; all for a superuser. */
+uint32_t cat_acl_privs(const cat_snap_t *s, const cat_acl_t *acl, char objkind, const cat_role_t *role, bool grant);
+/* pg_*_ownercheck for the session's current user. */
+bool cat_is_owner(const cat_snap_t *s, const cat_search_t *search, const cat_acl_t *acl);
+/* 42501 "must be owner of <noun> <name>" unless cat_is_owner. */
+bool cat_check_owner(const cat_snap_t *s, const cat_search_t *search, const cat_acl_t *acl, const char *noun,
+                     const char *name, cm_err_t *err);
+/* The session may look names up in the schema (USAGE; LookupExplicitNamespace). */
+bool cat_schema_usable(const cat_snap_t *s, const cat_search_t *search, const cat_schema_t *sc);
+/* The item whose owner owns `it`: an index's relation, else itself. */
+const cat_item_t *cat_item_owner_acl(const cat_snap_t *s, const cat_item_t *it);
+/* "table", "view", "materialized view", "index", "foreign table" (a source). */
+const char *cat_item_owner_noun(const cat_item_t *it);
+/* aclitem's text: "alice=arwdDxt/bob", "=r/bob" for PUBLIC, '*' after a grantable letter. */
+void cat_aclitem_text(const cat_snap_t *s, const cat_search_t *search, const cat_aclitem_t *it, cm_buf_t *out);
+void cat_acl_copy(cm_arena_t *a, cat_acl_t *dst, const cat_acl_t *src);
+
 /* ------------------------------------------------------------ changes */
 
 /*
@@ -627,6 +710,9 @@ void cat_change_free(cat_change_t *c);
 size_t cat_change_op_count(const cat_change_t *c);
 size_t cat_change_notice_count(const cat_change_t *c);
 const cm_err_t *cat_change_notice(const cat_change_t *c, size_t i);
+/* Adds a notice (severity NOTICE; set it for a warning) to a change planned against s. */
+cm_err_t *cat_plan_notice(const cat_snap_t *s, cat_change_t *c, const char *sqlstate, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
 /* IDs that the change drops (items, schemas, databases), in drop order. */
 size_t cat_change_dropped(const cat_change_t *c, cat_class_t cls, cat_id_t *out, size_t max);
 
@@ -646,8 +732,8 @@ typedef struct cat_item_def {
  * notices to `out` (a statement naming several objects calls one planner
  * once, with all of them). false: err says why, in PostgreSQL's words.
  */
-bool cat_plan_create_database(const cat_snap_t *s, const char *name, bool if_not_exists, cat_change_t *out,
-                              cm_err_t *err);
+bool cat_plan_create_database(const cat_snap_t *s, const cat_search_t *search, const char *name, bool if_not_exists,
+                              cat_change_t *out, cm_err_t *err);
 bool cat_plan_drop_databases(const cat_snap_t *s, const cat_search_t *search, const char *const *names,
                              size_t n, bool if_exists, cat_change_t *out, cm_err_t *err);
 bool cat_plan_create_schema(const cat_snap_t *s, const cat_search_t *search, const cat_qname_t *name,
@@ -669,8 +755,8 @@ bool cat_plan_alter_item(const cat_snap_t *s, const cat_item_t *item, const cat_
                          cm_err_t *err);
 /* ALTER SCHEMA s RENAME TO n: 42P06, 42939 as PostgreSQL. The stored SQL of the
  * items that name the schema is the planner's to rewrite (cat_plan_alter_item). */
-bool cat_plan_rename_schema(const cat_snap_t *s, const cat_schema_t *schema, const char *new_name, cat_change_t *out,
-                            cm_err_t *err);
+bool cat_plan_rename_schema(const cat_snap_t *s, const cat_search_t *search, const cat_schema_t *schema,
+                            const char *new_name, cat_change_t *out, cm_err_t *err);
 /* ALTER DATABASE d RENAME TO n: 3D000, 42P04, and 0A000 for the session's own database. */
 bool cat_plan_rename_database(const cat_snap_t *s, const cat_search_t *search, const char *name,
                               const char *new_name, cat_change_t *out, cm_err_t *err);
@@ -712,12 +798,21 @@ bool cat_plan_alter_role(const cat_snap_t *s, const cat_role_t *actor, const cat
 bool cat_plan_alter_role_setting(const cat_snap_t *s, const cat_role_t *actor, const cat_role_t *role,
                                  const char *name, const char *value, cat_change_t *out, cm_err_t *err);
 /* session: the session user's role (NULL as for actor). */
-bool cat_plan_drop_roles(const cat_snap_t *s, const cat_role_t *actor, const cat_role_t *session,
-                         const char *const *names, size_t n, bool if_exists, cat_change_t *out, cm_err_t *err);
+bool cat_plan_drop_roles(const cat_snap_t *s, const cat_search_t *search, const cat_role_t *actor,
+                         const cat_role_t *session, const char *const *names, size_t n, bool if_exists,
+                         cat_change_t *out, cm_err_t *err);
 /* GRANT roles TO members / REVOKE roles FROM members. */
 bool cat_plan_grant_roles(const cat_snap_t *s, const cat_role_t *actor, const char *const *roles, size_t nroles,
                           const char *const *members, size_t nmembers, bool revoke, cat_change_t *out,
                           cm_err_t *err);
+
+/* ALTER ... OWNER TO (cat_plan_owner.c): `to` is a role ID or CAT_ROLE_BOOTSTRAP. */
+bool cat_plan_owner_item(const cat_snap_t *s, const cat_search_t *search, const cat_item_t *it, cat_id_t to,
+                         cat_change_t *out, cm_err_t *err);
+bool cat_plan_owner_schema(const cat_snap_t *s, const cat_search_t *search, const cat_schema_t *sc, cat_id_t to,
+                           cat_change_t *out, cm_err_t *err);
+bool cat_plan_owner_database(const cat_snap_t *s, const cat_search_t *search, const cat_database_t *db, cat_id_t to,
+                             cat_change_t *out, cm_err_t *err);
 
 /* ALTER ... IF EXISTS of a missing relation: only the notice PostgreSQL sends. */
 void cat_plan_rename_missing(const cat_snap_t *s, const char *name, cat_change_t *out);
@@ -799,6 +894,8 @@ typedef struct cat_object {
     int64_t valid_until;
     const char **settings;
     uint32_t nsettings;
+    /* databases, schemas, items: owner and ACL */
+    cat_acl_t acl;
 } cat_object_t;
 
 typedef struct cat_op {
@@ -853,10 +950,11 @@ typedef struct cat_rows {
     size_t nrows;
     size_t cap;
 } cat_rows_t;
-bool cat_builtin_rows(const cat_snap_t *s, const cat_item_t *relation, cm_arena_t *arena, cat_rows_t *out,
-                      cm_err_t *err);
+/* search: the session (names the bootstrap superuser in ACLs; may be NULL). */
+bool cat_builtin_rows(const cat_snap_t *s, const cat_search_t *search, const cat_item_t *relation, cm_arena_t *arena,
+                      cat_rows_t *out, cm_err_t *err);
 /* The rows of eddy_catalog.<name> (which must have ncols columns) as row pointers, all in arena. */
-bool cat_builtin_read(const cat_snap_t *s, const char *name, int ncols, cm_arena_t *arena, ty_datum_t ***rows,
-                      int *nrows, cm_err_t *err);
+bool cat_builtin_read(const cat_snap_t *s, const cat_search_t *search, const char *name, int ncols, cm_arena_t *arena,
+                      ty_datum_t ***rows, int *nrows, cm_err_t *err);
 
 #endif

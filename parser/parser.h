@@ -475,12 +475,27 @@ typedef struct sql_drop {
 } sql_drop_t;
 
 /* ALTER object [IF EXISTS] name RENAME TO new; ALTER TABLE name RENAME [COLUMN] col TO new */
+/* A role as GRANT, OWNER TO and FOR ROLE name it (PostgreSQL's RoleSpec). */
+typedef enum sql_rolespec_kind {
+    SQL_ROLESPEC_NAME,
+    SQL_ROLESPEC_CURRENT_USER,   /* CURRENT_USER and CURRENT_ROLE */
+    SQL_ROLESPEC_SESSION_USER,
+    SQL_ROLESPEC_PUBLIC,         /* the word public, quoted or not, as PostgreSQL reads it */
+} sql_rolespec_kind_t;
+
+typedef struct sql_rolespec {
+    sql_rolespec_kind_t kind;
+    const char *name;         /* SQL_ROLESPEC_NAME */
+    int pos;
+} sql_rolespec_t;
+
 typedef struct sql_alter_rename {
     sql_object_kind_t object;
     bool if_exists;
     sql_qname_t *name;
     const char *column;       /* RENAME COLUMN: the column; NULL when the object itself is renamed */
-    const char *new_name;
+    const char *new_name;     /* NULL for OWNER TO */
+    sql_rolespec_t *owner;    /* ALTER ... OWNER TO: the new owner */
 } sql_alter_rename_t;
 
 /*
@@ -772,6 +787,8 @@ void sql_deparse_stmt(const sql_stmt_t *s, cm_buf_t *out);
 void sql_deparse_typename(const sql_typename_t *t, cm_buf_t *out);
 /* Appends an identifier, double-quoted if it is not a plain lower-case name or is a keyword. */
 void sql_deparse_ident(const char *name, cm_buf_t *out);
+/* GRANT's and OWNER TO's role: a name, CURRENT_USER, SESSION_USER or PUBLIC. */
+void sql_deparse_rolespec(const sql_rolespec_t *r, cm_buf_t *out);
 
 /* ------------------------------------------------------------- keywords */
 

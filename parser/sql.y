@@ -521,6 +521,15 @@ alter_stmt(A) ::= ALTER object_type(O) cond_exists_name(N) RENAME opt_column col
         { A = sql__alter_rename(ctx, O, N, &C, &X); }
 opt_column ::= COLUMN.
 opt_column ::= .
+/* OWNER is no keyword here (PostgreSQL's is unreserved): the word is checked when built. */
+alter_stmt(A) ::= ALTER object_type(O) cond_exists_name(N) IDENT(K) TO role_spec(R).
+        { A = sql__alter_owner(ctx, O, N, &K, R); }
+
+%type role_spec {sql_rolespec_t *}
+role_spec(A) ::= colid(N).                       { A = sql__rolespec(ctx, &N, SQL_ROLESPEC_NAME); }
+role_spec(A) ::= CURRENT_USER(T).                { A = sql__rolespec(ctx, &T, SQL_ROLESPEC_CURRENT_USER); }
+role_spec(A) ::= CURRENT_ROLE(T).                { A = sql__rolespec(ctx, &T, SQL_ROLESPEC_CURRENT_USER); }
+role_spec(A) ::= SESSION_USER(T).                { A = sql__rolespec(ctx, &T, SQL_ROLESPEC_SESSION_USER); }
 
 /////////////////////////////////////////////////// INSERT / UPDATE / DELETE ////
 

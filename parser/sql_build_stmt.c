@@ -303,6 +303,36 @@ sql_stmt_t *sql__alter_rename(sql_pctx_t *ctx, int object, sql_cond_t *name, con
     return s;
 }
 
+sql_stmt_t *sql__alter_owner(sql_pctx_t *ctx, int object, sql_cond_t *name, const sql_token_t *word,
+                             sql_rolespec_t *owner)
+{
+    if (word->quoted || strcmp(word->str, "owner") != 0) {
+        sql__syntax_error(ctx, word, word->type);
+        return NULL;
+    }
+    sql_stmt_t *s = stmt_of(ctx, SQL_STMT_ALTER_RENAME);
+    sql_alter_rename_t *a = cm_arena_zalloc(ctx->arena, sizeof(*a));
+    a->object = (sql_object_kind_t)object;
+    a->if_exists = name->cond;
+    a->name = name->name;
+    a->owner = owner;
+    s->alter_rename = a;
+    return s;
+}
+
+sql_rolespec_t *sql__rolespec(sql_pctx_t *ctx, const sql_token_t *t, sql_rolespec_kind_t kind)
+{
+    sql_rolespec_t *r = cm_arena_zalloc(ctx->arena, sizeof(*r));
+    r->kind = kind;
+    r->pos = t->pos;
+    if (kind == SQL_ROLESPEC_NAME) {
+        r->name = t->str;
+        if (strcmp(t->str, "public") == 0)
+            r->kind = SQL_ROLESPEC_PUBLIC;
+    }
+    return r;
+}
+
 /* ========================================================== options */
 
 sql_option_t *sql__option_word(sql_pctx_t *ctx, sql_option_t *o, const sql_token_t *word)

@@ -254,10 +254,25 @@ static void dp_drop(const sql_drop_t *d, cm_buf_t *out)
     cm_buf_put_str(out, behaviors[d->behavior]);
 }
 
+void sql_deparse_rolespec(const sql_rolespec_t *r, cm_buf_t *out)
+{
+    switch (r->kind) {
+    case SQL_ROLESPEC_NAME: sql_deparse_ident(r->name, out); break;
+    case SQL_ROLESPEC_CURRENT_USER: cm_buf_put_str(out, "CURRENT_USER"); break;
+    case SQL_ROLESPEC_SESSION_USER: cm_buf_put_str(out, "SESSION_USER"); break;
+    case SQL_ROLESPEC_PUBLIC: cm_buf_put_str(out, "PUBLIC"); break;
+    }
+}
+
 static void dp_alter_rename(const sql_alter_rename_t *a, cm_buf_t *out)
 {
     cm_buf_printf(out, "ALTER %s %s", sql_object_name(a->object, false), a->if_exists ? "IF EXISTS " : "");
     dp_qname(a->name, out);
+    if (a->owner) {
+        cm_buf_put_str(out, " OWNER TO ");
+        sql_deparse_rolespec(a->owner, out);
+        return;
+    }
     cm_buf_put_str(out, " RENAME ");
     if (a->column) {
         cm_buf_put_str(out, "COLUMN ");

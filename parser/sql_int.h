@@ -229,6 +229,9 @@ sql_stmt_t *sql__drop_role(sql_pctx_t *ctx, const sql_token_t *kw, sql_list_t *n
 /* GRANT or REVOKE roles TO / FROM members; with: WITH's first word (ADMIN OPTION, refused). */
 sql_stmt_t *sql__grant_role(sql_pctx_t *ctx, bool revoke, sql_list_t *roles, sql_list_t *members,
                             const sql_token_t *with);
+sql_stmt_t *sql__alter_owner(sql_pctx_t *ctx, int object, sql_cond_t *name, const sql_token_t *word,
+                             sql_rolespec_t *owner);
+sql_rolespec_t *sql__rolespec(sql_pctx_t *ctx, const sql_token_t *t, sql_rolespec_kind_t kind);
 sql_stmt_t *sql__alter_rename(sql_pctx_t *ctx, int object, sql_cond_t *name, const sql_token_t *column,
                               const sql_token_t *new_name);
 

@@ -124,7 +124,7 @@ static const char *const object_modifiers[] = {
 };
 /* Modifiers of forms the grammar does not take (CREATE UNLOGGED TABLE, CREATE INDEX CONCURRENTLY). */
 static const char *const unsupported_modifiers[] = {"unlogged", "global", "local", "concurrently", NULL};
-/* The CREATE / DROP / ALTER forms the grammar takes (ALTER only with RENAME). */
+/* The CREATE / DROP / ALTER forms the grammar takes (ALTER only with RENAME or OWNER TO). */
 static const char *const ddl_supported[] = {
     "CREATE TABLE", "CREATE SOURCE", "CREATE VIEW", "CREATE MATERIALIZED VIEW", "CREATE INDEX", "CREATE SCHEMA",
     "CREATE DATABASE", "DROP TABLE", "DROP SOURCE", "DROP VIEW", "DROP MATERIALIZED VIEW", "DROP INDEX",
@@ -153,12 +153,13 @@ static void name_add(cm_buf_t *b, const char *w)
         cm_buf_put_u8(b, (uint8_t)((*w >= 'a' && *w <= 'z') ? *w - 32 : *w));
 }
 
-/* True if the statement's next words (within the look-ahead window) include RENAME. */
-static bool has_rename(sql_feed_t *f)
+/* True if the statement's next words (within the look-ahead window) include RENAME or OWNER,
+ * the ALTER actions the grammar takes. */
+static bool has_alter_action(sql_feed_t *f)
 {
     sql_token_t *t;
     for (int i = 1; i < SQL_LOOKAHEAD_MAX && feed_peek(f, i, &t) && t->type != 0 && t->type != SQL_TOK_SEMI; i++)
-        if (t->type == SQL_TOK_RENAME)
+        if (t->type == SQL_TOK_RENAME || (t->type == SQL_TOK_IDENT && !t->quoted && strcmp(t->str, "owner") == 0))
             return true;
     return false;
 }
@@ -211,7 +212,7 @@ static const char *unsupported_name(sql_feed_t *f, cm_arena_t *arena)
             bool known = word_in((const char *)b.data, ddl_supported);
             b.len--;
             bool role = strcmp((const char *)b.data, "ALTER ROLE") == 0 || strcmp((const char *)b.data, "ALTER USER") == 0;
-            unsupported = odd || !known || (strcmp(w0, "alter") == 0 && !role && !has_rename(f));
+            unsupported = odd || !known || (strcmp(w0, "alter") == 0 && !role && !has_alter_action(f));
         }
     } else if (strcmp(w0, "grant") == 0 || strcmp(w0, "revoke") == 0) {
         /* Membership (GRANT role TO role) is taken; privileges on objects name ON. */

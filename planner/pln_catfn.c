@@ -378,6 +378,15 @@ bool pln_catalog_fn(void *arg, int fn, const ty_datum_t *args, int nargs, ty_ctx
         return viewdef(it, ctx, out);
     case TY_CATFN_CURRENT_SCHEMAS:
         return schemas(cat, ctx, args[0].v.b, out);
+    case TY_CATFN_USERBYID: {
+        uint32_t oid = (uint32_t)args[0].v.i;
+        const cat_role_t *r = cat->snap && oid != CAT_BOOTSTRAP_OID ? cat_snap_role_by_oid(cat->snap, oid) : NULL;
+        const char *name = r ? r->name
+                           : oid == CAT_BOOTSTRAP_OID && cat->snap ? cat_bootstrap_name(cat->snap, &cat->search)
+                           : oid == CAT_BOOTSTRAP_OID && ctx->user ? ctx->user
+                                                                   : cm_arena_printf(ctx->arena, "unknown (OID=%u)", oid);
+        return text_out(ctx, name, strlen(name), out);
+    }
     case TY_CATFN_CURRENT_SCHEMA: {
         const cat_schema_t *first;
         if (!cat->snap || cat_search_schemas(cat->snap, &cat->search, false, &first, 1) == 0) {

@@ -106,7 +106,7 @@ static const pln_catview_t views[] = {
 
     {"information_schema", "schemata", 0,
      "SELECT current_database()" IDENT " AS catalog_name, s.name" IDENT " AS schema_name,"
-     " current_user" IDENT " AS schema_owner, NULL" IDENT " AS default_character_set_catalog,"
+     " pg_get_userbyid(s.owner_oid)" IDENT " AS schema_owner, NULL" IDENT " AS default_character_set_catalog,"
      " NULL" IDENT " AS default_character_set_schema, NULL" IDENT " AS default_character_set_name,"
      " NULL" CHARS " AS sql_path"
      " FROM eddy_catalog.schemas s WHERE " PLN_CATVIEW_IN_DATABASE("s")},

@@ -10,12 +10,12 @@
 
 static const pln_catview_t views[] = {
     {"pg_catalog", "pg_namespace", 2615,
-     "SELECT s.oid AS oid, s.name::name AS nspname, 10::oid AS nspowner, NULL::text[] AS nspacl"
+     "SELECT s.oid AS oid, s.name::name AS nspname, s.owner_oid AS nspowner, s.acl AS nspacl"
      " FROM eddy_catalog.schemas s WHERE " PLN_CATVIEW_IN_DATABASE("s")},
 
     {"pg_catalog", "pg_class", 1259,
      "SELECT i.oid AS oid, i.name::name AS relname, s.oid AS relnamespace, 0::oid AS reltype,"
-     " 0::oid AS reloftype, 10::oid AS relowner,"
+     " 0::oid AS reloftype, i.owner_oid AS relowner,"
      " (CASE i.relkind WHEN 'i' THEN 403 WHEN 'r' THEN 2 WHEN 'm' THEN 2 ELSE 0 END)::oid AS relam,"
      " CASE WHEN i.relkind IN ('v', 'f') THEN 0::oid ELSE i.oid END AS relfilenode, 0::oid AS reltablespace,"
      " 0 AS relpages, (-1)::float4 AS reltuples, 0 AS relallvisible, 0::oid AS reltoastrelid,"
@@ -26,13 +26,13 @@ static const pln_catview_t views[] = {
      " false AS relhassubclass, false AS relrowsecurity, false AS relforcerowsecurity, true AS relispopulated,"
      " (CASE WHEN i.relkind IN ('r', 'm') THEN 'd' ELSE 'n' END)::\"char\" AS relreplident,"
      " false AS relispartition, 0::oid AS relrewrite, 0::oid AS relfrozenxid, 0::oid AS relminmxid,"
-     " NULL::text[] AS relacl, NULL::text[] AS reloptions, NULL::text AS relpartbound"
+     " i.acl AS relacl, NULL::text[] AS reloptions, NULL::text AS relpartbound"
      " FROM eddy_catalog.items i JOIN eddy_catalog.schemas s ON s.id = i.schema_id"
      " LEFT JOIN (SELECT relation_id, bool_or(index_oid <> 0) AS indexed,"
      " count(*) FILTER (WHERE type = 'c') AS checks FROM eddy_catalog.constraints GROUP BY relation_id) ci"
      " ON ci.relation_id = i.id WHERE " PLN_CATVIEW_IN_DATABASE("s")
      /* The indexes behind PRIMARY KEY and UNIQUE constraints (pln_constraint.c). */
-     " UNION ALL SELECT k.index_oid, k.name::name, s.oid, 0::oid, 0::oid, 10::oid, 403::oid, k.index_oid,"
+     " UNION ALL SELECT k.index_oid, k.name::name, s.oid, 0::oid, 0::oid, i.owner_oid, 403::oid, k.index_oid,"
      " 0::oid, 0, (-1)::float4, 0, 0::oid, false, false, 'p'::\"char\", 'i'::\"char\","
      " array_length(k.keys, 1)::int2, 0::int2, false, false, false, false, false, true, 'n'::\"char\","
      " false, 0::oid, 0::oid, 0::oid, NULL::text[], NULL::text[], NULL::text"
@@ -76,24 +76,24 @@ static const pln_catview_t views[] = {
      " FROM eddy_catalog.types t WHERE t.oid <> 0"},
 
     {"pg_catalog", "pg_database", 1262,
-     "SELECT d.oid AS oid, d.name::name AS datname, 10::oid AS datdba, 6 AS encoding,"
+     "SELECT d.oid AS oid, d.name::name AS datname, d.owner_oid AS datdba, 6 AS encoding,"
      " 'c'::\"char\" AS datlocprovider, false AS datistemplate, true AS datallowconn, -1 AS datconnlimit,"
      " 0::oid AS datfrozenxid, 0::oid AS datminmxid, 1663::oid AS dattablespace, 'C'::text AS datcollate,"
-     " 'C'::text AS datctype, NULL::text AS daticulocale, NULL::text AS datcollversion, NULL::text[] AS datacl"
+     " 'C'::text AS datctype, NULL::text AS daticulocale, NULL::text AS datcollversion, d.acl AS datacl"
      " FROM eddy_catalog.databases d"},
 
     /* The catalog's roles; a session whose user is no role (trust before any role
      * existed) sees itself as the superuser it acts as, OID 10 as PostgreSQL's
-     * bootstrap superuser. */
+     * bootstrap superuser, which owns the built-ins and what such sessions create. */
     {"pg_catalog", "pg_authid", 1260,
      "SELECT r.oid AS oid, r.name::name AS rolname, r.superuser AS rolsuper, r.inherit AS rolinherit,"
      " r.createrole AS rolcreaterole, r.createdb AS rolcreatedb, r.login AS rolcanlogin,"
      " r.replication AS rolreplication, r.bypassrls AS rolbypassrls, r.conn_limit AS rolconnlimit,"
      " r.password AS rolpassword, r.valid_until AS rolvaliduntil"
      " FROM eddy_catalog.roles r"
-     " UNION ALL SELECT 10::oid, current_user::name, true, true, true, true, true, true, true, -1,"
+     " UNION ALL SELECT 10::oid, session_user::name, true, true, true, true, true, true, true, -1,"
      " NULL::text, NULL::timestamptz"
-     " WHERE NOT EXISTS (SELECT 1 FROM eddy_catalog.roles x WHERE x.name = current_user)"},
+     " WHERE NOT EXISTS (SELECT 1 FROM eddy_catalog.roles x WHERE x.name = session_user)"},
 
     {"pg_catalog", "pg_roles", 0,
      "SELECT a.rolname, a.rolsuper, a.rolinherit, a.rolcreaterole, a.rolcreatedb, a.rolcanlogin,"
@@ -143,7 +143,7 @@ static const pln_catview_t views[] = {
      "SELECT 0::oid AS inhrelid, 0::oid AS inhparent, 0 AS inhseqno, false AS inhdetachpending WHERE false"},
 
     {"pg_catalog", "pg_tables", 0,
-     "SELECT s.name::name AS schemaname, i.name::name AS tablename, current_user::name AS tableowner,"
+     "SELECT s.name::name AS schemaname, i.name::name AS tablename, pg_get_userbyid(i.owner_oid) AS tableowner,"
      " NULL::name AS tablespace, i.has_index OR ci.relation_id IS NOT NULL AS hasindexes,"
      " false AS hasrules, false AS hastriggers, false AS rowsecurity"
      " FROM eddy_catalog.items i JOIN eddy_catalog.schemas s ON s.id = i.schema_id"
@@ -151,13 +151,13 @@ static const pln_catview_t views[] = {
      " ON ci.relation_id = i.id WHERE i.relkind = 'r' AND " PLN_CATVIEW_IN_DATABASE("s")},
 
     {"pg_catalog", "pg_views", 0,
-     "SELECT s.name::name AS schemaname, i.name::name AS viewname, current_user::name AS viewowner,"
+     "SELECT s.name::name AS schemaname, i.name::name AS viewname, pg_get_userbyid(i.owner_oid) AS viewowner,"
      " pg_get_viewdef(i.oid) AS definition"
      " FROM eddy_catalog.items i JOIN eddy_catalog.schemas s ON s.id = i.schema_id"
      " WHERE i.relkind = 'v' AND " PLN_CATVIEW_IN_DATABASE("s")},
 
     {"pg_catalog", "pg_matviews", 0,
-     "SELECT s.name::name AS schemaname, i.name::name AS matviewname, current_user::name AS matviewowner,"
+     "SELECT s.name::name AS schemaname, i.name::name AS matviewname, pg_get_userbyid(i.owner_oid) AS matviewowner,"
      " NULL::name AS tablespace,"
      " i.has_index AS hasindexes,"
      " true AS ispopulated, pg_get_viewdef(i.oid) AS definition"

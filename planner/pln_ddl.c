@@ -231,7 +231,12 @@ static bool plan_create_table(pln_binder_t *b, const sql_stmt_t *s, cat_change_t
     ns.create_table = &norm;
     cat_item_def_t def = {.kind = CAT_ITEM_TABLE, .name = qn, .create_sql = deparse(b, &ns), .columns = cols,
                           .ncolumns = n};
-    return cat_plan_create_item(b->cat->snap, &b->cat->search, &def, t->if_not_exists, out, b->err);
+    if (cat_plan_create_item(b->cat->snap, &b->cat->search, &def, t->if_not_exists, out, b->err))
+        return true;
+    /* transformCreateStmt reports the schema's privilege at the table's name. */
+    if (strcmp(b->err->sqlstate, "42501") == 0 && strncmp(b->err->message, "permission denied for schema", 28) == 0)
+        b->err->position = pln__char_pos(b->sql, t->name->pos);
+    return false;
 }
 
 /* ------------------------------------------------------------ CREATE SOURCE */
@@ -463,7 +468,7 @@ bool pln_ddl_plan(cm_arena_t *arena, const pln_stmt_t *st, const char *sql, cons
     }
     case SQL_STMT_CREATE_DATABASE: {
         const sql_list_t *names = s->create_schema->name->names;
-        return cat_plan_create_database(cat->snap, names->items[names->count - 1], s->create_schema->if_not_exists,
+        return cat_plan_create_database(cat->snap, &cat->search, names->items[names->count - 1], s->create_schema->if_not_exists,
                                         out, err);
     }
     case SQL_STMT_DROP:

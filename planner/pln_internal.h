@@ -204,6 +204,9 @@ bool pln__plan_table_from_source(pln_binder_t *b, const sql_stmt_t *s, const cat
                                  const sql_qname_t *qualified, cat_change_t *out);
 /* pln_rename.c: ALTER ... RENAME TO of an item into a catalog change. */
 bool pln__plan_rename(pln_binder_t *b, const sql_stmt_t *s, cat_change_t *out);
+/* GRANT's / OWNER TO's role as an ID: a catalog role, or CAT_ROLE_BOOTSTRAP for the
+ * session user that is none; 42704 otherwise (PUBLIC too). */
+bool pln__rolespec_id(pln_binder_t *b, const sql_rolespec_t *rs, cat_id_t *id);
 
 /* pln_rewrite.c: what one ALTER ... RENAME renames (0: nothing of that class). */
 typedef struct pln_renames {

@@ -135,7 +135,7 @@ bool pln__plan_role(pln_binder_t *b, const sql_stmt_t *s, cat_change_t *out)
     }
     case SQL_STMT_DROP_ROLE: {
         int n = sql_list_len(r->names);
-        return cat_plan_drop_roles(snap, actor, session, (const char *const *)r->names->items, (size_t)n, r->if_exists,
+        return cat_plan_drop_roles(snap, &b->cat->search, actor, session, (const char *const *)r->names->items, (size_t)n, r->if_exists,
                                    out, b->err);
     }
     case SQL_STMT_GRANT_ROLE:

@@ -203,7 +203,7 @@ static bool srv__catalog_rows(srv_conn_t *c, const char *relation, int ncols, cm
         return cm_err_set(err, CM_ERRCODE_INTERNAL_ERROR, "this server has no catalog");
     if (strcmp(relation, PLN_CATALOG_CONSTRAINTS) == 0)
         return pln_constraint_rows(cat->snap, ncols, arena, rows, nrows, err);
-    return cat_builtin_read(cat->snap, strchr(relation, '.') + 1, ncols, arena, rows, nrows, err);
+    return cat_builtin_read(cat->snap, &cat->search, strchr(relation, '.') + 1, ncols, arena, rows, nrows, err);
 }
 
 bool srv_sysrel_rows(void *arg, const char *relation, int ncols, cm_arena_t *arena, ty_datum_t ***rows,

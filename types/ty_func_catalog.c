@@ -102,6 +102,8 @@ static bool ty__format_type(ty_ctx_t *c, const ty_datum_t *a, int n, ty_datum_t 
 
 static bool ty__userbyid(ty_ctx_t *c, const ty_datum_t *a, int n, ty_datum_t *o)
 {
+    if (c->catalog_fn != NULL)
+        return ty__ask(c, TY_CATFN_USERBYID, a, 1, o);
     uint32_t oid = (uint32_t)a[0].v.i;
     char buf[48];
     const char *name = buf;

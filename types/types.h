@@ -318,6 +318,7 @@ typedef enum ty_catfn {
     TY_CATFN_PUBLISHABLE,        /* oid -> bool: a user's table (pg_relation_is_publishable); NULL: no such relation */
     TY_CATFN_KEYWORD,            /* int4 i -> text: pg_get_keywords' i-th row as its category code (U, C, T, R),
                                     B (bare label) or A (requires AS), then the word; NULL past the last */
+    TY_CATFN_USERBYID,           /* oid -> text: the role's name (OID 10: the bootstrap superuser's) */
 } ty_catfn_t;
 
 /* Checks cancel and deadline; sets 57014 and returns false when either fired. */

@@ -151,8 +151,10 @@ same describe_types_plus -- "${in_schema[@]}" -c '\dT+'
 same describe_functions -- "${in_schema[@]}" -c '\df'
 same describe_schema -- -c '\dn psql_describe'
 same describe_schema_plus -- -c '\dn+ psql_describe'
-# eddy lists its own schemas, and its one superuser owns public (PostgreSQL 15:
-# pg_database_owner, with an ACL and a comment).
+# eddy lists its own schemas; the bootstrap superuser (named as the session user that
+# is no catalog role) owns them and public, whose privileges are PostgreSQL 15's for
+# public (there owned by pg_database_owner, with a comment); system schemas grant USAGE
+# to everyone as pg_catalog does.
 expect describe_schemas -- -c '\dn eddy*|public|psql_describe*' <<'WANT'
        List of schemas
         Name        | Owner  
@@ -170,11 +172,14 @@ expect describe_schemas_plus -- -c '\dn+ eddy*|public|psql_describe*' <<'WANT'
                         List of schemas
         Name        | Owner  | Access privileges | Description 
 --------------------+--------+-------------------+-------------
- eddy_catalog       | anyone |                   | 
- eddy_internal      | anyone |                   | 
+ eddy_catalog       | anyone | anyone=UC/anyone +| 
+                    |        | =U/anyone         | 
+ eddy_internal      | anyone | anyone=UC/anyone +| 
+                    |        | =U/anyone         | 
  psql_describe      | anyone |                   | 
  psql_describe_eddy | anyone |                   | 
- public             | anyone |                   | 
+ public             | anyone | anyone=UC/anyone +| 
+                    |        | =U/anyone         | 
 (5 rows)
 
 [exit 0]

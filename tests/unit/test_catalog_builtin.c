@@ -21,7 +21,7 @@ static size_t rows(tc_t *t, const char *name, cm_arena_t *a, cat_rows_t *out)
 {
     memset(out, 0, sizeof(*out));
     cm_err_t err = {0};
-    UNIT_CHECK(cat_builtin_rows(t->snap, rel(t, name), a, out, &err));
+    UNIT_CHECK(cat_builtin_rows(t->snap, NULL, rel(t, name), a, out, &err));
     cm_err_clear(&err);
     return out->nrows;
 }
@@ -51,7 +51,7 @@ static void test_relations_and_columns(void)
         cm_arena_init(&a, 0);
         cat_rows_t r = {0};
         cm_err_t err = {0};
-        UNIT_CHECK(cat_builtin_rows(t.snap, it, &a, &r, &err) == !b->session);
+        UNIT_CHECK(cat_builtin_rows(t.snap, NULL, it, &a, &r, &err) == !b->session);
         free(r.datums);
         cm_err_clear(&err);
         cm_arena_free(&a);
@@ -62,7 +62,7 @@ static void test_relations_and_columns(void)
                    "CREATE VIEW eddy_internal.frontiers (worker integer, epoch bigint, frontier bigint, "
                    "catalog_index bigint)");
     UNIT_CHECK_STR(rel(&t, "databases")->create_sql,
-                   "CREATE TABLE eddy_catalog.databases (id bigint NOT NULL, oid oid NOT NULL, name text NOT NULL)");
+                   "CREATE TABLE eddy_catalog.databases (id bigint NOT NULL, oid oid NOT NULL, name text NOT NULL, owner_oid oid NOT NULL, acl text[])");
     tc_free(&t);
 }
 
@@ -89,7 +89,9 @@ static void test_rows_follow_the_catalog(void)
     /* public, then the four system schemas with a NULL database. */
     UNIT_CHECK(rows(&t, "schemas", &a, &r) == 5);
     UNIT_CHECK(text_is(&r.datums[3], "public") && r.datums[2].v.i == 1 && !r.datums[2].isnull);
-    UNIT_CHECK(text_is(&r.datums[4 + 3], "pg_catalog") && r.datums[4 + 2].isnull && r.datums[4 + 1].v.i == 11);
+    UNIT_CHECK(text_is(&r.datums[6 + 3], "pg_catalog") && r.datums[6 + 2].isnull && r.datums[6 + 1].v.i == 11);
+    /* public: the bootstrap superuser's, as PostgreSQL 15's grants; pg_catalog readable by everyone. */
+    UNIT_CHECK(r.datums[4].v.i == 10 && r.datums[5].v.arr->nitems == 2 && r.datums[6 + 4].v.i == 10);
     free(r.datums);
 
     size_t n = rows(&t, "items", &a, &r);
@@ -97,8 +99,9 @@ static void test_rows_follow_the_catalog(void)
     UNIT_CHECK(r.datums[0].v.i == 2 && r.datums[1].v.i == ctab->oid && r.datums[2].v.i == 1);
     UNIT_CHECK(text_is(&r.datums[3], "ctab") && text_is(&r.datums[4], "table") && text_is(&r.datums[5], "r"));
     UNIT_CHECK(r.datums[7].v.i == 3 && !r.datums[8].v.b);   /* ctab: 3 columns, no index yet */
-    UNIT_CHECK(text_is(&r.datums[9 + 3], "v") && text_is(&r.datums[9 + 4], "view") && text_is(&r.datums[9 + 5], "v"));
-    UNIT_CHECK(text_is(&r.datums[9 + 6], "CREATE view v") && r.datums[9 + 7].v.i == 1);
+    UNIT_CHECK(text_is(&r.datums[11 + 3], "v") && text_is(&r.datums[11 + 4], "view") && text_is(&r.datums[11 + 5], "v"));
+    UNIT_CHECK(text_is(&r.datums[11 + 6], "CREATE view v") && r.datums[11 + 7].v.i == 1);
+    UNIT_CHECK(r.datums[9].v.i == 10 && r.datums[10].isnull);   /* the bootstrap superuser's, default ACL */
     free(r.datums);
 
     /* columns: attnum from 1, format_type names, nullability, defaults. */
@@ -127,7 +130,7 @@ static void test_rows_follow_the_catalog(void)
     UNIT_CHECK(r.datums[1].v.i == 2 && r.datums[2].v.i == 1 && r.datums[3].v.i == 2 && text_is(&r.datums[4], "b"));
     free(r.datums);
     UNIT_CHECK(rows(&t, "items", &a, &r) == 3 + cat_builtin_count());
-    UNIT_CHECK(r.datums[3].v.s.len == 4 && r.datums[8].v.b && !r.datums[9 + 8].v.b);   /* ctab now has an index, v not */
+    UNIT_CHECK(r.datums[3].v.s.len == 4 && r.datums[8].v.b && !r.datums[11 + 8].v.b);   /* ctab now has an index, v not */
     free(r.datums);
     UNIT_CHECK(tc_drop(&t, CAT_ITEM_INDEX, "ctab_b", false, false));
 
@@ -142,7 +145,7 @@ static void test_rows_follow_the_catalog(void)
     UNIT_CHECK(tc_create(&t, CAT_ITEM_TABLE, "plain", NULL));
     cm_err_t err = {0};
     memset(&r, 0, sizeof(r));
-    UNIT_CHECK(!cat_builtin_rows(t.snap, cat_snap_item_by_id(t.snap, cat_snap_index(t.snap)), &a, &r, &err));
+    UNIT_CHECK(!cat_builtin_rows(t.snap, NULL, cat_snap_item_by_id(t.snap, cat_snap_index(t.snap)), &a, &r, &err));
     UNIT_CHECK_STR(err.sqlstate, "0A000");
     cm_err_clear(&err);
     cm_arena_free(&a);

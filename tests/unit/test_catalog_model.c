@@ -388,15 +388,15 @@ static void test_databases(void)
     tc_init(&t);
     cat_change_t *ch = cat_change_new();
     /* create database eddy; */
-    UNIT_CHECK(!cat_plan_create_database(t.snap, "eddy", false, ch, &t.err));
+    UNIT_CHECK(!cat_plan_create_database(t.snap, NULL, "eddy", false, ch, &t.err));
     check_err(&t, "42P04", "database \"eddy\" already exists", NULL, NULL);
     cm_err_clear(&t.err);
-    UNIT_CHECK(cat_plan_create_database(t.snap, "eddy", true, ch, &t.err));
+    UNIT_CHECK(cat_plan_create_database(t.snap, NULL, "eddy", true, ch, &t.err));
     UNIT_CHECK_STR(cat_change_notice(ch, 0)->message, "database \"eddy\" already exists, skipping");
     UNIT_CHECK(cat_change_op_count(ch) == 0);
     cat_change_free(ch);
     ch = cat_change_new();
-    UNIT_CHECK(cat_plan_create_database(t.snap, "d2", false, ch, &t.err));
+    UNIT_CHECK(cat_plan_create_database(t.snap, NULL, "d2", false, ch, &t.err));
     UNIT_CHECK(tc_commit_change(&t, ch, "CREATE DATABASE") == CAT_STORE_OK);
     cat_change_free(ch);
     const cat_database_t *d2 = cat_snap_database(t.snap, "d2");
@@ -632,7 +632,7 @@ static void test_replay_equals_snapshot(void)
     UNIT_CHECK(t2 && t2->id == tid && t2->oid == toid && strcmp(t2->create_sql, "CREATE TABLE s.t2 ()") == 0);
     UNIT_CHECK(tc_create(&t, CAT_ITEM_TABLE, "s.t", NULL));
     cat_change_t *ch = cat_change_new();
-    UNIT_CHECK(cat_plan_create_database(t.snap, "other", false, ch, &t.err));
+    UNIT_CHECK(cat_plan_create_database(t.snap, NULL, "other", false, ch, &t.err));
     UNIT_CHECK(tc_commit_change(&t, ch, "CREATE DATABASE") == CAT_STORE_OK);
     cat_change_free(ch);
     UNIT_CHECK(replay_equals_bootstrap(&t, NULL));
@@ -696,13 +696,13 @@ static void test_rename_containers_and_redefine(void)
     const cat_schema_t *sc = find(&t, "s.t")->schema;
     uint64_t sid = sc->id;
     cat_change_t *ch = cat_change_new();
-    UNIT_CHECK(!cat_plan_rename_schema(t.snap, sc, "pg_x", ch, &t.err));
+    UNIT_CHECK(!cat_plan_rename_schema(t.snap, NULL, sc, "pg_x", ch, &t.err));
     UNIT_CHECK_STR(t.err.sqlstate, "42939");
     cm_err_clear(&t.err);
-    UNIT_CHECK(!cat_plan_rename_schema(t.snap, sc, "public", ch, &t.err));
+    UNIT_CHECK(!cat_plan_rename_schema(t.snap, NULL, sc, "public", ch, &t.err));
     UNIT_CHECK_STR(t.err.sqlstate, "42P06");
     cm_err_clear(&t.err);
-    UNIT_CHECK(cat_plan_rename_schema(t.snap, sc, "s2", ch, &t.err));
+    UNIT_CHECK(cat_plan_rename_schema(t.snap, NULL, sc, "s2", ch, &t.err));
     UNIT_CHECK(tc_commit_change(&t, ch, "ALTER SCHEMA") == CAT_STORE_OK);
     cat_change_free(ch);
     UNIT_CHECK(find(&t, "s2.t") && find(&t, "s2.v") && !find(&t, "s.t"));
@@ -749,7 +749,7 @@ static void test_rename_containers_and_redefine(void)
     cm_err_clear(&t.err);
     /* A database with schemas and items is renamed; the session's own one is not. */
     ch = cat_change_new();
-    UNIT_CHECK(cat_plan_create_database(t.snap, "other", false, ch, &t.err));
+    UNIT_CHECK(cat_plan_create_database(t.snap, NULL, "other", false, ch, &t.err));
     UNIT_CHECK(tc_commit_change(&t, ch, "CREATE DATABASE") == CAT_STORE_OK);
     cat_change_free(ch);
     UNIT_CHECK(tc_create(&t, CAT_ITEM_TABLE, "other.public.ot", NULL));
@@ -767,7 +767,7 @@ static void test_rename_containers_and_redefine(void)
     UNIT_CHECK(find(&t, "third.public.ot") != NULL);
     cm_err_clear(&t.err);
     ch = cat_change_new();
-    UNIT_CHECK(cat_plan_create_database(t.snap, "other", false, ch, &t.err));
+    UNIT_CHECK(cat_plan_create_database(t.snap, NULL, "other", false, ch, &t.err));
     UNIT_CHECK(tc_commit_change(&t, ch, "CREATE DATABASE") == CAT_STORE_OK);
     cat_change_free(ch);
     UNIT_CHECK(tc_create(&t, CAT_ITEM_TABLE, "other.public.ot", NULL));
@@ -1030,11 +1030,11 @@ static void test_roles(void)
     /* DROP ROLE a: b's membership goes with it; the current user may not be dropped. */
     ch = cat_change_new();
     const char *drop[] = {"a"};
-    UNIT_CHECK(!cat_plan_drop_roles(t.snap, cat_snap_role(t.snap, "a"), NULL, drop, 1, false, ch, &t.err));
+    UNIT_CHECK(!cat_plan_drop_roles(t.snap, NULL, cat_snap_role(t.snap, "a"), NULL, drop, 1, false, ch, &t.err));
     cm_err_clear(&t.err);
     cat_change_free(ch);
     ch = cat_change_new();
-    UNIT_CHECK(cat_plan_drop_roles(t.snap, NULL, NULL, drop, 1, false, ch, &t.err));
+    UNIT_CHECK(cat_plan_drop_roles(t.snap, NULL, NULL, NULL, drop, 1, false, ch, &t.err));
     UNIT_CHECK(tc_commit_change(&t, ch, "DROP ROLE") == CAT_STORE_OK);
     cat_change_free(ch);
     b = cat_snap_role(t.snap, "b");

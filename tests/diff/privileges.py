@@ -1,0 +1,206 @@
+#!/usr/bin/python3
+"""privileges.py: the privilege matrix. The same roles, owners and grants are set up on eddy
+and on PostgreSQL 15, then the same statements run as several roles, once through SET ROLE
+in a superuser's session and once through each role's own login; every answer (command tag,
+or SQLSTATE, message, detail and position) must be PostgreSQL's, and the counts of allowed
+and denied statements are reported. Usage: privileges.py EDDY_PORT PG_PORT.
+Roles are pv_*, objects live in schemas pv_*; all are dropped before and after (PostgreSQL's
+roles are cluster-wide)."""
+import sys
+
+from psycopg import pq
+
+ROLES = ["pv_owner", "pv_alice", "pv_bob", "pv_carol", "pv_grp", "pv_dave"]
+
+SETUP = [
+    "CREATE ROLE pv_owner LOGIN",
+    "CREATE ROLE pv_alice LOGIN",
+    "CREATE ROLE pv_bob LOGIN",
+    "CREATE ROLE pv_grp NOLOGIN",
+    "CREATE ROLE pv_carol LOGIN NOINHERIT",
+    "CREATE ROLE pv_dave LOGIN CREATEDB",
+    "GRANT pv_grp TO pv_alice",
+    "GRANT pv_grp TO pv_carol",
+    "CREATE SCHEMA pv_s",
+    "ALTER SCHEMA pv_s OWNER TO pv_owner",
+    "CREATE SCHEMA pv_g",
+    "ALTER SCHEMA pv_g OWNER TO pv_grp",
+    "CREATE TABLE pv_s.t (a int, b text)",
+    "ALTER TABLE pv_s.t OWNER TO pv_owner",
+    "CREATE TABLE pv_s.u (a int)",
+    "ALTER TABLE pv_s.u OWNER TO pv_alice",
+    "CREATE VIEW pv_s.v AS SELECT a FROM pv_s.t",
+    "ALTER VIEW pv_s.v OWNER TO pv_owner",
+    "CREATE TABLE pv_g.gt (a int)",
+    "ALTER TABLE pv_g.gt OWNER TO pv_grp",
+    "CREATE INDEX pv_gi ON pv_g.gt (a)",
+]
+
+# (role, statement): run as that role after the setup, in this order.
+STEPS = [
+    # Owners: who may drop, rename, re-own, index.
+    ("pv_bob", "DROP TABLE pv_s.t"),
+    ("pv_bob", "DROP VIEW pv_s.v"),
+    ("pv_bob", "ALTER TABLE pv_s.t RENAME TO t2"),
+    ("pv_bob", "ALTER TABLE pv_s.t RENAME COLUMN a TO c"),
+    ("pv_bob", "ALTER TABLE pv_s.t OWNER TO pv_bob"),
+    ("pv_bob", "ALTER VIEW pv_s.t OWNER TO pv_bob"),
+    ("pv_bob", "CREATE INDEX pv_bi ON pv_s.t (a)"),
+    ("pv_bob", "DROP SCHEMA pv_s"),
+    ("pv_bob", "ALTER SCHEMA pv_s RENAME TO pv_x"),
+    ("pv_bob", "ALTER SCHEMA pv_s OWNER TO pv_bob"),
+    ("pv_bob", "ALTER DATABASE eddy OWNER TO pv_bob"),
+    ("pv_bob", "DROP DATABASE eddy"),
+    ("pv_bob", "DROP INDEX pv_g.pv_gi"),
+    ("pv_bob", "DROP TABLE pv_catalog_nothing"),
+    ("pv_bob", "DROP TABLE IF EXISTS pv_s.nothing"),
+    ("pv_bob", "ALTER TABLE IF EXISTS pv_s.nothing OWNER TO pv_bob"),
+    # Creating: schemas, tables in public (PostgreSQL 15: only its owner), databases.
+    ("pv_bob", "CREATE TABLE pv_nope (a int)"),
+    ("pv_bob", "CREATE TABLE IF NOT EXISTS pv_s.t (a int)"),
+    ("pv_bob", "CREATE TABLE pv_s.bt (a int)"),
+    ("pv_bob", "CREATE VIEW pv_s.bv AS SELECT 1 AS x"),
+    ("pv_bob", "CREATE SCHEMA pv_bs"),
+    ("pv_bob", "CREATE DATABASE pv_db"),
+    ("pv_owner", "CREATE TABLE pv_s.ot (a int)"),
+    ("pv_owner", "CREATE VIEW pv_s.ov AS SELECT 1 AS x"),
+    ("pv_owner", "CREATE INDEX pv_oi ON pv_s.t (a)"),
+    ("pv_owner", "CREATE INDEX pv_oi2 ON pv_s.u (a)"),
+    # Members act for the roles they inherit from; NOINHERIT members do not.
+    ("pv_alice", "CREATE TABLE pv_g.at (a int)"),
+    ("pv_carol", "CREATE TABLE pv_g.ct (a int)"),
+    ("pv_carol", "DROP TABLE pv_g.gt"),
+    ("pv_alice", "ALTER TABLE pv_g.gt RENAME TO gt2"),
+    ("pv_alice", "ALTER TABLE pv_g.gt2 RENAME TO gt"),
+    # A schema's owner may drop what others own in it.
+    ("pv_owner", "DROP TABLE pv_s.u"),
+    ("pv_alice", "CREATE TABLE pv_s.u (a int)"),
+    # OWNER TO: the owner must be a member of the new owner, which must be able to create there.
+    ("pv_owner", "ALTER TABLE pv_s.t OWNER TO pv_bob"),
+    ("pv_alice", "ALTER TABLE pv_g.gt OWNER TO pv_alice"),
+    ("pv_alice", "ALTER TABLE pv_g.gt OWNER TO pv_grp"),
+    ("pv_alice", "ALTER TABLE pv_g.at OWNER TO pv_grp"),
+    ("pv_owner", "ALTER TABLE pv_s.t OWNER TO pv_owner"),
+    ("pv_owner", "ALTER SCHEMA pv_s OWNER TO pv_alice"),
+    ("pv_owner", "ALTER TABLE pv_s.t OWNER TO nobody_pv"),
+    ("pv_owner", "ALTER INDEX pv_s.pv_oi OWNER TO pv_owner"),
+    ("pv_owner", "ALTER VIEW pv_s.ov OWNER TO CURRENT_USER"),
+    ("pv_owner", "DROP INDEX pv_s.pv_oi"),
+    ("pv_owner", "ALTER TABLE pv_s.t RENAME TO t"),
+    ("pv_owner", "DROP SCHEMA pv_s"),
+    ("pv_dave", "CREATE SCHEMA pv_ds"),
+    # Roles that own objects cannot be dropped.
+    (None, "DROP ROLE pv_owner"),
+    (None, "DROP ROLE pv_grp"),
+    (None, "DROP ROLE pv_bob, pv_alice"),
+    (None, "DROP ROLE pv_dave"),
+    (None, "ALTER TABLE pv_s.t OWNER TO pv_bob"),
+    (None, "ALTER SCHEMA pv_g OWNER TO pv_bob"),
+    (None, "DROP ROLE pv_grp"),
+]
+
+# What both servers list afterwards: owners as pg_catalog shows them.
+LISTING = [
+    "SELECT n.nspname, c.relname, c.relkind, pg_get_userbyid(c.relowner) FROM pg_class c"
+    " JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname LIKE 'pv\\_%' ORDER BY 1, 2",
+    "SELECT nspname, pg_get_userbyid(nspowner) FROM pg_namespace WHERE nspname LIKE 'pv\\_%' ORDER BY 1",
+    "SELECT tablename, tableowner FROM pg_tables WHERE schemaname LIKE 'pv\\_%' ORDER BY 1",
+]
+
+CLEANUP = [
+    "DROP SCHEMA IF EXISTS pv_s, pv_g, pv_x, pv_bs, pv_ds CASCADE",
+    "DROP TABLE IF EXISTS public.pv_nope",
+    "DROP ROLE IF EXISTS " + ", ".join(ROLES),
+]
+
+
+def conninfo(port, user):
+    return ("host=127.0.0.1 port=%d user=%s dbname=eddy connect_timeout=5 options='-c TimeZone=UTC'"
+            % (port, user)).encode()
+
+
+def connect(port, user):
+    c = pq.PGconn.connect(conninfo(port, user))
+    if c.status != pq.ConnStatus.OK:
+        raise SystemExit("not ok privileges: cannot connect to %d as %s: %s"
+                         % (port, user, c.error_message.decode()))
+    return c
+
+
+def answer(conn, sql):
+    """("rows", rows) | ("command", tag) | ("error", sqlstate, message, detail, position)."""
+    res = conn.exec_(sql.encode())
+    if res.status == pq.ExecStatus.TUPLES_OK:
+        return ("rows", [tuple(None if res.get_value(r, c) is None else res.get_value(r, c).decode()
+                               for c in range(res.nfields)) for r in range(res.ntuples)])
+    if res.status == pq.ExecStatus.COMMAND_OK:
+        return ("command", (res.command_status or b"").decode())
+    if res.status == pq.ExecStatus.FATAL_ERROR:
+        f = lambda k: (res.error_field(k) or b"").decode()
+        return ("error", f(pq.DiagnosticField.SQLSTATE), f(pq.DiagnosticField.MESSAGE_PRIMARY),
+                f(pq.DiagnosticField.MESSAGE_DETAIL), f(pq.DiagnosticField.STATEMENT_POSITION))
+    return ("status", str(res.status))
+
+
+def must(conn, sql):
+    a = answer(conn, sql)
+    if a[0] == "error":
+        raise SystemExit("not ok privileges: setup %r failed: %r" % (sql, a))
+
+
+def run(port, mode):
+    """Every step's answer, the steps run through SET ROLE (mode "set role") or each role's login."""
+    su = connect(port, "postgres")
+    for sql in CLEANUP + SETUP:
+        if sql in SETUP:
+            must(su, sql)
+        else:
+            answer(su, sql)
+    logins = {}
+    out = []
+    for who, sql in STEPS:
+        if who is None:
+            out.append(answer(su, sql))
+        elif mode == "set role":
+            must(su, "SET ROLE " + who)
+            out.append(answer(su, sql))
+            must(su, "RESET ROLE")
+        else:
+            if who not in logins:
+                logins[who] = connect(port, who)
+            out.append(answer(logins[who], sql))
+    for c in logins.values():
+        c.finish()
+    listing = [answer(su, q) for q in LISTING]
+    for sql in CLEANUP:
+        answer(su, sql)
+    su.finish()
+    return out, listing
+
+
+def main():
+    eddy_port, pg_port = int(sys.argv[1]), int(sys.argv[2])
+    failed = allowed = denied = 0
+    for mode in ("set role", "login"):
+        got, got_list = run(eddy_port, mode)
+        want, want_list = run(pg_port, mode)
+        for (who, sql), a, b in zip(STEPS, got, want):
+            if b[0] == "error":
+                denied += 1
+            else:
+                allowed += 1
+            if a != b:
+                failed += 1
+                print("not ok privileges: %s %s: %s\n  eddy:       %r\n  PostgreSQL: %r"
+                      % (mode, who or "superuser", sql, a, b))
+        if got_list != want_list:
+            failed += 1
+            print("not ok privileges: %s: the owners listed differ\n  eddy:       %r\n  PostgreSQL: %r"
+                  % (mode, got_list, want_list))
+    if failed == 0:
+        print("ok privileges: %d statements as on PostgreSQL 15 (%d allowed, %d denied), through SET ROLE"
+              " and through logins, and the owners pg_catalog lists" % (allowed + denied, allowed, denied))
+
+
+if __name__ == "__main__":
+    main()
