@@ -814,6 +814,28 @@ bool cat_plan_owner_schema(const cat_snap_t *s, const cat_search_t *search, cons
 bool cat_plan_owner_database(const cat_snap_t *s, const cat_search_t *search, const cat_database_t *db, cat_id_t to,
                              cat_change_t *out, cm_err_t *err);
 
+/*
+ * GRANT / REVOKE privileges ON one object (cat_plan_grant.c), PostgreSQL
+ * 15's ExecGrant_*: the planner found the objects and grantees and checked
+ * the privilege words for the target, in PostgreSQL's order.
+ */
+typedef struct cat_grant {
+    bool is_grant;
+    bool grant_option;      /* WITH GRANT OPTION; REVOKE GRANT OPTION FOR */
+    bool all_privs;         /* ALL [PRIVILEGES]: privs unused */
+    bool cascade;           /* REVOKE ... CASCADE */
+    uint32_t privs;         /* CAT_PRIV_* */
+    const cat_id_t *grantees;   /* role IDs, CAT_ROLE_PUBLIC, CAT_ROLE_BOOTSTRAP */
+    uint32_t ngrantees;
+} cat_grant_t;
+
+bool cat_plan_grant_item(const cat_snap_t *s, const cat_search_t *search, const cat_grant_t *g, const cat_item_t *it,
+                         cat_change_t *out, cm_err_t *err);
+bool cat_plan_grant_schema(const cat_snap_t *s, const cat_search_t *search, const cat_grant_t *g,
+                           const cat_schema_t *sc, cat_change_t *out, cm_err_t *err);
+bool cat_plan_grant_database(const cat_snap_t *s, const cat_search_t *search, const cat_grant_t *g,
+                             const cat_database_t *db, cat_change_t *out, cm_err_t *err);
+
 /* ALTER ... IF EXISTS of a missing relation: only the notice PostgreSQL sends. */
 void cat_plan_rename_missing(const cat_snap_t *s, const char *name, cat_change_t *out);
 bool cat_plan_drop_items(const cat_snap_t *s, const cat_search_t *search, cat_item_kind_t kind,

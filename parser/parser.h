@@ -489,6 +489,24 @@ typedef struct sql_rolespec {
     int pos;
 } sql_rolespec_t;
 
+/* GRANT / REVOKE privileges ON objects (and, later, ALTER DEFAULT PRIVILEGES). */
+typedef enum sql_grant_target {
+    SQL_GRANT_TABLE,          /* [TABLE] a, b: objects are sql_qname_t * */
+    SQL_GRANT_ALL_TABLES,     /* ALL TABLES IN SCHEMA s, t: const char * */
+    SQL_GRANT_SCHEMA,         /* const char * */
+    SQL_GRANT_DATABASE,       /* const char * */
+} sql_grant_target_t;
+
+typedef struct sql_grant {
+    bool revoke;
+    bool grant_option;        /* WITH GRANT OPTION; REVOKE GRANT OPTION FOR */
+    sql_list_t *privs;        /* const char *, lower case as written; NULL: ALL [PRIVILEGES] */
+    sql_grant_target_t target;
+    sql_list_t *objects;
+    sql_list_t *grantees;     /* sql_rolespec_t * */
+    int behavior;             /* SQL_DROP_* */
+} sql_grant_t;
+
 typedef struct sql_alter_rename {
     sql_object_kind_t object;
     bool if_exists;
@@ -697,6 +715,7 @@ typedef enum sql_stmt_kind {
     SQL_STMT_CREATE_ROLE,     /* role */
     SQL_STMT_ALTER_ROLE,      /* role */
     SQL_STMT_DROP_ROLE,       /* role */
+    SQL_STMT_GRANT,           /* grant: GRANT / REVOKE privileges ON objects */
     SQL_STMT_GRANT_ROLE,      /* role */
     SQL_STMT_REVOKE_ROLE,     /* role */
     SQL_STMT_UNSUPPORTED,     /* a statement the grammar does not take yet: name says which */
@@ -751,6 +770,7 @@ struct sql_stmt {
     sql_explain_t *explain;
     sql_prepare_t *prepare;
     sql_role_t *role;
+    sql_grant_t *grant;
 };
 
 /*

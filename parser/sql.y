@@ -126,6 +126,7 @@ stmt(A) ::= prepare_stmt(S).     { A = S; }
 stmt(A) ::= execute_stmt(S).     { A = S; }
 stmt(A) ::= deallocate_stmt(S).  { A = S; }
 stmt(A) ::= role_stmt(S).        { A = S; }
+stmt(A) ::= grant_stmt(S).       { A = S; }
 
 ///////////////////////////////////////////////// SET / SHOW / RESET ////
 
@@ -490,11 +491,57 @@ role_stmt(A) ::= DROP IDENT(K) role_list(L).     { A = sql__drop_role(ctx, &K, L
 role_stmt(A) ::= DROP IDENT(K) IF_P EXISTS role_list(L). { A = sql__drop_role(ctx, &K, L, true); }
 role_stmt(A) ::= DROP USER role_list(L).         { A = sql__drop_role(ctx, NULL, L, false); }
 role_stmt(A) ::= DROP USER IF_P EXISTS role_list(L). { A = sql__drop_role(ctx, NULL, L, true); }
-role_stmt(A) ::= GRANT role_list(R) TO role_list(M). { A = sql__grant_role(ctx, false, R, M, NULL); }
-role_stmt(A) ::= GRANT role_list(R) TO role_list(M) WITH IDENT(W) IDENT(O).
+/* GRANT role TO role shares its first list with GRANT privileges ON, as in
+ * PostgreSQL's grammar: which it is shows at TO or ON. */
+role_stmt(A) ::= GRANT priv_list(R) TO role_list(M). { A = sql__grant_role(ctx, false, R, M, NULL); }
+role_stmt(A) ::= GRANT priv_list(R) TO role_list(M) WITH IDENT(W) IDENT(O).
         { A = sql__grant_role(ctx, false, R, M, &W); (void)O; }
-role_stmt(A) ::= REVOKE role_list(R) FROM role_list(M) opt_drop_behavior.
+role_stmt(A) ::= REVOKE priv_list(R) FROM role_list(M) opt_drop_behavior.
         { A = sql__grant_role(ctx, true, R, M, NULL); }
+
+/////////////////////////////////////////////////// GRANT / REVOKE privileges ////
+
+%type grant_stmt {sql_stmt_t *}
+grant_stmt(A) ::= GRANT(K) privileges(P) ON grant_target(T) TO grantee_list(G) opt_grant_option(O).
+        { A = sql__grant(ctx, &K, false, O, P, T, G, SQL_DROP_DEFAULT); }
+grant_stmt(A) ::= REVOKE(K) privileges(P) ON grant_target(T) FROM grantee_list(G) opt_drop_behavior(B).
+        { A = sql__grant(ctx, &K, true, false, P, T, G, B); }
+grant_stmt(A) ::= REVOKE(K) GRANT IDENT(O) FOR privileges(P) ON grant_target(T) FROM grantee_list(G)
+                  opt_drop_behavior(B).
+        { A = sql__grant_option_for(ctx, &K, &O, P, T, G, B); }
+
+/* NULL: ALL [PRIVILEGES]. */
+%type privileges {sql_list_t *}
+privileges(A) ::= priv_list(L).                  { A = L; }
+privileges(A) ::= ALL.                           { A = NULL; }
+privileges(A) ::= ALL IDENT(P).                  { A = sql__all_privileges(ctx, &P); }
+
+%type priv_list {sql_list_t *}
+priv_list(A) ::= priv_word(W).                   { A = sql__list1(ctx, (void *)W); }
+priv_list(A) ::= priv_list(L) COMMA priv_word(W). { A = sql__list_add(ctx, L, (void *)W); }
+%type priv_word {const char *}
+priv_word(A) ::= colid(N).                       { A = N.str; }
+priv_word(A) ::= SELECT.                         { A = "select"; }
+priv_word(A) ::= CREATE.                         { A = "create"; }
+priv_word(A) ::= REFERENCES.                     { A = "references"; }
+
+%type opt_grant_option {bool}
+opt_grant_option(A) ::= WITH GRANT IDENT(O).     { A = sql__word_is(ctx, &O, "option"); }
+opt_grant_option(A) ::= .                        { A = false; }
+
+%type grant_target {sql_grant_t *}
+grant_target(A) ::= qname_list(L).               { A = sql__grant_target(ctx, SQL_GRANT_TABLE, L); }
+grant_target(A) ::= TABLE qname_list(L).         { A = sql__grant_target(ctx, SQL_GRANT_TABLE, L); }
+grant_target(A) ::= SCHEMA name_list(L).         { A = sql__grant_target(ctx, SQL_GRANT_SCHEMA, L); }
+grant_target(A) ::= DATABASE name_list(L).       { A = sql__grant_target(ctx, SQL_GRANT_DATABASE, L); }
+grant_target(A) ::= ALL TABLES IN SCHEMA name_list(L). { A = sql__grant_target(ctx, SQL_GRANT_ALL_TABLES, L); }
+
+%type grantee_list {sql_list_t *}
+grantee_list(A) ::= grantee(R).                  { A = sql__list1(ctx, R); }
+grantee_list(A) ::= grantee_list(L) COMMA grantee(R). { A = sql__list_add(ctx, L, R); }
+%type grantee {sql_rolespec_t *}
+grantee(A) ::= role_spec(R).                     { A = R; }
+grantee(A) ::= GROUP role_spec(R).               { A = R; }
 
 opt_with ::= WITH.
 opt_with ::= .

@@ -619,6 +619,7 @@ const char *sql_stmt_name(const sql_stmt_t *s)
     case SQL_STMT_CREATE_ROLE: return "CREATE ROLE";
     case SQL_STMT_ALTER_ROLE: return "ALTER ROLE";
     case SQL_STMT_DROP_ROLE: return "DROP ROLE";
+    case SQL_STMT_GRANT: return s->grant->revoke ? "REVOKE" : "GRANT";
     case SQL_STMT_GRANT_ROLE: return "GRANT ROLE";
     case SQL_STMT_REVOKE_ROLE: return "REVOKE ROLE";
     }
@@ -626,6 +627,43 @@ const char *sql_stmt_name(const sql_stmt_t *s)
 }
 
 /* ===================================================== statements */
+
+static void dp_grant(const sql_grant_t *g, cm_buf_t *out)
+{
+    cm_buf_put_str(out, g->revoke ? "REVOKE " : "GRANT ");
+    if (g->revoke && g->grant_option)
+        cm_buf_put_str(out, "GRANT OPTION FOR ");
+    if (!g->privs)
+        cm_buf_put_str(out, "ALL");
+    for (int i = 0; i < sql_list_len(g->privs); i++) {
+        if (i)
+            cm_buf_put_str(out, ", ");
+        for (const char *p = g->privs->items[i]; *p; p++)
+            cm_buf_put_u8(out, (uint8_t)(*p >= 'a' && *p <= 'z' ? *p - 32 : *p));
+    }
+    static const char *const targets[] = {"TABLE ", "ALL TABLES IN SCHEMA ", "SCHEMA ", "DATABASE "};
+    cm_buf_printf(out, " ON %s", targets[g->target]);
+    for (int i = 0; i < sql_list_len(g->objects); i++) {
+        if (i)
+            cm_buf_put_str(out, ", ");
+        if (g->target == SQL_GRANT_TABLE)
+            dp_qname(g->objects->items[i], out);
+        else
+            sql_deparse_ident(g->objects->items[i], out);
+    }
+    cm_buf_put_str(out, g->revoke ? " FROM " : " TO ");
+    for (int i = 0; i < sql_list_len(g->grantees); i++) {
+        if (i)
+            cm_buf_put_str(out, ", ");
+        sql_deparse_rolespec(g->grantees->items[i], out);
+    }
+    if (!g->revoke && g->grant_option)
+        cm_buf_put_str(out, " WITH GRANT OPTION");
+    if (g->behavior == SQL_DROP_CASCADE)
+        cm_buf_put_str(out, " CASCADE");
+    else if (g->behavior == SQL_DROP_RESTRICT)
+        cm_buf_put_str(out, " RESTRICT");
+}
 
 static void dp_name_list(const sql_list_t *l, cm_buf_t *out)
 {
@@ -839,6 +877,9 @@ void sql_deparse_stmt(const sql_stmt_t *s, cm_buf_t *out)
     case SQL_STMT_GRANT_ROLE:
     case SQL_STMT_REVOKE_ROLE:
         dp_role(s->kind, s->role, out);
+        break;
+    case SQL_STMT_GRANT:
+        dp_grant(s->grant, out);
         break;
     }
 }

@@ -229,6 +229,13 @@ sql_stmt_t *sql__drop_role(sql_pctx_t *ctx, const sql_token_t *kw, sql_list_t *n
 /* GRANT or REVOKE roles TO / FROM members; with: WITH's first word (ADMIN OPTION, refused). */
 sql_stmt_t *sql__grant_role(sql_pctx_t *ctx, bool revoke, sql_list_t *roles, sql_list_t *members,
                             const sql_token_t *with);
+sql_stmt_t *sql__grant(sql_pctx_t *ctx, const sql_token_t *kw, bool revoke, bool grant_option, sql_list_t *privs,
+                        sql_grant_t *target, sql_list_t *grantees, int behavior);
+sql_stmt_t *sql__grant_option_for(sql_pctx_t *ctx, const sql_token_t *kw, const sql_token_t *option, sql_list_t *privs,
+                                  sql_grant_t *target, sql_list_t *grantees, int behavior);
+sql_grant_t *sql__grant_target(sql_pctx_t *ctx, sql_grant_target_t target, sql_list_t *objects);
+sql_list_t *sql__all_privileges(sql_pctx_t *ctx, const sql_token_t *word);
+bool sql__word_is(sql_pctx_t *ctx, const sql_token_t *word, const char *want);
 sql_stmt_t *sql__alter_owner(sql_pctx_t *ctx, int object, sql_cond_t *name, const sql_token_t *word,
                              sql_rolespec_t *owner);
 sql_rolespec_t *sql__rolespec(sql_pctx_t *ctx, const sql_token_t *t, sql_rolespec_kind_t kind);

@@ -214,12 +214,6 @@ static const char *unsupported_name(sql_feed_t *f, cm_arena_t *arena)
             bool role = strcmp((const char *)b.data, "ALTER ROLE") == 0 || strcmp((const char *)b.data, "ALTER USER") == 0;
             unsupported = odd || !known || (strcmp(w0, "alter") == 0 && !role && !has_alter_action(f));
         }
-    } else if (strcmp(w0, "grant") == 0 || strcmp(w0, "revoke") == 0) {
-        /* Membership (GRANT role TO role) is taken; privileges on objects name ON. */
-        name_add(&b, w0);
-        for (int i = 1; i < SQL_LOOKAHEAD_MAX && feed_peek(f, i, &t) && t->type != 0 && t->type != SQL_TOK_SEMI; i++)
-            if (t->type == SQL_TOK_ON)
-                unsupported = true;
     } else if (word_in(w0, unsupported_leads)) {
         name_add(&b, w0);
         unsupported = true;

@@ -234,6 +234,7 @@ static bool bind_command(pln_binder_t *b, const sql_stmt_t *s, pln_stmt_t *st)
     case SQL_STMT_CREATE_DATABASE:
     case SQL_STMT_DROP:
     case SQL_STMT_ALTER_RENAME:
+    case SQL_STMT_GRANT:
     case SQL_STMT_CREATE_ROLE:
     case SQL_STMT_ALTER_ROLE:
     case SQL_STMT_DROP_ROLE:
@@ -310,7 +311,7 @@ static bool bind_stmt(cm_arena_t *arena, const pln_raw_t *raw, const char *sql, 
     } else {
         ok = bind_command(&b, s, st);
     }
-    if (!ok)
+    if (!ok || !pln__raise_denied(&b))
         return false;
     /* Every parameter needs a type by now; references made before it was known take it. */
     for (int i = 0; i < b.nparams; i++) {

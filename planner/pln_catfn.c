@@ -109,7 +109,7 @@ static uint32_t constraint_index_named(const pln_catalog_t *cat, ty_ctx_t *ctx, 
     return 0;
 }
 
-static bool regclass_in(const pln_catalog_t *cat, ty_ctx_t *ctx, const ty_datum_t *name, ty_datum_t *out)
+bool pln__regclass_in(const pln_catalog_t *cat, ty_ctx_t *ctx, const ty_datum_t *name, ty_datum_t *out)
 {
     char *parts[3];
     int n;
@@ -168,7 +168,7 @@ static bool regclass_out(const pln_catalog_t *cat, ty_ctx_t *ctx, uint32_t oid, 
 }
 
 /* The schema with this OID that the session's database sees (its own or a system one), or NULL. */
-static const cat_schema_t *schema_by_oid(const pln_catalog_t *cat, uint32_t oid)
+const cat_schema_t *pln__schema_by_oid(const pln_catalog_t *cat, uint32_t oid)
 {
     const cat_schema_t *sc;
     for (size_t i = 0; cat->snap && (sc = cat_snap_schema_at(cat->snap, i)); i++)
@@ -199,7 +199,7 @@ static bool regnamespace_in(const pln_catalog_t *cat, ty_ctx_t *ctx, const ty_da
 /* regnamespaceout: the name, quoted as an identifier, "-" for 0; NULL (the number is printed) for an unknown OID. */
 static bool regnamespace_out(const pln_catalog_t *cat, ty_ctx_t *ctx, uint32_t oid, ty_datum_t *out)
 {
-    const cat_schema_t *sc = schema_by_oid(cat, oid);
+    const cat_schema_t *sc = pln__schema_by_oid(cat, oid);
     if (oid == 0)
         return text_out(ctx, "-", 1, out);
     if (sc == NULL) {
@@ -304,7 +304,7 @@ bool pln_catalog_fn(void *arg, int fn, const ty_datum_t *args, int nargs, ty_ctx
         it = cat->snap ? cat_snap_item_by_oid(cat->snap, (uint32_t)args[0].v.i) : NULL;
     switch ((ty_catfn_t)fn) {
     case TY_CATFN_REGCLASS_IN:
-        return regclass_in(cat, ctx, &args[0], out);
+        return pln__regclass_in(cat, ctx, &args[0], out);
     case TY_CATFN_REGCLASS_OUT:
         return regclass_out(cat, ctx, (uint32_t)args[0].v.i, out);
     case TY_CATFN_TABLE_IS_VISIBLE:
@@ -378,6 +378,8 @@ bool pln_catalog_fn(void *arg, int fn, const ty_datum_t *args, int nargs, ty_ctx
         return viewdef(it, ctx, out);
     case TY_CATFN_CURRENT_SCHEMAS:
         return schemas(cat, ctx, args[0].v.b, out);
+    case TY_CATFN_PRIVILEGE:
+        return pln__has_privilege(cat, ctx, args, out);
     case TY_CATFN_USERBYID: {
         uint32_t oid = (uint32_t)args[0].v.i;
         const cat_role_t *r = cat->snap && oid != CAT_BOOTSTRAP_OID ? cat_snap_role_by_oid(cat->snap, oid) : NULL;

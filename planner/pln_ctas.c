@@ -75,7 +75,7 @@ bool pln__plan_create_table_as(pln_binder_t *b, const sql_stmt_t *s, const cat_q
     pln_binder_t sub;
     fresh(&sub, b);
     pln_bound_t q;
-    if (!pln__bind_select(&sub, t->query, &q))
+    if (!pln__bind_select(&sub, t->query, &q) || !pln__raise_denied(&sub))
         return false;
     if (sub.nparams > 0) {
         int pos = sub.nparam_nodes ? sub.param_nodes[0]->location : -1;

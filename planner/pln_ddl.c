@@ -24,6 +24,7 @@ bool pln__is_ddl(const sql_stmt_t *s)
     case SQL_STMT_CREATE_DATABASE:
     case SQL_STMT_DROP:
     case SQL_STMT_ALTER_RENAME:
+    case SQL_STMT_GRANT:
         return true;
     default:
         return pln__is_role_stmt(s);
@@ -274,8 +275,13 @@ static bool plan_create_view(pln_binder_t *b, const sql_stmt_t *s, cat_change_t 
     /* A materialized view is refused here if the workers cannot maintain its plan. */
     plan_t *mp = NULL;
     b->join_sublinks = v->materialized;
+    /* A view's reads are checked when it is used, as its owner's; a materialized view's
+     * query runs now, with its creator's rights. */
+    b->skip_privileges = !v->materialized;
     if (v->materialized ? !pln__plan_query(b, v->query, NULL, &q, &mp) || !plan_maintainable(mp, b->err)
                         : !pln__bind_select(b, v->query, &q))
+        return false;
+    if (!pln__raise_denied(b))
         return false;
     if (b->nparams > 0) {
         int pos = b->nparam_nodes ? b->param_nodes[0]->location : -1;
@@ -475,6 +481,8 @@ bool pln_ddl_plan(cm_arena_t *arena, const pln_stmt_t *st, const char *sql, cons
         return plan_drop(&b, s, out);
     case SQL_STMT_ALTER_RENAME:
         return pln__plan_rename(&b, s, out);
+    case SQL_STMT_GRANT:
+        return pln__plan_grant(&b, s, out);
     default:
         if (pln__is_role_stmt(s))
             return pln__plan_role(&b, s, out);

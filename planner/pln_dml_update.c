@@ -66,7 +66,10 @@ static bool rows_from(pln_binder_t *b, const pln_target_t *t, const sql_qname_t 
     scope->id = ++b->nscopes;
     scope->open_sublink = -1;
     b->scope = scope;
-    if (!pln__bind_from(b, &from, scope, rel))
+    b->write_from = target;
+    bool bound = pln__bind_from(b, &from, scope, rel);
+    b->write_from = NULL;
+    if (!bound)
         return false;
     if (scope->nrtes < 1 || scope->rtes[0].ncols != t->w->ncols)
         return pln__error(b, name->pos, CM_ERRCODE_INTERNAL_ERROR, "the target of a write is not its first FROM item");

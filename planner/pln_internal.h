@@ -76,6 +76,7 @@ typedef struct pln_rte {
     bool hidden_rel;
     const cat_item_t *item;       /* a catalog relation: columns from naliased on carry its column names */
     int naliased;
+    bool write_target;            /* INSERT / UPDATE / DELETE's table: reading a column of it needs SELECT */
 } pln_rte_t;
 
 /* The names a query's expressions can refer to. */
@@ -155,6 +156,14 @@ typedef struct pln_binder {
     int reads_cap;
     const cat_item_t **read_item;
     const struct pln_inline *inlining; /* the views being expanded, innermost first; NULL: none */
+    /* Privileges (pln_privilege.c): the first relation the statement may not read or write, raised
+     * once the statement is bound (PostgreSQL checks them when it starts executing, after analysis). */
+    const char *denied;
+    bool skip_privileges;         /* CREATE VIEW: PostgreSQL checks a view's reads when it is used */
+    bool target_read;             /* a column of the write target was referenced */
+    const struct sql_from *write_from;  /* UPDATE / DELETE's target as a FROM item: written, not read */
+    bool in_view;                 /* expanding a view: its reads are checked as its owner, view_owner */
+    cat_id_t view_owner;
     /* When note_cols: each column reference that names a catalog relation's column (pln_rewrite.c). */
     bool note_cols;
     int ncolrefs;
@@ -207,6 +216,23 @@ bool pln__plan_rename(pln_binder_t *b, const sql_stmt_t *s, cat_change_t *out);
 /* GRANT's / OWNER TO's role as an ID: a catalog role, or CAT_ROLE_BOOTSTRAP for the
  * session user that is none; 42704 otherwise (PUBLIC too). */
 bool pln__rolespec_id(pln_binder_t *b, const sql_rolespec_t *rs, cat_id_t *id);
+/* Notes a missing privilege (CAT_PRIV_*) on a relation read or written, as the
+ * innermost view's owner or else the session's current user (pln_privilege.c). */
+void pln__check_privilege(pln_binder_t *b, const cat_item_t *item, uint32_t priv);
+/* false with 42501 "permission denied for table t" when a check failed. */
+bool pln__raise_denied(pln_binder_t *b);
+/* pln_catfn.c's lookups that has_*_privilege shares: a schema by OID in the session's
+ * database (or a system one), and regclass input (42P01). */
+const cat_schema_t *pln__schema_by_oid(const pln_catalog_t *cat, uint32_t oid);
+bool pln__regclass_in(const pln_catalog_t *cat, ty_ctx_t *ctx, const ty_datum_t *name, ty_datum_t *out);
+/* has_{table,schema,database}_privilege (TY_CATFN_PRIVILEGE; pln_catfn_priv.c). */
+bool pln__has_privilege(const pln_catalog_t *cat, ty_ctx_t *ctx, const ty_datum_t *args, ty_datum_t *out);
+/* GRANT / REVOKE privileges ON objects (pln_grant.c). */
+bool pln__plan_grant(pln_binder_t *b, const sql_stmt_t *s, cat_change_t *out);
+/* A privilege word as string_to_privilege reads it, into *out; 42601 unknown, 0LP01 not in allowed. */
+bool pln__privilege_word(pln_binder_t *b, const char *word, uint32_t allowed, const char *target, uint32_t *out);
+/* GRANT's grantees as role IDs (PUBLIC: CAT_ROLE_PUBLIC), in the binder's arena. */
+bool pln__grantee_ids(pln_binder_t *b, const sql_list_t *grantees, cat_id_t **ids);
 
 /* pln_rewrite.c: what one ALTER ... RENAME renames (0: nothing of that class). */
 typedef struct pln_renames {

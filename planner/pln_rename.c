@@ -152,7 +152,9 @@ static bool plan_owner(pln_binder_t *b, const sql_alter_rename_t *r, cat_change_
     if (!pln__rolespec_id(b, r->owner, &to))
         return false;
     if (it->kind == CAT_ITEM_INDEX) {
-        /* ATExecChangeOwner: an index belongs to its relation's owner. */
+        /* ATExecChangeOwner: an index belongs to its relation's owner; giving it to another is refused. */
+        if (cat_item_owner_acl(snap, it)->acl.owner == to)
+            return true;
         cm_err_t *w = cat_plan_notice(snap, out, "01000", "cannot change owner of index \"%s\"", it->name);
         w->severity = CM_SEV_WARNING;
         cm_err_set_hint(w, "Change the ownership of the index's table, instead.");

@@ -56,6 +56,13 @@ static const char *type_name(pln_binder_t *b, ty_oid_t type, int32_t typmod)
 bool pln__plan_replace_view(pln_binder_t *b, const cat_item_t *old, const cat_item_def_t *def, cat_change_t *out)
 {
     bool mat = def->kind == CAT_ITEM_MATVIEW;
+    /* RangeVarGetAndCheckCreationNamespace: CREATE on the schema, then ownership of what is replaced. */
+    const cat_snap_t *snap = b->cat->snap;
+    const cat_search_t *search = &b->cat->search;
+    if (!(cat_acl_privs(snap, &old->schema->acl, 'n', cat_search_role(snap, search), false) & CAT_PRIV_CREATE))
+        return pln__error(b, -1, "42501", "permission denied for schema %s", old->schema->name);
+    if (!cat_check_owner(snap, search, &old->acl, cat_item_owner_noun(old), old->name, b->err))
+        return false;
     if (old->kind != def->kind)
         return pln__error(b, -1, "42809", "\"%s\" is not a %s", old->name, mat ? "materialized view" : "view");
     if (def->ncolumns < old->ncolumns)

@@ -535,7 +535,13 @@ static bool bind_relname(pln_binder_t *b, const sql_from_t *f, pln_scope_t *sc, 
     if (b->cat && b->cat->snap) {
         cm_err_t e = {0};
         item = cat_resolve_item(b->cat->snap, &b->cat->search, &qn, &e);
+        /* A schema named without USAGE: LookupExplicitNamespace's 42501, at the name. */
+        bool usage = e.set && strcmp(e.sqlstate, "42501") == 0;
+        if (usage)
+            pln__error(b, f->pos, "42501", "%s", e.message);
         cm_err_clear(&e);
+        if (usage)
+            return false;
     }
     if (!item) {
         if (k >= 2)
@@ -557,6 +563,8 @@ static bool bind_relname(pln_binder_t *b, const sql_from_t *f, pln_scope_t *sc, 
         cm_err_set_detail(b->err, "This operation is not supported for indexes.");
         return false;
     }
+    if (f != b->write_from)
+        pln__check_privilege(b, item, CAT_PRIV_SELECT);
     if (item->kind == CAT_ITEM_VIEW) {
         note_rel(b, f, item);
         return pln__bind_view_ref(b, f, item, sc, rel);
@@ -588,6 +596,7 @@ static bool bind_relname(pln_binder_t *b, const sql_from_t *f, pln_scope_t *sc, 
         return false;
     sc->rtes[sc->nrtes - 1].item = item;
     sc->rtes[sc->nrtes - 1].naliased = naliases;
+    sc->rtes[sc->nrtes - 1].write_target = f == b->write_from;
     return true;
 }
 
@@ -783,6 +792,8 @@ ty_expr_t *pln__bind_column(pln_binder_t *b, const sql_expr_t *e)
     }
     if (b->note_cols && in->item && col >= in->naliased)
         note_colref(b, e, in->item, col);
+    if (in->write_target)
+        b->target_read = true;
     ty_expr_t *c = ty_expr_new(b->arena, TY_EXPR_COLUMN, in->cols[col].type, 0);
     c->typmod = in->cols[col].typmod;
     c->index = col_index(in, col);

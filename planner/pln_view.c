@@ -65,6 +65,9 @@ bool pln__bind_view_ref(pln_binder_t *b, const sql_from_t *f, const cat_item_t *
     b->with = NULL;
     b->note_cols = false;
     b->inlining = &level;
+    /* A view reads what it reads with its owner's rights, as PostgreSQL's views do. */
+    b->in_view = true;
+    b->view_owner = view->acl.owner;
     b->sql = view->create_sql;
     b->sql_len = strlen(view->create_sql);
     pln_bound_t q;
@@ -76,6 +79,8 @@ bool pln__bind_view_ref(pln_binder_t *b, const sql_from_t *f, const cat_item_t *
     b->win_forbidden = saved.win_forbidden;
     b->srfs = saved.srfs;
     b->setop_leaf = saved.setop_leaf;
+    b->in_view = saved.in_view;
+    b->view_owner = saved.view_owner;
     b->with = saved.with;
     b->note_cols = saved.note_cols;
     b->inlining = saved.inlining;

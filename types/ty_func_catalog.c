@@ -115,6 +115,54 @@ static bool ty__userbyid(ty_ctx_t *c, const ty_datum_t *a, int n, ty_datum_t *o)
     return true;
 }
 
+/*
+ * has_{table,schema,database}_privilege in all six forms: the role by name,
+ * by OID or the current user; the object by name or OID. The catalog answers
+ * (TY_CATFN_PRIVILEGE) with args {form, role, object, privileges}: form is
+ * the object kind * 16 + role shape * 4 + object shape (TY_PRIV_*).
+ */
+static bool ty__privilege(ty_ctx_t *c, const ty_datum_t *a, int n, ty_datum_t *o, int kind, int role, int obj)
+{
+    ty_datum_t args[4] = {{0}};
+    args[0].v.i = kind * 16 + role * 4 + obj;
+    int k = 0;
+    if (role != TY_PRIV_CURRENT)
+        args[1] = a[k++];
+    args[2] = a[k++];
+    args[3] = a[k];
+    return ty__ask(c, TY_CATFN_PRIVILEGE, args, 4, o);
+}
+
+#define TY__PRIV_FORMS(kind, lower)                                                                              \
+    static bool ty__##lower##_name_name(ty_ctx_t *c, const ty_datum_t *a, int n, ty_datum_t *o)                  \
+    {                                                                                                            \
+        return ty__privilege(c, a, n, o, kind, TY_PRIV_BY_NAME, TY_PRIV_BY_NAME);                                 \
+    }                                                                                                            \
+    static bool ty__##lower##_name_id(ty_ctx_t *c, const ty_datum_t *a, int n, ty_datum_t *o)                    \
+    {                                                                                                            \
+        return ty__privilege(c, a, n, o, kind, TY_PRIV_BY_NAME, TY_PRIV_BY_OID);                                  \
+    }                                                                                                            \
+    static bool ty__##lower##_id_name(ty_ctx_t *c, const ty_datum_t *a, int n, ty_datum_t *o)                    \
+    {                                                                                                            \
+        return ty__privilege(c, a, n, o, kind, TY_PRIV_BY_OID, TY_PRIV_BY_NAME);                                  \
+    }                                                                                                            \
+    static bool ty__##lower##_id_id(ty_ctx_t *c, const ty_datum_t *a, int n, ty_datum_t *o)                      \
+    {                                                                                                            \
+        return ty__privilege(c, a, n, o, kind, TY_PRIV_BY_OID, TY_PRIV_BY_OID);                                   \
+    }                                                                                                            \
+    static bool ty__##lower##_name(ty_ctx_t *c, const ty_datum_t *a, int n, ty_datum_t *o)                       \
+    {                                                                                                            \
+        return ty__privilege(c, a, n, o, kind, TY_PRIV_CURRENT, TY_PRIV_BY_NAME);                                 \
+    }                                                                                                            \
+    static bool ty__##lower##_id(ty_ctx_t *c, const ty_datum_t *a, int n, ty_datum_t *o)                         \
+    {                                                                                                            \
+        return ty__privilege(c, a, n, o, kind, TY_PRIV_CURRENT, TY_PRIV_BY_OID);                                  \
+    }
+
+TY__PRIV_FORMS(TY_PRIV_TABLE, table)
+TY__PRIV_FORMS(TY_PRIV_SCHEMA, schema)
+TY__PRIV_FORMS(TY_PRIV_DATABASE, database)
+
 /* pg_get_expr(expr, relation [, pretty]): eddy keeps an expression as its SQL text already. */
 static bool ty__get_expr(ty_ctx_t *c, const ty_datum_t *a, int n, ty_datum_t *o)
 {
@@ -207,12 +255,24 @@ static const ty_func_t ty__catalog[] = {
     {"obj_description", 2, {TY_OID, TY_NAME}, TY_TEXT, S, ty__null, 1215},
     {"col_description", 2, {TY_OID, TY_INT4}, TY_TEXT, S, ty__null, 1216},
     {"shobj_description", 2, {TY_OID, TY_NAME}, TY_TEXT, S, ty__null, 1993},
-    {"has_table_privilege", 2, {ANY, TY_TEXT}, TY_BOOL, S, ty__true, 1927},
-    {"has_table_privilege", 3, {ANY, ANY, TY_TEXT}, TY_BOOL, S, ty__true, 1922},
-    {"has_schema_privilege", 2, {ANY, TY_TEXT}, TY_BOOL, S, ty__true, 2273},
-    {"has_schema_privilege", 3, {ANY, ANY, TY_TEXT}, TY_BOOL, S, ty__true, 2268},
-    {"has_database_privilege", 2, {ANY, TY_TEXT}, TY_BOOL, S, ty__true, 2253},
-    {"has_database_privilege", 3, {ANY, ANY, TY_TEXT}, TY_BOOL, S, ty__true, 2250},
+    {"has_table_privilege", 3, {TY_NAME, TY_TEXT, TY_TEXT}, TY_BOOL, S, ty__table_name_name, 1922},
+    {"has_table_privilege", 3, {TY_NAME, TY_OID, TY_TEXT}, TY_BOOL, S, ty__table_name_id, 1923},
+    {"has_table_privilege", 3, {TY_OID, TY_TEXT, TY_TEXT}, TY_BOOL, S, ty__table_id_name, 1924},
+    {"has_table_privilege", 3, {TY_OID, TY_OID, TY_TEXT}, TY_BOOL, S, ty__table_id_id, 1925},
+    {"has_table_privilege", 2, {TY_TEXT, TY_TEXT}, TY_BOOL, S, ty__table_name, 1926},
+    {"has_table_privilege", 2, {TY_OID, TY_TEXT}, TY_BOOL, S, ty__table_id, 1927},
+    {"has_schema_privilege", 3, {TY_NAME, TY_TEXT, TY_TEXT}, TY_BOOL, S, ty__schema_name_name, 2268},
+    {"has_schema_privilege", 3, {TY_NAME, TY_OID, TY_TEXT}, TY_BOOL, S, ty__schema_name_id, 2269},
+    {"has_schema_privilege", 3, {TY_OID, TY_TEXT, TY_TEXT}, TY_BOOL, S, ty__schema_id_name, 2270},
+    {"has_schema_privilege", 3, {TY_OID, TY_OID, TY_TEXT}, TY_BOOL, S, ty__schema_id_id, 2271},
+    {"has_schema_privilege", 2, {TY_TEXT, TY_TEXT}, TY_BOOL, S, ty__schema_name, 2272},
+    {"has_schema_privilege", 2, {TY_OID, TY_TEXT}, TY_BOOL, S, ty__schema_id, 2273},
+    {"has_database_privilege", 3, {TY_NAME, TY_TEXT, TY_TEXT}, TY_BOOL, S, ty__database_name_name, 2250},
+    {"has_database_privilege", 3, {TY_NAME, TY_OID, TY_TEXT}, TY_BOOL, S, ty__database_name_id, 2251},
+    {"has_database_privilege", 3, {TY_OID, TY_TEXT, TY_TEXT}, TY_BOOL, S, ty__database_id_name, 2252},
+    {"has_database_privilege", 3, {TY_OID, TY_OID, TY_TEXT}, TY_BOOL, S, ty__database_id_id, 2253},
+    {"has_database_privilege", 2, {TY_TEXT, TY_TEXT}, TY_BOOL, S, ty__database_name, 2254},
+    {"has_database_privilege", 2, {TY_OID, TY_TEXT}, TY_BOOL, S, ty__database_id, 2255},
     {"has_column_privilege", 3, {ANY, ANY, TY_TEXT}, TY_BOOL, S, ty__true, 3027},
     {"pg_has_role", 2, {ANY, TY_TEXT}, TY_BOOL, S, ty__true, 2710},
     {"pg_has_role", 3, {ANY, ANY, TY_TEXT}, TY_BOOL, S, ty__true, 2705},

@@ -319,7 +319,12 @@ typedef enum ty_catfn {
     TY_CATFN_KEYWORD,            /* int4 i -> text: pg_get_keywords' i-th row as its category code (U, C, T, R),
                                     B (bare label) or A (requires AS), then the word; NULL past the last */
     TY_CATFN_USERBYID,           /* oid -> text: the role's name (OID 10: the bootstrap superuser's) */
+    TY_CATFN_PRIVILEGE,          /* form int, role, object, privileges text -> bool: has_*_privilege (TY_PRIV_*) */
 } ty_catfn_t;
+
+/* TY_CATFN_PRIVILEGE's form: object kind * 16 + role shape * 4 + object shape. */
+enum { TY_PRIV_TABLE = 1, TY_PRIV_SCHEMA = 2, TY_PRIV_DATABASE = 3 };
+enum { TY_PRIV_CURRENT = 0, TY_PRIV_BY_NAME = 1, TY_PRIV_BY_OID = 2 };
 
 /* Checks cancel and deadline; sets 57014 and returns false when either fired. */
 bool ty_ctx_check_interrupt(ty_ctx_t *ctx);

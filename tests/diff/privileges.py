@@ -34,6 +34,8 @@ SETUP = [
     "CREATE TABLE pv_g.gt (a int)",
     "ALTER TABLE pv_g.gt OWNER TO pv_grp",
     "CREATE INDEX pv_gi ON pv_g.gt (a)",
+    "GRANT USAGE ON SCHEMA pv_s TO pv_alice, pv_carol",
+    "INSERT INTO pv_s.t VALUES (1, 'x'), (2, 'y')",
 ]
 
 # (role, statement): run as that role after the setup, in this order.
@@ -89,6 +91,94 @@ STEPS = [
     ("pv_owner", "ALTER TABLE pv_s.t RENAME TO t"),
     ("pv_owner", "DROP SCHEMA pv_s"),
     ("pv_dave", "CREATE SCHEMA pv_ds"),
+    # GRANT / REVOKE on tables, and what reads and writes then need.
+    ("pv_alice", "SELECT * FROM pv_s.t"),
+    ("pv_alice", "SELECT nope FROM pv_s.t"),
+    ("pv_owner", "GRANT SELECT ON pv_s.t TO pv_alice"),
+    ("pv_alice", "SELECT a, b FROM pv_s.t ORDER BY a"),
+    ("pv_alice", "INSERT INTO pv_s.t VALUES (3, 'z')"),
+    ("pv_alice", "UPDATE pv_s.t SET b = 'q'"),
+    ("pv_alice", "DELETE FROM pv_s.t"),
+    ("pv_alice", "TRUNCATE pv_s.t"),
+    ("pv_owner", "GRANT INSERT, UPDATE ON TABLE pv_s.t TO pv_alice"),
+    ("pv_alice", "INSERT INTO pv_s.t VALUES (3, 'z')"),
+    ("pv_alice", "UPDATE pv_s.t SET b = 'w' WHERE a = 3"),
+    ("pv_owner", "REVOKE SELECT ON pv_s.t FROM pv_alice"),
+    ("pv_alice", "UPDATE pv_s.t SET b = 'v'"),
+    ("pv_alice", "UPDATE pv_s.t SET b = 'v' WHERE a = 3"),
+    ("pv_alice", "UPDATE pv_s.t SET a = a + 1"),
+    ("pv_alice", "INSERT INTO pv_s.t VALUES (4, 'k') RETURNING a"),
+    ("pv_alice", "INSERT INTO pv_s.t SELECT a, b FROM pv_s.t"),
+    ("pv_owner", "GRANT ALL ON pv_s.t TO pv_grp WITH GRANT OPTION"),
+    ("pv_alice", "DELETE FROM pv_s.t WHERE a = 4"),
+    ("pv_alice", "GRANT SELECT ON pv_s.t TO pv_bob"),
+    ("pv_bob", "SELECT count(*) FROM pv_s.t"),
+    ("pv_owner", "GRANT USAGE ON SCHEMA pv_s TO pv_bob"),
+    ("pv_bob", "SELECT count(*) FROM pv_s.t"),
+    ("pv_bob", "DELETE FROM pv_s.t"),
+    ("pv_carol", "SELECT count(*) FROM pv_s.t"),
+    ("pv_carol", "GRANT SELECT ON pv_s.t TO pv_dave"),
+    ("pv_bob", "GRANT SELECT ON pv_s.t TO pv_dave"),
+    ("pv_bob", "GRANT SELECT, INSERT ON pv_s.t TO pv_dave"),
+    ("pv_owner", "REVOKE GRANT OPTION FOR SELECT ON pv_s.t FROM pv_grp"),
+    ("pv_owner", "REVOKE GRANT OPTION FOR SELECT ON pv_s.t FROM pv_grp CASCADE"),
+    ("pv_bob", "SELECT count(*) FROM pv_s.t"),
+    ("pv_alice", "REVOKE DELETE ON pv_s.t FROM pv_owner"),
+    ("pv_owner", "REVOKE DELETE ON pv_s.t FROM pv_owner"),
+    ("pv_owner", "DELETE FROM pv_s.t WHERE a = 2"),
+    ("pv_owner", "GRANT DELETE ON pv_s.t TO pv_owner"),
+    ("pv_alice", "GRANT TRUNCATE ON pv_s.t TO pv_alice"),
+    # A view reads with its owner's rights; reading it needs SELECT on it.
+    ("pv_bob", "SELECT * FROM pv_s.v ORDER BY 1"),
+    ("pv_owner", "GRANT SELECT ON pv_s.v TO pv_bob"),
+    ("pv_bob", "SELECT * FROM pv_s.v ORDER BY 1"),
+    ("pv_alice", "CREATE VIEW pv_g.av AS SELECT a FROM pv_s.t"),
+    ("pv_alice", "SELECT * FROM pv_g.av ORDER BY a"),
+    ("pv_alice", "GRANT SELECT ON pv_g.av TO pv_bob"),
+    ("pv_bob", "SELECT * FROM pv_g.av"),
+    ("pv_alice", "CREATE OR REPLACE VIEW pv_s.v AS SELECT a FROM pv_s.t"),
+    # Errors of GRANT itself, in PostgreSQL's order.
+    ("pv_owner", "GRANT SELECT ON pv_s.nope TO pv_bob"),
+    ("pv_owner", "GRANT SELECT ON pv_s.t TO nobody_pv"),
+    ("pv_owner", "GRANT USAGE ON pv_s.t TO pv_bob"),
+    ("pv_owner", "GRANT CONNECT ON pv_s.t TO pv_bob"),
+    ("pv_owner", "GRANT FROB ON pv_s.t TO pv_bob"),
+    ("pv_owner", "GRANT SELECT ON pv_s.t TO PUBLIC WITH GRANT OPTION"),
+    ("pv_owner", "GRANT SELECT ON pv_s.t, pv_s.nope TO pv_bob"),
+    (None, "GRANT SELECT ON pv_g.pv_gi TO pv_bob"),
+    ("pv_owner", "GRANT TEMP ON SCHEMA pv_s TO pv_bob"),
+    ("pv_owner", "GRANT SELECT ON DATABASE eddy TO pv_bob"),
+    ("pv_owner", "GRANT USAGE ON SCHEMA pv_nope TO pv_bob"),
+    ("pv_owner", "GRANT CONNECT ON DATABASE pv_nope TO pv_bob"),
+    ("pv_owner", "GRANT ALL PRIVILEGES ON pv_s.t TO pv_dave, PUBLIC"),
+    ("pv_owner", "REVOKE ALL ON pv_s.t FROM PUBLIC"),
+    # Schemas and databases.
+    ("pv_owner", "GRANT CREATE ON SCHEMA pv_s TO pv_bob"),
+    ("pv_bob", "CREATE TABLE pv_s.bt2 (a int)"),
+    ("pv_bob", "DROP TABLE pv_s.bt2"),
+    ("pv_bob", "CREATE SCHEMA pv_bs"),
+    (None, "GRANT CREATE ON DATABASE eddy TO pv_bob"),
+    ("pv_bob", "CREATE SCHEMA pv_bs"),
+    ("pv_bob", "DROP SCHEMA pv_bs"),
+    (None, "REVOKE CREATE ON DATABASE eddy FROM pv_bob"),
+    ("pv_bob", "CREATE SCHEMA pv_bs"),
+    ("pv_owner", "REVOKE USAGE ON SCHEMA pv_s FROM pv_bob"),
+    ("pv_bob", "SELECT * FROM pv_s.v"),
+    ("pv_owner", "GRANT USAGE ON SCHEMA pv_s TO pv_dave"),
+    ("pv_owner", "GRANT SELECT ON ALL TABLES IN SCHEMA pv_s TO pv_dave"),
+    (None, "GRANT SELECT ON ALL TABLES IN SCHEMA pv_s TO pv_dave"),
+    ("pv_dave", "SELECT count(*) FROM pv_s.u"),
+    # The functions that answer the same questions.
+    ("pv_bob", "SELECT has_table_privilege('pv_s.t', 'select'), has_table_privilege('pv_alice', 'pv_s.t', 'INSERT, update'),"
+               " has_table_privilege('pv_s.t', 'select with grant option'), has_schema_privilege('pv_s', 'usage'),"
+               " has_schema_privilege('pv_carol', 'pv_g', 'CREATE'), has_database_privilege('eddy', 'connect'),"
+               " has_database_privilege('pv_bob', 'eddy', 'create'), has_table_privilege('public', 'pv_s.t', 'select')"),
+    ("pv_alice", "SELECT has_table_privilege('pv_s.t', 'select, delete'), has_table_privilege('pv_g.gt', 'truncate'),"
+                 " has_table_privilege('pv_carol', 'pv_g.gt', 'truncate'), has_schema_privilege('pv_bob', 'pv_s', 'usage')"),
+    ("pv_bob", "SELECT has_table_privilege('pv_s.t', 'frob')"),
+    ("pv_bob", "SELECT has_table_privilege('nobody_pv', 'pv_s.t', 'select')"),
+    ("pv_bob", "SELECT has_schema_privilege('pv_nope', 'usage')"),
+    ("pv_bob", "SELECT has_table_privilege(0::oid, 'select'), has_schema_privilege(0::oid, 'usage')"),
     # Roles that own objects cannot be dropped.
     (None, "DROP ROLE pv_owner"),
     (None, "DROP ROLE pv_grp"),
@@ -97,6 +187,7 @@ STEPS = [
     (None, "ALTER TABLE pv_s.t OWNER TO pv_bob"),
     (None, "ALTER SCHEMA pv_g OWNER TO pv_bob"),
     (None, "DROP ROLE pv_grp"),
+    (None, "DROP ROLE pv_carol"),
 ]
 
 # What both servers list afterwards: owners as pg_catalog shows them.
@@ -105,11 +196,15 @@ LISTING = [
     " JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname LIKE 'pv\\_%' ORDER BY 1, 2",
     "SELECT nspname, pg_get_userbyid(nspowner) FROM pg_namespace WHERE nspname LIKE 'pv\\_%' ORDER BY 1",
     "SELECT tablename, tableowner FROM pg_tables WHERE schemaname LIKE 'pv\\_%' ORDER BY 1",
+    "SELECT c.relname, c.relacl::text FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace"
+    " WHERE n.nspname LIKE 'pv\\_%' ORDER BY 1",
+    "SELECT nspname, nspacl::text FROM pg_namespace WHERE nspname LIKE 'pv\\_%' ORDER BY 1",
 ]
 
 CLEANUP = [
     "DROP SCHEMA IF EXISTS pv_s, pv_g, pv_x, pv_bs, pv_ds CASCADE",
     "DROP TABLE IF EXISTS public.pv_nope",
+    "REVOKE ALL ON DATABASE eddy FROM " + ", ".join(ROLES),
     "DROP ROLE IF EXISTS " + ", ".join(ROLES),
 ]
 
@@ -119,16 +214,30 @@ def conninfo(port, user):
             % (port, user)).encode()
 
 
+NOTICES = []
+
+
 def connect(port, user):
     c = pq.PGconn.connect(conninfo(port, user))
     if c.status != pq.ConnStatus.OK:
         raise SystemExit("not ok privileges: cannot connect to %d as %s: %s"
                          % (port, user, c.error_message.decode()))
+
+    def on_notice(res):
+        NOTICES.append(((res.error_field(pq.DiagnosticField.SEVERITY_NONLOCALIZED) or b"").decode(),
+                        (res.error_field(pq.DiagnosticField.SQLSTATE) or b"").decode(),
+                        (res.error_field(pq.DiagnosticField.MESSAGE_PRIMARY) or b"").decode()))
+    c.notice_handler = on_notice
     return c
 
 
 def answer(conn, sql):
-    """("rows", rows) | ("command", tag) | ("error", sqlstate, message, detail, position)."""
+    """(("rows", rows) | ("command", tag) | ("error", sqlstate, message, detail, hint, position), notices)."""
+    del NOTICES[:]
+    return (reply(conn, sql), list(NOTICES))
+
+
+def reply(conn, sql):
     res = conn.exec_(sql.encode())
     if res.status == pq.ExecStatus.TUPLES_OK:
         return ("rows", [tuple(None if res.get_value(r, c) is None else res.get_value(r, c).decode()
@@ -138,12 +247,13 @@ def answer(conn, sql):
     if res.status == pq.ExecStatus.FATAL_ERROR:
         f = lambda k: (res.error_field(k) or b"").decode()
         return ("error", f(pq.DiagnosticField.SQLSTATE), f(pq.DiagnosticField.MESSAGE_PRIMARY),
-                f(pq.DiagnosticField.MESSAGE_DETAIL), f(pq.DiagnosticField.STATEMENT_POSITION))
+                f(pq.DiagnosticField.MESSAGE_DETAIL), f(pq.DiagnosticField.MESSAGE_HINT),
+                f(pq.DiagnosticField.STATEMENT_POSITION))
     return ("status", str(res.status))
 
 
 def must(conn, sql):
-    a = answer(conn, sql)
+    a = reply(conn, sql)
     if a[0] == "error":
         raise SystemExit("not ok privileges: setup %r failed: %r" % (sql, a))
 
@@ -185,7 +295,7 @@ def main():
         got, got_list = run(eddy_port, mode)
         want, want_list = run(pg_port, mode)
         for (who, sql), a, b in zip(STEPS, got, want):
-            if b[0] == "error":
+            if b[0][0] == "error":
                 denied += 1
             else:
                 allowed += 1

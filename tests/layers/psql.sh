@@ -151,6 +151,31 @@ same describe_types_plus -- "${in_schema[@]}" -c '\dT+'
 same describe_functions -- "${in_schema[@]}" -c '\df'
 same describe_schema -- -c '\dn psql_describe'
 same describe_schema_plus -- -c '\dn+ psql_describe'
+# Privileges: the same grants on both servers, shown by \dp / \z and \dn+.
+priv_setup="DROP SCHEMA IF EXISTS psql_priv CASCADE;
+DROP ROLE IF EXISTS psql_reader;
+CREATE ROLE psql_reader;
+CREATE SCHEMA psql_priv;
+CREATE TABLE psql_priv.t (a int);
+CREATE VIEW psql_priv.v AS SELECT a FROM psql_priv.t;
+CREATE MATERIALIZED VIEW psql_priv.m AS SELECT a FROM psql_priv.t;
+CREATE TABLE psql_priv.u (b text);
+GRANT SELECT, INSERT ON psql_priv.t TO psql_reader;
+GRANT ALL ON psql_priv.v TO psql_reader WITH GRANT OPTION;
+GRANT SELECT ON psql_priv.u TO PUBLIC;
+REVOKE TRUNCATE ON psql_priv.u FROM anyone;
+GRANT USAGE ON SCHEMA psql_priv TO psql_reader;"
+for port in "$PG_PORT" "$EDDY_PORT"; do
+    run_psql "$port" -q -c "$priv_setup" >"$TMP/setup.out"
+    if grep -q ERROR "$TMP/setup.out"; then
+        echo "not ok privileges_setup on port $port"
+        sed 's/^/  /' "$TMP/setup.out"
+    fi
+done
+same describe_privileges -- -c '\dp psql_priv.*'
+same describe_privileges_z -- -c '\z psql_priv.t'
+same describe_privileges_pattern -- -c '\dp psql_priv.?'
+same describe_schema_privileges -- -c '\dn+ psql_priv'
 # eddy lists its own schemas; the bootstrap superuser (named as the session user that
 # is no catalog role) owns them and public, whose privileges are PostgreSQL 15's for
 # public (there owned by pg_database_owner, with a comment); system schemas grant USAGE
@@ -256,13 +281,14 @@ expect describe_extensions -- -c '\dx' <<'WANT'
 
 [exit 0]
 WANT
-# One role: the superuser, named as the session user, with every attribute (\du reads its
-# memberships through a correlated ARRAY(subquery)).
+# The session's superuser, named as the session user, with every attribute, and the role the
+# privileges above were granted to (\du reads memberships through a correlated ARRAY(subquery)).
 expect describe_roles -- -c '\du' <<'WANT'
-                                   List of roles
- Role name |                         Attributes                         | Member of 
------------+------------------------------------------------------------+-----------
- anyone    | Superuser, Create role, Create DB, Replication, Bypass RLS | {}
+                                    List of roles
+  Role name  |                         Attributes                         | Member of 
+-------------+------------------------------------------------------------+-----------
+ anyone      | Superuser, Create role, Create DB, Replication, Bypass RLS | {}
+ psql_reader | Cannot login                                               | {}
 
 [exit 0]
 WANT

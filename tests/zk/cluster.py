@@ -1232,6 +1232,65 @@ def t_role_settings():
         b.kill()
 
 
+@test("owners, grants and a view's owner rights reach the other process and survive a restart")
+def t_privileges():
+    ch = "/%s/privileges" % RUN
+    a, b = Eddy(ZK_ADDR, ch), Eddy(ZK_ADDR, ch)
+
+    def as_reader(e, q):
+        """The answer to q as role zp_r: rows, or the SQLSTATE and message of its error."""
+        with psycopg.connect(host="127.0.0.1", port=e.port, user="zp_r", dbname="eddy",
+                             autocommit=True, connect_timeout=10) as c:
+            try:
+                cur = c.execute(q)
+                return cur.fetchall() if cur.description else cur.statusmessage
+            except psycopg.Error as x:
+                return (x.sqlstate, x.diag.message_primary)
+
+    def state(e):
+        return (sql(e, "SELECT c.relname, pg_get_userbyid(c.relowner), c.relacl::text FROM pg_class c"
+                       " JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = 'zp' ORDER BY 1"),
+                sql(e, "SELECT nspacl::text FROM pg_namespace WHERE nspname = 'zp'"),
+                as_reader(e, "SELECT a FROM zp.t WHERE a < 0"),
+                as_reader(e, "INSERT INTO zp.t VALUES (9)"),
+                as_reader(e, "SELECT a FROM zp.v ORDER BY a"))
+
+    want = ([("t", "postgres", "{postgres=arwdDxt/postgres,zp_r=r/postgres}"),
+             ("v", "zp_o", None)],
+            [("{postgres=UC/postgres,zp_r=U/postgres,zp_o=U/postgres}",)],
+            [],
+            ("42501", "permission denied for table t"),
+            ("42501", "permission denied for view v"))
+    try:
+        sql(a, "CREATE ROLE zp_r LOGIN")
+        sql(a, "CREATE ROLE zp_o")
+        sql(a, "CREATE SCHEMA zp")
+        sql(a, "CREATE TABLE zp.t (a int)")
+        sql(a, "GRANT SELECT ON zp.t TO zp_r")
+        sql(a, "GRANT USAGE ON SCHEMA zp TO zp_r")
+        sql(a, "GRANT USAGE ON SCHEMA zp TO zp_o")
+        sql(a, "CREATE VIEW zp.v AS SELECT a FROM zp.t")
+        sql(a, "ALTER VIEW zp.v OWNER TO zp_o")
+        until(lambda: state(b) == want, "the owners and grants on the other server", 2.0)
+        b.kill()
+        a.kill()
+        a.start()
+        got = state(a)
+        if got != want:
+            raise AssertionError("after a restart: %r, expected %r" % (got, want))
+        try:
+            sql(a, "DROP ROLE zp_r")
+            raise AssertionError("DROP ROLE of a role with privileges succeeded")
+        except psycopg.Error as x:
+            if x.sqlstate != "2BP01" or x.diag.message_detail != "privileges for schema zp\nprivileges for table zp.t":
+                raise AssertionError("DROP ROLE zp_r: %s %s %r" % (x.sqlstate, x.diag.message_primary,
+                                                                   x.diag.message_detail))
+        check_catalog(ZK_ADDR, ch)
+    finally:
+        a.kill()
+        b.kill()
+
+
 def main():
     try:
         for t in TESTS:

@@ -1,0 +1,313 @@
+/*
+ * cat_plan_grant.c: GRANT / REVOKE privileges ON tables, schemas and
+ * databases, as PostgreSQL 15's aclchk.c and acl.c do it: the grantor is
+ * the best role the user acts for (select_best_grantor: the owner for the
+ * owner, a member of the owning role and a superuser), what it may grant is
+ * what it holds grant options for (restrict_and_check_grant, with its 42501
+ * and its warnings), and the ACL changes entry by entry (aclupdate, keyed by
+ * grantee and grantor, empty entries removed), lost grant options taking
+ * what was granted through them (recursive_revoke: 2BP01 unless CASCADE).
+ * The object is redefined in place with its new ACL.
+ */
+#include "catalog/cat_int.h"
+
+#include <string.h>
+
+/* An ACL being rewritten: items in the change's arena. */
+typedef struct acl_work {
+    cat_aclitem_t *v;
+    uint32_t n, cap;
+    cm_arena_t *arena;
+} acl_work_t;
+
+static void work_init(acl_work_t *w, cm_arena_t *a, const cat_acl_t *acl, char kind)
+{
+    cat_aclitem_t def[2];
+    const cat_aclitem_t *it;
+    uint32_t n = cat_acl_items(acl, kind, def, &it);
+    w->arena = a;
+    w->cap = n + 8;
+    w->v = cm_arena_alloc(a, w->cap * sizeof(cat_aclitem_t));
+    if (n)
+        memcpy(w->v, it, n * sizeof(cat_aclitem_t));
+    w->n = n;
+}
+
+static uint32_t popcount(uint32_t x)
+{
+    uint32_t n = 0;
+    for (; x; x &= x - 1)
+        n++;
+    return n;
+}
+
+/* aclmask_direct for grant options: entries naming the role itself; the owner has them all. */
+static uint32_t goptions_direct(const acl_work_t *w, cat_id_t role, cat_id_t owner, uint32_t needed)
+{
+    if (role == owner)
+        return needed;
+    uint32_t got = 0;
+    for (uint32_t i = 0; i < w->n; i++)
+        if (w->v[i].grantee == role)
+            got |= w->v[i].grant & needed;
+    return got;
+}
+
+/* The roles whose privileges `r` has, itself first, breadth first (roles_is_member_of). */
+static size_t privs_roles(const cat_snap_t *s, const cat_role_t *r, const cat_role_t **out, size_t max)
+{
+    size_t n = 0;
+    out[n++] = r;
+    for (size_t i = 0; i < n; i++) {
+        if (!(out[i]->flags & CAT_ROLE_INHERIT))
+            continue;
+        for (uint32_t k = 0; k < out[i]->nmember_of; k++) {
+            const cat_role_t *p = cat_snap_role_by_id(s, out[i]->member_of[k]);
+            bool seen = p == NULL;
+            for (size_t j = 0; j < n && !seen; j++)
+                seen = out[j] == p;
+            if (!seen && n < max)
+                out[n++] = p;
+        }
+    }
+    return n;
+}
+
+/* select_best_grantor. */
+static void best_grantor(const cat_snap_t *s, const cat_role_t *me, const acl_work_t *w, cat_id_t owner,
+                         uint32_t needed, cat_id_t *grantor, uint32_t *goptions)
+{
+    if (cat_role_is_superuser(me) || me->id == owner) {
+        *grantor = owner;
+        *goptions = needed;
+        return;
+    }
+    const cat_role_t *roles[64];
+    size_t n = privs_roles(s, me, roles, 64);
+    *grantor = me->id;
+    *goptions = 0;
+    uint32_t best = 0;
+    for (size_t i = 0; i < n; i++) {
+        uint32_t got = goptions_direct(w, roles[i]->id, owner, needed);
+        if (got == needed) {
+            *grantor = roles[i]->id;
+            *goptions = got;
+            return;
+        }
+        if (got && popcount(got) > best) {
+            *grantor = roles[i]->id;
+            *goptions = got;
+            best = popcount(got);
+        }
+    }
+}
+
+static bool dependent_privileges(cm_err_t *err)
+{
+    cm_err_set(err, CAT__ERRCODE_DEPENDENT_OBJECTS_STILL_EXIST, "dependent privileges exist");
+    cm_err_set_hint(err, "Use CASCADE to revoke them too.");
+    return false;
+}
+
+static bool aclupdate(const cat_snap_t *s, acl_work_t *w, cat_aclitem_t mod, bool add, cat_id_t owner, bool cascade,
+                      char kind, cm_err_t *err);
+
+/* recursive_revoke: what `grantee` granted through options it lost goes too. */
+static bool recursive_revoke(const cat_snap_t *s, acl_work_t *w, cat_id_t grantee, uint32_t lost, cat_id_t owner,
+                             bool cascade, char kind, cm_err_t *err)
+{
+    if (grantee == owner)
+        return true;
+    const cat_role_t *r = cat_snap_role_by_id(s, grantee);
+    if (r) {
+        cat_acl_t now = {.owner = owner, .set = true, .items = w->v, .n = w->n};
+        lost &= ~cat_acl_privs(s, &now, kind, r, true);
+    }
+    for (uint32_t i = 0; lost && i < w->n; i++) {
+        if (w->v[i].grantor != grantee || !(w->v[i].privs & lost))
+            continue;
+        if (!cascade)
+            return dependent_privileges(err);
+        cat_aclitem_t mod = {w->v[i].grantee, grantee, lost, lost};
+        if (!aclupdate(s, w, mod, false, owner, cascade, kind, err))
+            return false;
+        i = (uint32_t)-1;   /* the list changed: start again, as PostgreSQL's restart */
+    }
+    return true;
+}
+
+static bool aclupdate(const cat_snap_t *s, acl_work_t *w, cat_aclitem_t mod, bool add, cat_id_t owner, bool cascade,
+                      char kind, cm_err_t *err)
+{
+    uint32_t d = 0;
+    while (d < w->n && !(w->v[d].grantee == mod.grantee && w->v[d].grantor == mod.grantor))
+        d++;
+    if (d == w->n) {
+        if (w->n == w->cap) {
+            cat_aclitem_t *v = cm_arena_alloc(w->arena, (w->cap *= 2) * sizeof(cat_aclitem_t));
+            memcpy(v, w->v, w->n * sizeof(cat_aclitem_t));
+            w->v = v;
+        }
+        w->v[w->n++] = (cat_aclitem_t){mod.grantee, mod.grantor, 0, 0};
+    }
+    uint32_t old_grant = w->v[d].grant;
+    if (add) {
+        w->v[d].privs |= mod.privs;
+        w->v[d].grant |= mod.grant;
+    } else {
+        w->v[d].privs &= ~mod.privs;
+        w->v[d].grant &= ~mod.grant;
+    }
+    uint32_t new_grant = w->v[d].grant;
+    if (w->v[d].privs == 0 && w->v[d].grant == 0) {
+        memmove(&w->v[d], &w->v[d + 1], (w->n - d - 1) * sizeof(cat_aclitem_t));
+        w->n--;
+    }
+    if (old_grant & ~new_grant)
+        return recursive_revoke(s, w, mod.grantee, old_grant & ~new_grant, owner, cascade, kind, err);
+    return true;
+}
+
+/* What kind of object an ACL is on: acldefault's letter, all its privileges, its noun for errors. */
+typedef struct grant_obj {
+    const cat_acl_t *acl;
+    char kind;
+    uint32_t all;
+    const char *noun;
+    const char *name;
+} grant_obj_t;
+
+static bool grant_acl(const cat_snap_t *s, const cat_search_t *search, const cat_grant_t *g, const grant_obj_t *o,
+                      cat_change_t *out, cat_acl_t *result, cm_err_t *err)
+{
+    cm_arena_t *a = &out->arena;
+    acl_work_t w;
+    work_init(&w, a, o->acl, o->kind);
+    const cat_role_t *me = cat_search_role(s, search);
+    uint32_t privileges = g->all_privs ? o->all : g->privs;
+    cat_id_t grantor;
+    uint32_t avail;
+    best_grantor(s, me, &w, o->acl->owner, privileges, &grantor, &avail);
+    if (avail == 0) {
+        /* restrict_and_check_grant: holding any privilege at all on it gets one past here. */
+        const cat_role_t *as = grantor == CAT_ROLE_BOOTSTRAP ? NULL : cat_snap_role_by_id(s, grantor);
+        if (!(cat_acl_privs(s, o->acl, o->kind, as, false) & o->all) &&
+            !(cat_acl_privs(s, o->acl, o->kind, as, true) & o->all))
+            return cm_err_set(err, CAT__ERRCODE_INSUFFICIENT_PRIVILEGE, "permission denied for %s %s", o->noun,
+                              o->name);
+    }
+    uint32_t this = privileges & avail;
+    cm_err_t *warn = NULL;
+    if (g->is_grant) {
+        if (this == 0)
+            warn = cat__change_notice(out, "01007", "no privileges were granted for \"%s\"", o->name);
+        else if (!g->all_privs && this != privileges)
+            warn = cat__change_notice(out, "01007", "not all privileges were granted for \"%s\"", o->name);
+    } else {
+        if (this == 0)
+            warn = cat__change_notice(out, "01006", "no privileges could be revoked for \"%s\"", o->name);
+        else if (!g->all_privs && this != privileges)
+            warn = cat__change_notice(out, "01006", "not all privileges could be revoked for \"%s\"", o->name);
+    }
+    if (warn)
+        warn->severity = CM_SEV_WARNING;
+    for (uint32_t i = 0; this && i < g->ngrantees; i++) {
+        if (g->is_grant && g->grant_option && g->grantees[i] == CAT_ROLE_PUBLIC)
+            return cm_err_set(err, CAT__ERRCODE_INVALID_GRANT_OPERATION, "grant options can only be granted to roles");
+        /* GRANT ... WITH GRANT OPTION gives both; REVOKE takes both, REVOKE GRANT OPTION FOR the option. */
+        cat_aclitem_t mod = {g->grantees[i], grantor, (g->is_grant || !g->grant_option) ? this : 0,
+                             (!g->is_grant || g->grant_option) ? this : 0};
+        if (!aclupdate(s, &w, mod, g->is_grant, o->acl->owner, g->cascade, o->kind, err))
+            return false;
+    }
+    *result = (cat_acl_t){.owner = o->acl->owner, .set = true, .items = w.v, .n = w.n};
+    return true;
+}
+
+bool cat_plan_grant_item(const cat_snap_t *s, const cat_search_t *search, const cat_grant_t *g, const cat_item_t *it,
+                         cat_change_t *out, cm_err_t *err)
+{
+    cat__change_base(out, s);
+    if (it->kind == CAT_ITEM_INDEX)
+        return cm_err_set(err, CAT__ERRCODE_WRONG_OBJECT_TYPE, "\"%s\" is an index", it->name);
+    /* USAGE is a sequence's; PostgreSQL names no object here, as its combined check did not. */
+    if (!g->all_privs && (g->privs & ~CAT_PRIVS_RELATION))
+        return cm_err_set(err, CAT__ERRCODE_INVALID_GRANT_OPERATION, "invalid privilege type %s for table", "USAGE");
+    if (cat_id_is_system(it->id) || !it->schema->database)
+        return cm_err_set(err, CAT__ERRCODE_INSUFFICIENT_PRIVILEGE, "permission denied: \"%s\" is a system catalog",
+                          it->name);
+    /* An earlier object of the same statement may have changed it already (GRANT ON t, t). */
+    const cat_acl_t *acl = &it->acl;
+    for (size_t i = 0; i < out->nops; i++)
+        if (out->ops[i].kind == CAT_OP_RENAME && out->ops[i].obj.cls == CAT_CLASS_ITEM && out->ops[i].obj.id == it->id)
+            acl = &out->ops[i].obj.acl;
+    grant_obj_t o = {acl, 'r', CAT_PRIVS_RELATION, cat_item_owner_noun(it), it->name};
+    cat_acl_t result;
+    if (!grant_acl(s, search, g, &o, out, &result, err))
+        return false;
+    cat_item_def_t def = {.kind = it->kind};
+    if (!cat_plan_alter_item(s, it, &def, out, err))
+        return false;
+    for (size_t i = 0; i < out->nops; i++)
+        if (out->ops[i].kind == CAT_OP_RENAME && out->ops[i].obj.cls == CAT_CLASS_ITEM && out->ops[i].obj.id == it->id)
+            out->ops[i].obj.acl = result;
+    return true;
+}
+
+/* The op that redefines a schema or database in this change, made if none is yet. */
+static cat__op_t *redefine_op(cat_change_t *out, cat_class_t cls, cat_id_t id, bool *fresh)
+{
+    for (size_t i = 0; i < out->nops; i++)
+        if (out->ops[i].kind == CAT_OP_RENAME && out->ops[i].obj.cls == cls && out->ops[i].obj.id == id) {
+            *fresh = false;
+            return &out->ops[i];
+        }
+    *fresh = true;
+    return cat__change_op(out, CAT_OP_RENAME);
+}
+
+bool cat_plan_grant_schema(const cat_snap_t *s, const cat_search_t *search, const cat_grant_t *g,
+                           const cat_schema_t *sc, cat_change_t *out, cm_err_t *err)
+{
+    cat__change_base(out, s);
+    if (!sc->database)
+        return cm_err_set(err, CAT__ERRCODE_INSUFFICIENT_PRIVILEGE, "permission denied: \"%s\" is a system schema",
+                          sc->name);
+    bool fresh;
+    cat__op_t *op = redefine_op(out, CAT_CLASS_SCHEMA, sc->id, &fresh);
+    grant_obj_t o = {fresh ? &sc->acl : &op->obj.acl, 'n', CAT_PRIVS_SCHEMA, "schema", sc->name};
+    cat_acl_t result;
+    if (!grant_acl(s, search, g, &o, out, &result, err)) {
+        if (fresh)
+            out->nops--;
+        return false;
+    }
+    op->obj.cls = CAT_CLASS_SCHEMA;
+    op->obj.id = sc->id;
+    op->obj.oid = sc->oid;
+    op->obj.parent = sc->database->id;
+    op->obj.name = cm_arena_strdup(&out->arena, sc->name);
+    op->obj.acl = result;
+    return true;
+}
+
+bool cat_plan_grant_database(const cat_snap_t *s, const cat_search_t *search, const cat_grant_t *g,
+                             const cat_database_t *db, cat_change_t *out, cm_err_t *err)
+{
+    cat__change_base(out, s);
+    bool fresh;
+    cat__op_t *op = redefine_op(out, CAT_CLASS_DATABASE, db->id, &fresh);
+    grant_obj_t o = {fresh ? &db->acl : &op->obj.acl, 'd', CAT_PRIVS_DATABASE, "database", db->name};
+    cat_acl_t result;
+    if (!grant_acl(s, search, g, &o, out, &result, err)) {
+        if (fresh)
+            out->nops--;
+        return false;
+    }
+    op->obj.cls = CAT_CLASS_DATABASE;
+    op->obj.id = db->id;
+    op->obj.oid = db->oid;
+    op->obj.name = cm_arena_strdup(&out->arena, db->name);
+    op->obj.acl = result;
+    return true;
+}
