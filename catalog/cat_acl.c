@@ -182,11 +182,21 @@ void cat_aclitem_text(const cat_snap_t *s, const cat_search_t *search, const cat
     put_id(cat_role_id_name(s, search, it->grantor, buf), out);
 }
 
+static const cat_aclitem_t *items_copy(cm_arena_t *a, const cat_aclitem_t *items, uint32_t n)
+{
+    cat_aclitem_t *v = n ? cm_arena_alloc(a, n * sizeof(cat_aclitem_t)) : NULL;
+    if (n)
+        memcpy(v, items, n * sizeof(cat_aclitem_t));
+    return v;
+}
+
 void cat_acl_copy(cm_arena_t *a, cat_acl_t *dst, const cat_acl_t *src)
 {
     *dst = *src;
-    cat_aclitem_t *v = src->n ? cm_arena_alloc(a, src->n * sizeof(cat_aclitem_t)) : NULL;
-    if (src->n)
-        memcpy(v, src->items, src->n * sizeof(cat_aclitem_t));
-    dst->items = v;
+    dst->items = items_copy(a, src->items, src->n);
+    cat_defacl_t *d = src->ndefacls ? cm_arena_alloc(a, src->ndefacls * sizeof(cat_defacl_t)) : NULL;
+    for (uint32_t i = 0; i < src->ndefacls; i++)
+        d[i] = (cat_defacl_t){src->defacls[i].role, items_copy(a, src->defacls[i].items, src->defacls[i].n),
+                              src->defacls[i].n, src->defacls[i].created};
+    dst->defacls = d;
 }

@@ -130,6 +130,27 @@ static const cat_column_t cols_role_members[] = {
     COL("member_oid", TY_OID),
 };
 
+/* pg_default_acl: a role's default privileges for relations, of a schema or (schema_oid 0) of a database. */
+static const cat_column_t cols_default_acls[] = {
+    COL("role_oid", TY_OID),
+    COL("schema_oid", TY_OID),
+    COL("database_id", TY_INT8),
+    COL("acl", TY_TEXT_ARRAY),
+};
+
+/* aclexplode of every relation's, schema's and database's ACL (or its default), one row per
+ * privilege, with what information_schema asks pg_has_role about the session's current user. */
+static const cat_column_t cols_acl_items[] = {
+    COL("class", TY_CHAR),              /* 'r', 'n', 'd' */
+    COL("object_oid", TY_OID),
+    COL("grantor_oid", TY_OID),
+    COL("grantee_oid", TY_OID),         /* 0: PUBLIC */
+    COL("privilege_type", TY_TEXT),
+    COL("is_grantable", TY_BOOL),       /* a grant option, or the grantee has its owner's privileges */
+    COL("grantor_usage", TY_BOOL),      /* the current user has the grantor's privileges */
+    COL("grantee_usage", TY_BOOL),      /* ... the grantee's (false for PUBLIC) */
+};
+
 enum {
     REL_DATABASES,
     REL_SCHEMAS,
@@ -140,6 +161,8 @@ enum {
     REL_INDEX_KEYS,
     REL_ROLES,
     REL_ROLE_MEMBERS,
+    REL_DEFAULT_ACLS,
+    REL_ACL_ITEMS,
 };
 
 static const cat_builtin_t cat__builtins[] = {
@@ -152,6 +175,8 @@ static const cat_builtin_t cat__builtins[] = {
     [REL_INDEX_KEYS] = {"index_keys", cols_index_keys, CM_ARRAY_LEN(cols_index_keys)},
     [REL_ROLES] = {"roles", cols_roles, CM_ARRAY_LEN(cols_roles)},
     [REL_ROLE_MEMBERS] = {"role_members", cols_role_members, CM_ARRAY_LEN(cols_role_members)},
+    [REL_DEFAULT_ACLS] = {"default_acls", cols_default_acls, CM_ARRAY_LEN(cols_default_acls)},
+    [REL_ACL_ITEMS] = {"acl_items", cols_acl_items, CM_ARRAY_LEN(cols_acl_items)},
 };
 
 #define CAT__BUILTIN_REL_ID(i) (CAT_ID_SYSTEM + 100 + (i))
@@ -319,6 +344,50 @@ static ty_datum_t cat__acl(const cat_snap_t *s, const cat_search_t *search, cons
     }
     cm_buf_free(&b);
     return ty_array_make(a, TY_TEXT, v, (int)acl->n);
+}
+
+static void cat__acl_item_rows(const cat_snap_t *s, const cat_search_t *search, char cls, uint32_t oid,
+                               const cat_acl_t *acl, cm_arena_t *a, cat_rows_t *out)
+{
+    static const char *const names[] = {"INSERT",  "SELECT", "UPDATE", "DELETE",    "TRUNCATE", "REFERENCES",
+                                        "TRIGGER", "EXECUTE", "USAGE", "CREATE",    "TEMPORARY", "CONNECT"};
+    const cat_role_t *me = cat_search_role(s, search);
+    cat_aclitem_t def[2];
+    const cat_aclitem_t *items;
+    uint32_t n = cat_acl_items(acl, cls, def, &items);
+    for (uint32_t i = 0; i < n; i++) {
+        const cat_aclitem_t *x = &items[i];
+        bool pub = x->grantee == CAT_ROLE_PUBLIC;
+        const cat_role_t *grantee = pub || x->grantee == CAT_ROLE_BOOTSTRAP ? NULL : cat_snap_role_by_id(s, x->grantee);
+        bool owns = !pub && cat_role_has_privs_of(s, grantee, acl->owner);
+        for (int b = 0; b < (int)CM_ARRAY_LEN(names); b++) {
+            if (!(x->privs & (1u << b)))
+                continue;
+            ty_datum_t *r = cat__row(out, CM_ARRAY_LEN(cols_acl_items));
+            r[0] = cat__text(a, &cls, 1);
+            r[1] = cat__int(oid);
+            r[2] = cat__int(cat_role_id_oid(s, x->grantor));
+            r[3] = cat__int(cat_role_id_oid(s, x->grantee));
+            r[4] = cat__str(a, names[b]);
+            r[5].v.b = owns || (x->grant & (1u << b)) != 0;
+            r[6].v.b = cat_role_has_privs_of(s, me, x->grantor);
+            r[7].v.b = !pub && cat_role_has_privs_of(s, me, x->grantee);
+        }
+    }
+}
+
+static void cat__defacl_rows(const cat_snap_t *s, const cat_search_t *search, const cat_acl_t *acl, uint32_t schema_oid,
+                             cat_id_t database_id, cm_arena_t *a, cat_rows_t *out)
+{
+    for (uint32_t k = 0; k < acl->ndefacls; k++) {
+        const cat_defacl_t *d = &acl->defacls[k];
+        ty_datum_t *r = cat__row(out, CM_ARRAY_LEN(cols_default_acls));
+        cat_acl_t items = {.owner = d->role, .set = true, .items = d->items, .n = d->n};
+        r[0] = cat__int(cat_role_id_oid(s, d->role));
+        r[1] = cat__int(schema_oid);
+        r[2] = cat__int((int64_t)database_id);
+        r[3] = cat__acl(s, search, &items, a);
+    }
 }
 
 static void cat__item_row(const cat_snap_t *s, const cat_search_t *search, const cat_item_t *it, cm_arena_t *a,
@@ -535,6 +604,22 @@ bool cat_builtin_rows(const cat_snap_t *s, const cat_search_t *search, const cat
         }
         break;
     }
+    case REL_ACL_ITEMS:
+        for (size_t i = 0; (it = cat_snap_item_at(s, i)); i++)
+            if (it->kind != CAT_ITEM_INDEX)
+                cat__acl_item_rows(s, search, 'r', it->oid, &it->acl, arena, out);
+        for (size_t i = 0; (sc = cat_snap_schema_at(s, i)); i++)
+            cat__acl_item_rows(s, search, 'n', sc->oid, &sc->acl, arena, out);
+        for (size_t i = 0; (d = cat_snap_database_at(s, i)); i++)
+            cat__acl_item_rows(s, search, 'd', d->oid, &d->acl, arena, out);
+        break;
+    case REL_DEFAULT_ACLS:
+        for (size_t i = 0; (d = cat_snap_database_at(s, i)); i++)
+            cat__defacl_rows(s, search, &d->acl, 0, d->id, arena, out);
+        for (size_t i = 0; (sc = cat_snap_schema_at(s, i)); i++)
+            if (sc->database)
+                cat__defacl_rows(s, search, &sc->acl, sc->oid, sc->database->id, arena, out);
+        break;
     }
     return true;
 }

@@ -171,6 +171,12 @@ enum {
     OBJ_OWNER = 15,     /* absent: the bootstrap superuser */
     OBJ_ACL_SET = 16,   /* absent: the kind's default ACL */
     OBJ_ACL = 17,       /* one aclitem (nested ACL_*) */
+    OBJ_DEFACL = 18,    /* one role's default privileges (nested DEFACL_ROLE, DEFACL_ITEM) */
+};
+enum {
+    DEFACL_ROLE = 1,
+    DEFACL_ITEM = 2,    /* nested ACL_* */
+    DEFACL_CREATED = 3,
 };
 enum {
     ACL_GRANTEE = 1,
@@ -185,6 +191,16 @@ enum {
     COL_NOT_NULL = 4,
     COL_DEFAULT = 5,
 };
+
+static void aclitem_write(cat__wr_t *w, uint16_t tag, const cat_aclitem_t *it)
+{
+    cat__wr_open(w, tag);
+    cat__wr_uint(w, ACL_GRANTEE, it->grantee);
+    cat__wr_uint(w, ACL_GRANTOR, it->grantor);
+    cat__wr_uint(w, ACL_PRIVS, it->privs);
+    cat__wr_uint(w, ACL_GRANT, it->grant);
+    cat__wr_close(w);
+}
 
 void cat__object_write(cat__wr_t *w, const cat_object_t *o)
 {
@@ -210,13 +226,15 @@ void cat__object_write(cat__wr_t *w, const cat_object_t *o)
         cat__wr_uint(w, OBJ_OWNER, o->acl.owner);
     if (o->acl.set)
         cat__wr_uint(w, OBJ_ACL_SET, 1);
-    for (uint32_t i = 0; o->acl.set && i < o->acl.n; i++) {
-        const cat_aclitem_t *it = &o->acl.items[i];
-        cat__wr_open(w, OBJ_ACL);
-        cat__wr_uint(w, ACL_GRANTEE, it->grantee);
-        cat__wr_uint(w, ACL_GRANTOR, it->grantor);
-        cat__wr_uint(w, ACL_PRIVS, it->privs);
-        cat__wr_uint(w, ACL_GRANT, it->grant);
+    for (uint32_t i = 0; o->acl.set && i < o->acl.n; i++)
+        aclitem_write(w, OBJ_ACL, &o->acl.items[i]);
+    for (uint32_t i = 0; i < o->acl.ndefacls; i++) {
+        const cat_defacl_t *d = &o->acl.defacls[i];
+        cat__wr_open(w, OBJ_DEFACL);
+        cat__wr_uint(w, DEFACL_ROLE, d->role);
+        cat__wr_uint(w, DEFACL_CREATED, d->created);
+        for (uint32_t k = 0; k < d->n; k++)
+            aclitem_write(w, DEFACL_ITEM, &d->items[k]);
         cat__wr_close(w);
     }
     if (o->cls != CAT_CLASS_ITEM)
@@ -324,15 +342,45 @@ static bool cat__count_tags(const cat__rd_t *rd0, uint16_t tag, uint32_t *n, cm_
     return r == 0;
 }
 
+static bool cat__defacl_read(cat__rd_t *rd, cm_arena_t *a, cat_defacl_t *d, cm_err_t *err)
+{
+    uint32_t n;
+    if (!cat__count_tags(rd, DEFACL_ITEM, &n, err))
+        return false;
+    cat_aclitem_t *v = n ? cm_arena_alloc(a, n * sizeof(cat_aclitem_t)) : NULL;
+    *d = (cat_defacl_t){.items = v};
+    cat__field_t f;
+    int r;
+    while ((r = cat__rd_next(rd, &f, err)) == 1) {
+        if (f.tag == DEFACL_ROLE && !cat__field_uint(&f, &d->role, err))
+            return false;
+        if (f.tag == DEFACL_CREATED && !cat__field_uint(&f, &d->created, err))
+            return false;
+        if (f.tag != DEFACL_ITEM)
+            continue;
+        if (f.wire != CAT__WIRE_RECORD)
+            return cat__corrupt(err, "bad default privilege record");
+        cat__rd_t sub;
+        cat__rd_sub(&f, &sub);
+        CM_ASSERT(d->n < n);
+        if (!cat__aclitem_read(&sub, &v[d->n++], err))
+            return false;
+    }
+    return r == 0;
+}
+
 bool cat__object_read(cat__rd_t *rd, cm_arena_t *a, cat_object_t *o, int depth, cm_err_t *err)
 {
     memset(o, 0, sizeof(*o));
-    uint32_t ncols, ndeps, nsettings, nacl;
+    uint32_t ncols, ndeps, nsettings, nacl, ndefacl;
     if (!cat__count_tags(rd, OBJ_COLUMN, &ncols, err) || !cat__count_tags(rd, OBJ_DEP, &ndeps, err) ||
-        !cat__count_tags(rd, OBJ_ROLE_SETTING, &nsettings, err) || !cat__count_tags(rd, OBJ_ACL, &nacl, err))
+        !cat__count_tags(rd, OBJ_ROLE_SETTING, &nsettings, err) || !cat__count_tags(rd, OBJ_ACL, &nacl, err) ||
+        !cat__count_tags(rd, OBJ_DEFACL, &ndefacl, err))
         return false;
     cat_aclitem_t *acl = nacl ? cm_arena_alloc(a, nacl * sizeof(cat_aclitem_t)) : NULL;
     o->acl.items = acl;
+    cat_defacl_t *defacl = ndefacl ? cm_arena_alloc(a, ndefacl * sizeof(cat_defacl_t)) : NULL;
+    o->acl.defacls = defacl;
     o->settings = nsettings ? cm_arena_alloc(a, nsettings * sizeof(const char *)) : NULL;
     if (ncols > CAT__COLUMNS_MAX)
         return cat__corrupt(err, "too many columns");
@@ -398,6 +446,16 @@ bool cat__object_read(cat__rd_t *rd, cm_arena_t *a, cat_object_t *o, int depth, 
                 return false;
             o->acl.set = v != 0;
             break;
+        case OBJ_DEFACL: {
+            if (f.wire != CAT__WIRE_RECORD || depth + 2 >= CAT__NEST_MAX)
+                return cat__corrupt(err, "bad default privileges record");
+            cat__rd_t sub;
+            cat__rd_sub(&f, &sub);
+            CM_ASSERT(o->acl.ndefacls < ndefacl);
+            if (!cat__defacl_read(&sub, a, &defacl[o->acl.ndefacls++], err))
+                return false;
+            break;
+        }
         case OBJ_ACL: {
             if (f.wire != CAT__WIRE_RECORD || depth + 1 >= CAT__NEST_MAX)
                 return cat__corrupt(err, "bad ACL record");

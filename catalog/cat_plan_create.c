@@ -164,7 +164,9 @@ bool cat_plan_create_item(const cat_snap_t *s, const cat_search_t *search, const
     cat_object_t *o = &op->obj;
     o->cls = CAT_CLASS_ITEM;
     o->parent = sc->id;
-    o->acl.owner = creator(s, search);
+    /* An index has no privileges of its own; a relation starts with its owner's default privileges. */
+    o->acl = def->kind == CAT_ITEM_INDEX ? (cat_acl_t){.owner = creator(s, search)}
+                                         : cat_acl_for_new(s, sc, creator(s, search), a);
     o->name = cm_arena_strdup(a, def->name.name);
     o->kind = def->kind;
     o->create_sql = cm_arena_strdup(a, def->create_sql ? def->create_sql : "");

@@ -11,6 +11,7 @@
  */
 #include "catalog/cat_int.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 /* An ACL being rewritten: items in the change's arena. */
@@ -220,7 +221,8 @@ static bool grant_acl(const cat_snap_t *s, const cat_search_t *search, const cat
         if (!aclupdate(s, &w, mod, g->is_grant, o->acl->owner, g->cascade, o->kind, err))
             return false;
     }
-    *result = (cat_acl_t){.owner = o->acl->owner, .set = true, .items = w.v, .n = w.n};
+    *result = (cat_acl_t){.owner = o->acl->owner, .set = true, .items = w.v, .n = w.n, .defacls = o->acl->defacls,
+                          .ndefacls = o->acl->ndefacls};
     return true;
 }
 
@@ -310,4 +312,118 @@ bool cat_plan_grant_database(const cat_snap_t *s, const cat_search_t *search, co
     op->obj.name = cm_arena_strdup(&out->arena, db->name);
     op->obj.acl = result;
     return true;
+}
+
+/* ------------------------------------------------------------- default privileges */
+
+/* aclitem_comparator over OIDs: grantee, grantor, then the privileges with their grant options. */
+static int aclitem_cmp(const void *a, const void *b, void *arg)
+{
+    const cat_snap_t *sort_snap = arg;
+    const cat_aclitem_t *x = a, *y = b;
+    uint32_t gx = cat_role_id_oid(sort_snap, x->grantee), gy = cat_role_id_oid(sort_snap, y->grantee);
+    if (gx != gy)
+        return gx < gy ? -1 : 1;
+    uint32_t rx = cat_role_id_oid(sort_snap, x->grantor), ry = cat_role_id_oid(sort_snap, y->grantor);
+    if (rx != ry)
+        return rx < ry ? -1 : 1;
+    uint64_t px = (uint64_t)x->grant << 32 | x->privs, py = (uint64_t)y->grant << 32 | y->privs;
+    return px < py ? -1 : px > py;
+}
+
+static void acl_sort(const cat_snap_t *s, cat_aclitem_t *v, uint32_t n)
+{
+    qsort_r(v, n, sizeof(cat_aclitem_t), aclitem_cmp, (void *)s);
+}
+
+static bool acl_equal(const cat_aclitem_t *a, uint32_t na, const cat_aclitem_t *b, uint32_t nb)
+{
+    return na == nb && (na == 0 || memcmp(a, b, na * sizeof(cat_aclitem_t)) == 0);
+}
+
+static const cat_defacl_t *defacl_of(const cat_acl_t *acl, cat_id_t role)
+{
+    for (uint32_t i = 0; i < acl->ndefacls; i++)
+        if (acl->defacls[i].role == role)
+            return &acl->defacls[i];
+    return NULL;
+}
+
+bool cat_plan_default_privileges(const cat_snap_t *s, const cat_search_t *search, const cat_grant_t *g, cat_id_t role,
+                                 const cat_schema_t *sc, const cat_database_t *db, cat_change_t *out, cm_err_t *err)
+{
+    cat__change_base(out, s);
+    cm_arena_t *a = &out->arena;
+    bool fresh;
+    cat__op_t *op = sc ? redefine_op(out, CAT_CLASS_SCHEMA, sc->id, &fresh) : redefine_op(out, CAT_CLASS_DATABASE, db->id, &fresh);
+    const cat_acl_t *now = fresh ? (sc ? &sc->acl : &db->acl) : &op->obj.acl;
+    /* A database's entry replaces the built-in default; a schema's adds to it. */
+    cat_aclitem_t def[2];
+    uint32_t ndef = sc ? 0 : cat_acl_default('r', role, def);
+    const cat_defacl_t *old = defacl_of(now, role);
+    cat_acl_t start = {.owner = role, .set = true, .items = old ? old->items : def, .n = old ? old->n : ndef};
+    acl_work_t w;
+    work_init(&w, a, &start, 'r');
+    uint32_t this = g->all_privs ? CAT_PRIVS_RELATION : g->privs;
+    for (uint32_t i = 0; this && i < g->ngrantees; i++) {
+        if (g->is_grant && g->grant_option && g->grantees[i] == CAT_ROLE_PUBLIC) {
+            if (fresh)
+                out->nops--;
+            return cm_err_set(err, CAT__ERRCODE_INVALID_GRANT_OPERATION, "grant options can only be granted to roles");
+        }
+        cat_aclitem_t mod = {g->grantees[i], role, (g->is_grant || !g->grant_option) ? this : 0,
+                             (!g->is_grant || g->grant_option) ? this : 0};
+        if (!aclupdate(s, &w, mod, g->is_grant, role, g->cascade, 'r', err)) {
+            if (fresh)
+                out->nops--;
+            return false;
+        }
+    }
+    acl_sort(s, w.v, w.n);
+    acl_sort(s, def, ndef);
+    bool drop = acl_equal(w.v, w.n, def, ndef);
+    /* The object's entries with this role's replaced (or removed). */
+    cat_defacl_t *d = cm_arena_alloc(a, (now->ndefacls + 1) * sizeof(cat_defacl_t));
+    uint32_t nd = 0;
+    for (uint32_t i = 0; i < now->ndefacls; i++)
+        if (now->defacls[i].role != role)
+            d[nd++] = now->defacls[i];
+    /* A new entry is made by the entry this change commits as (a transaction's later statements
+     * share its index, which keeps their order among objects). */
+    if (!drop)
+        d[nd++] = (cat_defacl_t){role, w.v, w.n, old ? old->created : cat_snap_index(s) + 1};
+    cat_acl_t acl = *now;
+    acl.defacls = d;
+    acl.ndefacls = nd;
+    op->obj.cls = sc ? CAT_CLASS_SCHEMA : CAT_CLASS_DATABASE;
+    op->obj.id = sc ? sc->id : db->id;
+    op->obj.oid = sc ? sc->oid : db->oid;
+    op->obj.parent = sc ? sc->database->id : 0;
+    op->obj.name = cm_arena_strdup(a, sc ? sc->name : db->name);
+    cat_acl_copy(a, &op->obj.acl, &acl);
+    (void)search;
+    return true;
+}
+
+cat_acl_t cat_acl_for_new(const cat_snap_t *s, const cat_schema_t *sc, cat_id_t owner, cm_arena_t *a)
+{
+    cat_acl_t none = {.owner = owner};
+    const cat_defacl_t *glob = sc->database ? defacl_of(&sc->database->acl, owner) : NULL;
+    const cat_defacl_t *mine = defacl_of(&sc->acl, owner);
+    if (!glob && !mine)
+        return none;
+    cat_aclitem_t def[2];
+    uint32_t ndef = cat_acl_default('r', owner, def);
+    cat_acl_t start = {.owner = owner, .set = true, .items = glob ? glob->items : def, .n = glob ? glob->n : ndef};
+    acl_work_t w;
+    work_init(&w, a, &start, 'r');
+    cm_err_t ignore = {0};
+    for (uint32_t i = 0; mine && i < mine->n; i++)
+        aclupdate(s, &w, mine->items[i], true, owner, false, 'r', &ignore);
+    cm_err_clear(&ignore);
+    acl_sort(s, w.v, w.n);
+    acl_sort(s, def, ndef);
+    if (acl_equal(w.v, w.n, def, ndef))
+        return none;
+    return (cat_acl_t){.owner = owner, .set = true, .items = w.v, .n = w.n};
 }

@@ -14,7 +14,7 @@
 /* aclnewowner: every mention of the old owner becomes the new one, entries that then coincide merged. */
 static cat_acl_t acl_newowner(cm_arena_t *a, const cat_acl_t *acl, cat_id_t to)
 {
-    cat_acl_t r = {.owner = to, .set = acl->set};
+    cat_acl_t r = {.owner = to, .set = acl->set, .defacls = acl->defacls, .ndefacls = acl->ndefacls};
     if (!acl->set)
         return r;
     cat_aclitem_t *v = acl->n ? cm_arena_alloc(a, acl->n * sizeof(cat_aclitem_t)) : NULL;

@@ -241,6 +241,28 @@ static void shdep_note(cat__vec_t *v, cm_arena_t *a, const cat_acl_t *acl, cat_i
  * shared objects (databases) and the current database's by OID, then a count
  * per other database; at most CAT__REPORTED_DEPS_MAX lines. False: nothing.
  */
+/* The default privileges of one schema (or, schema NULL, database) that name the role, as
+ * objects described in text whose OID is that of the entry's creation (cat_defacl_t.created). */
+static void defacl_deps(const cat_snap_t *s, const cat_search_t *search, const cat_role_t *r, const cat_acl_t *acl,
+                        const char *schema, cat__vec_t *local, cm_arena_t *a)
+{
+    for (uint32_t k = 0; k < acl->ndefacls; k++) {
+        const cat_defacl_t *d = &acl->defacls[k];
+        bool owner = d->role == r->id, named = false;
+        for (uint32_t j = 0; j < d->n && !owner; j++)
+            named = named || d->items[j].grantee == r->id || d->items[j].grantor == r->id;
+        if (!owner && !named)
+            continue;
+        char buf[32];
+        const char *text = cm_arena_printf(a, "default privileges on new relations belonging to role %s%s%s",
+                                           cat_role_id_name(s, search, d->role, buf), schema ? " in schema " : "",
+                                           schema ? schema : "");
+        shdep_t *dep = cm_arena_alloc(a, sizeof(*dep));
+        *dep = (shdep_t){cat__oid_for(d->created ? d->created : 1, CAT_CLASS_ROLE), owner, (cat_class_t)0, text};
+        cat__vec_push(local, dep);
+    }
+}
+
 static bool role_dependents(const cat_snap_t *s, const cat_search_t *search, const cat_role_t *r, cm_buf_t *detail)
 {
     cm_arena_t a;
@@ -265,6 +287,12 @@ static bool role_dependents(const cat_snap_t *s, const cat_search_t *search, con
         if (in == cur)
             cat__vec_push(&local, inner.v[i]);
     }
+    if (cur) {
+        defacl_deps(s, search, r, &cur->acl, NULL, &local, &a);
+        for (size_t i = 0; (sc = cat_snap_schema_at(s, i)); i++)
+            if (sc->database == cur)
+                defacl_deps(s, search, r, &sc->acl, sc->name, &local, &a);
+    }
     if (local.n > 1)
         qsort(local.v, local.n, sizeof(void *), shdep_cmp_ptr);
     size_t lines = 0, more = 0;
@@ -277,7 +305,9 @@ static bool role_dependents(const cat_snap_t *s, const cat_search_t *search, con
         if (lines++)
             cm_buf_put_u8(detail, '\n');
         cm_buf_put_str(detail, d->owner ? "owner of " : "privileges for ");
-        if (d->cls == CAT_CLASS_ITEM) {
+        if (d->cls == 0) {
+            cm_buf_put_str(detail, d->obj);   /* default privileges, described already */
+        } else if (d->cls == CAT_CLASS_ITEM) {
             cat_describe_item(s, search, d->obj, detail);
         } else {
             cm_buf_put_str(detail, d->cls == CAT_CLASS_SCHEMA ? "schema " : "database ");

@@ -886,6 +886,13 @@ static void dump_acl(const cat_acl_t *acl, cm_buf_t *out)
     for (uint32_t i = 0; acl->set && i < acl->n; i++)
         cm_buf_printf(out, " %llx=%x*%x/%llx", (unsigned long long)acl->items[i].grantee, acl->items[i].privs,
                       acl->items[i].grant, (unsigned long long)acl->items[i].grantor);
+    for (uint32_t d = 0; d < acl->ndefacls; d++) {
+        cm_buf_printf(out, " default for %llu:", (unsigned long long)acl->defacls[d].role);
+        for (uint32_t i = 0; i < acl->defacls[d].n; i++)
+            cm_buf_printf(out, " %llx=%x*%x/%llx", (unsigned long long)acl->defacls[d].items[i].grantee,
+                          acl->defacls[d].items[i].privs, acl->defacls[d].items[i].grant,
+                          (unsigned long long)acl->defacls[d].items[i].grantor);
+    }
 }
 
 void cat_snap_dump(const cat_snap_t *s, cm_buf_t *out)

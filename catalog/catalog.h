@@ -482,11 +482,23 @@ typedef struct cat_aclitem {
     uint32_t grant;     /* those of privs it may grant on */
 } cat_aclitem_t;
 
+/* ALTER DEFAULT PRIVILEGES FOR ROLE role: what it creates gets these
+ * (pg_default_acl for relations; kept on the schema named, or on the
+ * database for an entry of no schema, as PostgreSQL's are per database). */
+typedef struct cat_defacl {
+    cat_id_t role;
+    const cat_aclitem_t *items;
+    uint32_t n;
+    uint64_t created;              /* the entry index that made it: orders it among objects as its OID would */
+} cat_defacl_t;
+
 typedef struct cat_acl {
     cat_id_t owner;
     bool set;                      /* false: the kind's default (items NULL) */
     const cat_aclitem_t *items;
     uint32_t n;
+    const cat_defacl_t *defacls;   /* a schema's or database's default privileges */
+    uint32_t ndefacls;
 } cat_acl_t;
 
 typedef struct cat_database {
@@ -835,6 +847,12 @@ bool cat_plan_grant_schema(const cat_snap_t *s, const cat_search_t *search, cons
                            const cat_schema_t *sc, cat_change_t *out, cm_err_t *err);
 bool cat_plan_grant_database(const cat_snap_t *s, const cat_search_t *search, const cat_grant_t *g,
                              const cat_database_t *db, cat_change_t *out, cm_err_t *err);
+/* ALTER DEFAULT PRIVILEGES FOR ROLE role [IN SCHEMA sc] ... ON TABLES (sc NULL: db's own entry):
+ * SetDefaultACL, an entry equal to the default removed. */
+bool cat_plan_default_privileges(const cat_snap_t *s, const cat_search_t *search, const cat_grant_t *g, cat_id_t role,
+                                 const cat_schema_t *sc, const cat_database_t *db, cat_change_t *out, cm_err_t *err);
+/* get_user_default_acl: the ACL a relation `owner` creates in sc starts with (set false: the default). */
+cat_acl_t cat_acl_for_new(const cat_snap_t *s, const cat_schema_t *sc, cat_id_t owner, cm_arena_t *a);
 
 /* ALTER ... IF EXISTS of a missing relation: only the notice PostgreSQL sends. */
 void cat_plan_rename_missing(const cat_snap_t *s, const char *name, cat_change_t *out);

@@ -495,6 +495,7 @@ typedef enum sql_grant_target {
     SQL_GRANT_ALL_TABLES,     /* ALL TABLES IN SCHEMA s, t: const char * */
     SQL_GRANT_SCHEMA,         /* const char * */
     SQL_GRANT_DATABASE,       /* const char * */
+    SQL_GRANT_DEFAULT_TABLES, /* ALTER DEFAULT PRIVILEGES ... ON TABLES: no objects */
 } sql_grant_target_t;
 
 typedef struct sql_grant {
@@ -505,6 +506,8 @@ typedef struct sql_grant {
     sql_list_t *objects;
     sql_list_t *grantees;     /* sql_rolespec_t * */
     int behavior;             /* SQL_DROP_* */
+    sql_list_t *for_roles;    /* ALTER DEFAULT PRIVILEGES FOR ROLE: sql_rolespec_t *; NULL: the current user */
+    sql_list_t *in_schemas;   /* ... IN SCHEMA: const char *; NULL: the database's own entry */
 } sql_grant_t;
 
 typedef struct sql_alter_rename {

@@ -510,6 +510,27 @@ grant_stmt(A) ::= REVOKE(K) GRANT IDENT(O) FOR privileges(P) ON grant_target(T) 
                   opt_drop_behavior(B).
         { A = sql__grant_option_for(ctx, &K, &O, P, T, G, B); }
 
+/* ALTER DEFAULT PRIVILEGES [FOR {ROLE | USER} r, ...] [IN SCHEMA s, ...] GRANT / REVOKE ... ON TABLES. */
+grant_stmt(A) ::= ALTER DEFAULT IDENT(P) defacl_options(O) GRANT(K) privileges(V) ON TABLES TO grantee_list(G)
+                  opt_grant_option(W).
+        { A = sql__default_privileges(ctx, &P, O, sql__grant(ctx, &K, false, W, V, O, G, SQL_DROP_DEFAULT)); }
+grant_stmt(A) ::= ALTER DEFAULT IDENT(P) defacl_options(O) REVOKE(K) privileges(V) ON TABLES FROM grantee_list(G)
+                  opt_drop_behavior(B).
+        { A = sql__default_privileges(ctx, &P, O, sql__grant(ctx, &K, true, false, V, O, G, B)); }
+grant_stmt(A) ::= ALTER DEFAULT IDENT(P) defacl_options(O) REVOKE(K) GRANT IDENT(X) FOR privileges(V) ON TABLES
+                  FROM grantee_list(G) opt_drop_behavior(B).
+        { A = sql__default_privileges(ctx, &P, O, sql__grant_option_for(ctx, &K, &X, V, O, G, B)); }
+
+%type defacl_options {sql_grant_t *}
+defacl_options(A) ::= .                          { A = sql__grant_target(ctx, SQL_GRANT_DEFAULT_TABLES, NULL); }
+defacl_options(A) ::= defacl_options(L) FOR IDENT(R) rolespec_list(X). { A = sql__defacl_roles(ctx, L, &R, X); }
+defacl_options(A) ::= defacl_options(L) FOR USER rolespec_list(X). { A = sql__defacl_roles(ctx, L, NULL, X); }
+defacl_options(A) ::= defacl_options(L) IN SCHEMA name_list(N). { A = sql__defacl_schemas(ctx, L, N); }
+
+%type rolespec_list {sql_list_t *}
+rolespec_list(A) ::= role_spec(R).               { A = sql__list1(ctx, R); }
+rolespec_list(A) ::= rolespec_list(L) COMMA role_spec(R). { A = sql__list_add(ctx, L, R); }
+
 /* NULL: ALL [PRIVILEGES]. */
 %type privileges {sql_list_t *}
 privileges(A) ::= priv_list(L).                  { A = L; }

@@ -51,3 +51,28 @@ sql_stmt_t *sql__grant_option_for(sql_pctx_t *ctx, const sql_token_t *kw, const 
     sql__word_is(ctx, option, "option");
     return sql__grant(ctx, kw, true, true, privs, target, grantees, behavior);
 }
+
+sql_stmt_t *sql__default_privileges(sql_pctx_t *ctx, const sql_token_t *word, sql_grant_t *options, sql_stmt_t *grant)
+{
+    sql__word_is(ctx, word, "privileges");
+    (void)options;   /* sql__grant filled the same node */
+    return grant;
+}
+
+/* FOR ROLE / FOR USER, as often as written: the lists add up. */
+sql_grant_t *sql__defacl_roles(sql_pctx_t *ctx, sql_grant_t *o, const sql_token_t *word, sql_list_t *roles)
+{
+    if (word)
+        sql__word_is(ctx, word, "role");
+    for (int i = 0; i < sql_list_len(roles); i++)
+        o->for_roles = o->for_roles ? sql__list_add(ctx, o->for_roles, roles->items[i]) : sql__list1(ctx, roles->items[i]);
+    return o;
+}
+
+sql_grant_t *sql__defacl_schemas(sql_pctx_t *ctx, sql_grant_t *o, sql_list_t *schemas)
+{
+    for (int i = 0; i < sql_list_len(schemas); i++)
+        o->in_schemas =
+            o->in_schemas ? sql__list_add(ctx, o->in_schemas, schemas->items[i]) : sql__list1(ctx, schemas->items[i]);
+    return o;
+}

@@ -619,7 +619,10 @@ const char *sql_stmt_name(const sql_stmt_t *s)
     case SQL_STMT_CREATE_ROLE: return "CREATE ROLE";
     case SQL_STMT_ALTER_ROLE: return "ALTER ROLE";
     case SQL_STMT_DROP_ROLE: return "DROP ROLE";
-    case SQL_STMT_GRANT: return s->grant->revoke ? "REVOKE" : "GRANT";
+    case SQL_STMT_GRANT:
+        return s->grant->target == SQL_GRANT_DEFAULT_TABLES ? "ALTER DEFAULT PRIVILEGES"
+               : s->grant->revoke                           ? "REVOKE"
+                                                            : "GRANT";
     case SQL_STMT_GRANT_ROLE: return "GRANT ROLE";
     case SQL_STMT_REVOKE_ROLE: return "REVOKE ROLE";
     }
@@ -630,6 +633,21 @@ const char *sql_stmt_name(const sql_stmt_t *s)
 
 static void dp_grant(const sql_grant_t *g, cm_buf_t *out)
 {
+    if (g->target == SQL_GRANT_DEFAULT_TABLES) {
+        cm_buf_put_str(out, "ALTER DEFAULT PRIVILEGES ");
+        for (int i = 0; i < sql_list_len(g->for_roles); i++) {
+            cm_buf_put_str(out, i ? ", " : "FOR ROLE ");
+            sql_deparse_rolespec(g->for_roles->items[i], out);
+        }
+        if (g->for_roles)
+            cm_buf_put_u8(out, ' ');
+        for (int i = 0; i < sql_list_len(g->in_schemas); i++) {
+            cm_buf_put_str(out, i ? ", " : "IN SCHEMA ");
+            sql_deparse_ident(g->in_schemas->items[i], out);
+        }
+        if (g->in_schemas)
+            cm_buf_put_u8(out, ' ');
+    }
     cm_buf_put_str(out, g->revoke ? "REVOKE " : "GRANT ");
     if (g->revoke && g->grant_option)
         cm_buf_put_str(out, "GRANT OPTION FOR ");
@@ -641,7 +659,7 @@ static void dp_grant(const sql_grant_t *g, cm_buf_t *out)
         for (const char *p = g->privs->items[i]; *p; p++)
             cm_buf_put_u8(out, (uint8_t)(*p >= 'a' && *p <= 'z' ? *p - 32 : *p));
     }
-    static const char *const targets[] = {"TABLE ", "ALL TABLES IN SCHEMA ", "SCHEMA ", "DATABASE "};
+    static const char *const targets[] = {"TABLE ", "ALL TABLES IN SCHEMA ", "SCHEMA ", "DATABASE ", "TABLES"};
     cm_buf_printf(out, " ON %s", targets[g->target]);
     for (int i = 0; i < sql_list_len(g->objects); i++) {
         if (i)

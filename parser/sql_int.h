@@ -234,6 +234,9 @@ sql_stmt_t *sql__grant(sql_pctx_t *ctx, const sql_token_t *kw, bool revoke, bool
 sql_stmt_t *sql__grant_option_for(sql_pctx_t *ctx, const sql_token_t *kw, const sql_token_t *option, sql_list_t *privs,
                                   sql_grant_t *target, sql_list_t *grantees, int behavior);
 sql_grant_t *sql__grant_target(sql_pctx_t *ctx, sql_grant_target_t target, sql_list_t *objects);
+sql_stmt_t *sql__default_privileges(sql_pctx_t *ctx, const sql_token_t *word, sql_grant_t *options, sql_stmt_t *grant);
+sql_grant_t *sql__defacl_roles(sql_pctx_t *ctx, sql_grant_t *o, const sql_token_t *word, sql_list_t *roles);
+sql_grant_t *sql__defacl_schemas(sql_pctx_t *ctx, sql_grant_t *o, sql_list_t *schemas);
 sql_list_t *sql__all_privileges(sql_pctx_t *ctx, const sql_token_t *word);
 bool sql__word_is(sql_pctx_t *ctx, const sql_token_t *word, const char *want);
 sql_stmt_t *sql__alter_owner(sql_pctx_t *ctx, int object, sql_cond_t *name, const sql_token_t *word,

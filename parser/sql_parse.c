@@ -132,6 +132,7 @@ static const char *const ddl_supported[] = {
     "ALTER INDEX", "ALTER SCHEMA", "ALTER DATABASE", "CREATE ROLE", "CREATE USER", "ALTER ROLE", "ALTER USER", "DROP ROLE",
     "DROP USER", NULL,
 };
+static const char *const default_privileges[] = {"privileges", NULL};
 /* eddy's introspection statements, which share SHOW with SHOW variable. */
 static const char *const show_objects[] = {
     "sources", "tables", "views", "materialized", "indexes", "index", "columns", "create", "objects", "schemas",
@@ -184,6 +185,9 @@ static const char *unsupported_name(sql_feed_t *f, cm_arena_t *arena)
             name_add(&b, tok_word(t));
             unsupported = true;
         }
+    } else if (strcmp(w0, "alter") == 0 && feed_peek(f, 1, &t) && t->type == SQL_TOK_DEFAULT &&
+               feed_peek(f, 2, &t) && word_in(tok_word(t), default_privileges)) {
+        /* ALTER DEFAULT PRIVILEGES: the grammar takes it. */
     } else if (strcmp(w0, "create") == 0 || strcmp(w0, "drop") == 0 || strcmp(w0, "alter") == 0) {
         name_add(&b, w0);
         bool odd = false, object = false;

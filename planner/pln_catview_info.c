@@ -95,10 +95,19 @@
 #define DATA_TYPE(typ, oid)                                                                                            \
     "(CASE WHEN " typ ".element_oid <> 0 AND " typ ".len = -1 THEN 'ARRAY' ELSE format_type(" oid ", NULL) END)" CHARS
 
-/* The privileges an owner holds on a relation, in aclexplode's order (acldefault('r', owner)). */
-#define TABLE_PRIVILEGES                                                                                               \
-    "(VALUES (1, 'INSERT'), (2, 'SELECT'), (3, 'UPDATE'), (4, 'DELETE'), (5, 'TRUNCATE'), (6, 'REFERENCES'),"       \
-    " (7, 'TRIGGER')) p(n, privilege_type)"
+/* table_privileges' rows before its filter on whom they concern: aclexplode of each relation's
+ * ACL for the privileges information_schema lists. */
+#define TABLE_GRANTS                                                                                                   \
+    "SELECT pg_get_userbyid(a.grantor_oid)" IDENT " AS grantor,"                                                     \
+    " (CASE WHEN a.grantee_oid = 0 THEN 'PUBLIC' ELSE pg_get_userbyid(a.grantee_oid) END)" IDENT " AS grantee,"      \
+    " current_database()" IDENT " AS table_catalog, s.name" IDENT " AS table_schema,"                                \
+    " i.name" IDENT " AS table_name, a.privilege_type" CHARS " AS privilege_type,"                                   \
+    " (CASE WHEN a.is_grantable THEN 'YES' ELSE 'NO' END)" YESNO " AS is_grantable,"                                 \
+    " (CASE WHEN a.privilege_type = 'SELECT' THEN 'YES' ELSE 'NO' END)" YESNO " AS with_hierarchy"                  \
+    " FROM eddy_catalog.acl_items a JOIN eddy_catalog.items i ON i.oid = a.object_oid"                              \
+    " JOIN eddy_catalog.schemas s ON s.id = i.schema_id"                                                             \
+    " WHERE a.class = 'r' AND i.relkind IN ('r', 'v', 'f')"                                                          \
+    " AND a.privilege_type IN ('INSERT', 'SELECT', 'UPDATE', 'DELETE', 'TRUNCATE', 'REFERENCES', 'TRIGGER')"
 
 static const pln_catview_t views[] = {
     {"information_schema", "information_schema_catalog_name", 0,
@@ -299,25 +308,30 @@ static const pln_catview_t views[] = {
     {"information_schema", "applicable_roles", 0,
      "SELECT NULL" IDENT " AS grantee, NULL" IDENT " AS role_name, NULL" YESNO " AS is_grantable WHERE false"},
 
+    /* aclexplode over relacl (or acldefault), as information_schema.sql: rows the current user
+     * grants or is granted (having that role's privileges) or that go to PUBLIC. */
     {"information_schema", "table_privileges", 0,
-     "SELECT current_user" IDENT " AS grantor, current_user" IDENT " AS grantee,"
-     " current_database()" IDENT " AS table_catalog, s.name" IDENT " AS table_schema,"
-     " i.name" IDENT " AS table_name, p.privilege_type" CHARS " AS privilege_type,"
-     " 'YES'" YESNO " AS is_grantable,"
-     " (CASE WHEN p.privilege_type = 'SELECT' THEN 'YES' ELSE 'NO' END)" YESNO " AS with_hierarchy"
-     " FROM eddy_catalog.items i JOIN eddy_catalog.schemas s ON s.id = i.schema_id CROSS JOIN " TABLE_PRIVILEGES
-     " WHERE i.relkind IN ('r', 'v', 'f') AND " PLN_CATVIEW_IN_DATABASE("s")},
+     TABLE_GRANTS
+     " AND (a.grantor_usage OR a.grantee_usage OR a.grantee_oid = 0) AND " PLN_CATVIEW_IN_DATABASE("s")},
 
-    /* A table privilege covers each column for the four privileges a column has. */
+    /* table_privileges where the grantor or the grantee is an enabled role (not PUBLIC). */
+    {"information_schema", "role_table_grants", 0,
+     TABLE_GRANTS
+     " AND (a.grantor_usage OR a.grantee_usage) AND " PLN_CATVIEW_IN_DATABASE("s")},
+
+    /* A table privilege covers each column for the four privileges a column has (no column ACLs). */
     {"information_schema", "column_privileges", 0,
-     "SELECT current_user" IDENT " AS grantor, current_user" IDENT " AS grantee,"
+     "SELECT pg_get_userbyid(a.grantor_oid)" IDENT " AS grantor,"
+     " (CASE WHEN a.grantee_oid = 0 THEN 'PUBLIC' ELSE pg_get_userbyid(a.grantee_oid) END)" IDENT " AS grantee,"
      " current_database()" IDENT " AS table_catalog, s.name" IDENT " AS table_schema,"
      " i.name" IDENT " AS table_name, c.name" IDENT " AS column_name,"
-     " p.privilege_type" CHARS " AS privilege_type, 'YES'" YESNO " AS is_grantable"
-     " FROM eddy_catalog.columns c JOIN eddy_catalog.items i ON i.id = c.item_id"
-     " JOIN eddy_catalog.schemas s ON s.id = i.schema_id CROSS JOIN " TABLE_PRIVILEGES
-     " WHERE p.privilege_type IN ('INSERT', 'SELECT', 'UPDATE', 'REFERENCES')"
-     " AND i.relkind IN ('r', 'v', 'f') AND " PLN_CATVIEW_IN_DATABASE("s")},
+     " a.privilege_type" CHARS " AS privilege_type,"
+     " (CASE WHEN a.is_grantable THEN 'YES' ELSE 'NO' END)" YESNO " AS is_grantable"
+     " FROM eddy_catalog.acl_items a JOIN eddy_catalog.items i ON i.oid = a.object_oid"
+     " JOIN eddy_catalog.columns c ON c.item_id = i.id JOIN eddy_catalog.schemas s ON s.id = i.schema_id"
+     " WHERE a.class = 'r' AND a.privilege_type IN ('INSERT', 'SELECT', 'UPDATE', 'REFERENCES')"
+     " AND i.relkind IN ('r', 'v', 'f') AND (a.grantor_usage OR a.grantee_usage OR a.grantee_oid = 0)"
+     " AND " PLN_CATVIEW_IN_DATABASE("s")},
 
     /* The element types of array columns (the only collections eddy has). */
     {"information_schema", "element_types", 0,

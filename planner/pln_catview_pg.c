@@ -105,6 +105,12 @@ static const pln_catview_t views[] = {
      " a.rolreplication AS userepl, a.rolbypassrls AS usebypassrls, '********'::text AS passwd,"
      " a.rolvaliduntil AS valuntil, NULL::text[] AS useconfig FROM pg_catalog.pg_authid a WHERE a.rolcanlogin"},
 
+    /* ALTER DEFAULT PRIVILEGES' entries of this database (objtype 'r': relations). */
+    {"pg_catalog", "pg_default_acl", 826,
+     "SELECT (row_number() OVER (ORDER BY a.database_id, a.schema_oid, a.role_oid))::oid AS oid,"
+     " a.role_oid AS defaclrole, a.schema_oid AS defaclnamespace, 'r'::\"char\" AS defaclobjtype,"
+     " a.acl AS defaclacl FROM eddy_catalog.default_acls a WHERE " PLN_CATVIEW_IN_DATABASE("a")},
+
     {"pg_catalog", "pg_am", 2601,
      "SELECT a.oid::oid AS oid, a.amname::name AS amname, 0::regproc AS amhandler, a.amtype::\"char\" AS amtype"
      " FROM (VALUES (2, 'heap', 't'), (403, 'btree', 'i')) a(oid, amname, amtype)"},

@@ -74,9 +74,69 @@ static const cat_schema_t *named_schema(pln_binder_t *b, const char *name, bool 
     return sc;
 }
 
+/* The grantees (42704), then the privilege words (42601, 0LP01 "for <noun>"), as a catalog grant. */
+static bool grant_of(pln_binder_t *b, const sql_grant_t *g, uint32_t allowed, const char *noun, cat_grant_t *cg)
+{
+    *cg = (cat_grant_t){.is_grant = !g->revoke, .grant_option = g->grant_option, .all_privs = g->privs == NULL,
+                        .cascade = g->behavior == SQL_DROP_CASCADE};
+    cat_id_t *grantees;
+    if (!pln__grantee_ids(b, g->grantees, &grantees))
+        return false;
+    cg->grantees = grantees;
+    cg->ngrantees = (uint32_t)sql_list_len(g->grantees);
+    for (int i = 0; i < sql_list_len(g->privs); i++)
+        if (!pln__privilege_word(b, g->privs->items[i], allowed, noun, &cg->privs))
+            return false;
+    return true;
+}
+
+/*
+ * ALTER DEFAULT PRIVILEGES ... ON TABLES (ExecAlterDefaultPrivilegesStmt):
+ * grantees, privilege words, then per role (42704; the user must be a member
+ * of it) and per schema (3F000) the entry changes (SetDefaultACL).
+ */
+static bool plan_default_privileges(pln_binder_t *b, const sql_grant_t *g, cat_change_t *out)
+{
+    const cat_snap_t *snap = b->cat->snap;
+    const cat_search_t *search = &b->cat->search;
+    cat_grant_t cg;
+    if (!grant_of(b, g, CAT_PRIVS_RELATION, "relation", &cg))
+        return false;
+    const cat_database_t *db = search->database ? cat_snap_database(snap, search->database) : NULL;
+    if (!db)
+        return pln__error(b, -1, CM_ERRCODE_INVALID_CATALOG_NAME, "database \"%s\" does not exist",
+                          search->database ? search->database : "");
+    const cat_role_t *me = cat_search_role(snap, search);
+    int nroles = g->for_roles ? sql_list_len(g->for_roles) : 1;
+    for (int r = 0; r < nroles; r++) {
+        cat_id_t role = me ? me->id : CAT_ROLE_BOOTSTRAP;
+        if (g->for_roles) {
+            if (!pln__rolespec_id(b, g->for_roles->items[r], &role))
+                return false;
+            const cat_role_t *target = cat_snap_role_by_id(snap, role);
+            if (!cat_role_is_superuser(me) && !cat_role_is_member(snap, me, target)) {
+                char buf[32];
+                return pln__error(b, -1, "42501", "must be member of role \"%s\"",
+                                  cat_role_id_name(snap, search, role, buf));
+            }
+        }
+        int nschemas = g->in_schemas ? sql_list_len(g->in_schemas) : 1;
+        for (int k = 0; k < nschemas; k++) {
+            const cat_schema_t *sc = NULL;
+            if (g->in_schemas && !(sc = named_schema(b, g->in_schemas->items[k], false)))
+                return false;
+            if (!cat_plan_default_privileges(snap, search, &cg, role, sc, db, out, b->err))
+                return false;
+        }
+    }
+    return true;
+}
+
 bool pln__plan_grant(pln_binder_t *b, const sql_stmt_t *s, cat_change_t *out)
 {
     const sql_grant_t *g = s->grant;
+    if (g->target == SQL_GRANT_DEFAULT_TABLES)
+        return plan_default_privileges(b, g, out);
     const cat_snap_t *snap = b->cat->snap;
     const cat_search_t *search = &b->cat->search;
     int nobj = sql_list_len(g->objects);
@@ -107,6 +167,8 @@ bool pln__plan_grant(pln_binder_t *b, const sql_stmt_t *s, cat_change_t *out)
             if (!(objs[i] = named_schema(b, g->objects->items[i], false)))
                 return false;
             break;
+        case SQL_GRANT_DEFAULT_TABLES:
+            break;
         case SQL_GRANT_DATABASE:
             objs[i] = cat_snap_database(snap, g->objects->items[i]);
             if (!objs[i])
@@ -126,21 +188,14 @@ bool pln__plan_grant(pln_binder_t *b, const sql_stmt_t *s, cat_change_t *out)
                     items[nitems++] = it;
         }
     }
-    cat_grant_t cg = {.is_grant = !g->revoke, .grant_option = g->grant_option, .all_privs = g->privs == NULL,
-                      .cascade = g->behavior == SQL_DROP_CASCADE};
-    cat_id_t *grantees;
-    if (!pln__grantee_ids(b, g->grantees, &grantees))
-        return false;
-    cg.grantees = grantees;
-    cg.ngrantees = (uint32_t)sql_list_len(g->grantees);
     /* TABLE takes a sequence's USAGE too at this point; ExecGrant_Relation refuses it per table. */
     uint32_t allowed = g->target == SQL_GRANT_SCHEMA     ? CAT_PRIVS_SCHEMA
                        : g->target == SQL_GRANT_DATABASE ? CAT_PRIVS_DATABASE
                                                          : CAT_PRIVS_RELATION | CAT_PRIV_USAGE;
     const char *noun = g->target == SQL_GRANT_SCHEMA ? "schema" : g->target == SQL_GRANT_DATABASE ? "database" : "relation";
-    for (int i = 0; i < sql_list_len(g->privs); i++)
-        if (!pln__privilege_word(b, g->privs->items[i], allowed, noun, &cg.privs))
-            return false;
+    cat_grant_t cg;
+    if (!grant_of(b, g, allowed, noun, &cg))
+        return false;
     if (g->target == SQL_GRANT_ALL_TABLES) {
         for (size_t i = 0; i < nitems; i++)
             if (!cat_plan_grant_item(snap, search, &cg, items[i], out, b->err))

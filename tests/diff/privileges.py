@@ -168,6 +168,26 @@ STEPS = [
     ("pv_owner", "GRANT SELECT ON ALL TABLES IN SCHEMA pv_s TO pv_dave"),
     (None, "GRANT SELECT ON ALL TABLES IN SCHEMA pv_s TO pv_dave"),
     ("pv_dave", "SELECT count(*) FROM pv_s.u"),
+    # Default privileges: what a role creates starts with them.
+    ("pv_owner", "ALTER DEFAULT PRIVILEGES IN SCHEMA pv_s GRANT SELECT ON TABLES TO pv_bob"),
+    ("pv_owner", "ALTER DEFAULT PRIVILEGES GRANT INSERT ON TABLES TO pv_alice WITH GRANT OPTION"),
+    ("pv_owner", "ALTER DEFAULT PRIVILEGES FOR ROLE pv_alice GRANT SELECT ON TABLES TO pv_owner"),
+    ("pv_alice", "ALTER DEFAULT PRIVILEGES FOR ROLE pv_grp IN SCHEMA pv_g GRANT SELECT ON TABLES TO pv_bob"),
+    ("pv_alice", "ALTER DEFAULT PRIVILEGES FOR ROLE pv_grp REVOKE ALL ON TABLES FROM pv_grp"),
+    ("pv_owner", "ALTER DEFAULT PRIVILEGES IN SCHEMA pv_nope GRANT SELECT ON TABLES TO pv_bob"),
+    ("pv_owner", "ALTER DEFAULT PRIVILEGES GRANT USAGE ON TABLES TO pv_bob"),
+    ("pv_owner", "ALTER DEFAULT PRIVILEGES GRANT SELECT ON TABLES TO PUBLIC WITH GRANT OPTION"),
+    ("pv_owner", "CREATE TABLE pv_s.dt (a int)"),
+    ("pv_owner", "CREATE VIEW pv_s.dv AS SELECT 1 AS x"),
+    ("pv_bob", "SELECT * FROM pv_s.dt"),
+    ("pv_alice", "INSERT INTO pv_s.dt VALUES (1)"),
+    ("pv_alice", "GRANT INSERT ON pv_s.dt TO pv_carol"),
+    ("pv_owner", "ALTER DEFAULT PRIVILEGES REVOKE INSERT ON TABLES FROM pv_alice"),
+    ("pv_owner", "ALTER DEFAULT PRIVILEGES REVOKE GRANT OPTION FOR INSERT ON TABLES FROM pv_alice"),
+    ("pv_owner", "CREATE TABLE pv_s.dt2 (a int)"),
+    ("pv_alice", "INSERT INTO pv_s.dt2 VALUES (1)"),
+    (None, "DROP ROLE pv_bob"),
+    ("pv_owner", "ALTER DEFAULT PRIVILEGES IN SCHEMA pv_s REVOKE SELECT ON TABLES FROM pv_bob"),
     # The functions that answer the same questions.
     ("pv_bob", "SELECT has_table_privilege('pv_s.t', 'select'), has_table_privilege('pv_alice', 'pv_s.t', 'INSERT, update'),"
                " has_table_privilege('pv_s.t', 'select with grant option'), has_schema_privilege('pv_s', 'usage'),"
@@ -175,6 +195,12 @@ STEPS = [
                " has_database_privilege('pv_bob', 'eddy', 'create'), has_table_privilege('public', 'pv_s.t', 'select')"),
     ("pv_alice", "SELECT has_table_privilege('pv_s.t', 'select, delete'), has_table_privilege('pv_g.gt', 'truncate'),"
                  " has_table_privilege('pv_carol', 'pv_g.gt', 'truncate'), has_schema_privilege('pv_bob', 'pv_s', 'usage')"),
+    ("pv_bob", "SELECT grantor, grantee, table_schema, table_name, privilege_type, is_grantable"
+               " FROM information_schema.table_privileges WHERE table_schema LIKE 'pv\\_%' ORDER BY 1, 2, 3, 4, 5"),
+    ("pv_alice", "SELECT grantor, grantee, table_schema, table_name, privilege_type, is_grantable, with_hierarchy"
+                 " FROM information_schema.role_table_grants WHERE table_schema LIKE 'pv\\_%' ORDER BY 1, 2, 3, 4, 5"),
+    ("pv_carol", "SELECT grantee, table_name, column_name, privilege_type FROM information_schema.column_privileges"
+                 " WHERE table_schema LIKE 'pv\\_%' ORDER BY 1, 2, 3, 4"),
     ("pv_bob", "SELECT has_table_privilege('pv_s.t', 'frob')"),
     ("pv_bob", "SELECT has_table_privilege('nobody_pv', 'pv_s.t', 'select')"),
     ("pv_bob", "SELECT has_schema_privilege('pv_nope', 'usage')"),
@@ -199,10 +225,16 @@ LISTING = [
     "SELECT c.relname, c.relacl::text FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace"
     " WHERE n.nspname LIKE 'pv\\_%' ORDER BY 1",
     "SELECT nspname, nspacl::text FROM pg_namespace WHERE nspname LIKE 'pv\\_%' ORDER BY 1",
+    "SELECT pg_get_userbyid(d.defaclrole), n.nspname, d.defaclobjtype, d.defaclacl::text FROM pg_default_acl d"
+    " LEFT JOIN pg_namespace n ON n.oid = d.defaclnamespace"
+    " WHERE pg_get_userbyid(d.defaclrole) LIKE 'pv\\_%' ORDER BY 1, 2",
 ]
 
 CLEANUP = [
     "DROP SCHEMA IF EXISTS pv_s, pv_g, pv_x, pv_bs, pv_ds CASCADE",
+    "ALTER DEFAULT PRIVILEGES FOR ROLE pv_owner REVOKE ALL ON TABLES FROM pv_alice",
+    "ALTER DEFAULT PRIVILEGES FOR ROLE pv_alice REVOKE ALL ON TABLES FROM pv_owner",
+    "ALTER DEFAULT PRIVILEGES FOR ROLE pv_grp GRANT ALL ON TABLES TO pv_grp",
     "DROP TABLE IF EXISTS public.pv_nope",
     "REVOKE ALL ON DATABASE eddy FROM " + ", ".join(ROLES),
     "DROP ROLE IF EXISTS " + ", ".join(ROLES),

@@ -108,13 +108,18 @@ CREATE TABLE psql_describe.keys (id int PRIMARY KEY, v text UNIQUE);
 CREATE TABLE psql_describe.dflt (s text DEFAULT 'x', d date DEFAULT '2020-1-1', n int DEFAULT -3,
     v varchar(20) DEFAULT 'y', f bool DEFAULT true, m numeric DEFAULT 1.5, z text DEFAULT NULL,
     b bigint DEFAULT 3000000000, t timestamptz DEFAULT now());"
-for port in "$PG_PORT" "$EDDY_PORT"; do
-    run_psql "$port" -q -c "$describe_setup" >"$TMP/setup.out"
-    if grep -q ERROR "$TMP/setup.out"; then
-        echo "not ok describe_setup on port $port"
-        sed 's/^/  /' "$TMP/setup.out"
-    fi
-done
+# setup_both NAME SQL: the same objects on both servers.
+setup_both() {
+    local port
+    for port in "$PG_PORT" "$EDDY_PORT"; do
+        run_psql "$port" -q -c "$2" >"$TMP/setup.out"
+        if grep -q ERROR "$TMP/setup.out"; then
+            echo "not ok $1 on port $port"
+            sed 's/^/  /' "$TMP/setup.out"
+        fi
+    done
+}
+setup_both describe_setup "$describe_setup"
 # Objects PostgreSQL has no counterpart for, or that eddy describes its own way (below).
 run_psql "$EDDY_PORT" -q -c "DROP SCHEMA IF EXISTS psql_describe_eddy CASCADE;
 CREATE SCHEMA psql_describe_eddy;
@@ -164,18 +169,16 @@ GRANT SELECT, INSERT ON psql_priv.t TO psql_reader;
 GRANT ALL ON psql_priv.v TO psql_reader WITH GRANT OPTION;
 GRANT SELECT ON psql_priv.u TO PUBLIC;
 REVOKE TRUNCATE ON psql_priv.u FROM anyone;
-GRANT USAGE ON SCHEMA psql_priv TO psql_reader;"
-for port in "$PG_PORT" "$EDDY_PORT"; do
-    run_psql "$port" -q -c "$priv_setup" >"$TMP/setup.out"
-    if grep -q ERROR "$TMP/setup.out"; then
-        echo "not ok privileges_setup on port $port"
-        sed 's/^/  /' "$TMP/setup.out"
-    fi
-done
+GRANT USAGE ON SCHEMA psql_priv TO psql_reader;
+ALTER DEFAULT PRIVILEGES IN SCHEMA psql_priv GRANT SELECT ON TABLES TO psql_reader;
+ALTER DEFAULT PRIVILEGES FOR ROLE psql_reader REVOKE ALL ON TABLES FROM psql_reader;
+CREATE TABLE psql_priv.w (c int);"
+setup_both privileges_setup "$priv_setup"
 same describe_privileges -- -c '\dp psql_priv.*'
 same describe_privileges_z -- -c '\z psql_priv.t'
 same describe_privileges_pattern -- -c '\dp psql_priv.?'
 same describe_schema_privileges -- -c '\dn+ psql_priv'
+same describe_default_privileges -- -c '\ddp'
 # eddy lists its own schemas; the bootstrap superuser (named as the session user that
 # is no catalog role) owns them and public, whose privileges are PostgreSQL 15's for
 # public (there owned by pg_database_owner, with a comment); system schemas grant USAGE

@@ -32,7 +32,7 @@ static void test_relations_and_columns(void)
     tc_init(&t);
     /* eddy_catalog's own relations first (their OIDs are fixed), then those whose rows a session answers. */
     const char *names[] = {"databases", "schemas", "items", "columns", "dependencies", "types", "index_keys",
-                           "roles", "role_members", "constraints", "commands", "workers", "worker_commands",
+                           "roles", "role_members", "default_acls", "acl_items", "constraints", "commands", "workers", "worker_commands",
                            "dataflows", "cluster", "metrics", "dataflow_operators", "arrangements",
                            "arrangement_sharing", "frontiers", "role_sessions"};
     UNIT_CHECK(cat_builtin_count() == CM_ARRAY_LEN(names));
@@ -40,7 +40,7 @@ static void test_relations_and_columns(void)
         const cat_builtin_t *b = cat_builtin_at(i);
         UNIT_CHECK_STR(b->name, names[i]);
         const char *schema = b->schema ? b->schema : "eddy_catalog";
-        UNIT_CHECK(b->session == (i >= 9) && cat_builtin_find(schema, b->name) == b);
+        UNIT_CHECK(b->session == (i >= 11) && cat_builtin_find(schema, b->name) == b);
         const cat_item_t *it = cat_snap_item(t.snap, cat_snap_schema(t.snap, NULL, schema), b->name);
         /* eddy_internal's relations are views (the server's state), eddy_catalog's tables. */
         cat_item_kind_t kind = strcmp(schema, "eddy_internal") == 0 ? CAT_ITEM_VIEW : CAT_ITEM_TABLE;

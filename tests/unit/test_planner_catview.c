@@ -200,7 +200,7 @@ static void information_schema_answers_for_eddy(void)
            "21;");
     expect(&t, "SELECT grantee || ':' || count(*) FROM information_schema.column_privileges"
                " WHERE table_name = 't' GROUP BY grantee",
-           "alice:8;");
+           "postgres:8;");
     expect(&t, "SELECT role_name FROM information_schema.enabled_roles", "alice;");
     expect(&t, "SELECT count(*) FROM information_schema.applicable_roles", "0;");
     tc_free(&t);
