@@ -164,6 +164,7 @@ typedef struct pln_binder {
     const struct sql_from *write_from;  /* UPDATE / DELETE's target as a FROM item: written, not read */
     bool in_view;                 /* expanding a view: its reads are checked as its owner, view_owner */
     cat_id_t view_owner;
+    int in_catview;               /* binding a pg_catalog view's own SQL (pg_roles reads pg_authid) */
     /* When note_cols: each column reference that names a catalog relation's column (pln_rewrite.c). */
     bool note_cols;
     int ncolrefs;
@@ -219,6 +220,9 @@ bool pln__rolespec_id(pln_binder_t *b, const sql_rolespec_t *rs, cat_id_t *id);
 /* Notes a missing privilege (CAT_PRIV_*) on a relation read or written, as the
  * innermost view's owner or else the session's current user (pln_privilege.c). */
 void pln__check_privilege(pln_binder_t *b, const cat_item_t *item, uint32_t priv);
+/* Notes a read of a relation only superusers may read (pg_authid and the catalog's roles, which
+ * hold password verifiers), unless a pg_catalog view reads it for its own SQL (pg_roles). */
+void pln__check_superuser_read(pln_binder_t *b, const char *name);
 /* false with 42501 "permission denied for table t" when a check failed. */
 bool pln__raise_denied(pln_binder_t *b);
 /* pln_catfn.c's lookups that has_*_privilege shares: a schema by OID in the session's

@@ -485,7 +485,12 @@ static bool bind_catview(pln_binder_t *b, const sql_from_t *f, const pln_catview
     sub.select = stmts.items[0]->select;
     sub.lateral = false;
     sub.alias = f->alias ? f->alias : v->name;
-    if (!bind_subquery(b, &sub, sc, rel)) {
+    if (strcmp(v->schema, "pg_catalog") == 0 && strcmp(v->name, "pg_authid") == 0)
+        pln__check_superuser_read(b, v->name);
+    b->in_catview++;
+    bool ok = bind_subquery(b, &sub, sc, rel);
+    b->in_catview--;
+    if (!ok) {
         b->err->position = 0;   /* a position would count in the view's text, not the statement's */
         return false;
     }
@@ -553,6 +558,8 @@ static bool bind_relname(pln_binder_t *b, const sql_from_t *f, pln_scope_t *sc, 
     if (cat_id_is_system(item->id) && (item->kind == CAT_ITEM_TABLE || item->kind == CAT_ITEM_VIEW)) {
         /* eddy_catalog's tables and eddy_internal's views: their rows are the session's catalog
          * and the server's state when the query runs. */
+        if (strcmp(item->schema->name, "eddy_catalog") == 0 && strcmp(item->name, "roles") == 0)
+            pln__check_superuser_read(b, item->name);   /* its rows hold the password verifiers */
         pln_sysrel_t builtin = {.schema = item->schema->name, .name = item->name,
                                 .session = cm_arena_printf(b->arena, "%s.%s", item->schema->name, item->name),
                                 .columns = item->columns, .ncolumns = item->ncolumns};

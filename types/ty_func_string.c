@@ -37,9 +37,23 @@ static size_t ty__off(const char *p, size_t len, int64_t k)
     return i;
 }
 
+/* Counting the characters of a text of hundreds of megabytes takes a few hundred milliseconds:
+ * it goes in pieces of 1 MiB so that cancel and statement_timeout are seen between them (a
+ * character's lead byte counts, so a piece may end inside one). */
 static bool ty__length(ty_ctx_t *c, const ty_datum_t *a, int n, ty_datum_t *o)
 {
-    o->v.i = ty_text_chars(a[0].v.s.p, a[0].v.s.len);
+    const char *p = a[0].v.s.p;
+    size_t left = a[0].v.s.len;
+    int64_t chars = 0;
+    while (left > 0) {
+        size_t piece = left < ((size_t)1 << 20) ? left : ((size_t)1 << 20);
+        chars += ty_text_chars(p, piece);
+        p += piece;
+        left -= piece;
+        if (left > 0 && !ty_ctx_check_interrupt(c))
+            return false;
+    }
+    o->v.i = chars;
     return true;
 }
 

@@ -205,6 +205,12 @@ STEPS = [
     ("pv_bob", "SELECT has_table_privilege('nobody_pv', 'pv_s.t', 'select')"),
     ("pv_bob", "SELECT has_schema_privilege('pv_nope', 'usage')"),
     ("pv_bob", "SELECT has_table_privilege(0::oid, 'select'), has_schema_privilege(0::oid, 'usage')"),
+    # Password verifiers are the superuser's to read; pg_roles and pg_user mask them for everyone.
+    ("pv_bob", "SELECT rolname, rolpassword FROM pg_authid WHERE rolname = 'pv_alice'"),
+    ("pv_bob", "SELECT a.rolname FROM pg_catalog.pg_authid a JOIN pg_roles r USING (rolname) WHERE a.rolname = 'pv_bob'"),
+    ("pv_bob", "SELECT rolname, rolpassword FROM pg_roles WHERE rolname = 'pv_alice'"),
+    ("pv_bob", "SELECT usename, passwd FROM pg_user WHERE usename = 'pv_alice'"),
+    (None, "SELECT rolname, rolpassword IS NULL FROM pg_authid WHERE rolname = 'pv_alice'"),
     # Roles that own objects cannot be dropped.
     (None, "DROP ROLE pv_owner"),
     (None, "DROP ROLE pv_grp"),
@@ -214,6 +220,12 @@ STEPS = [
     (None, "ALTER SCHEMA pv_g OWNER TO pv_bob"),
     (None, "DROP ROLE pv_grp"),
     (None, "DROP ROLE pv_carol"),
+]
+
+# eddy's own relation behind pg_authid: the same rule, where PostgreSQL has no such relation.
+EDDY_ONLY = [
+    ("pv_bob", "SELECT name, password FROM eddy_catalog.roles", ("error", "42501", "permission denied for table roles")),
+    (None, "SELECT count(*) > 0 FROM eddy_catalog.roles WHERE name = 'pv_bob'", ("rows", [("t",)])),
 ]
 
 # What both servers list afterwards: owners as pg_catalog shows them.
@@ -290,8 +302,9 @@ def must(conn, sql):
         raise SystemExit("not ok privileges: setup %r failed: %r" % (sql, a))
 
 
-def run(port, mode):
+def run(port, mode, steps=None):
     """Every step's answer, the steps run through SET ROLE (mode "set role") or each role's login."""
+    steps = STEPS if steps is None else steps
     su = connect(port, "postgres")
     for sql in CLEANUP + SETUP:
         if sql in SETUP:
@@ -300,7 +313,7 @@ def run(port, mode):
             answer(su, sql)
     logins = {}
     out = []
-    for who, sql in STEPS:
+    for who, sql in steps:
         if who is None:
             out.append(answer(su, sql))
         elif mode == "set role":
@@ -339,6 +352,11 @@ def main():
             failed += 1
             print("not ok privileges: %s: the owners listed differ\n  eddy:       %r\n  PostgreSQL: %r"
                   % (mode, got_list, want_list))
+    got, _ = run(eddy_port, "login", [(who, sql) for who, sql, _ in EDDY_ONLY])
+    for (who, sql, want), a in zip(EDDY_ONLY, got):
+        if a[0][:len(want)] != want:
+            failed += 1
+            print("not ok privileges: eddy %s: %s: %r, want %r" % (who or "superuser", sql, a[0], want))
     if failed == 0:
         print("ok privileges: %d statements as on PostgreSQL 15 (%d allowed, %d denied), through SET ROLE"
               " and through logins, and the owners pg_catalog lists" % (allowed + denied, allowed, denied))
