@@ -268,6 +268,11 @@ typedef struct df_cmd {
     /* A Write that cannot fail on a worker (rows added to a table without a key): the sequencer
      * may apply it at one step with other such writes (group commit, seq_group.c). */
     bool groupable;
+    /* A groupable Write planned against catalog index accept_index (0: not offered): when no
+     * catalog change was sequenced since, the sequencer may answer it as soon as it numbered
+     * it, before the workers applied it (seq_submit); a later read is numbered after it. */
+    uint64_t accept_index;
+    bool accepted;               /* the sequencer answered it already; reply is its own */
     df_reply_t *reply;           /* Write, Peek: who hears the answer (one reference); NULL: nobody */
     cm_arena_t arena;
 } df_cmd_t;

@@ -73,6 +73,11 @@ struct seq {
     uint64_t group_seq;        /* the step of the last groupable write sent (0: none this epoch) */
     uint64_t sub_index;        /* the catalog index of the last Bootstrap or Apply sent */
     bool booted;
+    /* Writes answered on entry to the inbox (seq_group.c) wait there only behind a group still
+     * being applied; no catalog change is numbered before them: the loop holds acceptance
+     * while it numbers one (accept_held), and waits while any are in the inbox. */
+    size_t in_accepted;
+    bool accept_held;
     bool reading, dirty, boot_pending, paused;
     _Atomic bool ack_wanted;   /* the loop waits for an acknowledgement (the outbox was full) */
     int retry_ms;              /* 0 while the store answers; else the current back-off */
@@ -243,6 +248,8 @@ static df_cmd_t *seq__next_submit(seq_t *s, bool *grouped)
             break;
         s->in_head = (s->in_head + 1) % s->in_cap;
         s->in_len--;
+        if (c->accepted)
+            s->in_accepted--;
         run[n++] = c;
         bytes += c->payload_len;
         if (!seq_group_member(c))
@@ -297,12 +304,41 @@ static void seq__take_submits_here(seq_t *s)
         uv_async_send(&s->submitev);
 }
 
+/*
+ * Under sub_mu: whether the groupable write c can be answered now, before it
+ * is numbered (seq_group.c): no catalog change was sequenced since it was
+ * planned nor is one being numbered, whatever waits in the inbox are
+ * accepted writes it will be grouped with, the outbox is empty and no worker
+ * lags far behind (the wait of the writes not accepted is the back-pressure).
+ */
+static bool seq__acceptable(seq_t *s, const df_cmd_t *c)
+{
+    if (!c->groupable || c->accept_index == 0 || c->accept_index != s->sub_index || !s->booted ||
+        s->accept_held || s->ob_len > 0 || s->in_len != s->in_accepted || s->in_len >= SEQ_GROUP_MAX ||
+        !seq_group_member(c) || (s->in_len > 0 && !seq_group_joins(s->inbox[s->in_head], c)))
+        return false;
+    for (int i = 0; i < s->nworkers; i++)
+        if (atomic_load(&s->w[i].epoch) != s->cfg.epoch || s->next_seq > atomic_load(&s->w[i].seq) + SEQ_ACCEPT_LAG)
+            return false;
+    return true;
+}
+
 bool seq_submit(seq_t *s, df_cmd_t *c)
 {
     CM_ASSERT(c->kind == DF_CMD_WRITE || c->kind == DF_CMD_PEEK);
+    df_reply_t *accepted = NULL;
     pthread_mutex_lock(&s->sub_mu);
     bool ok = !s->sub_closed && s->in_len < s->in_cap && seq__sendable(s);
     if (ok) {
+        if (seq__acceptable(s, c)) {
+            /* The workers answer a reply of the sequencer's; the session's is answered below,
+             * once the write holds its place (its step is at least next_seq). */
+            accepted = c->reply;
+            accepted->seq = s->next_seq;
+            c->reply = seq_group_accepted_reply(s->nworkers);
+            c->accepted = true;
+            s->in_accepted++;
+        }
         s->inbox[(s->in_head + s->in_len++) % s->in_cap] = c;
         /* Sequentially consistent, as the worker's acknowledgement (its seq stored, then
          * in_depth read in seq_ack): either it sees this write waiting, or this sees the
@@ -311,7 +347,29 @@ bool seq_submit(seq_t *s, df_cmd_t *c)
         seq__take_submits_here(s);
     }
     pthread_mutex_unlock(&s->sub_mu);
+    if (accepted != NULL) {
+        for (int w = 0; w < accepted->nworkers; w++)
+            df_reply_answer(accepted, w, NULL);
+        df_reply_unref(accepted);   /* the command's reference, which it gave up */
+    }
     return ok;
+}
+
+/*
+ * On the loop, before it numbers a catalog change: false while accepted
+ * writes wait in the inbox (numbered first, they end with an
+ * acknowledgement, which brings the loop back); else no write is accepted
+ * until the change is numbered (seq__emit_locked ends the hold).
+ */
+static bool seq__hold_accepting(seq_t *s)
+{
+    pthread_mutex_lock(&s->sub_mu);
+    bool held = s->in_accepted == 0;
+    s->accept_held = held;
+    pthread_mutex_unlock(&s->sub_mu);
+    if (!held)
+        atomic_store(&s->ack_wanted, true);
+    return held;
 }
 
 static void seq__submit_cb(uv_async_t *a)
@@ -332,6 +390,9 @@ static void seq__drop_submits(seq_t *s, bool close)
     for (size_t i = 0; i < n; i++)
         taken[i] = s->inbox[(s->in_head + i) % s->in_cap];
     s->in_len = 0;
+    if (s->in_accepted > 0)
+        cm_log_warn("sequencer: %zu acknowledged writes dropped (stopping, or ownership lost)", s->in_accepted);
+    s->in_accepted = 0;
     atomic_store_explicit(&s->in_depth, 0, memory_order_relaxed);
     if (close)
         s->sub_closed = true;
@@ -386,8 +447,10 @@ static void seq__emit_locked(seq_t *s, df_cmd_t *c, const char *tag)
     }
     c->seq = s->next_seq++;
     c->epoch = s->cfg.epoch;
-    if (c->kind == DF_CMD_BOOTSTRAP || c->kind == DF_CMD_APPLY)
+    if (c->kind == DF_CMD_BOOTSTRAP || c->kind == DF_CMD_APPLY) {
         s->sub_index = c->index;
+        s->accept_held = false;
+    }
     c->time_us = cm_now_wall_us();
     seq__remember(s, c, tag);
     if (s->ob_len == 0)
@@ -575,10 +638,17 @@ static void seq__boot(seq_t *s)
         s->boot_pending = true;   /* after the workers took some of the outbox */
         return;
     }
-    s->boot_pending = false;
     pthread_mutex_lock(&s->sub_mu);
-    s->booted = false;
+    bool accepted_wait = s->in_accepted > 0;   /* numbered before the Bootstrap, as before an Apply */
+    if (!accepted_wait)
+        s->booted = false;
     pthread_mutex_unlock(&s->sub_mu);
+    if (accepted_wait) {
+        atomic_store(&s->ack_wanted, true);
+        s->boot_pending = true;
+        return;
+    }
+    s->boot_pending = false;
     cm_err_t e = {0};
     if (cat_store_snapshot(s->store, seq__snapshot_cb, s, &e) != 0) {
         seq__store_failed(s, "could not read a catalog snapshot", e.message);
@@ -663,11 +733,16 @@ static void seq__log_cb(void *arg, cat_store_status_t st, const cat_log_entry_by
     }
     seq__store_answered(s);
     size_t done = 0;
+    bool waiting = false;
     for (size_t i = 0; i < n; i++) {
         if (entries[i].index <= cat_snap_index(s->snap))
             continue;   /* already sequenced */
         if (entries[i].index != cat_snap_index(s->snap) + 1 || !seq__room(s))
             break;      /* the rest is read again once the outbox has room */
+        if (!seq__hold_accepting(s)) {
+            waiting = true;   /* and once the accepted writes went */
+            break;
+        }
         if (!seq__entry(s, &entries[i])) {
             seq__boot(s);
             return;
@@ -678,7 +753,7 @@ static void seq__log_cb(void *arg, cat_store_status_t st, const cat_log_entry_by
         seq__boot(s);
         return;
     }
-    if (!seq__room_or_wait(s)) {
+    if (waiting || !seq__room_or_wait(s)) {
         s->paused = true;   /* resumed by an acknowledgement */
         return;
     }

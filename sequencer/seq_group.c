@@ -8,6 +8,14 @@
  * once per statement. Each statement keeps its own reply: it is answered
  * only once the group's step was applied everywhere (or with the group's
  * error, which can only be one every member would have had alone).
+ *
+ * Such a write can even be answered before any worker applied it: once it
+ * is numbered, every later read is numbered after it, so whoever hears the
+ * answer and then reads sees it. The sequencer accepts it so (seq_submit)
+ * when nothing stands before it and the workers are not far behind, and
+ * when no catalog change was sequenced since the session planned it (its
+ * table is there, with the columns the session encoded). Otherwise it goes
+ * the way above, and the wait for the workers is the back-pressure.
  */
 #include "sequencer/seq_int.h"
 
@@ -78,4 +86,19 @@ df_cmd_t *seq_group_merge(df_cmd_t **members, size_t n, int nworkers)
     df_reply_unref(rep);   /* the command holds it; its done frees the group */
     cm_buf_free(&body);
     return c;
+}
+
+/* Nothing waits for an accepted write's outcome on the workers: it was answered when numbered,
+ * on the grounds that it cannot fail there; a failure would be a lost acknowledged write. */
+static void seq__accepted_done(df_reply_t *r, void *arg)
+{
+    (void)arg;
+    if (r->err.set)
+        cm_log_error("sequencer: an acknowledged write failed on the workers at step %llu: %s: %s",
+                     (unsigned long long)r->seq, r->err.sqlstate, r->err.message ? r->err.message : "");
+}
+
+df_reply_t *seq_group_accepted_reply(int nworkers)
+{
+    return df_reply_new(nworkers, seq__accepted_done, NULL);
 }

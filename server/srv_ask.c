@@ -42,6 +42,7 @@ struct srv_ask_loop {
     uv_async_t answered;
     uv_timer_t poll;            /* runs while an interruptible ask is in flight */
     uv_idle_t spin;             /* active: the loop polls for answers instead of sleeping */
+    uv_idle_t here;             /* active: an answer came while its ask was being sent */
     int64_t spin_until_us;
     bool closed;                /* under sync_mu: answers are not taken any more */
     srv_ask_t *done;            /* answered, not yet handled (under sync_mu) */
@@ -55,6 +56,11 @@ static void srv__ask_free(srv_ask_t *a)
     free(a);
 }
 
+/* The ask this thread is sending: the sequencer may answer a write as it takes it
+ * (seq_submit), on the loop's own thread, which then needs no wake-up. */
+static _Thread_local srv_ask_t *srv__ask_sending;
+static _Thread_local bool srv__ask_answered_here;
+
 /* On the worker that answered last, or wherever the command was refused or dropped. */
 static void srv__ask_done(df_reply_t *r, void *arg)
 {
@@ -66,7 +72,10 @@ static void srv__ask_done(df_reply_t *r, void *arg)
     if (taken) {
         a->next = al->done;
         al->done = a;
-        uv_async_send(&al->answered);
+        if (srv__ask_sending == a)
+            srv__ask_answered_here = true;
+        else
+            uv_async_send(&al->answered);
     }
     pthread_mutex_unlock(&srv->sync_mu);
     /* The loop is gone: nobody waits. The command still holds the reply, so this is not its last
@@ -102,9 +111,8 @@ static void srv__ask_finish(srv_ask_loop_t *al, srv_ask_t *a, df_reply_t *rep)
     a->fn(c, rep, a->arg);
 }
 
-static void srv__ask_answered_cb(uv_async_t *h)
+static void srv__ask_drain(srv_ask_loop_t *al)
 {
-    srv_ask_loop_t *al = h->data;
     pthread_mutex_lock(&al->lp->srv->sync_mu);
     srv_ask_t *list = al->done;
     al->done = NULL;
@@ -123,6 +131,17 @@ static void srv__ask_answered_cb(uv_async_t *h)
         srv__ask_finish(al, a, a->rep);
         srv__ask_free(a);
     }
+}
+
+static void srv__ask_answered_cb(uv_async_t *h)
+{
+    srv__ask_drain(h->data);
+}
+
+static void srv__ask_here_cb(uv_idle_t *h)
+{
+    uv_idle_stop(h);
+    srv__ask_drain(h->data);
 }
 
 /*
@@ -151,8 +170,8 @@ static void srv__ask_poll_cb(uv_timer_t *t)
     }
 }
 
-bool srv_ask_send(srv_conn_t *c, df_cmd_kind_t kind, const cm_buf_t *body, int flags, ty_ctx_t *ctx,
-                  const char *refused, srv_ask_fn fn, void *arg)
+bool srv_ask_send(srv_conn_t *c, df_cmd_kind_t kind, const cm_buf_t *body, int flags, uint64_t accept_index,
+                  ty_ctx_t *ctx, const char *refused, srv_ask_fn fn, void *arg)
 {
     srv_loop_t *lp = c->lp;
     srv_ask_loop_t *al = lp->ask;
@@ -169,6 +188,7 @@ bool srv_ask_send(srv_conn_t *c, df_cmd_kind_t kind, const cm_buf_t *body, int f
     df_cmd_t *cmd = df_cmd_new(kind);
     df_cmd_set_payload(cmd, body->data, body->len, a->rep);
     cmd->groupable = (flags & SRV_ASK_GROUPABLE) != 0;
+    cmd->accept_index = cmd->groupable ? accept_index : 0;
     /* In the loop's list before it is sent: the answer may come before seq_submit returns. */
     a->next_live = al->live;
     if (al->live != NULL)
@@ -184,7 +204,13 @@ bool srv_ask_send(srv_conn_t *c, df_cmd_kind_t kind, const cm_buf_t *body, int f
         al->spin_until_us = a->t0 + srv->cfg.ddl_spin_us;
         uv_idle_start(&al->spin, srv__ask_spin_cb);
     }
-    if (!seq_submit(srv->seq, cmd)) {
+    srv__ask_sending = a;
+    srv__ask_answered_here = false;
+    bool sent = seq_submit(srv->seq, cmd);
+    srv__ask_sending = NULL;
+    if (srv__ask_answered_here)
+        uv_idle_start(&al->here, srv__ask_here_cb);   /* handled on the next turn */
+    if (!sent) {
         /* Refused: the command's unanswered reply is not ours to wait for. */
         srv__ask_unlink(al, a);
         a->c = NULL;
@@ -214,7 +240,8 @@ void srv_ask_loop_init(srv_loop_t *lp)
     uv_async_init(&lp->uv, &al->answered, srv__ask_answered_cb);
     uv_timer_init(&lp->uv, &al->poll);
     uv_idle_init(&lp->uv, &al->spin);
-    al->answered.data = al->poll.data = al->spin.data = al;
+    uv_idle_init(&lp->uv, &al->here);
+    al->answered.data = al->poll.data = al->spin.data = al->here.data = al;
     pthread_mutex_lock(&lp->srv->sync_mu);
     lp->ask = al;
     pthread_mutex_unlock(&lp->srv->sync_mu);
@@ -247,6 +274,7 @@ void srv_ask_loop_close(srv_loop_t *lp)
     uv_close((uv_handle_t *)&al->answered, NULL);
     uv_close((uv_handle_t *)&al->poll, NULL);
     uv_close((uv_handle_t *)&al->spin, NULL);
+    uv_close((uv_handle_t *)&al->here, NULL);
 }
 
 void srv_ask_loop_free(srv_loop_t *lp)

@@ -123,6 +123,19 @@ static void srv__conn_read_stop(srv_conn_t *c)
     c->reading = false;
 }
 
+/*
+ * While its statement runs, a connection's next messages are read ahead into
+ * its input, up to this much: stopping and starting the reads would cost two
+ * system calls a statement. An end of input seen meanwhile is seen again
+ * when reading starts after the statement.
+ */
+#define SRV_READ_AHEAD_BYTES ((size_t)64 << 10)
+
+static bool srv__conn_reads_ahead(const srv_conn_t *c)
+{
+    return c->state == SRV_CONN_BUSY && !c->paused_output && c->auth_wait == NULL && c->in.len < SRV_READ_AHEAD_BYTES;
+}
+
 /* True while the connection may take another message from its input. */
 static bool srv__conn_can_process(const srv_conn_t *c)
 {
@@ -304,7 +317,7 @@ static void srv__conn_read_cb(uv_stream_t *s, ssize_t nread, const uv_buf_t *buf
     if (nread < 0) {
         /* EOF during authentication is normal: psql reconnects after a prompt. */
         srv__conn_read_stop(c);
-        if (c->state < SRV_CONN_CLOSING)
+        if (c->state < SRV_CONN_CLOSING && c->state != SRV_CONN_BUSY)
             srv_conn_close(c);
         return;
     }
@@ -327,7 +340,7 @@ static void srv__conn_read_cb(uv_stream_t *s, ssize_t nread, const uv_buf_t *buf
         return;
     if (c->in.len == 0)
         cm_buf_shrink(&c->in, SRV_BUF_KEEP);
-    if (!srv__conn_can_process(c))
+    if (!srv__conn_can_process(c) && !srv__conn_reads_ahead(c))
         srv__conn_read_stop(c);
     srv_conn_flush(c);
 }

@@ -104,7 +104,7 @@ srv_run_rc_t srv__run_read_ask(srv_conn_t *c, const srv_run_t *r, const srv_cols
     cm_buf_t body;
     cm_buf_init(&body, 0);
     bool ok = srv_read_prepare(c->lp->srv, r->st->query, q->tx, r->params, &q->ctx, false, &body, &q->rest) &&
-              srv_ask_send(c, DF_CMD_PEEK, &body, SRV_ASK_INTERRUPTIBLE, &q->ctx, "cannot read tables here",
+              srv_ask_send(c, DF_CMD_PEEK, &body, SRV_ASK_INTERRUPTIBLE, 0, &q->ctx, "cannot read tables here",
                            srv__asked_done, q);
     cm_buf_free(&body);
     if (!ok)
@@ -150,7 +150,8 @@ srv_run_rc_t srv__run_insert_ask(srv_conn_t *c, const srv_run_t *r, const srv_co
         cm_err_clear(&q->err);
         return srv__run_answered(c, r, cols, NULL, NULL, err);
     }
-    bool ok = srv_ask_send(c, DF_CMD_WRITE, &q->prep.body, q->prep.flags, &q->ctx, q->prep.refused, srv__asked_done, q);
+    bool ok = srv_ask_send(c, DF_CMD_WRITE, &q->prep.body, q->prep.flags, r->st->catalog_index, &q->ctx,
+                           q->prep.refused, srv__asked_done, q);
     cm_buf_free(&q->prep.body);
     if (!ok)
         return srv__asked_refused(q, err);

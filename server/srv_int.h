@@ -311,10 +311,12 @@ df_reply_t *srv_workers_ask(srv_server_t *srv, df_cmd_kind_t kind, cm_buf_t *bod
 /* srv_ask.c: a statement's command to the workers, sent from its loop and answered there: fn(c,
  * rep, arg) runs on the loop once, with the reply (rep->err set when a worker failed it) or, for
  * SRV_ASK_INTERRUPTIBLE once ctx says the statement was interrupted, with NULL; never when the
- * connection went away first. false: refused (ctx->err set; fn never runs). */
+ * connection went away first. false: refused (ctx->err set; fn never runs). A SRV_ASK_GROUPABLE
+ * write planned at catalog index accept_index (0: none) may be answered as soon as it is
+ * numbered (df_cmd_t.accept_index). */
 typedef void (*srv_ask_fn)(srv_conn_t *c, df_reply_t *rep, void *arg);
-bool srv_ask_send(srv_conn_t *c, df_cmd_kind_t kind, const cm_buf_t *body, int flags, ty_ctx_t *ctx,
-                  const char *refused, srv_ask_fn fn, void *arg);
+bool srv_ask_send(srv_conn_t *c, df_cmd_kind_t kind, const cm_buf_t *body, int flags, uint64_t accept_index,
+                  ty_ctx_t *ctx, const char *refused, srv_ask_fn fn, void *arg);
 void srv_ask_conn_free(srv_conn_t *c);
 void srv_ask_loop_init(srv_loop_t *lp);
 void srv_ask_loop_close(srv_loop_t *lp);

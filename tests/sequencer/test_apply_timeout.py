@@ -4,7 +4,8 @@
 the DDL answers 57014 saying it is committed but not yet applied; it is not rolled back; a
 statement of another session waits for the workers and answers 57014 when they take longer
 than TIMEOUT, and runs once they applied it. A read waiting for a slow worker ends at
-statement_timeout and at a cancel, and its session goes on at once; a write runs to its end.
+statement_timeout and at a cancel, and its session goes on at once; a write runs to its end (one
+into a table without a key is answered before the slow worker applied it, and read after it).
 
   SEQ_PORT, SEQ_WORKERS, SEQ_DELAY_MS, SEQ_TIMEOUT_MS"""
 import os
@@ -144,14 +145,28 @@ def reads_stop_at_timeout_and_cancel():
     t.join()
     check(took < DELAY_MS * 0.9, f"the cancel stopped the read after {took:.0f} ms")
     caught_up(a)
-    # A write, once sent, is applied whatever the session does: it waits for the slow worker.
-    a.execute("SET statement_timeout = 200")
+    # Rows added to a table without a key cannot fail on a worker: the INSERT is answered once
+    # it holds its place among the steps, and the read after it waits for the slow worker and
+    # sees it.
     t0 = time.monotonic()
     a.execute("INSERT INTO slow_reads VALUES (1)")
     took = (time.monotonic() - t0) * 1000
+    check(took < DELAY_MS / 2, f"the INSERT into a table without a key waited {took:.0f} ms for the slow worker")
+    check(one(a, "SELECT x FROM slow_reads") == [(1,)], "the read after the INSERT sees it")
+    # A write that can fail on a worker (a key to check) waits for every worker, and once sent
+    # it is applied whatever the session does: statement_timeout does not cut its wait.
+    try:
+        a.execute("CREATE TABLE slow_keyed (x int PRIMARY KEY)")
+    except psycopg.errors.QueryCanceled:
+        pass
+    caught_up(a)
+    a.execute("SET statement_timeout = 200")
+    t0 = time.monotonic()
+    a.execute("INSERT INTO slow_keyed VALUES (1)")
+    took = (time.monotonic() - t0) * 1000
     check(took >= DELAY_MS * 0.9, f"the INSERT answered after {took:.0f} ms, before the slow worker applied it")
     a.execute("SET statement_timeout = 0")
-    check(one(a, "SELECT x FROM slow_reads") == [(1,)], "the INSERT applied")
+    check(one(a, "SELECT x FROM slow_keyed") == [(1,)], "the INSERT applied")
     a.close()
 
 

@@ -4,7 +4,8 @@ a key may share a step (group commit); each statement must still get exactly its
 its tag, or its own error as PostgreSQL words it (NOT NULL and CHECK failing in the middle of
 other sessions' inserts, a key taken by another session at the same moment), and a session must
 read its write right after it was acknowledged. Nothing may be lost or applied twice: the table
-holds exactly the acknowledged rows, and a materialized view over it agrees with them. Run on the
+holds exactly the acknowledged rows, and a materialized view over it agrees with them; so while
+another session changes the catalog around the table (views, renames). Run on the
 shared eddy and on eddy servers of our own (GROUP_TARGETS: --workers 1 and 4)."""
 import os
 import threading
@@ -127,6 +128,64 @@ def concurrent_inserts_each_get_their_own_outcome(t):
             keys = sorted((int(a), int(w)) for a, w in rows(c.q("SELECT a, who FROM u")))
             t.eq(keys, sorted(winners.items()), at + "each key holds the session that was told it won")
             t.eq(sorted(winners), list(range(5, STATEMENTS, 6)), at + "every key was taken once")
+            c.q("DROP SCHEMA %s CASCADE" % SCHEMA)
+
+
+def ddl_session(port, stop, done):
+    """Catalog changes on the table the others insert into, as fast as they go."""
+    with connect(port, timeout=30.0) as c:
+        assert not errors(c.q("SET search_path = %s" % SCHEMA))
+        i = 0
+        while not stop.is_set():
+            for sql in ["CREATE MATERIALIZED VIEW dv%d AS SELECT count(*) FROM d" % i, "ALTER TABLE d RENAME TO d_moved",
+                        "ALTER TABLE d_moved RENAME TO d", "DROP MATERIALIZED VIEW dv%d" % i]:
+                assert not errors(c.q(sql)), sql
+            i += 1
+        done.append(i)
+
+
+def inserting_session(port, s, stop, acked):
+    with connect(port, timeout=30.0) as c:
+        assert not errors(c.q("SET search_path = %s" % SCHEMA))
+        for i in range(400):
+            res = outcome(c.q("INSERT INTO d VALUES (%d)" % (s * 1000 + i)))
+            if res == ("C", "INSERT 0 1"):
+                acked.append(s * 1000 + i)
+            else:   # renamed away at that moment: it names no table
+                assert res[:2] == ("E", "42P01"), res
+        stop.set()
+
+
+@case
+def acknowledged_inserts_survive_catalog_changes(t):
+    """An INSERT into a table without a key is answered once it holds its place among the steps;
+    catalog changes on its table (views created and dropped over it, renames) are numbered after
+    the writes answered before them, so none of those is lost or fails on the workers."""
+    for port in [TARGET_PORT] + PRIVATE:
+        at = "port %d: " % port
+        with connect(port) as c:
+            for sql in ["DROP SCHEMA IF EXISTS %s CASCADE" % SCHEMA, "CREATE SCHEMA %s" % SCHEMA,
+                        "SET search_path = %s" % SCHEMA, "CREATE TABLE d (a int)"]:
+                assert not errors(c.q(sql)), sql
+        stop = threading.Event()
+        acked = [[] for _ in range(4)]
+        done = []
+        threads = [threading.Thread(target=inserting_session, args=(port, s, stop, acked[s])) for s in range(4)]
+        threads.append(threading.Thread(target=ddl_session, args=(port, stop, done)))
+        for th in threads:
+            th.start()
+        for th in threads:
+            th.join()
+        want = sorted(a for got in acked for a in got)
+        t.ok(len(done) == 1 and done[0] > 0, at + "the catalog changed while the inserts ran")
+        t.ok(len(want) > 0, at + "some inserts were acknowledged")
+        with connect(port) as c:
+            c.q("SET search_path = %s" % SCHEMA)
+            held = sorted(int(a) for a, in rows(c.q("SELECT a FROM d")))
+            t.eq(held, want, at + "the table holds exactly the acknowledged rows")
+            if not TARGET_IS_PG:
+                c.q("CREATE MATERIALIZED VIEW dn AS SELECT count(*) FROM d")
+                t.eq(rows(c.q("SELECT * FROM dn")), [[str(len(want)).encode()]], at + "a view over it counts them")
             c.q("DROP SCHEMA %s CASCADE" % SCHEMA)
 
 
