@@ -319,6 +319,8 @@ void df_queue_destroy(df_queue_t *q);   /* drops the references still queued */
 bool df_queue_push(df_queue_t *q, df_cmd_t *c);
 /* Moves every queued command into out (room for cap), oldest first; returns how many. */
 size_t df_queue_drain(df_queue_t *q, df_cmd_t **out);
+/* Whether anything waits in the queue. */
+bool df_queue_pending(df_queue_t *q);
 
 /* ====================================================================
  * A worker's state (pure: the worker thread drives it, tests call it)

@@ -181,6 +181,8 @@ struct df_reduce {
     int naggs;
     df__agg_t *aggs;
     df_spine_t input;            /* recomputing: key the group's key, value an input row */
+    df_spine_t output;           /* recomputing: key the group's key, value its output row now */
+    df_spine_t failed;           /* recomputing: the groups whose output failed (value: SQLSTATE, message) */
     bool global_done;            /* no GROUP BY: the one group's row has been produced */
     bool accum;                  /* every aggregate accumulates: groups keep counts and sums, not rows */
     df__accmap_t *groups;        /* accumulating: group key -> its encoded state */

@@ -222,8 +222,11 @@ bool df__graph_idle_work(df_graph_t *g, int64_t *fuel)
         df_node_t *n = g->nodes[i];
         switch (n->kind) {
         case DF_NODE_REDUCE:
-            if (n->reduce && !n->reduce->accum)
+            if (n->reduce && !n->reduce->accum) {
                 more |= df__spine_idle_spend(&n->reduce->input, fuel);
+                more |= df__spine_idle_spend(&n->reduce->output, fuel);
+                more |= df__spine_idle_spend(&n->reduce->failed, fuel);
+            }
             break;
         case DF_NODE_JOIN:
             if (n->join)

@@ -108,7 +108,7 @@ static const char *df__arranged_name(const df_node_t *n, int k)
 {
     switch (n->kind) {
     case DF_NODE_JOIN: return k == 0 ? "join left" : "join right";
-    case DF_NODE_REDUCE: return "reduce input";
+    case DF_NODE_REDUCE: return k == 0 ? "reduce input" : "reduce output";
     case DF_NODE_SETOP: return "set operation";
     case DF_NODE_TOPK: return "top-k";
     case DF_NODE_WINDOW: return "window partitions";

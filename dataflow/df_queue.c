@@ -37,6 +37,14 @@ bool df_queue_push(df_queue_t *q, df_cmd_t *c)
     return ok;
 }
 
+bool df_queue_pending(df_queue_t *q)
+{
+    pthread_mutex_lock(&q->mu);
+    bool any = q->len > 0;
+    pthread_mutex_unlock(&q->mu);
+    return any;
+}
+
 size_t df_queue_drain(df_queue_t *q, df_cmd_t **out)
 {
     pthread_mutex_lock(&q->mu);

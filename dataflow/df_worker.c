@@ -22,6 +22,7 @@ typedef struct df_worker {
     uv_loop_t loop;
     uv_async_t async;            /* "commands queued" and the stop order */
     uv_idle_t linger;            /* active: the loop polls instead of sleeping (cfg.spin_us) */
+    atomic_bool polling;         /* lingering: it looks at its queue each turn, a push need not signal */
     int64_t linger_until_us;
     uv_timer_t quiet;            /* fires once the worker has had no command for cfg.idle_merge_ms */
     uv_idle_t compact;           /* active: slices of idle work between commands, until none is left */
@@ -59,15 +60,35 @@ void df_config_default(df_config_t *cfg)
     cfg->recursion_max = DF_RECURSION_MAX_DEFAULT;
 }
 
+static void df__async_cb(uv_async_t *a);
+
 /* While the worker lingers its loop polls without blocking, yielding the CPU
- * each turn: a command sent then costs its sender no wake-up, which on a VM
- * is tens of microseconds for both threads (and the next DDL's commands
- * follow the last one's within a client's round trip). */
+ * each turn, and takes what its queue holds: a command sent then costs its
+ * sender no wake-up (neither the eventfd write nor the sleeping thread's
+ * wake-up, tens of microseconds for both threads on a VM), and the next
+ * DDL's or write's commands follow the last one's within a client's round
+ * trip. Whoever pushes signals only a worker that is not polling: polling
+ * is cleared before the queue is looked at a last time, and a push is in
+ * the queue before its sender looks at polling, so one of them sees the
+ * other. */
 static void df__linger_cb(uv_idle_t *h)
 {
     df_worker_t *w = h->data;
-    if (cm_now_mono_us() >= w->linger_until_us || atomic_load(&w->stop))
+    if (atomic_load(&w->stop)) {
+        atomic_store(&w->polling, false);
         uv_idle_stop(h);
+        return;
+    }
+    if (cm_now_mono_us() >= w->linger_until_us) {
+        atomic_store(&w->polling, false);
+        if (df_queue_pending(&w->queue))
+            df__async_cb(&w->async);   /* lingers again if that was work */
+        if (!atomic_load(&w->polling))
+            uv_idle_stop(h);
+        return;
+    }
+    if (df_queue_pending(&w->queue))
+        df__async_cb(&w->async);
     else
         sched_yield();
 }
@@ -77,6 +98,7 @@ static void df__linger(df_worker_t *w)
     if (w->ws->cfg.spin_us <= 0)
         return;
     w->linger_until_us = cm_now_mono_us() + w->ws->cfg.spin_us;
+    atomic_store(&w->polling, true);
     uv_idle_start(&w->linger, df__linger_cb);
 }
 
@@ -224,6 +246,7 @@ df_workers_t *df_workers_new(const df_config_t *cfg, cm_err_t *err)
         df_queue_init(&w->queue, cfg->queue_max);
         w->batch = cm_calloc(cfg->queue_max, sizeof *w->batch);
         atomic_init(&w->stop, false);
+        atomic_init(&w->polling, false);
         pthread_mutex_init(&w->mu, NULL);
         df_state_init(&w->state, cfg->pending_max, cfg->history_max);
         w->state.worker = i;
@@ -268,7 +291,8 @@ bool df_workers_push(df_workers_t *ws, int i, df_cmd_t *c)
         df_cmd_unref(c);
         return false;
     }
-    uv_async_send(&w->async);
+    if (!atomic_load(&w->polling))
+        uv_async_send(&w->async);
     return true;
 }
 

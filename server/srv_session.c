@@ -11,6 +11,7 @@
 #include "server/srv_int.h"
 
 #include <errno.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -147,14 +148,40 @@ static const struct {
     {"names", "client_encoding"},
 };
 
+/* The settings' indexes in case-insensitive order of their names, made once: every statement
+ * looks several settings up (search_path, the role, ...). */
+static int srv__guc_sorted[SRV_NGUCS];
+static pthread_once_t srv__guc_sorted_once = PTHREAD_ONCE_INIT;
+
+static int srv__guc_name_cmp(const void *a, const void *b)
+{
+    return cm_strcasecmp(srv__gucs[*(const int *)a].name, srv__gucs[*(const int *)b].name);
+}
+
+static void srv__guc_sort(void)
+{
+    for (int i = 0; i < SRV_NGUCS; i++)
+        srv__guc_sorted[i] = i;
+    qsort(srv__guc_sorted, SRV_NGUCS, sizeof srv__guc_sorted[0], srv__guc_name_cmp);
+}
+
 static int srv__guc_find(const char *name)
 {
     for (size_t i = 0; i < CM_ARRAY_LEN(srv__aliases); i++)
         if (cm_strcasecmp(name, srv__aliases[i].alias) == 0)
             name = srv__aliases[i].name;
-    for (int i = 0; i < SRV_NGUCS; i++)
-        if (cm_strcasecmp(name, srv__gucs[i].name) == 0)
-            return i;
+    pthread_once(&srv__guc_sorted_once, srv__guc_sort);
+    int lo = 0, hi = SRV_NGUCS;
+    while (lo < hi) {
+        int mid = lo + (hi - lo) / 2;
+        int c = cm_strcasecmp(name, srv__gucs[srv__guc_sorted[mid]].name);
+        if (c == 0)
+            return srv__guc_sorted[mid];
+        if (c > 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
     return -1;
 }
 

@@ -109,6 +109,7 @@ def arrangements_follow_writes(t):
             t.ok(bytes1 > bytes0, at + "the table's bytes grow with its rows (%d -> %d)" % (bytes0, bytes1))
             q(c, "CREATE MATERIALIZED VIEW m AS SELECT b, min(a) FROM t GROUP BY b")
             t.eq(sum(records(c, "m", "reduce input")), 1005, at + "a recomputing reduce arranges its input rows")
+            t.eq(sum(records(c, "m", "reduce output")), 15, at + "and its output, one row per group")
             q(c, "DROP MATERIALIZED VIEW m")
             t.eq(one(c, "SELECT count(*) FROM eddy_internal.arrangements WHERE dataflow = '%s'" % name("m")), "0",
                  at + "DROP takes the view's arrangements away")
