@@ -344,7 +344,16 @@ typedef struct df_dataflow {
     cm_arena_t arena;            /* holds query */
     bool maintained;             /* a materialized view: graph keeps its result */
     struct df_graph *graph;      /* its operators and result on this worker (df_graph.c); NULL: none */
+    /* An index of a materialized view (df_index.c): the view's ID (0: not one) and its key
+     * columns' positions in the view's rows and types; its arrangement lives in the view's graph. */
+    uint64_t index_of;
+    int index_ncols;
+    uint32_t *index_pos;
+    ty_oid_t *index_types;
 } df_dataflow_t;
+
+/* The plan bytes of an index of materialized view `view` on the columns at pos (df_index.c). */
+void df_index_plan_encode(uint64_t view, int ncols, const uint32_t *pos, const ty_oid_t *types, cm_buf_t *out);
 
 /* One applied command, as eddy_internal.worker_commands shows it. */
 typedef struct df_applied {

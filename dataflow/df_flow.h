@@ -82,6 +82,14 @@ typedef struct df_verr {
     int64_t count;
 } df_verr_t;
 
+/* An index of a materialized view on one worker (df_index.c): its rows keyed by its columns. */
+typedef struct df_index {
+    uint64_t id;
+    int ncols;
+    df_keycol_t *cols;           /* positions in the view's rows */
+    df_spine_t spine;            /* key: those columns' encoding, value: the row */
+} df_index_t;
+
 typedef struct df_graph {
     uint64_t id;
     const plan_t *plan;
@@ -91,6 +99,8 @@ typedef struct df_graph {
     uint64_t *reads;             /* the relations its GETs read */
     int nreads;
     df_spine_t result;           /* this worker's rows of the view: key the row, value empty */
+    df_index_t *indexes;         /* CREATE INDEX on the view */
+    int nindexes;
     df_verr_t *errs;             /* the view is in error while any count is not 0 */
     int nerrs;
     cm_arena_t arena;            /* nodes, compiled expressions */
@@ -217,6 +227,13 @@ bool df__op_join(df_step_t *s, df_node_t *n);
 /* The view's result (df_mview.c): the root's delta goes into it; a Peek reads it. */
 void df__mview_apply(df_graph_t *g, const df_batch_t *delta, uint64_t seq);
 df_graph_t *df__graph_find(df_state_t *st, uint64_t id);
+
+/* df_index.c: an index's arrangement built on its view's graph (when both are there), kept from
+ * the view's delta, freed, compacted (df_int.h: its plan, attaching it, detaching it). */
+void df__index_attach_all(df_state_t *st, df_graph_t *g);
+void df__index_apply(df_graph_t *g, const df_batch_t *delta, uint64_t seq);
+void df__index_free_all(df_graph_t *g);
+bool df__index_idle(df_graph_t *g, int64_t *fuel);
 /* A graph compiled from a plan without hydrating it (EXPLAIN's operators); NULL with err. */
 df_graph_t *df__graph_compile(const plan_t *p, uint64_t id, cm_err_t *err);
 /* The first error of g or of a view it reads (depth: 0), NULL while it has none. */
@@ -232,6 +249,10 @@ bool df__mview_peek(df_state_t *st, uint64_t id, const df_peek_lookup_t *l, cm_b
  * whose columns equal a lookup row's non-NULL ones, into the answer. */
 bool df__peek_match(const ty_oid_t *types, int ncols, df_spine_t *sp, bool rows_in_keys, const df_peek_lookup_t *l,
                     cm_buf_t *out, ty_ctx_t *ctx, uint32_t *rows);
+/* The same through an index of view g that every lookup row's fixed columns cover (*used; else
+ * nothing done): a seek per distinct lookup value instead of a pass over every row. */
+bool df__peek_index(const df_graph_t *g, const df_peek_lookup_t *l, cm_buf_t *out, ty_ctx_t *ctx, uint32_t *rows,
+                    bool *used);
 /* A table's shard on this worker (df_table.c); NULL: no such table. */
 df_spine_t *df__table_spine(df_state_t *st, uint64_t id);
 /* A delta whose values are the rows of a spine's snapshot (tables: their rows; views: their keys). */

@@ -206,6 +206,7 @@ void df__graph_free(df_graph_t *g)
             g->nodes[i]->state_free(g->nodes[i]->state);
     }
     df__spine_free(&g->result);
+    df__index_free_all(g);
     for (int i = 0; i < g->nerrs; i++)
         free(g->errs[i].message);
     free(g->errs);
@@ -218,6 +219,7 @@ void df__graph_free(df_graph_t *g)
 bool df__graph_idle_work(df_graph_t *g, int64_t *fuel)
 {
     bool more = df__spine_idle_spend(&g->result, fuel);
+    more |= df__index_idle(g, fuel);
     for (int i = 0; i < g->nnodes; i++) {
         df_node_t *n = g->nodes[i];
         switch (n->kind) {
@@ -507,6 +509,7 @@ void df__graph_install(df_state_t *st, df_dataflow_t *f, uint64_t seq)
         df__batch_unref((df_batch_t *)src[i].delta);
     df__batch_unref(g->root->out);
     g->root->out = NULL;
+    df__index_attach_all(st, g);
 }
 
 /* ------------------------------------------------------------ computed reads */

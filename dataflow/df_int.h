@@ -25,6 +25,11 @@ void df__engine_command(df_state_t *st, const df_cmd_t *c);
 /* Materialized views (df_graph.c): a maintained dataflow's operators, hydrated from what it reads. */
 struct df_batch;
 void df__graph_install(df_state_t *st, df_dataflow_t *f, uint64_t seq);
+/* df_index.c: an index flow's plan bytes into f (false: not an index's; allocates in f->arena);
+ * its arrangement on its view's graph, built when both are installed, freed when it goes. */
+bool df__index_plan_decode(df_dataflow_t *f, const uint8_t *p, size_t n);
+void df__index_attach(df_state_t *st, const df_dataflow_t *f);
+void df__index_detach(df_state_t *st, const df_dataflow_t *f);
 void df__graph_free(struct df_graph *g);
 /* Idle work on every arrangement a view keeps (its result, its operators' state); true while work remains. */
 bool df__graph_idle_work(struct df_graph *g, int64_t *fuel);

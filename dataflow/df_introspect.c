@@ -146,6 +146,11 @@ static void df__graph_arrangements(const df_graph_t *g, const df_dataflow_t *d, 
     df_arrangement_info_t a = {.name = "result"};
     df__stats(&g->result, &a);
     cb(arg, d, &a);
+    for (int i = 0; i < g->nindexes; i++) {
+        df_arrangement_info_t x = {.name = "index"};
+        df__stats(&g->indexes[i].spine, &x);
+        cb(arg, d, &x);
+    }
 }
 
 void df_state_visit_operators(const df_state_t *st, df_operator_fn cb, void *arg)

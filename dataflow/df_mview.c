@@ -24,6 +24,8 @@ void df__mview_apply(df_graph_t *g, const df_batch_t *delta, uint64_t seq)
     df__builder_free(&bl);
     if (b)
         df__spine_insert(&g->result, b);
+    if (g->nindexes > 0)
+        df__index_apply(g, delta, seq);
 }
 
 df_batch_t *df__snap_rows(df_spine_t *sp, bool rows_in_keys, uint64_t seq)
@@ -91,7 +93,10 @@ bool df__mview_peek(df_state_t *st, uint64_t id, const df_peek_lookup_t *l, cm_b
     if (l != NULL && g->plan != NULL && l->ncols == (uint32_t)g->plan->ncols) {
         size_t at = df_peek_part_begin(out, id);
         uint32_t n = 0;
-        bool ok = df__peek_match(g->plan->root->types, g->plan->ncols, &g->result, true, l, out, ctx, &n);
+        bool used = false;
+        bool ok = df__peek_index(g, l, out, ctx, &n, &used);
+        if (ok && !used)
+            ok = df__peek_match(g->plan->root->types, g->plan->ncols, &g->result, true, l, out, ctx, &n);
         df_peek_part_end(out, at, n);
         *rows = n;
         return ok;

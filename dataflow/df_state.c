@@ -73,7 +73,10 @@ static void df__install(df_state_t *st, const df_op_t *op, uint64_t index, uint6
     cm_arena_init(&arena, 1024);   /* most plans are small; a dataflow keeps its arena as long as it lives */
     plan_t *query = NULL;
     cm_err_t err = {0};
-    if (op->plan_len > 0 && !plan_decode(&arena, op->plan, op->plan_len, NULL, &query, &err)) {
+    df_dataflow_t ix = {.arena = arena};
+    bool is_index = df__index_plan_decode(&ix, op->plan, op->plan_len);
+    arena = ix.arena;
+    if (!is_index && op->plan_len > 0 && !plan_decode(&arena, op->plan, op->plan_len, NULL, &query, &err)) {
         cm_log_warn("refused dataflow %llu (%s) at catalog index %llu: %s %s", (unsigned long long)op->id,
                     op->name ? op->name : "", (unsigned long long)index, err.sqlstate,
                     err.message ? err.message : "");
@@ -90,6 +93,7 @@ static void df__install(df_state_t *st, const df_op_t *op, uint64_t index, uint6
         }
         at = st->nflows++;
     } else {
+        df__index_detach(st, &st->flows[at]);
         df__flow_free(&st->flows[at]);   /* same id again (a rename): replaced in place */
     }
     df_dataflow_t *f = &st->flows[at];
@@ -106,8 +110,13 @@ static void df__install(df_state_t *st, const df_op_t *op, uint64_t index, uint6
     f->arena = arena;
     f->maintained = op->maintained;
     f->graph = NULL;
+    f->index_of = ix.index_of;
+    f->index_ncols = ix.index_ncols;
+    f->index_pos = ix.index_pos;
+    f->index_types = ix.index_types;
     df__engine_install(st, f);
     df__graph_install(st, f, seq);
+    df__index_attach(st, f);
 }
 
 static void df__drop(df_state_t *st, uint64_t id)
@@ -115,6 +124,7 @@ static void df__drop(df_state_t *st, uint64_t id)
     size_t at = df__flow_find(st, id);
     if (at == SIZE_MAX)
         return;   /* the entry dropped something that has no dataflow */
+    df__index_detach(st, &st->flows[at]);
     df__flow_free(&st->flows[at]);
     memmove(&st->flows[at], &st->flows[at + 1], sizeof *st->flows * (st->nflows - at - 1));
     st->nflows--;

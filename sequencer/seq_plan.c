@@ -8,7 +8,9 @@
  * are carried by catalog ID, functions by name and signature, so a worker
  * decodes it without the catalog. A table is its definition (pln_plan_table:
  * a GET of it with its columns and key), from which every worker makes its
- * shards. Other items (sources, indexes) install with no plan yet.
+ * shards. An index of a materialized view is the view's ID and its key
+ * columns (df_index.c arranges the view by them); other items (sources,
+ * indexes of tables) install with no plan yet.
  * Everything comes from the snapshot, so two incarnations of worker 0
  * produce the same bytes.
  */
@@ -16,6 +18,8 @@
 
 #include "plan/plan.h"
 #include "planner/planner.h"
+
+#include <string.h>
 
 static bool seq__plan_view(const cat_snap_t *snap, const cat_item_t *item, cm_buf_t *out, cm_err_t *err)
 {
@@ -46,11 +50,35 @@ static bool seq__plan_table(const cat_item_t *item, cm_buf_t *out, cm_err_t *err
     return ok;
 }
 
+/* An index of a materialized view on some of its columns: the view's ID and those columns'
+ * positions and types (df_index_plan_encode). Other indexes (of tables, on expressions) install
+ * with no plan: nothing arranges them. */
+static void seq__plan_index(const cat_snap_t *snap, const cat_item_t *item, cm_buf_t *out)
+{
+    const cat_item_t *rel = item->ndeps > 0 ? cat_snap_item_by_id(snap, item->deps[0]) : NULL;
+    if (rel == NULL || rel->kind != CAT_ITEM_MATVIEW || item->ncolumns == 0 || item->ncolumns > 64)
+        return;
+    uint32_t pos[64];
+    ty_oid_t types[64];
+    for (uint32_t i = 0; i < item->ncolumns; i++) {
+        uint32_t at = 0;
+        while (at < rel->ncolumns && strcmp(rel->columns[at].name, item->columns[i].name) != 0)
+            at++;
+        if (at == rel->ncolumns)
+            return;
+        pos[i] = at;
+        types[i] = rel->columns[at].type;
+    }
+    df_index_plan_encode(rel->id, (int)item->ncolumns, pos, types, out);
+}
+
 bool seq_plan_item_default(void *arg, const cat_snap_t *snap, const cat_item_t *item, cm_buf_t *out, cm_err_t *err)
 {
     if (item->kind == CAT_ITEM_VIEW || item->kind == CAT_ITEM_MATVIEW)
         return seq__plan_view(snap, item, out, err);
     if (item->kind == CAT_ITEM_TABLE)
         return seq__plan_table(item, out, err);
+    if (item->kind == CAT_ITEM_INDEX)
+        seq__plan_index(snap, item, out);
     return true;
 }
