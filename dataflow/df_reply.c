@@ -13,7 +13,9 @@
 df_reply_t *df_reply_new(int nworkers, df_reply_fn done, void *arg)
 {
     CM_ASSERT(nworkers >= 1);
-    df_reply_t *r = cm_calloc(1, sizeof *r);
+    /* One allocation with its parts: a statement's reply is made on its loop and often freed on a
+     * worker's thread, and every cross-thread free may wait for the allocating thread's arena. */
+    df_reply_t *r = cm_calloc(1, sizeof *r + sizeof *r->parts * (size_t)nworkers);
     atomic_init(&r->refs, 1);
     atomic_init(&r->pending, nworkers);
     atomic_init(&r->finished, false);
@@ -23,7 +25,7 @@ df_reply_t *df_reply_new(int nworkers, df_reply_fn done, void *arg)
     pthread_mutex_init(&r->mu, NULL);
     pthread_cond_init(&r->voted, NULL);
     pthread_cond_init(&r->finished_cv, NULL);
-    r->parts = cm_calloc((size_t)nworkers, sizeof *r->parts);
+    r->parts = (df_reply_part_t *)(r + 1);
     for (int i = 0; i < nworkers; i++)
         cm_buf_init(&r->parts[i].bytes, 0);
     return r;
@@ -40,7 +42,6 @@ void df_reply_unref(df_reply_t *r)
         return;
     for (int i = 0; i < r->nworkers; i++)
         cm_buf_free(&r->parts[i].bytes);
-    free(r->parts);
     cm_err_clear(&r->err);
     pthread_mutex_destroy(&r->mu);
     pthread_cond_destroy(&r->voted);

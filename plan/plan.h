@@ -400,6 +400,7 @@ typedef struct plan_copy {
     const int *cols;              /* the input's fields in order: the table columns they fill; the others get defaults */
     const bool *force_not_null;   /* csv, per input field: an unquoted null_string is not NULL; NULL: none */
     const bool *force_null;       /* csv, per input field: a quoted null_string is NULL too; NULL: none */
+    const bool *force_quote;      /* COPY TO, csv, per output column: quoted even when it needs not be; NULL: none */
 } plan_copy_t;
 
 typedef struct plan_write plan_write_t;

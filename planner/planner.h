@@ -56,6 +56,8 @@ typedef struct pln_stmt {
 
     /* PLN_QUERY: a small executor over constant rows (see planner/pln_exec.c). */
     plan_t *query;
+    /* PLN_QUERY of COPY ... TO STDOUT: the rows go out as COPY data in this format (tag "COPY"). */
+    const plan_copy_t *copy_to;
 
     /* PLN_SET / PLN_RESET / PLN_SHOW */
     const char *var_name;         /* lower-case; NULL for RESET ALL */

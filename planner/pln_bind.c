@@ -306,6 +306,8 @@ static bool bind_stmt(cm_arena_t *arena, const pln_raw_t *raw, const char *sql, 
         ok = pln__bind_show(&b, s, st);
     } else if (s->kind == SQL_STMT_EXPLAIN) {
         ok = pln__bind_explain(&b, s, st);
+    } else if (s->kind == SQL_STMT_COPY && s->copy->to) {
+        ok = pln__bind_copy_to(&b, s, st);
     } else if (pln__is_write(s)) {
         ok = pln__bind_write(&b, s, st);
     } else {

@@ -280,7 +280,7 @@ static bool read_options(pln_binder_t *b, const sql_list_t *options, copy_opts_t
 }
 
 /* ProcessCopyOptions' second pass: the combinations, with the defaults filled in, in PostgreSQL's order. */
-static bool check_options(pln_binder_t *b, copy_opts_t *o)
+static bool check_options(pln_binder_t *b, copy_opts_t *o, bool is_from)
 {
     if (o->binary && o->delim)
         return pln__error(b, -1, CM_ERRCODE_SYNTAX_ERROR, "cannot specify DELIMITER in BINARY mode");
@@ -308,6 +308,8 @@ static bool check_options(pln_binder_t *b, copy_opts_t *o)
         return pln__error(b, -1, CM_ERRCODE_INVALID_PARAMETER_VALUE, "COPY delimiter cannot be \"%s\"", o->delim);
     if (o->binary && o->header != PLAN_COPY_HEADER_NONE)
         return pln__error(b, -1, CM_ERRCODE_FEATURE_NOT_SUPPORTED, "cannot specify HEADER in BINARY mode");
+    if (!is_from && o->header == PLAN_COPY_HEADER_MATCH)
+        return pln__error(b, -1, CM_ERRCODE_FEATURE_NOT_SUPPORTED, "cannot use \"%s\" with HEADER in COPY TO", "match");
     if (!o->csv && o->quote)
         return pln__error(b, -1, CM_ERRCODE_FEATURE_NOT_SUPPORTED, "COPY quote available only in CSV mode");
     if (o->csv && strlen(o->quote) != 1)
@@ -320,12 +322,16 @@ static bool check_options(pln_binder_t *b, copy_opts_t *o)
         return pln__error(b, -1, CM_ERRCODE_FEATURE_NOT_SUPPORTED, "COPY escape must be a single one-byte character");
     if (!o->csv && (o->force_quote || o->force_quote_all))
         return pln__error(b, -1, CM_ERRCODE_FEATURE_NOT_SUPPORTED, "COPY force quote available only in CSV mode");
-    if (o->force_quote || o->force_quote_all)
+    if ((o->force_quote || o->force_quote_all) && is_from)
         return pln__error(b, -1, CM_ERRCODE_FEATURE_NOT_SUPPORTED, "COPY force quote only available using COPY TO");
     if (!o->csv && o->force_not_null)
         return pln__error(b, -1, CM_ERRCODE_FEATURE_NOT_SUPPORTED, "COPY force not null available only in CSV mode");
+    if (o->force_not_null && !is_from)
+        return pln__error(b, -1, CM_ERRCODE_FEATURE_NOT_SUPPORTED, "COPY force not null only available using COPY FROM");
     if (!o->csv && o->force_null)
         return pln__error(b, -1, CM_ERRCODE_FEATURE_NOT_SUPPORTED, "COPY force null available only in CSV mode");
+    if (o->force_null && !is_from)
+        return pln__error(b, -1, CM_ERRCODE_FEATURE_NOT_SUPPORTED, "COPY force null only available using COPY FROM");
     if (strchr(o->null_print, o->delim[0]))
         return pln__error(b, -1, CM_ERRCODE_FEATURE_NOT_SUPPORTED, "COPY delimiter must not appear in the NULL specification");
     if (o->csv && strchr(o->null_print, o->quote[0]))
@@ -377,7 +383,7 @@ bool pln__bind_copy(pln_binder_t *b, const sql_stmt_t *s, pln_stmt_t *st)
     pc->cols = cols;
     pc->ncols = ncols;
     copy_opts_t o = {0};
-    if (!read_options(b, c->options, &o) || !check_options(b, &o))
+    if (!read_options(b, c->options, &o) || !check_options(b, &o, true))
         return kept_in(b, w, st);
     if (!force_flags(b, w, o.force_not_null, "FORCE_NOT_NULL", cols, ncols, &pc->force_not_null) ||
         !force_flags(b, w, o.force_null, "FORCE_NULL", cols, ncols, &pc->force_null))
@@ -395,6 +401,155 @@ bool pln__bind_copy(pln_binder_t *b, const sql_stmt_t *s, pln_stmt_t *st)
     }
     /* What the relation is, last: PostgreSQL refuses a view or a materialized view as it starts copying. */
     w->error = t.run_error;
+    return true;
+}
+
+/* ------------------------------------------------------------ COPY ... TO STDOUT */
+
+/* PostgreSQL's words for a relation COPY TO cannot read; NULL: a table, which it can. */
+static const char *copy_from_noun(cat_item_kind_t kind)
+{
+    switch (kind) {
+    case CAT_ITEM_VIEW: return "view";
+    case CAT_ITEM_MATVIEW: return "materialized view";
+    case CAT_ITEM_SOURCE: return "foreign table";
+    case CAT_ITEM_INDEX: return "index";
+    default: return NULL;
+    }
+}
+
+/* COPY t [(cols)] TO: the relation checked as PostgreSQL's DoCopy and BeginCopyTo check it, then
+ * the query that reads it, SELECT "a", "b" FROM "s"."t", parsed from text. */
+static bool table_query(pln_binder_t *b, const sql_copy_t *c, const cat_item_t **rel, const sql_select_t **out)
+{
+    cat_qname_t qn;
+    if (!pln__qname(b, c->table->names, -1, &qn))
+        return false;
+    const cat_item_t *it = NULL;
+    if (b->cat && b->cat->snap) {
+        cm_err_t e = {0};
+        it = cat_resolve_item(b->cat->snap, &b->cat->search, &qn, &e);
+        cm_err_clear(&e);
+    }
+    const char *noun = it ? copy_from_noun(it->kind) : NULL;
+    if (noun != NULL) {
+        pln__error(b, -1, "42809", "cannot copy from %s \"%s\"", noun, it->name);
+        if (it->kind == CAT_ITEM_VIEW || it->kind == CAT_ITEM_MATVIEW)
+            cm_err_set_hint(b->err, "Try the COPY (SELECT ...) TO variant.");
+        return false;
+    }
+    *rel = it;
+    for (int i = 0; it != NULL && i < sql_list_len(c->columns); i++) {
+        const char *name = c->columns->items[i];
+        uint32_t k = 0;
+        while (k < it->ncolumns && strcmp(it->columns[k].name, name) != 0)
+            k++;
+        if (k == it->ncolumns)
+            return pln__error(b, -1, CM_ERRCODE_UNDEFINED_COLUMN, "column \"%s\" of relation \"%s\" does not exist",
+                              name, it->name);
+        for (int j = 0; j < i; j++)
+            if (strcmp(c->columns->items[j], name) == 0)
+                return pln__error(b, -1, "42701", "column \"%s\" specified more than once", name);
+    }
+    cm_buf_t q;
+    cm_buf_init(&q, 0);
+    cm_buf_put_str(&q, "SELECT ");
+    if (sql_list_len(c->columns) == 0)
+        cm_buf_put_str(&q, "*");
+    for (int i = 0; i < sql_list_len(c->columns); i++) {
+        if (i > 0)
+            cm_buf_put_str(&q, ", ");
+        cat_quote_ident(c->columns->items[i], &q);
+    }
+    cm_buf_put_str(&q, " FROM ");
+    for (int i = 0; i < c->table->names->count; i++) {
+        if (i > 0)
+            cm_buf_put_str(&q, ".");
+        cat_quote_ident(c->table->names->items[i], &q);
+    }
+    const char *sql = cm_arena_strndup(b->arena, (const char *)q.data, q.len);
+    size_t len = q.len;
+    cm_buf_free(&q);
+    pln_raw_list_t list;
+    if (!pln_parse(b->arena, sql, len, &list, b->err))
+        return false;
+    if (list.count != 1 || list.items[0]->stmt == NULL || list.items[0]->stmt->kind != SQL_STMT_SELECT)
+        return pln__error(b, -1, CM_ERRCODE_INTERNAL_ERROR, "COPY TO made no query of its relation");
+    *out = list.items[0]->stmt->select;
+    return true;
+}
+
+/* FORCE_QUOTE (names, or * for all): per output column whether it is always quoted. A name is
+ * first looked for among the relation's columns (rel; NULL for a query: its output's), as
+ * PostgreSQL's CopyGetAttnums does, then among those COPY writes. */
+static bool force_quote_flags(pln_binder_t *b, const copy_opts_t *o, const cat_item_t *rel, const pln_stmt_t *st,
+                              const bool **out)
+{
+    *out = NULL;
+    if (!o->force_quote && !o->force_quote_all)
+        return true;
+    bool *flags = cm_arena_zalloc(b->arena, sizeof(bool) * (size_t)(st->ncols ? st->ncols : 1));
+    for (int i = 0; i < st->ncols; i++)
+        flags[i] = o->force_quote_all;
+    for (int i = 0; o->force_quote && i < o->force_quote->count; i++) {
+        const char *name = o->force_quote->items[i];
+        bool known = rel == NULL;
+        for (uint32_t k = 0; rel != NULL && k < rel->ncolumns && !known; k++)
+            known = strcmp(rel->columns[k].name, name) == 0;
+        if (!known)
+            return pln__error(b, -1, CM_ERRCODE_UNDEFINED_COLUMN, "column \"%s\" of relation \"%s\" does not exist",
+                              name, rel->name);
+        int at = -1;
+        for (int k = 0; k < st->ncols && at < 0; k++)
+            if (strcmp(st->cols[k].name, name) == 0)
+                at = k;
+        if (at < 0 && rel == NULL)
+            return pln__error(b, -1, CM_ERRCODE_UNDEFINED_COLUMN, "column \"%s\" does not exist", name);
+        if (at < 0)
+            return pln__error(b, -1, "42P10", "FORCE_QUOTE column \"%s\" not referenced by COPY", name);
+        flags[at] = true;
+    }
+    *out = flags;
+    return true;
+}
+
+bool pln__bind_copy_to(pln_binder_t *b, const sql_stmt_t *s, pln_stmt_t *st)
+{
+    const sql_copy_t *c = s->copy;
+    if (c->subscribe != NULL)
+        return pln__error(b, -1, CM_ERRCODE_FEATURE_NOT_SUPPORTED, "SUBSCRIBE is not supported yet");
+    const sql_select_t *q = c->query;
+    const cat_item_t *rel = NULL;
+    copy_opts_t o = {0};
+    if (q == NULL && !table_query(b, c, &rel, &q))
+        return false;
+    if (!read_options(b, c->options, &o) || !check_options(b, &o, false))
+        return false;
+    if (o.binary)
+        return pln__error(b, -1, CM_ERRCODE_FEATURE_NOT_SUPPORTED, "COPY TO in binary format is not supported yet");
+    if (!pln__bind_query_stmt(b, q, st)) {
+        if (c->query == NULL)
+            b->err->position = 0;   /* the query is ours, not the statement's text: PostgreSQL gives none */
+        return false;
+    }
+    /* A utility statement takes no parameters in PostgreSQL: its query is analysed without them. */
+    if (b->nparams > 0)
+        return pln__error(b, b->nparam_nodes > 0 ? b->param_nodes[0]->location : -1, "42P02",
+                          "there is no parameter $%d", b->nparam_nodes > 0 ? b->param_nodes[0]->index + 1 : 1);
+    st->tag = "COPY";
+    plan_copy_t *pc = cm_arena_zalloc(b->arena, sizeof(*pc));
+    pc->format = o.csv ? PLAN_COPY_CSV : PLAN_COPY_TEXT;
+    pc->header = o.header;
+    pc->delimiter = o.delim[0];
+    pc->null_string = o.null_print;
+    if (o.csv) {
+        pc->quote = o.quote[0];
+        pc->escape = o.escape[0];
+    }
+    pc->ncols = st->ncols;
+    if (!force_quote_flags(b, &o, rel, st, &pc->force_quote))
+        return false;
+    st->copy_to = pc;
     return true;
 }
 

@@ -313,6 +313,8 @@ const char *pln__item_qualified(cm_arena_t *arena, const cat_item_t *it);
  */
 bool pln__is_write(const sql_stmt_t *s);
 bool pln__bind_write(pln_binder_t *b, const sql_stmt_t *s, pln_stmt_t *st);
+/* pln_copy.c: COPY {t [(cols)] | (query)} TO STDOUT: the query, with its output format. */
+bool pln__bind_copy_to(pln_binder_t *b, const sql_stmt_t *s, pln_stmt_t *st);
 
 /* The table a write names, resolved and described; the errors its kind earns wait for their moment. */
 typedef struct pln_target {

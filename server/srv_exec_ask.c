@@ -79,6 +79,7 @@ static void srv__asked_done(srv_conn_t *c, df_reply_t *rep, void *arg)
                     .types = q->cols.types,
                     .formats = p != NULL ? p->formats : NULL,
                     .ctx = &q->ctx,
+                    .copy = q->r.st->copy_to,
                     .c = c,
                     .max = c->lp->srv->cfg.result_max_bytes};
     bool ok = rep != NULL && srv_workers_answer_ok(rep, &q->ctx);

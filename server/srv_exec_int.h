@@ -61,7 +61,12 @@ typedef struct srv_sink {
     ty_ctx_t *ctx;
     srv_conn_t *c;          /* set when running on the loop: flush early */
     size_t max;             /* unsent bytes one statement may leave behind */
+    const plan_copy_t *copy;   /* COPY TO: each row is a CopyData line in this format (srv_copy_out.c) */
 } srv_sink_t;
+/* srv_copy_out.c: COPY TO's CopyOutResponse (and header line), a row as CopyData, CopyDone. */
+void srv_copy_out_begin(cm_buf_t *out, const pln_stmt_t *st);
+bool srv_copy_out_row(srv_sink_t *k, cm_buf_t *b, const ty_datum_t *row, int ncols);
+void srv_copy_out_end(cm_buf_t *out);
 /* A row callback (arg: an srv_sink_t) for ex_run and the SHOW rows. */
 bool srv__row_cb(void *arg, const ty_datum_t *row, int ncols);
 /* The tag of a row-returning statement when it is not "SELECT n" (NULL: SELECT n). */

@@ -7,27 +7,34 @@
 #include "server/srv_exec_int.h"
 #include "server/srv_metrics.h"
 
+#include <stdio.h>
 #include <string.h>
 
 bool srv__row_cb(void *arg, const ty_datum_t *row, int ncols)
 {
     srv_sink_t *k = arg;
-    cm_buf_t *b = k->limit > 0 && k->n >= (uint64_t)k->limit ? k->spill : k->out;
-    size_t at = srv_data_row_begin(b, ncols);
-    for (int i = 0; i < ncols; i++) {
-        if (row[i].isnull) {
-            srv_data_row_null(b);
-            continue;
-        }
-        size_t v = srv_data_row_value_begin(b);
-        bool ok = k->formats != NULL && k->formats[i] == 1
-                      ? ty_datum_to_binary(k->types[i], &row[i], k->ctx, b)
-                      : ty_datum_to_text(k->types[i], &row[i], k->ctx, b);
-        if (!ok)
+    /* COPY TO has no row limit: Execute's applies to rows, and its rows are COPY data. */
+    cm_buf_t *b = k->copy == NULL && k->limit > 0 && k->n >= (uint64_t)k->limit ? k->spill : k->out;
+    if (k->copy != NULL) {
+        if (!srv_copy_out_row(k, b, row, ncols))
             return false;
-        srv_data_row_value_finish(b, v);
+    } else {
+        size_t at = srv_data_row_begin(b, ncols);
+        for (int i = 0; i < ncols; i++) {
+            if (row[i].isnull) {
+                srv_data_row_null(b);
+                continue;
+            }
+            size_t v = srv_data_row_value_begin(b);
+            bool ok = k->formats != NULL && k->formats[i] == 1
+                          ? ty_datum_to_binary(k->types[i], &row[i], k->ctx, b)
+                          : ty_datum_to_text(k->types[i], &row[i], k->ctx, b);
+            if (!ok)
+                return false;
+            srv_data_row_value_finish(b, v);
+        }
+        srv_msg_finish(b, at);
     }
-    srv_msg_finish(b, at);
     k->n++;
     size_t pending = b->len;
     if (k->c != NULL && b == &k->c->out) {
@@ -46,6 +53,8 @@ const char *srv__rows_tag(const pln_stmt_t *st)
 {
     if (st->kind == PLN_SHOW)
         return "SHOW";
+    if (st->kind == PLN_QUERY && st->copy_to != NULL)
+        return "COPY";
     /* Only a query's own tag: a portal over EXECUTE keeps the tag of the statement it ran. */
     return st->kind == PLN_QUERY && st->tag != NULL && strcmp(st->tag, "EXPLAIN") == 0 ? st->tag : NULL;
 }
@@ -64,6 +73,17 @@ void srv__complete(srv_conn_t *c, const char *tag)
 void srv__complete_rows(srv_conn_t *c, srv_portal_t *portal, int32_t max_rows, uint64_t emitted,
                         const char *fixed)
 {
+    bool copy = fixed != NULL && strcmp(fixed, "COPY") == 0;
+    if (copy) {
+        /* "COPY n" after CopyDone, whatever Execute's row limit said. */
+        srv_copy_out_end(&c->out);
+        if (portal != NULL)
+            portal->done = true;
+        char tag[32];
+        snprintf(tag, sizeof tag, "COPY %llu", (unsigned long long)emitted);
+        srv__complete(c, tag);
+        return;
+    }
     if (portal != NULL && max_rows > 0 && emitted >= (uint64_t)max_rows) {
         srv_put_empty_message(&c->out, 's');
         return;

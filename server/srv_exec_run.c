@@ -223,6 +223,7 @@ static void srv__work_cb(uv_work_t *req)
                     .types = w->types,
                     .formats = w->formats,
                     .ctx = &w->ctx,
+                    .copy = w->writes ? NULL : w->stmt->copy_to,
                     .c = NULL,
                     .max = c->lp->srv->cfg.result_max_bytes};
     if (w->writes) {
@@ -412,6 +413,7 @@ static srv_run_rc_t srv__run_query(srv_conn_t *c, const srv_run_t *r, const srv_
                     .types = cols->types,
                     .formats = p != NULL ? p->formats : NULL,
                     .ctx = &ctx,
+                    .copy = r->st->copy_to,
                     .c = c,
                     .max = c->lp->srv->cfg.result_max_bytes};
     bool ok = ex_run(r->st->query, r->sql, r->params, &ctx, srv__row_cb, &k);
@@ -476,9 +478,11 @@ srv_run_rc_t srv__run(srv_conn_t *c, const srv_run_t *r, bool describe, cm_err_t
         cols = *r->cols;
     } else if (st->kind == PLN_QUERY || st->kind == PLN_SHOW || (st->kind == PLN_WRITE && st->ncols > 0)) {
         srv_cols_build(c, st, &c->arena, &cols);
-        if (describe)
+        if (describe && cols.rows)
             srv_cols_put_row_description(&c->out, &cols, NULL);
     }
+    if (st->kind == PLN_QUERY && st->copy_to != NULL && !(r->portal != NULL && r->portal->started))
+        srv_copy_out_begin(&c->out, st);
     switch (st->kind) {
     case PLN_EMPTY:
         srv_put_empty_message(&c->out, 'I');

@@ -49,7 +49,7 @@ void srv_cols_build(srv_conn_t *c, const pln_stmt_t *st, cm_arena_t *a, srv_cols
     }
     if (st->kind != PLN_QUERY && !(st->kind == PLN_WRITE && st->ncols > 0))   /* INSERT ... RETURNING */
         return;
-    out->rows = true;
+    out->rows = st->copy_to == NULL;   /* COPY TO: Describe answers NoData, its rows go as COPY data */
     out->n = st->ncols;
     out->fields = cm_arena_zalloc(a, sizeof *out->fields * (size_t)(st->ncols + 1));
     out->types = cm_arena_zalloc(a, sizeof *out->types * (size_t)(st->ncols + 1));

@@ -9,7 +9,7 @@ mv = SELECT b, sum(a), count(*) FROM t GROUP BY b, each printed with its ratio a
   COPY into t then REFRESH MATERIALIZED VIEW mv (target eddy/PG <= 0.5);
 - the same GROUP BY run ad hoc over t, p50 of BENCH_ENGINE_ADHOC runs (target <= 1.0);
 - SELECT * FROM mv, and a point lookup on an index of mv (CREATE INDEX ON mv (b) on both sides),
-  p50 of BENCH_ENGINE_READS reads each (target <= 1.0);
+  p50 of BENCH_ENGINE_READS reads each, alternating between the servers (target <= 1.0);
 - one-row INSERTs from 8 pgbench clients for BENCH_ENGINE_SECONDS, mv maintained on eddy, into
   the plain table on PostgreSQL (target eddy/PG TPS >= 1.0);
 - eddy's RSS growth per row of table and view, right after the COPY and once quiet (2 s later).
@@ -48,15 +48,18 @@ def p50(xs):
     return xs[len(xs) // 2]
 
 
-def timed(c, sql, n):
-    """Milliseconds per run of sql, n runs after one unmeasured."""
-    q(c, sql)
-    ts = []
-    for _ in range(n):
-        t0 = time.perf_counter()
-        q(c, sql)
-        ts.append((time.perf_counter() - t0) * 1000.0)
-    return ts
+def timed_pair(e, p, sql, n):
+    """p50 milliseconds of sql on e and on p, the runs alternating between them (and which goes
+    first), so that both see the same machine while it drifts."""
+    q(e, sql)
+    q(p, sql)
+    te, tp = [], []
+    for i in range(n):
+        for c, ts in ((e, te), (p, tp)) if i % 2 == 0 else ((p, tp), (e, te)):
+            t0 = time.perf_counter()
+            q(c, sql)
+            ts.append((time.perf_counter() - t0) * 1000.0)
+    return p50(te), p50(tp)
 
 
 def copy_rows(c, table, data):
@@ -181,15 +184,15 @@ def main():
     tp = load_pg(p, table, data)
     q(p, "ANALYZE %s" % table)
     print("%-44s %12.2f %12.2f %10.2f  <= 0.5" % ("COPY %d rows + view s (PG: + REFRESH)" % n, te, tp, ratio(te, tp)))
-    ae, ap = p50(timed(e, VIEW % table, nadhoc)), p50(timed(p, VIEW % table, nadhoc))
+    ae, ap = timed_pair(e, p, VIEW % table, nadhoc)
     print("%-44s %12.1f %12.1f %10.2f  <= 1.0" % ("ad hoc GROUP BY p50 ms", ae, ap, ratio(ae, ap)))
     for c in (e, p):
         q(c, "CREATE INDEX %s_mv_b ON %s_mv (b)" % (table, table))
     q(p, "ANALYZE %s_mv" % table)
-    se, sp = p50(timed(e, "SELECT * FROM %s_mv" % table, nreads)), p50(timed(p, "SELECT * FROM %s_mv" % table, nreads))
+    se, sp = timed_pair(e, p, "SELECT * FROM %s_mv" % table, nreads)
     print("%-44s %12.3f %12.3f %10.2f  <= 1.0" % ("SELECT * FROM mv (1000 rows) p50 ms", se, sp, ratio(se, sp)))
     look = "SELECT * FROM %s_mv WHERE b = 517" % table
-    le, lp = p50(timed(e, look, nreads)), p50(timed(p, look, nreads))
+    le, lp = timed_pair(e, p, look, nreads)
     print("%-44s %12.3f %12.3f %10.2f  <= 1.0" % ("point lookup on the view's index p50 ms", le, lp, ratio(le, lp)))
     q(p, "DROP MATERIALIZED VIEW %s_mv" % table)   # PostgreSQL's INSERTs go to the plain table
     ie = pgbench_inserts(eport, "eddy", table, seconds)
