@@ -72,9 +72,15 @@ static const char *renamed_to(const cat_change_t *ch, cat_class_t cls, cat_id_t 
     return name;
 }
 
-static bool is_renamed(const cat_change_t *ch, cat_class_t cls, cat_id_t id)
+/* True if this change gives a schema or database another name (not just a new definition). */
+static bool name_changes(const cat_change_t *ch, const cat_snap_t *s, cat_class_t cls, cat_id_t id)
 {
-    return renamed_to(ch, cls, id, NULL) != NULL;
+    const char *to = renamed_to(ch, cls, id, NULL);
+    if (!to)
+        return false;
+    const char *now = cls == CAT_CLASS_DATABASE ? cat_snap_database_by_id(s, id)->name
+                                                : cat_snap_schema_by_id(s, id)->name;
+    return strcmp(now, to) != 0;
 }
 
 /* Moves the name key of every item of a schema whose database or own name changes. */
@@ -128,6 +134,8 @@ static void rename_keys(cat_commit_t *c, const cat_change_t *ch, const cat_snap_
         new_key = name_str(c, CAT_CLASS_ROLE, o->name, NULL, NULL);
     } else if (o->cls == CAT_CLASS_DATABASE) {
         const cat_database_t *d = cat_snap_database_by_id(s, o->id);
+        if (strcmp(d->name, o->name) == 0)
+            return;   /* redefined under its own name: what is inside keeps its names */
         old_key = name_str(c, CAT_CLASS_DATABASE, d->name, NULL, NULL);
         new_key = name_str(c, CAT_CLASS_DATABASE, o->name, NULL, NULL);
         const cat__vec_t *schemas = &((const cat__db_t *)d)->schemas;
@@ -143,16 +151,18 @@ static void rename_keys(cat_commit_t *c, const cat_change_t *ch, const cat_snap_
         }
     } else if (o->cls == CAT_CLASS_SCHEMA) {
         const cat_schema_t *sc = cat_snap_schema_by_id(s, o->id);
-        if (is_renamed(ch, CAT_CLASS_DATABASE, sc->database->id))
+        if (name_changes(ch, s, CAT_CLASS_DATABASE, sc->database->id))
             return;   /* its database's rename moves its names */
+        if (strcmp(sc->name, o->name) == 0)
+            return;   /* redefined under its own name (a dropped item's name must not come back) */
         old_key = name_str(c, CAT_CLASS_SCHEMA, sc->database->name, sc->name, NULL);
         new_key = name_str(c, CAT_CLASS_SCHEMA, sc->database->name, o->name, NULL);
         grow(c, 2 + 2 * ((const cat__schema_t *)sc)->items.n);
         move_items(c, ch, sc, sc->database->name, o->name);
     } else {
         const cat_item_t *it = cat_snap_item_by_id(s, o->id);
-        if (is_renamed(ch, CAT_CLASS_SCHEMA, it->schema->id) ||
-            is_renamed(ch, CAT_CLASS_DATABASE, it->schema->database->id))
+        if (name_changes(ch, s, CAT_CLASS_SCHEMA, it->schema->id) ||
+            name_changes(ch, s, CAT_CLASS_DATABASE, it->schema->database->id))
             return;   /* its container's rename moves its name */
         if (strcmp(it->name, o->name) == 0)
             return;   /* redefined under its own name */

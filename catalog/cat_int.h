@@ -206,6 +206,25 @@ bool cat__change_base(cat_change_t *c, const cat_snap_t *s);
 /* True if the change already drops this object. */
 bool cat__change_drops(const cat_change_t *c, cat_class_t cls, cat_id_t id);
 
+/*
+ * Owners changed without ALTER OWNER's checks (cat_plan_owner.c): a relation
+ * (with its indexes, whose owner is its own) or a database gets `to`, its
+ * ACL's mentions of the old owner moved over; nothing when `to` owns it.
+ */
+bool cat__owner_item_op(const cat_snap_t *s, const cat_item_t *it, cat_id_t to, cat_change_t *out, cm_err_t *err);
+void cat__owner_database_op(const cat_database_t *db, cat_id_t to, cat_change_t *out);
+
+/*
+ * performMultipleDeletions (cat_plan_drop.c): drops the objects (n of them,
+ * each an item or a schema, in the order given) with what depends on them,
+ * as one DROP naming them all would; `others` counts further objects of the
+ * same deletion that nothing depends on (default privileges), which makes
+ * the report speak of several objects.
+ */
+bool cat__drop_objects(const cat_snap_t *s, const cat_search_t *search, const cat_class_t *cls,
+                       const void *const *objs, size_t n, size_t others, bool cascade, cat_change_t *out,
+                       cm_err_t *err);
+
 /* ident as it is (plain) or double-quoted with quotes doubled. */
 void cat__put_quoted(const char *ident, bool plain, cm_buf_t *out);
 

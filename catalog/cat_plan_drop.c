@@ -370,6 +370,21 @@ bool cat_plan_drop_schemas(const cat_snap_t *s, const cat_search_t *search, cons
     return ok;
 }
 
+bool cat__drop_objects(const cat_snap_t *s, const cat_search_t *search, const cat_class_t *cls,
+                       const void *const *objs, size_t n, size_t others, bool cascade, cat_change_t *out,
+                       cm_err_t *err)
+{
+    cat__change_base(out, s);
+    dwalk_t w;
+    dwalk_init(&w, s, search);
+    for (size_t i = 0; i < n; i++)
+        dwalk_target(&w, cls[i], objs[i]);
+    w.ntargets += others;
+    bool ok = dwalk_finish(&w, cascade, out, err);
+    dwalk_free(&w);
+    return ok;
+}
+
 /* ------------------------------------------------------------- databases */
 
 bool cat_plan_drop_databases(const cat_snap_t *s, const cat_search_t *search, const char *const *names, size_t n,

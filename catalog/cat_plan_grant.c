@@ -226,6 +226,51 @@ static bool grant_acl(const cat_snap_t *s, const cat_search_t *search, const cat
     return true;
 }
 
+/* The privileges a relation's columns take (ACL_ALL_RIGHTS_COLUMN). */
+#define PRIVS_COLUMN (CAT_PRIV_SELECT | CAT_PRIV_INSERT | CAT_PRIV_UPDATE | CAT_PRIV_REFERENCES)
+
+/*
+ * A relation-level REVOKE of column privileges revokes them from every column
+ * too (expand_all_col_privileges, ExecGrant_Attribute): the system columns
+ * first (a view has none), then the relation's own. eddy keeps no column
+ * ACLs, so what is left are restrict_and_check_grant's error and warnings,
+ * with the grantor chosen on the relation's ACL as it was.
+ */
+static bool revoke_columns(const cat_snap_t *s, const cat_search_t *search, const cat_grant_t *g, const cat_item_t *it,
+                           const cat_acl_t *old, cat_change_t *out, cm_err_t *err)
+{
+    uint32_t privs = (g->all_privs ? CAT_PRIVS_RELATION : g->privs) & PRIVS_COLUMN;
+    if (g->is_grant || privs == 0)
+        return true;
+    acl_work_t w;
+    work_init(&w, &out->arena, old, 'r');
+    cat_id_t grantor;
+    uint32_t avail;
+    best_grantor(s, cat_search_role(s, search), &w, old->owner, privs, &grantor, &avail);
+    const cat_role_t *as = grantor == CAT_ROLE_BOOTSTRAP ? NULL : cat_snap_role_by_id(s, grantor);
+    bool held = (cat_acl_privs(s, old, 'r', as, false) & PRIVS_COLUMN) || (cat_acl_privs(s, old, 'r', as, true) & PRIVS_COLUMN);
+    static const char *const system_columns[] = {"tableoid", "cmax", "xmax", "cmin", "xmin", "ctid"};
+    uint32_t nsys = it->kind == CAT_ITEM_VIEW ? 0 : (uint32_t)CM_ARRAY_LEN(system_columns);
+    uint32_t this = privs & avail;
+    for (uint32_t i = 0; i < nsys + it->ncolumns; i++) {
+        const char *col = i < nsys ? system_columns[i] : it->columns[i - nsys].name;
+        if (avail == 0 && !held)
+            return cm_err_set(err, CAT__ERRCODE_INSUFFICIENT_PRIVILEGE,
+                              "permission denied for column \"%s\" of relation \"%s\"", col, it->name);
+        cm_err_t *warn = NULL;
+        if (this == 0)
+            warn = cat__change_notice(out, "01006", "no privileges could be revoked for column \"%s\" of relation \"%s\"",
+                                      col, it->name);
+        else if (privs != PRIVS_COLUMN && this != privs)
+            warn = cat__change_notice(out, "01006",
+                                      "not all privileges could be revoked for column \"%s\" of relation \"%s\"", col,
+                                      it->name);
+        if (warn)
+            warn->severity = CM_SEV_WARNING;
+    }
+    return true;
+}
+
 bool cat_plan_grant_item(const cat_snap_t *s, const cat_search_t *search, const cat_grant_t *g, const cat_item_t *it,
                          cat_change_t *out, cm_err_t *err)
 {
@@ -245,7 +290,7 @@ bool cat_plan_grant_item(const cat_snap_t *s, const cat_search_t *search, const 
             acl = &out->ops[i].obj.acl;
     grant_obj_t o = {acl, 'r', CAT_PRIVS_RELATION, cat_item_owner_noun(it), it->name};
     cat_acl_t result;
-    if (!grant_acl(s, search, g, &o, out, &result, err))
+    if (!grant_acl(s, search, g, &o, out, &result, err) || !revoke_columns(s, search, g, it, acl, out, err))
         return false;
     cat_item_def_t def = {.kind = it->kind};
     if (!cat_plan_alter_item(s, it, &def, out, err))

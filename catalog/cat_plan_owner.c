@@ -6,6 +6,8 @@
  * (relation) whose new owner may create in the schema, (schema) who may
  * create in the database, (database) who has CREATEDB. The object is
  * redefined in place with its ACL moved to the new owner (aclnewowner).
+ * REASSIGN OWNED takes the steps without the checks (cat__owner_*_op), as
+ * PostgreSQL's shdepReassignOwned calls its ALTER OWNER routines.
  */
 #include "catalog/cat_int.h"
 
@@ -67,6 +69,19 @@ static const cat_role_t *role_or_super(const cat_snap_t *s, cat_id_t id)
     return id == CAT_ROLE_BOOTSTRAP ? NULL : cat_snap_role_by_id(s, id);
 }
 
+bool cat__owner_item_op(const cat_snap_t *s, const cat_item_t *it, cat_id_t to, cat_change_t *out, cm_err_t *err)
+{
+    if (it->acl.owner == to)
+        return true;
+    cat_item_def_t def = {.kind = it->kind};
+    if (!cat_plan_alter_item(s, it, &def, out, err))
+        return false;
+    for (size_t i = 0; i < out->nops; i++)
+        if (out->ops[i].kind == CAT_OP_RENAME && out->ops[i].obj.cls == CAT_CLASS_ITEM && out->ops[i].obj.id == it->id)
+            out->ops[i].obj.acl = acl_newowner(&out->arena, &it->acl, to);
+    return true;
+}
+
 bool cat_plan_owner_item(const cat_snap_t *s, const cat_search_t *search, const cat_item_t *it, cat_id_t to,
                          cat_change_t *out, cm_err_t *err)
 {
@@ -80,12 +95,7 @@ bool cat_plan_owner_item(const cat_snap_t *s, const cat_search_t *search, const 
         !(cat_acl_privs(s, &it->schema->acl, 'n', role_or_super(s, to), false) & CAT_PRIV_CREATE))
         return cm_err_set(err, CAT__ERRCODE_INSUFFICIENT_PRIVILEGE, "permission denied for schema %s",
                           it->schema->name);
-    cat_item_def_t def = {.kind = it->kind};
-    if (!cat_plan_alter_item(s, it, &def, out, err))
-        return false;
-    cat__op_t *op = &out->ops[out->nops - 1];
-    op->obj.acl = acl_newowner(&out->arena, &it->acl, to);
-    return true;
+    return cat__owner_item_op(s, it, to, out, err);
 }
 
 bool cat_plan_owner_schema(const cat_snap_t *s, const cat_search_t *search, const cat_schema_t *sc, cat_id_t to,
@@ -113,6 +123,18 @@ bool cat_plan_owner_schema(const cat_snap_t *s, const cat_search_t *search, cons
     return true;
 }
 
+void cat__owner_database_op(const cat_database_t *db, cat_id_t to, cat_change_t *out)
+{
+    if (db->acl.owner == to)
+        return;
+    cat__op_t *op = cat__change_op(out, CAT_OP_RENAME);
+    op->obj.cls = CAT_CLASS_DATABASE;
+    op->obj.id = db->id;
+    op->obj.oid = db->oid;
+    op->obj.name = cm_arena_strdup(&out->arena, db->name);
+    op->obj.acl = acl_newowner(&out->arena, &db->acl, to);
+}
+
 bool cat_plan_owner_database(const cat_snap_t *s, const cat_search_t *search, const cat_database_t *db, cat_id_t to,
                              cat_change_t *out, cm_err_t *err)
 {
@@ -125,11 +147,6 @@ bool cat_plan_owner_database(const cat_snap_t *s, const cat_search_t *search, co
     const cat_role_t *me = cat_search_role(s, search);
     if (!cat_role_is_superuser(me) && !(me->flags & CAT_ROLE_CREATEDB))
         return cm_err_set(err, CAT__ERRCODE_INSUFFICIENT_PRIVILEGE, "permission denied to change owner of database");
-    cat__op_t *op = cat__change_op(out, CAT_OP_RENAME);
-    op->obj.cls = CAT_CLASS_DATABASE;
-    op->obj.id = db->id;
-    op->obj.oid = db->oid;
-    op->obj.name = cm_arena_strdup(&out->arena, db->name);
-    op->obj.acl = acl_newowner(&out->arena, &db->acl, to);
+    cat__owner_database_op(db, to, out);
     return true;
 }

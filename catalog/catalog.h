@@ -825,6 +825,14 @@ bool cat_plan_owner_schema(const cat_snap_t *s, const cat_search_t *search, cons
                            cat_change_t *out, cm_err_t *err);
 bool cat_plan_owner_database(const cat_snap_t *s, const cat_search_t *search, const cat_database_t *db, cat_id_t to,
                              cat_change_t *out, cm_err_t *err);
+/*
+ * REASSIGN OWNED BY roles TO `to` / DROP OWNED BY roles (cat_plan_owned.c),
+ * once the planner checked that the user has every role's privileges.
+ */
+bool cat_plan_reassign_owned(const cat_snap_t *s, const cat_search_t *search, const cat_id_t *roles, size_t nroles,
+                             cat_id_t to, cat_change_t *out, cm_err_t *err);
+bool cat_plan_drop_owned(const cat_snap_t *s, const cat_search_t *search, const cat_id_t *roles, size_t nroles,
+                         bool cascade, cat_change_t *out, cm_err_t *err);
 
 /*
  * GRANT / REVOKE privileges ON one object (cat_plan_grant.c), PostgreSQL

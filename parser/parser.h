@@ -679,6 +679,9 @@ typedef struct sql_role {
     sql_list_t *members;      /* GRANT / REVOKE: const char * */
     bool if_exists;
     struct sql_stmt *setting; /* ALTER ROLE name SET ... / RESET ...: that SET or RESET */
+    sql_list_t *owners;       /* REASSIGN / DROP OWNED BY: sql_rolespec_t * */
+    sql_rolespec_t *new_owner; /* REASSIGN OWNED ... TO */
+    int behavior;             /* DROP OWNED: SQL_DROP_* */
 } sql_role_t;
 
 /* ----------------------------------------------------------- statements */
@@ -721,6 +724,8 @@ typedef enum sql_stmt_kind {
     SQL_STMT_GRANT,           /* grant: GRANT / REVOKE privileges ON objects */
     SQL_STMT_GRANT_ROLE,      /* role */
     SQL_STMT_REVOKE_ROLE,     /* role */
+    SQL_STMT_REASSIGN_OWNED,  /* role: owners, new_owner */
+    SQL_STMT_DROP_OWNED,      /* role: owners, behavior */
     SQL_STMT_UNSUPPORTED,     /* a statement the grammar does not take yet: name says which */
 } sql_stmt_kind_t;
 

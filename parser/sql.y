@@ -491,6 +491,11 @@ role_stmt(A) ::= DROP IDENT(K) role_list(L).     { A = sql__drop_role(ctx, &K, L
 role_stmt(A) ::= DROP IDENT(K) IF_P EXISTS role_list(L). { A = sql__drop_role(ctx, &K, L, true); }
 role_stmt(A) ::= DROP USER role_list(L).         { A = sql__drop_role(ctx, NULL, L, false); }
 role_stmt(A) ::= DROP USER IF_P EXISTS role_list(L). { A = sql__drop_role(ctx, NULL, L, true); }
+/* REASSIGN and OWNED are plain words too (PostgreSQL's unreserved keywords). */
+role_stmt(A) ::= IDENT(K) IDENT(O) BY rolespec_list(L) TO role_spec(R).
+        { A = sql__reassign_owned(ctx, &K, &O, L, R); }
+role_stmt(A) ::= DROP IDENT(O) BY rolespec_list(L) opt_drop_behavior(B).
+        { A = sql__drop_owned(ctx, &O, L, B); }
 /* GRANT role TO role shares its first list with GRANT privileges ON, as in
  * PostgreSQL's grammar: which it is shows at TO or ON. */
 role_stmt(A) ::= GRANT priv_list(R) TO role_list(M). { A = sql__grant_role(ctx, false, R, M, NULL); }

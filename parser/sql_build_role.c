@@ -157,6 +157,31 @@ sql_stmt_t *sql__drop_role(sql_pctx_t *ctx, const sql_token_t *kw, sql_list_t *n
     return s;
 }
 
+sql_stmt_t *sql__reassign_owned(sql_pctx_t *ctx, const sql_token_t *reassign, const sql_token_t *owned,
+                                sql_list_t *owners, sql_rolespec_t *to)
+{
+    sql_stmt_t *s = sql__stmt_new(ctx, SQL_STMT_REASSIGN_OWNED);
+    sql_role_t *r = cm_arena_zalloc(ctx->arena, sizeof(*r));
+    s->role = r;
+    if (!sql__word(ctx, reassign, "reassign") || !sql__word(ctx, owned, "owned"))
+        return s;
+    r->owners = owners;
+    r->new_owner = to;
+    return s;
+}
+
+sql_stmt_t *sql__drop_owned(sql_pctx_t *ctx, const sql_token_t *owned, sql_list_t *owners, int behavior)
+{
+    sql_stmt_t *s = sql__stmt_new(ctx, SQL_STMT_DROP_OWNED);
+    sql_role_t *r = cm_arena_zalloc(ctx->arena, sizeof(*r));
+    s->role = r;
+    if (!sql__word(ctx, owned, "owned"))
+        return s;
+    r->owners = owners;
+    r->behavior = behavior;
+    return s;
+}
+
 sql_stmt_t *sql__grant_role(sql_pctx_t *ctx, bool revoke, sql_list_t *roles, sql_list_t *members,
                             const sql_token_t *with)
 {

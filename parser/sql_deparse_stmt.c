@@ -625,6 +625,8 @@ const char *sql_stmt_name(const sql_stmt_t *s)
                                                             : "GRANT";
     case SQL_STMT_GRANT_ROLE: return "GRANT ROLE";
     case SQL_STMT_REVOKE_ROLE: return "REVOKE ROLE";
+    case SQL_STMT_REASSIGN_OWNED: return "REASSIGN OWNED";
+    case SQL_STMT_DROP_OWNED: return "DROP OWNED";
     }
     return "UNKNOWN";
 }
@@ -709,6 +711,23 @@ static void dp_role(sql_stmt_kind_t kind, const sql_role_t *r, cm_buf_t *out)
     case SQL_STMT_DROP_ROLE:
         cm_buf_printf(out, "DROP %s %s", noun, r->if_exists ? "IF EXISTS " : "");
         dp_name_list(r->names, out);
+        return;
+    case SQL_STMT_REASSIGN_OWNED:
+    case SQL_STMT_DROP_OWNED:
+        cm_buf_put_str(out, kind == SQL_STMT_DROP_OWNED ? "DROP OWNED BY " : "REASSIGN OWNED BY ");
+        for (int i = 0; i < sql_list_len(r->owners); i++) {
+            if (i)
+                cm_buf_put_str(out, ", ");
+            sql_deparse_rolespec(r->owners->items[i], out);
+        }
+        if (kind == SQL_STMT_REASSIGN_OWNED) {
+            cm_buf_put_str(out, " TO ");
+            sql_deparse_rolespec(r->new_owner, out);
+        } else if (r->behavior == SQL_DROP_CASCADE) {
+            cm_buf_put_str(out, " CASCADE");
+        } else if (r->behavior == SQL_DROP_RESTRICT) {
+            cm_buf_put_str(out, " RESTRICT");
+        }
         return;
     case SQL_STMT_GRANT_ROLE:
     case SQL_STMT_REVOKE_ROLE:
@@ -894,6 +913,8 @@ void sql_deparse_stmt(const sql_stmt_t *s, cm_buf_t *out)
     case SQL_STMT_DROP_ROLE:
     case SQL_STMT_GRANT_ROLE:
     case SQL_STMT_REVOKE_ROLE:
+    case SQL_STMT_REASSIGN_OWNED:
+    case SQL_STMT_DROP_OWNED:
         dp_role(s->kind, s->role, out);
         break;
     case SQL_STMT_GRANT:

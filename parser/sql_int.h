@@ -226,6 +226,10 @@ sql_stmt_t *sql__set_role(sql_pctx_t *ctx, const sql_token_t *kw, sql_expr_t *va
 sql_stmt_t *sql__role_setting(sql_pctx_t *ctx, const sql_token_t *kw, const sql_token_t *name, sql_stmt_t *setting,
                               bool is_user);
 sql_stmt_t *sql__drop_role(sql_pctx_t *ctx, const sql_token_t *kw, sql_list_t *names, bool if_exists);
+/* REASSIGN OWNED BY roles TO role; DROP OWNED BY roles: the words are checked here, not keywords. */
+sql_stmt_t *sql__reassign_owned(sql_pctx_t *ctx, const sql_token_t *reassign, const sql_token_t *owned,
+                                sql_list_t *owners, sql_rolespec_t *to);
+sql_stmt_t *sql__drop_owned(sql_pctx_t *ctx, const sql_token_t *owned, sql_list_t *owners, int behavior);
 /* GRANT or REVOKE roles TO / FROM members; with: WITH's first word (ADMIN OPTION, refused). */
 sql_stmt_t *sql__grant_role(sql_pctx_t *ctx, bool revoke, sql_list_t *roles, sql_list_t *members,
                             const sql_token_t *with);

@@ -115,7 +115,7 @@ static bool word_in(const char *w, const char *const *set)
 /* Statements that begin with these words are recognised but not implemented yet. */
 static const char *const unsupported_leads[] = {
     "analyse", "analyze", "call", "checkpoint", "close", "cluster", "comment", "declare", "do", "fetch",
-    "import", "listen", "load", "lock", "merge", "move", "notify", "reassign", "refresh", "reindex", "release",
+    "import", "listen", "load", "lock", "merge", "move", "notify", "refresh", "reindex", "release",
     "savepoint", "security", "tail", "unlisten", "vacuum", NULL,
 };
 /* Words between CREATE/DROP/ALTER and the object type that the name leaves out. */
@@ -130,7 +130,7 @@ static const char *const ddl_supported[] = {
     "CREATE DATABASE", "DROP TABLE", "DROP SOURCE", "DROP VIEW", "DROP MATERIALIZED VIEW", "DROP INDEX",
     "DROP SCHEMA", "DROP DATABASE", "ALTER TABLE", "ALTER SOURCE", "ALTER VIEW", "ALTER MATERIALIZED VIEW",
     "ALTER INDEX", "ALTER SCHEMA", "ALTER DATABASE", "CREATE ROLE", "CREATE USER", "ALTER ROLE", "ALTER USER", "DROP ROLE",
-    "DROP USER", NULL,
+    "DROP USER", "DROP OWNED", NULL,
 };
 static const char *const default_privileges[] = {"privileges", NULL};
 /* eddy's introspection statements, which share SHOW with SHOW variable. */

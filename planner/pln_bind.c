@@ -240,6 +240,8 @@ static bool bind_command(pln_binder_t *b, const sql_stmt_t *s, pln_stmt_t *st)
     case SQL_STMT_DROP_ROLE:
     case SQL_STMT_GRANT_ROLE:
     case SQL_STMT_REVOKE_ROLE:
+    case SQL_STMT_REASSIGN_OWNED:
+    case SQL_STMT_DROP_OWNED:
     case SQL_STMT_INSERT:
     case SQL_STMT_UPDATE:
     case SQL_STMT_DELETE:

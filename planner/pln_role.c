@@ -53,6 +53,8 @@ bool pln__is_role_stmt(const sql_stmt_t *s)
     case SQL_STMT_DROP_ROLE:
     case SQL_STMT_GRANT_ROLE:
     case SQL_STMT_REVOKE_ROLE:
+    case SQL_STMT_REASSIGN_OWNED:
+    case SQL_STMT_DROP_OWNED:
         return true;
     default:
         return false;
@@ -105,6 +107,37 @@ static bool role_def(pln_binder_t *b, const sql_role_t *r, cat_role_def_t *def)
     return true;
 }
 
+/*
+ * REASSIGN OWNED BY roles TO role, DROP OWNED BY roles (ReassignOwnedObjects,
+ * DropOwnedObjects): the roles are looked up first (42704), then the user
+ * must have the privileges of each, and of the new owner once it is found.
+ */
+static bool plan_owned(pln_binder_t *b, const sql_stmt_t *s, cat_change_t *out)
+{
+    const cat_snap_t *snap = b->cat->snap;
+    const cat_search_t *search = &b->cat->search;
+    const sql_role_t *r = s->role;
+    const cat_role_t *me = cat_search_role(snap, search);
+    bool reassign = s->kind == SQL_STMT_REASSIGN_OWNED;
+    const char *denied = reassign ? "permission denied to reassign objects" : "permission denied to drop objects";
+    int n = sql_list_len(r->owners);
+    cat_id_t *ids = cm_arena_alloc(b->arena, (size_t)(n ? n : 1) * sizeof(cat_id_t));
+    for (int i = 0; i < n; i++)
+        if (!pln__rolespec_id(b, r->owners->items[i], &ids[i]))
+            return false;
+    for (int i = 0; i < n; i++)
+        if (!cat_role_has_privs_of(snap, me, ids[i]))
+            return pln__error(b, -1, "42501", "%s", denied);
+    if (!reassign)
+        return cat_plan_drop_owned(snap, search, ids, (size_t)n, r->behavior == SQL_DROP_CASCADE, out, b->err);
+    cat_id_t to;
+    if (!pln__rolespec_id(b, r->new_owner, &to))
+        return false;
+    if (!cat_role_has_privs_of(snap, me, to))
+        return pln__error(b, -1, "42501", "%s", denied);
+    return cat_plan_reassign_owned(snap, search, ids, (size_t)n, to, out, b->err);
+}
+
 bool pln__plan_role(pln_binder_t *b, const sql_stmt_t *s, cat_change_t *out)
 {
     const cat_snap_t *snap = b->cat->snap;
@@ -143,6 +176,9 @@ bool pln__plan_role(pln_binder_t *b, const sql_stmt_t *s, cat_change_t *out)
         return cat_plan_grant_roles(snap, actor, (const char *const *)r->names->items, (size_t)sql_list_len(r->names),
                                     (const char *const *)r->members->items, (size_t)sql_list_len(r->members),
                                     s->kind == SQL_STMT_REVOKE_ROLE, out, b->err);
+    case SQL_STMT_REASSIGN_OWNED:
+    case SQL_STMT_DROP_OWNED:
+        return plan_owned(b, s, out);
     default:
         break;
     }

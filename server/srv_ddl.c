@@ -732,6 +732,8 @@ srv_ddl_rc_t srv_ddl_run(srv_conn_t *c, const pln_stmt_t *st, const char *sql, s
     /* Validation against what this loop knows answers errors and no-ops at
      * once; a change is validated again at the head it commits on. */
     if (!srv__ddl_plan(d, err)) {
+        /* What the statement warned of before it failed is sent first, as PostgreSQL's are. */
+        srv__send_notices(c, d->change);
         d->c = NULL;
         srv__ddl_free(d);
         return SRV_DDL_ERROR;

@@ -220,6 +220,53 @@ STEPS = [
     (None, "ALTER SCHEMA pv_g OWNER TO pv_bob"),
     (None, "DROP ROLE pv_grp"),
     (None, "DROP ROLE pv_carol"),
+    # REASSIGN OWNED / DROP OWNED: the user must have the privileges of every role named.
+    ("pv_bob", "REASSIGN OWNED BY pv_owner TO pv_bob"),
+    ("pv_bob", "REASSIGN OWNED BY pv_bob TO pv_owner"),
+    ("pv_bob", "DROP OWNED BY pv_bob, pv_owner"),
+    ("pv_carol", "DROP OWNED BY pv_grp"),
+    ("pv_bob", "REASSIGN OWNED BY nobody_pv, pv_owner TO pv_bob"),
+    ("pv_bob", "REASSIGN OWNED BY pv_owner TO nobody_pv"),
+    ("pv_bob", "DROP OWNED BY PUBLIC"),
+    (None, "REASSIGN OWNED BY postgres TO pv_bob"),
+    (None, "DROP OWNED BY postgres"),
+    # REASSIGN OWNED: relations (their indexes follow) move whatever the schema allows the new owner;
+    # a schema needs CREATE on the database; databases move too; default privileges stay.
+    (None, "CREATE DATABASE pv_ddb"),
+    (None, "ALTER DATABASE pv_ddb OWNER TO pv_dave"),
+    (None, "GRANT CREATE ON DATABASE eddy TO pv_dave"),
+    ("pv_dave", "CREATE SCHEMA pv_ds"),
+    ("pv_dave", "CREATE TABLE pv_ds.dt (a int)"),
+    ("pv_dave", "CREATE INDEX pv_ddi ON pv_ds.dt (a)"),
+    ("pv_dave", "GRANT SELECT ON pv_ds.dt TO pv_bob WITH GRANT OPTION"),
+    ("pv_dave", "ALTER DEFAULT PRIVILEGES GRANT SELECT ON TABLES TO pv_bob"),
+    (None, "REVOKE CREATE ON DATABASE eddy FROM pv_dave"),
+    (None, "GRANT pv_bob TO pv_dave"),
+    ("pv_dave", "REASSIGN OWNED BY pv_dave TO pv_bob"),
+    (None, "GRANT CREATE ON DATABASE eddy TO pv_dave"),
+    ("pv_dave", "REASSIGN OWNED BY CURRENT_USER TO pv_bob"),
+    ("pv_bob", "SELECT datname, pg_get_userbyid(datdba) FROM pg_database WHERE datname LIKE 'pv\\_%'"),
+    ("pv_bob", "SELECT c.relname, pg_get_userbyid(c.relowner), c.relacl::text FROM pg_class c"
+               " JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = 'pv_ds' ORDER BY 1"),
+    ("pv_dave", "REASSIGN OWNED BY pv_dave TO pv_bob"),
+    (None, "DROP ROLE pv_dave"),
+    (None, "REASSIGN OWNED BY pv_alice, pv_grp TO pv_owner"),
+    # DROP OWNED: privileges granted to the role are revoked (by the user, as REVOKE ALL ... CASCADE,
+    # with its warnings), its relations, schemas and default privileges dropped as one deletion;
+    # others' objects that depend on them need CASCADE.
+    ("pv_bob", "DROP OWNED BY pv_bob"),
+    (None, "CREATE VIEW pv_ds.dv AS SELECT a FROM pv_s.t"),
+    (None, "ALTER VIEW pv_ds.dv OWNER TO pv_alice"),
+    (None, "DROP OWNED BY pv_owner"),
+    (None, "DROP OWNED BY pv_owner, pv_bob RESTRICT"),
+    (None, "DROP ROLE pv_owner"),
+    (None, "DROP OWNED BY pv_owner CASCADE"),
+    (None, "DROP ROLE pv_owner"),
+    ("pv_bob", "DROP OWNED BY pv_bob CASCADE"),
+    (None, "DROP OWNED BY pv_dave, pv_bob, pv_alice"),
+    (None, "DROP ROLE pv_dave, pv_bob, pv_alice"),
+    (None, "DROP DATABASE pv_ddb"),
+    (None, "DROP ROLE pv_dave, pv_bob, pv_alice"),
 ]
 
 # eddy's own relation behind pg_authid: the same rule, where PostgreSQL has no such relation.
@@ -240,15 +287,18 @@ LISTING = [
     "SELECT pg_get_userbyid(d.defaclrole), n.nspname, d.defaclobjtype, d.defaclacl::text FROM pg_default_acl d"
     " LEFT JOIN pg_namespace n ON n.oid = d.defaclnamespace"
     " WHERE pg_get_userbyid(d.defaclrole) LIKE 'pv\\_%' ORDER BY 1, 2",
+    "SELECT datname, pg_get_userbyid(datdba), datacl::text FROM pg_database WHERE datname LIKE 'pv\\_%' ORDER BY 1",
 ]
 
 CLEANUP = [
     "DROP SCHEMA IF EXISTS pv_s, pv_g, pv_x, pv_bs, pv_ds CASCADE",
+    "DROP DATABASE IF EXISTS pv_ddb",
     "ALTER DEFAULT PRIVILEGES FOR ROLE pv_owner REVOKE ALL ON TABLES FROM pv_alice",
     "ALTER DEFAULT PRIVILEGES FOR ROLE pv_alice REVOKE ALL ON TABLES FROM pv_owner",
     "ALTER DEFAULT PRIVILEGES FOR ROLE pv_grp GRANT ALL ON TABLES TO pv_grp",
     "DROP TABLE IF EXISTS public.pv_nope",
     "REVOKE ALL ON DATABASE eddy FROM " + ", ".join(ROLES),
+] + ["DROP OWNED BY %s CASCADE" % r for r in ROLES] + [
     "DROP ROLE IF EXISTS " + ", ".join(ROLES),
 ]
 
