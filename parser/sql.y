@@ -31,7 +31,8 @@
 /* Tokens the tokenizer produces that are not keywords. */
 %token IDENT ICONST FCONST SCONST BCONST XCONST PARAM OP TYPECAST DOT_DOT COLON_EQUALS EQUALS_GREATER
        LESS_EQUALS GREATER_EQUALS NOT_EQUALS LP RP LBRACKET RBRACKET COMMA SEMI COLON DOT
-       PLUS MINUS STAR SLASH PERCENT CARET LT GT EQ OTHER UNSUPPORTED NOT_LA NULLS_LA WITH_LA SHOW_LA.
+       PLUS MINUS STAR SLASH PERCENT CARET LT GT EQ OTHER UNSUPPORTED NOT_LA NULLS_LA WITH_LA SHOW_LA OWNED_LA
+       REASSIGN_LA.
 
 /* Keywords: every non-unreserved PostgreSQL keyword, and the unreserved ones the grammar uses. */
 %token ABORT ALL ANALYSE ANALYZE AND ANY ARRAY AS ASC ASYMMETRIC AT AUTHORIZATION BEGIN BETWEEN
@@ -491,10 +492,12 @@ role_stmt(A) ::= DROP IDENT(K) role_list(L).     { A = sql__drop_role(ctx, &K, L
 role_stmt(A) ::= DROP IDENT(K) IF_P EXISTS role_list(L). { A = sql__drop_role(ctx, &K, L, true); }
 role_stmt(A) ::= DROP USER role_list(L).         { A = sql__drop_role(ctx, NULL, L, false); }
 role_stmt(A) ::= DROP USER IF_P EXISTS role_list(L). { A = sql__drop_role(ctx, NULL, L, true); }
-/* REASSIGN and OWNED are plain words too (PostgreSQL's unreserved keywords). */
-role_stmt(A) ::= IDENT(K) IDENT(O) BY rolespec_list(L) TO role_spec(R).
+/* REASSIGN and OWNED are plain words too (PostgreSQL's unreserved keywords); REASSIGN_LA is a
+ * statement's first word REASSIGN (sql_parse.c), so that no other statement starts with a word. */
+role_stmt(A) ::= REASSIGN_LA(K) IDENT(O) BY rolespec_list(L) TO role_spec(R).
         { A = sql__reassign_owned(ctx, &K, &O, L, R); }
-role_stmt(A) ::= DROP IDENT(O) BY rolespec_list(L) opt_drop_behavior(B).
+/* OWNED after DROP is OWNED_LA (sql_parse.c), which keeps DROP OWNED apart from DROP ROLE's rule. */
+role_stmt(A) ::= DROP OWNED_LA(O) BY rolespec_list(L) opt_drop_behavior(B).
         { A = sql__drop_owned(ctx, &O, L, B); }
 /* GRANT role TO role shares its first list with GRANT privileges ON, as in
  * PostgreSQL's grammar: which it is shows at TO or ON. */

@@ -2,7 +2,8 @@
  * sql_parse.c: the parser driver. It pulls tokens from the tokenizer, does
  * PostgreSQL's one-token look-ahead rewrites (NOT before BETWEEN/IN/LIKE
  * becomes NOT_LA, ...) and eddy's (SHOW before an object word becomes
- * SHOW_LA), turns statements the grammar does not take yet into one
+ * SHOW_LA, OWNED after DROP becomes OWNED_LA, a first word REASSIGN
+ * REASSIGN_LA), turns statements the grammar does not take yet into one
  * UNSUPPORTED token, pushes everything into the lemon parser, and words
  * syntax errors the way PostgreSQL does, with 1-based character positions.
  */
@@ -291,6 +292,15 @@ bool sql_parse(cm_arena_t *arena, const char *text, size_t len, sql_stmt_list_t 
                     break;
                 if (word_in(tok_word(next), show_objects))   /* unquoted words only: SHOW "tables" is a setting */
                     tok->type = SQL_TOK_SHOW_LA;
+            }
+            if (!name && tok->type == SQL_TOK_IDENT && !tok->quoted && strcmp(tok->str, "reassign") == 0)
+                tok->type = SQL_TOK_REASSIGN_LA;
+            if (!name && tok->type == SQL_TOK_DROP) {
+                sql_token_t *next;
+                if (!feed_peek(&feed, 1, &next))
+                    break;
+                if (next->type == SQL_TOK_IDENT && !next->quoted && strcmp(next->str, "owned") == 0)
+                    next->type = SQL_TOK_OWNED_LA;
             }
             if (name) {
                 /* Skip to the statement's end; lexical errors inside still count. */
