@@ -274,6 +274,7 @@ typedef struct df_cmd {
     uint64_t accept_index;
     bool accepted;               /* the sequencer answered it already; reply is its own */
     df_reply_t *reply;           /* Write, Peek: who hears the answer (one reference); NULL: nobody */
+    struct df_sub *sub;          /* Subscribe: the subscription (one reference) */
     cm_arena_t arena;
 } df_cmd_t;
 
@@ -352,6 +353,25 @@ typedef struct df_dataflow {
     ty_oid_t *index_types;
 } df_dataflow_t;
 
+/*
+ * SUBSCRIBE (df_subscribe.c): a subscription to materialized view `view`
+ * shared by a session and the workers. A Subscribe command carrying it
+ * makes each worker append its share of the view (snapshot) at its step and
+ * every later step's changes; take moves out (appending to records[w]) what
+ * each worker appended, as records (be64 step, be64 diff, be32 length, row),
+ * and each worker's progress (every step up to it is in); false once the
+ * subscription failed (the view dropped, more than max_bytes waiting), with
+ * err. close tells the workers to let it go.
+ */
+typedef struct df_sub df_sub_t;
+df_sub_t *df_sub_new(int nworkers, uint64_t view, bool snapshot, size_t max_bytes);
+void df_sub_ref(df_sub_t *s);
+void df_sub_unref(df_sub_t *s);
+void df_sub_close(df_sub_t *s);
+bool df_sub_take(df_sub_t *s, cm_buf_t *records, uint64_t *progress, cm_err_t *err);
+/* A record's row decoded with the view's column types (copies into ctx->arena). */
+bool df_sub_decode(const ty_oid_t *types, int ncols, const uint8_t *p, size_t len, ty_ctx_t *ctx, ty_datum_t *out);
+
 /* The plan bytes of an index of materialized view `view` on the columns at pos (df_index.c). */
 void df_index_plan_encode(uint64_t view, int ncols, const uint32_t *pos, const ty_oid_t *types, cm_buf_t *out);
 
@@ -368,6 +388,7 @@ typedef struct df_state {
     uint64_t index;              /* catalog index reached */
     df_dataflow_t *flows;        /* installed, in install order */
     size_t nflows, flows_cap;
+    int nsubs;                   /* subscriptions registered with its views (df_subscribe.c) */
     df_cmd_t **pending;          /* buffered commands past a gap, ascending seq */
     size_t npending, pending_max;
     df_applied_t *hist;          /* ring of the last hist_max applied commands */

@@ -53,6 +53,7 @@ void df_cmd_unref(df_cmd_t *c)
         df_reply_fail(c->reply, "57P01", "the command was dropped before every worker applied it");
         df_reply_unref(c->reply);
     }
+    df_sub_unref(c->sub);
     cm_arena_free(&c->arena);
     free(c->payload_owned);
     free(c->ops);

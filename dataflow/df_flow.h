@@ -101,6 +101,8 @@ typedef struct df_graph {
     df_spine_t result;           /* this worker's rows of the view: key the row, value empty */
     df_index_t *indexes;         /* CREATE INDEX on the view */
     int nindexes;
+    struct df_sub **subs;        /* SUBSCRIBE to the view (one reference each) */
+    int nsubs;
     df_verr_t *errs;             /* the view is in error while any count is not 0 */
     int nerrs;
     cm_arena_t arena;            /* nodes, compiled expressions */
@@ -231,6 +233,10 @@ df_graph_t *df__graph_find(df_state_t *st, uint64_t id);
 /* df_index.c: an index's arrangement built on its view's graph (when both are there), kept from
  * the view's delta, freed, compacted (df_int.h: its plan, attaching it, detaching it). */
 void df__index_attach_all(df_state_t *st, df_graph_t *g);
+/* df_subscribe.c: a step's delta of g goes to g's subscriptions; after a batch they hear this
+ * worker's progress (beginning and ending them: df_int.h). */
+void df__sub_delta(df_state_t *st, df_graph_t *g, const df_batch_t *delta, uint64_t seq);
+void df__sub_progress(df_state_t *st);
 void df__index_apply(df_graph_t *g, const df_batch_t *delta, uint64_t seq);
 void df__index_free_all(df_graph_t *g);
 bool df__index_idle(df_graph_t *g, int64_t *fuel);

@@ -207,6 +207,9 @@ void df__graph_free(df_graph_t *g)
     }
     df__spine_free(&g->result);
     df__index_free_all(g);
+    for (int i = 0; i < g->nsubs; i++)
+        df_sub_unref(g->subs[i]);
+    free(g->subs);
     for (int i = 0; i < g->nerrs; i++)
         free(g->errs[i].message);
     free(g->errs);
@@ -366,8 +369,11 @@ static void df__graph_run(df_state_t *st, df_graph_t *g, const df__source_t *src
                     df__batch_ref(n->out);
                 }
     }
-    if (g->root->out)
+    if (g->root->out) {
         df__mview_apply(g, g->root->out, seq);
+        if (g->nsubs > 0)
+            df__sub_delta(st, g, g->root->out, seq);
+    }
     /* Inner deltas are of this step only. */
     for (int i = 0; i < g->nnodes; i++)
         if (g->nodes[i] != g->root) {
@@ -468,6 +474,8 @@ df_graph_t *df__graph_compile(const plan_t *p, uint64_t id, cm_err_t *err)
 
 void df__graph_install(df_state_t *st, df_dataflow_t *f, uint64_t seq)
 {
+    if (f->graph != NULL)
+        df__sub_drop_all(st, f->graph);
     df__graph_free(f->graph);
     f->graph = NULL;
     if (!f->maintained || !f->query)

@@ -30,6 +30,10 @@ void df__graph_install(df_state_t *st, df_dataflow_t *f, uint64_t seq);
 bool df__index_plan_decode(df_dataflow_t *f, const uint8_t *p, size_t n);
 void df__index_attach(df_state_t *st, const df_dataflow_t *f);
 void df__index_detach(df_state_t *st, const df_dataflow_t *f);
+/* df_subscribe.c: a subscription begins at step seq (its share of the view, then registered with
+ * it); a view's graph that goes ends its subscriptions. */
+void df__sub_start(df_state_t *st, df_sub_t *s, uint64_t seq);
+void df__sub_drop_all(df_state_t *st, struct df_graph *g);
 void df__graph_free(struct df_graph *g);
 /* Idle work on every arrangement a view keeps (its result, its operators' state); true while work remains. */
 bool df__graph_idle_work(struct df_graph *g, int64_t *fuel);

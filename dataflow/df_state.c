@@ -30,8 +30,10 @@ void df_state_init(df_state_t *st, size_t pending_max, size_t hist_max)
     st->hist = cm_calloc(st->hist_max, sizeof *st->hist);
 }
 
-static void df__flow_free(df_dataflow_t *f)
+static void df__flow_free(df_state_t *st, df_dataflow_t *f)
 {
+    if (f->graph != NULL)
+        df__sub_drop_all(st, f->graph);
     df__graph_free(f->graph);
     f->graph = NULL;
     free(f->name);
@@ -42,7 +44,7 @@ static void df__flow_free(df_dataflow_t *f)
 static void df__flows_clear(df_state_t *st)
 {
     for (size_t i = 0; i < st->nflows; i++)
-        df__flow_free(&st->flows[i]);
+        df__flow_free(st, &st->flows[i]);
     st->nflows = 0;
 }
 
@@ -94,7 +96,7 @@ static void df__install(df_state_t *st, const df_op_t *op, uint64_t index, uint6
         at = st->nflows++;
     } else {
         df__index_detach(st, &st->flows[at]);
-        df__flow_free(&st->flows[at]);   /* same id again (a rename): replaced in place */
+        df__flow_free(st, &st->flows[at]);   /* same id again (a rename): replaced in place */
     }
     df_dataflow_t *f = &st->flows[at];
     f->id = op->id;
@@ -125,7 +127,7 @@ static void df__drop(df_state_t *st, uint64_t id)
     if (at == SIZE_MAX)
         return;   /* the entry dropped something that has no dataflow */
     df__index_detach(st, &st->flows[at]);
-    df__flow_free(&st->flows[at]);
+    df__flow_free(st, &st->flows[at]);
     memmove(&st->flows[at], &st->flows[at + 1], sizeof *st->flows * (st->nflows - at - 1));
     st->nflows--;
     df__engine_drop(st, id);
@@ -149,7 +151,9 @@ static void df__apply(df_state_t *st, const df_cmd_t *c)
         df__engine_bootstrap(st, false);
     if (c->kind == DF_CMD_WRITE || c->kind == DF_CMD_PEEK)
         df__engine_command(st, c);
-    /* Subscribe and Tick take their turn in the order; what they do comes later. */
+    if (c->kind == DF_CMD_SUBSCRIBE && c->sub != NULL)
+        df__sub_start(st, c->sub, c->seq);
+    /* A Tick takes its turn in the order and does nothing else. */
     st->seq = c->seq;
     if (c->kind == DF_CMD_BOOTSTRAP || c->index > st->index)
         st->index = c->index;

@@ -195,6 +195,7 @@ static void df__async_cb(uv_async_t *a)
                             (unsigned long long)w->state.seq);
             df_cmd_unref(w->batch[i]);
         }
+        df__sub_progress(&w->state);
         uint64_t epoch = w->state.epoch, seq = w->state.seq, index = w->state.index;
         pthread_mutex_unlock(&w->mu);
         atomic_store_explicit(&w->pub_epoch, epoch, memory_order_relaxed);

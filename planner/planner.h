@@ -41,6 +41,14 @@ typedef struct pln_raw_list {
     pln_raw_t **items;
 } pln_raw_list_t;
 
+/* SUBSCRIBE's view and how its changes are read (pln_subscribe.c). */
+typedef struct pln_subscribe {
+    uint64_t view;                /* the materialized view's catalog ID */
+    bool snapshot;                /* its current rows first */
+    int ncols;                    /* the view's columns, after mz_timestamp and mz_diff */
+    ty_oid_t *types;
+} pln_subscribe_t;
+
 /*
  * A bound statement. Everything lives in the arena it was planned in, so a
  * prepared statement keeps its arena for as long as it lives.
@@ -58,6 +66,8 @@ typedef struct pln_stmt {
     plan_t *query;
     /* PLN_QUERY of COPY ... TO STDOUT: the rows go out as COPY data in this format (tag "COPY"). */
     const plan_copy_t *copy_to;
+    /* PLN_QUERY of SUBSCRIBE: the server streams the view's changes instead of running query. */
+    const pln_subscribe_t *subscribe;
 
     /* PLN_SET / PLN_RESET / PLN_SHOW */
     const char *var_name;         /* lower-case; NULL for RESET ALL */

@@ -247,7 +247,7 @@ static bool bind_command(pln_binder_t *b, const sql_stmt_t *s, pln_stmt_t *st)
     case SQL_STMT_DELETE:
     case SQL_STMT_COPY:
     case SQL_STMT_TRUNCATE:
-    case SQL_STMT_SUBSCRIBE:
+    case SQL_STMT_SUBSCRIBE:   /* bound before it gets here */
     case SQL_STMT_SHOW_OBJECTS:
     case SQL_STMT_SHOW_COLUMNS:
     case SQL_STMT_SHOW_CREATE:
@@ -308,6 +308,8 @@ static bool bind_stmt(cm_arena_t *arena, const pln_raw_t *raw, const char *sql, 
         ok = pln__bind_show(&b, s, st);
     } else if (s->kind == SQL_STMT_EXPLAIN) {
         ok = pln__bind_explain(&b, s, st);
+    } else if (s->kind == SQL_STMT_SUBSCRIBE) {
+        ok = pln__bind_subscribe(&b, s->subscribe, st);
     } else if (s->kind == SQL_STMT_COPY && s->copy->to) {
         ok = pln__bind_copy_to(&b, s, st);
     } else if (pln__is_write(s)) {

@@ -75,7 +75,7 @@ static bool is_int(const sql_option_t *o, int64_t *v)
 }
 
 /* defGetBoolean: no value is true; 0 and 1; true / false / on / off in any case. */
-static bool opt_bool(pln_binder_t *b, const sql_option_t *o, bool *out)
+bool pln__option_bool(pln_binder_t *b, const sql_option_t *o, bool *out)
 {
     int64_t i;
     if (!o->value && !o->names && !o->star) {
@@ -214,7 +214,7 @@ static bool read_options(pln_binder_t *b, const sql_list_t *options, copy_opts_t
             if (o->freeze_set)
                 return conflicting(b, d);
             o->freeze_set = true;
-            if (!opt_bool(b, d, &o->freeze))
+            if (!pln__option_bool(b, d, &o->freeze))
                 return false;
         } else if (strcmp(d->name, "delimiter") == 0) {
             if (o->delim)
@@ -406,6 +406,51 @@ bool pln__bind_copy(pln_binder_t *b, const sql_stmt_t *s, pln_stmt_t *st)
 
 /* ------------------------------------------------------------ COPY ... TO STDOUT */
 
+bool pln__item_named(pln_binder_t *b, const sql_list_t *names, int pos, const cat_item_t **out)
+{
+    cat_qname_t qn;
+    *out = NULL;
+    if (!pln__qname(b, names, pos, &qn))
+        return false;
+    if (b->cat && b->cat->snap) {
+        cm_err_t e = {0};
+        *out = cat_resolve_item(b->cat->snap, &b->cat->search, &qn, &e);
+        cm_err_clear(&e);
+    }
+    return true;
+}
+
+bool pln__select_from(pln_binder_t *b, const sql_list_t *names, const sql_list_t *columns, const sql_select_t **out)
+{
+    cm_buf_t q;
+    cm_buf_init(&q, 0);
+    cm_buf_put_str(&q, "SELECT ");
+    if (sql_list_len(columns) == 0)
+        cm_buf_put_str(&q, "*");
+    for (int i = 0; i < sql_list_len(columns); i++) {
+        if (i > 0)
+            cm_buf_put_str(&q, ", ");
+        cat_quote_ident(columns->items[i], &q);
+    }
+    cm_buf_put_str(&q, " FROM ");
+    for (int i = 0; i < names->count; i++) {
+        if (i > 0)
+            cm_buf_put_str(&q, ".");
+        cat_quote_ident(names->items[i], &q);
+    }
+    const char *sql = cm_arena_strndup(b->arena, (const char *)q.data, q.len);
+    size_t len = q.len;
+    cm_buf_free(&q);
+    pln_raw_list_t list;
+    if (!pln_parse(b->arena, sql, len, &list, b->err))
+        return false;
+    if (list.count != 1 || list.items[0]->stmt == NULL || list.items[0]->stmt->kind != SQL_STMT_SELECT)
+        return pln__error(b, -1, CM_ERRCODE_INTERNAL_ERROR, "no query could be made of relation \"%s\"",
+                          (const char *)names->items[names->count - 1]);
+    *out = list.items[0]->stmt->select;
+    return true;
+}
+
 /* PostgreSQL's words for a relation COPY TO cannot read; NULL: a table, which it can. */
 static const char *copy_from_noun(cat_item_kind_t kind)
 {
@@ -422,15 +467,9 @@ static const char *copy_from_noun(cat_item_kind_t kind)
  * the query that reads it, SELECT "a", "b" FROM "s"."t", parsed from text. */
 static bool table_query(pln_binder_t *b, const sql_copy_t *c, const cat_item_t **rel, const sql_select_t **out)
 {
-    cat_qname_t qn;
-    if (!pln__qname(b, c->table->names, -1, &qn))
+    const cat_item_t *it;
+    if (!pln__item_named(b, c->table->names, -1, &it))
         return false;
-    const cat_item_t *it = NULL;
-    if (b->cat && b->cat->snap) {
-        cm_err_t e = {0};
-        it = cat_resolve_item(b->cat->snap, &b->cat->search, &qn, &e);
-        cm_err_clear(&e);
-    }
     const char *noun = it ? copy_from_noun(it->kind) : NULL;
     if (noun != NULL) {
         pln__error(b, -1, "42809", "cannot copy from %s \"%s\"", noun, it->name);
@@ -451,32 +490,7 @@ static bool table_query(pln_binder_t *b, const sql_copy_t *c, const cat_item_t *
             if (strcmp(c->columns->items[j], name) == 0)
                 return pln__error(b, -1, "42701", "column \"%s\" specified more than once", name);
     }
-    cm_buf_t q;
-    cm_buf_init(&q, 0);
-    cm_buf_put_str(&q, "SELECT ");
-    if (sql_list_len(c->columns) == 0)
-        cm_buf_put_str(&q, "*");
-    for (int i = 0; i < sql_list_len(c->columns); i++) {
-        if (i > 0)
-            cm_buf_put_str(&q, ", ");
-        cat_quote_ident(c->columns->items[i], &q);
-    }
-    cm_buf_put_str(&q, " FROM ");
-    for (int i = 0; i < c->table->names->count; i++) {
-        if (i > 0)
-            cm_buf_put_str(&q, ".");
-        cat_quote_ident(c->table->names->items[i], &q);
-    }
-    const char *sql = cm_arena_strndup(b->arena, (const char *)q.data, q.len);
-    size_t len = q.len;
-    cm_buf_free(&q);
-    pln_raw_list_t list;
-    if (!pln_parse(b->arena, sql, len, &list, b->err))
-        return false;
-    if (list.count != 1 || list.items[0]->stmt == NULL || list.items[0]->stmt->kind != SQL_STMT_SELECT)
-        return pln__error(b, -1, CM_ERRCODE_INTERNAL_ERROR, "COPY TO made no query of its relation");
-    *out = list.items[0]->stmt->select;
-    return true;
+    return pln__select_from(b, c->table->names, c->columns, out);
 }
 
 /* FORCE_QUOTE (names, or * for all): per output column whether it is always quoted. A name is
@@ -516,18 +530,16 @@ static bool force_quote_flags(pln_binder_t *b, const copy_opts_t *o, const cat_i
 bool pln__bind_copy_to(pln_binder_t *b, const sql_stmt_t *s, pln_stmt_t *st)
 {
     const sql_copy_t *c = s->copy;
-    if (c->subscribe != NULL)
-        return pln__error(b, -1, CM_ERRCODE_FEATURE_NOT_SUPPORTED, "SUBSCRIBE is not supported yet");
     const sql_select_t *q = c->query;
     const cat_item_t *rel = NULL;
     copy_opts_t o = {0};
-    if (q == NULL && !table_query(b, c, &rel, &q))
+    if (q == NULL && c->subscribe == NULL && !table_query(b, c, &rel, &q))
         return false;
     if (!read_options(b, c->options, &o) || !check_options(b, &o, false))
         return false;
     if (o.binary)
         return pln__error(b, -1, CM_ERRCODE_FEATURE_NOT_SUPPORTED, "COPY TO in binary format is not supported yet");
-    if (!pln__bind_query_stmt(b, q, st)) {
+    if (c->subscribe != NULL ? !pln__bind_subscribe(b, c->subscribe, st) : !pln__bind_query_stmt(b, q, st)) {
         if (c->query == NULL)
             b->err->position = 0;   /* the query is ours, not the statement's text: PostgreSQL gives none */
         return false;
@@ -536,7 +548,7 @@ bool pln__bind_copy_to(pln_binder_t *b, const sql_stmt_t *s, pln_stmt_t *st)
     if (b->nparams > 0)
         return pln__error(b, b->nparam_nodes > 0 ? b->param_nodes[0]->location : -1, "42P02",
                           "there is no parameter $%d", b->nparam_nodes > 0 ? b->param_nodes[0]->index + 1 : 1);
-    st->tag = "COPY";
+    st->tag = c->subscribe != NULL ? "SUBSCRIBE" : "COPY";
     plan_copy_t *pc = cm_arena_zalloc(b->arena, sizeof(*pc));
     pc->format = o.csv ? PLAN_COPY_CSV : PLAN_COPY_TEXT;
     pc->header = o.header;

@@ -313,6 +313,16 @@ const char *pln__item_qualified(cm_arena_t *arena, const cat_item_t *it);
  */
 bool pln__is_write(const sql_stmt_t *s);
 bool pln__bind_write(pln_binder_t *b, const sql_stmt_t *s, pln_stmt_t *st);
+/* pln_copy.c: the catalog item a utility statement names (NULL: none, or a system relation);
+ * false: the name itself is wrong (a cross-database reference, too many parts). */
+bool pln__item_named(pln_binder_t *b, const sql_list_t *names, int pos, const cat_item_t **out);
+/* pln_copy.c: SELECT "columns" (or *) FROM "names", parsed from text: the query a utility statement
+ * naming a relation runs (COPY t TO, SUBSCRIBE v), checked as any query (privileges, columns). */
+bool pln__select_from(pln_binder_t *b, const sql_list_t *names, const sql_list_t *columns, const sql_select_t **out);
+/* pln_copy.c: an option's Boolean value as PostgreSQL's defGetBoolean reads it (none: true). */
+bool pln__option_bool(pln_binder_t *b, const sql_option_t *o, bool *out);
+/* pln_subscribe.c: SUBSCRIBE [TO] v [WITH (SNAPSHOT [= bool])]: a PLN_QUERY with subscribe set. */
+bool pln__bind_subscribe(pln_binder_t *b, const sql_subscribe_t *s, pln_stmt_t *st);
 /* pln_copy.c: COPY {t [(cols)] | (query)} TO STDOUT: the query, with its output format. */
 bool pln__bind_copy_to(pln_binder_t *b, const sql_stmt_t *s, pln_stmt_t *st);
 

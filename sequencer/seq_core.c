@@ -325,7 +325,7 @@ static bool seq__acceptable(seq_t *s, const df_cmd_t *c)
 
 bool seq_submit(seq_t *s, df_cmd_t *c)
 {
-    CM_ASSERT(c->kind == DF_CMD_WRITE || c->kind == DF_CMD_PEEK);
+    CM_ASSERT(c->kind == DF_CMD_WRITE || c->kind == DF_CMD_PEEK || c->kind == DF_CMD_SUBSCRIBE);
     df_reply_t *accepted = NULL;
     pthread_mutex_lock(&s->sub_mu);
     bool ok = !s->sub_closed && s->in_len < s->in_cap && seq__sendable(s);

@@ -483,6 +483,10 @@ srv_run_rc_t srv__run(srv_conn_t *c, const srv_run_t *r, bool describe, cm_err_t
     }
     if (st->kind == PLN_QUERY && st->copy_to != NULL && !(r->portal != NULL && r->portal->started))
         srv_copy_out_begin(&c->out, st);
+    if (st->kind == PLN_QUERY && st->subscribe != NULL) {
+        srv_cancel_stmt_begin(&c->cancel);
+        return srv_subscribe_run(c, r, &cols, err);
+    }
     switch (st->kind) {
     case PLN_EMPTY:
         srv_put_empty_message(&c->out, 'I');

@@ -318,6 +318,8 @@ typedef void (*srv_ask_fn)(srv_conn_t *c, df_reply_t *rep, void *arg);
 bool srv_ask_send(srv_conn_t *c, df_cmd_kind_t kind, const cm_buf_t *body, int flags, uint64_t accept_index,
                   ty_ctx_t *ctx, const char *refused, srv_ask_fn fn, void *arg);
 void srv_ask_conn_free(srv_conn_t *c);
+/* srv_subscribe.c: a connection that goes away ends its SUBSCRIBE. */
+void srv_subscribe_conn_free(srv_conn_t *c);
 void srv_ask_loop_init(srv_loop_t *lp);
 void srv_ask_loop_close(srv_loop_t *lp);
 void srv_ask_loop_free(srv_loop_t *lp);
@@ -448,6 +450,7 @@ struct srv_conn {
     srv_portal_t *current_portal; /* the portal an Execute is running */
     srv_work_t *work;           /* allocated on first blocking statement */
     srv_ask_t *ask;             /* the statement's command to the workers, answered on the loop */
+    struct srv_subscribe *subscription; /* SUBSCRIBE streaming (srv_subscribe.c) */
     struct srv_ddl *ddl;        /* a DDL statement in flight (the connection is BUSY) */
     struct srv_ctas *ctas;      /* a CREATE TABLE AS copying its rows (srv_ctas.c); NULL if none */
     srv_cat_conn_t *catc;       /* search_path as the catalog reads it; NULL until needed */

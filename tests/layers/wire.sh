@@ -5,7 +5,7 @@
 cd "$(dirname "$0")/../.."
 source tests/lib/servers.sh
 servers_need pg eddy
-for f in startup simple extended sql_prepare prepared_statements nasty cancel ddl explain rowdesc robust interrupt dml tables copy_out; do
+for f in startup simple extended sql_prepare prepared_statements nasty cancel ddl explain rowdesc robust interrupt dml tables copy_out subscribe; do
     echo "# tests/wire/test_$f.py"
     /usr/bin/python3 tests/wire/test_$f.py
 done

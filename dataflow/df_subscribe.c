@@ -1,0 +1,197 @@
+/*
+ * df_subscribe.c: SUBSCRIBE to a materialized view (DESIGN §6). A
+ * subscription (df_sub_t) is shared by the session that reads it and every
+ * worker: at the Subscribe command's step each worker appends its share of
+ * the view's rows (the snapshot), then registers the subscription with the
+ * view's graph, which appends every later step's delta (df__mview_apply);
+ * after each batch of commands a worker raises its progress (every step up
+ * to it is in). The session polls it (srv_subscribe.c: a timer, so no
+ * worker ever touches the session's loop), takes what the workers appended,
+ * and emits the steps every worker has passed, in step order, consolidated. Records are
+ * (u64 step, i64 diff, u32 length, row bytes) in one buffer per worker,
+ * under the subscription's lock; past max_bytes of records not yet taken
+ * the subscription fails (a slow reader cannot pin memory without bound).
+ */
+#include "dataflow/df_flow.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+struct df_sub {
+    atomic_int refs;
+    pthread_mutex_t mu;
+    int nworkers;
+    uint64_t view;
+    bool snapshot;
+    size_t max_bytes;
+    atomic_bool closed;          /* the session is gone: workers drop it */
+    cm_buf_t *records;           /* per worker, not yet taken */
+    uint64_t *progress;          /* per worker: every step up to it is in its records */
+    size_t pending;              /* bytes of records not yet taken */
+    cm_err_t err;                /* the subscription ended on the workers' side */
+};
+
+df_sub_t *df_sub_new(int nworkers, uint64_t view, bool snapshot, size_t max_bytes)
+{
+    df_sub_t *s = cm_calloc(1, sizeof *s);
+    atomic_init(&s->refs, 1);
+    atomic_init(&s->closed, false);
+    pthread_mutex_init(&s->mu, NULL);
+    s->nworkers = nworkers;
+    s->view = view;
+    s->snapshot = snapshot;
+    s->max_bytes = max_bytes;
+    s->records = cm_calloc((size_t)nworkers, sizeof *s->records);
+    s->progress = cm_calloc((size_t)nworkers, sizeof *s->progress);
+    for (int i = 0; i < nworkers; i++)
+        cm_buf_init(&s->records[i], 0);
+    return s;
+}
+
+void df_sub_ref(df_sub_t *s)
+{
+    atomic_fetch_add_explicit(&s->refs, 1, memory_order_relaxed);
+}
+
+void df_sub_unref(df_sub_t *s)
+{
+    if (s == NULL || atomic_fetch_sub_explicit(&s->refs, 1, memory_order_acq_rel) != 1)
+        return;
+    for (int i = 0; i < s->nworkers; i++)
+        cm_buf_free(&s->records[i]);
+    free(s->records);
+    free(s->progress);
+    cm_err_clear(&s->err);
+    pthread_mutex_destroy(&s->mu);
+    free(s);
+}
+
+void df_sub_close(df_sub_t *s)
+{
+    atomic_store(&s->closed, true);
+}
+
+bool df_sub_take(df_sub_t *s, cm_buf_t *records, uint64_t *progress, cm_err_t *err)
+{
+    pthread_mutex_lock(&s->mu);
+    for (int i = 0; i < s->nworkers; i++) {
+        cm_buf_put(&records[i], s->records[i].data, s->records[i].len);
+        s->records[i].len = 0;
+        progress[i] = s->progress[i];
+    }
+    s->pending = 0;
+    bool ok = !s->err.set;
+    if (!ok)
+        cm_err_set(err, s->err.sqlstate, "%s", s->err.message ? s->err.message : "");
+    pthread_mutex_unlock(&s->mu);
+    return ok;
+}
+
+/* Under mu: fails the subscription (the first failure stays). */
+static void df__sub_fail_locked(df_sub_t *s, const char *sqlstate, const char *message)
+{
+    if (!s->err.set)
+        cm_err_set(&s->err, sqlstate, "%s", message);
+}
+
+static void df__sub_fail(df_sub_t *s, const char *sqlstate, const char *message)
+{
+    pthread_mutex_lock(&s->mu);
+    df__sub_fail_locked(s, sqlstate, message);
+    pthread_mutex_unlock(&s->mu);
+}
+
+/* The rows of batch (rows in its keys, as a view's result holds them, or in its values, as a
+ * view's delta) at step seq into worker w's records. */
+static void df__sub_append(df_sub_t *s, int w, const df_batch_t *b, bool rows_in_keys, uint64_t seq)
+{
+    pthread_mutex_lock(&s->mu);
+    cm_buf_t *out = &s->records[w];
+    size_t before = out->len;
+    for (uint64_t k = 0; k < b->nkeys && !s->err.set; k++) {
+        uint64_t hi = k + 1 < b->nkeys ? df__batch_vals_lo(b, k + 1) : b->nvals;
+        for (uint64_t j = df__batch_vals_lo(b, k); j < hi; j++) {
+            size_t len;
+            const uint8_t *row = rows_in_keys ? df__batch_key(b, k, &len) : df__batch_val(b, j, &len);
+            int64_t diff = df__batch_diff(b, j);
+            if (diff == 0)
+                continue;
+            cm_buf_put_be64(out, seq);
+            cm_buf_put_be64(out, (uint64_t)diff);
+            cm_buf_put_be32(out, (uint32_t)len);
+            cm_buf_put(out, row, len);
+        }
+    }
+    s->pending += out->len - before;
+    if (s->pending > s->max_bytes)
+        df__sub_fail_locked(s, CM_ERRCODE_PROGRAM_LIMIT_EXCEEDED,
+                            "SUBSCRIBE fell behind: more than the per-connection limit of unsent bytes waits for it");
+    pthread_mutex_unlock(&s->mu);
+}
+
+void df__sub_start(df_state_t *st, df_sub_t *s, uint64_t seq)
+{
+    df_graph_t *g = df__graph_find(st, s->view);
+    if (g == NULL) {
+        df__sub_fail(s, CM_ERRCODE_FEATURE_NOT_SUPPORTED, "SUBSCRIBE needs a maintained materialized view");
+        return;
+    }
+    if (s->snapshot) {
+        df_snap_t *snap = df__spine_snapshot(&g->result);
+        for (uint32_t i = 0; i < snap->nbatches; i++)
+            df__sub_append(s, st->worker, snap->batches[i], true, seq);
+        df__snap_unref(snap);
+    }
+    g->subs = cm_realloc(g->subs, sizeof *g->subs * (size_t)(g->nsubs + 1));
+    df_sub_ref(s);
+    g->subs[g->nsubs++] = s;
+    st->nsubs++;
+}
+
+void df__sub_delta(df_state_t *st, df_graph_t *g, const df_batch_t *delta, uint64_t seq)
+{
+    for (int i = 0; i < g->nsubs; i++)
+        if (!atomic_load(&g->subs[i]->closed))
+            df__sub_append(g->subs[i], st->worker, delta, false, seq);
+}
+
+/* After a batch: every subscription hears how far this worker got; closed ones are let go. */
+void df__sub_progress(df_state_t *st)
+{
+    if (st->nsubs == 0)
+        return;
+    for (size_t f = 0; f < st->nflows; f++) {
+        df_graph_t *g = st->flows[f].graph;
+        for (int i = 0; g != NULL && i < g->nsubs;) {
+            df_sub_t *s = g->subs[i];
+            if (atomic_load(&s->closed)) {
+                g->subs[i] = g->subs[--g->nsubs];
+                st->nsubs--;
+                df_sub_unref(s);
+                continue;
+            }
+            pthread_mutex_lock(&s->mu);
+            s->progress[st->worker] = st->seq;
+            pthread_mutex_unlock(&s->mu);
+            i++;
+        }
+    }
+}
+
+bool df_sub_decode(const ty_oid_t *types, int ncols, const uint8_t *p, size_t len, ty_ctx_t *ctx, ty_datum_t *out)
+{
+    return df__row_decode(types, ncols, p, len, DF_ROW_COPY, ctx, out);
+}
+
+/* The view goes (DROP, or installed anew): its subscriptions end. */
+void df__sub_drop_all(df_state_t *st, df_graph_t *g)
+{
+    for (int i = 0; i < g->nsubs; i++) {
+        df__sub_fail(g->subs[i], CM_ERRCODE_UNDEFINED_TABLE, "the subscribed materialized view was dropped");
+        df_sub_unref(g->subs[i]);
+        st->nsubs--;
+    }
+    free(g->subs);
+    g->subs = NULL;
+    g->nsubs = 0;
+}
