@@ -394,10 +394,16 @@ def ens_restart(i):
                          stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     children.append(p)
     ENS_PIDS[i] = p.pid
+    # Back only once the leader counts every follower as synced: a node that reports itself a
+    # follower may still be loading the leader's state, and killing the other follower then
+    # would leave no quorum.
     end = time.time() + 30
     while time.time() < end:
         if ens_mode(ens_ports()[i]) in ("leader", "follower"):
-            return
+            leaders = [p for p in ens_ports() if ens_mode(p) == "leader"]
+            m = re.search(r"zk_synced_followers\s+(\d+)", four(leaders[0], "mntr")) if leaders else None
+            if m and int(m.group(1)) >= len(ens_ports()) - 1:
+                return
         time.sleep(0.1)
     raise AssertionError("ensemble node %d did not rejoin" % (i + 1))
 
