@@ -34,6 +34,10 @@ void df__index_detach(df_state_t *st, const df_dataflow_t *f);
  * it); a view's graph that goes ends its subscriptions. */
 void df__sub_start(df_state_t *st, df_sub_t *s, uint64_t seq);
 void df__sub_drop_all(df_state_t *st, struct df_graph *g);
+/* A view installed again under the same ID (a rename: the same rows) keeps its subscriptions:
+ * taken from the old graph, given to the new one (none: they end). */
+void df__sub_detach_all(struct df_graph *g, df_sub_t ***subs, int *n);
+void df__sub_attach_all(df_state_t *st, struct df_graph *g, df_sub_t **subs, int n);
 void df__graph_free(struct df_graph *g);
 /* Idle work on every arrangement a view keeps (its result, its operators' state); true while work remains. */
 bool df__graph_idle_work(struct df_graph *g, int64_t *fuel);

@@ -88,6 +88,8 @@ static void df__install(df_state_t *st, const df_op_t *op, uint64_t index, uint6
         return;
     }
     size_t at = df__flow_find(st, op->id);
+    df_sub_t **kept_subs = NULL;
+    int nkept = 0;
     if (at == SIZE_MAX) {
         if (st->nflows == st->flows_cap) {
             st->flows_cap = st->flows_cap ? 2 * st->flows_cap : 16;
@@ -95,6 +97,8 @@ static void df__install(df_state_t *st, const df_op_t *op, uint64_t index, uint6
         }
         at = st->nflows++;
     } else {
+        if (st->flows[at].graph != NULL)
+            df__sub_detach_all(st->flows[at].graph, &kept_subs, &nkept);
         df__index_detach(st, &st->flows[at]);
         df__flow_free(st, &st->flows[at]);   /* same id again (a rename): replaced in place */
     }
@@ -118,6 +122,7 @@ static void df__install(df_state_t *st, const df_op_t *op, uint64_t index, uint6
     f->index_types = ix.index_types;
     df__engine_install(st, f);
     df__graph_install(st, f, seq);
+    df__sub_attach_all(st, f->graph, kept_subs, nkept);
     df__index_attach(st, f);
 }
 

@@ -183,6 +183,31 @@ bool df_sub_decode(const ty_oid_t *types, int ncols, const uint8_t *p, size_t le
     return df__row_decode(types, ncols, p, len, DF_ROW_COPY, ctx, out);
 }
 
+void df__sub_detach_all(struct df_graph *g, df_sub_t ***subs, int *n)
+{
+    *subs = g->subs;
+    *n = g->nsubs;
+    g->subs = NULL;
+    g->nsubs = 0;
+}
+
+void df__sub_attach_all(df_state_t *st, struct df_graph *g, df_sub_t **subs, int n)
+{
+    if (n == 0)
+        return;
+    if (g == NULL) {
+        for (int i = 0; i < n; i++) {
+            df__sub_fail(subs[i], CM_ERRCODE_UNDEFINED_TABLE, "the subscribed materialized view was dropped");
+            df_sub_unref(subs[i]);
+        }
+        st->nsubs -= n;
+        free(subs);
+        return;
+    }
+    g->subs = subs;
+    g->nsubs = n;
+}
+
 /* The view goes (DROP, or installed anew): its subscriptions end. */
 void df__sub_drop_all(df_state_t *st, df_graph_t *g)
 {

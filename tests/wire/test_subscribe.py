@@ -95,6 +95,12 @@ def a_subscriber_follows_the_view(t):
         for ts, diff, b, n, s_ in more:
             steps.setdefault((ts, b, n, s_), []).append(diff)
         t.ok(all(len(v) == 1 for v in steps.values()), "a step's rows are consolidated")
+        # A rename of the view keeps the subscription: later changes still come.
+        assert not errors(w.q("ALTER MATERIALIZED VIEW subv RENAME TO subv_renamed"))
+        assert not errors(w.q("INSERT INTO subt VALUES (200, 'after-rename')"))
+        renamed = copy_lines(s, 5, 1)
+        t.eq([line[1:] for line in renamed], [["1", "after-rename", "1", "200"]], "a rename keeps it")
+        assert not errors(w.q("ALTER MATERIALIZED VIEW subv_renamed RENAME TO subv"))
         cancel(s)
         tail = s.until("Z", timeout=5)
         e = [m.fields() for m in tail if m.t == "E"]
