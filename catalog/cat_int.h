@@ -256,4 +256,9 @@ cat_commit_t *cat__commit_build_ids(const cat_change_t *ch, const cat_snap_t *s,
                                     const uint8_t request_uuid[16], const char *tag, const char *sql,
                                     const cat_limits_t *limits, uint64_t id_index, uint32_t k, cm_err_t *err);
 
+/* cat_plan_grant.c: op redefines schema sc (or, without one, database db) as it is with acl, the
+ * other fields from the snapshot (a GRANT, default privileges, DROP OWNED: the same redefinition). */
+void cat__redefine_acl_holder(cat__op_t *op, const cat_schema_t *sc, const cat_database_t *db, const cat_acl_t *acl,
+                              cm_arena_t *a);
+
 #endif

@@ -302,6 +302,17 @@ bool cat_plan_grant_item(const cat_snap_t *s, const cat_search_t *search, const 
 }
 
 /* The op that redefines a schema or database in this change, made if none is yet. */
+void cat__redefine_acl_holder(cat__op_t *op, const cat_schema_t *sc, const cat_database_t *db, const cat_acl_t *acl,
+                              cm_arena_t *a)
+{
+    op->obj.cls = sc ? CAT_CLASS_SCHEMA : CAT_CLASS_DATABASE;
+    op->obj.id = sc ? sc->id : db->id;
+    op->obj.oid = sc ? sc->oid : db->oid;
+    op->obj.parent = sc ? sc->database->id : 0;
+    op->obj.name = cm_arena_strdup(a, sc ? sc->name : db->name);
+    cat_acl_copy(a, &op->obj.acl, acl);
+}
+
 static cat__op_t *redefine_op(cat_change_t *out, cat_class_t cls, cat_id_t id, bool *fresh)
 {
     for (size_t i = 0; i < out->nops; i++)
@@ -440,12 +451,7 @@ bool cat_plan_default_privileges(const cat_snap_t *s, const cat_search_t *search
     cat_acl_t acl = *now;
     acl.defacls = d;
     acl.ndefacls = nd;
-    op->obj.cls = sc ? CAT_CLASS_SCHEMA : CAT_CLASS_DATABASE;
-    op->obj.id = sc ? sc->id : db->id;
-    op->obj.oid = sc ? sc->oid : db->oid;
-    op->obj.parent = sc ? sc->database->id : 0;
-    op->obj.name = cm_arena_strdup(a, sc ? sc->name : db->name);
-    cat_acl_copy(a, &op->obj.acl, &acl);
+    cat__redefine_acl_holder(op, sc, db, &acl, a);
     (void)search;
     return true;
 }

@@ -159,12 +159,7 @@ static bool drop_defacl(cat_id_t role, const cat_schema_t *sc, const cat_databas
             d[nd++] = cur->defacls[i];
     acl.defacls = d;
     acl.ndefacls = nd;
-    op->obj.cls = sc ? CAT_CLASS_SCHEMA : CAT_CLASS_DATABASE;
-    op->obj.id = sc ? sc->id : db->id;
-    op->obj.oid = sc ? sc->oid : db->oid;
-    op->obj.parent = sc ? sc->database->id : 0;
-    op->obj.name = cm_arena_strdup(&out->arena, sc ? sc->name : db->name);
-    cat_acl_copy(&out->arena, &op->obj.acl, &acl);
+    cat__redefine_acl_holder(op, sc, db, &acl, &out->arena);
     return true;
 }
 
