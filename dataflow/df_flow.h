@@ -197,6 +197,7 @@ struct df_reduce {
     df_spine_t failed;           /* recomputing: the groups whose output failed (value: SQLSTATE, message) */
     bool global_done;            /* no GROUP BY: the one group's row has been produced */
     bool accum;                  /* every aggregate accumulates: groups keep counts and sums, not rows */
+    bool minmax;                 /* every aggregate is min or max: input holds their arguments in order */
     df__accmap_t *groups;        /* accumulating: group key -> its encoded state */
     int nstate;                  /* accumulating: the state row's columns and types */
     ty_oid_t *state_types;
@@ -213,6 +214,16 @@ void df__accum_free(df_reduce_t *rd);
 void df__accum_route(df_step_t *s, df_node_t *n, const df_batch_t *in, df_builder_t *bls);
 /* The touched groups of d (keys: group keys, values: partial states), and the global group if global. */
 void df__accum_step(df_step_t *s, df_node_t *n, const df_batch_t *d, bool global, df_builder_t *out);
+/* A reduce of min and max alone (df_op_minmax.c): its input arranged per aggregate in argument order. */
+bool df__minmax_applies(const df_reduce_t *rd);
+/* Each input row as the arranged records of its group, into its group's owner's builder. */
+void df__minmax_route(df_step_t *s, df_node_t *n, const df_batch_t *in, df_builder_t *bls);
+/* The group key of an arranged input key (minmax: without its tag). */
+size_t df__minmax_group_key(const df_reduce_t *rd, size_t klen);
+/* The group gk read through cur (forward only): *exists, its key values into kv, and into each
+ * aggregate's started state (states[0..naggs)) its one value; false: s->err. */
+bool df__minmax_group(df_step_t *s, df_node_t *n, df_scur_t *cur, const uint8_t *gk, size_t gl, ty_datum_t *kv,
+                      plan_aggstate_t **states, bool *exists);
 df_reduce_t *df__reduce_new(df_graph_t *g, df_node_t *n, cm_err_t *err);
 void df__reduce_free(df_reduce_t *r);
 bool df__op_reduce(df_step_t *s, df_node_t *n);

@@ -61,6 +61,7 @@ df_reduce_t *df__reduce_new(df_graph_t *g, df_node_t *n, cm_err_t *err)
     if (rd->accum)
         df__accum_init(rd, n);
     else {
+        rd->minmax = df__minmax_applies(rd);
         n->arranged[0] = &rd->input;
         n->arranged[1] = &rd->output;
     }
@@ -131,7 +132,13 @@ static void df__group_out(df_step_t *s, df_node_t *n, df_scur_t *cur, const uint
     ty_datum_t args[TY_FUNC_ARGS_MAX + 64];
     int64_t count = 0;
     bool ok = true;
-    for (bool on = df__scur_on(cur, key, klen); ok && on && df__scur_val_valid(cur); df__scur_val_next(cur)) {
+    if (rd->minmax) {
+        bool exists;
+        ok = df__minmax_group(s, n, cur, key, klen, kv, states, &exists);
+        count = exists;
+    }
+    for (bool on = !rd->minmax && df__scur_on(cur, key, klen); ok && on && df__scur_val_valid(cur);
+         df__scur_val_next(cur)) {
         size_t len;
         const uint8_t *v = df__scur_val(cur, &len);
         int64_t m = df__scur_diff(cur);
@@ -211,6 +218,21 @@ static void df__group_retract(df_step_t *s, df_scur_t *rows, df_scur_t *fails, c
     }
 }
 
+/* The group key of d's key k, or NULL when key k - 1 had the same one (min/max: a group's
+ * arranged keys are its key followed by a tag, adjacent). */
+static const uint8_t *df__touched_group(const df_reduce_t *rd, const df_batch_t *d, uint64_t k, size_t *len)
+{
+    const uint8_t *kp = df__batch_key(d, k, len);
+    *len = df__minmax_group_key(rd, *len);
+    if (rd->minmax && k > 0) {
+        size_t pl;
+        const uint8_t *pp = df__batch_key(d, k - 1, &pl);
+        if (df__minmax_group_key(rd, pl) == *len && memcmp(pp, kp, *len) == 0)
+            return NULL;
+    }
+    return kp;
+}
+
 /* The kept output's (or failures') change at this step into its spine. */
 static void df__keep(df_spine_t *sp, df_builder_t *bl, uint64_t seq)
 {
@@ -235,7 +257,9 @@ bool df__op_reduce(df_step_t *s, df_node_t *n)
     int incols = n->in[0]->ncols;
     if (rd->accum)
         df__accum_route(s, n, in, bls);
-    for (uint64_t j = 0; !rd->accum && in && j < in->nvals; j++) {
+    else if (rd->minmax)
+        df__minmax_route(s, n, in, bls);
+    for (uint64_t j = 0; !rd->accum && !rd->minmax && in && j < in->nvals; j++) {
         size_t len;
         const uint8_t *v = df__batch_val(in, j, &len);
         int64_t diff = df__batch_diff(in, j);
@@ -290,8 +314,9 @@ bool df__op_reduce(df_step_t *s, df_node_t *n)
         df__scur_init(&fcur, fails);
         for (uint64_t k = 0; d && k < d->nkeys; k++) {
             size_t kl;
-            const uint8_t *kp = df__batch_key(d, k, &kl);
-            df__group_retract(s, &rcur, &fcur, kp, kl, &ob, &kept, &failed);
+            const uint8_t *kp = df__touched_group(rd, d, k, &kl);
+            if (kp)
+                df__group_retract(s, &rcur, &fcur, kp, kl, &ob, &kept, &failed);
         }
         df__scur_free(&rcur);
         df__scur_free(&fcur);
@@ -307,7 +332,9 @@ bool df__op_reduce(df_step_t *s, df_node_t *n)
         bool global_seen = false;
         for (uint64_t k = 0; d && k < d->nkeys; k++) {
             size_t kl;
-            const uint8_t *kp = df__batch_key(d, k, &kl);
+            const uint8_t *kp = df__touched_group(rd, d, k, &kl);
+            if (!kp)
+                continue;
             global_seen |= kl == 0;
             df__group_out(s, n, &cur, kp, kl, +1, &ob, &kept, &failed, &enc);
             cm_arena_reset(&s->rowa);

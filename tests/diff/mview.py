@@ -38,6 +38,12 @@ VIEWS = [
                 "FROM t GROUP BY g"),
     ("v_numeric", "SELECT g, sum(n) AS s, avg(n) AS av, max(n) AS mx FROM t GROUP BY g"),
     ("v_global", "SELECT count(*) AS c, sum(a) AS s, min(a) AS mn, avg(n) AS av FROM t"),
+    # min and max alone keep their arguments in order (one seek per group and change).
+    ("v_minmax", "SELECT g, min(a) AS mn, max(a) AS mx, max(n) AS mxn, min(k::text) AS mnt, "
+                 "max(a) FILTER (WHERE a < 50) AS mxf, min(a * -1) AS neg FROM t GROUP BY g"),
+    ("v_minmax_global", "SELECT min(n) AS mn, max(k) AS mk, max(a) FILTER (WHERE g = 99) AS none FROM t"),
+    ("h_minmax", "SELECT g, min(a) AS mn, max(a) AS mx, max(100 / a) AS d FROM h GROUP BY g"),
+    ("v_minmax_expr_key", "SELECT a % 4 AS r, n IS NULL AS nn, max(k) AS mk, min(g) AS mg FROM t GROUP BY 1, 2"),
     # h has no key: its rows are multisets, inserted by COPY and INSERT, removed by DELETE.
     ("h_group", "SELECT g, count(*) AS c, sum(a) AS s, avg(a) AS av, count(a) AS ca FROM h GROUP BY g"),
     ("h_global", "SELECT count(*) AS c, sum(a) AS s, avg(a) AS av FROM h"),
