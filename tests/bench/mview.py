@@ -10,11 +10,15 @@ the view shows the row (eddy: the Peek after the Write sees it; PostgreSQL: INSE
 REFRESH MATERIALIZED VIEW, then the read, for contrast). Prints p50/p99 per size, the
 1M/10k ratio of eddy's p50 (target <= 1.5, p50 under 1 ms), the durability settings of each side
 and eddy's RSS growth per row (table and view). BENCH_MV_FRESH sizes the sample
-(default 200; PostgreSQL's REFRESH gets a tenth of it).
+(default 200; PostgreSQL's REFRESH gets a tenth of it). Every size is loaded first on both
+servers, and eddy's samples are taken in BENCH_MV_ROUNDS rounds (default 4) that go through the
+sizes in turn (the order alternating), once both servers are quiet (PostgreSQL checkpointed and
+without autovacuum at work, eddy 2 s after its last load): a size is never measured while the
+machine is still busy with another size's load, and a drift of the machine falls on every size.
 
 Then, eddy alone, the same for views that recompute (BENCH_MV_OPS=0 skips it): a MIN/MAX view
-while a group's current minimum is deleted again and again (the group's rows recompute), and a
-global top-10 (ORDER BY a DESC LIMIT 10) while a new largest row arrives, with their 1M/10k ratios.
+while a group's current minimum is deleted again and again, and a global top-10 (ORDER BY a DESC
+LIMIT 10) while a new largest row arrives, with their 1M/10k ratios (the same rounds over the sizes).
 
 Then a join: fact(id, dim, amount) with the largest BENCH_MV_ROWS rows joined to dim(id, region)
 of 10,000 rows on fact.dim = dim.id, in two views maintained together: the join itself and the
@@ -59,6 +63,32 @@ def pct(xs, p):
     return xs[min(len(xs) - 1, int(len(xs) * p))]
 
 
+def rounds():
+    return max(1, int(os.environ.get("BENCH_MV_ROUNDS", "4")))
+
+
+def interleaved(sizes, samples, measure):
+    """measure(n, k) -> k timings for size n; samples per size taken in rounds over the sizes."""
+    times = {n: [] for n in sizes}
+    r = rounds()
+    for i in range(r):
+        k = samples // r + (1 if i < samples % r else 0)
+        for n in (sizes if i % 2 == 0 else list(reversed(sizes))):
+            times[n] += measure(n, k)
+    return times
+
+
+def quiet(p):
+    """PostgreSQL checkpointed and no autovacuum worker running (up to 60 s), then 2 s for eddy's
+    workers to compact what the loads left (their idle merging)."""
+    q(p, "CHECKPOINT")
+    deadline = time.time() + 60
+    while time.time() < deadline and q(p, "SELECT count(*) FROM pg_stat_activity "
+                                          "WHERE backend_type = 'autovacuum worker'")[0][0] > 0:
+        time.sleep(0.2)
+    time.sleep(2.0)
+
+
 def fresh(c, table, view, n, samples, refresh):
     times = []
     for i in range(samples):
@@ -78,10 +108,10 @@ def fresh(c, table, view, n, samples, refresh):
     return times
 
 
-def fresh_min_deleted(c, table, view, samples):
+def fresh_min_deleted(c, table, view, samples, first=0):
     """The group's current minimum deleted again and again: DELETE until the view shows the next one."""
     times = []
-    for i in range(samples):
+    for i in range(first, first + samples):
         g = (i * 7) % 1000
         m = q(c, "SELECT min FROM %s WHERE b = %d" % (view, g))[0][0]
         t0 = time.perf_counter()
@@ -94,12 +124,14 @@ def fresh_min_deleted(c, table, view, samples):
     return times
 
 
-def delete_min_alone(c, table, samples):
-    """The same DELETEs with no view: what the statement itself costs."""
+def delete_min_alone(c, table, samples, first=0):
+    """The same DELETEs with no view: what the statement itself costs. Each group is touched once
+    (first + samples <= 1000), so its minimum is still its first row, a = g (rows are a, a % 1000):
+    no read of the table comes between the DELETEs."""
     times = []
-    for i in range(samples):
+    for i in range(first, first + samples):
         g = (i * 7 + 3) % 1000
-        m = q(c, "SELECT min(a) FROM %s WHERE b = %d" % (table, g))[0][0]
+        m = g
         t0 = time.perf_counter()
         q(c, "DELETE FROM %s WHERE a = %d" % (table, m))
         times.append((time.perf_counter() - t0) * 1000.0)
@@ -119,37 +151,63 @@ def fresh_topk(c, table, view, n, samples):
     return times
 
 
-def operators(e, sizes, samples):
-    """Freshness of views that recompute: MIN/MAX under deletes of the minimum, a global top-10."""
+def operators(e, p, sizes, samples):
+    """Freshness of views that keep their groups' rows: MIN/MAX under deletes of the minimum, a global top-10."""
     print("operators (eddy): t(a int PRIMARY KEY, b int); MIN/MAX view SELECT b, min(a), max(a) FROM t GROUP BY b while a group's minimum is "
           "deleted (DELETE alone: the same statements without the view); top-10 view SELECT a, b FROM t ORDER BY a DESC LIMIT 10 while a new largest a arrives; "
           "%d changes each" % samples)
     print("%-10s %16s %16s %16s %16s %16s" % ("rows", "DELETE alone p50", "min/max p50 ms", "min/max p99 ms",
                                              "top-10 p50 ms", "top-10 p99 ms"))
-    p50 = {}
+    tables = {n: ("bench_o%d" % n, "bench_om%d" % n, "bench_ot%d" % n) for n in sizes}
     for n in sizes:
-        table, vm, vt = "bench_o%d" % n, "bench_om%d" % n, "bench_ot%d" % n
+        table, vm, vt = tables[n]
         for v in (vm, vt):
             q(e, "DROP MATERIALIZED VIEW IF EXISTS %s" % v)
         q(e, "DROP TABLE IF EXISTS %s" % table)
         load(e, table, n, key=True)   # a keyed DELETE goes to its row's shard: the view's work is what is timed
-        dt = delete_min_alone(e, table, samples)
-        q(e, "CREATE MATERIALIZED VIEW %s AS SELECT b, min(a), max(a) FROM %s GROUP BY b" % (vm, table))
-        fresh_min_deleted(e, table, vm, 10)   # warm-up, unmeasured
-        mt = fresh_min_deleted(e, table, vm, samples)
-        q(e, "DROP MATERIALIZED VIEW %s" % vm)
-        q(e, "CREATE MATERIALIZED VIEW %s AS SELECT a, b FROM %s ORDER BY a DESC LIMIT 10" % (vt, table))
-        fresh_topk(e, table, vt, n, 10)
-        tt = fresh_topk(e, table, vt, n + 10, samples)
-        q(e, "DROP MATERIALIZED VIEW %s" % vt)
-        q(e, "DROP TABLE %s" % table)
-        p50[n] = (pct(mt, 0.5), pct(tt, 0.5))
-        print("%-10d %16.3f %16.3f %16.3f %16.3f %16.3f" % (n, pct(dt, 0.5), pct(mt, 0.5), pct(mt, 0.99), pct(tt, 0.5),
-                                                            pct(tt, 0.99)))
+    quiet(p)
+    # Each round deletes minimums of other groups ((i * 7 + offset) % 1000): no group runs dry.
+    offset = {n: 0 for n in sizes}
+
+    def deletes_alone(n, k):
+        offset[n] += k
+        return delete_min_alone(e, tables[n][0], k, offset[n] - k)
+
+    dt = interleaved(sizes, samples, deletes_alone)
+    for n in sizes:
+        q(e, "CREATE MATERIALIZED VIEW %s AS SELECT b, min(a), max(a) FROM %s GROUP BY b" % (tables[n][1], tables[n][0]))
+        fresh_min_deleted(e, tables[n][0], tables[n][1], 10, 500)   # warm-up, unmeasured
+    quiet(p)
+
+    def min_deleted(n, k):
+        offset[n] += k
+        return fresh_min_deleted(e, tables[n][0], tables[n][1], k, offset[n] - k)
+
+    mt = interleaved(sizes, samples, min_deleted)
+    top = {n: n for n in sizes}
+    for n in sizes:
+        q(e, "DROP MATERIALIZED VIEW %s" % tables[n][1])
+        q(e, "CREATE MATERIALIZED VIEW %s AS SELECT a, b FROM %s ORDER BY a DESC LIMIT 10" % (tables[n][2], tables[n][0]))
+        fresh_topk(e, tables[n][0], tables[n][2], top[n], 10)   # warm-up, unmeasured
+        top[n] += 10
+    quiet(p)
+
+    def topk(n, k):
+        top[n] += k
+        return fresh_topk(e, tables[n][0], tables[n][2], top[n] - k, k)
+
+    tt = interleaved(sizes, samples, topk)
+    p50 = {}
+    for n in sizes:
+        q(e, "DROP MATERIALIZED VIEW %s" % tables[n][2])
+        q(e, "DROP TABLE %s" % tables[n][0])
+        p50[n] = (pct(mt[n], 0.5), pct(tt[n], 0.5))
+        print("%-10d %16.3f %16.3f %16.3f %16.3f %16.3f" % (n, pct(dt[n], 0.5), pct(mt[n], 0.5), pct(mt[n], 0.99),
+                                                            pct(tt[n], 0.5), pct(tt[n], 0.99)))
     if len(sizes) >= 2:
         lo, hi = sizes[0], sizes[-1]
         r = [p50[hi][k] / p50[lo][k] if p50[lo][k] > 0 else float("nan") for k in (0, 1)]
-        print("eddy p50 %d rows / %d rows: min/max %.2f (a group of %d rows recomputes), top-10 %.2f"
+        print("eddy p50 %d rows / %d rows: min/max %.2f (a group of %d rows), top-10 %.2f (target <= 1.5)"
               % (hi, lo, r[0], hi // 1000, r[1]))
 
 
@@ -277,7 +335,7 @@ def main():
     print("durability: eddy keeps tables and views in memory only (no log); PostgreSQL %s" % settings)
     print("%-10s %12s %12s %12s %12s %16s %12s" % ("rows", "eddy p50 ms", "eddy p99 ms", "PG p50 ms", "PG p99 ms",
                                                  "eddy load+view s", "eddy B/row"))
-    p50 = {}
+    loaded = {}
     for n in sizes:
         table, view = "bench_t%d" % n, "bench_v%d" % n
         for c in (e, p):
@@ -287,17 +345,28 @@ def main():
         t0 = time.perf_counter()
         load(e, table, n)
         q(e, "CREATE MATERIALIZED VIEW %s AS SELECT b, sum(a), count(*) FROM %s GROUP BY b" % (view, table))
-        t_load = time.perf_counter() - t0
-        per_row = (rss_kb(epid) - r0) * 1024.0 / n
+        loaded[n] = (time.perf_counter() - t0, (rss_kb(epid) - r0) * 1024.0 / n)
         load(p, table, n)
         q(p, "CREATE MATERIALIZED VIEW %s AS SELECT b, sum(a), count(*) FROM %s GROUP BY b" % (view, table))
         q(p, "ANALYZE %s" % table)
-        fresh(e, table, view, n, 20, False)   # warm-up, unmeasured
-        et = fresh(e, table, view, n + 20, samples, False)
+    quiet(p)
+    next_a = {}
+    for n in sizes:
+        fresh(e, "bench_t%d" % n, "bench_v%d" % n, n, 20, False)   # warm-up, unmeasured
+        next_a[n] = n + 20
+
+    def eddy_fresh(n, k):
+        next_a[n] += k
+        return fresh(e, "bench_t%d" % n, "bench_v%d" % n, next_a[n] - k, k, False)
+
+    et = interleaved(sizes, samples, eddy_fresh)
+    p50 = {}
+    for n in sizes:
+        table, view = "bench_t%d" % n, "bench_v%d" % n
         pt = fresh(p, table, view, n, max(5, samples // 10), True)
-        p50[n] = pct(et, 0.5)
-        print("%-10d %12.3f %12.3f %12.3f %12.3f %16.1f %12.1f" % (n, pct(et, 0.5), pct(et, 0.99), pct(pt, 0.5),
-                                                               pct(pt, 0.99), t_load, per_row))
+        p50[n] = pct(et[n], 0.5)
+        print("%-10d %12.3f %12.3f %12.3f %12.3f %16.1f %12.1f" % (n, pct(et[n], 0.5), pct(et[n], 0.99), pct(pt, 0.5),
+                                                               pct(pt, 0.99), loaded[n][0], loaded[n][1]))
         for c in (e, p):
             q(c, "DROP MATERIALIZED VIEW %s" % view)
             q(c, "DROP TABLE %s" % table)
@@ -307,7 +376,7 @@ def main():
         print("eddy p50 freshness %d rows / %d rows: %.2f (target <= 1.5); p50 at %d rows %.3f ms (target < 1 ms)"
               % (hi, lo, ratio, hi, p50[hi]))
     if os.environ.get("BENCH_MV_OPS", "1") != "0":
-        operators(e, sizes, samples)
+        operators(e, p, sizes, samples)
     if os.environ.get("BENCH_MV_JOIN", "1") != "0":
         join_bench(e, epid, p, eport, pport, max(sizes), samples)
     e.close()
