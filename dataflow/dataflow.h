@@ -400,6 +400,10 @@ typedef struct df_state {
     struct df_exchange *exchange; /* the channels between the workers (df_exchange.c); NULL: one worker alone */
     struct df_engine *engine;    /* its tables and their shards (df_table.c); NULL until the first */
     int64_t recursion_max;       /* a view's WITH RECURSIVE iterates at most this often per step (df_config_t) */
+    struct df_board *board;      /* where it publishes its views' shards for readers (df_publish.c); NULL: none */
+    uint64_t *pub_dirty;         /* views whose published shard is out of date (ids) */
+    size_t npub_dirty, pub_dirty_cap;
+    bool pub_all;                /* an error changed: every view publishes again (a read answers those it reads) */
 } df_state_t;
 
 /* A materialized view's recursion iterating more often in one step is put in error: it would not end. */
@@ -499,13 +503,28 @@ bool df_workers_push(df_workers_t *ws, int i, df_cmd_t *c);
 void df_workers_stop(df_workers_t *ws);
 void df_workers_free(df_workers_t *ws);
 
+/*
+ * Reads served from the workers' published shards (df_publish.c), on the
+ * reader's thread: a Peek's body (no computed plan) naming materialized views
+ * only, answered into rep (every part, as the workers would) at one step no
+ * earlier than fence (seq_read_fence) that every worker has reached and
+ * every shard holds at. false: not possible now (rep untouched); send the Peek.
+ */
+typedef struct df_board df_board_t;
+df_board_t *df_board_new(int nworkers);
+void df_board_free(df_board_t *b);
+bool df_board_read(df_board_t *b, const uint64_t *epochs, const uint64_t *seqs, uint64_t epoch, uint64_t fence,
+                   const uint8_t *body, size_t len, df_reply_t *rep);
+bool df_workers_read_published(df_workers_t *ws, uint64_t epoch, uint64_t fence, const uint8_t *body, size_t len,
+                               df_reply_t *rep);
+
 /* Introspection (any thread): each calls back under the worker's lock; copy what you keep. */
 typedef struct df_worker_status {
     int worker;
     uint64_t epoch, seq, index;
     size_t ndataflows;
     uint64_t duplicates, refused;
-    uint64_t peek_rows;          /* rows its answers to reads have held */
+    uint64_t peek_rows;          /* rows its answers to reads have held (its published shards read too) */
 } df_worker_status_t;
 void df_workers_status(df_workers_t *ws, int i, df_worker_status_t *out);
 /* Any thread, lock-free: what the worker published after its last batch (the step it reached,

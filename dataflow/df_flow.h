@@ -262,13 +262,31 @@ bool df__graph_computed(df_state_t *st, const plan_t *p, uint64_t seq, cm_buf_t 
 /* l: a lookup of the view (NULL: every row; see df_peek_match.c). */
 bool df__mview_peek(df_state_t *st, uint64_t id, const df_peek_lookup_t *l, cm_buf_t *out, ty_ctx_t *ctx,
                     int64_t *rows);
-/* df_peek_match.c: the rows of sp (rows_in_keys: the spine's keys are the rows, else its values)
+/* A view's shard as a reader needs it, at one moment: its rows (the keys of result) and its
+ * indexes, as snapshots (immutable: any thread may read them while they are held). */
+typedef struct df_readix {
+    int ncols;
+    const df_keycol_t *cols;     /* positions in the view's rows */
+    df_snap_t *snap;             /* key: those columns' encoding, value: the row */
+} df_readix_t;
+#define DF_READ_INDEXES_MAX 32   /* a read looks at most this many of a view's indexes */
+typedef struct df_readview {
+    int ncols;
+    const ty_oid_t *types;
+    df_snap_t *result;
+    int nindexes;
+    df_readix_t *indexes;
+} df_readview_t;
+/* df_mview.c: v's rows (or those a lookup l matches) into out as one part of relation id. */
+bool df__readview_peek(const df_readview_t *v, uint64_t id, const df_peek_lookup_t *l, cm_buf_t *out, ty_ctx_t *ctx,
+                       int64_t *rows);
+/* df_peek_match.c: the rows of snap (rows_in_keys: its keys are the rows, else its values)
  * whose columns equal a lookup row's non-NULL ones, into the answer. */
-bool df__peek_match(const ty_oid_t *types, int ncols, df_spine_t *sp, bool rows_in_keys, const df_peek_lookup_t *l,
+bool df__peek_match(const ty_oid_t *types, int ncols, df_snap_t *snap, bool rows_in_keys, const df_peek_lookup_t *l,
                     cm_buf_t *out, ty_ctx_t *ctx, uint32_t *rows);
-/* The same through an index of view g that every lookup row's fixed columns cover (*used; else
+/* The same through one of v's indexes that every lookup row's fixed columns cover (*used; else
  * nothing done): a seek per distinct lookup value instead of a pass over every row. */
-bool df__peek_index(const df_graph_t *g, const df_peek_lookup_t *l, cm_buf_t *out, ty_ctx_t *ctx, uint32_t *rows,
+bool df__peek_index(const df_readview_t *v, const df_peek_lookup_t *l, cm_buf_t *out, ty_ctx_t *ctx, uint32_t *rows,
                     bool *used);
 /* A table's shard on this worker (df_table.c); NULL: no such table. */
 df_spine_t *df__table_spine(df_state_t *st, uint64_t id);

@@ -273,6 +273,8 @@ void df__graph_error(df_step_t *s, int64_t diff)
         g->errs[at].message = cm_strdup(msg);
     }
     g->errs[at].count += diff;
+    if (s->st != NULL && g->id != DF_PEEK_COMPUTED)
+        s->st->pub_all = true;   /* views reading this one answer its errors too */
     if (g->errs[at].count == 0) {
         free(g->errs[at].message);
         g->errs[at] = g->errs[--g->nerrs];
@@ -371,6 +373,8 @@ static void df__graph_run(df_state_t *st, df_graph_t *g, const df__source_t *src
     }
     if (g->root->out) {
         df__mview_apply(g, g->root->out, seq);
+        if (g->id != DF_PEEK_COMPUTED)
+            df__pub_mark(st, g->id);
         if (g->nsubs > 0)
             df__sub_delta(st, g, g->root->out, seq);
     }
@@ -474,6 +478,7 @@ df_graph_t *df__graph_compile(const plan_t *p, uint64_t id, cm_err_t *err)
 
 void df__graph_install(df_state_t *st, df_dataflow_t *f, uint64_t seq)
 {
+    df__pub_mark(st, f->id);
     if (f->graph != NULL)
         df__sub_drop_all(st, f->graph);
     df__graph_free(f->graph);

@@ -149,8 +149,10 @@ static void df__index_build(df_state_t *st, df_graph_t *g, const df_dataflow_t *
 void df__index_attach(df_state_t *st, const df_dataflow_t *f)
 {
     df_graph_t *g = f->index_of ? df__graph_find(st, f->index_of) : NULL;
-    if (g != NULL)
+    if (g != NULL) {
         df__index_build(st, g, f);
+        df__pub_mark(st, g->id);
+    }
 }
 
 void df__index_attach_all(df_state_t *st, df_graph_t *g)
@@ -169,6 +171,8 @@ static void df__index_free(df_index_t *ix)
 void df__index_detach(df_state_t *st, const df_dataflow_t *f)
 {
     df_graph_t *g = f->index_of ? df__graph_find(st, f->index_of) : NULL;
+    if (g != NULL)
+        df__pub_mark(st, g->id);
     for (int i = 0; g != NULL && i < g->nindexes; i++)
         if (g->indexes[i].id == f->id) {
             df__index_free(&g->indexes[i]);

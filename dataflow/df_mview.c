@@ -79,43 +79,54 @@ const df_verr_t *df__mview_error(df_state_t *st, const df_graph_t *g, int depth)
     return NULL;
 }
 
+bool df__readview_peek(const df_readview_t *v, uint64_t id, const df_peek_lookup_t *l, cm_buf_t *out, ty_ctx_t *ctx,
+                       int64_t *rows)
+{
+    size_t at = df_peek_part_begin(out, id);
+    uint32_t n = 0;
+    bool ok = true;
+    if (l != NULL && l->ncols == (uint32_t)v->ncols) {
+        bool used = false;
+        ok = df__peek_index(v, l, out, ctx, &n, &used);
+        if (ok && !used)
+            ok = df__peek_match(v->types, v->ncols, v->result, true, l, out, ctx, &n);
+    } else {
+        df_scur_t cur;
+        df__scur_init(&cur, v->result);
+        for (; df__scur_key_valid(&cur); df__scur_key_next(&cur))
+            for (; df__scur_val_valid(&cur); df__scur_val_next(&cur)) {
+                size_t kl;
+                const uint8_t *k = df__scur_key(&cur, &kl);
+                df_peek_part_row(out, k, kl, df__scur_diff(&cur));
+                n++;
+            }
+        df__scur_free(&cur);
+    }
+    df_peek_part_end(out, at, n);
+    *rows = n;
+    return ok;
+}
+
 bool df__mview_peek(df_state_t *st, uint64_t id, const df_peek_lookup_t *l, cm_buf_t *out, ty_ctx_t *ctx,
                     int64_t *rows)
 {
     df_graph_t *g = df__graph_find(st, id);
-    if (!g)
+    if (!g || !g->plan)
         return cm_err_set(ctx->err, CM_ERRCODE_FEATURE_NOT_SUPPORTED,
                           "reading relation %llu needs the dataflow engine, which cannot read it yet",
                           (unsigned long long)id);
     const df_verr_t *e = df__mview_error(st, g, 0);
     if (e)
         return cm_err_set(ctx->err, e->sqlstate, "%s", e->message);
-    if (l != NULL && g->plan != NULL && l->ncols == (uint32_t)g->plan->ncols) {
-        size_t at = df_peek_part_begin(out, id);
-        uint32_t n = 0;
-        bool used = false;
-        bool ok = df__peek_index(g, l, out, ctx, &n, &used);
-        if (ok && !used)
-            ok = df__peek_match(g->plan->root->types, g->plan->ncols, &g->result, true, l, out, ctx, &n);
-        df_peek_part_end(out, at, n);
-        *rows = n;
-        return ok;
-    }
-    df_snap_t *snap = df__spine_snapshot(&g->result);
-    df_scur_t cur;
-    df__scur_init(&cur, snap);
-    size_t count_at = df_peek_part_begin(out, id);
-    uint32_t n = 0;
-    for (; df__scur_key_valid(&cur); df__scur_key_next(&cur))
-        for (; df__scur_val_valid(&cur); df__scur_val_next(&cur)) {
-            size_t kl;
-            const uint8_t *k = df__scur_key(&cur, &kl);
-            df_peek_part_row(out, k, kl, df__scur_diff(&cur));
-            n++;
-        }
-    df_peek_part_end(out, count_at, n);
-    df__scur_free(&cur);
-    df__snap_unref(snap);
-    *rows = n;
-    return true;
+    df_readix_t ixs[DF_READ_INDEXES_MAX];
+    df_readview_t v = {.ncols = g->plan->ncols, .types = g->plan->root->types,
+                       .result = df__spine_snapshot(&g->result), .indexes = ixs};
+    for (int i = 0; i < g->nindexes && v.nindexes < DF_READ_INDEXES_MAX; i++)
+        ixs[v.nindexes++] = (df_readix_t){.ncols = g->indexes[i].ncols, .cols = g->indexes[i].cols,
+                                          .snap = df__spine_snapshot(&g->indexes[i].spine)};
+    bool ok = df__readview_peek(&v, id, l, out, ctx, rows);
+    df__snap_unref(v.result);
+    for (int i = 0; i < v.nindexes; i++)
+        df__snap_unref(ixs[i].snap);
+    return ok;
 }

@@ -76,7 +76,7 @@ static bool df__matches(const df__want_t *want, uint32_t n, const ty_datum_t *va
     return false;
 }
 
-bool df__peek_match(const ty_oid_t *types, int ncols, df_spine_t *sp, bool rows_in_keys, const df_peek_lookup_t *l,
+bool df__peek_match(const ty_oid_t *types, int ncols, df_snap_t *snap, bool rows_in_keys, const df_peek_lookup_t *l,
                     cm_buf_t *out, ty_ctx_t *ctx, uint32_t *rows)
 {
     *rows = 0;
@@ -88,8 +88,7 @@ bool df__peek_match(const ty_oid_t *types, int ncols, df_spine_t *sp, bool rows_
     bool ok = df__wants(types, ncols, l, ctx, vals, want);
     cm_buf_t key;
     cm_buf_init(&key, 0);
-    df_snap_t *snap = ok && l->nrows > 0 ? df__spine_snapshot(sp) : NULL;
-    if (snap != NULL) {
+    if (ok && l->nrows > 0) {
         df_scur_t cur;
         df__scur_init(&cur, snap);
         for (; ok && df__scur_key_valid(&cur); df__scur_key_next(&cur))
@@ -103,7 +102,6 @@ bool df__peek_match(const ty_oid_t *types, int ncols, df_spine_t *sp, bool rows_
                 }
             }
         df__scur_free(&cur);
-        df__snap_unref(snap);
     }
     cm_buf_free(&key);
     df__wants_free(want, l->nrows);
@@ -111,7 +109,7 @@ bool df__peek_match(const ty_oid_t *types, int ncols, df_spine_t *sp, bool rows_
 }
 
 /* Whether every lookup row fixes every column of ix. */
-static bool df__index_fits(const df_index_t *ix, const df__want_t *want, uint32_t n)
+static bool df__index_fits(const df_readix_t *ix, const df__want_t *want, uint32_t n)
 {
     for (uint32_t i = 0; i < n; i++)
         for (int c = 0; c < ix->ncols; c++) {
@@ -136,22 +134,22 @@ static int df__seek_cmp(const void *a, const void *b)
     return c != 0 ? c : (x->len > y->len) - (x->len < y->len);
 }
 
-bool df__peek_index(const df_graph_t *g, const df_peek_lookup_t *l, cm_buf_t *out, ty_ctx_t *ctx, uint32_t *rows,
+bool df__peek_index(const df_readview_t *v, const df_peek_lookup_t *l, cm_buf_t *out, ty_ctx_t *ctx, uint32_t *rows,
                     bool *used)
 {
     *rows = 0;
     *used = false;
-    const ty_oid_t *types = g->plan->root->types;
-    int ncols = g->plan->ncols;
-    if (g->nindexes == 0 || l->ncols != (uint32_t)ncols || l->nrows == 0)
+    const ty_oid_t *types = v->types;
+    int ncols = v->ncols;
+    if (v->nindexes == 0 || l->ncols != (uint32_t)ncols || l->nrows == 0)
         return true;
     ty_datum_t *vals = cm_arena_alloc(ctx->arena, sizeof(ty_datum_t) * (size_t)(ncols ? ncols : 1));
     df__want_t *want = cm_arena_zalloc(ctx->arena, sizeof *want * l->nrows);
     bool ok = df__wants(types, ncols, l, ctx, vals, want);
-    const df_index_t *ix = NULL;
-    for (int i = 0; ok && i < g->nindexes && ix == NULL; i++)
-        if (df__index_fits(&g->indexes[i], want, l->nrows))
-            ix = &g->indexes[i];
+    const df_readix_t *ix = NULL;
+    for (int i = 0; ok && i < v->nindexes && ix == NULL; i++)
+        if (df__index_fits(&v->indexes[i], want, l->nrows))
+            ix = &v->indexes[i];
     if (!ok || ix == NULL) {
         df__wants_free(want, l->nrows);
         return ok;
@@ -170,10 +168,9 @@ bool df__peek_index(const df_graph_t *g, const df_peek_lookup_t *l, cm_buf_t *ou
         qsort(seeks, nseeks, sizeof *seeks, df__seek_cmp);
     cm_buf_t key;
     cm_buf_init(&key, 0);
-    df_snap_t *snap = ok ? df__spine_snapshot((df_spine_t *)&ix->spine) : NULL;
-    if (snap != NULL) {
+    if (ok) {
         df_scur_t cur;
-        df__scur_init(&cur, snap);
+        df__scur_init(&cur, ix->snap);
         for (uint32_t s = 0; ok && s < nseeks; s++) {
             const cm_buf_t *k = &seeks[s].key;
             if (s > 0 && df__seek_cmp(&seeks[s - 1], &seeks[s]) == 0)
@@ -197,7 +194,6 @@ bool df__peek_index(const df_graph_t *g, const df_peek_lookup_t *l, cm_buf_t *ou
             }
         }
         df__scur_free(&cur);
-        df__snap_unref(snap);
     }
     cm_buf_free(&key);
     for (uint32_t i = 0; i < nseeks; i++)

@@ -57,6 +57,7 @@ void df_state_destroy(df_state_t *st)
         df_cmd_unref(st->pending[i]);
     free(st->pending);
     free(st->hist);
+    df__pub_state_free(st);
     memset(st, 0, sizeof *st);
 }
 
@@ -131,6 +132,7 @@ static void df__drop(df_state_t *st, uint64_t id)
     size_t at = df__flow_find(st, id);
     if (at == SIZE_MAX)
         return;   /* the entry dropped something that has no dataflow */
+    df__pub_gone(st, id);
     df__index_detach(st, &st->flows[at]);
     df__flow_free(st, &st->flows[at]);
     memmove(&st->flows[at], &st->flows[at + 1], sizeof *st->flows * (st->nflows - at - 1));
@@ -249,8 +251,12 @@ bool df_state_idle_work(df_state_t *st, int64_t fuel)
 {
     bool more = df__engine_idle_work(st, &fuel);
     for (size_t i = 0; i < st->nflows; i++)
-        if (st->flows[i].graph != NULL)
+        if (st->flows[i].graph != NULL) {
+            int64_t before = fuel;
             more |= df__graph_idle_work(st->flows[i].graph, &fuel);
+            if (fuel != before)
+                df__pub_mark(st, st->flows[i].id);   /* merged: its readers move to the new batches */
+        }
     if (fuel > 0)
         more |= df__reclaim_work(&fuel);
     return more || df__reclaim_pending() != 0;

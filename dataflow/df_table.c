@@ -687,8 +687,13 @@ static void df__peek(df_state_t *st, const df_cmd_t *c, ty_ctx_t *ctx)
         uint32_t rows = 0;
         if (l == NULL)
             rows = df__peek_all(t, out);
-        else if (!t->has_key ? !df__peek_match(t->types, t->ncols, &t->spine, false, l, out, ctx, &rows)
-                             : !df__peek_keys(st, t, l, out, ctx, &rows))
+        else if (!t->has_key) {
+            df_snap_t *snap = df__spine_snapshot(&t->spine);
+            bool ok = df__peek_match(t->types, t->ncols, snap, false, l, out, ctx, &rows);
+            df__snap_unref(snap);
+            if (!ok)
+                return;
+        } else if (!df__peek_keys(st, t, l, out, ctx, &rows))
             return;
         df_peek_part_end(out, count_at, rows);
         total += rows;

@@ -34,12 +34,14 @@ typedef struct df_worker {
     df_state_t state;
     /* Published after every batch for readers that must not wait for the lock (metrics). */
     _Atomic uint64_t pub_epoch, pub_seq, pub_index, pub_commands;
+    _Atomic uint64_t snapshot_rows;   /* rows of its shards that reads took from what it published */
     _Atomic int64_t pub_records, pub_bytes;
 } df_worker_t;
 
 struct df_workers {
     df_config_t cfg;
     df_exchange_t *exchange;     /* shared by every worker's state */
+    df_board_t *board;           /* the views' shards the workers publish for readers */
     df_worker_t *w;
     int n;
     bool started;
@@ -137,6 +139,7 @@ static void df__compact_cb(uv_idle_t *h)
     df_worker_t *w = h->data;
     pthread_mutex_lock(&w->mu);
     bool more = df_state_idle_work(&w->state, w->ws->cfg.idle_slice);
+    df__pub_flush(&w->state);   /* merged batches: readers let go of the ones merged away */
     pthread_mutex_unlock(&w->mu);
     df__publish_arranged(w);
     if (!more || atomic_load(&w->stop)) {
@@ -196,10 +199,12 @@ static void df__async_cb(uv_async_t *a)
             df_cmd_unref(w->batch[i]);
         }
         df__sub_progress(&w->state);
+        df__pub_flush(&w->state);
         uint64_t epoch = w->state.epoch, seq = w->state.seq, index = w->state.index;
         pthread_mutex_unlock(&w->mu);
-        atomic_store_explicit(&w->pub_epoch, epoch, memory_order_relaxed);
-        atomic_store_explicit(&w->pub_seq, seq, memory_order_relaxed);
+        /* Release: a reader that sees the step sees the shards published for it (df_publish.c). */
+        atomic_store_explicit(&w->pub_epoch, epoch, memory_order_release);
+        atomic_store_explicit(&w->pub_seq, seq, memory_order_release);
         atomic_store_explicit(&w->pub_index, index, memory_order_relaxed);
         atomic_fetch_add_explicit(&w->pub_commands, n, memory_order_relaxed);
         df__publish_arranged(w);
@@ -231,6 +236,7 @@ df_workers_t *df_workers_new(const df_config_t *cfg, cm_err_t *err)
     ws->n = cfg->workers;
     ws->w = cm_calloc((size_t)ws->n, sizeof *ws->w);
     ws->exchange = ws->n > 1 ? df__xchg_new(ws->n, cfg->channel_max ? cfg->channel_max : 64) : NULL;
+    ws->board = df_board_new(ws->n);
     for (int i = 0; i < ws->n; i++) {
         df_worker_t *w = &ws->w[i];
         w->ws = ws;
@@ -253,6 +259,7 @@ df_workers_t *df_workers_new(const df_config_t *cfg, cm_err_t *err)
         w->state.worker = i;
         w->state.nworkers = cfg->workers;
         w->state.exchange = ws->exchange;
+        w->state.board = ws->board;
         w->state.recursion_max = cfg->recursion_max > 0 ? cfg->recursion_max : DF_RECURSION_MAX_DEFAULT;
     }
     return ws;
@@ -331,6 +338,7 @@ void df_workers_free(df_workers_t *ws)
         df_state_destroy(&w->state);
     }
     free(ws->w);
+    df_board_free(ws->board);
     df__xchg_free(ws->exchange);
     free(ws);
 }
@@ -343,7 +351,8 @@ void df_workers_status(df_workers_t *ws, int i, df_worker_status_t *out)
     *out = (df_worker_status_t){.worker = i, .epoch = w->state.epoch, .seq = w->state.seq,
                                 .index = w->state.index, .ndataflows = w->state.nflows,
                                 .duplicates = w->state.duplicates, .refused = w->state.refused,
-                                .peek_rows = w->state.peek_rows};
+                                .peek_rows = w->state.peek_rows +
+                                             atomic_load_explicit(&w->snapshot_rows, memory_order_relaxed)};
     pthread_mutex_unlock(&w->mu);
 }
 
@@ -359,6 +368,25 @@ void df_workers_gauges(const df_workers_t *ws, int i, df_worker_gauges_t *out)
         .records = atomic_load_explicit(&w->pub_records, memory_order_relaxed),
         .bytes = atomic_load_explicit(&w->pub_bytes, memory_order_relaxed),
     };
+}
+
+bool df_workers_read_published(df_workers_t *ws, uint64_t epoch, uint64_t fence, const uint8_t *body, size_t len,
+                               df_reply_t *rep)
+{
+    enum { MAX = 64 };
+    uint64_t epochs[MAX], seqs[MAX];
+    if (ws->n > MAX)
+        return false;
+    /* Each worker's step before its shards (df_publish.c says why that order). */
+    for (int i = 0; i < ws->n; i++) {
+        seqs[i] = atomic_load_explicit(&ws->w[i].pub_seq, memory_order_acquire);
+        epochs[i] = atomic_load_explicit(&ws->w[i].pub_epoch, memory_order_acquire);
+    }
+    if (!df_board_read(ws->board, epochs, seqs, epoch, fence, body, len, rep))
+        return false;
+    for (int i = 0; i < ws->n; i++)
+        atomic_fetch_add_explicit(&ws->w[i].snapshot_rows, (uint64_t)rep->parts[i].count, memory_order_relaxed);
+    return true;
 }
 
 void df_workers_visit_applied(df_workers_t *ws, int i, void (*cb)(void *arg, const df_applied_t *a), void *arg)

@@ -355,6 +355,17 @@ bool seq_submit(seq_t *s, df_cmd_t *c)
     return ok;
 }
 
+bool seq_read_fence(seq_t *s, uint64_t *epoch, uint64_t *seq)
+{
+    pthread_mutex_lock(&s->sub_mu);
+    /* An accepted write waiting in the inbox was acknowledged but has no step yet. */
+    bool ok = !s->sub_closed && seq__sendable(s) && s->in_accepted == 0 && s->next_seq > 1;
+    *epoch = s->cfg.epoch;
+    *seq = s->next_seq - 1;
+    pthread_mutex_unlock(&s->sub_mu);
+    return ok;
+}
+
 /*
  * On the loop, before it numbers a catalog change: false while accepted
  * writes wait in the inbox (numbered first, they end with an

@@ -157,6 +157,14 @@ void seq_ack(seq_t *s, int worker, uint64_t epoch, uint64_t seq, uint64_t index)
  */
 bool seq_submit(seq_t *s, df_cmd_t *c);
 
+/*
+ * Any thread: the step a read must see at least (*seq, in *epoch): every write
+ * acknowledged so far was numbered at or before it. false when no such step is
+ * known (an accepted write not numbered yet, not the owner, stopping): the
+ * read is then sequenced as a Peek.
+ */
+bool seq_read_fence(seq_t *s, uint64_t *epoch, uint64_t *seq);
+
 /* Any thread: the lowest catalog index that every worker has applied in the
  * current epoch (0 before the first Bootstrap was applied everywhere). */
 uint64_t seq_applied_index(const seq_t *s);

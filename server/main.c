@@ -80,6 +80,9 @@ static void usage(FILE *f)
             "                              (default 1000; 0: sleep at once)\n"
             "  --worker-spin-us N          a worker (and the ZooKeeper thread) polls N us for more work after\n"
             "                              some, before sleeping (default 1000; 0: sleep at once)\n"
+            "  --snapshot-reads on|off     reads of materialized views are answered on the session's thread from\n"
+            "                              the shards the workers publish, when they are current (default on;\n"
+            "                              off: every read waits for the workers to answer it)\n"
             "  --worker-idle-merge-ms N    a worker that has had no command for N ms merges its arrangements'\n"
             "                              batches and gives freed memory back (default 100; 0: never)\n"
             "\n"
@@ -145,7 +148,7 @@ enum {
     OPT_USERS, OPT_TLS_CERT, OPT_TLS_KEY, OPT_LOG_LEVEL, OPT_MAX_CONN, OPT_MSG_MAX, OPT_AUTH_MSG_MAX,
     OPT_OUT_MAX, OPT_RESULT_MAX, OPT_AUTH_TIMEOUT, OPT_WORKER_QUEUE_MAX, OPT_VIEW_RECURSION, OPT_DDL_APPLY_TIMEOUT, OPT_WRITE_RETRIES, OPT_TXN_WRITE_ROWS_MAX, OPT_COPY_MAX,
     OPT_COMMAND_HISTORY_MAX, OPT_WORKER_IDLE_MERGE, OPT_HASH, OPT_HELP, OPT_VERSION, OPT_ZK_SESSION_TIMEOUT,
-    OPT_ZK_CONNECT_TIMEOUT, OPT_DDL_TIMEOUT, OPT_NAME_RECHECK_TIMEOUT, OPT_DDL_SPIN, OPT_WORKER_SPIN, OPT_WORKER_DELAY, OPT_TICK_INTERVAL,
+    OPT_ZK_CONNECT_TIMEOUT, OPT_DDL_TIMEOUT, OPT_NAME_RECHECK_TIMEOUT, OPT_DDL_SPIN, OPT_SNAPSHOT_READS, OPT_WORKER_SPIN, OPT_WORKER_DELAY, OPT_TICK_INTERVAL,
     OPT_TLS_CA, OPT_TLS_MODE, OPT_ZK_AUTH_FILE, OPT_ZK_LOCK_ACLS, OPT_CONFIG, OPT_SHUTDOWN_TIMEOUT, OPT_LOG_FORMAT, OPT_LOG_SLOW,
     OPT_HTTP_LISTEN, OPT_AUTH_FAIL_DELAY, OPT_AUTH_FAIL_DELAY_MAX,
 };
@@ -210,6 +213,7 @@ int main(int argc, char **argv)
         {"ddl-timeout-ms", required_argument, NULL, OPT_DDL_TIMEOUT},
         {"name-recheck-timeout-ms", required_argument, NULL, OPT_NAME_RECHECK_TIMEOUT},
         {"ddl-spin-us", required_argument, NULL, OPT_DDL_SPIN},
+        {"snapshot-reads", required_argument, NULL, OPT_SNAPSHOT_READS},
         {"worker-spin-us", required_argument, NULL, OPT_WORKER_SPIN},
         {"worker-idle-merge-ms", required_argument, NULL, OPT_WORKER_IDLE_MERGE},
         {"fault-worker-delay-ms", required_argument, NULL, OPT_WORKER_DELAY},
@@ -288,6 +292,10 @@ int main(int argc, char **argv)
         case OPT_DDL_SPIN:
             ok = parse_size(optarg, 0, 10000, &v);
             cfg.ddl_spin_us = (int)v;
+            break;
+        case OPT_SNAPSHOT_READS:
+            ok = strcmp(optarg, "on") == 0 || strcmp(optarg, "off") == 0;
+            cfg.snapshot_reads = strcmp(optarg, "on") == 0;
             break;
         case OPT_WORKER_SPIN:
             ok = parse_size(optarg, 0, 100000, &v);

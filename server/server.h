@@ -69,6 +69,7 @@ typedef struct srv_config {
     int name_recheck_timeout_ms;      /* cluster mode: a missing name waits this long for a newer head */
     int ddl_spin_us;                  /* a loop whose DDL (store, workers), read or write (workers) is on its way polls this long
                                          instead of sleeping: a thread wake-up costs 30-50 us on a VM */
+    bool snapshot_reads;              /* reads of materialized views answered from the workers' published shards */
     int worker_spin_us;               /* a worker (and the sequencer, the ZooKeeper thread) polls this long after some
                                          work before it sleeps: the next DDL's costs its sender no wake-up */
     int worker_idle_merge_ms;         /* a worker quiet this long compacts its arrangements; 0: never */

@@ -206,7 +206,13 @@ bool srv_ask_send(srv_conn_t *c, df_cmd_kind_t kind, const cm_buf_t *body, int f
     }
     srv__ask_sending = a;
     srv__ask_answered_here = false;
-    bool sent = seq_submit(srv->seq, cmd);
+    /* A read of materialized views whose shards are current is answered here, without the workers
+     * (the command, never sent, goes; its reply is answered already). */
+    bool sent = true;
+    if (kind == DF_CMD_PEEK && srv_workers_read_published(srv, body, a->rep))
+        df_cmd_unref(cmd);
+    else
+        sent = seq_submit(srv->seq, cmd);
     srv__ask_sending = NULL;
     if (srv__ask_answered_here)
         uv_idle_start(&al->here, srv__ask_here_cb);   /* handled on the next turn */

@@ -306,6 +306,9 @@ enum {
     SRV_ASK_GROUPABLE = 1 << 1,       /* a write that cannot fail on a worker: group commit */
     SRV_ASK_TAKE = 1 << 2,            /* the command takes body's bytes, left empty (a big Write: no copy) */
 };
+/* A Peek's body answered into rep from the workers' published shards (df_publish.c), on this
+ * thread; false: not now (--snapshot-reads off, a worker behind, not only views): send it. */
+bool srv_workers_read_published(srv_server_t *srv, const cm_buf_t *body, df_reply_t *rep);
 df_reply_t *srv_workers_ask(srv_server_t *srv, df_cmd_kind_t kind, cm_buf_t *body, int flags,
                             const char *refused, ty_ctx_t *ctx);
 /* srv_ask.c: a statement's command to the workers, sent from its loop and answered there: fn(c,

@@ -5,7 +5,9 @@
  * workers built it), the arrangements per worker with their records,
  * batches and bytes, which operators use each arrangement, and each
  * worker's frontier. Each worker is visited under its own lock
- * (dataflow.h), so a write or DDL already answered is in what it shows.
+ * (dataflow.h), so a DDL or a write the workers answered is in what it
+ * shows; an INSERT answered as soon as it held its place in the order
+ * (sequencer.h, accepted writes) shows once the workers applied it.
  */
 #include "server/srv_int.h"
 

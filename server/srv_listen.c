@@ -56,6 +56,7 @@ void srv_config_default(srv_config_t *cfg)
     cfg->ddl_timeout_ms = 10000;
     cfg->name_recheck_timeout_ms = 2000;
     cfg->ddl_spin_us = 1000;
+    cfg->snapshot_reads = true;
     cfg->worker_spin_us = 1000;
     cfg->worker_idle_merge_ms = 100;
     cfg->shutdown_timeout_ms = 10000;

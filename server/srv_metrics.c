@@ -62,6 +62,7 @@ static srv__kind_t srv__kinds[SRV__KINDS_MAX];
 static _Atomic uint64_t srv__kinds_other;   /* the table is full: should never count */
 static _Atomic uint64_t srv__errors[36 * 36];
 static _Atomic uint64_t srv__connections;
+static _Atomic uint64_t srv__snapshot_reads;
 
 void srv_metrics_query(const char *tag)
 {
@@ -118,6 +119,11 @@ void srv_metrics_error(const char *sqlstate)
     int a = srv__class_digit(sqlstate[0]), b = srv__class_digit(sqlstate[1]);
     if (a >= 0 && b >= 0)
         atomic_fetch_add_explicit(&srv__errors[a * 36 + b], 1, memory_order_relaxed);
+}
+
+void srv_metrics_snapshot_read(void)
+{
+    atomic_fetch_add_explicit(&srv__snapshot_reads, 1, memory_order_relaxed);
 }
 
 void srv_metrics_connection(void)
@@ -292,6 +298,10 @@ void srv_metrics_visit(srv_server_t *srv, srv_metric_cb cb, void *arg)
     srv__sample(&v, "", "", srv != NULL ? atomic_load(&srv->nconns) : 0);
     srv__family(&v, "eddy_connections_accepted_total", "counter", "Client connections accepted.");
     srv__sample(&v, "", "", (double)atomic_load_explicit(&srv__connections, memory_order_relaxed));
+
+    srv__family(&v, "eddy_snapshot_reads_total", "counter",
+                "Reads of materialized views answered from the shards the workers published, without waking them.");
+    srv__sample(&v, "", "", (double)atomic_load_explicit(&srv__snapshot_reads, memory_order_relaxed));
 
     srv__family(&v, "eddy_queries_total", "counter", "Statements completed, by kind (the CommandComplete tag).");
     for (int i = 0; i < SRV__KINDS_MAX; i++) {

@@ -38,6 +38,8 @@ void srv_metrics_query(const char *tag);
 /* An ErrorResponse with this SQLSTATE was sent (counted by its class, the first two characters). */
 void srv_metrics_error(const char *sqlstate);
 void srv_metrics_connection(void);
+/* A read answered from the workers' published shards (srv_workers_read_published). */
+void srv_metrics_snapshot_read(void);
 
 /* One sample: its family (with type and help, the same for every sample of a family, and the
  * samples of a family come together), its name (the family's, or with _bucket, _sum, _count),

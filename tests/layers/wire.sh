@@ -33,4 +33,17 @@ run_own COMPUTED_TARGETS test_computed.py 1 2 4
 run_own GROUP_TARGETS test_group_commit.py 1 4
 # The engine's introspection: counts are checked on servers of their own.
 run_own INTROSPECT_TARGETS test_introspect.py 1 2
+# Reads answered from the workers' published shards: next to a slow worker (with those reads on
+# and off), and on 2 and 4 workers while other sessions write.
+snap_ports="" snap_pids=""
+for args in "--workers 2 --fault-worker-delay-ms 300" "--workers 2 --fault-worker-delay-ms 300 --snapshot-reads off" \
+            "--workers 2" "--workers 4"; do
+    # shellcheck disable=SC2086 # the arguments are words
+    if eddy_start $args; then snap_ports="$snap_ports $EDDY_PORT"; snap_pids="$snap_pids $EDDY_PID"; fi
+done
+EDDY_PORT=$shared_port EDDY_PID=$shared_pid
+set -- $snap_ports
+echo "# tests/wire/test_snapshot_reads.py (eddy on$snap_ports)"
+SLOW_PORT=${1:-} SLOW_OFF_PORT=${2:-} CONSISTENT_PORTS="${3:-} ${4:-}" /usr/bin/python3 tests/wire/test_snapshot_reads.py
+for p in $snap_pids; do eddy_stop "$p"; done
 exit 0
