@@ -305,6 +305,20 @@ void srv_conn_input(srv_conn_t *c, const uint8_t *p, size_t n)
 
 static void srv__conn_really_close(srv_conn_t *c);
 
+/*
+ * While a statement's command is with the workers (or answered on the loop's
+ * next turn) what it wrote so far (BindComplete, RowDescription) waits for its
+ * rows: one write and one wake-up of the client per cycle instead of two, as
+ * PostgreSQL flushes at ReadyForQuery. A cycle already complete in the output,
+ * or a full buffer, goes at once; the statement's end flushes the rest.
+ */
+static void srv__conn_flush_unless_asking(srv_conn_t *c)
+{
+    if (c->state == SRV_CONN_BUSY && c->ask != NULL && !c->out_ready && c->out.len < SRV_FLUSH_BYTES)
+        return;
+    srv_conn_flush(c);
+}
+
 static void srv__conn_read_cb(uv_stream_t *s, ssize_t nread, const uv_buf_t *buf)
 {
     srv_conn_t *c = s->data;
@@ -342,7 +356,7 @@ static void srv__conn_read_cb(uv_stream_t *s, ssize_t nread, const uv_buf_t *buf
         cm_buf_shrink(&c->in, SRV_BUF_KEEP);
     if (!srv__conn_can_process(c) && !srv__conn_reads_ahead(c))
         srv__conn_read_stop(c);
-    srv_conn_flush(c);
+    srv__conn_flush_unless_asking(c);
 }
 
 /* Runs what is buffered (after a pause) and then reads again. */
@@ -355,7 +369,7 @@ static void srv__conn_process(srv_conn_t *c)
     }
     if (srv__conn_can_process(c))
         srv__conn_read_start(c);
-    srv_conn_flush(c);
+    srv__conn_flush_unless_asking(c);
 }
 
 void srv_conn_resume(srv_conn_t *c)
@@ -415,6 +429,7 @@ void srv_conn_flush(srv_conn_t *c)
 {
     if (c->state == SRV_CONN_CLOSED)
         return;
+    c->out_ready = false;
     /* What goes to the socket: the output itself, or under TLS its ciphertext. */
     cm_buf_t *send = &c->out;
     if (c->tls != NULL) {

@@ -49,6 +49,7 @@ void srv__ready(srv_conn_t *c)
 {
     srv_session_report(&c->sess, &c->out, false);
     srv_put_ready_for_query(&c->out, c->xact);
+    c->out_ready = true;
     srv_conn_stmt_end(c);
     /* Giving back a statement's hundreds of megabytes (a huge repeat or lpad) takes tens of
      * milliseconds of munmap: the client has its answer first. */

@@ -406,6 +406,7 @@ struct srv_conn {
     srv_conn_state_t state;
     bool reading;
     bool paused_output;         /* stopped reading because output is not drained */
+    bool out_ready;             /* out holds a ReadyForQuery not flushed yet */
     bool over_limit;            /* beyond max_connections: refuse at startup */
     bool counted;
     bool handle_closed;         /* the close callback ran */
