@@ -505,18 +505,20 @@ void df_workers_free(df_workers_t *ws);
 
 /*
  * Reads served from the workers' published shards (df_publish.c), on the
- * reader's thread: a Peek's body (no computed plan) naming materialized views
- * only, answered into rep (every part, as the workers would) at one step no
- * earlier than fence (seq_read_fence) that every worker has reached and
- * every shard holds at. false: not possible now (rep untouched); send the Peek.
+ * reader's thread: a read of items[0..n) (plan_read_items), materialized
+ * views only, with the lookups a Peek's body would start with (lookups:
+ * that part alone, no plan; empty: none), answered into rep (every part, as
+ * the workers would) at one step no earlier than fence (seq_read_fence)
+ * that every worker has reached and every shard holds at. false: not
+ * possible now (rep untouched); send the Peek.
  */
 typedef struct df_board df_board_t;
 df_board_t *df_board_new(int nworkers);
 void df_board_free(df_board_t *b);
 bool df_board_read(df_board_t *b, const uint64_t *epochs, const uint64_t *seqs, uint64_t epoch, uint64_t fence,
-                   const uint8_t *body, size_t len, df_reply_t *rep);
-bool df_workers_read_published(df_workers_t *ws, uint64_t epoch, uint64_t fence, const uint8_t *body, size_t len,
-                               df_reply_t *rep);
+                   const uint64_t *items, int n, const uint8_t *lookups, size_t len, df_reply_t *rep);
+bool df_workers_read_published(df_workers_t *ws, uint64_t epoch, uint64_t fence, const uint64_t *items, int n,
+                               const uint8_t *lookups, size_t len, df_reply_t *rep);
 
 /* Introspection (any thread): each calls back under the worker's lock; copy what you keep. */
 typedef struct df_worker_status {

@@ -225,7 +225,7 @@ void df__pub_state_free(df_state_t *st)
 #define DF__READ_ITEMS_MAX 16
 
 bool df_board_read(df_board_t *b, const uint64_t *epochs, const uint64_t *seqs, uint64_t epoch, uint64_t fence,
-                   const uint8_t *body, size_t len, df_reply_t *rep)
+                   const uint64_t *items, int n, const uint8_t *lookups, size_t len, df_reply_t *rep)
 {
     if (b == NULL || rep->nworkers != b->nworkers)
         return false;
@@ -242,12 +242,8 @@ bool df_board_read(df_board_t *b, const uint64_t *epochs, const uint64_t *seqs, 
     cm_arena_init(&arena, 0);
     cm_err_t err = {0};
     df_peek_t pk;
-    plan_t *p = NULL;
-    uint64_t items[DF__READ_ITEMS_MAX];
-    int n = 0;
-    bool ok = df_peek_decode(body, len, &arena, &pk, &err) && !pk.computed &&
-              plan_decode(&arena, pk.plan, pk.plan_len, NULL, &p, &err) &&
-              (n = plan_read_items(p, items, DF__READ_ITEMS_MAX)) > 0;
+    bool ok = n > 0 && n <= DF__READ_ITEMS_MAX && df_peek_decode(lookups, len, &arena, &pk, &err) && !pk.computed &&
+              pk.plan_len == 0;
     df__pubver_t *vers[DF__READ_ITEMS_MAX * 8];
     if (ok && (size_t)n * (size_t)nw > sizeof vers / sizeof vers[0])
         ok = false;

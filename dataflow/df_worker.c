@@ -370,8 +370,8 @@ void df_workers_gauges(const df_workers_t *ws, int i, df_worker_gauges_t *out)
     };
 }
 
-bool df_workers_read_published(df_workers_t *ws, uint64_t epoch, uint64_t fence, const uint8_t *body, size_t len,
-                               df_reply_t *rep)
+bool df_workers_read_published(df_workers_t *ws, uint64_t epoch, uint64_t fence, const uint64_t *items, int n,
+                               const uint8_t *lookups, size_t len, df_reply_t *rep)
 {
     enum { MAX = 64 };
     uint64_t epochs[MAX], seqs[MAX];
@@ -382,7 +382,7 @@ bool df_workers_read_published(df_workers_t *ws, uint64_t epoch, uint64_t fence,
         seqs[i] = atomic_load_explicit(&ws->w[i].pub_seq, memory_order_acquire);
         epochs[i] = atomic_load_explicit(&ws->w[i].pub_epoch, memory_order_acquire);
     }
-    if (!df_board_read(ws->board, epochs, seqs, epoch, fence, body, len, rep))
+    if (!df_board_read(ws->board, epochs, seqs, epoch, fence, items, n, lookups, len, rep))
         return false;
     for (int i = 0; i < ws->n; i++)
         atomic_fetch_add_explicit(&ws->w[i].snapshot_rows, (uint64_t)rep->parts[i].count, memory_order_relaxed);

@@ -170,8 +170,24 @@ static void srv__ask_poll_cb(uv_timer_t *t)
     }
 }
 
-bool srv_ask_send(srv_conn_t *c, df_cmd_kind_t kind, const cm_buf_t *body, int flags, uint64_t accept_index,
-                  ty_ctx_t *ctx, const char *refused, srv_ask_fn fn, void *arg)
+/* a joins its loop's asks in flight as c's statement's (interruptible: checked by the timer). */
+static void srv__ask_link(srv_ask_loop_t *al, srv_ask_t *a, srv_conn_t *c, int flags, ty_ctx_t *ctx)
+{
+    a->next_live = al->live;
+    if (al->live != NULL)
+        al->live->prev_live = a;
+    al->live = a;
+    if (flags & SRV_ASK_INTERRUPTIBLE) {
+        a->ctx = ctx;
+        if (al->interruptible++ == 0)
+            uv_timer_start(&al->poll, srv__ask_poll_cb, SRV_WORKERS_POLL_MS, SRV_WORKERS_POLL_MS);
+    }
+    c->ask = a;
+}
+
+/* read: a Peek of this plan whose body holds its lookups alone (srv_ask_send_read); NULL: body is whole. */
+static bool srv__ask_send(srv_conn_t *c, df_cmd_kind_t kind, cm_buf_t *body, const plan_t *read, int flags,
+                          uint64_t accept_index, ty_ctx_t *ctx, const char *refused, srv_ask_fn fn, void *arg)
 {
     srv_loop_t *lp = c->lp;
     srv_ask_loop_t *al = lp->ask;
@@ -185,34 +201,38 @@ bool srv_ask_send(srv_conn_t *c, df_cmd_kind_t kind, const cm_buf_t *body, int f
     a->arg = arg;
     a->t0 = cm_now_mono_us();
     a->rep = df_reply_new(df_workers_count(srv->workers), srv__ask_done, a);
+    /* Answered from the published shards (on the next turn, as an answer that comes while sent),
+     * or the plan's bytes join the body and the Peek goes out. */
+    if (read != NULL) {
+        srv__ask_sending = a;
+        srv__ask_answered_here = false;
+        bool answered = srv_workers_read_published(srv, read, body, a->rep);
+        srv__ask_sending = NULL;
+        if (answered) {
+            srv__ask_link(al, a, c, flags, ctx);
+            if (srv__ask_answered_here)
+                uv_idle_start(&al->here, srv__ask_here_cb);
+            return true;
+        }
+        if (!srv_read_plan_bytes(read, body, ctx)) {
+            df_reply_unref(a->rep);
+            free(a);
+            return false;
+        }
+    }
     df_cmd_t *cmd = df_cmd_new(kind);
     df_cmd_set_payload(cmd, body->data, body->len, a->rep);
     cmd->groupable = (flags & SRV_ASK_GROUPABLE) != 0;
     cmd->accept_index = cmd->groupable ? accept_index : 0;
     /* In the loop's list before it is sent: the answer may come before seq_submit returns. */
-    a->next_live = al->live;
-    if (al->live != NULL)
-        al->live->prev_live = a;
-    al->live = a;
-    if (flags & SRV_ASK_INTERRUPTIBLE) {
-        a->ctx = ctx;
-        if (al->interruptible++ == 0)
-            uv_timer_start(&al->poll, srv__ask_poll_cb, SRV_WORKERS_POLL_MS, SRV_WORKERS_POLL_MS);
-    }
-    c->ask = a;
+    srv__ask_link(al, a, c, flags, ctx);
     if (srv->cfg.ddl_spin_us > 0) {
         al->spin_until_us = a->t0 + srv->cfg.ddl_spin_us;
         uv_idle_start(&al->spin, srv__ask_spin_cb);
     }
     srv__ask_sending = a;
     srv__ask_answered_here = false;
-    /* A read of materialized views whose shards are current is answered here, without the workers
-     * (the command, never sent, goes; its reply is answered already). */
-    bool sent = true;
-    if (kind == DF_CMD_PEEK && srv_workers_read_published(srv, body, a->rep))
-        df_cmd_unref(cmd);
-    else
-        sent = seq_submit(srv->seq, cmd);
+    bool sent = seq_submit(srv->seq, cmd);
     srv__ask_sending = NULL;
     if (srv__ask_answered_here)
         uv_idle_start(&al->here, srv__ask_here_cb);   /* handled on the next turn */
@@ -227,6 +247,18 @@ bool srv_ask_send(srv_conn_t *c, df_cmd_kind_t kind, const cm_buf_t *body, int f
         return false;
     }
     return true;
+}
+
+bool srv_ask_send(srv_conn_t *c, df_cmd_kind_t kind, const cm_buf_t *body, int flags, uint64_t accept_index,
+                  ty_ctx_t *ctx, const char *refused, srv_ask_fn fn, void *arg)
+{
+    return srv__ask_send(c, kind, (cm_buf_t *)body, NULL, flags, accept_index, ctx, refused, fn, arg);
+}
+
+bool srv_ask_send_read(srv_conn_t *c, cm_buf_t *body, const plan_t *p, ty_ctx_t *ctx, const char *refused,
+                       srv_ask_fn fn, void *arg)
+{
+    return srv__ask_send(c, DF_CMD_PEEK, body, p, SRV_ASK_INTERRUPTIBLE, 0, ctx, refused, fn, arg);
 }
 
 void srv_ask_conn_free(srv_conn_t *c)

@@ -104,9 +104,13 @@ srv_run_rc_t srv__run_read_ask(srv_conn_t *c, const srv_run_t *r, const srv_cols
     srv__asked_t *q = srv__asked_new(c, r, cols);
     cm_buf_t body;
     cm_buf_init(&body, 0);
-    bool ok = srv_read_prepare(c->lp->srv, r->st->query, q->tx, r->params, &q->ctx, false, &body, &q->rest) &&
-              srv_ask_send(c, DF_CMD_PEEK, &body, SRV_ASK_INTERRUPTIBLE, 0, &q->ctx, "cannot read tables here",
-                           srv__asked_done, q);
+    bool plan_left = false;
+    bool ok = srv_read_prepare(c->lp->srv, r->st->query, q->tx, r->params, &q->ctx, false, &body, &q->rest,
+                               &plan_left) &&
+              (plan_left ? srv_ask_send_read(c, &body, r->st->query, &q->ctx, "cannot read tables here",
+                                             srv__asked_done, q)
+                         : srv_ask_send(c, DF_CMD_PEEK, &body, SRV_ASK_INTERRUPTIBLE, 0, &q->ctx,
+                                        "cannot read tables here", srv__asked_done, q));
     cm_buf_free(&body);
     if (!ok)
         return srv__asked_refused(q, err);

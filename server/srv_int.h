@@ -306,9 +306,10 @@ enum {
     SRV_ASK_GROUPABLE = 1 << 1,       /* a write that cannot fail on a worker: group commit */
     SRV_ASK_TAKE = 1 << 2,            /* the command takes body's bytes, left empty (a big Write: no copy) */
 };
-/* A Peek's body answered into rep from the workers' published shards (df_publish.c), on this
- * thread; false: not now (--snapshot-reads off, a worker behind, not only views): send it. */
-bool srv_workers_read_published(srv_server_t *srv, const cm_buf_t *body, df_reply_t *rep);
+/* A read of plan p with the lookups of its Peek's body (no plan bytes) answered into rep from the
+ * workers' published shards (df_publish.c), on this thread; false: not now (--snapshot-reads off,
+ * a worker behind, not only views): send the Peek. */
+bool srv_workers_read_published(srv_server_t *srv, const plan_t *p, const cm_buf_t *lookups, df_reply_t *rep);
 df_reply_t *srv_workers_ask(srv_server_t *srv, df_cmd_kind_t kind, cm_buf_t *body, int flags,
                             const char *refused, ty_ctx_t *ctx);
 /* srv_ask.c: a statement's command to the workers, sent from its loop and answered there: fn(c,
@@ -320,6 +321,10 @@ df_reply_t *srv_workers_ask(srv_server_t *srv, df_cmd_kind_t kind, cm_buf_t *bod
 typedef void (*srv_ask_fn)(srv_conn_t *c, df_reply_t *rep, void *arg);
 bool srv_ask_send(srv_conn_t *c, df_cmd_kind_t kind, const cm_buf_t *body, int flags, uint64_t accept_index,
                   ty_ctx_t *ctx, const char *refused, srv_ask_fn fn, void *arg);
+/* A Peek of plan p whose body holds only its lookups (srv_read_prepare's plan_left): answered
+ * from the published shards when they are current, else sent with p's bytes added. */
+bool srv_ask_send_read(srv_conn_t *c, cm_buf_t *body, const plan_t *p, ty_ctx_t *ctx, const char *refused,
+                       srv_ask_fn fn, void *arg);
 void srv_ask_conn_free(srv_conn_t *c);
 /* srv_subscribe.c: a connection that goes away ends its SUBSCRIBE. */
 void srv_subscribe_conn_free(srv_conn_t *c);
@@ -377,9 +382,12 @@ typedef struct srv_read_keep {
 bool srv_read_run_keep(srv_server_t *srv, const plan_t *p, const srv_wtxn_t *tx, const char *sql,
                        const ty_datum_t *params, ty_ctx_t *ctx, ex_row_cb cb, void *arg, srv_read_keep_t *keep);
 /* srv_read_run in two halves, for a read answered on the loop (srv_exec_ask.c): the Peek's body
- * and the part of the plan that runs over the answer (*rest); then that part over the reply. */
+ * and the part of the plan that runs over the answer (*rest); then that part over the reply.
+ * plan_left (NULL: never): a Peek of p itself leaves p out of body (its lookups alone) and says
+ * so, for a read that may be answered from the published shards (srv_read_plan_bytes adds it). */
 bool srv_read_prepare(srv_server_t *srv, const plan_t *p, const srv_wtxn_t *tx, const ty_datum_t *params,
-                      ty_ctx_t *ctx, bool keep, cm_buf_t *body, const plan_t **rest);
+                      ty_ctx_t *ctx, bool keep, cm_buf_t *body, const plan_t **rest, bool *plan_left);
+bool srv_read_plan_bytes(const plan_t *p, cm_buf_t *body, ty_ctx_t *ctx);
 bool srv_read_finish(df_reply_t *rep, const plan_t *rest, const srv_wtxn_t *tx, const char *sql,
                      const ty_datum_t *params, ty_ctx_t *ctx, ex_row_cb cb, void *arg, srv_read_keep_t *keep);
 /* srv_write.c: an INSERT that reads no table, outside a transaction, in two halves for the loop:

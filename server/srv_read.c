@@ -55,9 +55,16 @@ bool srv_read_run(srv_server_t *srv, const plan_t *p, const srv_wtxn_t *tx, cons
     return srv_read_run_keep(srv, p, tx, sql, params, ctx, cb, arg, NULL);
 }
 
-bool srv_read_prepare(srv_server_t *srv, const plan_t *p, const srv_wtxn_t *tx, const ty_datum_t *params,
-                      ty_ctx_t *ctx, bool keep, cm_buf_t *body, const plan_t **rest)
+bool srv_read_plan_bytes(const plan_t *p, cm_buf_t *body, ty_ctx_t *ctx)
 {
+    return plan_encode(p, NULL, body, ctx->err);
+}
+
+bool srv_read_prepare(srv_server_t *srv, const plan_t *p, const srv_wtxn_t *tx, const ty_datum_t *params,
+                      ty_ctx_t *ctx, bool keep, cm_buf_t *body, const plan_t **rest, bool *plan_left)
+{
+    if (plan_left != NULL)
+        *plan_left = false;
     if (srv->seq == NULL || srv->workers == NULL)
         return cm_err_set(ctx->err, CM_ERRCODE_FEATURE_NOT_SUPPORTED, "reading tables needs the workers");
     *rest = p;
@@ -69,6 +76,10 @@ bool srv_read_prepare(srv_server_t *srv, const plan_t *p, const srv_wtxn_t *tx, 
         df_peek_computed_begin(body);
         *rest = top;
         return plan_encode(sub, NULL, body, ctx->err);
+    }
+    if (plan_left != NULL && srv->cfg.snapshot_reads && srv_wtxn_empty(tx)) {
+        *plan_left = true;
+        return true;
     }
     return plan_encode(p, NULL, body, ctx->err);
 }
@@ -86,9 +97,24 @@ bool srv_read_run_keep(srv_server_t *srv, const plan_t *p, const srv_wtxn_t *tx,
     cm_buf_t body;
     cm_buf_init(&body, 0);
     const plan_t *rest;
-    if (!srv_read_prepare(srv, p, tx, params, ctx, keep != NULL, &body, &rest))
+    bool plan_left;
+    if (!srv_read_prepare(srv, p, tx, params, ctx, keep != NULL, &body, &rest, &plan_left))
         return cm_buf_free(&body), false;
-    df_reply_t *rep = srv_workers_ask(srv, DF_CMD_PEEK, &body, SRV_ASK_INTERRUPTIBLE, "cannot read tables here", ctx);
+    df_reply_t *rep = NULL;
+    if (plan_left) {
+        rep = df_reply_new(df_workers_count(srv->workers), NULL, NULL);
+        if (!srv_workers_read_published(srv, p, &body, rep)) {
+            df_reply_unref(rep);
+            rep = NULL;
+            if (!srv_read_plan_bytes(p, &body, ctx))
+                return cm_buf_free(&body), false;
+        } else if (!srv_workers_answer_ok(rep, ctx)) {
+            df_reply_unref(rep);
+            return cm_buf_free(&body), false;
+        }
+    }
+    if (rep == NULL)
+        rep = srv_workers_ask(srv, DF_CMD_PEEK, &body, SRV_ASK_INTERRUPTIBLE, "cannot read tables here", ctx);
     cm_buf_free(&body);
     if (rep == NULL)
         return false;

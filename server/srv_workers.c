@@ -128,12 +128,13 @@ bool srv_workers_answer_ok(const df_reply_t *rep, ty_ctx_t *ctx)
  * (df_cmd_t.groupable). With SRV_ASK_TAKE the command takes body's bytes
  * instead of a copy of them (a COPY's Write of a million rows).
  */
-bool srv_workers_read_published(srv_server_t *srv, const cm_buf_t *body, df_reply_t *rep)
+bool srv_workers_read_published(srv_server_t *srv, const plan_t *p, const cm_buf_t *lookups, df_reply_t *rep)
 {
-    uint64_t epoch, fence;
+    uint64_t epoch, fence, items[16];
+    int n;
     if (!srv->cfg.snapshot_reads || srv->seq == NULL || srv->workers == NULL ||
-        !seq_read_fence(srv->seq, &epoch, &fence) ||
-        !df_workers_read_published(srv->workers, epoch, fence, body->data, body->len, rep))
+        (n = plan_read_items(p, items, 16)) <= 0 || !seq_read_fence(srv->seq, &epoch, &fence) ||
+        !df_workers_read_published(srv->workers, epoch, fence, items, n, lookups->data, lookups->len, rep))
         return false;
     srv_metrics_snapshot_read();
     return true;
@@ -145,13 +146,6 @@ df_reply_t *srv_workers_ask(srv_server_t *srv, df_cmd_kind_t kind, cm_buf_t *bod
     bool interruptible = (flags & SRV_ASK_INTERRUPTIBLE) != 0;
     int64_t t0 = cm_now_mono_us();
     df_reply_t *rep = df_reply_new(df_workers_count(srv->workers), NULL, NULL);
-    if (kind == DF_CMD_PEEK && srv_workers_read_published(srv, body, rep)) {
-        srv_metrics_observe(SRV_HIST_READ, cm_now_mono_us() - t0);
-        if (srv_workers_answer_ok(rep, ctx))
-            return rep;
-        df_reply_unref(rep);
-        return NULL;
-    }
     df_cmd_t *c = df_cmd_new(kind);
     if (flags & SRV_ASK_TAKE)
         df_cmd_take_payload(c, body, rep);
