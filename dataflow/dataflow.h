@@ -506,7 +506,7 @@ void df_workers_free(df_workers_t *ws);
 /*
  * Reads served from the workers' published shards (df_publish.c), on the
  * reader's thread: a read of items[0..n) (plan_read_items), materialized
- * views only, with the lookups a Peek's body would start with (lookups:
+ * views and tables, with the lookups a Peek's body would start with (lookups:
  * that part alone, no plan; empty: none), answered into rep (every part, as
  * the workers would) at one step no earlier than fence (seq_read_fence)
  * that every worker has reached and every shard holds at. false: not

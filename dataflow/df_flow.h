@@ -277,6 +277,23 @@ typedef struct df_readview {
     int nindexes;
     df_readix_t *indexes;
 } df_readview_t;
+/* A table's shard as a reader needs it: its rows as a snapshot (keys: the key's encoding, or the
+ * whole row's without a key; values: the rows), its columns and its key. */
+typedef struct df_readtable {
+    int ncols;
+    const ty_oid_t *types;
+    bool has_key;
+    int nkeys;
+    const df_keycol_t *keys;
+    df_snap_t *snap;
+} df_readtable_t;
+/* df_table.c: table id's shard on this worker (a new snapshot reference; false: no such table). */
+bool df__table_readable_of(df_state_t *st, uint64_t id, df_readtable_t *out);
+/* df_table_read.c: t's rows as worker w of nw holds them (or those a lookup l asks: by key, the
+ * keys w owns, one seek each; without a key, the rows whose fixed columns match) into out as
+ * one part of relation id. */
+bool df__readtable_peek(const df_readtable_t *t, uint64_t id, int w, int nw, const df_peek_lookup_t *l, cm_buf_t *out,
+                        ty_ctx_t *ctx, uint32_t *rows);
 /* df_mview.c: v's rows (or those a lookup l matches) into out as one part of relation id. */
 bool df__readview_peek(const df_readview_t *v, uint64_t id, const df_peek_lookup_t *l, cm_buf_t *out, ty_ctx_t *ctx,
                        int64_t *rows);

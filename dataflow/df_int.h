@@ -44,8 +44,8 @@ bool df__graph_idle_work(struct df_graph *g, int64_t *fuel);
 /* A table's applied delta at step seq (its shard's rows; NULL: none here) feeds every view reading it. */
 void df__flows_written(df_state_t *st, uint64_t table, const struct df_batch *delta, uint64_t seq);
 
-/* df_publish.c: view id's published shard is out of date (its rows, indexes or errors changed, or it
- * went); flush publishes every such view as of st->seq, before the worker says it reached it. */
+/* df_publish.c: view or table id's published shard is out of date (its rows, indexes or errors
+ * changed); flush publishes every such one as of st->seq, before the worker says it reached it. */
 void df__pub_mark(df_state_t *st, uint64_t id);
 /* id went (dropped, or no longer a view): unpublished at once, before its graph is freed. */
 void df__pub_gone(df_state_t *st, uint64_t id);

@@ -1,10 +1,10 @@
 /*
- * df_publish.c: reads of materialized views served on the reader's own
- * thread. After each batch of commands (and after idle merging) a worker
- * publishes, for every view whose rows, indexes or errors changed, a
- * version of its shard: snapshots of the view's result and indexes
- * (immutable batches, readable on any thread while referenced) and the step
- * from which they hold. A version is valid from that step up to the step the
+ * df_publish.c: reads of materialized views and tables served on the
+ * reader's own thread. After each batch of commands (and after idle merging)
+ * a worker publishes, for every view whose rows, indexes or errors changed
+ * and every table written, a version of its shard: snapshots of the view's
+ * result and indexes, or of the table's rows (immutable batches, readable
+ * on any thread while referenced), and the step from which they hold. A version is valid from that step up to the step the
  * worker has reached since (df_workers_t publishes it, after the versions),
  * because a later change makes a new version first.
  *
@@ -14,8 +14,8 @@
  * T >= s, the rows are one consistent snapshot at T, as a Peek sequenced at
  * T would have answered them, and the read is answered here without waking
  * a worker: a point lookup costs a seek on the caller's thread. Otherwise
- * (a worker still applying, a table, a view not yet published everywhere,
- * another epoch) the caller sends the Peek as before.
+ * (a worker still applying, a computed read, a relation not yet published
+ * everywhere, another epoch) the caller sends the Peek as before.
  */
 #include "dataflow/df_flow.h"
 #include "dataflow/df_int.h"
@@ -24,11 +24,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* One worker's shard of one view as of a step. */
+/* One worker's shard of one view or table as of a step. */
 typedef struct df__pubver {
     atomic_int refs;
     uint64_t epoch, from;        /* the rows hold from step `from` of epoch */
+    bool table;                  /* t, else v */
     df_readview_t v;             /* snapshots referenced, columns and types owned */
+    df_readtable_t t;
     bool failed;                 /* the view (or one it reads) is in error: a read answers it */
     char sqlstate[6];
     char *message;
@@ -59,6 +61,9 @@ static void df__pubver_unref(df__pubver_t *p)
     if (p == NULL || atomic_fetch_sub_explicit(&p->refs, 1, memory_order_acq_rel) != 1)
         return;
     df__snap_unref(p->v.result);
+    df__snap_unref(p->t.snap);
+    free((void *)p->t.types);
+    free((void *)p->t.keys);
     for (int i = 0; i < p->v.nindexes; i++) {
         df__snap_unref(p->v.indexes[i].snap);
         free((void *)p->v.indexes[i].cols);
@@ -191,10 +196,34 @@ static df__pubver_t *df__pubver_new(df_state_t *st, df_graph_t *g)
     return p;
 }
 
+/* A table's version: its shard's snapshot, its columns and key copied (the table may go first). */
+static df__pubver_t *df__pubver_table(df_state_t *st, const df_readtable_t *rt)
+{
+    df__pubver_t *p = cm_calloc(1, sizeof *p);
+    atomic_init(&p->refs, 1);
+    p->epoch = st->epoch;
+    p->from = st->seq;
+    p->table = true;
+    p->t = *rt;
+    ty_oid_t *types = cm_malloc(sizeof *types * (size_t)(rt->ncols ? rt->ncols : 1));
+    memcpy(types, rt->types, sizeof *types * (size_t)rt->ncols);
+    df_keycol_t *keys = cm_malloc(sizeof *keys * (size_t)(rt->nkeys ? rt->nkeys : 1));
+    memcpy(keys, rt->keys, sizeof *keys * (size_t)rt->nkeys);
+    p->t.types = types;
+    p->t.keys = keys;
+    return p;
+}
+
 static void df__pub_one(df_state_t *st, uint64_t id)
 {
     df_graph_t *g = df__graph_find(st, id);
-    df__board_set(st->board, id, st->worker, g != NULL && g->plan != NULL ? df__pubver_new(st, g) : NULL);
+    df_readtable_t rt;
+    df__pubver_t *v = NULL;
+    if (g != NULL && g->plan != NULL)
+        v = df__pubver_new(st, g);
+    else if (g == NULL && df__table_readable_of(st, id, &rt))
+        v = df__pubver_table(st, &rt);
+    df__board_set(st->board, id, st->worker, v);
 }
 
 void df__pub_flush(df_state_t *st)
@@ -203,8 +232,7 @@ void df__pub_flush(df_state_t *st)
         return;
     if (st->pub_all) {
         for (size_t i = 0; i < st->nflows; i++)
-            if (st->flows[i].graph != NULL)
-                df__pub_one(st, st->flows[i].id);
+            df__pub_one(st, st->flows[i].id);
     } else {
         for (size_t i = 0; i < st->npub_dirty; i++)
             df__pub_one(st, st->pub_dirty[i]);
@@ -223,6 +251,19 @@ void df__pub_state_free(df_state_t *st)
 /* ------------------------------------------------------------ the reader's side */
 
 #define DF__READ_ITEMS_MAX 16
+
+/* A read that would visit more records than this goes to the workers instead: they scan their
+ * shards side by side, and the session's loop, which serves other connections, is not held up. */
+#define DF__READ_HERE_RECORDS 16384
+
+/* The records a read of v (under lookup l) visits, about: a seek per lookup row by a table's key or
+ * (when the view has one) an index, else every record of the shard. */
+static uint64_t df__pubver_cost(const df__pubver_t *v, const df_peek_lookup_t *l)
+{
+    if (v->table)
+        return l != NULL && v->t.has_key ? l->nrows : v->t.snap->records;
+    return l != NULL && v->v.nindexes > 0 ? l->nrows : v->v.result->records;
+}
 
 bool df_board_read(df_board_t *b, const uint64_t *epochs, const uint64_t *seqs, uint64_t epoch, uint64_t fence,
                    const uint64_t *items, int n, const uint8_t *lookups, size_t len, df_reply_t *rep)
@@ -272,6 +313,16 @@ bool df_board_read(df_board_t *b, const uint64_t *epochs, const uint64_t *seqs, 
         t = vers[k]->from > t ? vers[k]->from : t;
     }
     ok = ok && t <= reached;
+    uint64_t cost = 0;
+    for (int i = 0; ok && i < n; i++) {
+        const df_peek_lookup_t *l = NULL;
+        for (uint32_t j = 0; j < pk.nlookups && l == NULL; j++)
+            if (pk.lookups[j].item == items[i])
+                l = &pk.lookups[j];
+        for (int w = 0; w < nw; w++)
+            cost += df__pubver_cost(vers[i * nw + w], l);
+    }
+    ok = ok && cost <= DF__READ_HERE_RECORDS;
     if (ok) {
         ty_settings_t settings;
         ty_settings_default(&settings);
@@ -286,10 +337,12 @@ bool df_board_read(df_board_t *b, const uint64_t *epochs, const uint64_t *seqs, 
                     if (pk.lookups[j].item == items[i])
                         l = &pk.lookups[j];
                 int64_t rows = 0;
+                uint32_t trows = 0;
                 if (v->failed)
                     cm_err_set(&werr, v->sqlstate, "%s", v->message);
-                else if (df__readview_peek(&v->v, items[i], l, &rep->parts[w].bytes, &ctx, &rows))
-                    total += rows;
+                else if (v->table ? df__readtable_peek(&v->t, items[i], w, nw, l, &rep->parts[w].bytes, &ctx, &trows)
+                                  : df__readview_peek(&v->v, items[i], l, &rep->parts[w].bytes, &ctx, &rows))
+                    total += rows + trows;
             }
             rep->parts[w].count = total;
             df_reply_answer(rep, w, &werr);

@@ -114,6 +114,7 @@ void df__engine_install(df_state_t *st, const df_dataflow_t *f)
     }
     df__spine_init(&t->spine);
     t->seen = true;
+    df__pub_mark(st, t->id);
     if (old) {
         df__table_free(old);   /* redefined: a different table under the same ID */
         e->tables[at] = t;
@@ -132,6 +133,7 @@ void df__engine_drop(df_state_t *st, uint64_t id)
     df_table_t *t = df__table_find(st->engine, id, &at);
     if (!t)
         return;
+    df__pub_gone(st, id);
     df__table_free(t);
     memmove(&st->engine->tables[at], &st->engine->tables[at + 1], sizeof(df_table_t *) * (st->engine->n - at - 1));
     st->engine->n--;
@@ -168,8 +170,12 @@ bool df__engine_idle_work(df_state_t *st, int64_t *fuel)
 {
     df_engine_t *e = st->engine;
     bool more = false;
-    for (size_t i = 0; e != NULL && i < e->n; i++)
+    for (size_t i = 0; e != NULL && i < e->n; i++) {
+        int64_t before = *fuel;
         more |= df__spine_idle_spend(&e->tables[i]->spine, fuel);
+        if (*fuel != before)
+            df__pub_mark(st, e->tables[i]->id);   /* merged: its readers move to the new batches */
+    }
     return more;
 }
 
@@ -561,6 +567,7 @@ static void df__write(df_state_t *st, const df_cmd_t *c, ty_ctx_t *ctx)
         df__batch_ref(delta);
         df__spine_insert(&q->t->spine, delta);
         df__builder_free(&bl);
+        df__pub_mark(st, q->t->id);
         df__flows_written(st, q->t->id, delta->nvals ? delta : NULL, c->seq);
         df__batch_unref(delta);
     }
@@ -572,78 +579,19 @@ static void df__write(df_state_t *st, const df_cmd_t *c, ty_ctx_t *ctx)
 
 #define DF_PEEK_RELATIONS_MAX 256
 
-/* Every row of this worker's shard of t into the answer. */
-static uint32_t df__peek_all(df_table_t *t, cm_buf_t *out)
+/* t as a reader needs it: a snapshot of its shard (a new reference) and its columns and key (borrowed). */
+static void df__table_readable(df_table_t *t, df_readtable_t *out)
 {
-    df_snap_t *snap = df__spine_snapshot(&t->spine);
-    df_scur_t cur;
-    df__scur_init(&cur, snap);
-    uint32_t rows = 0;
-    for (; df__scur_key_valid(&cur); df__scur_key_next(&cur))
-        for (; df__scur_val_valid(&cur); df__scur_val_next(&cur)) {
-            size_t len;
-            const uint8_t *v = df__scur_val(&cur, &len);
-            df_peek_part_row(out, v, len, df__scur_diff(&cur));
-            rows++;
-        }
-    df__scur_free(&cur);
-    df__snap_unref(snap);
-    return rows;
+    *out = (df_readtable_t){.ncols = t->ncols, .types = t->types, .has_key = t->has_key, .nkeys = t->nkeys,
+                            .keys = t->keys, .snap = df__spine_snapshot(&t->spine)};
 }
 
-static int df__key_cmp(const void *a, const void *b)
+bool df__table_readable_of(df_state_t *st, uint64_t id, df_readtable_t *out)
 {
-    const cm_buf_t *x = a, *y = b;
-    return df__bytes_cmp(x->data, x->len, y->data, y->len);
-}
-
-/*
- * The rows of t whose key is one of the lookup's, for the keys this worker
- * owns: one seek each, so a read by key costs its answer, not the table.
- * Keys are sorted and distinct, so each is read once.
- */
-static bool df__peek_keys(df_state_t *st, df_table_t *t, const df_peek_lookup_t *l, cm_buf_t *out, ty_ctx_t *ctx,
-                          uint32_t *rows)
-{
-    *rows = 0;
-    if (l->ncols != (uint32_t)t->ncols)
-        return cm_err_set(ctx->err, CM_ERRCODE_INTERNAL_ERROR, "a lookup of %u columns in a table of %d", l->ncols,
-                          t->ncols);
-    cm_buf_t *keys = cm_arena_zalloc(ctx->arena, sizeof *keys * (l->nrows ? l->nrows : 1));
-    ty_datum_t *vals = cm_arena_alloc(ctx->arena, sizeof(ty_datum_t) * (size_t)(t->ncols ? t->ncols : 1));
-    uint32_t nk = 0;
-    bool ok = true;
-    for (uint32_t i = 0; i < l->nrows && ok; i++) {
-        cm_buf_t *k = &keys[nk];
-        cm_buf_init(k, 0);
-        ok = df__row_decode(t->types, t->ncols, l->rows[i], l->lens[i], DF_ROW_BORROW, ctx, vals) &&
-             df__key_encode(t->keys, t->nkeys, vals, ctx, k);
-        if (ok && df__hash(k->data, k->len) % (uint64_t)st->nworkers == (uint64_t)st->worker)
-            nk++;
-        else
-            cm_buf_free(k);
-    }
-    qsort(keys, nk, sizeof *keys, df__key_cmp);
-    df_snap_t *snap = ok && nk ? df__spine_snapshot(&t->spine) : NULL;
-    df_scur_t cur;
-    if (snap)
-        df__scur_init(&cur, snap);
-    for (uint32_t i = 0; i < nk; i++) {
-        if (ok && (i == 0 || df__key_cmp(&keys[i - 1], &keys[i]) != 0) && df__scur_seek(&cur, keys[i].data, keys[i].len))
-            for (; df__scur_val_valid(&cur); df__scur_val_next(&cur)) {
-                size_t len;
-                const uint8_t *v = df__scur_val(&cur, &len);
-                df_peek_part_row(out, v, len, df__scur_diff(&cur));
-                (*rows)++;
-            }
-    }
-    for (uint32_t i = 0; i < nk; i++)
-        cm_buf_free(&keys[i]);
-    if (snap) {
-        df__scur_free(&cur);
-        df__snap_unref(snap);
-    }
-    return ok;
+    df_table_t *t = df__table_find(st->engine, id, NULL);
+    if (t != NULL)
+        df__table_readable(t, out);
+    return t != NULL;
 }
 
 static void df__peek(df_state_t *st, const df_cmd_t *c, ty_ctx_t *ctx)
@@ -683,19 +631,13 @@ static void df__peek(df_state_t *st, const df_cmd_t *c, ty_ctx_t *ctx)
             st->peek_rows += (uint64_t)rows;
             continue;
         }
-        size_t count_at = df_peek_part_begin(out, t->id);
+        df_readtable_t rt;
+        df__table_readable(t, &rt);
         uint32_t rows = 0;
-        if (l == NULL)
-            rows = df__peek_all(t, out);
-        else if (!t->has_key) {
-            df_snap_t *snap = df__spine_snapshot(&t->spine);
-            bool ok = df__peek_match(t->types, t->ncols, snap, false, l, out, ctx, &rows);
-            df__snap_unref(snap);
-            if (!ok)
-                return;
-        } else if (!df__peek_keys(st, t, l, out, ctx, &rows))
+        bool ok = df__readtable_peek(&rt, t->id, st->worker, st->nworkers, l, out, ctx, &rows);
+        df__snap_unref(rt.snap);
+        if (!ok)
             return;
-        df_peek_part_end(out, count_at, rows);
         total += rows;
         st->peek_rows += rows;
     }

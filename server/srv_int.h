@@ -308,7 +308,7 @@ enum {
 };
 /* A read of plan p with the lookups of its Peek's body (no plan bytes) answered into rep from the
  * workers' published shards (df_publish.c), on this thread; false: not now (--snapshot-reads off,
- * a worker behind, not only views): send the Peek. */
+ * a worker behind, a computed read): send the Peek. */
 bool srv_workers_read_published(srv_server_t *srv, const plan_t *p, const cm_buf_t *lookups, df_reply_t *rep);
 df_reply_t *srv_workers_ask(srv_server_t *srv, df_cmd_kind_t kind, cm_buf_t *body, int flags,
                             const char *refused, ty_ctx_t *ctx);

@@ -300,7 +300,7 @@ void srv_metrics_visit(srv_server_t *srv, srv_metric_cb cb, void *arg)
     srv__sample(&v, "", "", (double)atomic_load_explicit(&srv__connections, memory_order_relaxed));
 
     srv__family(&v, "eddy_snapshot_reads_total", "counter",
-                "Reads of materialized views answered from the shards the workers published, without waking them.");
+                "Reads of tables and materialized views answered from the shards the workers published, without waking them.");
     srv__sample(&v, "", "", (double)atomic_load_explicit(&srv__snapshot_reads, memory_order_relaxed));
 
     srv__family(&v, "eddy_queries_total", "counter", "Statements completed, by kind (the CommandComplete tag).");

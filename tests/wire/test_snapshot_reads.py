@@ -1,16 +1,18 @@
 #!/usr/bin/python3
-"""test_snapshot_reads.py: reads of materialized views answered on the session's thread from the
-shards the workers publish (--snapshot-reads, on by default), checked on servers of their own:
+"""test_snapshot_reads.py: reads of materialized views and tables answered on the session's thread
+from the shards the workers publish (--snapshot-reads, on by default), checked on servers of their own:
 
 - SLOW_PORT: eddy --workers 2 --fault-worker-delay-ms 300 (worker 1 sleeps before each batch) with
-  snapshot reads; SLOW_OFF_PORT: the same with --snapshot-reads off. A lookup of a quiet view
-  answers at once on the first (no worker is woken) and waits for the slow worker on the second;
+  snapshot reads; SLOW_OFF_PORT: the same with --snapshot-reads off. A lookup of a quiet view, or
+  of a table by its key, answers at once on the first (no worker is woken) and waits for the slow
+  worker on the second;
   a read right after an acknowledged write (an INSERT into a table with a key, answered once
   applied, and one without a key, answered before the workers applied it) sees the write; a view
-  in error answers its error; eddy_snapshot_reads_total counts the reads answered this way.
+  in error answers its error; a read of 20,000 rows goes to the workers; eddy_snapshot_reads_total
+  counts the reads answered from the shards.
 - CONSISTENT_PORTS (eddy --workers 2 and 4): while sessions move amounts between rows of a
-  table in single UPDATEs, every read of a view of its rows (spread over the workers' shards)
-  sums to the same total: a read is one step on every worker."""
+  table in single UPDATEs, every read of the table's rows and of a view of them (spread over the
+  workers' shards) sums to the same total: a read is one step on every worker."""
 import os
 import threading
 import time
@@ -53,11 +55,15 @@ def setup(c):
 
 def lookup_times(c, n):
     times = []
-    for _ in range(n):
+    for i in range(n):
         t0 = time.perf_counter()
         got = q(c, "SELECT n, s FROM mv WHERE b = 7")
         times.append(time.perf_counter() - t0)
         assert got == [(100, sum(range(7, 1001, 10)))], got
+        t0 = time.perf_counter()
+        got = q(c, "SELECT b FROM k WHERE a = %d" % (i + 10))
+        times.append(time.perf_counter() - t0)
+        assert got == [((i + 10) % 10,)], got
     return times
 
 
@@ -71,8 +77,8 @@ def reads_of_views_do_not_wait_for_the_workers(t):
         setup(off)
         before = snapshot_reads(c)
         on_times = lookup_times(c, 10)
-        t.ok(max(on_times) < 0.15, "lookups of a quiet view wake no worker: slowest %.3f s" % max(on_times))
-        t.ok(snapshot_reads(c) - before >= 10, "eddy_snapshot_reads_total counts them")
+        t.ok(max(on_times) < 0.15, "lookups of a quiet view and table wake no worker: slowest %.3f s" % max(on_times))
+        t.ok(snapshot_reads(c) - before >= 20, "eddy_snapshot_reads_total counts them")
         off_times = lookup_times(off, 3)
         t.ok(min(off_times) >= 0.25, "with --snapshot-reads off each waits for the slow worker: fastest %.3f s"
              % min(off_times))
@@ -81,9 +87,29 @@ def reads_of_views_do_not_wait_for_the_workers(t):
             # Answered once every worker applied it: the next read sees it.
             q(c, "INSERT INTO k VALUES (%d, 7)" % a)
             t.eq(q(c, "SELECT n FROM mv WHERE b = 7"), [(100 + a - 2000,)], "a keyed INSERT is read at once (%d)" % a)
+            t.eq(q(c, "SELECT b FROM k WHERE a = %d" % a), [(7,)], "and its row by its key (%d)" % a)
             # Answered before the workers applied it (no key): the read still sees it.
             q(c, "INSERT INTO h VALUES (%d, 1)" % a)
             t.eq(q(c, "SELECT n FROM mh WHERE b = 1"), [(a - 2000,)], "an INSERT without a key is read at once (%d)" % a)
+            t.eq(sorted(r[0] for r in q(c, "SELECT a FROM h WHERE b = 1")), list(range(2001, a + 1)),
+                 "and its rows in the table (%d)" % a)
+        with c.transaction():
+            q(c, "INSERT INTO k VALUES (2100, 7)")
+            t.eq(q(c, "SELECT b FROM k WHERE a = 2100"), [(7,)], "a transaction reads its own write")
+            q(c, "UPDATE k SET b = 8 WHERE a = 2100")
+            t.eq(q(c, "SELECT b FROM k WHERE a = 2100"), [(8,)], "and its own update")
+        t.eq(q(c, "SELECT b FROM k WHERE a = 2100"), [(8,)], "which the next read sees once committed")
+        # A read that visits many records goes to the workers, which scan side by side, rather than
+        # holding up the session's loop.
+        q(c, "CREATE TABLE big (a int, b int)")
+        q(c, "INSERT INTO big SELECT g, g FROM generate_series(1, 20000) g")
+        time.sleep(1.0)
+        before = snapshot_reads(c)
+        t.eq(len(q(c, "SELECT * FROM big")), 20000, "a read of 20,000 rows")
+        t.eq(q(c, "SELECT a FROM big WHERE b = 5"), [(5,)], "a filter over them")
+        t.eq(snapshot_reads(c) - before, 0, "both went to the workers")
+        t.eq(q(c, "SELECT b FROM k WHERE a = 11"), [(1,)], "a lookup by key still does not")
+        t.eq(snapshot_reads(c) - before, 1, "(counted)")
         q(c, "INSERT INTO k VALUES (3000, 3)")
         try:
             q(c, "SELECT * FROM mdiv")
@@ -91,7 +117,7 @@ def reads_of_views_do_not_wait_for_the_workers(t):
         except psycopg.errors.DivisionByZero as e:
             t.eq(str(e).strip(), "division by zero", "a view in error answers its error")
         q(c, "DELETE FROM k WHERE a = 3000")
-        t.eq(len(q(c, "SELECT * FROM mdiv")), 5, "and its rows once the failing row went")
+        t.eq(len(q(c, "SELECT * FROM mdiv")), 6, "and its rows once the failing row went")
         q(c, "DROP MATERIALIZED VIEW mh")
         try:
             q(c, "SELECT * FROM mh")
@@ -135,10 +161,11 @@ def a_read_is_one_step_on_every_worker(t):
             try:
                 with conn(port) as r:
                     while time.time() < stop:
-                        rows = q(r, "SELECT k, v FROM acct_rows")
-                        reads[0] += 1
-                        if len(rows) != 64 or sum(v for _, v in rows) != 6400:
-                            bad.append((len(rows), sum(v for _, v in rows)))
+                        for rel in ("acct_rows", "acct"):
+                            rows = q(r, "SELECT k, v FROM %s" % rel)
+                            reads[0] += 1
+                            if len(rows) != 64 or sum(v for _, v in rows) != 6400:
+                                bad.append((rel, len(rows), sum(v for _, v in rows)))
             except Exception as e:   # noqa: BLE001
                 failures.append(repr(e))
 
