@@ -9,6 +9,7 @@ another session changes the catalog around the table (views, renames). Run on th
 shared eddy and on eddy servers of our own (GROUP_TARGETS: --workers 1 and 4)."""
 import os
 import threading
+import time
 
 from pgw import REF_PORT, TARGET_IS_PG, TARGET_PORT, case, connect, errors, main, rows
 
@@ -131,6 +132,9 @@ def concurrent_inserts_each_get_their_own_outcome(t):
             c.q("DROP SCHEMA %s CASCADE" % SCHEMA)
 
 
+cycles = [0]   # rounds of catalog changes ddl_session made so far
+
+
 def ddl_session(port, stop, done):
     """Catalog changes on the table the others insert into, as fast as they go."""
     with connect(port, timeout=30.0) as c:
@@ -141,16 +145,23 @@ def ddl_session(port, stop, done):
                         "ALTER TABLE d_moved RENAME TO d", "DROP MATERIALIZED VIEW dv%d" % i]:
                 assert not errors(c.q(sql)), sql
             i += 1
+            cycles[0] = i
         done.append(i)
 
 
 def inserting_session(port, s, stop, acked):
+    """400 INSERTs at least, and on until the catalog changed twice meanwhile (30 s at most): on a
+    busy machine 400 INSERTs may all be answered before one round of DDL is through."""
     with connect(port, timeout=30.0) as c:
         assert not errors(c.q("SET search_path = %s" % SCHEMA))
-        for i in range(400):
-            res = outcome(c.q("INSERT INTO d VALUES (%d)" % (s * 1000 + i)))
+        first = cycles[0]
+        deadline = time.time() + 30
+        i = 0
+        while i < 400 or (cycles[0] - first < 2 and time.time() < deadline):
+            i += 1
+            res = outcome(c.q("INSERT INTO d VALUES (%d)" % (s * 1000000 + i)))
             if res == ("C", "INSERT 0 1"):
-                acked.append(s * 1000 + i)
+                acked.append(s * 1000000 + i)
             else:   # renamed away at that moment: it names no table
                 assert res[:2] == ("E", "42P01"), res
         stop.set()
@@ -168,6 +179,7 @@ def acknowledged_inserts_survive_catalog_changes(t):
                         "SET search_path = %s" % SCHEMA, "CREATE TABLE d (a int)"]:
                 assert not errors(c.q(sql)), sql
         stop = threading.Event()
+        cycles[0] = 0
         acked = [[] for _ in range(4)]
         done = []
         threads = [threading.Thread(target=inserting_session, args=(port, s, stop, acked[s])) for s in range(4)]
