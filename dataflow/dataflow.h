@@ -275,6 +275,9 @@ typedef struct df_cmd {
     bool accepted;               /* the sequencer answered it already; reply is its own */
     df_reply_t *reply;           /* Write, Peek: who hears the answer (one reference); NULL: nobody */
     struct df_sub *sub;          /* Subscribe: the subscription (one reference) */
+    /* Subscribe: this step ends the subscription (every worker tears down its dataflow here);
+     * false: it begins, its query's plan bytes (if any) in the payload. */
+    bool sub_end;
     cm_arena_t arena;
 } df_cmd_t;
 
@@ -354,17 +357,27 @@ typedef struct df_dataflow {
 } df_dataflow_t;
 
 /*
- * SUBSCRIBE (df_subscribe.c): a subscription to materialized view `view`
- * shared by a session and the workers. A Subscribe command carrying it
- * makes each worker append its share of the view (snapshot) at its step and
+ * SUBSCRIBE (df_subscribe.c, df_sub_flow.c): a subscription shared by a
+ * session and the workers, to a materialized view (its result's changes),
+ * a table (its writes, directly) or a query (a dataflow of its own on
+ * every worker, compiled from the plan bytes in the Subscribe command's
+ * payload and torn down by the Subscribe command that ends it, so every
+ * worker runs it at the same steps). A Subscribe command carrying it makes
+ * each worker append its share of the rows (snapshot) at its step and
  * every later step's changes; take moves out (appending to records[w]) what
  * each worker appended, as records (be64 step, be64 diff, be32 length, row),
  * and each worker's progress (every step up to it is in); false once the
- * subscription failed (the view dropped, more than max_bytes waiting), with
- * err. close tells the workers to let it go.
+ * subscription failed (what it reads dropped, more than max_bytes waiting,
+ * an error in its query), with err. close tells the workers to stop
+ * appending; the session then sends the ending Subscribe command.
  */
+typedef enum df_sub_kind {
+    DF_SUB_VIEW = 1,             /* a materialized view's changes */
+    DF_SUB_TABLE,                /* a table's writes */
+    DF_SUB_QUERY,                /* a query's (or a plain view's) changes, by a dataflow of its own */
+} df_sub_kind_t;
 typedef struct df_sub df_sub_t;
-df_sub_t *df_sub_new(int nworkers, uint64_t view, bool snapshot, size_t max_bytes);
+df_sub_t *df_sub_new(int nworkers, df_sub_kind_t kind, uint64_t object, bool snapshot, size_t max_bytes);
 void df_sub_ref(df_sub_t *s);
 void df_sub_unref(df_sub_t *s);
 void df_sub_close(df_sub_t *s);
@@ -389,6 +402,8 @@ typedef struct df_state {
     df_dataflow_t *flows;        /* installed, in install order */
     size_t nflows, flows_cap;
     int nsubs;                   /* subscriptions registered with its views (df_subscribe.c) */
+    struct df_subflow *subflows; /* subscriptions to tables and queries, in start order (df_sub_flow.c) */
+    int nsubflows, subflows_cap;
     df_cmd_t **pending;          /* buffered commands past a gap, ascending seq */
     size_t npending, pending_max;
     df_applied_t *hist;          /* ring of the last hist_max applied commands */

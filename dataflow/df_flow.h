@@ -105,8 +105,15 @@ typedef struct df_graph {
     int nsubs;
     df_verr_t *errs;             /* the view is in error while any count is not 0 */
     int nerrs;
+    bool transient;              /* a SUBSCRIBE's own dataflow: its delta goes to its subscription, no result kept */
     cm_arena_t arena;            /* nodes, compiled expressions */
 } df_graph_t;
+
+/* A relation's delta at a step, as the graphs reading it get it. */
+typedef struct df__source {
+    uint64_t item;
+    const df_batch_t *delta;     /* NULL: changed elsewhere, nothing on this worker */
+} df__source_t;
 
 /* What one step of a graph runs with. */
 typedef struct df_step {
@@ -248,6 +255,29 @@ void df__index_attach_all(df_state_t *st, df_graph_t *g);
  * worker's progress (beginning and ending them: df_int.h). */
 void df__sub_delta(df_state_t *st, df_graph_t *g, const df_batch_t *delta, uint64_t seq);
 void df__sub_progress(df_state_t *st);
+/* What df_sub_flow.c needs of a subscription: its kind and object, whether it wants a snapshot or
+ * was closed, a batch's rows appended (rows_in_keys: a result's layout, else a delta's), a failure
+ * (the first stays), this worker's progress. */
+df_sub_kind_t df__sub_kind(const df_sub_t *s);
+uint64_t df__sub_object(const df_sub_t *s);
+bool df__sub_snapshot(const df_sub_t *s);
+bool df__sub_closed(df_sub_t *s);
+void df__sub_append(df_sub_t *s, int w, const df_batch_t *b, bool rows_in_keys, uint64_t seq);
+void df__sub_fail(df_sub_t *s, const char *sqlstate, const char *message);
+void df__sub_progress_set(df_sub_t *s, int w, uint64_t seq);
+/* df_sub_flow.c: a query subscription begins (its dataflow compiled and hydrated) or a table
+ * subscription (its shard's rows); each step's deltas (every table and view that ran) reach them. */
+void df__sub_flow_start(df_state_t *st, df_sub_t *s, uint64_t seq, const uint8_t *plan, size_t plan_len);
+void df__sub_flow_end(df_state_t *st, df_sub_t *s);
+void df__sub_flows_written(df_state_t *st, const df__source_t *src, int nsrc, uint64_t seq);
+void df__sub_flows_progress(df_state_t *st);
+/* Each query subscription's dataflow on this worker (id: the step it began at), for introspection. */
+typedef struct df_subflow df_subflow_t;
+void df__sub_flows_visit(const df_state_t *st, void (*each)(const df_dataflow_t *f, void *arg), void *arg);
+/* df_graph.c: one step of g over the deltas in src (hydrate: the install step); the root's delta is
+ * left in g->root->out. The current contents of a relation on this worker as a delta (NULL: none). */
+void df__graph_run(df_state_t *st, df_graph_t *g, const df__source_t *src, int nsrc, uint64_t seq, bool hydrate);
+df_batch_t *df__contents(df_state_t *st, uint64_t item, uint64_t seq);
 void df__index_apply(df_graph_t *g, const df_batch_t *delta, uint64_t seq);
 void df__index_free_all(df_graph_t *g);
 bool df__index_idle(df_graph_t *g, int64_t *fuel);

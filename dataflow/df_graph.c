@@ -284,11 +284,6 @@ void df__graph_error(df_step_t *s, int64_t diff)
 
 /* ------------------------------------------------------------ steps */
 
-typedef struct df__source {
-    uint64_t item;
-    const df_batch_t *delta;     /* NULL: changed elsewhere, nothing on this worker */
-} df__source_t;
-
 static void df__step_init(df_step_t *s, df_state_t *st, df_graph_t *g, uint64_t seq, bool hydrate)
 {
     memset(s, 0, sizeof *s);
@@ -355,7 +350,7 @@ void df__node_step(df_step_t *s, df_node_t *n)
 }
 
 /* Runs every node of g at one step; the root's delta is left in g->root->out. */
-static void df__graph_run(df_state_t *st, df_graph_t *g, const df__source_t *src, int nsrc, uint64_t seq, bool hydrate)
+void df__graph_run(df_state_t *st, df_graph_t *g, const df__source_t *src, int nsrc, uint64_t seq, bool hydrate)
 {
     df_step_t s;
     df__step_init(&s, st, g, seq, hydrate);
@@ -372,9 +367,11 @@ static void df__graph_run(df_state_t *st, df_graph_t *g, const df__source_t *src
                 }
     }
     if (g->root->out) {
-        df__mview_apply(g, g->root->out, seq);
-        if (g->id != DF_PEEK_COMPUTED)
-            df__pub_mark(st, g->id);
+        if (!g->transient) {
+            df__mview_apply(g, g->root->out, seq);
+            if (g->id != DF_PEEK_COMPUTED)
+                df__pub_mark(st, g->id);
+        }
         if (g->nsubs > 0)
             df__sub_delta(st, g, g->root->out, seq);
     }
@@ -421,6 +418,8 @@ void df__flows_written(df_state_t *st, uint64_t table, const df_batch_t *delta, 
         }
         src[nsrc++] = (df__source_t){.item = g->id, .delta = g->root->out};
     }
+    /* Subscriptions last: a query's dataflow may read any view that ran. */
+    df__sub_flows_written(st, src, nsrc, seq);
     for (size_t i = 0; i < st->nflows; i++)
         if (st->flows[i].graph && st->flows[i].graph->root->out) {
             df__batch_unref(st->flows[i].graph->root->out);
@@ -433,7 +432,7 @@ void df__flows_written(df_state_t *st, uint64_t table, const df_batch_t *delta, 
 /* ------------------------------------------------------------ install */
 
 /* The current contents of a relation on this worker, as a delta: a table's shard or a view's result. */
-static df_batch_t *df__contents(df_state_t *st, uint64_t item, uint64_t seq)
+df_batch_t *df__contents(df_state_t *st, uint64_t item, uint64_t seq)
 {
     df_spine_t *sp = df__table_spine(st, item);
     if (sp)

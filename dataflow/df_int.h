@@ -30,9 +30,16 @@ void df__graph_install(df_state_t *st, df_dataflow_t *f, uint64_t seq);
 bool df__index_plan_decode(df_dataflow_t *f, const uint8_t *p, size_t n);
 void df__index_attach(df_state_t *st, const df_dataflow_t *f);
 void df__index_detach(df_state_t *st, const df_dataflow_t *f);
-/* df_subscribe.c: a subscription begins at step seq (its share of the view, then registered with
- * it); a view's graph that goes ends its subscriptions. */
-void df__sub_start(df_state_t *st, df_sub_t *s, uint64_t seq);
+/* df_subscribe.c: a subscription begins at step seq (its share of what it reads, then registered
+ * with it; plan: a query's plan bytes) or ends (torn down); a view's graph that goes ends its
+ * subscriptions. */
+void df__sub_start(df_state_t *st, df_sub_t *s, uint64_t seq, const uint8_t *plan, size_t plan_len);
+void df__sub_end(df_state_t *st, df_sub_t *s);
+/* df_sub_flow.c: subscriptions to tables and queries on this worker. The relation id (named name)
+ * goes: those reading it end. clear: every one ends (a Bootstrap, the worker stopping). */
+void df__sub_flows_drop(df_state_t *st, uint64_t id, const char *name);
+void df__sub_flows_clear(df_state_t *st, const char *sqlstate, const char *message);
+bool df__sub_flows_idle(df_state_t *st, int64_t *fuel);
 void df__sub_drop_all(df_state_t *st, struct df_graph *g);
 /* A view installed again under the same ID (a rename: the same rows) keeps its subscriptions:
  * taken from the old graph, given to the new one (none: they end). */

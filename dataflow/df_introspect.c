@@ -143,9 +143,11 @@ static void df__graph_arrangements(const df_graph_t *g, const df_dataflow_t *d, 
             cb(arg, d, &a);
         }
     }
-    df_arrangement_info_t a = {.name = "result"};
-    df__stats(&g->result, &a);
-    cb(arg, d, &a);
+    if (!g->transient) {
+        df_arrangement_info_t a = {.name = "result"};
+        df__stats(&g->result, &a);
+        cb(arg, d, &a);
+    }
     for (int i = 0; i < g->nindexes; i++) {
         df_arrangement_info_t x = {.name = "index"};
         df__stats(&g->indexes[i].spine, &x);
@@ -153,11 +155,32 @@ static void df__graph_arrangements(const df_graph_t *g, const df_dataflow_t *d, 
     }
 }
 
+typedef struct df__visit {
+    df_operator_fn op_cb;
+    df_arrangement_fn arr_cb;
+    void *arg;
+} df__visit_t;
+
+/* A SUBSCRIBE's own dataflow shows as the views' do, named "subscribe". */
+static void df__subflow_operators(const df_dataflow_t *f, void *arg)
+{
+    const df__visit_t *v = arg;
+    df__graph_operators(f->graph, f, v->op_cb, v->arg);
+}
+
+static void df__subflow_arrangements(const df_dataflow_t *f, void *arg)
+{
+    const df__visit_t *v = arg;
+    df__graph_arrangements(f->graph, f, v->arr_cb, v->arg);
+}
+
 void df_state_visit_operators(const df_state_t *st, df_operator_fn cb, void *arg)
 {
     for (size_t i = 0; i < st->nflows; i++)
         if (st->flows[i].graph)
             df__graph_operators(st->flows[i].graph, &st->flows[i], cb, arg);
+    df__visit_t v = {.op_cb = cb, .arg = arg};
+    df__sub_flows_visit(st, df__subflow_operators, &v);
 }
 
 void df_state_visit_arrangements(const df_state_t *st, df_arrangement_fn cb, void *arg)
@@ -173,6 +196,8 @@ void df_state_visit_arrangements(const df_state_t *st, df_arrangement_fn cb, voi
         if (f->graph)
             df__graph_arrangements(f->graph, f, cb, arg);
     }
+    df__visit_t v = {.arr_cb = cb, .arg = arg};
+    df__sub_flows_visit(st, df__subflow_arrangements, &v);
 }
 
 bool df_plan_operators(const plan_t *p, df_operator_fn op_cb, df_arrangement_fn arr_cb, void *arg, cm_err_t *err)

@@ -13,6 +13,7 @@
  * cannot take shows at once instead of when its operators first run.
  * Pure state, no threads: df_worker.c drives it and the unit tests call it.
  */
+#include "dataflow/df_flow.h"
 #include "dataflow/df_int.h"
 #include "dataflow/df_store.h"
 
@@ -50,6 +51,7 @@ static void df__flows_clear(df_state_t *st)
 
 void df_state_destroy(df_state_t *st)
 {
+    df__sub_flows_clear(st, CM_ERRCODE_ADMIN_SHUTDOWN, "SUBSCRIBE ended: the workers are stopping");
     df__flows_clear(st);
     df__engine_free(st);
     free(st->flows);
@@ -133,6 +135,7 @@ static void df__drop(df_state_t *st, uint64_t id)
     if (at == SIZE_MAX)
         return;   /* the entry dropped something that has no dataflow */
     df__pub_gone(st, id);
+    df__sub_flows_drop(st, id, st->flows[at].name);
     df__index_detach(st, &st->flows[at]);
     df__flow_free(st, &st->flows[at]);
     memmove(&st->flows[at], &st->flows[at + 1], sizeof *st->flows * (st->nflows - at - 1));
@@ -143,6 +146,7 @@ static void df__drop(df_state_t *st, uint64_t id)
 static void df__apply(df_state_t *st, const df_cmd_t *c)
 {
     if (c->kind == DF_CMD_BOOTSTRAP) {
+        df__sub_flows_clear(st, CM_ERRCODE_ADMIN_SHUTDOWN, "SUBSCRIBE ended: the workers rebuilt every dataflow");
         df__flows_clear(st);
         df__engine_bootstrap(st, true);
     }
@@ -158,8 +162,12 @@ static void df__apply(df_state_t *st, const df_cmd_t *c)
         df__engine_bootstrap(st, false);
     if (c->kind == DF_CMD_WRITE || c->kind == DF_CMD_PEEK)
         df__engine_command(st, c);
-    if (c->kind == DF_CMD_SUBSCRIBE && c->sub != NULL)
-        df__sub_start(st, c->sub, c->seq);
+    if (c->kind == DF_CMD_SUBSCRIBE && c->sub != NULL) {
+        if (c->sub_end)
+            df__sub_end(st, c->sub);
+        else
+            df__sub_start(st, c->sub, c->seq, c->payload, c->payload_len);
+    }
     /* A Tick takes its turn in the order and does nothing else. */
     st->seq = c->seq;
     if (c->kind == DF_CMD_BOOTSTRAP || c->index > st->index)
@@ -257,6 +265,7 @@ bool df_state_idle_work(df_state_t *st, int64_t fuel)
             if (fuel != before)
                 df__pub_mark(st, st->flows[i].id);   /* merged: its readers move to the new batches */
         }
+    more |= df__sub_flows_idle(st, &fuel);
     if (fuel > 0)
         more |= df__reclaim_work(&fuel);
     return more || df__reclaim_pending() != 0;

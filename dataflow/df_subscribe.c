@@ -1,9 +1,10 @@
 /*
- * df_subscribe.c: SUBSCRIBE to a materialized view (DESIGN §6). A
- * subscription (df_sub_t) is shared by the session that reads it and every
- * worker: at the Subscribe command's step each worker appends its share of
- * the view's rows (the snapshot), then registers the subscription with the
- * view's graph, which appends every later step's delta (df__mview_apply);
+ * df_subscribe.c: SUBSCRIBE on the workers (DESIGN §6). A subscription
+ * (df_sub_t) is shared by the session that reads it and every worker. To a
+ * materialized view: at the Subscribe command's step each worker appends
+ * its share of the view's rows (the snapshot), then registers the
+ * subscription with the view's graph, which appends every later step's
+ * delta (df__mview_apply); tables and queries are df_sub_flow.c's;
  * after each batch of commands a worker raises its progress (every step up
  * to it is in). The session polls it (srv_subscribe.c: a timer, so no
  * worker ever touches the session's loop), takes what the workers appended,
@@ -21,7 +22,8 @@ struct df_sub {
     atomic_int refs;
     pthread_mutex_t mu;
     int nworkers;
-    uint64_t view;
+    df_sub_kind_t kind;
+    uint64_t object;             /* the view or table (a query: 0) */
     bool snapshot;
     size_t max_bytes;
     atomic_bool closed;          /* the session is gone: workers drop it */
@@ -31,14 +33,15 @@ struct df_sub {
     cm_err_t err;                /* the subscription ended on the workers' side */
 };
 
-df_sub_t *df_sub_new(int nworkers, uint64_t view, bool snapshot, size_t max_bytes)
+df_sub_t *df_sub_new(int nworkers, df_sub_kind_t kind, uint64_t object, bool snapshot, size_t max_bytes)
 {
     df_sub_t *s = cm_calloc(1, sizeof *s);
     atomic_init(&s->refs, 1);
     atomic_init(&s->closed, false);
     pthread_mutex_init(&s->mu, NULL);
     s->nworkers = nworkers;
-    s->view = view;
+    s->kind = kind;
+    s->object = object;
     s->snapshot = snapshot;
     s->max_bytes = max_bytes;
     s->records = cm_calloc((size_t)nworkers, sizeof *s->records);
@@ -94,7 +97,7 @@ static void df__sub_fail_locked(df_sub_t *s, const char *sqlstate, const char *m
         cm_err_set(&s->err, sqlstate, "%s", message);
 }
 
-static void df__sub_fail(df_sub_t *s, const char *sqlstate, const char *message)
+void df__sub_fail(df_sub_t *s, const char *sqlstate, const char *message)
 {
     pthread_mutex_lock(&s->mu);
     df__sub_fail_locked(s, sqlstate, message);
@@ -103,7 +106,7 @@ static void df__sub_fail(df_sub_t *s, const char *sqlstate, const char *message)
 
 /* The rows of batch (rows in its keys, as a view's result holds them, or in its values, as a
  * view's delta) at step seq into worker w's records. */
-static void df__sub_append(df_sub_t *s, int w, const df_batch_t *b, bool rows_in_keys, uint64_t seq)
+void df__sub_append(df_sub_t *s, int w, const df_batch_t *b, bool rows_in_keys, uint64_t seq)
 {
     pthread_mutex_lock(&s->mu);
     cm_buf_t *out = &s->records[w];
@@ -129,9 +132,40 @@ static void df__sub_append(df_sub_t *s, int w, const df_batch_t *b, bool rows_in
     pthread_mutex_unlock(&s->mu);
 }
 
-void df__sub_start(df_state_t *st, df_sub_t *s, uint64_t seq)
+df_sub_kind_t df__sub_kind(const df_sub_t *s)
 {
-    df_graph_t *g = df__graph_find(st, s->view);
+    return s->kind;
+}
+
+uint64_t df__sub_object(const df_sub_t *s)
+{
+    return s->object;
+}
+
+bool df__sub_snapshot(const df_sub_t *s)
+{
+    return s->snapshot;
+}
+
+bool df__sub_closed(df_sub_t *s)
+{
+    return atomic_load(&s->closed);
+}
+
+void df__sub_progress_set(df_sub_t *s, int w, uint64_t seq)
+{
+    pthread_mutex_lock(&s->mu);
+    s->progress[w] = seq;
+    pthread_mutex_unlock(&s->mu);
+}
+
+void df__sub_start(df_state_t *st, df_sub_t *s, uint64_t seq, const uint8_t *plan, size_t plan_len)
+{
+    if (s->kind != DF_SUB_VIEW) {
+        df__sub_flow_start(st, s, seq, plan, plan_len);
+        return;
+    }
+    df_graph_t *g = df__graph_find(st, s->object);
     if (g == NULL) {
         df__sub_fail(s, CM_ERRCODE_FEATURE_NOT_SUPPORTED, "SUBSCRIBE needs a maintained materialized view");
         return;
@@ -155,9 +189,27 @@ void df__sub_delta(df_state_t *st, df_graph_t *g, const df_batch_t *delta, uint6
             df__sub_append(g->subs[i], st->worker, delta, false, seq);
 }
 
+/* The ending Subscribe command: the view's graph lets it go (its own dataflow: df_sub_flow.c). */
+void df__sub_end(df_state_t *st, df_sub_t *s)
+{
+    if (s->kind != DF_SUB_VIEW) {
+        df__sub_flow_end(st, s);
+        return;
+    }
+    df_graph_t *g = df__graph_find(st, s->object);
+    for (int i = 0; g != NULL && i < g->nsubs; i++)
+        if (g->subs[i] == s) {
+            g->subs[i] = g->subs[--g->nsubs];
+            st->nsubs--;
+            df_sub_unref(s);
+            return;
+        }
+}
+
 /* After a batch: every subscription hears how far this worker got; closed ones are let go. */
 void df__sub_progress(df_state_t *st)
 {
+    df__sub_flows_progress(st);
     if (st->nsubs == 0)
         return;
     for (size_t f = 0; f < st->nflows; f++) {
@@ -170,9 +222,7 @@ void df__sub_progress(df_state_t *st)
                 df_sub_unref(s);
                 continue;
             }
-            pthread_mutex_lock(&s->mu);
-            s->progress[st->worker] = st->seq;
-            pthread_mutex_unlock(&s->mu);
+            df__sub_progress_set(s, st->worker, st->seq);
             i++;
         }
     }

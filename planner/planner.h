@@ -41,11 +41,19 @@ typedef struct pln_raw_list {
     pln_raw_t **items;
 } pln_raw_list_t;
 
-/* SUBSCRIBE's view and how its changes are read (pln_subscribe.c). */
+/* What SUBSCRIBE follows and how its changes are read (pln_subscribe.c). */
+typedef enum pln_subscribe_kind {
+    PLN_SUBSCRIBE_VIEW = 1,       /* a materialized view: its result's changes */
+    PLN_SUBSCRIBE_TABLE,          /* a table: its writes */
+    PLN_SUBSCRIBE_QUERY,          /* a query or plain view: the statement's query, maintained for it */
+} pln_subscribe_kind_t;
+
 typedef struct pln_subscribe {
-    uint64_t view;                /* the materialized view's catalog ID */
+    pln_subscribe_kind_t kind;
+    uint64_t object;              /* the view's or table's catalog ID (a query: 0) */
     bool snapshot;                /* its current rows first */
-    int ncols;                    /* the view's columns, after mz_timestamp and mz_diff */
+    bool progress;                /* WITH (PROGRESS): mz_progressed, and a row each time the frontier moves */
+    int ncols;                    /* the rows' columns, after mz_timestamp, [mz_progressed,] mz_diff */
     ty_oid_t *types;
 } pln_subscribe_t;
 

@@ -1,42 +1,49 @@
 /*
  * srv_subscribe.c: SUBSCRIBE's session side. The statement sends one
- * Subscribe command carrying a df_sub_t (dataflow.h) and its connection
- * stays busy, streaming: every SRV_SUBSCRIBE_POLL_MS a timer on the
- * connection's loop takes what the workers appended, and emits every step
- * that all of them have passed (their progress), in step order, each step's
- * rows consolidated, as rows (mz_timestamp = the step, mz_diff, the view's
- * columns) through the statement's sink: DataRows, or CopyData lines for
- * COPY (SUBSCRIBE ...) TO STDOUT. A timer rather than a wake-up from the
- * workers: no worker ever touches a loop whose session may be gone, and an
- * idle subscription costs a few checks a second. It ends only with an
- * error: a cancel or statement_timeout (57014), its view dropped, or more
- * than --result-max-bytes waiting for a client that does not read.
+ * Subscribe command carrying a df_sub_t (dataflow.h; a query's plan bytes
+ * in its payload) and its connection stays busy, streaming: every
+ * SRV_SUBSCRIBE_POLL_MS a timer on the connection's loop takes what the
+ * workers appended (srv_sub_collect: every step that all of them have
+ * passed, in step order, each step's rows consolidated, and with PROGRESS a
+ * progress row whenever that frontier moved) and sends it as rows
+ * (mz_timestamp = the step, [mz_progressed,] mz_diff, the columns) through
+ * the statement's sink: DataRows, or CopyData lines for COPY (SUBSCRIBE
+ * ...) TO STDOUT. A timer rather than a wake-up from the workers: no worker
+ * ever touches a loop whose session may be gone, and an idle subscription
+ * costs a few checks a second. It ends only with an error: a cancel or
+ * statement_timeout (57014), what it reads dropped, or more than
+ * --result-max-bytes waiting for a client that does not read. However it
+ * ends, one more Subscribe command tears its dataflow down on every worker
+ * at one step (srv_sub_close); a cursor (srv_cursor.c) uses the same
+ * subscription without the streaming.
  */
-#include "server/srv_exec_int.h"
+#include "server/srv_subscribe.h"
 
-#include "dataflow/dataflow.h"
 #include "sequencer/sequencer.h"
 
 #include <stdlib.h>
 #include <string.h>
 
 #define SRV_SUBSCRIBE_POLL_MS 5
+/* How often the ending command is offered again while the sequencer refuses it (a full inbox). */
+#define SRV_SUBSCRIBE_END_RETRY_MS 20
 
 struct srv_subscribe {
-    srv_conn_t *c;              /* NULL once the connection went away */
+    srv_conn_t *c;              /* streaming: its connection; NULL once it went away, and for a cursor */
+    srv_server_t *srv;
     uv_timer_t timer;
-    df_sub_t *sub;
+    bool ending;                /* closed: the timer offers the ending command until it is taken */
+    srv_sub_t core;
     const pln_stmt_t *st;
     srv_portal_t *portal;
-    int nworkers;
-    cm_buf_t *got;              /* per worker: records taken from sub, not yet emitted */
-    uint64_t *progress;
-    uint64_t emitted;
     cm_arena_t arena;           /* one emission's decoded rows */
     ty_ctx_t ctx;
     cm_err_t err;
-    const ty_oid_t *types;      /* the output's: mz_timestamp, mz_diff, the view's */
+    const ty_oid_t *types;      /* the output's: mz_timestamp, [mz_progressed,] mz_diff, the columns */
 };
+
+/* A ready record: be64 step, u8 progress, be64 diff, be32 row length, the row. */
+#define SRV_SUB_READY_HEAD 21
 
 typedef struct srv__subrec {
     uint64_t step;
@@ -68,25 +75,225 @@ static uint32_t srv__be32(const uint8_t *p)
     return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
 }
 
+/* ------------------------------------------------------------ the subscription */
+
+bool srv_sub_open(srv_sub_t *s, srv_server_t *srv, const pln_stmt_t *st, cm_err_t *err)
+{
+    const pln_subscribe_t *sb = st->subscribe;
+    memset(s, 0, sizeof *s);
+    if (srv->seq == NULL || srv->workers == NULL)
+        return cm_err_set(err, "57P03", "SUBSCRIBE: this process does not run its cluster's workers now");
+    s->progress = sb->progress;
+    s->ncols = sb->ncols;
+    s->types = cm_malloc(sizeof *s->types * (size_t)(sb->ncols + 1));
+    memcpy(s->types, sb->types, sizeof *s->types * (size_t)sb->ncols);
+    s->nworkers = df_workers_count(srv->workers);
+    s->got = cm_calloc((size_t)s->nworkers, sizeof *s->got);
+    s->progress_at = cm_calloc((size_t)s->nworkers, sizeof *s->progress_at);
+    for (int i = 0; i < s->nworkers; i++)
+        cm_buf_init(&s->got[i], 0);
+    cm_buf_init(&s->ready, 0);
+    cm_arena_init(&s->scratch, 0);
+    df_sub_kind_t kind = sb->kind == PLN_SUBSCRIBE_VIEW ? DF_SUB_VIEW
+                         : sb->kind == PLN_SUBSCRIBE_TABLE ? DF_SUB_TABLE : DF_SUB_QUERY;
+    s->sub = df_sub_new(s->nworkers, kind, sb->object, sb->snapshot, srv->cfg.result_max_bytes);
+    df_cmd_t *cmd = df_cmd_new(DF_CMD_SUBSCRIBE);
+    cmd->sub = s->sub;
+    df_sub_ref(s->sub);
+    cmd->object_id = sb->object;
+    bool ok = true;
+    if (kind == DF_SUB_QUERY) {
+        /* The plan carries the statement's columns (pln_bind); the query's own follow mz_*. */
+        plan_t q = *st->query;
+        q.cols = st->cols + (sb->progress ? 3 : 2);
+        q.ncols = sb->ncols;
+        cm_buf_t plan;
+        cm_buf_init(&plan, 0);
+        ok = plan_encode(&q, NULL, &plan, err);
+        if (ok)
+            df_cmd_take_payload(cmd, &plan, NULL);
+        cm_buf_free(&plan);
+    }
+    if (ok && !seq_submit(srv->seq, cmd)) {
+        ok = cm_err_set(err, "57P03", "SUBSCRIBE: this process does not run its cluster's workers now "
+                        "(a standby, too many statements waiting, or shutting down)");
+    }
+    if (!ok) {
+        df_cmd_unref(cmd);
+        srv_sub_free(s);
+        return false;
+    }
+    return true;
+}
+
+void srv_sub_free(srv_sub_t *s)
+{
+    if (s->sub != NULL) {
+        df_sub_close(s->sub);
+        df_sub_unref(s->sub);
+    }
+    for (int i = 0; i < s->nworkers; i++)
+        cm_buf_free(&s->got[i]);
+    free(s->got);
+    free(s->progress_at);
+    free(s->types);
+    cm_buf_free(&s->ready);
+    cm_arena_free(&s->scratch);
+    memset(s, 0, sizeof *s);
+}
+
+bool srv_sub_close(srv_sub_t *s, srv_server_t *srv)
+{
+    if (s->sub == NULL || s->end_sent)
+        return true;
+    df_sub_close(s->sub);
+    if (srv->seq == NULL)
+        return true;   /* no workers to tell */
+    df_cmd_t *cmd = df_cmd_new(DF_CMD_SUBSCRIBE);
+    cmd->sub = s->sub;
+    df_sub_ref(s->sub);
+    cmd->sub_end = true;
+    if (!seq_submit(srv->seq, cmd)) {
+        df_cmd_unref(cmd);
+        return false;
+    }
+    s->end_sent = true;
+    return true;
+}
+
+/* Every step at or below upper out of the workers' records, in step order, consolidated, into ready. */
+static void srv__sub_consolidate(srv_sub_t *s, uint64_t upper)
+{
+    cm_arena_reset(&s->scratch);
+    size_t n = 0, *cut = cm_arena_zalloc(&s->scratch, sizeof *cut * (size_t)s->nworkers);
+    for (int w = 0; w < s->nworkers; w++) {
+        const uint8_t *p = s->got[w].data;
+        size_t at = 0, len = s->got[w].len;
+        while (at + 20 <= len && srv__be64(p + at) <= upper) {
+            at += 20 + srv__be32(p + at + 16);
+            n++;
+        }
+        cut[w] = at;
+    }
+    if (n == 0)
+        return;
+    srv__subrec_t *recs = cm_arena_alloc(&s->scratch, sizeof *recs * n);
+    size_t k = 0;
+    for (int w = 0; w < s->nworkers; w++)
+        for (size_t at = 0; at < cut[w];) {
+            const uint8_t *p = s->got[w].data + at;
+            uint32_t rl = srv__be32(p + 16);
+            recs[k++] = (srv__subrec_t){.step = srv__be64(p), .diff = (int64_t)srv__be64(p + 8), .row = p + 20, .len = rl};
+            at += 20 + rl;
+        }
+    qsort(recs, n, sizeof *recs, srv__subrec_cmp);
+    for (size_t i = 0; i < n;) {
+        size_t j = i + 1;
+        int64_t diff = recs[i].diff;
+        while (j < n && srv__subrec_cmp(&recs[i], &recs[j]) == 0)
+            diff += recs[j++].diff;
+        if (diff != 0) {
+            cm_buf_put_be64(&s->ready, recs[i].step);
+            cm_buf_put(&s->ready, "\0", 1);
+            cm_buf_put_be64(&s->ready, (uint64_t)diff);
+            cm_buf_put_be32(&s->ready, recs[i].len);
+            cm_buf_put(&s->ready, recs[i].row, recs[i].len);
+            s->nready++;
+        }
+        i = j;
+    }
+    for (int w = 0; w < s->nworkers; w++)
+        cm_buf_consume(&s->got[w], cut[w]);
+}
+
+bool srv_sub_collect(srv_sub_t *s, cm_err_t *err)
+{
+    if (!df_sub_take(s->sub, s->got, s->progress_at, err))
+        return false;
+    uint64_t upper = UINT64_MAX;
+    for (int w = 0; w < s->nworkers; w++)
+        if (s->progress_at[w] < upper)
+            upper = s->progress_at[w];
+    /* 0: some worker has not begun it yet (its progress is set from the step it began at on). */
+    if (upper == 0)
+        return true;
+    srv__sub_consolidate(s, upper);
+    /* Every step up to upper is out: nothing later can come at a step before upper + 1. */
+    if (s->progress && upper + 1 > s->progressed) {
+        s->progressed = upper + 1;
+        cm_buf_put_be64(&s->ready, upper + 1);
+        cm_buf_put(&s->ready, "\1", 1);
+        cm_buf_put_be64(&s->ready, 0);
+        cm_buf_put_be32(&s->ready, 0);
+        s->nready++;
+    }
+    return true;
+}
+
+bool srv_sub_emit(srv_sub_t *s, srv_sink_t *sink, ty_ctx_t *ctx, uint64_t max_rows, uint64_t *emitted)
+{
+    int lead = s->progress ? 3 : 2;
+    ty_datum_t *out = cm_arena_zalloc(ctx->arena, sizeof *out * (size_t)(s->ncols + lead));
+    const uint8_t *p = s->ready.data;
+    size_t at = 0;
+    bool ok = true;
+    uint64_t n = 0;
+    while (ok && s->nready > 0 && n < max_rows) {
+        uint64_t step = srv__be64(p + at);
+        bool progress = p[at + 8] != 0;
+        int64_t diff = (int64_t)srv__be64(p + at + 9);
+        uint32_t len = srv__be32(p + at + 17);
+        const uint8_t *row = p + at + SRV_SUB_READY_HEAD;
+        out[0] = (ty_datum_t){.v.i = (int64_t)step};
+        if (s->progress)
+            out[1] = (ty_datum_t){.v.b = progress};
+        out[lead - 1] = (ty_datum_t){.isnull = progress, .v.i = diff};
+        if (progress) {
+            for (int i = 0; i < s->ncols; i++)
+                out[lead + i] = (ty_datum_t){.isnull = true};
+        } else {
+            ok = df_sub_decode(s->types, s->ncols, row, len, ctx, out + lead);
+        }
+        ok = ok && srv__row_cb(sink, out, s->ncols + lead);
+        at += SRV_SUB_READY_HEAD + len;
+        s->nready--;
+        n++;
+    }
+    cm_buf_consume(&s->ready, at);
+    *emitted += n;
+    return ok;
+}
+
+/* ------------------------------------------------------------ streaming */
+
 static void srv__subscribe_free_cb(uv_handle_t *h)
 {
     srv_subscribe_t *ss = h->data;
-    for (int i = 0; i < ss->nworkers; i++)
-        cm_buf_free(&ss->got[i]);
-    free(ss->got);
-    free(ss->progress);
+    srv_sub_free(&ss->core);
     cm_err_clear(&ss->err);
     cm_arena_free(&ss->arena);
     free(ss);
 }
 
-/* The workers let it go; the handle and the rest go once libuv closed the timer. */
+static void srv__subscribe_retry_cb(uv_timer_t *t)
+{
+    srv_subscribe_t *ss = t->data;
+    if (!srv_sub_close(&ss->core, ss->srv))
+        return;
+    uv_timer_stop(&ss->timer);
+    uv_close((uv_handle_t *)&ss->timer, srv__subscribe_free_cb);
+}
+
+/* The workers let it go (a refused ending is offered again by the timer); the handle and the
+ * rest go once libuv closed the timer. */
 static void srv__subscribe_release(srv_subscribe_t *ss)
 {
-    df_sub_close(ss->sub);
-    df_sub_unref(ss->sub);
-    ss->sub = NULL;
     uv_timer_stop(&ss->timer);
+    if (!srv_sub_close(&ss->core, ss->srv)) {
+        ss->ending = true;
+        uv_timer_start(&ss->timer, srv__subscribe_retry_cb, SRV_SUBSCRIBE_END_RETRY_MS, SRV_SUBSCRIBE_END_RETRY_MS);
+        return;
+    }
     uv_close((uv_handle_t *)&ss->timer, srv__subscribe_free_cb);
 }
 
@@ -99,61 +306,12 @@ static void srv__subscribe_end(srv_subscribe_t *ss)
     memset(&ss->err, 0, sizeof ss->err);
     ty_ctx_t ctx = ss->ctx;
     srv_portal_t *portal = ss->portal;
-    uint64_t n = ss->emitted;
+    uint64_t n = ss->core.emitted;
     srv__subscribe_release(ss);
     if (!e.set)
         cm_err_set(&e, CM_ERRCODE_QUERY_CANCELED, "canceling statement due to user request");
     srv__busy_end(c, false, &ctx, &e, portal, 0, n, NULL);
     cm_err_clear(&e);
-}
-
-/* The records of every worker up to step upper, in step order, consolidated, out as rows. */
-static bool srv__subscribe_emit(srv_subscribe_t *ss, uint64_t upper)
-{
-    size_t n = 0, *cut = cm_arena_zalloc(&ss->arena, sizeof *cut * (size_t)ss->nworkers);
-    for (int w = 0; w < ss->nworkers; w++) {
-        const uint8_t *p = ss->got[w].data;
-        size_t at = 0, len = ss->got[w].len;
-        while (at + 20 <= len && srv__be64(p + at) <= upper) {
-            at += 20 + srv__be32(p + at + 16);
-            n++;
-        }
-        cut[w] = at;
-    }
-    if (n == 0)
-        return true;
-    srv__subrec_t *recs = cm_arena_alloc(&ss->arena, sizeof *recs * n);
-    size_t k = 0;
-    for (int w = 0; w < ss->nworkers; w++)
-        for (size_t at = 0; at < cut[w];) {
-            const uint8_t *p = ss->got[w].data + at;
-            uint32_t rl = srv__be32(p + 16);
-            recs[k++] = (srv__subrec_t){.step = srv__be64(p), .diff = (int64_t)srv__be64(p + 8), .row = p + 20, .len = rl};
-            at += 20 + rl;
-        }
-    qsort(recs, n, sizeof *recs, srv__subrec_cmp);
-    const pln_subscribe_t *sb = ss->st->subscribe;
-    srv_sink_t sink = {.out = &ss->c->out, .types = ss->types, .ctx = &ss->ctx, .c = ss->c,
-                       .copy = ss->st->copy_to, .max = ss->c->lp->srv->cfg.result_max_bytes};
-    ty_datum_t *out = cm_arena_zalloc(&ss->arena, sizeof *out * (size_t)(sb->ncols + 2));
-    bool ok = true;
-    for (size_t i = 0; ok && i < n;) {
-        size_t j = i + 1;
-        int64_t diff = recs[i].diff;
-        while (j < n && srv__subrec_cmp(&recs[i], &recs[j]) == 0)
-            diff += recs[j++].diff;
-        if (diff != 0) {
-            out[0] = (ty_datum_t){.v.i = (int64_t)recs[i].step};
-            out[1] = (ty_datum_t){.v.i = diff};
-            ok = df_sub_decode(sb->types, sb->ncols, recs[i].row, recs[i].len, &ss->ctx, out + 2) &&
-                 srv__row_cb(&sink, out, sb->ncols + 2);
-            ss->emitted++;
-        }
-        i = j;
-    }
-    for (int w = 0; w < ss->nworkers; w++)
-        cm_buf_consume(&ss->got[w], cut[w]);
-    return ok;
 }
 
 static void srv__subscribe_poll_cb(uv_timer_t *t)
@@ -162,15 +320,13 @@ static void srv__subscribe_poll_cb(uv_timer_t *t)
     if (ss->c == NULL)
         return;
     cm_arena_reset(&ss->arena);
-    if (!ty_ctx_check_interrupt(&ss->ctx) || !df_sub_take(ss->sub, ss->got, ss->progress, &ss->err)) {
+    if (!ty_ctx_check_interrupt(&ss->ctx) || !srv_sub_collect(&ss->core, &ss->err)) {
         srv__subscribe_end(ss);
         return;
     }
-    uint64_t upper = UINT64_MAX;
-    for (int w = 0; w < ss->nworkers; w++)
-        if (ss->progress[w] < upper)
-            upper = ss->progress[w];
-    if (!srv__subscribe_emit(ss, upper)) {
+    srv_sink_t sink = {.out = &ss->c->out, .types = ss->types, .ctx = &ss->ctx, .c = ss->c,
+                       .copy = ss->st->copy_to, .max = ss->c->lp->srv->cfg.result_max_bytes};
+    if (!srv_sub_emit(&ss->core, &sink, &ss->ctx, UINT64_MAX, &ss->core.emitted)) {
         if (!ss->err.set)
             cm_err_set(&ss->err, CM_ERRCODE_INTERNAL_ERROR, "SUBSCRIBE could not send a row");
         srv__subscribe_end(ss);
@@ -181,38 +337,20 @@ static void srv__subscribe_poll_cb(uv_timer_t *t)
 
 srv_run_rc_t srv_subscribe_run(srv_conn_t *c, const srv_run_t *r, const srv_cols_t *cols, cm_err_t *err)
 {
-    srv_server_t *srv = c->lp->srv;
-    const pln_subscribe_t *sb = r->st->subscribe;
-    if (srv->seq == NULL || srv->workers == NULL) {
-        cm_err_set(err, "57P03", "SUBSCRIBE: this process does not run its cluster's workers now");
+    srv_subscribe_t *ss = cm_calloc(1, sizeof *ss);
+    if (!srv_sub_open(&ss->core, c->lp->srv, r->st, err)) {
+        free(ss);
         return SRV_RUN_ERROR;
     }
-    srv_subscribe_t *ss = cm_calloc(1, sizeof *ss);
     ss->c = c;
+    ss->srv = c->lp->srv;
     ss->st = r->st;
     ss->portal = r->portal;
     ss->types = cols->types;
-    ss->nworkers = df_workers_count(srv->workers);
-    ss->got = cm_calloc((size_t)ss->nworkers, sizeof *ss->got);
-    ss->progress = cm_calloc((size_t)ss->nworkers, sizeof *ss->progress);
-    for (int i = 0; i < ss->nworkers; i++)
-        cm_buf_init(&ss->got[i], 0);
     cm_arena_init(&ss->arena, 0);
     srv__ctx_init(c, &ss->ctx, &ss->arena, &ss->err);
-    ss->sub = df_sub_new(ss->nworkers, sb->view, sb->snapshot, srv->cfg.result_max_bytes);
-    df_cmd_t *cmd = df_cmd_new(DF_CMD_SUBSCRIBE);
-    cmd->sub = ss->sub;
-    df_sub_ref(ss->sub);
-    cmd->object_id = sb->view;
     uv_timer_init(&c->lp->uv, &ss->timer);
     ss->timer.data = ss;
-    if (!seq_submit(srv->seq, cmd)) {
-        df_cmd_unref(cmd);
-        srv__subscribe_release(ss);
-        cm_err_set(err, "57P03", "SUBSCRIBE: this process does not run its cluster's workers now "
-                   "(a standby, too many statements waiting, or shutting down)");
-        return SRV_RUN_ERROR;
-    }
     uv_timer_start(&ss->timer, srv__subscribe_poll_cb, SRV_SUBSCRIBE_POLL_MS, SRV_SUBSCRIBE_POLL_MS);
     c->subscription = ss;
     srv_conn_set_state(c, SRV_CONN_BUSY);
