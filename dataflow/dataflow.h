@@ -382,6 +382,8 @@ void df_sub_ref(df_sub_t *s);
 void df_sub_unref(df_sub_t *s);
 void df_sub_close(df_sub_t *s);
 bool df_sub_take(df_sub_t *s, cm_buf_t *records, uint64_t *progress, cm_err_t *err);
+/* The step it began at (its snapshot's, its AS OF), once a worker began it; 0 before. */
+uint64_t df_sub_started(df_sub_t *s);
 /* A record's row decoded with the view's column types (copies into ctx->arena). */
 bool df_sub_decode(const ty_oid_t *types, int ncols, const uint8_t *p, size_t len, ty_ctx_t *ctx, ty_datum_t *out);
 

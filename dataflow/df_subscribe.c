@@ -30,6 +30,7 @@ struct df_sub {
     cm_buf_t *records;           /* per worker, not yet taken */
     uint64_t *progress;          /* per worker: every step up to it is in its records */
     size_t pending;              /* bytes of records not yet taken */
+    uint64_t start;              /* the step it began at (its snapshot's); 0: not yet */
     cm_err_t err;                /* the subscription ended on the workers' side */
 };
 
@@ -159,8 +160,19 @@ void df__sub_progress_set(df_sub_t *s, int w, uint64_t seq)
     pthread_mutex_unlock(&s->mu);
 }
 
+uint64_t df_sub_started(df_sub_t *s)
+{
+    pthread_mutex_lock(&s->mu);
+    uint64_t start = s->start;
+    pthread_mutex_unlock(&s->mu);
+    return start;
+}
+
 void df__sub_start(df_state_t *st, df_sub_t *s, uint64_t seq, const uint8_t *plan, size_t plan_len)
 {
+    pthread_mutex_lock(&s->mu);
+    s->start = seq;
+    pthread_mutex_unlock(&s->mu);
     if (s->kind != DF_SUB_VIEW) {
         df__sub_flow_start(st, s, seq, plan, plan_len);
         return;

@@ -206,6 +206,15 @@ static void srv__sub_consolidate(srv_sub_t *s, uint64_t upper)
         cm_buf_consume(&s->got[w], cut[w]);
 }
 
+static void srv__sub_ready_progress(srv_sub_t *s, uint64_t ts)
+{
+    cm_buf_put_be64(&s->ready, ts);
+    cm_buf_put(&s->ready, "\1", 1);
+    cm_buf_put_be64(&s->ready, 0);
+    cm_buf_put_be32(&s->ready, 0);
+    s->nready++;
+}
+
 bool srv_sub_collect(srv_sub_t *s, cm_err_t *err)
 {
     if (!df_sub_take(s->sub, s->got, s->progress_at, err))
@@ -217,15 +226,16 @@ bool srv_sub_collect(srv_sub_t *s, cm_err_t *err)
     /* 0: some worker has not begun it yet (its progress is set from the step it began at on). */
     if (upper == 0)
         return true;
+    /* With PROGRESS the first row says where it begins (its AS OF, its snapshot's step). */
+    if (s->progress && s->progressed == 0) {
+        s->progressed = df_sub_started(s->sub);
+        srv__sub_ready_progress(s, s->progressed);
+    }
     srv__sub_consolidate(s, upper);
     /* Every step up to upper is out: nothing later can come at a step before upper + 1. */
     if (s->progress && upper + 1 > s->progressed) {
         s->progressed = upper + 1;
-        cm_buf_put_be64(&s->ready, upper + 1);
-        cm_buf_put(&s->ready, "\1", 1);
-        cm_buf_put_be64(&s->ready, 0);
-        cm_buf_put_be32(&s->ready, 0);
-        s->nready++;
+        srv__sub_ready_progress(s, upper + 1);
     }
     return true;
 }
