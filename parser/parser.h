@@ -645,6 +645,17 @@ typedef struct sql_prepare {
     sql_list_t *args;         /* EXECUTE: sql_expr_t *; NULL if none */
 } sql_prepare_t;
 
+/* DECLARE name [NO SCROLL] CURSOR [WITH[OUT] HOLD] FOR {SUBSCRIBE ... | query};
+ * FETCH [FORWARD] [count | ALL | NEXT] [FROM | IN] name [WITH (timeout = ...)]; CLOSE {name | ALL} */
+typedef struct sql_cursor {
+    const char *name;         /* CLOSE ALL: NULL */
+    sql_subscribe_t *subscribe; /* DECLARE ... FOR SUBSCRIBE */
+    sql_select_t *query;      /* DECLARE ... FOR a query */
+    bool hold;                /* DECLARE ... WITH HOLD */
+    int64_t count;            /* FETCH: how many rows; -1: ALL */
+    sql_list_t *options;      /* FETCH ... WITH (...): sql_option_t * */
+} sql_cursor_t;
+
 /*
  * CREATE ROLE / USER name [WITH] options; ALTER ROLE / USER name [WITH]
  * options; DROP ROLE / USER [IF EXISTS] names; GRANT roles TO members;
@@ -718,6 +729,9 @@ typedef enum sql_stmt_kind {
     SQL_STMT_PREPARE,         /* prepare */
     SQL_STMT_EXECUTE,         /* prepare (name, args) */
     SQL_STMT_DEALLOCATE,      /* prepare (name; NULL for ALL) */
+    SQL_STMT_DECLARE,         /* cursor */
+    SQL_STMT_FETCH,           /* cursor */
+    SQL_STMT_CLOSE,           /* cursor (name; NULL for ALL) */
     SQL_STMT_CREATE_ROLE,     /* role */
     SQL_STMT_ALTER_ROLE,      /* role */
     SQL_STMT_DROP_ROLE,       /* role */
@@ -777,6 +791,7 @@ struct sql_stmt {
     sql_show_t *show;
     sql_explain_t *explain;
     sql_prepare_t *prepare;
+    sql_cursor_t *cursor;
     sql_role_t *role;
     sql_grant_t *grant;
 };

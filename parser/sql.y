@@ -54,10 +54,10 @@
        XMLNAMESPACES XMLPARSE XMLPI XMLROOT XMLSERIALIZE XMLTABLE YEAR ZONE.
 
 /* Unreserved PostgreSQL keywords of the DDL/DML statements, window functions and CTEs. */
-%token ALTER CASCADE COLUMNS CONFLICT CONTINUE COPY CSV CURRENT DATABASE DEALLOCATE DELETE DELIMITER DROP
-       EXCLUDE EXECUTE EXPLAIN FOLLOWING GROUPS HEADER IDENTITY IF_P INDEX INDEXES INSERT KEY LOAD
+%token ALTER CASCADE CLOSE COLUMNS CONFLICT CONTINUE COPY CSV CURRENT CURSOR DATABASE DEALLOCATE DECLARE DELETE DELIMITER DROP
+       EXCLUDE EXECUTE EXPLAIN FOLLOWING FORWARD GROUPS HEADER HOLD IDENTITY IF_P INDEX INDEXES INSERT KEY LOAD
        MATERIALIZED NEXT NOTHING OPERATOR ORDINALITY OTHERS PARTITION PRECEDING PREPARE QUOTE RANGE
-       RECURSIVE RENAME REPLACE RESTART RESTRICT REVOKE ROWS SCHEMAS STDIN STDOUT TABLES TEXT TIES TRUNCATE
+       RECURSIVE RENAME REPLACE RESTART RESTRICT REVOKE ROWS SCHEMAS SCROLL STDIN STDOUT TABLES TEXT TIES TRUNCATE
        UNBOUNDED UPDATE VIEW VIEWS.
 
 /* eddy's own words (not PostgreSQL keywords; unreserved here). */
@@ -126,6 +126,7 @@ stmt(A) ::= explain_stmt(S).     { A = S; }
 stmt(A) ::= prepare_stmt(S).     { A = S; }
 stmt(A) ::= execute_stmt(S).     { A = S; }
 stmt(A) ::= deallocate_stmt(S).  { A = S; }
+stmt(A) ::= cursor_stmt(S).      { A = S; }
 stmt(A) ::= role_stmt(S).        { A = S; }
 stmt(A) ::= grant_stmt(S).       { A = S; }
 
@@ -827,6 +828,39 @@ explainable(A) ::= execute_stmt(S).              { A = sql__explainable(ctx, S, 
 explainable(A) ::= VIEW qname(N).                { A = sql__explainable(ctx, NULL, SQL_OBJ_VIEW, N); }
 explainable(A) ::= MATERIALIZED VIEW qname(N).   { A = sql__explainable(ctx, NULL, SQL_OBJ_MATERIALIZED_VIEW, N); }
 explainable(A) ::= INDEX qname(N).               { A = sql__explainable(ctx, NULL, SQL_OBJ_INDEX, N); }
+
+////////////////////////////////////////////////// DECLARE / FETCH / CLOSE ////
+
+/* Cursors, as PostgreSQL spells them (forward only), over SUBSCRIBE as Materialize has them:
+ * FETCH takes Materialize's WITH (timeout = ...). The directions are spelled out rule by rule
+ * so that NEXT or FORWARD alone can still name a cursor. */
+%type cursor_stmt {sql_stmt_t *}
+cursor_stmt(A) ::= DECLARE colid(N) cursor_options CURSOR opt_hold(H) FOR subscribe_stmt(S).
+        { A = sql__declare(ctx, &N, S, NULL, H); }
+cursor_stmt(A) ::= DECLARE colid(N) cursor_options CURSOR opt_hold(H) FOR select_stmt(Q).
+        { A = sql__declare(ctx, &N, NULL, Q, H); }
+cursor_stmt(A) ::= FETCH fetch_args(F) opt_with_options(W). { A = sql__fetch_with(F, W); }
+cursor_stmt(A) ::= CLOSE colid(N).               { A = sql__close(ctx, &N); }
+cursor_stmt(A) ::= CLOSE ALL.                    { A = sql__close(ctx, NULL); }
+cursor_options ::= .
+cursor_options ::= cursor_options NO SCROLL.
+%type opt_hold {bool}
+opt_hold(A) ::= .                                { A = false; }
+opt_hold(A) ::= WITHOUT HOLD.                    { A = false; }
+opt_hold(A) ::= WITH HOLD.                       { A = true; }
+%type fetch_args {sql_stmt_t *}
+fetch_args(A) ::= colid(N).                      { A = sql__fetch(ctx, &N, 1); }
+fetch_args(A) ::= from_in colid(N).              { A = sql__fetch(ctx, &N, 1); }
+fetch_args(A) ::= NEXT opt_from_in colid(N).     { A = sql__fetch(ctx, &N, 1); }
+fetch_args(A) ::= FORWARD opt_from_in colid(N).  { A = sql__fetch(ctx, &N, 1); }
+fetch_args(A) ::= ALL opt_from_in colid(N).      { A = sql__fetch(ctx, &N, -1); }
+fetch_args(A) ::= FORWARD ALL opt_from_in colid(N). { A = sql__fetch(ctx, &N, -1); }
+fetch_args(A) ::= ICONST(T) opt_from_in colid(N). { A = sql__fetch(ctx, &N, T.ival); }
+fetch_args(A) ::= FORWARD ICONST(T) opt_from_in colid(N). { A = sql__fetch(ctx, &N, T.ival); }
+from_in ::= FROM.
+from_in ::= IN.
+opt_from_in ::= from_in.
+opt_from_in ::= .
 
 ////////////////////////////////////////////// PREPARE / EXECUTE / DEALLOCATE ////
 
@@ -1686,6 +1720,12 @@ unreserved_keyword(A) ::= CSV(T). { A = T; }
 unreserved_keyword(A) ::= CURRENT(T). { A = T; }
 unreserved_keyword(A) ::= DATABASE(T). { A = T; }
 unreserved_keyword(A) ::= DEALLOCATE(T). { A = T; }
+unreserved_keyword(A) ::= SCROLL(T). { A = T; }
+unreserved_keyword(A) ::= HOLD(T). { A = T; }
+unreserved_keyword(A) ::= FORWARD(T). { A = T; }
+unreserved_keyword(A) ::= DECLARE(T). { A = T; }
+unreserved_keyword(A) ::= CURSOR(T). { A = T; }
+unreserved_keyword(A) ::= CLOSE(T). { A = T; }
 unreserved_keyword(A) ::= DELETE(T). { A = T; }
 unreserved_keyword(A) ::= DELIMITER(T). { A = T; }
 unreserved_keyword(A) ::= DROP(T). { A = T; }
@@ -1956,6 +1996,12 @@ bare_label_keyword(A) ::= CSV(T). { A = T; }
 bare_label_keyword(A) ::= CURRENT(T). { A = T; }
 bare_label_keyword(A) ::= DATABASE(T). { A = T; }
 bare_label_keyword(A) ::= DEALLOCATE(T). { A = T; }
+bare_label_keyword(A) ::= SCROLL(T). { A = T; }
+bare_label_keyword(A) ::= HOLD(T). { A = T; }
+bare_label_keyword(A) ::= FORWARD(T). { A = T; }
+bare_label_keyword(A) ::= DECLARE(T). { A = T; }
+bare_label_keyword(A) ::= CURSOR(T). { A = T; }
+bare_label_keyword(A) ::= CLOSE(T). { A = T; }
 bare_label_keyword(A) ::= DELETE(T). { A = T; }
 bare_label_keyword(A) ::= DELIMITER(T). { A = T; }
 bare_label_keyword(A) ::= DROP(T). { A = T; }

@@ -590,6 +590,44 @@ sql_stmt_t *sql__explain_physical(sql_pctx_t *ctx, const sql_token_t *kw, sql_ex
     return s;
 }
 
+/* ============================================ DECLARE / FETCH / CLOSE */
+
+static sql_stmt_t *cursor_stmt(sql_pctx_t *ctx, sql_stmt_kind_t kind, const sql_token_t *name)
+{
+    sql_stmt_t *s = stmt_of(ctx, kind);
+    s->cursor = cm_arena_zalloc(ctx->arena, sizeof *s->cursor);
+    s->cursor->name = name ? name->str : NULL;
+    return s;
+}
+
+sql_stmt_t *sql__declare(sql_pctx_t *ctx, const sql_token_t *name, sql_subscribe_t *sub, sql_select_t *query,
+                         bool hold)
+{
+    sql_stmt_t *s = cursor_stmt(ctx, SQL_STMT_DECLARE, name);
+    s->cursor->subscribe = sub;
+    s->cursor->query = query;
+    s->cursor->hold = hold;
+    return s;
+}
+
+sql_stmt_t *sql__fetch(sql_pctx_t *ctx, const sql_token_t *name, int64_t count)
+{
+    sql_stmt_t *s = cursor_stmt(ctx, SQL_STMT_FETCH, name);
+    s->cursor->count = count;
+    return s;
+}
+
+sql_stmt_t *sql__fetch_with(sql_stmt_t *fetch, sql_list_t *options)
+{
+    fetch->cursor->options = options;
+    return fetch;
+}
+
+sql_stmt_t *sql__close(sql_pctx_t *ctx, const sql_token_t *name)
+{
+    return cursor_stmt(ctx, SQL_STMT_CLOSE, name);
+}
+
 /* ====================================== PREPARE / EXECUTE / DEALLOCATE */
 
 sql_stmt_t *sql__prepare(sql_pctx_t *ctx, const sql_token_t *name, sql_list_t *types, sql_stmt_t *stmt)

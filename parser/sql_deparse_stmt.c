@@ -522,6 +522,34 @@ static void dp_explain(const sql_explain_t *e, cm_buf_t *out)
     dp_qname(e->name, out);
 }
 
+static void dp_cursor(sql_stmt_kind_t kind, const sql_cursor_t *k, cm_buf_t *out)
+{
+    if (kind == SQL_STMT_DECLARE) {
+        cm_buf_put_str(out, "DECLARE ");
+        sql_deparse_ident(k->name, out);
+        cm_buf_put_str(out, k->hold ? " CURSOR WITH HOLD FOR " : " CURSOR FOR ");
+        if (k->subscribe)
+            dp_subscribe(k->subscribe, out);
+        else
+            sql_deparse_select(k->query, out);
+        return;
+    }
+    if (kind == SQL_STMT_CLOSE) {
+        cm_buf_put_str(out, "CLOSE ");
+        if (k->name)
+            sql_deparse_ident(k->name, out);
+        else
+            cm_buf_put_str(out, "ALL");
+        return;
+    }
+    if (k->count < 0)
+        cm_buf_put_str(out, "FETCH ALL FROM ");
+    else
+        cm_buf_printf(out, "FETCH %lld FROM ", (long long)k->count);
+    sql_deparse_ident(k->name, out);
+    dp_with_options(k->options, out);
+}
+
 static void dp_prepare(sql_stmt_kind_t kind, const sql_prepare_t *p, cm_buf_t *out)
 {
     if (kind == SQL_STMT_DEALLOCATE) {
@@ -616,6 +644,9 @@ const char *sql_stmt_name(const sql_stmt_t *s)
     case SQL_STMT_PREPARE: return "PREPARE";
     case SQL_STMT_EXECUTE: return "EXECUTE";
     case SQL_STMT_DEALLOCATE: return "DEALLOCATE";
+    case SQL_STMT_DECLARE: return "DECLARE CURSOR";
+    case SQL_STMT_FETCH: return "FETCH";
+    case SQL_STMT_CLOSE: return "CLOSE";
     case SQL_STMT_CREATE_ROLE: return "CREATE ROLE";
     case SQL_STMT_ALTER_ROLE: return "ALTER ROLE";
     case SQL_STMT_DROP_ROLE: return "DROP ROLE";
@@ -907,6 +938,11 @@ void sql_deparse_stmt(const sql_stmt_t *s, cm_buf_t *out)
     case SQL_STMT_EXECUTE:
     case SQL_STMT_DEALLOCATE:
         dp_prepare(s->kind, s->prepare, out);
+        break;
+    case SQL_STMT_DECLARE:
+    case SQL_STMT_FETCH:
+    case SQL_STMT_CLOSE:
+        dp_cursor(s->kind, s->cursor, out);
         break;
     case SQL_STMT_CREATE_ROLE:
     case SQL_STMT_ALTER_ROLE:

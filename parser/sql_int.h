@@ -277,6 +277,11 @@ sql_stmt_t *sql__copy(sql_pctx_t *ctx, sql_qname_t *table, sql_list_t *cols, sql
                       sql_subscribe_t *subscribe, bool to, sql_list_t *options);
 sql_subscribe_t *sql__subscribe(sql_pctx_t *ctx, sql_qname_t *object, sql_select_t *query, sql_list_t *options);
 sql_stmt_t *sql__stmt_subscribe(sql_pctx_t *ctx, sql_subscribe_t *s);
+sql_stmt_t *sql__declare(sql_pctx_t *ctx, const sql_token_t *name, sql_subscribe_t *sub, sql_select_t *query,
+                         bool hold);
+sql_stmt_t *sql__fetch(sql_pctx_t *ctx, const sql_token_t *name, int64_t count);
+sql_stmt_t *sql__fetch_with(sql_stmt_t *fetch, sql_list_t *options);
+sql_stmt_t *sql__close(sql_pctx_t *ctx, const sql_token_t *name);
 
 /* SHOW parts: a scratch node holds FROM's name (in `on`) or the LIKE / WHERE filter. */
 sql_show_t *sql__show_part(sql_pctx_t *ctx, sql_qname_t *name, sql_expr_t *like, sql_expr_t *where);

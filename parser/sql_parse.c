@@ -115,7 +115,7 @@ static bool word_in(const char *w, const char *const *set)
 
 /* Statements that begin with these words are recognised but not implemented yet. */
 static const char *const unsupported_leads[] = {
-    "analyse", "analyze", "call", "checkpoint", "close", "cluster", "comment", "declare", "do", "fetch",
+    "analyse", "analyze", "call", "checkpoint", "cluster", "comment", "do",
     "import", "listen", "load", "lock", "merge", "move", "notify", "refresh", "reindex", "release",
     "savepoint", "security", "tail", "unlisten", "vacuum", NULL,
 };

@@ -31,6 +31,9 @@ typedef enum pln_kind {
     PLN_DEALLOCATE,       /* DEALLOCATE [PREPARE] name | ALL (prep_name NULL) */
     PLN_DDL,              /* CREATE / DROP / ALTER of catalog objects: planned into a change by pln_ddl_plan */
     PLN_WRITE,            /* INSERT / UPDATE / DELETE / COPY FROM STDIN / TRUNCATE: write (plan.h's plan_write_t) */
+    PLN_DECLARE,          /* DECLARE c CURSOR FOR SUBSCRIBE ...: the subscription, held by the session */
+    PLN_FETCH,            /* FETCH [n | ALL] c [WITH (timeout = ...)]: rows of the cursor, columns its own */
+    PLN_CLOSE,            /* CLOSE c | CLOSE ALL (cursor_name NULL) */
 } pln_kind_t;
 
 /* One parsed statement, before binding: opaque to callers. */
@@ -110,6 +113,19 @@ typedef struct pln_stmt {
      * are RETURNING's columns (0: no rows, Describe answers NoData).
      */
     plan_write_t *write;
+
+    /*
+     * PLN_DECLARE / PLN_FETCH / PLN_CLOSE (pln_cursor.c): the cursor's name
+     * (CLOSE ALL: NULL). DECLARE's SUBSCRIBE is bound as that statement is
+     * (subscribe, query), its rows' columns in cursor_cols (the statement
+     * itself returns none). FETCH's row count (-1: ALL) and its timeout in
+     * milliseconds (-1: none, it waits for a row).
+     */
+    const char *cursor_name;
+    int ncursor_cols;
+    plan_column_t *cursor_cols;
+    int64_t fetch_count;
+    int64_t fetch_timeout_ms;
 
     /* PLN_DDL: the statement, planned against the catalog only when it runs (pln_ddl_plan). */
     const struct pln_ddl *ddl;

@@ -225,6 +225,10 @@ static bool bind_command(pln_binder_t *b, const sql_stmt_t *s, pln_stmt_t *st)
     case SQL_STMT_EXECUTE:
     case SQL_STMT_DEALLOCATE:
         return pln__bind_sqlprep(b, s, st);
+    case SQL_STMT_DECLARE:
+    case SQL_STMT_FETCH:
+    case SQL_STMT_CLOSE:
+        return pln__bind_cursor(b, s, st);
     case SQL_STMT_UNSUPPORTED:
     case SQL_STMT_CREATE_TABLE:
     case SQL_STMT_CREATE_SOURCE:

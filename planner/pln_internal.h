@@ -323,6 +323,8 @@ bool pln__select_from(pln_binder_t *b, const sql_list_t *names, const sql_list_t
 bool pln__option_bool(pln_binder_t *b, const sql_option_t *o, bool *out);
 /* pln_subscribe.c: SUBSCRIBE [TO] v [WITH (SNAPSHOT [= bool])]: a PLN_QUERY with subscribe set. */
 bool pln__bind_subscribe(pln_binder_t *b, const sql_subscribe_t *s, pln_stmt_t *st);
+/* pln_cursor.c: DECLARE ... CURSOR FOR SUBSCRIBE, FETCH, CLOSE. */
+bool pln__bind_cursor(pln_binder_t *b, const sql_stmt_t *s, pln_stmt_t *st);
 /* pln_copy.c: COPY {t [(cols)] | (query)} TO STDOUT: the query, with its output format. */
 bool pln__bind_copy_to(pln_binder_t *b, const sql_stmt_t *s, pln_stmt_t *st);
 

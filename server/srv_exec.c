@@ -17,6 +17,7 @@ void srv_exec_conn_free(srv_conn_t *c)
     srv_sync_conn_free(c);
     srv_ask_conn_free(c);
     srv_subscribe_conn_free(c);
+    srv_cursor_conn_free(c);
     cm_err_clear(&c->sync_err);
     srv_portal_free_all(c);
     srv_stmt_free_all(c);

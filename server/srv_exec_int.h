@@ -66,6 +66,10 @@ typedef struct srv_sink {
 /* srv_subscribe.c: SUBSCRIBE streams its view's changes until an error or a cancel ends it. */
 typedef struct srv_subscribe srv_subscribe_t;
 srv_run_rc_t srv_subscribe_run(srv_conn_t *c, const srv_run_t *r, const srv_cols_t *cols, cm_err_t *err);
+/* srv_cursor.c: DECLARE ... CURSOR FOR SUBSCRIBE, FETCH (BUSY while it waits for a row), CLOSE. */
+srv_run_rc_t srv_cursor_declare(srv_conn_t *c, const pln_stmt_t *st, cm_err_t *err);
+srv_run_rc_t srv_cursor_fetch(srv_conn_t *c, const srv_run_t *r, const srv_cols_t *cols, cm_err_t *err);
+bool srv_cursor_close(srv_conn_t *c, const pln_stmt_t *st, cm_err_t *err);
 /* srv_copy_out.c: COPY TO's CopyOutResponse (and header line), a row as CopyData, CopyDone. */
 void srv_copy_out_begin(cm_buf_t *out, const pln_stmt_t *st);
 bool srv_copy_out_row(srv_sink_t *k, cm_buf_t *b, const ty_datum_t *row, int ncols);

@@ -476,7 +476,8 @@ srv_run_rc_t srv__run(srv_conn_t *c, const srv_run_t *r, bool describe, cm_err_t
     srv_cols_t cols = {0};
     if (r->cols != NULL) {
         cols = *r->cols;
-    } else if (st->kind == PLN_QUERY || st->kind == PLN_SHOW || (st->kind == PLN_WRITE && st->ncols > 0)) {
+    } else if (st->kind == PLN_QUERY || st->kind == PLN_SHOW || st->kind == PLN_FETCH ||
+               (st->kind == PLN_WRITE && st->ncols > 0)) {
         srv_cols_build(c, st, &c->arena, &cols);
         if (describe && cols.rows)
             srv_cols_put_row_description(&c->out, &cols, NULL);
@@ -640,6 +641,16 @@ srv_run_rc_t srv__run(srv_conn_t *c, const srv_run_t *r, bool describe, cm_err_t
         return srv__run_execute(c, r, describe, err);
     case PLN_DEALLOCATE:
         if (!srv_sqlprep_deallocate(c, st, err))
+            return SRV_RUN_ERROR;
+        break;
+    case PLN_DECLARE:
+        if (srv_cursor_declare(c, st, err) != SRV_RUN_OK)
+            return SRV_RUN_ERROR;
+        break;
+    case PLN_FETCH:
+        return srv_cursor_fetch(c, r, &cols, err);
+    case PLN_CLOSE:
+        if (!srv_cursor_close(c, st, err))
             return SRV_RUN_ERROR;
         break;
     default:

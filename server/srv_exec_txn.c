@@ -22,6 +22,7 @@ void srv__xact_end(srv_conn_t *c, bool commit)
     c->wtxn = NULL;
     srv_session_xact_end(&c->sess, commit);
     srv_portal_drop_all(c);
+    srv_cursor_close_all(c);
     c->xact = 'I';
     c->xact_open = false;
 }

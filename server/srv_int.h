@@ -328,6 +328,12 @@ bool srv_ask_send_read(srv_conn_t *c, cm_buf_t *body, const plan_t *p, ty_ctx_t 
 void srv_ask_conn_free(srv_conn_t *c);
 /* srv_subscribe.c: a connection that goes away ends its SUBSCRIBE. */
 void srv_subscribe_conn_free(srv_conn_t *c);
+/* srv_cursor.c: cursors over SUBSCRIBE. FETCH's columns are its cursor's (none: no such cursor);
+ * the end of a transaction closes them all; a connection that goes away ends a FETCH's wait. */
+typedef struct srv_cursor srv_cursor_t;
+void srv_cursor_cols(srv_conn_t *c, const pln_stmt_t *st, cm_arena_t *a, srv_cols_t *out);
+void srv_cursor_close_all(srv_conn_t *c);
+void srv_cursor_conn_free(srv_conn_t *c);
 void srv_ask_loop_init(srv_loop_t *lp);
 void srv_ask_loop_close(srv_loop_t *lp);
 void srv_ask_loop_free(srv_loop_t *lp);
@@ -463,6 +469,8 @@ struct srv_conn {
     srv_work_t *work;           /* allocated on first blocking statement */
     srv_ask_t *ask;             /* the statement's command to the workers, answered on the loop */
     struct srv_subscribe *subscription; /* SUBSCRIBE streaming (srv_subscribe.c) */
+    struct srv_cursor *cursors; /* DECLARE ... CURSOR FOR SUBSCRIBE (srv_cursor.c) */
+    struct srv_fetch *fetch;    /* a FETCH waiting for a row (the connection is BUSY) */
     struct srv_ddl *ddl;        /* a DDL statement in flight (the connection is BUSY) */
     struct srv_ctas *ctas;      /* a CREATE TABLE AS copying its rows (srv_ctas.c); NULL if none */
     srv_cat_conn_t *catc;       /* search_path as the catalog reads it; NULL until needed */

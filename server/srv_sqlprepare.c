@@ -110,6 +110,20 @@ static bool srv__cols_same(const srv_cols_t *x, const srv_cols_t *y)
 
 void srv_sqlprep_bind(srv_conn_t *c, srv_stmt_t *st)
 {
+    if (st->plan != NULL && st->plan->kind == PLN_FETCH) {
+        /* FETCH's columns are its cursor's, which may have been declared again since. */
+        cm_arena_t a;
+        cm_arena_init(&a, 0);
+        srv_cols_t now = {0};
+        srv_cols_build(c, st->plan, &a, &now);
+        bool same = srv__cols_same(&st->cols, &now);
+        cm_arena_free(&a);
+        if (!same) {
+            srv_cols_build(c, st->plan, &st->arena, &st->cols);
+            st->rowdesc_valid = false;
+        }
+        return;
+    }
     if (st->plan == NULL || st->plan->kind != PLN_EXECUTE)
         return;
     /* A statement that is gone leaves no columns: the portal has NoData and Execute fails. */

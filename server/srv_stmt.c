@@ -47,6 +47,10 @@ void srv_cols_build(srv_conn_t *c, const pln_stmt_t *st, cm_arena_t *a, srv_cols
         srv_sqlprep_cols(c, st, a, out);
         return;
     }
+    if (st->kind == PLN_FETCH) {
+        srv_cursor_cols(c, st, a, out);
+        return;
+    }
     if (st->kind != PLN_QUERY && !(st->kind == PLN_WRITE && st->ncols > 0))   /* INSERT ... RETURNING */
         return;
     out->rows = st->copy_to == NULL;   /* COPY TO: Describe answers NoData, its rows go as COPY data */

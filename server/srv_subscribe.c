@@ -14,7 +14,8 @@
  * statement_timeout (57014), what it reads dropped, or more than
  * --result-max-bytes waiting for a client that does not read. However it
  * ends, one more Subscribe command tears its dataflow down on every worker
- * at one step (srv_sub_close); a cursor (srv_cursor.c) uses the same
+ * at one step (srv_sub_close, offered again on a timer while the sequencer
+ * refuses it: srv_sub_dispose); a cursor (srv_cursor.c) uses the same
  * subscription without the streaming.
  */
 #include "server/srv_subscribe.h"
@@ -29,10 +30,9 @@
 #define SRV_SUBSCRIBE_END_RETRY_MS 20
 
 struct srv_subscribe {
-    srv_conn_t *c;              /* streaming: its connection; NULL once it went away, and for a cursor */
-    srv_server_t *srv;
+    srv_conn_t *c;              /* its connection; NULL once it went away */
+    srv_loop_t *lp;
     uv_timer_t timer;
-    bool ending;                /* closed: the timer offers the ending command until it is taken */
     srv_sub_t core;
     const pln_stmt_t *st;
     srv_portal_t *portal;
@@ -274,36 +274,61 @@ bool srv_sub_emit(srv_sub_t *s, srv_sink_t *sink, ty_ctx_t *ctx, uint64_t max_ro
     return ok;
 }
 
+/* A subscription whose ending command the sequencer refused (a full inbox): offered again
+ * until it is taken, by a timer of its own, so the session that held it may be gone. */
+typedef struct srv__sub_ender {
+    uv_timer_t timer;
+    srv_loop_t *lp;
+    srv_sub_t core;
+} srv__sub_ender_t;
+
+static void srv__sub_ender_free_cb(uv_handle_t *h)
+{
+    srv__sub_ender_t *e = h->data;
+    srv_sub_free(&e->core);
+    free(e);
+}
+
+static void srv__sub_ender_cb(uv_timer_t *t)
+{
+    srv__sub_ender_t *e = t->data;
+    /* A stopping loop stops its workers too: nothing is left to tear down. */
+    if (!e->lp->stopping && !srv_sub_close(&e->core, e->lp->srv))
+        return;
+    uv_timer_stop(&e->timer);
+    uv_close((uv_handle_t *)&e->timer, srv__sub_ender_free_cb);
+}
+
+void srv_sub_dispose(srv_sub_t *s, srv_loop_t *lp)
+{
+    if (s->sub == NULL || lp->stopping || srv_sub_close(s, lp->srv)) {
+        srv_sub_free(s);
+        return;
+    }
+    srv__sub_ender_t *e = cm_calloc(1, sizeof *e);
+    e->lp = lp;
+    e->core = *s;   /* pointers only: it moves */
+    memset(s, 0, sizeof *s);
+    uv_timer_init(&lp->uv, &e->timer);
+    e->timer.data = e;
+    uv_timer_start(&e->timer, srv__sub_ender_cb, SRV_SUBSCRIBE_END_RETRY_MS, SRV_SUBSCRIBE_END_RETRY_MS);
+}
+
 /* ------------------------------------------------------------ streaming */
 
 static void srv__subscribe_free_cb(uv_handle_t *h)
 {
     srv_subscribe_t *ss = h->data;
-    srv_sub_free(&ss->core);
     cm_err_clear(&ss->err);
     cm_arena_free(&ss->arena);
     free(ss);
 }
 
-static void srv__subscribe_retry_cb(uv_timer_t *t)
-{
-    srv_subscribe_t *ss = t->data;
-    if (!srv_sub_close(&ss->core, ss->srv))
-        return;
-    uv_timer_stop(&ss->timer);
-    uv_close((uv_handle_t *)&ss->timer, srv__subscribe_free_cb);
-}
-
-/* The workers let it go (a refused ending is offered again by the timer); the handle and the
- * rest go once libuv closed the timer. */
+/* The workers let it go; the handle and the rest go once libuv closed the timer. */
 static void srv__subscribe_release(srv_subscribe_t *ss)
 {
     uv_timer_stop(&ss->timer);
-    if (!srv_sub_close(&ss->core, ss->srv)) {
-        ss->ending = true;
-        uv_timer_start(&ss->timer, srv__subscribe_retry_cb, SRV_SUBSCRIBE_END_RETRY_MS, SRV_SUBSCRIBE_END_RETRY_MS);
-        return;
-    }
+    srv_sub_dispose(&ss->core, ss->lp);
     uv_close((uv_handle_t *)&ss->timer, srv__subscribe_free_cb);
 }
 
@@ -353,7 +378,7 @@ srv_run_rc_t srv_subscribe_run(srv_conn_t *c, const srv_run_t *r, const srv_cols
         return SRV_RUN_ERROR;
     }
     ss->c = c;
-    ss->srv = c->lp->srv;
+    ss->lp = c->lp;
     ss->st = r->st;
     ss->portal = r->portal;
     ss->types = cols->types;

@@ -40,5 +40,8 @@ bool srv_sub_emit(srv_sub_t *s, srv_sink_t *sink, ty_ctx_t *ctx, uint64_t max_ro
 bool srv_sub_close(srv_sub_t *s, srv_server_t *srv);
 /* Frees what the session holds (the workers' reference is theirs). */
 void srv_sub_free(srv_sub_t *s);
+/* Closes and frees s; a refused ending command is offered again on lp until taken or the loop
+ * stops (s is left empty either way). */
+void srv_sub_dispose(srv_sub_t *s, srv_loop_t *lp);
 
 #endif
