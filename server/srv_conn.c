@@ -329,9 +329,12 @@ static void srv__conn_read_cb(uv_stream_t *s, ssize_t nread, const uv_buf_t *buf
         return;
     }
     if (nread < 0) {
-        /* EOF during authentication is normal: psql reconnects after a prompt. */
+        /* EOF during authentication is normal: psql reconnects after a prompt. A statement
+         * running sees the end when it is over, but a SUBSCRIBE, or a FETCH waiting for its rows,
+         * has nothing to finish: its subscription ends with the connection. */
         srv__conn_read_stop(c);
-        if (c->state < SRV_CONN_CLOSING && c->state != SRV_CONN_BUSY)
+        if (c->state < SRV_CONN_CLOSING &&
+            (c->state != SRV_CONN_BUSY || c->subscription != NULL || c->fetch != NULL))
             srv_conn_close(c);
         return;
     }

@@ -5,7 +5,7 @@
 cd "$(dirname "$0")/../.."
 source tests/lib/servers.sh
 servers_need pg eddy
-for f in startup simple extended sql_prepare prepared_statements nasty cancel ddl explain rowdesc robust interrupt dml tables copy_out subscribe; do
+for f in startup simple extended sql_prepare prepared_statements nasty cancel ddl explain rowdesc robust interrupt dml tables copy_out; do
     echo "# tests/wire/test_$f.py"
     /usr/bin/python3 tests/wire/test_$f.py
 done
@@ -31,6 +31,9 @@ run_own LOOKUP_TARGETS test_lookups.py 1 2 4
 run_own COMPUTED_TARGETS test_computed.py 1 2 4
 # Inserts from many sessions at once (group commit): on one worker and on four as well.
 run_own GROUP_TARGETS test_group_commit.py 1 4
+# SUBSCRIBE and its cursors: on one worker and on four as well (a query's dataflow exchanges rows).
+run_own SUBSCRIBE_TARGETS test_subscribe.py 1 4
+run_own SUBSCRIBE_TARGETS test_subscribe_cursor.py 1 4
 # The engine's introspection: counts are checked on servers of their own.
 run_own INTROSPECT_TARGETS test_introspect.py 1 2
 # Reads answered from the workers' published shards: next to a slow worker (with those reads on
