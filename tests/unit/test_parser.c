@@ -174,6 +174,9 @@ static void test_statement_names(void)
         {"copy (subscribe v) to stdout", "COPY"},
         {"grant select on t to u", "GRANT"},
         {"deallocate all", "DEALLOCATE"},
+        {"declare c cursor for subscribe v", "DECLARE CURSOR"},
+        {"fetch all c", "FETCH"},
+        {"close all", "CLOSE"},
     };
     for (size_t i = 0; i < CM_ARRAY_LEN(cases); i++) {
         cm_arena_t a;
