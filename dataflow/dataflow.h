@@ -384,6 +384,15 @@ void df_sub_close(df_sub_t *s);
 bool df_sub_take(df_sub_t *s, cm_buf_t *records, uint64_t *progress, cm_err_t *err);
 /* The step it began at (its snapshot's, its AS OF), once a worker began it; 0 before. */
 uint64_t df_sub_started(df_sub_t *s);
+/*
+ * A wake-up for the session: fn(arg) runs on a worker's thread, under the
+ * subscription's lock (so it must only signal, never wait), when the steps
+ * every worker has passed move on with records waiting (or with progress
+ * wanted), or when it fails; once until the next take. fn NULL stops it: no
+ * call runs after this returns.
+ */
+typedef void (*df_sub_notify_fn)(void *arg);
+void df_sub_set_notify(df_sub_t *s, df_sub_notify_fn fn, void *arg, bool progress);
 /* A record's row decoded with the view's column types (copies into ctx->arena). */
 bool df_sub_decode(const ty_oid_t *types, int ncols, const uint8_t *p, size_t len, ty_ctx_t *ctx, ty_datum_t *out);
 

@@ -31,6 +31,11 @@ struct df_sub {
     uint64_t *progress;          /* per worker: every step up to it is in its records */
     size_t pending;              /* bytes of records not yet taken */
     uint64_t start;              /* the step it began at (its snapshot's); 0: not yet */
+    uint64_t upper;              /* the lowest progress of the workers when it was last looked at */
+    df_sub_notify_fn notify;     /* the session's wake-up (df_sub_set_notify); NULL: none */
+    void *notify_arg;
+    bool notify_progress;        /* a frontier moving is news even without records */
+    bool notified;               /* woken since the last take */
     cm_err_t err;                /* the subscription ended on the workers' side */
 };
 
@@ -84,6 +89,7 @@ bool df_sub_take(df_sub_t *s, cm_buf_t *records, uint64_t *progress, cm_err_t *e
         progress[i] = s->progress[i];
     }
     s->pending = 0;
+    s->notified = false;
     bool ok = !s->err.set;
     if (!ok)
         cm_err_set(err, s->err.sqlstate, "%s", s->err.message ? s->err.message : "");
@@ -91,11 +97,31 @@ bool df_sub_take(df_sub_t *s, cm_buf_t *records, uint64_t *progress, cm_err_t *e
     return ok;
 }
 
+/* Under mu: the session hears of it, once until it takes what is there. */
+static void df__sub_wake_locked(df_sub_t *s)
+{
+    if (s->notify != NULL && !s->notified) {
+        s->notified = true;
+        s->notify(s->notify_arg);
+    }
+}
+
+void df_sub_set_notify(df_sub_t *s, df_sub_notify_fn fn, void *arg, bool progress)
+{
+    pthread_mutex_lock(&s->mu);
+    s->notify = fn;
+    s->notify_arg = arg;
+    s->notify_progress = progress;
+    s->notified = false;
+    pthread_mutex_unlock(&s->mu);
+}
+
 /* Under mu: fails the subscription (the first failure stays). */
 static void df__sub_fail_locked(df_sub_t *s, const char *sqlstate, const char *message)
 {
     if (!s->err.set)
         cm_err_set(&s->err, sqlstate, "%s", message);
+    df__sub_wake_locked(s);
 }
 
 void df__sub_fail(df_sub_t *s, const char *sqlstate, const char *message)
@@ -157,6 +183,16 @@ void df__sub_progress_set(df_sub_t *s, int w, uint64_t seq)
 {
     pthread_mutex_lock(&s->mu);
     s->progress[w] = seq;
+    uint64_t upper = UINT64_MAX;
+    for (int i = 0; i < s->nworkers; i++)
+        if (s->progress[i] < upper)
+            upper = s->progress[i];
+    /* Only the last worker to pass a step wakes the session: before, it could emit nothing. */
+    if (upper > s->upper) {
+        s->upper = upper;
+        if (s->pending > 0 || s->notify_progress)
+            df__sub_wake_locked(s);
+    }
     pthread_mutex_unlock(&s->mu);
 }
 

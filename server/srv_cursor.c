@@ -8,17 +8,19 @@
  * for at most the timeout (none: until one comes; 0: not at all), with
  * the tag FETCH k; CLOSE c, or the end of the transaction, closes it and
  * the workers tear its dataflow down. While a FETCH waits, the connection
- * is busy and a timer on its loop looks for rows every
- * SRV_CURSOR_POLL_MS; a cancel or statement_timeout ends the wait with
- * 57014. The cursor's columns describe FETCH (srv_cursor_cols), so the
+ * is busy; the workers wake its loop when rows are ready, and a timer
+ * looks for a cancel or statement_timeout (57014) and the FETCH's timeout. The cursor's columns describe FETCH (srv_cursor_cols), so the
  * extended protocol's Describe answers them.
  */
 #include "server/srv_subscribe.h"
 
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
-#define SRV_CURSOR_POLL_MS 5
+/* The workers wake a waiting FETCH when rows are ready (srv_sub_wake.c); the poll is for
+ * cancels and timeouts. */
+#define SRV_CURSOR_POLL_MS 10
 
 struct srv_cursor {
     struct srv_cursor *next;
@@ -32,6 +34,7 @@ struct srv_cursor {
 /* A FETCH waiting for a first row. */
 typedef struct srv_fetch {
     uv_timer_t timer;
+    srv_sub_watch_t watch;
     srv_conn_t *c;              /* NULL once the connection went away */
     srv_cursor_t *k;
     srv_portal_t *portal;
@@ -154,17 +157,19 @@ static void srv__fetch_free_cb(uv_handle_t *h)
     free(f);
 }
 
-static void srv__fetch_poll_cb(uv_timer_t *t)
+static void srv__fetch_poll(srv_fetch_t *f)
 {
-    srv_fetch_t *f = t->data;
     srv_conn_t *c = f->c;
     if (c == NULL)
         return;
-    bool failed = !ty_ctx_check_interrupt(&f->ctx) || !srv_sub_collect(&f->k->core, &f->err);
-    bool due = f->deadline_ms != 0 && uv_now(t->loop) >= f->deadline_ms;
+    if (c->lp->stopping)
+        cm_err_set(&f->err, CM_ERRCODE_ADMIN_SHUTDOWN, "terminating connection due to administrator command");
+    bool failed = f->err.set || !ty_ctx_check_interrupt(&f->ctx) || !srv_sub_collect(&f->k->core, &f->err);
+    bool due = f->deadline_ms != 0 && uv_now(&c->lp->uv) >= f->deadline_ms;
     if (!failed && f->k->core.nready == 0 && !due)
         return;
     uv_timer_stop(&f->timer);
+    srv_sub_watch_stop(&f->watch);
     c->fetch = NULL;
     uint64_t n = 0;
     if (!failed)
@@ -175,6 +180,16 @@ static void srv__fetch_poll_cb(uv_timer_t *t)
         cm_err_set(&f->err, CM_ERRCODE_INTERNAL_ERROR, "FETCH could not send a row");
     srv__busy_end(c, !failed, &f->ctx, &f->err, f->portal, 0, n, tag);
     uv_close((uv_handle_t *)&f->timer, srv__fetch_free_cb);
+}
+
+static void srv__fetch_poll_cb(uv_timer_t *t)
+{
+    srv__fetch_poll(t->data);
+}
+
+static void srv__fetch_woken(srv_sub_watch_t *w)
+{
+    srv__fetch_poll((srv_fetch_t *)((char *)w - offsetof(srv_fetch_t, watch)));
 }
 
 srv_run_rc_t srv_cursor_fetch(srv_conn_t *c, const srv_run_t *r, const srv_cols_t *cols, cm_err_t *err)
@@ -217,6 +232,7 @@ srv_run_rc_t srv_cursor_fetch(srv_conn_t *c, const srv_run_t *r, const srv_cols_
     if (st->fetch_timeout_ms > 0)
         f->deadline_ms = uv_now(&c->lp->uv) + (uint64_t)st->fetch_timeout_ms;
     uv_timer_start(&f->timer, srv__fetch_poll_cb, SRV_CURSOR_POLL_MS, SRV_CURSOR_POLL_MS);
+    srv_sub_watch_start(c->lp, &f->watch, k->core.sub, k->core.progress, srv__fetch_woken);
     srv_cancel_stmt_begin(&c->cancel);
     c->fetch = f;
     srv_conn_set_state(c, SRV_CONN_BUSY);
@@ -230,6 +246,7 @@ void srv_cursor_conn_free(srv_conn_t *c)
         c->fetch = NULL;
         f->c = NULL;
         uv_timer_stop(&f->timer);
+        srv_sub_watch_stop(&f->watch);
         uv_close((uv_handle_t *)&f->timer, srv__fetch_free_cb);
     }
     srv_cursor_close_all(c);

@@ -32,6 +32,7 @@ typedef struct srv_cat_conn srv_cat_conn_t;   /* srv_catalog.c: a connection's v
 typedef struct srv_ddl_loop srv_ddl_loop_t;   /* srv_ddl.c: a loop's DDL operations */
 typedef struct srv_sync_loop srv_sync_loop_t; /* srv_sync.c: a loop's waits for the workers */
 typedef struct srv_ask_loop srv_ask_loop_t;   /* srv_ask.c: a loop's commands to the workers */
+typedef struct srv_sub_loop srv_sub_loop_t;   /* srv_sub_wake.c: a loop's subscriptions' wake-ups */
 typedef struct srv_ask srv_ask_t;             /* srv_ask.c: one of them */
 typedef struct srv_sync_wait srv_sync_wait_t; /* srv_sync.c: one wait */
 typedef struct srv_zk srv_zk_t;               /* srv_zk_loop.c: the thread that owns the ZooKeeper session */
@@ -105,6 +106,7 @@ struct srv_loop {
     srv_ddl_loop_t *ddl;            /* this loop's DDL operations */
     srv_sync_loop_t *sync;          /* this loop's waits for the workers */
     srv_ask_loop_t *ask;            /* this loop's statements' commands to the workers */
+    srv_sub_loop_t *subl;           /* the workers' wake-ups of this loop's subscriptions */
 };
 
 /* ------------------------------------------------------------ fatal signals (srv_crash.c) */
@@ -337,6 +339,10 @@ void srv_cursor_conn_free(srv_conn_t *c);
 void srv_ask_loop_init(srv_loop_t *lp);
 void srv_ask_loop_close(srv_loop_t *lp);
 void srv_ask_loop_free(srv_loop_t *lp);
+/* srv_sub_wake.c: a loop's wake-up for its subscriptions (closed before the loop, freed after). */
+void srv_sub_loop_init(srv_loop_t *lp);
+void srv_sub_loop_close(srv_loop_t *lp);
+void srv_sub_loop_free(srv_loop_t *lp);
 /* The first error of a reply into ctx->err (false), else true. */
 bool srv_workers_answer_ok(const df_reply_t *rep, ty_ctx_t *ctx);
 /* srv_write_txn.c: the writes of an open transaction, applied at its COMMIT as one Write. */

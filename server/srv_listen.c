@@ -73,6 +73,7 @@ static void srv__loop_close_handles(srv_loop_t *lp)
         uv_close((uv_handle_t *)&lp->tick, NULL);
     srv_sync_loop_close(lp);
     srv_ask_loop_close(lp);
+    srv_sub_loop_close(lp);
     srv_catalog_loop_close(lp);
     srv_ddl_loop_close(lp);   /* after the catalog: its store's last answers end some operations */
 }
@@ -394,6 +395,7 @@ int srv_run(const srv_config_t *cfg)
         srv_ddl_loop_init(lp);
         srv_sync_loop_init(lp);
         srv_ask_loop_init(lp);
+        srv_sub_loop_init(lp);
     }
     if (!srv_workers_start(srv, &cerr)) {
         cm_log_error("%s", cerr.message);
@@ -440,6 +442,7 @@ int srv_run(const srv_config_t *cfg)
         srv_catalog_loop_free(&srv->loops[i]);
         srv_sync_loop_free(&srv->loops[i]);
         srv_ask_loop_free(&srv->loops[i]);
+        srv_sub_loop_free(&srv->loops[i]);
     }
     srv_workers_stop(srv);
     srv_catalog_stop(srv);

@@ -1,22 +1,21 @@
 /*
  * srv_subscribe.c: SUBSCRIBE's session side. The statement sends one
  * Subscribe command carrying a df_sub_t (dataflow.h; a query's plan bytes
- * in its payload) and its connection stays busy, streaming: every
- * SRV_SUBSCRIBE_POLL_MS a timer on the connection's loop takes what the
- * workers appended (srv_sub_collect: every step that all of them have
- * passed, in step order, each step's rows consolidated, and with PROGRESS a
- * progress row whenever that frontier moved) and sends it as rows
- * (mz_timestamp = the step, [mz_progressed,] mz_diff, the columns) through
- * the statement's sink: DataRows, or CopyData lines for COPY (SUBSCRIBE
- * ...) TO STDOUT. A timer rather than a wake-up from the workers: no worker
- * ever touches a loop whose session may be gone, and an idle subscription
- * costs a few checks a second. It ends only with an error: a cancel or
- * statement_timeout (57014), what it reads dropped, or more than
- * --result-max-bytes waiting for a client that does not read. However it
- * ends, one more Subscribe command tears its dataflow down on every worker
- * at one step (srv_sub_close, offered again on a timer while the sequencer
- * refuses it: srv_sub_dispose); a cursor (srv_cursor.c) uses the same
- * subscription without the streaming.
+ * in its payload) and its connection stays busy, streaming: when the last
+ * worker passes a step with rows for it, the workers wake the connection's
+ * loop (srv_sub_wake.c), which takes what they appended (srv_sub_collect:
+ * every step that all of them have passed, in step order, each step's rows
+ * consolidated, and with PROGRESS a progress row whenever that frontier
+ * moved) and sends it as rows (mz_timestamp = the step, [mz_progressed,]
+ * mz_diff, the columns) through the statement's sink: DataRows, or CopyData
+ * lines for COPY (SUBSCRIBE ...) TO STDOUT. A timer every
+ * SRV_SUBSCRIBE_POLL_MS looks for a cancel. It ends only with an error: a
+ * cancel or statement_timeout (57014), the server stopping (57P01), what
+ * it reads dropped, or more than --result-max-bytes waiting for a client
+ * that does not read. However it ends, one more Subscribe command tears its
+ * dataflow down on every worker at one step (srv_sub_close, offered again
+ * on a timer while the sequencer refuses it: srv_sub_dispose); a cursor
+ * (srv_cursor.c) uses the same subscription without the streaming.
  */
 #include "server/srv_subscribe.h"
 
@@ -25,7 +24,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define SRV_SUBSCRIBE_POLL_MS 5
+/* The workers wake the loop when rows are ready (srv_sub_wake.c); the poll is for cancels. */
+#define SRV_SUBSCRIBE_POLL_MS 10
 /* How often the ending command is offered again while the sequencer refuses it (a full inbox). */
 #define SRV_SUBSCRIBE_END_RETRY_MS 20
 
@@ -33,6 +33,7 @@ struct srv_subscribe {
     srv_conn_t *c;              /* its connection; NULL once it went away */
     srv_loop_t *lp;
     uv_timer_t timer;
+    srv_sub_watch_t watch;
     srv_sub_t core;
     const pln_stmt_t *st;
     srv_portal_t *portal;
@@ -328,6 +329,7 @@ static void srv__subscribe_free_cb(uv_handle_t *h)
 static void srv__subscribe_release(srv_subscribe_t *ss)
 {
     uv_timer_stop(&ss->timer);
+    srv_sub_watch_stop(&ss->watch);
     srv_sub_dispose(&ss->core, ss->lp);
     uv_close((uv_handle_t *)&ss->timer, srv__subscribe_free_cb);
 }
@@ -349,13 +351,15 @@ static void srv__subscribe_end(srv_subscribe_t *ss)
     cm_err_clear(&e);
 }
 
-static void srv__subscribe_poll_cb(uv_timer_t *t)
+static void srv__subscribe_poll(srv_subscribe_t *ss)
 {
-    srv_subscribe_t *ss = t->data;
     if (ss->c == NULL)
         return;
     cm_arena_reset(&ss->arena);
-    if (!ty_ctx_check_interrupt(&ss->ctx) || !srv_sub_collect(&ss->core, &ss->err)) {
+    /* A stopping server ends it now: it would never end by itself. */
+    if (ss->lp->stopping)
+        cm_err_set(&ss->err, CM_ERRCODE_ADMIN_SHUTDOWN, "terminating connection due to administrator command");
+    if (ss->err.set || !ty_ctx_check_interrupt(&ss->ctx) || !srv_sub_collect(&ss->core, &ss->err)) {
         srv__subscribe_end(ss);
         return;
     }
@@ -368,6 +372,16 @@ static void srv__subscribe_poll_cb(uv_timer_t *t)
         return;
     }
     srv_conn_flush(ss->c);
+}
+
+static void srv__subscribe_poll_cb(uv_timer_t *t)
+{
+    srv__subscribe_poll(t->data);
+}
+
+static void srv__subscribe_woken(srv_sub_watch_t *w)
+{
+    srv__subscribe_poll((srv_subscribe_t *)((char *)w - offsetof(srv_subscribe_t, watch)));
 }
 
 srv_run_rc_t srv_subscribe_run(srv_conn_t *c, const srv_run_t *r, const srv_cols_t *cols, cm_err_t *err)
@@ -387,6 +401,7 @@ srv_run_rc_t srv_subscribe_run(srv_conn_t *c, const srv_run_t *r, const srv_cols
     uv_timer_init(&c->lp->uv, &ss->timer);
     ss->timer.data = ss;
     uv_timer_start(&ss->timer, srv__subscribe_poll_cb, SRV_SUBSCRIBE_POLL_MS, SRV_SUBSCRIBE_POLL_MS);
+    srv_sub_watch_start(c->lp, &ss->watch, ss->core.sub, ss->core.progress, srv__subscribe_woken);
     c->subscription = ss;
     srv_conn_set_state(c, SRV_CONN_BUSY);
     return SRV_RUN_BUSY;

@@ -28,6 +28,19 @@ typedef struct srv_sub {
     cm_arena_t scratch;
 } srv_sub_t;
 
+/* A subscription a loop polls when the workers wake it (srv_sub_wake.c): it has rows ready. */
+typedef struct srv_sub_watch {
+    struct srv_sub_watch *prev, *next;
+    srv_sub_loop_t *sl;         /* NULL: not watched */
+    df_sub_t *sub;
+    void (*poll)(struct srv_sub_watch *w);
+} srv_sub_watch_t;
+/* From now on the workers' wake-ups of sub (progress: also when only its frontier moved) make lp
+ * call poll(w); stop: no more (no worker calls into it after this returns). */
+void srv_sub_watch_start(srv_loop_t *lp, srv_sub_watch_t *w, df_sub_t *sub, bool progress,
+                         void (*poll)(srv_sub_watch_t *w));
+void srv_sub_watch_stop(srv_sub_watch_t *w);
+
 /* Sends st's Subscribe command (st->subscribe set); false with err, s left empty. */
 bool srv_sub_open(srv_sub_t *s, srv_server_t *srv, const pln_stmt_t *st, cm_err_t *err);
 /* Takes what the workers appended: every step all of them passed, consolidated, into the ready

@@ -7,7 +7,8 @@ diffs gives exactly what a SELECT of the same relation or query answers after th
 is followed without a dataflow; a view or a query gets a dataflow of its own on the workers
 (eddy_internal shows it) that is gone once the subscription ends, by a cancel, by the client going
 away, or by a DROP of what it reads. WITH (PROGRESS) adds mz_progressed and progress rows, the first
-one at the subscription's start and more as the frontier moves without data. A cancel ends it with
+one at the subscription's start and more as the frontier moves without data. A change reaches the
+subscriber about a round trip after its write (the workers wake its loop). A cancel ends it with
 57014 and the session goes on; a subscriber that goes away leaves the server serving. Something
 missing, or a query the engine cannot maintain, is refused. SUBSCRIBE_TARGETS may name more eddy
 ports (other --workers counts) to run the cases marked so on."""
@@ -377,6 +378,29 @@ def progress_rows_mark_the_frontier(t, port, at):
         s.until("Z", timeout=5)
         w.q("DROP TABLE subp")
         w.q("DROP TABLE subp_other")
+
+
+@case
+def a_change_arrives_without_waiting_for_a_poll(t):
+    """The last worker to pass a step wakes the subscriber's loop: a change is out within about a
+    round trip, not at the session's next poll (every 10 ms, which a median of ~5 ms would show)."""
+    with connect() as w, connect() as s:
+        for sql in ["DROP TABLE IF EXISTS sublat", "CREATE TABLE sublat (a int)"]:
+            assert not errors(w.q(sql)), sql
+        s.send(Query("COPY (SUBSCRIBE sublat) TO STDOUT"))
+        s.until("H")
+        took = []
+        for i in range(40):
+            t0 = time.monotonic()
+            assert not errors(w.q("INSERT INTO sublat VALUES (%d)" % i))
+            got = copy_lines(s, 2, 1)
+            took.append((time.monotonic() - t0) * 1000)
+            t.eq([line[1:] for line in got], [["1", str(i)]], "insert %d arrives" % i)
+        took.sort()
+        t.ok(took[len(took) // 2] < 3.0, "median from INSERT to its row: %.2f ms" % took[len(took) // 2])
+        cancel(s)
+        s.until("Z", timeout=5)
+        w.q("DROP TABLE sublat")
 
 
 if __name__ == "__main__":
