@@ -82,7 +82,8 @@ static srv_run_rc_t srv__run_blocking(srv_conn_t *c, const srv_run_t *r, const s
     w->req.data = c;
     /* The sink needs the column types after this function returns. */
     ty_oid_t *types = cm_arena_alloc(&c->arena, sizeof *types * (size_t)(cols->n + 1));
-    memcpy(types, cols->types, sizeof *types * (size_t)cols->n);
+    if (cols->n > 0)   /* a write without RETURNING has no columns (types NULL) */
+        memcpy(types, cols->types, sizeof *types * (size_t)cols->n);
     w->types = types;
     w->max_rows = r->max_rows;
     w->commit = NULL;

@@ -119,7 +119,8 @@ static int eng_op_cmp(const void *x, const void *y)
  * while a DDL is on its way to some of them; workers counts those that built it. */
 static void eng_operators(eng_t *e)
 {
-    qsort(e->ops, (size_t)e->nops, sizeof *e->ops, eng_op_cmp);
+    if (e->nops > 1)   /* qsort of no rows: e->ops may be NULL */
+        qsort(e->ops, (size_t)e->nops, sizeof *e->ops, eng_op_cmp);
     for (int i = 0; i < e->nops;) {
         int j = i;
         while (j < e->nops && e->ops[j].dataflow == e->ops[i].dataflow && e->ops[j].id == e->ops[i].id)
