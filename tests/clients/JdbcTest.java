@@ -1,7 +1,8 @@
 // JdbcTest.java: pgJDBC against a server (port in args[0]): connecting (which runs
 // pgJDBC's start-up checks and queries), PreparedStatement with typed setters,
 // server-side prepared binary execution past prepareThreshold, ResultSetMetaData,
-// Statement.cancel() and SQLSTATEs. One "ok NAME" / "not ok NAME" line per case.
+// Statement.cancel(), SQLSTATEs, and SUBSCRIBE read through a cursor with FETCH. One
+// "ok NAME" / "not ok NAME" line per case.
 //
 // The meta_* cases run pgJDBC's catalog introspection (DatabaseMetaData, the
 // ResultSetMetaData lookups by table OID and column number, the TypeInfoCache
@@ -22,6 +23,7 @@ import java.sql.Timestamp;
 import java.sql.Types;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -258,6 +260,42 @@ public class JdbcTest {
                         eq(rs.getInt(1), i, "execution " + i);
                     }
                 }
+            }
+        });
+
+        // SUBSCRIBE as pgJDBC reads it (Materialize's way): a cursor in a transaction, FETCH with a
+        // timeout in a loop (from the sixth run on, a server-prepared statement), a change made by
+        // another session coming back through it, then a cursor of the same name over other columns.
+        run("subscribe_through_a_cursor", c -> {
+            try (Connection w = connect(); Statement ws = w.createStatement()) {
+                ws.execute("DROP TABLE IF EXISTS jdbcsub");
+                ws.execute("CREATE TABLE jdbcsub (a int, b text)");
+                ws.execute("INSERT INTO jdbcsub VALUES (1, 'x'), (2, 'y')");
+                c.setAutoCommit(false);
+                try (Statement s = c.createStatement()) {
+                    s.execute("DECLARE c CURSOR FOR SUBSCRIBE jdbcsub");
+                    List<String> seen = new ArrayList<>();
+                    for (int i = 0; i < 8; i++) {
+                        if (i == 3)
+                            ws.execute("INSERT INTO jdbcsub VALUES (3, 'z')");
+                        try (ResultSet rs = s.executeQuery("FETCH ALL c WITH (timeout = '100ms')")) {
+                            eq(rs.getMetaData().getColumnName(2), "mz_diff", "FETCH's second column");
+                            while (rs.next())
+                                seen.add(rs.getLong(2) + ":" + rs.getInt(3) + ":" + rs.getString(4));
+                        }
+                    }
+                    Collections.sort(seen);
+                    eq(seen, List.of("1:1:x", "1:2:y", "1:3:z"), "the snapshot, then the insert");
+                    s.execute("CLOSE c");
+                    s.execute("DECLARE c CURSOR FOR SUBSCRIBE (SELECT count(*) AS n FROM jdbcsub)");
+                    try (ResultSet rs = s.executeQuery("FETCH ALL c WITH (timeout = '2s')")) {
+                        eq(rs.getMetaData().getColumnCount(), 3, "the new cursor's columns");
+                        check(rs.next(), "a row");
+                        eq(rs.getLong(3), 3L, "count(*)");
+                    }
+                }
+                c.commit();
+                ws.execute("DROP TABLE jdbcsub");
             }
         });
 

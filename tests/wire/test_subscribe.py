@@ -208,7 +208,7 @@ def follow(s, lines, want, deadline_s=10):
     """Reads lines until they add up to want (or the deadline); all lines read."""
     end = time.monotonic() + deadline_s
     while multiset(lines) != want and time.monotonic() < end:
-        lines += copy_lines(s, 0.3, 1000)
+        lines += copy_lines(s, 0.05, 1)
     return lines
 
 
