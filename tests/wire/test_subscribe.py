@@ -6,7 +6,7 @@ columns): timestamps never go back, a step's rows come together and consolidated
 diffs gives exactly what a SELECT of the same relation or query answers after the writes. A table
 is followed without a dataflow; a view or a query gets a dataflow of its own on the workers
 (eddy_internal shows it) that is gone once the subscription ends, by a cancel, by the client going
-away, or by a DROP of what it reads. WITH (PROGRESS) adds mz_progressed and progress rows, the first
+away, by a DROP of what it reads, or by a row that fails in it. WITH (PROGRESS) adds mz_progressed and progress rows, the first
 one at the subscription's start and more as the frontier moves without data. A change reaches the
 subscriber about a round trip after its write (the workers wake its loop). A cancel ends it with
 57014 and the session goes on; a subscriber that goes away leaves the server serving. Something
@@ -326,6 +326,22 @@ def a_drop_ends_a_query_subscription(t, port, at):
              [("42P01", 'subscribe has been terminated because underlying relation "eddy.public.subq" was dropped')],
              at + "a DROP ends it")
         t.eq(settles(w, lambda d: d == (0, 0)), (0, 0), at + "its dataflow is gone")
+        s.close()
+
+
+@on_every_server
+def an_error_ends_a_query_subscription(t, port, at):
+    with connect(port) as w:
+        for sql in QUERY_SETUP:
+            assert not errors(w.q(sql)), sql
+        s = subscribed(port, "SUBSCRIBE (SELECT b, 100 / a AS r FROM subq)")
+        follow(s, [], answer(w, "SELECT b, 100 / a FROM subq"))
+        t.eq(own_dataflows(w)[0], 1, at + "its dataflow")
+        assert not errors(w.q("INSERT INTO subq VALUES (0, 'zero')"))
+        e = [m.fields() for m in s.until("Z", timeout=5) if m.t == "E"]
+        t.eq([(f.get("C"), f.get("M")) for f in e], [("22012", "division by zero")], at + "a row that fails ends it")
+        t.eq(settles(w, lambda d: d == (0, 0)), (0, 0), at + "its dataflow is gone")
+        t.eq(rows(s.q("SELECT 1")), [[b"1"]], at + "the session goes on")
         s.close()
 
 
