@@ -5,13 +5,14 @@ SNAPSHOT = false), then every later change another session makes, as (mz_timesta
 columns): timestamps never go back, a step's rows come together and consolidated, and summing the
 diffs gives exactly what a SELECT of the same relation or query answers after the writes. A table
 is followed without a dataflow; a view or a query gets a dataflow of its own on the workers
-(eddy_internal shows it) that is gone once the subscription ends, by a cancel, by the client going
-away, by a DROP of what it reads, or by a row that fails in it. WITH (PROGRESS) adds mz_progressed and progress rows, the first
-one at the subscription's start and more as the frontier moves without data. A change reaches the
-subscriber about a round trip after its write (the workers wake its loop). A cancel ends it with
-57014 and the session goes on; a subscriber that goes away leaves the server serving. Something
-missing, or a query the engine cannot maintain, is refused. SUBSCRIBE_TARGETS may name more eddy
-ports (other --workers counts) to run the cases marked so on."""
+(eddy_internal shows it) that is gone once the subscription ends, by a cancel, by the client
+going away, by a DROP of what it reads, or by a row that fails in it. WITH (PROGRESS) adds
+mz_progressed and progress rows, the first one at the subscription's start and more as the
+frontier moves without data. A change reaches the subscriber about a round trip after its write
+(the workers wake its loop). A cancel ends it with 57014 and the session goes on; a subscriber
+that goes away leaves the server serving. Something missing, or a query the engine cannot
+maintain, is refused. SUBSCRIBE_TARGETS may name more eddy ports (other --workers counts) to run
+the cases marked so on."""
 import os
 import struct
 import time
