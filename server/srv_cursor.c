@@ -204,7 +204,9 @@ srv_run_rc_t srv_cursor_fetch(srv_conn_t *c, const srv_run_t *r, const srv_cols_
                SRV_RUN_ERROR;
     uint64_t count = st->fetch_count < 0 ? UINT64_MAX : (uint64_t)st->fetch_count;
     const int16_t *formats = r->portal != NULL ? r->portal->formats : NULL;
-    if (!srv_sub_collect(&k->core, err))
+    /* Only what this FETCH may answer is taken from the workers: rows ready beyond it stay
+     * there, where --result-max-bytes bounds them. */
+    if (k->core.nready < count && !srv_sub_collect(&k->core, err))
         return SRV_RUN_ERROR;
     if (k->core.nready > 0 || count == 0 || st->fetch_timeout_ms == 0) {
         ty_ctx_t ctx;
