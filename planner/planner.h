@@ -56,6 +56,7 @@ typedef struct pln_subscribe {
     uint64_t object;              /* the view's or table's catalog ID (a query: 0) */
     bool snapshot;                /* its current rows first */
     bool progress;                /* WITH (PROGRESS): mz_progressed, and a row each time the frontier moves */
+    bool finite;                  /* a query reading no relation: it ends once its rows are out */
     int ncols;                    /* the rows' columns, after mz_timestamp, [mz_progressed,] mz_diff */
     ty_oid_t *types;
 } pln_subscribe_t;

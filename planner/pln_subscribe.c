@@ -9,8 +9,9 @@
  * (srv_subscribe.c). A materialized view's and a table's changes come from
  * what the workers keep; a query's from a dataflow built for the
  * subscription, so its plan must be one the engine maintains, as a
- * materialized view's. COPY (SUBSCRIBE ...) TO STDOUT is the same as COPY
- * data (pln_copy.c).
+ * materialized view's; one that reads no relation ends once its rows are
+ * out. COPY (SUBSCRIBE ...) TO STDOUT is the same as COPY data
+ * (pln_copy.c).
  */
 #include "planner/pln_internal.h"
 
@@ -100,6 +101,8 @@ bool pln__bind_subscribe(pln_binder_t *b, const sql_subscribe_t *s, pln_stmt_t *
     sub->object = object;
     sub->snapshot = snapshot;
     sub->progress = progress;
+    /* Nothing will ever change a constant query's rows: as Materialize's, it ends after them. */
+    sub->finite = kind == PLN_SUBSCRIBE_QUERY && st->plan_error == NULL && !plan_reads_relations(st->query);
     sub->ncols = st->ncols;
     sub->types = cm_arena_alloc(b->arena, sizeof(ty_oid_t) * (size_t)(st->ncols + 1));
     for (int i = 0; i < st->ncols; i++)

@@ -5,12 +5,14 @@
  * (srv_subscribe.h) and the session holds it; FETCH [n | ALL] c [WITH
  * (timeout = ...)] answers up to n of the rows the workers have finished
  * (every step all of them passed, consolidated), waiting for at least one
- * for at most the timeout (none: until one comes; 0: not at all), with
- * the tag FETCH k; CLOSE c, or the end of the transaction, closes it and
- * the workers tear its dataflow down. While a FETCH waits, the connection
- * is busy; the workers wake its loop when rows are ready, and a timer
- * looks for a cancel or statement_timeout (57014) and the FETCH's timeout. The cursor's columns describe FETCH (srv_cursor_cols), so the
- * extended protocol's Describe answers them.
+ * for at most the timeout (none: until one comes; 0: not at all; not at
+ * all either once a constant query's rows are out), with the tag FETCH k;
+ * CLOSE c, or the end of the transaction, closes it and the workers tear
+ * its dataflow down. While a FETCH waits, the connection is busy; the
+ * workers wake its loop when rows are ready, and a timer looks for a
+ * cancel or statement_timeout (57014) and the FETCH's timeout. The
+ * cursor's columns describe FETCH (srv_cursor_cols), so the extended
+ * protocol's Describe answers them.
  */
 #include "server/srv_subscribe.h"
 
@@ -166,7 +168,7 @@ static void srv__fetch_poll(srv_fetch_t *f)
         cm_err_set(&f->err, CM_ERRCODE_ADMIN_SHUTDOWN, "terminating connection due to administrator command");
     bool failed = f->err.set || !ty_ctx_check_interrupt(&f->ctx) || !srv_sub_collect(&f->k->core, &f->err);
     bool due = f->deadline_ms != 0 && uv_now(&c->lp->uv) >= f->deadline_ms;
-    if (!failed && f->k->core.nready == 0 && !due)
+    if (!failed && f->k->core.nready == 0 && !due && !f->k->core.complete)
         return;
     uv_timer_stop(&f->timer);
     srv_sub_watch_stop(&f->watch);
@@ -208,7 +210,7 @@ srv_run_rc_t srv_cursor_fetch(srv_conn_t *c, const srv_run_t *r, const srv_cols_
      * there, where --result-max-bytes bounds them. */
     if (k->core.nready < count && !srv_sub_collect(&k->core, err))
         return SRV_RUN_ERROR;
-    if (k->core.nready > 0 || count == 0 || st->fetch_timeout_ms == 0) {
+    if (k->core.nready > 0 || count == 0 || st->fetch_timeout_ms == 0 || k->core.complete) {
         ty_ctx_t ctx;
         srv__ctx_init(c, &ctx, &c->arena, err);
         uint64_t n = 0;

@@ -85,6 +85,7 @@ bool srv_sub_open(srv_sub_t *s, srv_server_t *srv, const pln_stmt_t *st, cm_err_
     if (srv->seq == NULL || srv->workers == NULL)
         return cm_err_set(err, "57P03", "SUBSCRIBE: this process does not run its cluster's workers now");
     s->progress = sb->progress;
+    s->finite = sb->finite;
     s->ncols = sb->ncols;
     s->types = cm_malloc(sizeof *s->types * (size_t)(sb->ncols + 1));
     memcpy(s->types, sb->types, sizeof *s->types * (size_t)sb->ncols);
@@ -233,6 +234,9 @@ bool srv_sub_collect(srv_sub_t *s, cm_err_t *err)
         srv__sub_ready_progress(s, s->progressed);
     }
     srv__sub_consolidate(s, upper);
+    uint64_t start = df_sub_started(s->sub);
+    if (s->finite && start != 0 && upper >= start)
+        s->complete = true;
     /* Every step up to upper is out: nothing later can come at a step before upper + 1. */
     if (s->progress && upper + 1 > s->progressed) {
         s->progressed = upper + 1;
@@ -334,6 +338,21 @@ static void srv__subscribe_release(srv_subscribe_t *ss)
     uv_close((uv_handle_t *)&ss->timer, srv__subscribe_free_cb);
 }
 
+/* A constant query's subscription after its rows: the statement ends as a query does. */
+static void srv__subscribe_complete(srv_subscribe_t *ss)
+{
+    srv_conn_t *c = ss->c;
+    c->subscription = NULL;
+    ss->c = NULL;
+    ty_ctx_t ctx = ss->ctx;
+    srv_portal_t *portal = ss->portal;
+    uint64_t n = ss->core.emitted;
+    const char *tag = ss->st->copy_to != NULL ? "COPY" : NULL;
+    srv__subscribe_release(ss);
+    cm_err_t none = {0};
+    srv__busy_end(c, true, &ctx, &none, portal, 0, n, tag);
+}
+
 static void srv__subscribe_end(srv_subscribe_t *ss)
 {
     srv_conn_t *c = ss->c;
@@ -369,6 +388,10 @@ static void srv__subscribe_poll(srv_subscribe_t *ss)
         if (!ss->err.set)
             cm_err_set(&ss->err, CM_ERRCODE_INTERNAL_ERROR, "SUBSCRIBE could not send a row");
         srv__subscribe_end(ss);
+        return;
+    }
+    if (ss->core.complete && ss->core.nready == 0) {
+        srv__subscribe_complete(ss);
         return;
     }
     srv_conn_flush(ss->c);

@@ -17,6 +17,8 @@ typedef struct srv_sub {
     int nworkers;
     bool progress;              /* WITH (PROGRESS) */
     bool end_sent;              /* the ending command is sequenced */
+    bool finite;                /* a constant query: complete once its start step is out */
+    bool complete;              /* every row it will ever have is in ready (or sent) */
     int ncols;                  /* the rows' columns (after mz_timestamp, [mz_progressed,] mz_diff) */
     ty_oid_t *types;
     cm_buf_t *got;              /* per worker: records taken from sub, not yet consolidated */

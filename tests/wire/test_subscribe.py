@@ -346,6 +346,20 @@ def an_error_ends_a_query_subscription(t, port, at):
         s.close()
 
 
+@case
+def a_constant_query_ends_after_its_rows(t):
+    """Nothing can change a query that reads no relation: as Materialize's, it ends once its rows
+    are out, as a query does (SELECT n, or COPY n)."""
+    with connect() as s:
+        msgs = s.q("SUBSCRIBE (SELECT 1 AS x UNION ALL SELECT 2)")
+        t.eq(sorted(r[1:] for r in rows(msgs)), [[b"1", b"1"], [b"1", b"2"]], "its rows")
+        t.eq([m.text() for m in msgs if m.t == "C"], ["SELECT 2"], "then its end")
+        msgs = s.q("COPY (SUBSCRIBE (VALUES ('a')) WITH (PROGRESS)) TO STDOUT")
+        lines = [m.body.decode().rstrip("\n").split("\t")[1:] for m in msgs if m.t == "d"]
+        t.eq(lines[:2], [["t", "\\N", "\\N"], ["f", "1", "a"]], "progress at its start, its row")
+        t.eq([m.text() for m in msgs if m.t == "C"], ["COPY %d" % len(lines)], "COPY n counts every line")
+
+
 def data_rows(s, deadline_s, want):
     """DataRows (lists of str / None) until want of them came or the deadline passed."""
     got = []

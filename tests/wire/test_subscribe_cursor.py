@@ -127,6 +127,12 @@ def a_query_cursor_keeps_a_dataflow_until_the_transaction_ends(t, port, at):
         t.eq(settles(w, 1), 1, at + "a new cursor of the same name")
         c.rollback()
         t.eq(settles(w, 0), 0, at + "ROLLBACK closes it too")
+        cur.execute("DECLARE k CURSOR FOR SUBSCRIBE (SELECT 'only' AS s)")
+        got, _, _ = fetch(cur, "FETCH ALL k")
+        t.eq([r[1:] for r in got], [(1, "only")], at + "a constant query's row")
+        got, tag, dt = fetch(cur, "FETCH ALL k")
+        t.ok((got, tag) == ([], "FETCH 0") and dt < 1, at + "then nothing, at once: it is complete (%.2f s)" % dt)
+        c.rollback()
         w.execute("DROP TABLE curq")
 
 
