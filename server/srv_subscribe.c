@@ -9,10 +9,11 @@
  * moved) and sends it as rows (mz_timestamp = the step, [mz_progressed,]
  * mz_diff, the columns) through the statement's sink: DataRows, or CopyData
  * lines for COPY (SUBSCRIBE ...) TO STDOUT. A timer every
- * SRV_SUBSCRIBE_POLL_MS looks for a cancel. It ends only with an error: a
- * cancel or statement_timeout (57014), the server stopping (57P01), what
- * it reads dropped, or more than --result-max-bytes waiting for a client
- * that does not read. However it ends, one more Subscribe command tears its
+ * SRV_SUBSCRIBE_POLL_MS looks for a cancel. A query that reads no relation
+ * ends once its rows are out, as a query does; any other only with an
+ * error: a cancel or statement_timeout (57014), the server stopping
+ * (57P01), what it reads dropped, or more than --result-max-bytes waiting
+ * for a client that does not read. However it ends, one more Subscribe command tears its
  * dataflow down on every worker at one step (srv_sub_close, offered again
  * on a timer while the sequencer refuses it: srv_sub_dispose); a cursor
  * (srv_cursor.c) uses the same subscription without the streaming.
