@@ -200,3 +200,11 @@ void cat_acl_copy(cm_arena_t *a, cat_acl_t *dst, const cat_acl_t *src)
                               src->defacls[i].n, src->defacls[i].created};
     dst->defacls = d;
 }
+
+void cat__column_copy(cm_arena_t *a, cat_column_t *dst, const cat_column_t *src)
+{
+    *dst = *src;
+    dst->name = cm_arena_strdup(a, src->name);
+    dst->default_sql = src->default_sql ? cm_arena_strdup(a, src->default_sql) : NULL;
+    dst->acl = items_copy(a, src->acl, src->nacl);
+}

@@ -71,6 +71,7 @@ static const cat_column_t cols_columns[] = {
     COL("type_name", TY_TEXT),
     COL("nullable", TY_BOOL),
     COLN("default", TY_TEXT),
+    COLN("acl", TY_TEXT_ARRAY),         /* pg_attribute.attacl: NULL when the column has no privileges */
 };
 static const cat_column_t cols_dependencies[] = {
     COL("item_id", TY_INT8),
@@ -138,10 +139,10 @@ static const cat_column_t cols_default_acls[] = {
     COL("acl", TY_TEXT_ARRAY),
 };
 
-/* aclexplode of every relation's, schema's and database's ACL (or its default), one row per
+/* aclexplode of every relation's, column's, schema's and database's ACL (or its default), one row per
  * privilege, with what information_schema asks pg_has_role about the session's current user. */
 static const cat_column_t cols_acl_items[] = {
-    COL("class", TY_CHAR),              /* 'r', 'n', 'd' */
+    COL("class", TY_CHAR),              /* 'r', 'c', 'n', 'd' */
     COL("object_oid", TY_OID),
     COL("grantor_oid", TY_OID),
     COL("grantee_oid", TY_OID),         /* 0: PUBLIC */
@@ -149,6 +150,7 @@ static const cat_column_t cols_acl_items[] = {
     COL("is_grantable", TY_BOOL),       /* a grant option, or the grantee has its owner's privileges */
     COL("grantor_usage", TY_BOOL),      /* the current user has the grantor's privileges */
     COL("grantee_usage", TY_BOOL),      /* ... the grantee's (false for PUBLIC) */
+    COL("attnum", TY_INT4),             /* class 'c': the column of relation object_oid; else 0 */
 };
 
 enum {
@@ -347,7 +349,7 @@ static ty_datum_t cat__acl(const cat_snap_t *s, const cat_search_t *search, cons
 }
 
 static void cat__acl_item_rows(const cat_snap_t *s, const cat_search_t *search, char cls, uint32_t oid,
-                               const cat_acl_t *acl, cm_arena_t *a, cat_rows_t *out)
+                               int attnum, const cat_acl_t *acl, cm_arena_t *a, cat_rows_t *out)
 {
     static const char *const names[] = {"INSERT",  "SELECT", "UPDATE", "DELETE",    "TRUNCATE", "REFERENCES",
                                         "TRIGGER", "EXECUTE", "USAGE", "CREATE",    "TEMPORARY", "CONNECT"};
@@ -372,6 +374,7 @@ static void cat__acl_item_rows(const cat_snap_t *s, const cat_search_t *search, 
             r[5].v.b = owns || (x->grant & (1u << b)) != 0;
             r[6].v.b = cat_role_has_privs_of(s, me, x->grantor);
             r[7].v.b = !pub && cat_role_has_privs_of(s, me, x->grantee);
+            r[8] = cat__int(attnum);
         }
     }
 }
@@ -411,7 +414,8 @@ static void cat__item_row(const cat_snap_t *s, const cat_search_t *search, const
         r[10] = cat__acl(s, search, &it->acl, a);
 }
 
-static void cat__column_rows(const cat_item_t *it, cm_arena_t *a, cat_rows_t *out)
+static void cat__column_rows(const cat_snap_t *s, const cat_search_t *search, const cat_item_t *it, cm_arena_t *a,
+                             cat_rows_t *out)
 {
     cm_buf_t tn;
     cm_buf_init(&tn, 0);
@@ -428,6 +432,8 @@ static void cat__column_rows(const cat_item_t *it, cm_arena_t *a, cat_rows_t *ou
         r[5] = cat__text(a, (const char *)tn.data, tn.len);
         r[6].v.b = !col->not_null;
         r[7] = cat__str(a, col->default_sql);
+        cat_acl_t acl = {.owner = it->acl.owner, .set = col->nacl > 0, .items = col->acl, .n = col->nacl};
+        r[8] = cat__acl(s, search, &acl, a);
     }
     cm_buf_free(&tn);
 }
@@ -543,7 +549,7 @@ bool cat_builtin_rows(const cat_snap_t *s, const cat_search_t *search, const cat
     }
     case REL_COLUMNS:
         for (size_t i = 0; (it = cat_snap_item_at(s, i)); i++)
-            cat__column_rows(it, arena, out);
+            cat__column_rows(s, search, it, arena, out);
         break;
     case REL_DEPENDENCIES:
         for (size_t i = 0; (it = cat_snap_item_at(s, i)); i++) {
@@ -607,11 +613,17 @@ bool cat_builtin_rows(const cat_snap_t *s, const cat_search_t *search, const cat
     case REL_ACL_ITEMS:
         for (size_t i = 0; (it = cat_snap_item_at(s, i)); i++)
             if (it->kind != CAT_ITEM_INDEX)
-                cat__acl_item_rows(s, search, 'r', it->oid, &it->acl, arena, out);
+                cat__acl_item_rows(s, search, 'r', it->oid, 0, &it->acl, arena, out);
+        for (size_t i = 0; (it = cat_snap_item_at(s, i)); i++)
+            for (uint32_t c = 0; it->kind != CAT_ITEM_INDEX && c < it->ncolumns; c++) {
+                cat_acl_t col = {.owner = it->acl.owner, .set = true, .items = it->columns[c].acl,
+                                 .n = it->columns[c].nacl};
+                cat__acl_item_rows(s, search, 'c', it->oid, (int)c + 1, &col, arena, out);
+            }
         for (size_t i = 0; (sc = cat_snap_schema_at(s, i)); i++)
-            cat__acl_item_rows(s, search, 'n', sc->oid, &sc->acl, arena, out);
+            cat__acl_item_rows(s, search, 'n', sc->oid, 0, &sc->acl, arena, out);
         for (size_t i = 0; (d = cat_snap_database_at(s, i)); i++)
-            cat__acl_item_rows(s, search, 'd', d->oid, &d->acl, arena, out);
+            cat__acl_item_rows(s, search, 'd', d->oid, 0, &d->acl, arena, out);
         break;
     case REL_DEFAULT_ACLS:
         for (size_t i = 0; (d = cat_snap_database_at(s, i)); i++)

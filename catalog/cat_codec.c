@@ -190,6 +190,7 @@ enum {
     COL_TYPMOD = 3,
     COL_NOT_NULL = 4,
     COL_DEFAULT = 5,
+    COL_ACL = 6,        /* one aclitem of the column's privileges (nested ACL_*) */
 };
 
 static void aclitem_write(cat__wr_t *w, uint16_t tag, const cat_aclitem_t *it)
@@ -249,16 +250,26 @@ void cat__object_write(cat__wr_t *w, const cat_object_t *o)
         cat__wr_uint(w, COL_TYPMOD, (uint64_t)(int64_t)c->typmod);
         cat__wr_uint(w, COL_NOT_NULL, c->not_null);
         cat__wr_str(w, COL_DEFAULT, c->default_sql);
+        for (uint32_t k = 0; k < c->nacl; k++)
+            aclitem_write(w, COL_ACL, &c->acl[k]);
         cat__wr_close(w);
     }
     for (uint32_t i = 0; i < o->ndeps; i++)
         cat__wr_uint(w, OBJ_DEP, o->deps[i]);
 }
 
+static bool cat__aclitem_read(cat__rd_t *rd, cat_aclitem_t *it, cm_err_t *err);
+static bool cat__count_tags(const cat__rd_t *rd0, uint16_t tag, uint32_t *n, cm_err_t *err);
+
 static bool cat__column_read(cat__rd_t *rd, cm_arena_t *a, cat_column_t *c, cm_err_t *err)
 {
     memset(c, 0, sizeof(*c));
     c->typmod = -1;
+    uint32_t nacl;
+    if (!cat__count_tags(rd, COL_ACL, &nacl, err))
+        return false;
+    cat_aclitem_t *acl = nacl ? cm_arena_alloc(a, nacl * sizeof(cat_aclitem_t)) : NULL;
+    c->acl = acl;
     bool have_name = false, have_type = false;
     cat__field_t f;
     int r;
@@ -294,6 +305,16 @@ static bool cat__column_read(cat__rd_t *rd, cm_arena_t *a, cat_column_t *c, cm_e
             if (!cat__field_str(&f, a, &c->default_sql, err))
                 return false;
             break;
+        case COL_ACL: {
+            if (f.wire != CAT__WIRE_RECORD)
+                return cat__corrupt(err, "bad column ACL record");
+            cat__rd_t sub;
+            cat__rd_sub(&f, &sub);
+            CM_ASSERT(c->nacl < nacl);
+            if (!cat__aclitem_read(&sub, &acl[c->nacl++], err))
+                return false;
+            break;
+        }
         default:
             break;   /* a newer writer's field */
         }
@@ -493,7 +514,7 @@ bool cat__object_read(cat__rd_t *rd, cm_arena_t *a, cat_object_t *o, int depth, 
                 return false;
             break;
         case OBJ_COLUMN: {
-            if (f.wire != CAT__WIRE_RECORD || depth + 1 >= CAT__NEST_MAX)
+            if (f.wire != CAT__WIRE_RECORD || depth + 2 >= CAT__NEST_MAX)
                 return cat__corrupt(err, "bad column record");
             cat__rd_t sub;
             cat__rd_sub(&f, &sub);

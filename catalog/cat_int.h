@@ -260,5 +260,27 @@ cat_commit_t *cat__commit_build_ids(const cat_change_t *ch, const cat_snap_t *s,
  * other fields from the snapshot (a GRANT, default privileges, DROP OWNED: the same redefinition). */
 void cat__redefine_acl_holder(cat__op_t *op, const cat_schema_t *sc, const cat_database_t *db, const cat_acl_t *acl,
                               cm_arena_t *a);
+/* An ACL being rewritten (cat_plan_grant.c): items in the change's arena. */
+typedef struct cat__acl_work {
+    cat_aclitem_t *v;
+    uint32_t n, cap;
+    cm_arena_t *arena;
+} cat__acl_work_t;
+/* The ACL's items, or its kind's default (acldefault), as a working copy. */
+void cat__acl_work_init(cat__acl_work_t *w, cm_arena_t *a, const cat_acl_t *acl, char kind);
+/* select_best_grantor: the role `me` grants as and the grant options it holds of `needed`. */
+void cat__best_grantor(const cat_snap_t *s, const cat_role_t *me, const cat__acl_work_t *w, cat_id_t owner,
+                       uint32_t needed, cat_id_t *grantor, uint32_t *goptions);
+/* aclupdate with recursive_revoke: mod added to (or taken from) its grantee's entry by its grantor. */
+bool cat__aclupdate(const cat_snap_t *s, cat__acl_work_t *w, cat_aclitem_t mod, bool add, cat_id_t owner, bool cascade,
+                    char kind, cm_err_t *err);
+/* ExecGrant_Attribute over the columns a GRANT / REVOKE on `it` names or implies
+ * (cat_plan_column_grant.c): cols are the columns as this change has them so far; *out_cols
+ * the new ones (NULL: unchanged). */
+bool cat__grant_columns(const cat_snap_t *s, const cat_search_t *search, const cat_grant_t *g, const cat_item_t *it,
+                        const cat_acl_t *rel_acl, const cat_column_t *cols, cat_change_t *out, cat_column_t **out_cols,
+                        cm_err_t *err);
+/* A column with its strings and privileges copied into `a`. */
+void cat__column_copy(cm_arena_t *a, cat_column_t *dst, const cat_column_t *src);
 
 #endif

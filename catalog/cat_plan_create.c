@@ -173,9 +173,7 @@ bool cat_plan_create_item(const cat_snap_t *s, const cat_search_t *search, const
     o->ncolumns = def->ncolumns;
     o->columns = def->ncolumns ? cm_arena_alloc(a, def->ncolumns * sizeof(cat_column_t)) : NULL;
     for (uint32_t i = 0; i < def->ncolumns; i++) {
-        o->columns[i] = def->columns[i];
-        o->columns[i].name = cm_arena_strdup(a, def->columns[i].name);
-        o->columns[i].default_sql = def->columns[i].default_sql ? cm_arena_strdup(a, def->columns[i].default_sql) : NULL;
+        cat__column_copy(a, &o->columns[i], &def->columns[i]);
     }
     o->ndeps = def->ndeps;
     o->deps = def->ndeps ? cm_arena_alloc(a, def->ndeps * sizeof(cat_id_t)) : NULL;

@@ -14,14 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* An ACL being rewritten: items in the change's arena. */
-typedef struct acl_work {
-    cat_aclitem_t *v;
-    uint32_t n, cap;
-    cm_arena_t *arena;
-} acl_work_t;
-
-static void work_init(acl_work_t *w, cm_arena_t *a, const cat_acl_t *acl, char kind)
+void cat__acl_work_init(cat__acl_work_t *w, cm_arena_t *a, const cat_acl_t *acl, char kind)
 {
     cat_aclitem_t def[2];
     const cat_aclitem_t *it;
@@ -43,7 +36,7 @@ static uint32_t popcount(uint32_t x)
 }
 
 /* aclmask_direct for grant options: entries naming the role itself; the owner has them all. */
-static uint32_t goptions_direct(const acl_work_t *w, cat_id_t role, cat_id_t owner, uint32_t needed)
+static uint32_t goptions_direct(const cat__acl_work_t *w, cat_id_t role, cat_id_t owner, uint32_t needed)
 {
     if (role == owner)
         return needed;
@@ -74,8 +67,7 @@ static size_t privs_roles(const cat_snap_t *s, const cat_role_t *r, const cat_ro
     return n;
 }
 
-/* select_best_grantor. */
-static void best_grantor(const cat_snap_t *s, const cat_role_t *me, const acl_work_t *w, cat_id_t owner,
+void cat__best_grantor(const cat_snap_t *s, const cat_role_t *me, const cat__acl_work_t *w, cat_id_t owner,
                          uint32_t needed, cat_id_t *grantor, uint32_t *goptions)
 {
     if (cat_role_is_superuser(me) || me->id == owner) {
@@ -110,11 +102,9 @@ static bool dependent_privileges(cm_err_t *err)
     return false;
 }
 
-static bool aclupdate(const cat_snap_t *s, acl_work_t *w, cat_aclitem_t mod, bool add, cat_id_t owner, bool cascade,
-                      char kind, cm_err_t *err);
 
 /* recursive_revoke: what `grantee` granted through options it lost goes too. */
-static bool recursive_revoke(const cat_snap_t *s, acl_work_t *w, cat_id_t grantee, uint32_t lost, cat_id_t owner,
+static bool recursive_revoke(const cat_snap_t *s, cat__acl_work_t *w, cat_id_t grantee, uint32_t lost, cat_id_t owner,
                              bool cascade, char kind, cm_err_t *err)
 {
     if (grantee == owner)
@@ -130,15 +120,15 @@ static bool recursive_revoke(const cat_snap_t *s, acl_work_t *w, cat_id_t grante
         if (!cascade)
             return dependent_privileges(err);
         cat_aclitem_t mod = {w->v[i].grantee, grantee, lost, lost};
-        if (!aclupdate(s, w, mod, false, owner, cascade, kind, err))
+        if (!cat__aclupdate(s, w, mod, false, owner, cascade, kind, err))
             return false;
         i = (uint32_t)-1;   /* the list changed: start again, as PostgreSQL's restart */
     }
     return true;
 }
 
-static bool aclupdate(const cat_snap_t *s, acl_work_t *w, cat_aclitem_t mod, bool add, cat_id_t owner, bool cascade,
-                      char kind, cm_err_t *err)
+bool cat__aclupdate(const cat_snap_t *s, cat__acl_work_t *w, cat_aclitem_t mod, bool add, cat_id_t owner, bool cascade,
+                    char kind, cm_err_t *err)
 {
     uint32_t d = 0;
     while (d < w->n && !(w->v[d].grantee == mod.grantee && w->v[d].grantor == mod.grantor))
@@ -182,13 +172,13 @@ static bool grant_acl(const cat_snap_t *s, const cat_search_t *search, const cat
                       cat_change_t *out, cat_acl_t *result, cm_err_t *err)
 {
     cm_arena_t *a = &out->arena;
-    acl_work_t w;
-    work_init(&w, a, o->acl, o->kind);
+    cat__acl_work_t w;
+    cat__acl_work_init(&w, a, o->acl, o->kind);
     const cat_role_t *me = cat_search_role(s, search);
     uint32_t privileges = g->all_privs ? o->all : g->privs;
     cat_id_t grantor;
     uint32_t avail;
-    best_grantor(s, me, &w, o->acl->owner, privileges, &grantor, &avail);
+    cat__best_grantor(s, me, &w, o->acl->owner, privileges, &grantor, &avail);
     if (avail == 0) {
         /* restrict_and_check_grant: holding any privilege at all on it gets one past here. */
         const cat_role_t *as = grantor == CAT_ROLE_BOOTSTRAP ? NULL : cat_snap_role_by_id(s, grantor);
@@ -218,56 +208,11 @@ static bool grant_acl(const cat_snap_t *s, const cat_search_t *search, const cat
         /* GRANT ... WITH GRANT OPTION gives both; REVOKE takes both, REVOKE GRANT OPTION FOR the option. */
         cat_aclitem_t mod = {g->grantees[i], grantor, (g->is_grant || !g->grant_option) ? this : 0,
                              (!g->is_grant || g->grant_option) ? this : 0};
-        if (!aclupdate(s, &w, mod, g->is_grant, o->acl->owner, g->cascade, o->kind, err))
+        if (!cat__aclupdate(s, &w, mod, g->is_grant, o->acl->owner, g->cascade, o->kind, err))
             return false;
     }
     *result = (cat_acl_t){.owner = o->acl->owner, .set = true, .items = w.v, .n = w.n, .defacls = o->acl->defacls,
                           .ndefacls = o->acl->ndefacls};
-    return true;
-}
-
-/* The privileges a relation's columns take (ACL_ALL_RIGHTS_COLUMN). */
-#define PRIVS_COLUMN (CAT_PRIV_SELECT | CAT_PRIV_INSERT | CAT_PRIV_UPDATE | CAT_PRIV_REFERENCES)
-
-/*
- * A relation-level REVOKE of column privileges revokes them from every column
- * too (expand_all_col_privileges, ExecGrant_Attribute): the system columns
- * first (a view has none), then the relation's own. eddy keeps no column
- * ACLs, so what is left are restrict_and_check_grant's error and warnings,
- * with the grantor chosen on the relation's ACL as it was.
- */
-static bool revoke_columns(const cat_snap_t *s, const cat_search_t *search, const cat_grant_t *g, const cat_item_t *it,
-                           const cat_acl_t *old, cat_change_t *out, cm_err_t *err)
-{
-    uint32_t privs = (g->all_privs ? CAT_PRIVS_RELATION : g->privs) & PRIVS_COLUMN;
-    if (g->is_grant || privs == 0)
-        return true;
-    acl_work_t w;
-    work_init(&w, &out->arena, old, 'r');
-    cat_id_t grantor;
-    uint32_t avail;
-    best_grantor(s, cat_search_role(s, search), &w, old->owner, privs, &grantor, &avail);
-    const cat_role_t *as = grantor == CAT_ROLE_BOOTSTRAP ? NULL : cat_snap_role_by_id(s, grantor);
-    bool held = (cat_acl_privs(s, old, 'r', as, false) & PRIVS_COLUMN) || (cat_acl_privs(s, old, 'r', as, true) & PRIVS_COLUMN);
-    static const char *const system_columns[] = {"tableoid", "cmax", "xmax", "cmin", "xmin", "ctid"};
-    uint32_t nsys = it->kind == CAT_ITEM_VIEW ? 0 : (uint32_t)CM_ARRAY_LEN(system_columns);
-    uint32_t this = privs & avail;
-    for (uint32_t i = 0; i < nsys + it->ncolumns; i++) {
-        const char *col = i < nsys ? system_columns[i] : it->columns[i - nsys].name;
-        if (avail == 0 && !held)
-            return cm_err_set(err, CAT__ERRCODE_INSUFFICIENT_PRIVILEGE,
-                              "permission denied for column \"%s\" of relation \"%s\"", col, it->name);
-        cm_err_t *warn = NULL;
-        if (this == 0)
-            warn = cat__change_notice(out, "01006", "no privileges could be revoked for column \"%s\" of relation \"%s\"",
-                                      col, it->name);
-        else if (privs != PRIVS_COLUMN && this != privs)
-            warn = cat__change_notice(out, "01006",
-                                      "not all privileges could be revoked for column \"%s\" of relation \"%s\"", col,
-                                      it->name);
-        if (warn)
-            warn->severity = CM_SEV_WARNING;
-    }
     return true;
 }
 
@@ -288,16 +233,27 @@ bool cat_plan_grant_item(const cat_snap_t *s, const cat_search_t *search, const 
     for (size_t i = 0; i < out->nops; i++)
         if (out->ops[i].kind == CAT_OP_RENAME && out->ops[i].obj.cls == CAT_CLASS_ITEM && out->ops[i].obj.id == it->id)
             acl = &out->ops[i].obj.acl;
+    const cat_column_t *cols = it->columns;
+    for (size_t i = 0; i < out->nops; i++)
+        if (out->ops[i].kind == CAT_OP_RENAME && out->ops[i].obj.cls == CAT_CLASS_ITEM && out->ops[i].obj.id == it->id)
+            cols = out->ops[i].obj.columns;
     grant_obj_t o = {acl, 'r', CAT_PRIVS_RELATION, cat_item_owner_noun(it), it->name};
-    cat_acl_t result;
-    if (!grant_acl(s, search, g, &o, out, &result, err) || !revoke_columns(s, search, g, it, acl, out, err))
+    /* Relation-level privileges only when some were named (GRANT SELECT (a) ON t names none). */
+    cat_acl_t result = *acl;
+    if ((g->all_privs || g->privs) && !grant_acl(s, search, g, &o, out, &result, err))
+        return false;
+    cat_column_t *new_cols = NULL;
+    if (!cat__grant_columns(s, search, g, it, acl, cols, out, &new_cols, err))
         return false;
     cat_item_def_t def = {.kind = it->kind};
     if (!cat_plan_alter_item(s, it, &def, out, err))
         return false;
     for (size_t i = 0; i < out->nops; i++)
-        if (out->ops[i].kind == CAT_OP_RENAME && out->ops[i].obj.cls == CAT_CLASS_ITEM && out->ops[i].obj.id == it->id)
+        if (out->ops[i].kind == CAT_OP_RENAME && out->ops[i].obj.cls == CAT_CLASS_ITEM && out->ops[i].obj.id == it->id) {
             out->ops[i].obj.acl = result;
+            if (new_cols)
+                out->ops[i].obj.columns = new_cols;
+        }
     return true;
 }
 
@@ -418,8 +374,8 @@ bool cat_plan_default_privileges(const cat_snap_t *s, const cat_search_t *search
     uint32_t ndef = sc ? 0 : cat_acl_default('r', role, def);
     const cat_defacl_t *old = defacl_of(now, role);
     cat_acl_t start = {.owner = role, .set = true, .items = old ? old->items : def, .n = old ? old->n : ndef};
-    acl_work_t w;
-    work_init(&w, a, &start, 'r');
+    cat__acl_work_t w;
+    cat__acl_work_init(&w, a, &start, 'r');
     uint32_t this = g->all_privs ? CAT_PRIVS_RELATION : g->privs;
     for (uint32_t i = 0; this && i < g->ngrantees; i++) {
         if (g->is_grant && g->grant_option && g->grantees[i] == CAT_ROLE_PUBLIC) {
@@ -429,7 +385,7 @@ bool cat_plan_default_privileges(const cat_snap_t *s, const cat_search_t *search
         }
         cat_aclitem_t mod = {g->grantees[i], role, (g->is_grant || !g->grant_option) ? this : 0,
                              (!g->is_grant || g->grant_option) ? this : 0};
-        if (!aclupdate(s, &w, mod, g->is_grant, role, g->cascade, 'r', err)) {
+        if (!cat__aclupdate(s, &w, mod, g->is_grant, role, g->cascade, 'r', err)) {
             if (fresh)
                 out->nops--;
             return false;
@@ -466,11 +422,11 @@ cat_acl_t cat_acl_for_new(const cat_snap_t *s, const cat_schema_t *sc, cat_id_t 
     cat_aclitem_t def[2];
     uint32_t ndef = cat_acl_default('r', owner, def);
     cat_acl_t start = {.owner = owner, .set = true, .items = glob ? glob->items : def, .n = glob ? glob->n : ndef};
-    acl_work_t w;
-    work_init(&w, a, &start, 'r');
+    cat__acl_work_t w;
+    cat__acl_work_init(&w, a, &start, 'r');
     cm_err_t ignore = {0};
     for (uint32_t i = 0; mine && i < mine->n; i++)
-        aclupdate(s, &w, mine->items[i], true, owner, false, 'r', &ignore);
+        cat__aclupdate(s, &w, mine->items[i], true, owner, false, 'r', &ignore);
     cm_err_clear(&ignore);
     acl_sort(s, w.v, w.n);
     acl_sort(s, def, ndef);

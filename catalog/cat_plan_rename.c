@@ -64,9 +64,7 @@ bool cat_plan_alter_item(const cat_snap_t *s, const cat_item_t *item, const cat_
     o->ncolumns = ncols;
     o->columns = ncols ? cm_arena_alloc(a, ncols * sizeof(cat_column_t)) : NULL;
     for (uint32_t i = 0; i < ncols; i++) {
-        o->columns[i] = cols[i];
-        o->columns[i].name = cm_arena_strdup(a, cols[i].name);
-        o->columns[i].default_sql = cols[i].default_sql ? cm_arena_strdup(a, cols[i].default_sql) : NULL;
+        cat__column_copy(a, &o->columns[i], &cols[i]);
     }
     const cat_id_t *deps = def->columns ? def->deps : item->deps;
     uint32_t ndeps = def->columns ? def->ndeps : item->ndeps;

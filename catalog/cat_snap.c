@@ -439,9 +439,7 @@ bool cat__snap_insert(cat_snap_t *s, const cat_object_t *o, cm_err_t *err)
         p->ncolumns = o->ncolumns;
         cat_column_t *cols = o->ncolumns ? cm_arena_alloc(a, o->ncolumns * sizeof(cat_column_t)) : NULL;
         for (uint32_t i = 0; i < o->ncolumns; i++) {
-            cols[i] = o->columns[i];
-            cols[i].name = cm_arena_strdup(a, o->columns[i].name);
-            cols[i].default_sql = o->columns[i].default_sql ? cm_arena_strdup(a, o->columns[i].default_sql) : NULL;
+            cat__column_copy(a, &cols[i], &o->columns[i]);
         }
         p->columns = cols;
         p->ndeps = o->ndeps;
@@ -736,9 +734,7 @@ static void cat__snap_rename(cat_snap_t *s, const cat_object_t *o)
     /* The old strings stay in the item's arena until it is dropped: redefinitions are rare. */
     cat_column_t *cols = o->ncolumns ? cm_arena_alloc(a, o->ncolumns * sizeof(cat_column_t)) : NULL;
     for (uint32_t i = 0; i < o->ncolumns; i++) {
-        cols[i] = o->columns[i];
-        cols[i].name = cm_arena_strdup(a, o->columns[i].name);
-        cols[i].default_sql = o->columns[i].default_sql ? cm_arena_strdup(a, o->columns[i].default_sql) : NULL;
+        cat__column_copy(a, &cols[i], &o->columns[i]);
     }
     it->pub.columns = cols;
     it->pub.ncolumns = o->ncolumns;

@@ -522,6 +522,8 @@ typedef struct cat_column {
     int32_t typmod;            /* -1: none */
     bool not_null;
     const char *default_sql;   /* normalized default expression text, NULL if none */
+    const cat_aclitem_t *acl;  /* column privileges (pg_attribute.attacl); n 0: none, as a NULL attacl */
+    uint32_t nacl;
 } cat_column_t;
 
 typedef struct cat_item {
@@ -839,6 +841,14 @@ bool cat_plan_drop_owned(const cat_snap_t *s, const cat_search_t *search, const 
  * 15's ExecGrant_*: the planner found the objects and grantees and checked
  * the privilege words for the target, in PostgreSQL's order.
  */
+/* `priv (a, b)` of GRANT / REVOKE ON a relation: checked per relation, as ExecGrant_Relation does. */
+typedef struct cat_col_grant {
+    uint32_t privs;         /* CAT_PRIV_*; ALL (columns): every column privilege */
+    const char *unknown;    /* a word that names no privilege: 42601 once reached */
+    const char *const *cols;
+    uint32_t ncols;
+} cat_col_grant_t;
+
 typedef struct cat_grant {
     bool is_grant;
     bool grant_option;      /* WITH GRANT OPTION; REVOKE GRANT OPTION FOR */
@@ -847,7 +857,12 @@ typedef struct cat_grant {
     uint32_t privs;         /* CAT_PRIV_* */
     const cat_id_t *grantees;   /* role IDs, CAT_ROLE_PUBLIC, CAT_ROLE_BOOTSTRAP */
     uint32_t ngrantees;
+    const cat_col_grant_t *col_grants;   /* column privileges, in the order written */
+    uint32_t ncol_grants;
 } cat_grant_t;
+
+/* The privileges a relation's columns take (ACL_ALL_RIGHTS_COLUMN). */
+#define CAT_PRIVS_COLUMN (CAT_PRIV_SELECT | CAT_PRIV_INSERT | CAT_PRIV_UPDATE | CAT_PRIV_REFERENCES)
 
 bool cat_plan_grant_item(const cat_snap_t *s, const cat_search_t *search, const cat_grant_t *g, const cat_item_t *it,
                          cat_change_t *out, cm_err_t *err);

@@ -498,10 +498,17 @@ typedef enum sql_grant_target {
     SQL_GRANT_DEFAULT_TABLES, /* ALTER DEFAULT PRIVILEGES ... ON TABLES: no objects */
 } sql_grant_target_t;
 
+/* One privilege of GRANT's list: a word (lower case as written; NULL for ALL (columns)) and
+ * the columns it is for (NULL: the whole object). */
+typedef struct sql_priv {
+    const char *name;
+    sql_list_t *cols;         /* const char * */
+} sql_priv_t;
+
 typedef struct sql_grant {
     bool revoke;
     bool grant_option;        /* WITH GRANT OPTION; REVOKE GRANT OPTION FOR */
-    sql_list_t *privs;        /* const char *, lower case as written; NULL: ALL [PRIVILEGES] */
+    sql_list_t *privs;        /* sql_priv_t *; NULL: ALL [PRIVILEGES] */
     sql_grant_target_t target;
     sql_list_t *objects;
     sql_list_t *grantees;     /* sql_rolespec_t * */
@@ -688,6 +695,7 @@ typedef struct sql_role {
     const char *valid_until;  /* the timestamptz text */
     sql_list_t *names;        /* DROP: const char *; GRANT / REVOKE: the roles granted */
     sql_list_t *members;      /* GRANT / REVOKE: const char * */
+    bool with_columns;        /* GRANT / REVOKE role (columns): refused when planned, as PostgreSQL's GrantRole */
     bool if_exists;
     struct sql_stmt *setting; /* ALTER ROLE name SET ... / RESET ...: that SET or RESET */
     sql_list_t *owners;       /* REASSIGN / DROP OWNED BY: sql_rolespec_t * */

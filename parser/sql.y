@@ -540,15 +540,17 @@ defacl_options(A) ::= defacl_options(L) IN SCHEMA name_list(N). { A = sql__defac
 rolespec_list(A) ::= role_spec(R).               { A = sql__list1(ctx, R); }
 rolespec_list(A) ::= rolespec_list(L) COMMA role_spec(R). { A = sql__list_add(ctx, L, R); }
 
-/* NULL: ALL [PRIVILEGES]. */
+/* NULL: ALL [PRIVILEGES]; ALL [PRIVILEGES] (columns) is one sql_priv_t without a name. */
 %type privileges {sql_list_t *}
 privileges(A) ::= priv_list(L).                  { A = L; }
 privileges(A) ::= ALL.                           { A = NULL; }
 privileges(A) ::= ALL IDENT(P).                  { A = sql__all_privileges(ctx, &P); }
+privileges(A) ::= ALL LP name_list(C) RP.        { A = sql__list1(ctx, sql__priv(ctx, NULL, C)); }
+privileges(A) ::= ALL IDENT(P) LP name_list(C) RP. { sql__all_privileges(ctx, &P); A = sql__list1(ctx, sql__priv(ctx, NULL, C)); }
 
 %type priv_list {sql_list_t *}
-priv_list(A) ::= priv_word(W).                   { A = sql__list1(ctx, (void *)W); }
-priv_list(A) ::= priv_list(L) COMMA priv_word(W). { A = sql__list_add(ctx, L, (void *)W); }
+priv_list(A) ::= priv_word(W) opt_column_list(C). { A = sql__list1(ctx, sql__priv(ctx, W, C)); }
+priv_list(A) ::= priv_list(L) COMMA priv_word(W) opt_column_list(C). { A = sql__list_add(ctx, L, sql__priv(ctx, W, C)); }
 %type priv_word {const char *}
 priv_word(A) ::= colid(N).                       { A = N.str; }
 priv_word(A) ::= SELECT.                         { A = "select"; }

@@ -23,6 +23,14 @@ sql_list_t *sql__all_privileges(sql_pctx_t *ctx, const sql_token_t *word)
     return NULL;
 }
 
+sql_priv_t *sql__priv(sql_pctx_t *ctx, const char *name, sql_list_t *cols)
+{
+    sql_priv_t *p = cm_arena_zalloc(ctx->arena, sizeof(*p));
+    p->name = name;
+    p->cols = cols;
+    return p;
+}
+
 sql_grant_t *sql__grant_target(sql_pctx_t *ctx, sql_grant_target_t target, sql_list_t *objects)
 {
     sql_grant_t *g = cm_arena_zalloc(ctx->arena, sizeof(*g));

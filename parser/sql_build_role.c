@@ -193,7 +193,14 @@ sql_stmt_t *sql__grant_role(sql_pctx_t *ctx, bool revoke, sql_list_t *roles, sql
                       with->str);
         return s;
     }
-    r->names = roles;
+    /* The roles are the privilege list's words (GRANT's first list is shared). */
+    r->names = NULL;
+    for (int i = 0; i < sql_list_len(roles); i++) {
+        const sql_priv_t *p = roles->items[i];
+        if (p->cols)
+            r->with_columns = true;
+        r->names = r->names ? sql__list_add(ctx, r->names, (void *)p->name) : sql__list1(ctx, (void *)p->name);
+    }
     r->members = members;
     return s;
 }

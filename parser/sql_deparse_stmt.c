@@ -664,6 +664,8 @@ const char *sql_stmt_name(const sql_stmt_t *s)
 
 /* ===================================================== statements */
 
+static void dp_name_list(const sql_list_t *l, cm_buf_t *out);
+
 static void dp_grant(const sql_grant_t *g, cm_buf_t *out)
 {
     if (g->target == SQL_GRANT_DEFAULT_TABLES) {
@@ -689,8 +691,14 @@ static void dp_grant(const sql_grant_t *g, cm_buf_t *out)
     for (int i = 0; i < sql_list_len(g->privs); i++) {
         if (i)
             cm_buf_put_str(out, ", ");
-        for (const char *p = g->privs->items[i]; *p; p++)
+        const sql_priv_t *pv = g->privs->items[i];
+        for (const char *p = pv->name ? pv->name : "all"; *p; p++)
             cm_buf_put_u8(out, (uint8_t)(*p >= 'a' && *p <= 'z' ? *p - 32 : *p));
+        if (pv->cols) {
+            cm_buf_put_str(out, " (");
+            dp_name_list(pv->cols, out);
+            cm_buf_put_u8(out, ')');
+        }
     }
     static const char *const targets[] = {"TABLE ", "ALL TABLES IN SCHEMA ", "SCHEMA ", "DATABASE ", "TABLES"};
     cm_buf_printf(out, " ON %s", targets[g->target]);

@@ -242,6 +242,7 @@ sql_stmt_t *sql__default_privileges(sql_pctx_t *ctx, const sql_token_t *word, sq
 sql_grant_t *sql__defacl_roles(sql_pctx_t *ctx, sql_grant_t *o, const sql_token_t *word, sql_list_t *roles);
 sql_grant_t *sql__defacl_schemas(sql_pctx_t *ctx, sql_grant_t *o, sql_list_t *schemas);
 sql_list_t *sql__all_privileges(sql_pctx_t *ctx, const sql_token_t *word);
+sql_priv_t *sql__priv(sql_pctx_t *ctx, const char *name, sql_list_t *cols);
 bool sql__word_is(sql_pctx_t *ctx, const sql_token_t *word, const char *want);
 sql_stmt_t *sql__alter_owner(sql_pctx_t *ctx, int object, sql_cond_t *name, const sql_token_t *word,
                              sql_rolespec_t *owner);

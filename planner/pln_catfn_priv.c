@@ -1,6 +1,8 @@
 /*
- * pln_catfn_priv.c: has_table_privilege, has_schema_privilege and
- * has_database_privilege over the catalog's ACLs, as PostgreSQL 15's acl.c:
+ * pln_catfn_priv.c: has_table_privilege, has_schema_privilege,
+ * has_database_privilege, has_column_privilege and has_any_column_privilege
+ * (their column part in pln_catfn_colpriv.c) over the catalog's ACLs, as
+ * PostgreSQL 15's acl.c:
  * the role by name (42704; "public" means PUBLIC alone), by OID or the
  * current user; the object by name (42P01, 3F000, 3D000) or OID (NULL when
  * none); the privileges a comma-separated list, each optionally WITH GRANT
@@ -23,6 +25,8 @@ static const struct {
     {TY_PRIV_SCHEMA, "CREATE", CAT_PRIV_CREATE},        {TY_PRIV_SCHEMA, "USAGE", CAT_PRIV_USAGE},
     {TY_PRIV_DATABASE, "CREATE", CAT_PRIV_CREATE},      {TY_PRIV_DATABASE, "TEMPORARY", CAT_PRIV_TEMPORARY},
     {TY_PRIV_DATABASE, "TEMP", CAT_PRIV_TEMPORARY},     {TY_PRIV_DATABASE, "CONNECT", CAT_PRIV_CONNECT},
+    {TY_PRIV_COLUMN, "SELECT", CAT_PRIV_SELECT},        {TY_PRIV_COLUMN, "INSERT", CAT_PRIV_INSERT},
+    {TY_PRIV_COLUMN, "UPDATE", CAT_PRIV_UPDATE},        {TY_PRIV_COLUMN, "REFERENCES", CAT_PRIV_REFERENCES},
 };
 
 #define WITH_GRANT " WITH GRANT OPTION"
@@ -30,6 +34,8 @@ static const struct {
 /* convert_any_priv_string: *privs and *grants from "select, insert WITH GRANT OPTION". */
 static bool parse_privs(ty_ctx_t *ctx, int kind, const ty_datum_t *text, uint32_t *privs, uint32_t *grants)
 {
+    if (kind == TY_PRIV_ANY_COLUMN)
+        kind = TY_PRIV_COLUMN;   /* convert_column_priv_string */
     char *copy = cm_arena_strndup(ctx->arena, text->v.s.p, text->v.s.len);
     *privs = *grants = 0;
     for (char *chunk = copy; chunk;) {
@@ -63,7 +69,9 @@ static bool parse_privs(ty_ctx_t *ctx, int kind, const ty_datum_t *text, uint32_
 bool pln__has_privilege(const pln_catalog_t *cat, ty_ctx_t *ctx, const ty_datum_t *args, ty_datum_t *out)
 {
     const cat_snap_t *snap = cat->snap;
-    int form = (int)args[0].v.i, kind = form / 16, rshape = form / 4 % 4, oshape = form % 4;
+    int form = (int)args[0].v.i, kind = form % 256 / 16, rshape = form / 4 % 4, oshape = form % 4;
+    bool by_attnum = (form & TY_PRIV_BY_ATTNUM) != 0;
+    bool relation = kind == TY_PRIV_TABLE || kind == TY_PRIV_COLUMN || kind == TY_PRIV_ANY_COLUMN;
     if (!snap) {
         out->isnull = true;
         return true;
@@ -91,15 +99,16 @@ bool pln__has_privilege(const pln_catalog_t *cat, ty_ctx_t *ctx, const ty_datum_
     cat_acl_t index_acl;
     bool readable_view = false;   /* pg_catalog's views: everyone may read them */
     uint32_t oid = (uint32_t)args[2].v.i;
-    if (kind == TY_PRIV_TABLE && oshape == TY_PRIV_BY_NAME) {
+    if (relation && oshape == TY_PRIV_BY_NAME) {
         ty_datum_t o = {0};
         if (!pln__regclass_in(cat, ctx, &args[2], &o))
             return false;
         oid = (uint32_t)o.v.i;
     }
     const char *name = oshape == TY_PRIV_BY_NAME ? cm_arena_strndup(ctx->arena, args[2].v.s.p, args[2].v.s.len) : NULL;
-    if (kind == TY_PRIV_TABLE) {
-        const cat_item_t *it = cat_snap_item_by_oid(snap, oid);
+    const cat_item_t *it = NULL;
+    if (relation) {
+        it = cat_snap_item_by_oid(snap, oid);
         if (it && it->kind == CAT_ITEM_INDEX) {
             index_acl = (cat_acl_t){.owner = cat_item_owner_acl(snap, it)->acl.owner};
             acl = &index_acl;
@@ -131,9 +140,15 @@ bool pln__has_privilege(const pln_catalog_t *cat, ty_ctx_t *ctx, const ty_datum_
         }
         acl = db ? &db->acl : NULL;
     }
+    int attnum = 0;
+    if (kind == TY_PRIV_COLUMN && !pln__priv_column(ctx, it, readable_view, by_attnum, &args[4], &attnum))
+        return false;
     uint32_t privs, grants;
     if (!parse_privs(ctx, kind, &args[3], &privs, &grants))
         return false;
+    if (kind == TY_PRIV_COLUMN || kind == TY_PRIV_ANY_COLUMN)
+        return pln__column_privilege(snap, role, it, acl, readable_view, kind == TY_PRIV_ANY_COLUMN ? PLN_PRIV_ANY_COLUMN : attnum,
+                                     privs, grants, out);
     if (!acl && !readable_view) {
         out->isnull = true;
         return true;

@@ -109,6 +109,21 @@
     " WHERE a.class = 'r' AND i.relkind IN ('r', 'v', 'f')"                                                          \
     " AND a.privilege_type IN ('INSERT', 'SELECT', 'UPDATE', 'DELETE', 'TRUNCATE', 'REFERENCES', 'TRIGGER')"
 
+/* column_privileges' rows before its filter on whom they concern: a relation's ACL over each
+ * column ('r') and each column's own ('c'), duplicates merged as PostgreSQL's UNION does. */
+#define COLUMN_GRANTS                                                                                                  \
+    "SELECT DISTINCT pg_get_userbyid(a.grantor_oid)" IDENT " AS grantor,"                                            \
+    " (CASE WHEN a.grantee_oid = 0 THEN 'PUBLIC' ELSE pg_get_userbyid(a.grantee_oid) END)" IDENT " AS grantee,"      \
+    " current_database()" IDENT " AS table_catalog, s.name" IDENT " AS table_schema,"                                \
+    " i.name" IDENT " AS table_name, c.name" IDENT " AS column_name,"                                                 \
+    " a.privilege_type" CHARS " AS privilege_type,"                                                                  \
+    " (CASE WHEN a.is_grantable THEN 'YES' ELSE 'NO' END)" YESNO " AS is_grantable"                                  \
+    " FROM eddy_catalog.acl_items a JOIN eddy_catalog.items i ON i.oid = a.object_oid"                              \
+    " JOIN eddy_catalog.columns c ON c.item_id = i.id AND (a.class = 'r' OR c.position = a.attnum)"                 \
+    " JOIN eddy_catalog.schemas s ON s.id = i.schema_id"                                                             \
+    " WHERE a.class IN ('r', 'c') AND a.privilege_type IN ('INSERT', 'SELECT', 'UPDATE', 'REFERENCES')"             \
+    " AND i.relkind IN ('r', 'v', 'f')"
+
 static const pln_catview_t views[] = {
     {"information_schema", "information_schema_catalog_name", 0,
      "SELECT current_database()" IDENT " AS catalog_name"},
@@ -319,19 +334,14 @@ static const pln_catview_t views[] = {
      TABLE_GRANTS
      " AND (a.grantor_usage OR a.grantee_usage) AND " PLN_CATVIEW_IN_DATABASE("s")},
 
-    /* A table privilege covers each column for the four privileges a column has (no column ACLs). */
+    /* column_privileges: a relation's privileges cover each of its columns for the four
+     * privileges a column has, joined (as PostgreSQL's UNION) with the columns' own. */
     {"information_schema", "column_privileges", 0,
-     "SELECT pg_get_userbyid(a.grantor_oid)" IDENT " AS grantor,"
-     " (CASE WHEN a.grantee_oid = 0 THEN 'PUBLIC' ELSE pg_get_userbyid(a.grantee_oid) END)" IDENT " AS grantee,"
-     " current_database()" IDENT " AS table_catalog, s.name" IDENT " AS table_schema,"
-     " i.name" IDENT " AS table_name, c.name" IDENT " AS column_name,"
-     " a.privilege_type" CHARS " AS privilege_type,"
-     " (CASE WHEN a.is_grantable THEN 'YES' ELSE 'NO' END)" YESNO " AS is_grantable"
-     " FROM eddy_catalog.acl_items a JOIN eddy_catalog.items i ON i.oid = a.object_oid"
-     " JOIN eddy_catalog.columns c ON c.item_id = i.id JOIN eddy_catalog.schemas s ON s.id = i.schema_id"
-     " WHERE a.class = 'r' AND a.privilege_type IN ('INSERT', 'SELECT', 'UPDATE', 'REFERENCES')"
-     " AND i.relkind IN ('r', 'v', 'f') AND (a.grantor_usage OR a.grantee_usage OR a.grantee_oid = 0)"
-     " AND " PLN_CATVIEW_IN_DATABASE("s")},
+     COLUMN_GRANTS " AND (a.grantor_usage OR a.grantee_usage OR a.grantee_oid = 0) AND " PLN_CATVIEW_IN_DATABASE("s")},
+
+    /* column_privileges where the grantor or the grantee is an enabled role (not PUBLIC). */
+    {"information_schema", "role_column_grants", 0,
+     COLUMN_GRANTS " AND (a.grantor_usage OR a.grantee_usage) AND " PLN_CATVIEW_IN_DATABASE("s")},
 
     /* The element types of array columns (the only collections eddy has). */
     {"information_schema", "element_types", 0,

@@ -46,7 +46,7 @@ static const pln_catview_t views[] = {
      " t.storage AS attstorage, ''::\"char\" AS attcompression, NOT c.nullable AS attnotnull,"
      " c.\"default\" IS NOT NULL AS atthasdef, false AS atthasmissing, ''::\"char\" AS attidentity,"
      " ''::\"char\" AS attgenerated, false AS attisdropped, true AS attislocal, 0 AS attinhcount,"
-     " t.collation AS attcollation, NULL::text[] AS attacl, NULL::text[] AS attoptions,"
+     " t.collation AS attcollation, c.acl AS attacl, NULL::text[] AS attoptions,"
      " NULL::text[] AS attfdwoptions, NULL::text AS attmissingval"
      " FROM eddy_catalog.columns c JOIN eddy_catalog.items i ON i.id = c.item_id"
      " JOIN eddy_catalog.schemas s ON s.id = i.schema_id LEFT JOIN eddy_catalog.types t ON t.oid = c.type_oid"

@@ -380,6 +380,8 @@ bool pln__bind_copy(pln_binder_t *b, const sql_stmt_t *s, pln_stmt_t *st)
     int *cols, ncols;
     if (!copy_attnums(b, w, c->columns, &cols, &ncols))
         return kept_in(b, w, st);
+    for (int i = 0; i < ncols; i++)
+        pln__perm_mark(b, t.perm, cols[i] + 1, CAT_PRIV_INSERT);   /* DoCopy's insertedCols */
     pc->cols = cols;
     pc->ncols = ncols;
     copy_opts_t o = {0};

@@ -375,7 +375,7 @@ bool pln__write_target(pln_binder_t *b, plan_write_kind_t kind, const sql_qname_
     static const uint32_t needs[] = {[PLAN_WRITE_INSERT] = CAT_PRIV_INSERT, [PLAN_WRITE_UPDATE] = CAT_PRIV_UPDATE,
                                      [PLAN_WRITE_DELETE] = CAT_PRIV_DELETE, [PLAN_WRITE_TRUNCATE] = CAT_PRIV_TRUNCATE,
                                      [PLAN_WRITE_COPY] = CAT_PRIV_INSERT};
-    pln__check_privilege(b, it, needs[kind]);
+    t->perm = b->write_perm = pln__check_privilege(b, it, needs[kind]);
     t->w = cm_arena_zalloc(b->arena, sizeof(*t->w));
     t->w->kind = kind;
     if (!describe_table(b, it, t->w))
@@ -432,6 +432,7 @@ bool pln__target_rte(pln_binder_t *b, const pln_target_t *t, pln_scope_t *scope,
     r->hidden_cols = hidden;
     r->hidden_rel = hidden;
     r->write_target = true;
+    r->perm = t->perm;
     return true;
 }
 
@@ -614,14 +615,6 @@ static bool unsupported_with(pln_binder_t *b, const sql_select_t *with, const ch
     return pln__error(b, with->pos, CM_ERRCODE_FEATURE_NOT_SUPPORTED, "WITH before %s is not supported yet", verb);
 }
 
-/* A write that reads its target's columns (WHERE, SET a = a + 1, RETURNING) needs SELECT on it too. */
-static bool target_read(pln_binder_t *b, const pln_target_t *t, const sql_list_t *returning)
-{
-    if (t->item && (b->target_read || sql_list_len(returning) > 0))
-        pln__check_privilege(b, t->item, CAT_PRIV_SELECT);
-    return true;
-}
-
 bool pln__bind_write(pln_binder_t *b, const sql_stmt_t *s, pln_stmt_t *st)
 {
     pln_target_t t;
@@ -635,19 +628,18 @@ bool pln__bind_write(pln_binder_t *b, const sql_stmt_t *s, pln_stmt_t *st)
         if (i->on_conflict)
             return pln__error(b, i->on_conflict->pos, CM_ERRCODE_FEATURE_NOT_SUPPORTED,
                               "INSERT ... ON CONFLICT is not supported yet");
-        return pln__write_target(b, PLAN_WRITE_INSERT, i->table, i->alias, &t) && pln__bind_insert(b, s, &t, st) &&
-               target_read(b, &t, i->returning);
+        return pln__write_target(b, PLAN_WRITE_INSERT, i->table, i->alias, &t) && pln__bind_insert(b, s, &t, st);
     }
     case SQL_STMT_UPDATE:
         st->tag = "UPDATE";
         return unsupported_with(b, s->update->with, "UPDATE") &&
                pln__write_target(b, PLAN_WRITE_UPDATE, s->update->table, s->update->alias, &t) &&
-               pln__bind_update(b, s, &t, st) && target_read(b, &t, s->update->returning);
+               pln__bind_update(b, s, &t, st);
     case SQL_STMT_DELETE:
         st->tag = "DELETE";
         return unsupported_with(b, s->delete_->with, "DELETE") &&
                pln__write_target(b, PLAN_WRITE_DELETE, s->delete_->table, s->delete_->alias, &t) &&
-               pln__bind_delete(b, s, &t, st) && target_read(b, &t, s->delete_->returning);
+               pln__bind_delete(b, s, &t, st);
     case SQL_STMT_COPY:
         st->tag = "COPY";
         return pln__bind_copy(b, s, st);

@@ -101,6 +101,7 @@ static bool insert_row(pln_binder_t *b, const pln_target_t *tg, const targets_t 
         out[i] = NULL;
     for (int k = 0; k < nv; k++) {
         int c = t->col[k];
+        pln__perm_mark(b, tg->perm, c + 1, CAT_PRIV_INSERT);   /* transformInsertRow's insertedCols */
         if (t->field[k]) {
             pln__error(b, t->pos[k], CM_ERRCODE_DATATYPE_MISMATCH,
                        "cannot assign to field \"%s\" of column \"%s\" because its type %s is not a composite type",

@@ -236,6 +236,7 @@ bool pln__bind_update(pln_binder_t *b, const sql_stmt_t *s, pln_target_t *t, pln
         int c = pln__write_column(w, it->column);
         if (c < 0)
             return pln__no_write_column(b, w, it->column, it->pos);
+        pln__perm_mark(b, b->write_perm, c + 1, CAT_PRIV_UPDATE);
         if (it->field)
             return pln__error(b, it->pos, CM_ERRCODE_DATATYPE_MISMATCH,
                               "cannot assign to field \"%s\" of column \"%s\" because its type %s is not a composite type",

@@ -24,6 +24,18 @@ static const struct {
     {"connect", CAT_PRIV_CONNECT, "CONNECT"},
 };
 
+/* string_to_privilege without a check: false for a word that names nothing ("rule" names no bit). */
+static bool privilege_bit(const char *word, uint32_t *out)
+{
+    for (size_t i = 0; i < CM_ARRAY_LEN(priv_words); i++)
+        if (strcmp(word, priv_words[i].word) == 0) {
+            *out = priv_words[i].priv;
+            return true;
+        }
+    *out = 0;
+    return strcmp(word, "rule") == 0;
+}
+
 /* string_to_privilege, checked against what the target takes; false with err. */
 bool pln__privilege_word(pln_binder_t *b, const char *word, uint32_t allowed, const char *target, uint32_t *out)
 {
@@ -74,8 +86,13 @@ static const cat_schema_t *named_schema(pln_binder_t *b, const char *name, bool 
     return sc;
 }
 
-/* The grantees (42704), then the privilege words (42601, 0LP01 "for <noun>"), as a catalog grant. */
-static bool grant_of(pln_binder_t *b, const sql_grant_t *g, uint32_t allowed, const char *noun, cat_grant_t *cg)
+/*
+ * The grantees (42704), then the privilege words (42601, 0LP01 "for <noun>"), as a catalog
+ * grant. A privilege with columns is set aside for each relation (ExecGrant_Relation checks
+ * its word); cols_refused is the 0LP01 for a target that has no columns.
+ */
+static bool grant_of(pln_binder_t *b, const sql_grant_t *g, uint32_t allowed, const char *noun,
+                     const char *cols_refused, cat_grant_t *cg)
 {
     *cg = (cat_grant_t){.is_grant = !g->revoke, .grant_option = g->grant_option, .all_privs = g->privs == NULL,
                         .cascade = g->behavior == SQL_DROP_CASCADE};
@@ -84,9 +101,26 @@ static bool grant_of(pln_binder_t *b, const sql_grant_t *g, uint32_t allowed, co
         return false;
     cg->grantees = grantees;
     cg->ngrantees = (uint32_t)sql_list_len(g->grantees);
-    for (int i = 0; i < sql_list_len(g->privs); i++)
-        if (!pln__privilege_word(b, g->privs->items[i], allowed, noun, &cg->privs))
+    int n = sql_list_len(g->privs);
+    cat_col_grant_t *cols = cm_arena_zalloc(b->arena, sizeof(*cols) * (size_t)(n ? n : 1));
+    for (int i = 0; i < n; i++) {
+        const sql_priv_t *p = g->privs->items[i];
+        if (p->cols) {
+            if (cols_refused)
+                return pln__error(b, -1, "0LP01", "%s", cols_refused);
+            cat_col_grant_t *c = &cols[cg->ncol_grants++];
+            if (!p->name)
+                c->privs = CAT_PRIVS_COLUMN;
+            else if (!privilege_bit(p->name, &c->privs))
+                c->unknown = p->name;
+            c->cols = (const char *const *)p->cols->items;
+            c->ncols = (uint32_t)sql_list_len(p->cols);
+            continue;
+        }
+        if (!pln__privilege_word(b, p->name, allowed, noun, &cg->privs))
             return false;
+    }
+    cg->col_grants = cols;
     return true;
 }
 
@@ -100,7 +134,7 @@ static bool plan_default_privileges(pln_binder_t *b, const sql_grant_t *g, cat_c
     const cat_snap_t *snap = b->cat->snap;
     const cat_search_t *search = &b->cat->search;
     cat_grant_t cg;
-    if (!grant_of(b, g, CAT_PRIVS_RELATION, "relation", &cg))
+    if (!grant_of(b, g, CAT_PRIVS_RELATION, "relation", "default privileges cannot be set for columns", &cg))
         return false;
     const cat_database_t *db = search->database ? cat_snap_database(snap, search->database) : NULL;
     if (!db)
@@ -193,8 +227,9 @@ bool pln__plan_grant(pln_binder_t *b, const sql_stmt_t *s, cat_change_t *out)
                        : g->target == SQL_GRANT_DATABASE ? CAT_PRIVS_DATABASE
                                                          : CAT_PRIVS_RELATION | CAT_PRIV_USAGE;
     const char *noun = g->target == SQL_GRANT_SCHEMA ? "schema" : g->target == SQL_GRANT_DATABASE ? "database" : "relation";
+    bool relations = g->target == SQL_GRANT_TABLE || g->target == SQL_GRANT_ALL_TABLES;
     cat_grant_t cg;
-    if (!grant_of(b, g, allowed, noun, &cg))
+    if (!grant_of(b, g, allowed, noun, relations ? NULL : "column privileges are only valid for relations", &cg))
         return false;
     if (g->target == SQL_GRANT_ALL_TABLES) {
         for (size_t i = 0; i < nitems; i++)

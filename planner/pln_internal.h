@@ -77,6 +77,7 @@ typedef struct pln_rte {
     const cat_item_t *item;       /* a catalog relation: columns from naliased on carry its column names */
     int naliased;
     bool write_target;            /* INSERT / UPDATE / DELETE's table: reading a column of it needs SELECT */
+    int perm;                     /* 1 + its entry in the binder's privilege checks; 0: none */
 } pln_rte_t;
 
 /* The names a query's expressions can refer to. */
@@ -160,7 +161,10 @@ typedef struct pln_binder {
      * once the statement is bound (PostgreSQL checks them when it starts executing, after analysis). */
     const char *denied;
     bool skip_privileges;         /* CREATE VIEW: PostgreSQL checks a view's reads when it is used */
-    bool target_read;             /* a column of the write target was referenced */
+    struct pln_perm *perms;       /* each relation's needs, in the order met (pln_privilege.c) */
+    int nperms;
+    int perms_cap;
+    int write_perm;               /* the write target's entry (an RTE's perm) */
     const struct sql_from *write_from;  /* UPDATE / DELETE's target as a FROM item: written, not read */
     bool in_view;                 /* expanding a view: its reads are checked as its owner, view_owner */
     cat_id_t view_owner;
@@ -217,9 +221,15 @@ bool pln__plan_rename(pln_binder_t *b, const sql_stmt_t *s, cat_change_t *out);
 /* GRANT's / OWNER TO's role as an ID: a catalog role, or CAT_ROLE_BOOTSTRAP for the
  * session user that is none; 42704 otherwise (PUBLIC too). */
 bool pln__rolespec_id(pln_binder_t *b, const sql_rolespec_t *rs, cat_id_t *id);
-/* Notes a missing privilege (CAT_PRIV_*) on a relation read or written, as the
- * innermost view's owner or else the session's current user (pln_privilege.c). */
-void pln__check_privilege(pln_binder_t *b, const cat_item_t *item, uint32_t priv);
+/* Notes that a relation is read or written (CAT_PRIV_*), checked as the innermost view's
+ * owner or else the session's current user (pln_privilege.c): the entry an RTE keeps in its
+ * `perm` (0: nothing to check, as for a superuser or a system relation). */
+int pln__check_privilege(pln_binder_t *b, const cat_item_t *item, uint32_t priv);
+/* A column (1-based) of that entry used for SELECT, INSERT or UPDATE; SELECT also makes the
+ * relation need SELECT (a write target's column read). */
+void pln__perm_mark(pln_binder_t *b, int perm, int attnum, uint32_t priv);
+/* The column at `index` of sc's FROM row read: marked on the catalog relation it is of. */
+void pln__perm_mark_index(pln_binder_t *b, const pln_scope_t *sc, int index);
 /* Notes a read of a relation only superusers may read (pg_authid and the catalog's roles, which
  * hold password verifiers), unless a pg_catalog view reads it for its own SQL (pg_roles). */
 void pln__check_superuser_read(pln_binder_t *b, const char *name);
@@ -231,6 +241,15 @@ const cat_schema_t *pln__schema_by_oid(const pln_catalog_t *cat, uint32_t oid);
 bool pln__regclass_in(const pln_catalog_t *cat, ty_ctx_t *ctx, const ty_datum_t *name, ty_datum_t *out);
 /* has_{table,schema,database}_privilege (TY_CATFN_PRIVILEGE; pln_catfn_priv.c). */
 bool pln__has_privilege(const pln_catalog_t *cat, ty_ctx_t *ctx, const ty_datum_t *args, ty_datum_t *out);
+/* has_column_privilege's column (pln_catfn_colpriv.c): convert_column_name (42703 for a name `it`
+ * lacks; attnum 0 when there is no such column, or no relation) or the attnum as given. */
+bool pln__priv_column(ty_ctx_t *ctx, const cat_item_t *it, bool readable_view, bool by_attnum, const ty_datum_t *col,
+                      int *attnum);
+/* column_privilege_check (NULL for no such column) or, for attnum PLN_PRIV_ANY_COLUMN (no int2's),
+ * has_any_column_privilege. */
+#define PLN_PRIV_ANY_COLUMN INT32_MIN
+bool pln__column_privilege(const cat_snap_t *snap, const cat_role_t *role, const cat_item_t *it, const cat_acl_t *acl,
+                           bool readable_view, int attnum, uint32_t privs, uint32_t grants, ty_datum_t *out);
 /* GRANT / REVOKE privileges ON objects (pln_grant.c). */
 bool pln__plan_grant(pln_binder_t *b, const sql_stmt_t *s, cat_change_t *out);
 /* A privilege word as string_to_privilege reads it, into *out; 42601 unknown, 0LP01 not in allowed. */
@@ -336,6 +355,7 @@ typedef struct pln_target {
     const plan_error_t *analysis_error; /* a view: raised once the statement is analysed (PostgreSQL's rewriter) */
     const plan_error_t *plan_error;     /* a source: raised when it is planned (kept for Bind) */
     const plan_error_t *run_error;      /* a materialized view: raised when it runs (executor start) */
+    int perm;                     /* its privilege entry (pln__check_privilege) */
 } pln_target_t;
 /* Resolves name for a write of kind (errors as PostgreSQL words them, at name's position). */
 bool pln__write_target(pln_binder_t *b, plan_write_kind_t kind, const sql_qname_t *name, const char *alias,

@@ -173,6 +173,8 @@ bool pln__plan_role(pln_binder_t *b, const sql_stmt_t *s, cat_change_t *out)
     }
     case SQL_STMT_GRANT_ROLE:
     case SQL_STMT_REVOKE_ROLE:
+        if (r->with_columns)
+            return pln__error(b, -1, "0LP01", "column names cannot be included in GRANT/REVOKE ROLE");
         return cat_plan_grant_roles(snap, actor, (const char *const *)r->names->items, (size_t)sql_list_len(r->names),
                                     (const char *const *)r->members->items, (size_t)sql_list_len(r->members),
                                     s->kind == SQL_STMT_REVOKE_ROLE, out, b->err);

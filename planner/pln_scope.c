@@ -289,6 +289,9 @@ static bool bind_join(pln_binder_t *b, const sql_from_t *f, pln_scope_t *sc, pla
         if (!using_col(b, &lc, names[k], "left", &lat[k]) || !using_col(b, &rc, names[k], "right", &rat[k]))
             return false;
         ty_expr_t *pair[2] = {side_ref(b, &lc, lat[k], base), side_ref(b, &rc, rat[k], base)};
+        /* transformJoinUsingClause reads both columns (markVarForSelectPriv). */
+        pln__perm_mark_index(b, sc, lc.index[lat[k]]);
+        pln__perm_mark_index(b, sc, rc.index[rat[k]]);
         ty_oid_t t;
         int32_t tm;
         if (!pln__common_type(b, pair, 2, NULL, "JOIN/USING", &t, &tm) || !pln__coerce_all(b, pair, 2, t, -1, "JOIN/USING"))
@@ -570,11 +573,13 @@ static bool bind_relname(pln_binder_t *b, const sql_from_t *f, pln_scope_t *sc, 
         cm_err_set_detail(b->err, "This operation is not supported for indexes.");
         return false;
     }
-    if (f != b->write_from)
-        pln__check_privilege(b, item, CAT_PRIV_SELECT);
+    int perm = f != b->write_from ? pln__check_privilege(b, item, CAT_PRIV_SELECT) : b->write_perm;
     if (item->kind == CAT_ITEM_VIEW) {
         note_rel(b, f, item);
-        return pln__bind_view_ref(b, f, item, sc, rel);
+        if (!pln__bind_view_ref(b, f, item, sc, rel))
+            return false;
+        sc->rtes[sc->nrtes - 1].perm = perm;
+        return true;
     }
     int ncols = (int)item->ncolumns;
     const char *alias = f->alias ? f->alias : item->name;
@@ -604,6 +609,7 @@ static bool bind_relname(pln_binder_t *b, const sql_from_t *f, pln_scope_t *sc, 
     sc->rtes[sc->nrtes - 1].item = item;
     sc->rtes[sc->nrtes - 1].naliased = naliases;
     sc->rtes[sc->nrtes - 1].write_target = f == b->write_from;
+    sc->rtes[sc->nrtes - 1].perm = perm;
     return true;
 }
 
@@ -799,11 +805,10 @@ ty_expr_t *pln__bind_column(pln_binder_t *b, const sql_expr_t *e)
     }
     if (b->note_cols && in->item && col >= in->naliased)
         note_colref(b, e, in->item, col);
-    if (in->write_target)
-        b->target_read = true;
     ty_expr_t *c = ty_expr_new(b->arena, TY_EXPR_COLUMN, in->cols[col].type, 0);
     c->typmod = in->cols[col].typmod;
     c->index = col_index(in, col);
+    pln__perm_mark_index(b, sc, c->index);
     c->location = e->pos;
     return c;
 correlated:
@@ -827,6 +832,7 @@ correlated:
         oc->typmod = in->cols[col].typmod;
         oc->index = col_index(in, col);
         oc->location = e->pos;
+        pln__perm_mark_index(b, o, oc->index);
         return pln__outer_ref(b, o, oc, pln__column_name(o, oc->index, true, b->arena));
     }
     pln__error(b, e->pos, CM_ERRCODE_UNDEFINED_COLUMN, "column \"%s\" does not exist", name);
@@ -859,6 +865,7 @@ bool pln__expand_star(pln_binder_t *b, const sql_expr_t *e, ty_expr_t ***exprs, 
             x->typmod = t->cols[c].typmod;
             x->index = col_index(t, c);
             x->location = e->pos;
+            pln__perm_mark_index(b, sc, x->index);
             (*exprs)[*n] = x;
             (*names)[*n] = t->cols[c].name;
             (*n)++;

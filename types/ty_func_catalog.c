@@ -162,6 +162,42 @@ static bool ty__privilege(ty_ctx_t *c, const ty_datum_t *a, int n, ty_datum_t *o
 TY__PRIV_FORMS(TY_PRIV_TABLE, table)
 TY__PRIV_FORMS(TY_PRIV_SCHEMA, schema)
 TY__PRIV_FORMS(TY_PRIV_DATABASE, database)
+TY__PRIV_FORMS(TY_PRIV_ANY_COLUMN, any_column)
+
+/*
+ * has_column_privilege's twelve forms: as above, with the column (args[4]) by name or by
+ * attnum between the table and the privileges.
+ */
+static bool ty__column_privilege(ty_ctx_t *c, const ty_datum_t *a, int n, ty_datum_t *o, int role, int obj, bool attnum)
+{
+    ty_datum_t args[5] = {{0}};
+    args[0].v.i = TY_PRIV_COLUMN * 16 + role * 4 + obj + (attnum ? TY_PRIV_BY_ATTNUM : 0);
+    int k = 0;
+    if (role != TY_PRIV_CURRENT)
+        args[1] = a[k++];
+    args[2] = a[k++];
+    args[4] = a[k++];
+    args[3] = a[k];
+    return ty__ask(c, TY_CATFN_PRIVILEGE, args, 5, o);
+}
+
+#define TY__COLPRIV_FORM(suffix, role, obj, attnum)                                                              \
+    static bool ty__column_##suffix(ty_ctx_t *c, const ty_datum_t *a, int n, ty_datum_t *o)                      \
+    {                                                                                                            \
+        return ty__column_privilege(c, a, n, o, role, obj, attnum);                                              \
+    }
+TY__COLPRIV_FORM(name_name_name, TY_PRIV_BY_NAME, TY_PRIV_BY_NAME, false)
+TY__COLPRIV_FORM(name_name_num, TY_PRIV_BY_NAME, TY_PRIV_BY_NAME, true)
+TY__COLPRIV_FORM(name_id_name, TY_PRIV_BY_NAME, TY_PRIV_BY_OID, false)
+TY__COLPRIV_FORM(name_id_num, TY_PRIV_BY_NAME, TY_PRIV_BY_OID, true)
+TY__COLPRIV_FORM(id_name_name, TY_PRIV_BY_OID, TY_PRIV_BY_NAME, false)
+TY__COLPRIV_FORM(id_name_num, TY_PRIV_BY_OID, TY_PRIV_BY_NAME, true)
+TY__COLPRIV_FORM(id_id_name, TY_PRIV_BY_OID, TY_PRIV_BY_OID, false)
+TY__COLPRIV_FORM(id_id_num, TY_PRIV_BY_OID, TY_PRIV_BY_OID, true)
+TY__COLPRIV_FORM(name_name, TY_PRIV_CURRENT, TY_PRIV_BY_NAME, false)
+TY__COLPRIV_FORM(name_num, TY_PRIV_CURRENT, TY_PRIV_BY_NAME, true)
+TY__COLPRIV_FORM(id_name, TY_PRIV_CURRENT, TY_PRIV_BY_OID, false)
+TY__COLPRIV_FORM(id_num, TY_PRIV_CURRENT, TY_PRIV_BY_OID, true)
 
 /* pg_get_expr(expr, relation [, pretty]): eddy keeps an expression as its SQL text already. */
 static bool ty__get_expr(ty_ctx_t *c, const ty_datum_t *a, int n, ty_datum_t *o)
@@ -273,7 +309,24 @@ static const ty_func_t ty__catalog[] = {
     {"has_database_privilege", 3, {TY_OID, TY_OID, TY_TEXT}, TY_BOOL, S, ty__database_id_id, 2253},
     {"has_database_privilege", 2, {TY_TEXT, TY_TEXT}, TY_BOOL, S, ty__database_name, 2254},
     {"has_database_privilege", 2, {TY_OID, TY_TEXT}, TY_BOOL, S, ty__database_id, 2255},
-    {"has_column_privilege", 3, {ANY, ANY, TY_TEXT}, TY_BOOL, S, ty__true, 3027},
+    {"has_column_privilege", 4, {TY_NAME, TY_TEXT, TY_TEXT, TY_TEXT}, TY_BOOL, S, ty__column_name_name_name, 3012},
+    {"has_column_privilege", 4, {TY_NAME, TY_TEXT, TY_INT2, TY_TEXT}, TY_BOOL, S, ty__column_name_name_num, 3013},
+    {"has_column_privilege", 4, {TY_NAME, TY_OID, TY_TEXT, TY_TEXT}, TY_BOOL, S, ty__column_name_id_name, 3014},
+    {"has_column_privilege", 4, {TY_NAME, TY_OID, TY_INT2, TY_TEXT}, TY_BOOL, S, ty__column_name_id_num, 3015},
+    {"has_column_privilege", 4, {TY_OID, TY_TEXT, TY_TEXT, TY_TEXT}, TY_BOOL, S, ty__column_id_name_name, 3016},
+    {"has_column_privilege", 4, {TY_OID, TY_TEXT, TY_INT2, TY_TEXT}, TY_BOOL, S, ty__column_id_name_num, 3017},
+    {"has_column_privilege", 4, {TY_OID, TY_OID, TY_TEXT, TY_TEXT}, TY_BOOL, S, ty__column_id_id_name, 3018},
+    {"has_column_privilege", 4, {TY_OID, TY_OID, TY_INT2, TY_TEXT}, TY_BOOL, S, ty__column_id_id_num, 3019},
+    {"has_column_privilege", 3, {TY_TEXT, TY_TEXT, TY_TEXT}, TY_BOOL, S, ty__column_name_name, 3020},
+    {"has_column_privilege", 3, {TY_TEXT, TY_INT2, TY_TEXT}, TY_BOOL, S, ty__column_name_num, 3021},
+    {"has_column_privilege", 3, {TY_OID, TY_TEXT, TY_TEXT}, TY_BOOL, S, ty__column_id_name, 3022},
+    {"has_column_privilege", 3, {TY_OID, TY_INT2, TY_TEXT}, TY_BOOL, S, ty__column_id_num, 3023},
+    {"has_any_column_privilege", 3, {TY_NAME, TY_TEXT, TY_TEXT}, TY_BOOL, S, ty__any_column_name_name, 3024},
+    {"has_any_column_privilege", 3, {TY_NAME, TY_OID, TY_TEXT}, TY_BOOL, S, ty__any_column_name_id, 3025},
+    {"has_any_column_privilege", 3, {TY_OID, TY_TEXT, TY_TEXT}, TY_BOOL, S, ty__any_column_id_name, 3026},
+    {"has_any_column_privilege", 3, {TY_OID, TY_OID, TY_TEXT}, TY_BOOL, S, ty__any_column_id_id, 3027},
+    {"has_any_column_privilege", 2, {TY_TEXT, TY_TEXT}, TY_BOOL, S, ty__any_column_name, 3028},
+    {"has_any_column_privilege", 2, {TY_OID, TY_TEXT}, TY_BOOL, S, ty__any_column_id, 3029},
     {"pg_has_role", 2, {ANY, TY_TEXT}, TY_BOOL, S, ty__true, 2710},
     {"pg_has_role", 3, {ANY, ANY, TY_TEXT}, TY_BOOL, S, ty__true, 2705},
     {"pg_relation_size", 1, {TY_REGCLASS}, TY_INT8, S, ty__zero, 2325},

@@ -323,7 +323,9 @@ typedef enum ty_catfn {
 } ty_catfn_t;
 
 /* TY_CATFN_PRIVILEGE's form: object kind * 16 + role shape * 4 + object shape. */
-enum { TY_PRIV_TABLE = 1, TY_PRIV_SCHEMA = 2, TY_PRIV_DATABASE = 3 };
+enum { TY_PRIV_TABLE = 1, TY_PRIV_SCHEMA = 2, TY_PRIV_DATABASE = 3, TY_PRIV_COLUMN = 4, TY_PRIV_ANY_COLUMN = 5 };
+/* has_column_privilege's column: args[4], a name, or (form + TY_PRIV_BY_ATTNUM) an int2 attnum. */
+enum { TY_PRIV_BY_ATTNUM = 256 };
 enum { TY_PRIV_CURRENT = 0, TY_PRIV_BY_NAME = 1, TY_PRIV_BY_OID = 2 };
 
 /* Checks cancel and deadline; sets 57014 and returns false when either fired. */
