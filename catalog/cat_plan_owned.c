@@ -85,8 +85,16 @@ static size_t collect(const cat_snap_t *s, const cat_database_t *cur, cat_id_t r
             OWNED_TAKE(&sc->acl, CAT_CLASS_SCHEMA, sc, sc->oid);
     const cat_item_t *it;
     for (size_t i = 0; (it = cat_snap_item_at(s, i)); i++)
-        if (it->schema->database && it->schema->database == cur && it->kind != CAT_ITEM_INDEX)
+        if (it->schema->database && it->schema->database == cur && it->kind != CAT_ITEM_INDEX) {
+            size_t before = n;
             OWNED_TAKE(&it->acl, CAT_CLASS_ITEM, it, it->oid);
+            /* Privileges on its columns name the role too (pg_shdepend rows with an objsubid). */
+            for (uint32_t c = 0; mentioned && n == before && it->acl.owner != role && c < it->ncolumns; c++) {
+                cat_acl_t col = {.owner = it->acl.owner, .set = true, .items = it->columns[c].acl,
+                                 .n = it->columns[c].nacl};
+                OWNED_TAKE(&col, CAT_CLASS_ITEM, it, it->oid);
+            }
+        }
 #undef OWNED_TAKE
     if (n > 1)
         qsort(v, n, sizeof(owned_t), owned_cmp_asc);

@@ -76,9 +76,22 @@ bool cat__owner_item_op(const cat_snap_t *s, const cat_item_t *it, cat_id_t to, 
     cat_item_def_t def = {.kind = it->kind};
     if (!cat_plan_alter_item(s, it, &def, out, err))
         return false;
-    for (size_t i = 0; i < out->nops; i++)
-        if (out->ops[i].kind == CAT_OP_RENAME && out->ops[i].obj.cls == CAT_CLASS_ITEM && out->ops[i].obj.id == it->id)
-            out->ops[i].obj.acl = acl_newowner(&out->arena, &it->acl, to);
+    for (size_t i = 0; i < out->nops; i++) {
+        cat__op_t *op = &out->ops[i];
+        if (op->kind != CAT_OP_RENAME || op->obj.cls != CAT_CLASS_ITEM || op->obj.id != it->id)
+            continue;
+        op->obj.acl = acl_newowner(&out->arena, &it->acl, to);
+        /* change_owner_fix_column_acls: the columns' privileges move to the new owner too. */
+        for (uint32_t c = 0; c < op->obj.ncolumns; c++) {
+            cat_column_t *col = &op->obj.columns[c];
+            if (col->nacl == 0)
+                continue;
+            cat_acl_t was = {.owner = it->acl.owner, .set = true, .items = col->acl, .n = col->nacl};
+            cat_acl_t now = acl_newowner(&out->arena, &was, to);
+            col->acl = now.items;
+            col->nacl = now.n;
+        }
+    }
     return true;
 }
 

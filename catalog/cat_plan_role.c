@@ -215,12 +215,31 @@ typedef struct shdep {
     bool owner;                 /* else privileges */
     cat_class_t cls;
     const void *obj;
+    uint32_t column;            /* privileges on this column (1-based) of the item; 0: the object */
 } shdep_t;
 
 static int shdep_cmp_ptr(const void *a, const void *b)
 {
     const shdep_t *x = *(const shdep_t *const *)a, *y = *(const shdep_t *const *)b;
-    return x->oid < y->oid ? -1 : x->oid > y->oid;
+    if (x->oid != y->oid)
+        return x->oid < y->oid ? -1 : 1;
+    return x->column < y->column ? -1 : x->column > y->column;
+}
+
+/* A relation's columns whose privileges name the role (pg_shdepend rows with an objsubid). */
+static void shdep_note_columns(cat__vec_t *v, cm_arena_t *a, const cat_item_t *it, cat_id_t role)
+{
+    for (uint32_t c = 0; c < it->ncolumns; c++) {
+        const cat_column_t *col = &it->columns[c];
+        bool mentioned = false;
+        for (uint32_t i = 0; i < col->nacl && !mentioned; i++)
+            mentioned = col->acl[i].grantee == role || col->acl[i].grantor == role;
+        if (!mentioned)
+            continue;
+        shdep_t *d = cm_arena_alloc(a, sizeof(*d));
+        *d = (shdep_t){it->oid, false, CAT_CLASS_ITEM, it, c + 1};
+        cat__vec_push(v, d);
+    }
 }
 
 static void shdep_note(cat__vec_t *v, cm_arena_t *a, const cat_acl_t *acl, cat_id_t role, uint32_t oid,
@@ -232,7 +251,7 @@ static void shdep_note(cat__vec_t *v, cm_arena_t *a, const cat_acl_t *acl, cat_i
     if (!owner && !mentioned)
         return;
     shdep_t *d = cm_arena_alloc(a, sizeof(*d));
-    *d = (shdep_t){oid, owner, cls, obj};
+    *d = (shdep_t){oid, owner, cls, obj, 0};
     cat__vec_push(v, d);
 }
 
@@ -258,7 +277,7 @@ static void defacl_deps(const cat_snap_t *s, const cat_search_t *search, const c
                                            cat_role_id_name(s, search, d->role, buf), schema ? " in schema " : "",
                                            schema ? schema : "");
         shdep_t *dep = cm_arena_alloc(a, sizeof(*dep));
-        *dep = (shdep_t){cat__oid_for(d->created ? d->created : 1, CAT_CLASS_ROLE), owner, (cat_class_t)0, text};
+        *dep = (shdep_t){cat__oid_for(d->created ? d->created : 1, CAT_CLASS_ROLE), owner, (cat_class_t)0, text, 0};
         cat__vec_push(local, dep);
     }
 }
@@ -278,8 +297,10 @@ static bool role_dependents(const cat_snap_t *s, const cat_search_t *search, con
             shdep_note(&inner, &a, &sc->acl, r->id, sc->oid, CAT_CLASS_SCHEMA, sc);
     const cat_item_t *it;
     for (size_t i = 0; (it = cat_snap_item_at(s, i)); i++)
-        if (it->schema->database && it->kind != CAT_ITEM_INDEX)
+        if (it->schema->database && it->kind != CAT_ITEM_INDEX) {
             shdep_note(&inner, &a, &it->acl, r->id, it->oid, CAT_CLASS_ITEM, it);
+            shdep_note_columns(&inner, &a, it, r->id);
+        }
     for (size_t i = 0; i < inner.n; i++) {
         const shdep_t *d = inner.v[i];
         const cat_database_t *in = d->cls == CAT_CLASS_SCHEMA ? ((const cat_schema_t *)d->obj)->database
@@ -308,6 +329,11 @@ static bool role_dependents(const cat_snap_t *s, const cat_search_t *search, con
         if (d->cls == 0) {
             cm_buf_put_str(detail, d->obj);   /* default privileges, described already */
         } else if (d->cls == CAT_CLASS_ITEM) {
+            if (d->column) {
+                cm_buf_put_str(detail, "column ");
+                cat_quote_ident(((const cat_item_t *)d->obj)->columns[d->column - 1].name, detail);
+                cm_buf_put_str(detail, " of ");
+            }
             cat_describe_item(s, search, d->obj, detail);
         } else {
             cm_buf_put_str(detail, d->cls == CAT_CLASS_SCHEMA ? "schema " : "database ");

@@ -83,5 +83,14 @@ bool pln__plan_replace_view(pln_binder_t *b, const cat_item_t *old, const cat_it
         if (dep && reaches(b->cat->snap, old, dep->id, 0))
             return pln__error(b, -1, "42P17", "infinite recursion detected in rules for relation \"%s\"", old->name);
     }
-    return cat_plan_alter_item(b->cat->snap, old, def, out, b->err);
+    /* The columns it keeps keep their privileges (their pg_attribute rows stay). */
+    cat_item_def_t kept = *def;
+    cat_column_t *cols = cm_arena_alloc(b->arena, sizeof(cat_column_t) * (def->ncolumns ? def->ncolumns : 1));
+    memcpy(cols, def->columns, sizeof(cat_column_t) * def->ncolumns);
+    for (uint32_t i = 0; i < old->ncolumns; i++) {
+        cols[i].acl = old->columns[i].acl;
+        cols[i].nacl = old->columns[i].nacl;
+    }
+    kept.columns = cols;
+    return cat_plan_alter_item(b->cat->snap, old, &kept, out, b->err);
 }

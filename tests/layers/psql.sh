@@ -156,7 +156,7 @@ same describe_types_plus -- "${in_schema[@]}" -c '\dT+'
 same describe_functions -- "${in_schema[@]}" -c '\df'
 same describe_schema -- -c '\dn psql_describe'
 same describe_schema_plus -- -c '\dn+ psql_describe'
-# Privileges: the same grants on both servers, shown by \dp / \z and \dn+.
+# Privileges: the same grants on both servers (relations' and columns'), shown by \dp / \z and \dn+.
 priv_setup="DROP SCHEMA IF EXISTS psql_priv CASCADE;
 DROP ROLE IF EXISTS psql_reader;
 CREATE ROLE psql_reader;
@@ -169,6 +169,12 @@ GRANT SELECT, INSERT ON psql_priv.t TO psql_reader;
 GRANT ALL ON psql_priv.v TO psql_reader WITH GRANT OPTION;
 GRANT SELECT ON psql_priv.u TO PUBLIC;
 REVOKE TRUNCATE ON psql_priv.u FROM anyone;
+GRANT SELECT (a), UPDATE (a) ON psql_priv.t TO psql_reader;
+GRANT INSERT (b), REFERENCES (b) ON psql_priv.u TO PUBLIC;
+GRANT SELECT (a) ON psql_priv.v TO psql_reader WITH GRANT OPTION;
+CREATE TABLE psql_priv.x (p int, q int, r int);
+GRANT SELECT (r, p), UPDATE (q) ON psql_priv.x TO psql_reader;
+GRANT INSERT (q) ON psql_priv.x TO PUBLIC;
 GRANT USAGE ON SCHEMA psql_priv TO psql_reader;
 ALTER DEFAULT PRIVILEGES IN SCHEMA psql_priv GRANT SELECT ON TABLES TO psql_reader;
 ALTER DEFAULT PRIVILEGES FOR ROLE psql_reader REVOKE ALL ON TABLES FROM psql_reader;
