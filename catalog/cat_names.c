@@ -158,6 +158,14 @@ const cat_item_t *cat_resolve_item(const cat_snap_t *s, const cat_search_t *sear
     return it;
 }
 
+const cat_item_t *cat_resolve_relation(const cat_snap_t *s, const cat_search_t *search, const cat_qname_t *qn,
+                                       cm_err_t *err)
+{
+    if (qn->schema && !cat_resolve_schema(s, search, qn, err))
+        return NULL;
+    return cat_resolve_item(s, search, qn, err);
+}
+
 bool cat_item_visible(const cat_snap_t *s, const cat_search_t *search, const cat_item_t *item)
 {
     const cat_schema_t *path[CAT__PATH_MAX];

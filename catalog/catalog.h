@@ -641,12 +641,16 @@ typedef struct cat_search {
 } cat_search_t;
 
 /*
- * Resolves a relation name. NULL with: 3D000 database "x" does not exist,
- * 3F000 schema "x" does not exist, 42P01 relation "x" does not exist (the
- * name as written).
+ * Resolves a relation name as a query does: NULL with 42501 for a schema
+ * named without USAGE, else 42P01 relation "x" does not exist (the name as
+ * written, also when the schema or database it names is missing).
  */
 const cat_item_t *cat_resolve_item(const cat_snap_t *s, const cat_search_t *search, const cat_qname_t *qn,
                                    cm_err_t *err);
+/* The same, as a utility statement looks a relation up (RangeVarGetRelid without missing_ok):
+ * a schema named that does not exist is 3F000 "schema \"s\" does not exist". */
+const cat_item_t *cat_resolve_relation(const cat_snap_t *s, const cat_search_t *search, const cat_qname_t *qn,
+                                       cm_err_t *err);
 /* The schema a name refers to or (unqualified) the one CREATE puts it in:
  * the first existing schema of the path, else 3F000 "no schema has been
  * selected to create in". */

@@ -472,6 +472,17 @@ static bool table_query(pln_binder_t *b, const sql_copy_t *c, const cat_item_t *
     const cat_item_t *it;
     if (!pln__item_named(b, c->table->names, -1, &it))
         return false;
+    cat_qname_t qn;
+    if (!it && b->cat && b->cat->snap && pln__qname(b, c->table->names, -1, &qn)) {
+        /* table_openrv: a schema named that does not exist is said so. */
+        cm_err_t e = {0};
+        bool no_schema = !cat_resolve_relation(b->cat->snap, &b->cat->search, &qn, &e) && strcmp(e.sqlstate, "3F000") == 0;
+        if (no_schema)
+            pln__error(b, -1, "3F000", "%s", e.message);
+        cm_err_clear(&e);
+        if (no_schema)
+            return false;
+    }
     const char *noun = it ? copy_from_noun(it->kind) : NULL;
     if (noun != NULL) {
         pln__error(b, -1, "42809", "cannot copy from %s \"%s\"", noun, it->name);

@@ -234,8 +234,9 @@ static bool plan_create_table(pln_binder_t *b, const sql_stmt_t *s, cat_change_t
                           .ncolumns = n};
     if (cat_plan_create_item(b->cat->snap, &b->cat->search, &def, t->if_not_exists, out, b->err))
         return true;
-    /* transformCreateStmt reports the schema's privilege at the table's name. */
-    if (strcmp(b->err->sqlstate, "42501") == 0 && strncmp(b->err->message, "permission denied for schema", 28) == 0)
+    /* transformCreateStmt reports the schema (missing, or no CREATE on it) at the table's name. */
+    if ((strcmp(b->err->sqlstate, "42501") == 0 && strncmp(b->err->message, "permission denied for schema", 28) == 0) ||
+        strcmp(b->err->sqlstate, "3F000") == 0)
         b->err->position = pln__char_pos(b->sql, t->name->pos);
     return false;
 }
@@ -352,7 +353,7 @@ static bool plan_create_index(pln_binder_t *b, const sql_stmt_t *s, cat_change_t
     cat_qname_t on_qn;
     if (!pln__qname(b, x->on->names, x->on->pos, &on_qn))
         return false;
-    const cat_item_t *on = cat_resolve_item(b->cat->snap, &b->cat->search, &on_qn, b->err);
+    const cat_item_t *on = cat_resolve_relation(b->cat->snap, &b->cat->search, &on_qn, b->err);
     if (!on)
         return false;
     if (x->method && strcmp(x->method, "btree") != 0 && strcmp(x->method, "arrangement") != 0)

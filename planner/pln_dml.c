@@ -353,7 +353,14 @@ bool pln__write_target(pln_binder_t *b, plan_write_kind_t kind, const sql_qname_
     const cat_item_t *it = NULL;
     if (b->cat && b->cat->snap) {
         cm_err_t e = {0};
-        it = cat_resolve_item(b->cat->snap, &b->cat->search, &qn, &e);
+        it = utility ? cat_resolve_relation(b->cat->snap, &b->cat->search, &qn, &e)
+                     : cat_resolve_item(b->cat->snap, &b->cat->search, &qn, &e);
+        /* TRUNCATE and COPY look it up as utilities do: a missing schema is named. */
+        if (!it && utility && strcmp(e.sqlstate, "3F000") == 0) {
+            pln__error(b, -1, "3F000", "%s", e.message);
+            cm_err_clear(&e);
+            return false;
+        }
         cm_err_clear(&e);
     }
     if (!it) {

@@ -185,7 +185,7 @@ bool pln__plan_grant(pln_binder_t *b, const sql_stmt_t *s, cat_change_t *out)
             cat_qname_t qn;
             if (!pln__qname(b, q->names, q->pos, &qn))
                 return false;
-            objs[i] = cat_resolve_item(snap, search, &qn, b->err);
+            objs[i] = cat_resolve_relation(snap, search, &qn, b->err);
             if (!objs[i])
                 return false;
             break;

@@ -72,7 +72,8 @@ static const cat_item_t *alter_target(pln_binder_t *b, const sql_alter_rename_t 
 {
     const cat_snap_t *snap = b->cat->snap;
     *skipped = false;
-    const cat_item_t *it = cat_resolve_item(snap, &b->cat->search, qn, b->err);
+    const cat_item_t *it = r->if_exists ? cat_resolve_item(snap, &b->cat->search, qn, b->err)
+                                        : cat_resolve_relation(snap, &b->cat->search, qn, b->err);
     if (!it) {
         if (r->if_exists && strcmp(b->err->sqlstate, CM_ERRCODE_UNDEFINED_TABLE) == 0) {
             cm_err_clear(b->err);
