@@ -132,6 +132,9 @@ typedef struct pln_stmt {
     const struct pln_ddl *ddl;
     /* The catalog index the statement was bound at; 0 when binding read no catalog. */
     uint64_t catalog_index;
+    /* Prepared (Parse, PREPARE): the privileges it needs on each relation, checked when it runs. */
+    const struct pln_perm *perms;
+    int nperms;
 } pln_stmt_t;
 
 /*
@@ -217,6 +220,9 @@ bool pln_ddl_plan(cm_arena_t *arena, const pln_stmt_t *st, const char *sql, cons
 
 /* Copies a kept planning error into err; returns false like cm_err_set. */
 bool pln_plan_error_raise(const pln_stmt_t *stmt, cm_err_t *err);
+/* A prepared statement's privileges (ExecCheckRTPerms), checked as cat's current user each time
+ * it runs (Bind, EXECUTE): 42501 "permission denied for table t". */
+bool pln_check_privileges(const pln_stmt_t *stmt, const pln_catalog_t *cat, cm_err_t *err);
 
 /*
  * Runs the analysis half of a PLN_PREPARE `prepare` bound from `sql`: its

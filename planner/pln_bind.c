@@ -321,8 +321,20 @@ static bool bind_stmt(cm_arena_t *arena, const pln_raw_t *raw, const char *sql, 
     } else {
         ok = bind_command(&b, s, st);
     }
-    if (!ok || !pln__raise_denied(&b))
+    if (!ok)
         return false;
+    /* PostgreSQL checks privileges when a statement starts executing: one prepared (Parse,
+     * PREPARE) keeps what it needs and is checked at each Bind and EXECUTE as the user then
+     * (pln_check_privileges). */
+    bool prepared = defer_plan_errors && (st->kind == PLN_QUERY || st->kind == PLN_WRITE);
+    if (!prepared && !pln__raise_denied(&b))
+        return false;
+    if (prepared && !b.denied) {
+        st->perms = b.perms;
+        st->nperms = b.nperms;
+    } else if (prepared && !pln__raise_denied(&b)) {
+        return false;   /* pg_authid: refused whoever runs it */
+    }
     /* Every parameter needs a type by now; references made before it was known take it. */
     for (int i = 0; i < b.nparams; i++) {
         if (b.param_types[i] == 0 || b.param_types[i] == TY_UNKNOWN) {

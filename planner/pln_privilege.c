@@ -20,9 +20,11 @@
 
 /* One relation's needs: ExecCheckRTEPerms' view of a range table entry. */
 typedef struct pln_perm {
-    const cat_item_t *item;
+    cat_id_t item_id;             /* looked up again when a prepared statement runs */
+    uint32_t ncolumns;
     uint32_t required;            /* CAT_PRIV_* */
-    const cat_role_t *as;         /* checked with this role's rights (NULL: a superuser) */
+    bool as_owner;                /* read by a view: checked with its owner's rights, else the user's */
+    cat_id_t owner;
     uint8_t *cols;                /* per column 1..n the CAT_PRIV_{SELECT,INSERT,UPDATE} it is used for */
 } pln_perm_t;
 
@@ -40,12 +42,12 @@ static bool checked_as(pln_binder_t *b, const cat_role_t **as)
     return true;
 }
 
+/* An entry is kept even for a superuser: a prepared statement may run as another user. */
 int pln__check_privilege(pln_binder_t *b, const cat_item_t *item, uint32_t priv)
 {
     if (b->skip_privileges || !b->cat || !b->cat->snap || cat_id_is_system(item->id))
         return 0;
-    const cat_role_t *as;
-    if (!checked_as(b, &as) || cat_role_is_superuser(as))
+    if (b->in_view && b->view_owner == CAT_ROLE_BOOTSTRAP)
         return 0;
     if (b->nperms == b->perms_cap) {
         int cap = b->perms_cap ? 2 * b->perms_cap : 8;
@@ -55,7 +57,8 @@ int pln__check_privilege(pln_binder_t *b, const cat_item_t *item, uint32_t priv)
         b->perms = v;
         b->perms_cap = cap;
     }
-    b->perms[b->nperms] = (pln_perm_t){.item = item, .required = priv, .as = as,
+    b->perms[b->nperms] = (pln_perm_t){.item_id = item->id, .ncolumns = item->ncolumns, .required = priv,
+                                       .as_owner = b->in_view, .owner = b->view_owner,
                                        .cols = cm_arena_zalloc(b->arena, item->ncolumns + 1)};
     return ++b->nperms;
 }
@@ -65,7 +68,7 @@ void pln__perm_mark(pln_binder_t *b, int perm, int attnum, uint32_t priv)
     if (perm <= 0 || perm > b->nperms)
         return;
     pln_perm_t *p = &b->perms[perm - 1];
-    if (attnum < 1 || (uint32_t)attnum > p->item->ncolumns)
+    if (attnum < 1 || (uint32_t)attnum > p->ncolumns)
         return;
     p->cols[attnum] |= (uint8_t)priv;
     /* markVarForSelectPriv: reading a column of a write target needs SELECT on it. */
@@ -95,20 +98,21 @@ void pln__check_superuser_read(pln_binder_t *b, const char *name)
 }
 
 /* pg_attribute_aclmask: the column's own ACL (none: no privileges). */
-static bool column_has(const pln_binder_t *b, const cat_item_t *it, uint32_t c, const cat_role_t *as, uint32_t priv)
+static bool column_has(const cat_snap_t *snap, const cat_item_t *it, uint32_t c, const cat_role_t *as, uint32_t priv)
 {
     const cat_column_t *col = &it->columns[c - 1];
     cat_acl_t acl = {.owner = it->acl.owner, .set = true, .items = col->acl, .n = col->nacl};
-    return (cat_acl_privs(b->cat->snap, &acl, 'c', as, false) & priv) != 0;
+    return (cat_acl_privs(snap, &acl, 'c', as, false) & priv) != 0;
 }
 
 /* ExecCheckRTEPermsModified and the SELECT part of ExecCheckRTEPerms: every column used has
  * the privilege; none used, any column has it (pg_attribute_aclcheck_all, ACLMASK_ANY). */
-static bool columns_allowed(const pln_binder_t *b, const pln_perm_t *p, uint32_t priv)
+static bool columns_allowed(const cat_snap_t *snap, const pln_perm_t *p, const cat_item_t *it, const cat_role_t *as,
+                            uint32_t priv)
 {
     bool any_used = false, any_has = false;
-    for (uint32_t c = 1; c <= p->item->ncolumns; c++) {
-        bool has = column_has(b, p->item, c, p->as, priv);
+    for (uint32_t c = 1; c <= it->ncolumns && c <= p->ncolumns; c++) {
+        bool has = column_has(snap, it, c, as, priv);
         any_has |= has;
         if (p->cols[c] & priv) {
             any_used = true;
@@ -119,9 +123,11 @@ static bool columns_allowed(const pln_binder_t *b, const pln_perm_t *p, uint32_t
     return any_used || any_has;
 }
 
-static bool perm_allowed(const pln_binder_t *b, const pln_perm_t *p)
+static bool perm_allowed(const cat_snap_t *snap, const pln_perm_t *p, const cat_item_t *it, const cat_role_t *as)
 {
-    uint32_t rel = cat_acl_privs(b->cat->snap, &p->item->acl, 'r', p->as, false);
+    if (cat_role_is_superuser(as))
+        return true;
+    uint32_t rel = cat_acl_privs(snap, &it->acl, 'r', as, false);
     uint32_t remaining = p->required & ~rel;
     if (remaining == 0)
         return true;
@@ -129,8 +135,25 @@ static bool perm_allowed(const pln_binder_t *b, const pln_perm_t *p)
         return false;
     static const uint32_t col_privs[] = {CAT_PRIV_SELECT, CAT_PRIV_INSERT, CAT_PRIV_UPDATE};
     for (size_t i = 0; i < CM_ARRAY_LEN(col_privs); i++)
-        if ((remaining & col_privs[i]) && !columns_allowed(b, p, col_privs[i]))
+        if ((remaining & col_privs[i]) && !columns_allowed(snap, p, it, as, col_privs[i]))
             return false;
+    return true;
+}
+
+/* Each entry in order, as the current user of `search` (or the view owner); false with 42501. */
+static bool perms_check(const cat_snap_t *snap, const cat_search_t *search, const pln_perm_t *perms, int n,
+                        cm_err_t *err)
+{
+    const cat_role_t *user = cat_search_role(snap, search);
+    for (int i = 0; i < n; i++) {
+        const pln_perm_t *p = &perms[i];
+        const cat_item_t *it = cat_snap_item_by_id(snap, p->item_id);
+        if (!it)
+            continue;   /* gone: the statement is bound again before it runs */
+        const cat_role_t *as = p->as_owner ? cat_snap_role_by_id(snap, p->owner) : user;
+        if (!perm_allowed(snap, p, it, as))
+            return cm_err_set(err, "42501", "permission denied for %s %s", cat_item_owner_noun(it), it->name);
+    }
     return true;
 }
 
@@ -140,12 +163,14 @@ bool pln__raise_denied(pln_binder_t *b)
         cm_err_set(b->err, "42501", "%s", b->denied);
         return false;
     }
-    for (int i = 0; i < b->nperms; i++) {
-        const pln_perm_t *p = &b->perms[i];
-        if (!perm_allowed(b, p)) {
-            cm_err_set(b->err, "42501", "permission denied for %s %s", cat_item_owner_noun(p->item), p->item->name);
-            return false;
-        }
-    }
-    return true;
+    if (!b->nperms)
+        return true;
+    return perms_check(b->cat->snap, &b->cat->search, b->perms, b->nperms, b->err);
+}
+
+bool pln_check_privileges(const pln_stmt_t *st, const pln_catalog_t *cat, cm_err_t *err)
+{
+    if (!st || !st->nperms || !cat || !cat->snap)
+        return true;
+    return perms_check(cat->snap, &cat->search, st->perms, st->nperms, err);
 }

@@ -278,9 +278,11 @@ void srv__exec_bind(srv_conn_t *c, const srv_frame_t *f)
     p->stmt = st;
     st->refs++;
     /* A constant that failed to fold is a planning error: PostgreSQL plans at
-     * Bind, after the parameters are read, so that is where it surfaces. */
+     * Bind, after the parameters are read, so that is where it surfaces; its
+     * executor then starts and checks the current user's privileges. */
     if (!srv__bind_params(c, &m, st, p, &err) || !srv__bind_formats(&m, st, p, &err) ||
-        (st->plan != NULL && !pln_plan_error_raise(st->plan, &err))) {
+        (st->plan != NULL && !pln_plan_error_raise(st->plan, &err)) ||
+        !pln_check_privileges(st->plan, srv_catalog_for(c), &err)) {
         srv_portal_free(c, p);
         srv__fail_extended(c, &err);
         return;

@@ -168,6 +168,9 @@ srv_stmt_t *srv_sqlprep_execute_begin(srv_conn_t *c, const pln_stmt_t *st, const
     /* Planning comes after the parameters, so a constant that failed to fold fails now. */
     if (t->plan != NULL && !pln_plan_error_raise(t->plan, ctx->err))
         return NULL;
+    /* Then the executor checks the privileges of whoever runs it now (SET ROLE since PREPARE). */
+    if (!pln_check_privileges(t->plan, srv_catalog_for(c), ctx->err))
+        return NULL;
     if (described != NULL && !srv__cols_same(described, &t->cols))
         return cm_err_set(ctx->err, CM_ERRCODE_FEATURE_NOT_SUPPORTED, "cached plan must not change result type"),
                NULL;
