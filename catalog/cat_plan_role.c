@@ -229,7 +229,8 @@ static int shdep_cmp_ptr(const void *a, const void *b)
 /* A relation's columns whose privileges name the role (pg_shdepend rows with an objsubid). */
 static void shdep_note_columns(cat__vec_t *v, cm_arena_t *a, const cat_item_t *it, cat_id_t role)
 {
-    for (uint32_t c = 0; c < it->ncolumns; c++) {
+    /* updateAclDependencies records no ACL dependency on the object's owner. */
+    for (uint32_t c = 0; it->acl.owner != role && c < it->ncolumns; c++) {
         const cat_column_t *col = &it->columns[c];
         bool mentioned = false;
         for (uint32_t i = 0; i < col->nacl && !mentioned; i++)

@@ -205,6 +205,145 @@ STEPS = [
     ("pv_bob", "SELECT has_table_privilege('nobody_pv', 'pv_s.t', 'select')"),
     ("pv_bob", "SELECT has_schema_privilege('pv_nope', 'usage')"),
     ("pv_bob", "SELECT has_table_privilege(0::oid, 'select'), has_schema_privilege(0::oid, 'usage')"),
+    # Column privileges: GRANT / REVOKE priv (columns); reads need them on every column used
+    # (WHERE and ORDER BY too; *: every column; count(*): any column), INSERT on its target columns,
+    # UPDATE on the columns it sets; denial names the table, as PostgreSQL 15 does.
+    ("pv_owner", "CREATE TABLE pv_s.c (a int, b text, c int)"),
+    ("pv_owner", "INSERT INTO pv_s.c VALUES (1, 'x', 10), (2, 'y', 20)"),
+    ("pv_owner", "GRANT SELECT (a, c) ON pv_s.c TO pv_alice"),
+    ("pv_alice", "SELECT a, c FROM pv_s.c ORDER BY a"),
+    ("pv_alice", "SELECT b FROM pv_s.c"),
+    ("pv_alice", "SELECT * FROM pv_s.c"),
+    ("pv_alice", "SELECT count(*) FROM pv_s.c"),
+    ("pv_alice", "SELECT 1 FROM pv_s.c LIMIT 1"),
+    ("pv_alice", "SELECT a FROM pv_s.c WHERE b = 'x'"),
+    ("pv_alice", "SELECT a FROM pv_s.c ORDER BY b"),
+    ("pv_alice", "SELECT c.a FROM pv_s.c JOIN pv_s.c d USING (a) ORDER BY 1"),
+    ("pv_alice", "SELECT a FROM (SELECT * FROM pv_s.c) s ORDER BY a"),
+    ("pv_alice", "SELECT (SELECT max(c) FROM pv_s.c WHERE c.a = u.a) FROM pv_s.u"),
+    ("pv_alice", "SELECT count(*) FROM pv_s.u WHERE EXISTS (SELECT 1 FROM pv_s.c WHERE c.b = 'x')"),
+    ("pv_alice", "WITH w AS (SELECT a FROM pv_s.c) SELECT count(*) FROM w"),
+    ("pv_alice", "COPY pv_s.c (a, c) TO STDOUT"),
+    ("pv_alice", "COPY pv_s.c TO STDOUT"),
+    ("pv_bob", "SELECT count(*) FROM pv_s.c"),
+    ("pv_owner", "GRANT INSERT (a, b), UPDATE (b) ON pv_s.c TO pv_alice"),
+    ("pv_alice", "INSERT INTO pv_s.c (a, b) VALUES (3, 'z')"),
+    ("pv_alice", "INSERT INTO pv_s.c VALUES (4)"),
+    ("pv_alice", "INSERT INTO pv_s.c VALUES (4, 'k', 40)"),
+    ("pv_alice", "INSERT INTO pv_s.c (c) VALUES (5)"),
+    ("pv_alice", "INSERT INTO pv_s.c DEFAULT VALUES"),
+    ("pv_alice", "INSERT INTO pv_s.c (a) VALUES (6) RETURNING a, c"),
+    ("pv_alice", "INSERT INTO pv_s.c (a) VALUES (6) RETURNING b"),
+    ("pv_alice", "INSERT INTO pv_s.c (a) VALUES (7) RETURNING 1"),
+    ("pv_alice", "UPDATE pv_s.c SET b = 'u' WHERE a = 3"),
+    ("pv_alice", "UPDATE pv_s.c SET b = b || '!'"),
+    ("pv_alice", "UPDATE pv_s.c SET a = 1"),
+    ("pv_alice", "UPDATE pv_s.c SET b = 'w' RETURNING *"),
+    ("pv_alice", "DELETE FROM pv_s.c WHERE a = 7"),
+    # Grant options per column, what may not be granted on a column, and the errors, in order.
+    ("pv_owner", "GRANT USAGE ON SCHEMA pv_s TO pv_bob"),
+    ("pv_owner", "GRANT ALL (b) ON pv_s.c TO pv_bob WITH GRANT OPTION"),
+    ("pv_owner", "GRANT REFERENCES (a, c) ON pv_s.c TO pv_bob"),
+    ("pv_bob", "GRANT SELECT (b) ON pv_s.c TO pv_carol"),
+    ("pv_bob", "GRANT SELECT (a) ON pv_s.c TO pv_carol"),
+    ("pv_bob", "GRANT UPDATE (b), SELECT (a) ON pv_s.c TO pv_carol"),
+    ("pv_carol", "GRANT SELECT (b) ON pv_s.c TO pv_dave"),
+    ("pv_owner", "GRANT DELETE (a) ON pv_s.c TO pv_bob"),
+    ("pv_owner", "GRANT FROB (a) ON pv_s.c TO pv_bob"),
+    ("pv_owner", "GRANT SELECT (nope) ON pv_s.c TO pv_bob"),
+    ("pv_owner", "GRANT SELECT (a) ON pv_s.nope TO pv_bob"),
+    ("pv_owner", "GRANT SELECT (a) ON SCHEMA pv_s TO pv_bob"),
+    ("pv_owner", "GRANT SELECT (a) ON pv_s.c TO PUBLIC WITH GRANT OPTION"),
+    ("pv_owner", "ALTER DEFAULT PRIVILEGES GRANT SELECT (a) ON TABLES TO pv_bob"),
+    ("pv_owner", "GRANT pv_grp (a) TO pv_bob"),
+    ("pv_owner", "GRANT rule ON pv_s.c TO pv_dave"),
+    ("pv_owner", "GRANT SELECT (a), INSERT ON pv_s.c, pv_s.u TO pv_dave"),
+    ("pv_owner", "GRANT SELECT (a) ON pv_s.v TO pv_dave"),
+    ("pv_dave", "SELECT a FROM pv_s.v ORDER BY a"),
+    ("pv_owner", "CREATE OR REPLACE VIEW pv_s.v AS SELECT a, 1 AS one FROM pv_s.t"),
+    ("pv_dave", "SELECT a FROM pv_s.v ORDER BY a"),
+    ("pv_dave", "SELECT one FROM pv_s.v"),
+    ("pv_owner", "REVOKE ALL (b) ON pv_s.c FROM pv_bob"),
+    ("pv_bob", "REVOKE SELECT (b) ON pv_s.c FROM pv_carol"),
+    ("pv_bob", "REVOKE INSERT (b) ON pv_s.c FROM pv_carol"),
+    ("pv_owner", "REVOKE UPDATE ON pv_s.c FROM pv_alice"),
+    ("pv_alice", "UPDATE pv_s.c SET b = 'v' WHERE a = 3"),
+    ("pv_owner", "REVOKE GRANT OPTION FOR SELECT (b) ON pv_s.c FROM pv_bob CASCADE"),
+    ("pv_carol", "SELECT count(*) FROM pv_s.c"),
+    ("pv_alice", "SELECT has_column_privilege('pv_s.c', 'a', 'select'), has_column_privilege('pv_s.c', 'b', 'SELECT'),"
+                 " has_column_privilege('pv_s.c', 1::int2, 'select'), has_column_privilege('pv_s.c', 9::int2, 'select'),"
+                 " has_column_privilege('pv_s.c', 'ctid', 'select'), has_column_privilege('pv_s.c', -1::int2, 'select'),"
+                 " has_column_privilege('pv_bob', 'pv_s.c', 'b', 'update with grant option'),"
+                 " has_column_privilege('pv_carol', 'pv_s.c', 'a', 'select, insert'),"
+                 " has_any_column_privilege('pv_s.c', 'select'), has_any_column_privilege('pv_s.c', 'insert'),"
+                 " has_any_column_privilege('pv_carol', 'pv_s.c', 'update'), has_any_column_privilege('pv_s.u', 'select'),"
+                 " has_column_privilege('pv_dave', 'pv_s.v', 'a', 'select'), has_column_privilege('pg_class', 'relname', 'select')"),
+    (None, "SELECT has_column_privilege(r.oid, c.oid, 'a', 'select'), has_column_privilege(r.oid, c.oid, 2::int2, 'select'),"
+           " has_column_privilege('pv_alice', c.oid, 'c', 'select'), has_column_privilege('pv_alice', c.oid, 3::int2, 'update'),"
+           " has_column_privilege(r.oid, 'pv_s.c', 'a', 'insert'), has_column_privilege(r.oid, 'pv_s.c', 1::int2, 'insert'),"
+           " has_column_privilege('pv_alice', 'pv_s.c', 2::int2, 'insert'), has_any_column_privilege(r.oid, c.oid, 'update'),"
+           " has_any_column_privilege(r.oid, 'pv_s.c', 'select'), has_any_column_privilege('pv_alice', c.oid, 'references')"
+           " FROM pg_class c, pg_roles r WHERE c.relname = 'c' AND r.rolname = 'pv_alice'"),
+    ("pv_alice", "SELECT has_column_privilege(c.oid, 'a', 'select'), has_column_privilege(c.oid, 2::int2, 'insert')"
+                 " FROM pg_class c WHERE c.relname = 'c'"),
+    ("pv_alice", "SELECT has_column_privilege('pv_s.c', 'nope', 'select')"),
+    ("pv_alice", "SELECT has_column_privilege('pv_s.c', 'a', 'delete')"),
+    ("pv_alice", "SELECT has_column_privilege('pv_s.nope', 'a', 'select')"),
+    ("pv_alice", "SELECT has_column_privilege('pv_s.v', 'ctid', 'select')"),
+    ("pv_alice", "SELECT has_any_column_privilege('pv_s.c', 'truncate')"),
+    ("pv_alice", "SELECT has_column_privilege(0::oid, 'a', 'select'), has_column_privilege(0::oid, 1::int2, 'select'),"
+                 " has_any_column_privilege(0::oid, 'select')"),
+    ("pv_bob", "SELECT grantor, grantee, table_name, column_name, privilege_type, is_grantable"
+               " FROM information_schema.column_privileges WHERE table_schema LIKE 'pv\\_%' ORDER BY 1, 2, 3, 4, 5"),
+    ("pv_carol", "SELECT grantor, grantee, table_name, column_name, privilege_type, is_grantable"
+                 " FROM information_schema.role_column_grants WHERE table_schema LIKE 'pv\\_%' ORDER BY 1, 2, 3, 4, 5"),
+    # Privileges are checked when a statement runs, as whoever runs it: PREPARE as one role,
+    # EXECUTE after SET ROLE (names were looked up once, at PREPARE).
+    (None, "PREPARE pv_p AS SELECT a, c FROM pv_s.c ORDER BY a"),
+    (None, "PREPARE pv_w (int) AS UPDATE pv_s.c SET b = 'p' WHERE a = $1"),
+    (None, "SET ROLE pv_dave"),
+    (None, "EXECUTE pv_p"),
+    (None, "EXECUTE pv_w (1)"),
+    (None, "PREPARE pv_q AS SELECT b FROM pv_s.c ORDER BY b"),
+    (None, "SET ROLE pv_alice"),
+    (None, "EXECUTE pv_p"),
+    (None, "PREPARE pv_r AS SELECT b FROM pv_s.c ORDER BY b"),
+    (None, "EXECUTE pv_r"),
+    (None, "RESET ROLE"),
+    (None, "EXECUTE pv_q"),
+    (None, "EXECUTE pv_r"),
+    (None, "EXECUTE pv_w (1)"),
+    ("pv_owner", "GRANT SELECT (b) ON pv_s.c TO pv_alice"),
+    (None, "SET ROLE pv_alice"),
+    (None, "EXECUTE pv_r"),
+    (None, "RESET ROLE"),
+    (None, "DEALLOCATE ALL"),
+    (None, "PARSE pv_e AS SELECT b FROM pv_s.c ORDER BY b"),
+    (None, "SET ROLE pv_dave"),
+    (None, "BIND pv_e"),
+    (None, "PARSE pv_f AS SELECT count(*) FROM pv_s.c"),
+    (None, "BIND pv_f"),
+    (None, "RESET ROLE"),
+    (None, "BIND pv_e"),
+    (None, "DEALLOCATE ALL"),
+    # A schema named that does not exist: 3F000 where PostgreSQL looks relations up as utilities do.
+    (None, "CREATE TABLE pv_missing.t (a int)"),
+    (None, "CREATE INDEX pv_mi ON pv_missing.x (a)"),
+    (None, "CREATE INDEX ON pv_missing.x (a)"),
+    (None, "CREATE INDEX pv_mi ON pv_s.nope (a)"),
+    (None, "CREATE VIEW pv_missing.v AS SELECT 1 AS x"),
+    (None, "CREATE TABLE pv_missing.t2 AS SELECT 1 AS a"),
+    (None, "ALTER TABLE pv_missing.t RENAME TO u"),
+    (None, "ALTER TABLE IF EXISTS pv_missing.t RENAME TO u"),
+    (None, "ALTER TABLE pv_missing.t OWNER TO pv_bob"),
+    (None, "ALTER TABLE pv_missing.t RENAME COLUMN a TO b"),
+    (None, "GRANT SELECT ON pv_missing.t TO pv_bob"),
+    (None, "TRUNCATE pv_missing.t"),
+    (None, "COPY pv_missing.t FROM STDIN"),
+    (None, "COPY pv_missing.t TO STDOUT"),
+    (None, "DROP TABLE pv_missing.t"),
+    (None, "SELECT * FROM pv_missing.t"),
+    (None, "INSERT INTO pv_missing.t VALUES (1)"),
     # Password verifiers are the superuser's to read; pg_roles and pg_user mask them for everyone.
     ("pv_bob", "SELECT rolname, rolpassword FROM pg_authid WHERE rolname = 'pv_alice'"),
     ("pv_bob", "SELECT a.rolname FROM pg_catalog.pg_authid a JOIN pg_roles r USING (rolname) WHERE a.rolname = 'pv_bob'"),
@@ -284,6 +423,8 @@ LISTING = [
     "SELECT c.relname, c.relacl::text FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace"
     " WHERE n.nspname LIKE 'pv\\_%' ORDER BY 1",
     "SELECT nspname, nspacl::text FROM pg_namespace WHERE nspname LIKE 'pv\\_%' ORDER BY 1",
+    "SELECT c.relname, a.attname, a.attacl::text FROM pg_attribute a JOIN pg_class c ON c.oid = a.attrelid"
+    " JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname LIKE 'pv\\_%' AND a.attnum > 0 ORDER BY 1, 2",
     "SELECT pg_get_userbyid(d.defaclrole), n.nspname, d.defaclobjtype, d.defaclacl::text FROM pg_default_acl d"
     " LEFT JOIN pg_namespace n ON n.oid = d.defaclnamespace"
     " WHERE pg_get_userbyid(d.defaclrole) LIKE 'pv\\_%' ORDER BY 1, 2",
@@ -332,7 +473,14 @@ def answer(conn, sql):
 
 
 def reply(conn, sql):
-    res = conn.exec_(sql.encode())
+    # "PARSE name AS query" and "BIND name": the extended protocol's Parse, and Bind + Execute.
+    if sql.startswith("PARSE "):
+        name, query = sql[len("PARSE "):].split(" AS ", 1)
+        res = conn.prepare(name.encode(), query.encode())
+    elif sql.startswith("BIND "):
+        res = conn.exec_prepared(sql[len("BIND "):].encode(), [])
+    else:
+        res = conn.exec_(sql.encode())
     if res.status == pq.ExecStatus.TUPLES_OK:
         return ("rows", [tuple(None if res.get_value(r, c) is None else res.get_value(r, c).decode()
                                for c in range(res.nfields)) for r in range(res.ntuples)])
