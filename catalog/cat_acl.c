@@ -88,6 +88,17 @@ uint32_t cat_acl_default(char objkind, cat_id_t owner, cat_aclitem_t out[2])
     case 'r':
         out[0] = (cat_aclitem_t){owner, owner, CAT_PRIVS_RELATION, 0};
         return 1;
+    case 'S':
+        out[0] = (cat_aclitem_t){owner, owner, CAT_PRIV_SELECT | CAT_PRIV_UPDATE | CAT_PRIV_USAGE, 0};
+        return 1;
+    case 'f':
+        out[0] = (cat_aclitem_t){CAT_ROLE_PUBLIC, owner, CAT_PRIV_EXECUTE, 0};
+        out[1] = (cat_aclitem_t){owner, owner, CAT_PRIV_EXECUTE, 0};
+        return 2;
+    case 'T':
+        out[0] = (cat_aclitem_t){CAT_ROLE_PUBLIC, owner, CAT_PRIV_USAGE, 0};
+        out[1] = (cat_aclitem_t){owner, owner, CAT_PRIV_USAGE, 0};
+        return 2;
     case 'n':
         out[0] = (cat_aclitem_t){owner, owner, CAT_PRIVS_SCHEMA, 0};
         return 1;
@@ -196,8 +207,9 @@ void cat_acl_copy(cm_arena_t *a, cat_acl_t *dst, const cat_acl_t *src)
     dst->items = items_copy(a, src->items, src->n);
     cat_defacl_t *d = src->ndefacls ? cm_arena_alloc(a, src->ndefacls * sizeof(cat_defacl_t)) : NULL;
     for (uint32_t i = 0; i < src->ndefacls; i++)
-        d[i] = (cat_defacl_t){src->defacls[i].role, items_copy(a, src->defacls[i].items, src->defacls[i].n),
-                              src->defacls[i].n, src->defacls[i].created};
+        d[i] = (cat_defacl_t){src->defacls[i].role, src->defacls[i].objtype,
+                              items_copy(a, src->defacls[i].items, src->defacls[i].n), src->defacls[i].n,
+                              src->defacls[i].created};
     dst->defacls = d;
 }
 

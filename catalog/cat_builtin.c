@@ -131,12 +131,13 @@ static const cat_column_t cols_role_members[] = {
     COL("member_oid", TY_OID),
 };
 
-/* pg_default_acl: a role's default privileges for relations, of a schema or (schema_oid 0) of a database. */
+/* pg_default_acl: a role's default privileges for one kind of object, of a schema or (schema_oid 0) of a database. */
 static const cat_column_t cols_default_acls[] = {
     COL("role_oid", TY_OID),
     COL("schema_oid", TY_OID),
     COL("database_id", TY_INT8),
     COL("acl", TY_TEXT_ARRAY),
+    COL("objtype", TY_CHAR),            /* 'r', 'S', 'f', 'T', 'n' */
 };
 
 /* aclexplode of every relation's, column's, schema's and database's ACL (or its default), one row per
@@ -390,6 +391,7 @@ static void cat__defacl_rows(const cat_snap_t *s, const cat_search_t *search, co
         r[1] = cat__int(schema_oid);
         r[2] = cat__int((int64_t)database_id);
         r[3] = cat__acl(s, search, &items, a);
+        r[4] = cat__text(a, &d->objtype, 1);
     }
 }
 

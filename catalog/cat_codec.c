@@ -177,6 +177,7 @@ enum {
     DEFACL_ROLE = 1,
     DEFACL_ITEM = 2,    /* nested ACL_* */
     DEFACL_CREATED = 3,
+    DEFACL_OBJTYPE = 4, /* absent: 'r' (relations) */
 };
 enum {
     ACL_GRANTEE = 1,
@@ -234,6 +235,8 @@ void cat__object_write(cat__wr_t *w, const cat_object_t *o)
         cat__wr_open(w, OBJ_DEFACL);
         cat__wr_uint(w, DEFACL_ROLE, d->role);
         cat__wr_uint(w, DEFACL_CREATED, d->created);
+        if (d->objtype != 'r')
+            cat__wr_uint(w, DEFACL_OBJTYPE, (uint8_t)d->objtype);
         for (uint32_t k = 0; k < d->n; k++)
             aclitem_write(w, DEFACL_ITEM, &d->items[k]);
         cat__wr_close(w);
@@ -369,7 +372,7 @@ static bool cat__defacl_read(cat__rd_t *rd, cm_arena_t *a, cat_defacl_t *d, cm_e
     if (!cat__count_tags(rd, DEFACL_ITEM, &n, err))
         return false;
     cat_aclitem_t *v = n ? cm_arena_alloc(a, n * sizeof(cat_aclitem_t)) : NULL;
-    *d = (cat_defacl_t){.items = v};
+    *d = (cat_defacl_t){.items = v, .objtype = 'r'};
     cat__field_t f;
     int r;
     while ((r = cat__rd_next(rd, &f, err)) == 1) {
@@ -377,6 +380,14 @@ static bool cat__defacl_read(cat__rd_t *rd, cm_arena_t *a, cat_defacl_t *d, cm_e
             return false;
         if (f.tag == DEFACL_CREATED && !cat__field_uint(&f, &d->created, err))
             return false;
+        if (f.tag == DEFACL_OBJTYPE) {
+            uint64_t t = 0;
+            if (!cat__field_uint(&f, &t, err))
+                return false;
+            if (t != 'r' && t != 'S' && t != 'f' && t != 'T' && t != 'n')
+                return cat__corrupt(err, "unknown default privileges object type");
+            d->objtype = (char)t;
+        }
         if (f.tag != DEFACL_ITEM)
             continue;
         if (f.wire != CAT__WIRE_RECORD)

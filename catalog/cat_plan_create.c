@@ -95,7 +95,8 @@ bool cat_plan_create_schema(const cat_snap_t *s, const cat_search_t *search, con
     op->obj.cls = CAT_CLASS_SCHEMA;
     op->obj.parent = db->id;
     op->obj.name = cm_arena_strdup(&out->arena, name->schema);
-    op->obj.acl.owner = creator(s, search);
+    /* NamespaceCreate: the owner's default privileges for new schemas, if any. */
+    op->obj.acl = cat_acl_for_new_schema(s, db, creator(s, search), &out->arena);
     return true;
 }
 

@@ -353,30 +353,45 @@ static bool acl_equal(const cat_aclitem_t *a, uint32_t na, const cat_aclitem_t *
     return na == nb && (na == 0 || memcmp(a, b, na * sizeof(cat_aclitem_t)) == 0);
 }
 
-static const cat_defacl_t *defacl_of(const cat_acl_t *acl, cat_id_t role)
+static const cat_defacl_t *defacl_of(const cat_acl_t *acl, cat_id_t role, char objtype)
 {
     for (uint32_t i = 0; i < acl->ndefacls; i++)
-        if (acl->defacls[i].role == role)
+        if (acl->defacls[i].role == role && acl->defacls[i].objtype == objtype)
             return &acl->defacls[i];
     return NULL;
 }
 
+uint32_t cat_defacl_privs(char objtype)
+{
+    switch (objtype) {
+    case 'S': return CAT_PRIV_SELECT | CAT_PRIV_UPDATE | CAT_PRIV_USAGE;
+    case 'f': return CAT_PRIV_EXECUTE;
+    case 'T': return CAT_PRIV_USAGE;
+    case 'n': return CAT_PRIVS_SCHEMA;
+    default: return CAT_PRIVS_RELATION;
+    }
+}
+
 bool cat_plan_default_privileges(const cat_snap_t *s, const cat_search_t *search, const cat_grant_t *g, cat_id_t role,
-                                 const cat_schema_t *sc, const cat_database_t *db, cat_change_t *out, cm_err_t *err)
+                                 char objtype, const cat_schema_t *sc, const cat_database_t *db, cat_change_t *out,
+                                 cm_err_t *err)
 {
     cat__change_base(out, s);
     cm_arena_t *a = &out->arena;
+    if (objtype == 'n' && sc)
+        return cm_err_set(err, CAT__ERRCODE_INVALID_GRANT_OPERATION,
+                          "cannot use IN SCHEMA clause when using GRANT/REVOKE ON SCHEMAS");
     bool fresh;
     cat__op_t *op = sc ? redefine_op(out, CAT_CLASS_SCHEMA, sc->id, &fresh) : redefine_op(out, CAT_CLASS_DATABASE, db->id, &fresh);
     const cat_acl_t *now = fresh ? (sc ? &sc->acl : &db->acl) : &op->obj.acl;
     /* A database's entry replaces the built-in default; a schema's adds to it. */
     cat_aclitem_t def[2];
-    uint32_t ndef = sc ? 0 : cat_acl_default('r', role, def);
-    const cat_defacl_t *old = defacl_of(now, role);
+    uint32_t ndef = sc ? 0 : cat_acl_default(objtype, role, def);
+    const cat_defacl_t *old = defacl_of(now, role, objtype);
     cat_acl_t start = {.owner = role, .set = true, .items = old ? old->items : def, .n = old ? old->n : ndef};
     cat__acl_work_t w;
     cat__acl_work_init(&w, a, &start, 'r');
-    uint32_t this = g->all_privs ? CAT_PRIVS_RELATION : g->privs;
+    uint32_t this = g->all_privs ? cat_defacl_privs(objtype) : g->privs;
     for (uint32_t i = 0; this && i < g->ngrantees; i++) {
         if (g->is_grant && g->grant_option && g->grantees[i] == CAT_ROLE_PUBLIC) {
             if (fresh)
@@ -398,12 +413,12 @@ bool cat_plan_default_privileges(const cat_snap_t *s, const cat_search_t *search
     cat_defacl_t *d = cm_arena_alloc(a, (now->ndefacls + 1) * sizeof(cat_defacl_t));
     uint32_t nd = 0;
     for (uint32_t i = 0; i < now->ndefacls; i++)
-        if (now->defacls[i].role != role)
+        if (now->defacls[i].role != role || now->defacls[i].objtype != objtype)
             d[nd++] = now->defacls[i];
     /* A new entry is made by the entry this change commits as (a transaction's later statements
      * share its index, which keeps their order among objects). */
     if (!drop)
-        d[nd++] = (cat_defacl_t){role, w.v, w.n, old ? old->created : cat_snap_index(s) + 1};
+        d[nd++] = (cat_defacl_t){role, objtype, w.v, w.n, old ? old->created : cat_snap_index(s) + 1};
     cat_acl_t acl = *now;
     acl.defacls = d;
     acl.ndefacls = nd;
@@ -415,8 +430,8 @@ bool cat_plan_default_privileges(const cat_snap_t *s, const cat_search_t *search
 cat_acl_t cat_acl_for_new(const cat_snap_t *s, const cat_schema_t *sc, cat_id_t owner, cm_arena_t *a)
 {
     cat_acl_t none = {.owner = owner};
-    const cat_defacl_t *glob = sc->database ? defacl_of(&sc->database->acl, owner) : NULL;
-    const cat_defacl_t *mine = defacl_of(&sc->acl, owner);
+    const cat_defacl_t *glob = sc->database ? defacl_of(&sc->database->acl, owner, 'r') : NULL;
+    const cat_defacl_t *mine = defacl_of(&sc->acl, owner, 'r');
     if (!glob && !mine)
         return none;
     cat_aclitem_t def[2];
@@ -433,4 +448,17 @@ cat_acl_t cat_acl_for_new(const cat_snap_t *s, const cat_schema_t *sc, cat_id_t 
     if (acl_equal(w.v, w.n, def, ndef))
         return none;
     return (cat_acl_t){.owner = owner, .set = true, .items = w.v, .n = w.n};
+}
+
+cat_acl_t cat_acl_for_new_schema(const cat_snap_t *s, const cat_database_t *db, cat_id_t owner, cm_arena_t *a)
+{
+    cat_acl_t none = {.owner = owner};
+    const cat_defacl_t *glob = db ? defacl_of(&db->acl, owner, 'n') : NULL;
+    if (!glob)
+        return none;
+    cat_aclitem_t *v = glob->n ? cm_arena_alloc(a, glob->n * sizeof(cat_aclitem_t)) : NULL;
+    if (glob->n)
+        memcpy(v, glob->items, glob->n * sizeof(cat_aclitem_t));
+    (void)s;
+    return (cat_acl_t){.owner = owner, .set = true, .items = v, .n = glob->n};
 }

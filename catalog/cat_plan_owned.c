@@ -181,7 +181,7 @@ static bool revoke_defacls(const cat_snap_t *s, const cat_search_t *search, cons
         bool named = false;
         for (uint32_t k = 0; d->role != role && k < d->n; k++)
             named = named || d->items[k].grantee == role;
-        if (named && !cat_plan_default_privileges(s, search, g, d->role, sc, db, out, err))
+        if (named && !cat_plan_default_privileges(s, search, g, d->role, d->objtype, sc, db, out, err))
             return false;
     }
     return true;

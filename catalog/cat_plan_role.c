@@ -274,7 +274,9 @@ static void defacl_deps(const cat_snap_t *s, const cat_search_t *search, const c
         if (!owner && !named)
             continue;
         char buf[32];
-        const char *text = cm_arena_printf(a, "default privileges on new relations belonging to role %s%s%s",
+        const char *kinds = d->objtype == 'S' ? "sequences" : d->objtype == 'f' ? "functions"
+                            : d->objtype == 'T' ? "types" : d->objtype == 'n' ? "schemas" : "relations";
+        const char *text = cm_arena_printf(a, "default privileges on new %s belonging to role %s%s%s", kinds,
                                            cat_role_id_name(s, search, d->role, buf), schema ? " in schema " : "",
                                            schema ? schema : "");
         shdep_t *dep = cm_arena_alloc(a, sizeof(*dep));

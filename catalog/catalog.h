@@ -487,6 +487,8 @@ typedef struct cat_aclitem {
  * database for an entry of no schema, as PostgreSQL's are per database). */
 typedef struct cat_defacl {
     cat_id_t role;
+    char objtype;                  /* pg_default_acl.defaclobjtype: 'r' relations, 'S' sequences,
+                                    * 'f' functions, 'T' types, 'n' schemas (of a database only) */
     const cat_aclitem_t *items;
     uint32_t n;
     uint64_t created;              /* the entry index that made it: orders it among objects as its OID would */
@@ -692,7 +694,8 @@ uint32_t cat_role_id_oid(const cat_snap_t *s, cat_id_t id);
 const char *cat_role_id_name(const cat_snap_t *s, const cat_search_t *search, cat_id_t id, char buf[32]);
 /* has_privs_of_role: `role` is `of` or inherits its privileges (INHERIT followed). */
 bool cat_role_has_privs_of(const cat_snap_t *s, const cat_role_t *role, cat_id_t of);
-/* acldefault for objkind 'r' (relation), 'n' (schema), 'd' (database): its entries. */
+/* acldefault for objkind 'r' (relation), 'S' (sequence), 'f' (function), 'T' (type), 'n' (schema),
+ * 'd' (database): its entries, PUBLIC's first; 'c' (column) has none. */
 uint32_t cat_acl_default(char objkind, cat_id_t owner, cat_aclitem_t out[2]);
 /* An ACL's entries, or its kind's default (written to def). */
 uint32_t cat_acl_items(const cat_acl_t *acl, char objkind, cat_aclitem_t def[2], const cat_aclitem_t **items);
@@ -874,12 +877,17 @@ bool cat_plan_grant_schema(const cat_snap_t *s, const cat_search_t *search, cons
                            const cat_schema_t *sc, cat_change_t *out, cm_err_t *err);
 bool cat_plan_grant_database(const cat_snap_t *s, const cat_search_t *search, const cat_grant_t *g,
                              const cat_database_t *db, cat_change_t *out, cm_err_t *err);
-/* ALTER DEFAULT PRIVILEGES FOR ROLE role [IN SCHEMA sc] ... ON TABLES (sc NULL: db's own entry):
- * SetDefaultACL, an entry equal to the default removed. */
+/* ALTER DEFAULT PRIVILEGES FOR ROLE role [IN SCHEMA sc] ... ON objtype's objects (sc NULL: db's own
+ * entry; objtype as cat_defacl_t's): SetDefaultACL, an entry equal to the default removed. */
 bool cat_plan_default_privileges(const cat_snap_t *s, const cat_search_t *search, const cat_grant_t *g, cat_id_t role,
-                                 const cat_schema_t *sc, const cat_database_t *db, cat_change_t *out, cm_err_t *err);
+                                 char objtype, const cat_schema_t *sc, const cat_database_t *db, cat_change_t *out,
+                                 cm_err_t *err);
+/* The privileges an object of objtype takes ('r': CAT_PRIVS_RELATION ...). */
+uint32_t cat_defacl_privs(char objtype);
 /* get_user_default_acl: the ACL a relation `owner` creates in sc starts with (set false: the default). */
 cat_acl_t cat_acl_for_new(const cat_snap_t *s, const cat_schema_t *sc, cat_id_t owner, cm_arena_t *a);
+/* ... and a schema `owner` creates in db (its database-wide entry for schemas). */
+cat_acl_t cat_acl_for_new_schema(const cat_snap_t *s, const cat_database_t *db, cat_id_t owner, cm_arena_t *a);
 
 /* ALTER ... IF EXISTS of a missing relation: only the notice PostgreSQL sends. */
 void cat_plan_rename_missing(const cat_snap_t *s, const char *name, cat_change_t *out);

@@ -495,7 +495,7 @@ typedef enum sql_grant_target {
     SQL_GRANT_ALL_TABLES,     /* ALL TABLES IN SCHEMA s, t: const char * */
     SQL_GRANT_SCHEMA,         /* const char * */
     SQL_GRANT_DATABASE,       /* const char * */
-    SQL_GRANT_DEFAULT_TABLES, /* ALTER DEFAULT PRIVILEGES ... ON TABLES: no objects */
+    SQL_GRANT_DEFAULT_TABLES, /* ALTER DEFAULT PRIVILEGES ... ON objects of defacl_objtype: no objects */
 } sql_grant_target_t;
 
 /* One privilege of GRANT's list: a word (lower case as written; NULL for ALL (columns)) and
@@ -515,6 +515,8 @@ typedef struct sql_grant {
     int behavior;             /* SQL_DROP_* */
     sql_list_t *for_roles;    /* ALTER DEFAULT PRIVILEGES FOR ROLE: sql_rolespec_t *; NULL: the current user */
     sql_list_t *in_schemas;   /* ... IN SCHEMA: const char *; NULL: the database's own entry */
+    char defacl_objtype;      /* ... ON TABLES 'r', SEQUENCES 'S', FUNCTIONS / ROUTINES 'f', TYPES 'T', SCHEMAS 'n' */
+    bool defacl_routines;     /* written ROUTINES (for the text written back) */
 } sql_grant_t;
 
 typedef struct sql_alter_rename {

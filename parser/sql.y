@@ -519,16 +519,25 @@ grant_stmt(A) ::= REVOKE(K) GRANT IDENT(O) FOR privileges(P) ON grant_target(T) 
                   opt_drop_behavior(B).
         { A = sql__grant_option_for(ctx, &K, &O, P, T, G, B); }
 
-/* ALTER DEFAULT PRIVILEGES [FOR {ROLE | USER} r, ...] [IN SCHEMA s, ...] GRANT / REVOKE ... ON TABLES. */
-grant_stmt(A) ::= ALTER DEFAULT IDENT(P) defacl_options(O) GRANT(K) privileges(V) ON TABLES TO grantee_list(G)
-                  opt_grant_option(W).
-        { A = sql__default_privileges(ctx, &P, O, sql__grant(ctx, &K, false, W, V, O, G, SQL_DROP_DEFAULT)); }
-grant_stmt(A) ::= ALTER DEFAULT IDENT(P) defacl_options(O) REVOKE(K) privileges(V) ON TABLES FROM grantee_list(G)
-                  opt_drop_behavior(B).
-        { A = sql__default_privileges(ctx, &P, O, sql__grant(ctx, &K, true, false, V, O, G, B)); }
-grant_stmt(A) ::= ALTER DEFAULT IDENT(P) defacl_options(O) REVOKE(K) GRANT IDENT(X) FOR privileges(V) ON TABLES
-                  FROM grantee_list(G) opt_drop_behavior(B).
-        { A = sql__default_privileges(ctx, &P, O, sql__grant_option_for(ctx, &K, &X, V, O, G, B)); }
+/* ALTER DEFAULT PRIVILEGES [FOR {ROLE | USER} r, ...] [IN SCHEMA s, ...] GRANT / REVOKE ... ON
+ * {TABLES | SEQUENCES | FUNCTIONS | ROUTINES | TYPES | SCHEMAS}. */
+grant_stmt(A) ::= ALTER DEFAULT IDENT(P) defacl_options(O) GRANT(K) privileges(V) ON defacl_target(T) TO
+                  grantee_list(G) opt_grant_option(W).
+        { O->defacl_objtype = T;
+          A = sql__default_privileges(ctx, &P, O, sql__grant(ctx, &K, false, W, V, O, G, SQL_DROP_DEFAULT)); }
+grant_stmt(A) ::= ALTER DEFAULT IDENT(P) defacl_options(O) REVOKE(K) privileges(V) ON defacl_target(T) FROM
+                  grantee_list(G) opt_drop_behavior(B).
+        { O->defacl_objtype = T; A = sql__default_privileges(ctx, &P, O, sql__grant(ctx, &K, true, false, V, O, G, B)); }
+grant_stmt(A) ::= ALTER DEFAULT IDENT(P) defacl_options(O) REVOKE(K) GRANT IDENT(X) FOR privileges(V) ON
+                  defacl_target(T) FROM grantee_list(G) opt_drop_behavior(B).
+        { O->defacl_objtype = T; A = sql__default_privileges(ctx, &P, O, sql__grant_option_for(ctx, &K, &X, V, O, G, B)); }
+
+/* pg_default_acl's object type: FUNCTIONS, ROUTINES and TYPES are plain words here. */
+%type defacl_target {char}
+defacl_target(A) ::= TABLES.                     { A = 'r'; }
+defacl_target(A) ::= SEQUENCES.                  { A = 'S'; }
+defacl_target(A) ::= SCHEMAS.                    { A = 'n'; }
+defacl_target(A) ::= IDENT(W).                   { A = sql__defacl_objtype(ctx, &W); }
 
 %type defacl_options {sql_grant_t *}
 defacl_options(A) ::= .                          { A = sql__grant_target(ctx, SQL_GRANT_DEFAULT_TABLES, NULL); }

@@ -31,6 +31,18 @@ sql_priv_t *sql__priv(sql_pctx_t *ctx, const char *name, sql_list_t *cols)
     return p;
 }
 
+char sql__defacl_objtype(sql_pctx_t *ctx, const sql_token_t *word)
+{
+    if (!word->quoted && strcmp(word->str, "functions") == 0)
+        return 'f';
+    if (!word->quoted && strcmp(word->str, "routines") == 0)
+        return 'F';   /* functions, written ROUTINES */
+    if (!word->quoted && strcmp(word->str, "types") == 0)
+        return 'T';
+    sql__syntax_error(ctx, word, word->type);
+    return 'r';
+}
+
 sql_grant_t *sql__grant_target(sql_pctx_t *ctx, sql_grant_target_t target, sql_list_t *objects)
 {
     sql_grant_t *g = cm_arena_zalloc(ctx->arena, sizeof(*g));
@@ -63,6 +75,10 @@ sql_stmt_t *sql__grant_option_for(sql_pctx_t *ctx, const sql_token_t *kw, const 
 sql_stmt_t *sql__default_privileges(sql_pctx_t *ctx, const sql_token_t *word, sql_grant_t *options, sql_stmt_t *grant)
 {
     sql__word_is(ctx, word, "privileges");
+    if (options->defacl_objtype == 'F') {
+        options->defacl_objtype = 'f';
+        options->defacl_routines = true;
+    }
     (void)options;   /* sql__grant filled the same node */
     return grant;
 }

@@ -701,7 +701,14 @@ static void dp_grant(const sql_grant_t *g, cm_buf_t *out)
         }
     }
     static const char *const targets[] = {"TABLE ", "ALL TABLES IN SCHEMA ", "SCHEMA ", "DATABASE ", "TABLES"};
-    cm_buf_printf(out, " ON %s", targets[g->target]);
+    const char *target = targets[g->target];
+    if (g->target == SQL_GRANT_DEFAULT_TABLES)
+        target = g->defacl_objtype == 'S'   ? "SEQUENCES"
+                 : g->defacl_objtype == 'f' ? (g->defacl_routines ? "ROUTINES" : "FUNCTIONS")
+                 : g->defacl_objtype == 'T' ? "TYPES"
+                 : g->defacl_objtype == 'n' ? "SCHEMAS"
+                                            : "TABLES";
+    cm_buf_printf(out, " ON %s", target);
     for (int i = 0; i < sql_list_len(g->objects); i++) {
         if (i)
             cm_buf_put_str(out, ", ");

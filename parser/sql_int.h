@@ -243,6 +243,8 @@ sql_grant_t *sql__defacl_roles(sql_pctx_t *ctx, sql_grant_t *o, const sql_token_
 sql_grant_t *sql__defacl_schemas(sql_pctx_t *ctx, sql_grant_t *o, sql_list_t *schemas);
 sql_list_t *sql__all_privileges(sql_pctx_t *ctx, const sql_token_t *word);
 sql_priv_t *sql__priv(sql_pctx_t *ctx, const char *name, sql_list_t *cols);
+/* ALTER DEFAULT PRIVILEGES ... ON functions | routines | types: pg_default_acl's letter. */
+char sql__defacl_objtype(sql_pctx_t *ctx, const sql_token_t *word);
 bool sql__word_is(sql_pctx_t *ctx, const sql_token_t *word, const char *want);
 sql_stmt_t *sql__alter_owner(sql_pctx_t *ctx, int object, sql_cond_t *name, const sql_token_t *word,
                              sql_rolespec_t *owner);

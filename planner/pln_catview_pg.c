@@ -105,10 +105,10 @@ static const pln_catview_t views[] = {
      " a.rolreplication AS userepl, a.rolbypassrls AS usebypassrls, '********'::text AS passwd,"
      " a.rolvaliduntil AS valuntil, NULL::text[] AS useconfig FROM pg_catalog.pg_authid a WHERE a.rolcanlogin"},
 
-    /* ALTER DEFAULT PRIVILEGES' entries of this database (objtype 'r': relations). */
+    /* ALTER DEFAULT PRIVILEGES' entries of this database. */
     {"pg_catalog", "pg_default_acl", 826,
-     "SELECT (row_number() OVER (ORDER BY a.database_id, a.schema_oid, a.role_oid))::oid AS oid,"
-     " a.role_oid AS defaclrole, a.schema_oid AS defaclnamespace, 'r'::\"char\" AS defaclobjtype,"
+     "SELECT (row_number() OVER (ORDER BY a.database_id, a.schema_oid, a.role_oid, a.objtype))::oid AS oid,"
+     " a.role_oid AS defaclrole, a.schema_oid AS defaclnamespace, a.objtype AS defaclobjtype,"
      " a.acl AS defaclacl FROM eddy_catalog.default_acls a WHERE " PLN_CATVIEW_IN_DATABASE("a")},
 
     {"pg_catalog", "pg_am", 2601,

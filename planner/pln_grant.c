@@ -125,7 +125,9 @@ static bool grant_of(pln_binder_t *b, const sql_grant_t *g, uint32_t allowed, co
 }
 
 /*
- * ALTER DEFAULT PRIVILEGES ... ON TABLES (ExecAlterDefaultPrivilegesStmt):
+ * ALTER DEFAULT PRIVILEGES ... ON TABLES, SEQUENCES, FUNCTIONS, TYPES or SCHEMAS
+ * (ExecAlterDefaultPrivilegesStmt; eddy has relations and schemas, the others' entries are kept
+ * and listed as PostgreSQL's are):
  * grantees, privilege words, then per role (42704; the user must be a member
  * of it) and per schema (3F000) the entry changes (SetDefaultACL).
  */
@@ -133,8 +135,11 @@ static bool plan_default_privileges(pln_binder_t *b, const sql_grant_t *g, cat_c
 {
     const cat_snap_t *snap = b->cat->snap;
     const cat_search_t *search = &b->cat->search;
+    char objtype = g->defacl_objtype ? g->defacl_objtype : 'r';
+    const char *noun = objtype == 'S' ? "sequence" : objtype == 'f' ? "function" : objtype == 'T' ? "type"
+                       : objtype == 'n' ? "schema" : "relation";
     cat_grant_t cg;
-    if (!grant_of(b, g, CAT_PRIVS_RELATION, "relation", "default privileges cannot be set for columns", &cg))
+    if (!grant_of(b, g, cat_defacl_privs(objtype), noun, "default privileges cannot be set for columns", &cg))
         return false;
     const cat_database_t *db = search->database ? cat_snap_database(snap, search->database) : NULL;
     if (!db)
@@ -159,7 +164,7 @@ static bool plan_default_privileges(pln_binder_t *b, const sql_grant_t *g, cat_c
             const cat_schema_t *sc = NULL;
             if (g->in_schemas && !(sc = named_schema(b, g->in_schemas->items[k], false)))
                 return false;
-            if (!cat_plan_default_privileges(snap, search, &cg, role, sc, db, out, b->err))
+            if (!cat_plan_default_privileges(snap, search, &cg, role, objtype, sc, db, out, b->err))
                 return false;
         }
     }

@@ -188,6 +188,34 @@ STEPS = [
     ("pv_alice", "INSERT INTO pv_s.dt2 VALUES (1)"),
     (None, "DROP ROLE pv_bob"),
     ("pv_owner", "ALTER DEFAULT PRIVILEGES IN SCHEMA pv_s REVOKE SELECT ON TABLES FROM pv_bob"),
+    # ... for schemas (only database-wide: no IN SCHEMA), and the entries for the kinds of objects
+    # eddy does not have (sequences, functions, types), kept and listed as PostgreSQL's.
+    ("pv_owner", "ALTER DEFAULT PRIVILEGES GRANT USAGE ON SCHEMAS TO pv_bob"),
+    ("pv_owner", "ALTER DEFAULT PRIVILEGES GRANT CREATE ON SCHEMAS TO pv_alice WITH GRANT OPTION"),
+    ("pv_owner", "ALTER DEFAULT PRIVILEGES IN SCHEMA pv_s GRANT USAGE ON SCHEMAS TO pv_bob"),
+    ("pv_owner", "ALTER DEFAULT PRIVILEGES IN SCHEMA pv_nope GRANT USAGE ON SCHEMAS TO pv_bob"),
+    ("pv_owner", "ALTER DEFAULT PRIVILEGES GRANT SELECT ON SCHEMAS TO pv_bob"),
+    ("pv_owner", "ALTER DEFAULT PRIVILEGES GRANT ALL ON SCHEMAS TO pv_carol"),
+    ("pv_owner", "ALTER DEFAULT PRIVILEGES REVOKE ALL ON SCHEMAS FROM pv_owner"),
+    ("pv_owner", "ALTER DEFAULT PRIVILEGES GRANT USAGE, SELECT ON SEQUENCES TO pv_bob"),
+    ("pv_owner", "ALTER DEFAULT PRIVILEGES IN SCHEMA pv_s GRANT UPDATE ON SEQUENCES TO pv_bob"),
+    ("pv_owner", "ALTER DEFAULT PRIVILEGES GRANT DELETE ON SEQUENCES TO pv_bob"),
+    ("pv_owner", "ALTER DEFAULT PRIVILEGES REVOKE EXECUTE ON FUNCTIONS FROM PUBLIC"),
+    ("pv_owner", "ALTER DEFAULT PRIVILEGES GRANT EXECUTE ON ROUTINES TO pv_bob"),
+    ("pv_owner", "ALTER DEFAULT PRIVILEGES GRANT USAGE ON FUNCTIONS TO pv_bob"),
+    ("pv_owner", "ALTER DEFAULT PRIVILEGES IN SCHEMA pv_s GRANT USAGE ON TYPES TO pv_alice"),
+    ("pv_owner", "ALTER DEFAULT PRIVILEGES REVOKE USAGE ON TYPES FROM PUBLIC"),
+    ("pv_owner", "ALTER DEFAULT PRIVILEGES GRANT SELECT ON TYPES TO pv_bob"),
+    (None, "GRANT CREATE ON DATABASE eddy TO pv_owner"),
+    ("pv_owner", "CREATE SCHEMA pv_ns"),
+    (None, "REVOKE CREATE ON DATABASE eddy FROM pv_owner"),
+    ("pv_bob", "CREATE TABLE pv_ns.t (a int)"),
+    ("pv_alice", "GRANT CREATE ON SCHEMA pv_ns TO pv_bob"),
+    ("pv_bob", "CREATE TABLE pv_ns.t (a int)"),
+    ("pv_bob", "DROP TABLE pv_ns.t"),
+    ("pv_owner", "ALTER DEFAULT PRIVILEGES REVOKE GRANT OPTION FOR CREATE ON SCHEMAS FROM pv_alice"),
+    ("pv_owner", "ALTER DEFAULT PRIVILEGES GRANT ALL ON SCHEMAS TO pv_owner"),
+    (None, "DROP ROLE pv_bob"),
     # The functions that answer the same questions.
     ("pv_bob", "SELECT has_table_privilege('pv_s.t', 'select'), has_table_privilege('pv_alice', 'pv_s.t', 'INSERT, update'),"
                " has_table_privilege('pv_s.t', 'select with grant option'), has_schema_privilege('pv_s', 'usage'),"
@@ -432,7 +460,7 @@ LISTING = [
 ]
 
 CLEANUP = [
-    "DROP SCHEMA IF EXISTS pv_s, pv_g, pv_x, pv_bs, pv_ds CASCADE",
+    "DROP SCHEMA IF EXISTS pv_s, pv_g, pv_x, pv_bs, pv_ds, pv_ns CASCADE",
     "DROP DATABASE IF EXISTS pv_ddb",
     "ALTER DEFAULT PRIVILEGES FOR ROLE pv_owner REVOKE ALL ON TABLES FROM pv_alice",
     "ALTER DEFAULT PRIVILEGES FOR ROLE pv_alice REVOKE ALL ON TABLES FROM pv_owner",
