@@ -82,6 +82,13 @@ bool cat_role_has_privs_of(const cat_snap_t *s, const cat_role_t *role, cat_id_t
     return r;
 }
 
+bool cat_role_has_privs_of_in(const cat_snap_t *s, const cat_role_t *role, cat_id_t of, const cat_database_t *db)
+{
+    if (of == CAT_ROLE_DATABASE_OWNER && role && role->id != of && !cat_role_is_superuser(role))
+        return db && db->acl.owner != CAT_ROLE_DATABASE_OWNER && cat_role_has_privs_of(s, role, db->acl.owner);
+    return cat_role_has_privs_of(s, role, of);
+}
+
 uint32_t cat_acl_default(char objkind, cat_id_t owner, cat_aclitem_t out[2])
 {
     switch (objkind) {
@@ -129,7 +136,8 @@ uint32_t cat_acl_privs(const cat_snap_t *s, const cat_acl_t *acl, char objkind, 
     uint32_t n = cat_acl_items(acl, objkind, def, &it);
     uint32_t got = 0;
     for (uint32_t i = 0; i < n; i++) {
-        bool mine = it[i].grantee == CAT_ROLE_PUBLIC ? !grant : cat_role_has_privs_of(s, role, it[i].grantee);
+        bool mine = it[i].grantee == CAT_ROLE_PUBLIC ? !grant
+                                                     : cat_role_has_privs_of_in(s, role, it[i].grantee, acl->in_db);
         if (mine)
             got |= grant ? it[i].grant : it[i].privs;
     }
@@ -139,7 +147,10 @@ uint32_t cat_acl_privs(const cat_snap_t *s, const cat_acl_t *acl, char objkind, 
 bool cat_is_owner(const cat_snap_t *s, const cat_search_t *search, const cat_acl_t *acl)
 {
     const cat_role_t *me = cat_search_role(s, search);
-    return cat_role_has_privs_of(s, me, acl->owner);
+    const cat_database_t *db = acl->in_db;
+    if (!db && search && search->database)
+        db = cat_snap_database(s, search->database);
+    return cat_role_has_privs_of_in(s, me, acl->owner, db);
 }
 
 bool cat_check_owner(const cat_snap_t *s, const cat_search_t *search, const cat_acl_t *acl, const char *noun,

@@ -362,7 +362,7 @@ static void cat__acl_item_rows(const cat_snap_t *s, const cat_search_t *search, 
         const cat_aclitem_t *x = &items[i];
         bool pub = x->grantee == CAT_ROLE_PUBLIC;
         const cat_role_t *grantee = pub || x->grantee == CAT_ROLE_BOOTSTRAP ? NULL : cat_snap_role_by_id(s, x->grantee);
-        bool owns = !pub && cat_role_has_privs_of(s, grantee, acl->owner);
+        bool owns = !pub && cat_role_has_privs_of_in(s, grantee, acl->owner, acl->in_db);
         for (int b = 0; b < (int)CM_ARRAY_LEN(names); b++) {
             if (!(x->privs & (1u << b)))
                 continue;
@@ -373,8 +373,8 @@ static void cat__acl_item_rows(const cat_snap_t *s, const cat_search_t *search, 
             r[3] = cat__int(cat_role_id_oid(s, x->grantee));
             r[4] = cat__str(a, names[b]);
             r[5].v.b = owns || (x->grant & (1u << b)) != 0;
-            r[6].v.b = cat_role_has_privs_of(s, me, x->grantor);
-            r[7].v.b = !pub && cat_role_has_privs_of(s, me, x->grantee);
+            r[6].v.b = cat_role_has_privs_of_in(s, me, x->grantor, acl->in_db);
+            r[7].v.b = !pub && cat_role_has_privs_of_in(s, me, x->grantee, acl->in_db);
             r[8] = cat__int(attnum);
         }
     }
@@ -582,7 +582,10 @@ bool cat_builtin_rows(const cat_snap_t *s, const cat_search_t *search, const cat
         const cat_role_t *ro;
         static const uint32_t bits[] = {CAT_ROLE_SUPERUSER, CAT_ROLE_INHERIT, CAT_ROLE_CREATEROLE, CAT_ROLE_CREATEDB,
                                         CAT_ROLE_LOGIN, CAT_ROLE_REPLICATION, CAT_ROLE_BYPASSRLS};
-        for (size_t i = 0; (ro = cat_snap_role_at(s, i)); i++) {
+        /* The catalog's roles, then pg_database_owner, the one predefined role eddy has. */
+        size_t nroles = cat_snap_role_count(s);
+        for (size_t i = 0; i <= nroles; i++) {
+            ro = i < nroles ? cat_snap_role_at(s, i) : cat_role_database_owner();
             ty_datum_t *r = cat__row(out, CM_ARRAY_LEN(cols_roles));
             r[0] = cat__int((int64_t)ro->id);
             r[1] = cat__int(ro->oid);

@@ -268,9 +268,10 @@ typedef struct cat__acl_work {
 } cat__acl_work_t;
 /* The ACL's items, or its kind's default (acldefault), as a working copy. */
 void cat__acl_work_init(cat__acl_work_t *w, cm_arena_t *a, const cat_acl_t *acl, char kind);
-/* select_best_grantor: the role `me` grants as and the grant options it holds of `needed`. */
+/* select_best_grantor: the role `me` grants as and the grant options it holds of `needed` (db: the
+ * database whose owner pg_database_owner stands for). */
 void cat__best_grantor(const cat_snap_t *s, const cat_role_t *me, const cat__acl_work_t *w, cat_id_t owner,
-                       uint32_t needed, cat_id_t *grantor, uint32_t *goptions);
+                       const cat_database_t *db, uint32_t needed, cat_id_t *grantor, uint32_t *goptions);
 /* aclupdate with recursive_revoke: mod added to (or taken from) its grantee's entry by its grantor. */
 bool cat__aclupdate(const cat_snap_t *s, cat__acl_work_t *w, cat_aclitem_t mod, bool add, cat_id_t owner, bool cascade,
                     char kind, cm_err_t *err);

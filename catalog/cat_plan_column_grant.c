@@ -48,7 +48,7 @@ static bool grant_attribute(const cat_snap_t *s, const cat_search_t *search, con
     }
     cat_id_t grantor;
     uint32_t avail;
-    cat__best_grantor(s, cat_search_role(s, search), &merged, owner, privileges, &grantor, &avail);
+    cat__best_grantor(s, cat_search_role(s, search), &merged, owner, rel_acl->in_db, privileges, &grantor, &avail);
     cat_acl_t col_acl = {.owner = owner, .set = true, .items = old, .n = nold};
     if (avail == 0) {
         /* restrict_and_check_grant: any column privilege on the relation or the column will do. */

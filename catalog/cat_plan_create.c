@@ -53,16 +53,17 @@ bool cat_plan_create_database(const cat_snap_t *s, const cat_search_t *search, c
     cat_id_t owner = creator(s, search);
     op->obj.acl.owner = owner;
     /* Every database starts with schema public, in the same entry: as
-     * PostgreSQL 15's, everyone may look names up in it and only its owner
-     * (the database's, where PostgreSQL has pg_database_owner) create there. */
+     * PostgreSQL 15's, owned by pg_database_owner (whoever owns the database
+     * then), everyone may look names up in it and only its owner create there. */
     op = cat__change_op(out, CAT_OP_CREATE);
     op->obj.cls = CAT_CLASS_SCHEMA;
     op->obj.parent = 0;   /* the database this change creates */
     op->obj.name = "public";
+    cat_id_t dbo = CAT_ROLE_DATABASE_OWNER;
     cat_aclitem_t *acl = cm_arena_alloc(&out->arena, 2 * sizeof(cat_aclitem_t));
-    acl[0] = (cat_aclitem_t){owner, owner, CAT_PRIVS_SCHEMA, 0};
-    acl[1] = (cat_aclitem_t){CAT_ROLE_PUBLIC, owner, CAT_PRIV_USAGE, 0};
-    op->obj.acl = (cat_acl_t){.owner = owner, .set = true, .items = acl, .n = 2};
+    acl[0] = (cat_aclitem_t){dbo, dbo, CAT_PRIVS_SCHEMA, 0};
+    acl[1] = (cat_aclitem_t){CAT_ROLE_PUBLIC, dbo, CAT_PRIV_USAGE, 0};
+    op->obj.acl = (cat_acl_t){.owner = dbo, .set = true, .items = acl, .n = 2};
     return true;
 }
 

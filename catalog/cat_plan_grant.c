@@ -68,7 +68,7 @@ static size_t privs_roles(const cat_snap_t *s, const cat_role_t *r, const cat_ro
 }
 
 void cat__best_grantor(const cat_snap_t *s, const cat_role_t *me, const cat__acl_work_t *w, cat_id_t owner,
-                         uint32_t needed, cat_id_t *grantor, uint32_t *goptions)
+                       const cat_database_t *db, uint32_t needed, cat_id_t *grantor, uint32_t *goptions)
 {
     if (cat_role_is_superuser(me) || me->id == owner) {
         *grantor = owner;
@@ -76,7 +76,10 @@ void cat__best_grantor(const cat_snap_t *s, const cat_role_t *me, const cat__acl
         return;
     }
     const cat_role_t *roles[64];
-    size_t n = privs_roles(s, me, roles, 64);
+    size_t n = privs_roles(s, me, roles, 63);
+    /* roles_is_member_of: the database's owner is a member of pg_database_owner. */
+    if (cat_role_has_privs_of_in(s, me, CAT_ROLE_DATABASE_OWNER, db))
+        roles[n++] = cat_role_database_owner();
     *grantor = me->id;
     *goptions = 0;
     uint32_t best = 0;
@@ -178,7 +181,7 @@ static bool grant_acl(const cat_snap_t *s, const cat_search_t *search, const cat
     uint32_t privileges = g->all_privs ? o->all : g->privs;
     cat_id_t grantor;
     uint32_t avail;
-    cat__best_grantor(s, me, &w, o->acl->owner, privileges, &grantor, &avail);
+    cat__best_grantor(s, me, &w, o->acl->owner, o->acl->in_db, privileges, &grantor, &avail);
     if (avail == 0) {
         /* restrict_and_check_grant: holding any privilege at all on it gets one past here. */
         const cat_role_t *as = grantor == CAT_ROLE_BOOTSTRAP ? NULL : cat_snap_role_by_id(s, grantor);
@@ -211,8 +214,8 @@ static bool grant_acl(const cat_snap_t *s, const cat_search_t *search, const cat
         if (!cat__aclupdate(s, &w, mod, g->is_grant, o->acl->owner, g->cascade, o->kind, err))
             return false;
     }
-    *result = (cat_acl_t){.owner = o->acl->owner, .set = true, .items = w.v, .n = w.n, .defacls = o->acl->defacls,
-                          .ndefacls = o->acl->ndefacls};
+    *result = (cat_acl_t){.owner = o->acl->owner, .set = true, .in_db = o->acl->in_db, .items = w.v, .n = w.n,
+                          .defacls = o->acl->defacls, .ndefacls = o->acl->ndefacls};
     return true;
 }
 

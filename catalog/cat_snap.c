@@ -228,18 +228,33 @@ size_t cat_snap_item_count(const cat_snap_t *s)
     return s->items.n + s->sys_items.n;
 }
 
+static const cat_role_t cat__database_owner = {.id = CAT_ROLE_DATABASE_OWNER, .oid = CAT_DATABASE_OWNER_OID,
+                                                .name = "pg_database_owner", .flags = CAT_ROLE_INHERIT,
+                                                .conn_limit = -1};
+
+const cat_role_t *cat_role_database_owner(void)
+{
+    return &cat__database_owner;
+}
+
 const cat_role_t *cat_snap_role(const cat_snap_t *s, const char *name)
 {
+    if (name && strcmp(name, cat__database_owner.name) == 0)
+        return &cat__database_owner;
     return name ? cat__map_get(&s->role_by_name, 0, name) : NULL;
 }
 
 const cat_role_t *cat_snap_role_by_id(const cat_snap_t *s, cat_id_t id)
 {
+    if (id == CAT_ROLE_DATABASE_OWNER)
+        return &cat__database_owner;
     return cat__map_get(&s->role_by_id, id, NULL);
 }
 
 const cat_role_t *cat_snap_role_by_oid(const cat_snap_t *s, uint32_t oid)
 {
+    if (oid == CAT_DATABASE_OWNER_OID)
+        return &cat__database_owner;
     for (size_t i = 0; i < s->roles.n; i++)
         if (((const cat_role_t *)s->roles.v[i])->oid == oid)
             return s->roles.v[i];
@@ -392,6 +407,7 @@ bool cat__snap_insert(cat_snap_t *s, const cat_object_t *o, cm_err_t *err)
         d->pub.oid = o->oid;
         d->pub.name = cm_arena_strdup(&d->arena, o->name);
         cat_acl_copy(&d->arena, &d->pub.acl, &o->acl);
+        d->pub.acl.in_db = &d->pub;
         cat__map_put(&s->db_by_id, o->id, NULL, d);
         cat__map_put(&s->db_by_name, 0, d->pub.name, d);
         cat__vec_insert_sorted(&s->dbs, d, o->id);
@@ -413,6 +429,7 @@ bool cat__snap_insert(cat_snap_t *s, const cat_object_t *o, cm_err_t *err)
         }
         cat__db_t *d = o->parent ? cat__map_get(&s->db_by_id, o->parent, NULL) : NULL;
         sc->pub.database = d ? &d->pub : NULL;
+        sc->pub.acl.in_db = sc->pub.database;
         cat__map_put(&s->schema_by_id, o->id, NULL, sc);
         cat__map_put(&s->schema_by_name, o->parent, sc->pub.name, sc);
         if (d) {
@@ -436,6 +453,7 @@ bool cat__snap_insert(cat_snap_t *s, const cat_object_t *o, cm_err_t *err)
         p->name = cm_arena_strdup(a, o->name);
         p->create_sql = cm_arena_strdup(a, o->create_sql ? o->create_sql : "");
         cat_acl_copy(a, &p->acl, &o->acl);
+        p->acl.in_db = sc->pub.database;
         p->ncolumns = o->ncolumns;
         cat_column_t *cols = o->ncolumns ? cm_arena_alloc(a, o->ncolumns * sizeof(cat_column_t)) : NULL;
         for (uint32_t i = 0; i < o->ncolumns; i++) {
@@ -713,6 +731,7 @@ static void cat__snap_rename(cat_snap_t *s, const cat_object_t *o)
         cat__map_del(&s->db_by_name, 0, d->pub.name);
         d->pub.name = cm_arena_strdup(&d->arena, o->name);
         cat_acl_copy(&d->arena, &d->pub.acl, &o->acl);
+        d->pub.acl.in_db = &d->pub;
         cat__map_put(&s->db_by_name, 0, d->pub.name, d);
         return;
     }
@@ -721,6 +740,7 @@ static void cat__snap_rename(cat_snap_t *s, const cat_object_t *o)
         cat__map_del(&s->schema_by_name, o->parent, sc->pub.name);
         sc->pub.name = cm_arena_strdup(&sc->arena, o->name);
         cat_acl_copy(&sc->arena, &sc->pub.acl, &o->acl);
+        sc->pub.acl.in_db = sc->pub.database;
         cat__map_put(&s->schema_by_name, o->parent, sc->pub.name, sc);
         return;
     }
@@ -730,6 +750,7 @@ static void cat__snap_rename(cat_snap_t *s, const cat_object_t *o)
     it->pub.name = cm_arena_strdup(a, o->name);
     it->pub.create_sql = cm_arena_strdup(a, o->create_sql ? o->create_sql : "");
     cat_acl_copy(a, &it->pub.acl, &o->acl);
+    it->pub.acl.in_db = it->pub.schema->database;
     cat__map_put(&s->item_by_name, o->parent, it->pub.name, it);
     /* The old strings stay in the item's arena until it is dropped: redefinitions are rare. */
     cat_column_t *cols = o->ncolumns ? cm_arena_alloc(a, o->ncolumns * sizeof(cat_column_t)) : NULL;

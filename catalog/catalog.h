@@ -471,6 +471,12 @@ void cat_name_key(cat_class_t cls, const char *database, const char *schema, con
 #define CAT_PRIVS_DATABASE 0xe00u   /* CTc */
 #define CAT_PRIV_LETTERS "arwdDxtXUCTc"
 
+/* pg_database_owner (OID 6171), as PostgreSQL 15's: whoever has the privileges of a database's
+ * owner is implicitly a member in it, and it owns the public schema of each new database. A
+ * built-in role that role lookups find (cat_snap_role and friends) but that the role list and
+ * count leave out. */
+#define CAT_ROLE_DATABASE_OWNER (CAT_ID_SYSTEM + 6171)
+#define CAT_DATABASE_OWNER_OID 6171u
 #define CAT_ROLE_BOOTSTRAP ((cat_id_t)0)
 #define CAT_ROLE_PUBLIC (~(cat_id_t)0)
 #define CAT_BOOTSTRAP_OID 10u
@@ -497,6 +503,8 @@ typedef struct cat_defacl {
 typedef struct cat_acl {
     cat_id_t owner;
     bool set;                      /* false: the kind's default (items NULL) */
+    const struct cat_database *in_db;   /* the database pg_database_owner stands for here (the snapshot's
+                                         * objects set it; NULL: none) */
     const cat_aclitem_t *items;
     uint32_t n;
     const cat_defacl_t *defacls;   /* a schema's or database's default privileges */
@@ -694,6 +702,10 @@ uint32_t cat_role_id_oid(const cat_snap_t *s, cat_id_t id);
 const char *cat_role_id_name(const cat_snap_t *s, const cat_search_t *search, cat_id_t id, char buf[32]);
 /* has_privs_of_role: `role` is `of` or inherits its privileges (INHERIT followed). */
 bool cat_role_has_privs_of(const cat_snap_t *s, const cat_role_t *role, cat_id_t of);
+/* The same where `of` may be pg_database_owner, standing for db's owner (db NULL: nobody's). */
+bool cat_role_has_privs_of_in(const cat_snap_t *s, const cat_role_t *role, cat_id_t of, const cat_database_t *db);
+/* pg_database_owner itself (for pg_authid's row). */
+const cat_role_t *cat_role_database_owner(void);
 /* acldefault for objkind 'r' (relation), 'S' (sequence), 'f' (function), 'T' (type), 'n' (schema),
  * 'd' (database): its entries, PUBLIC's first; 'c' (column) has none. */
 uint32_t cat_acl_default(char objkind, cat_id_t owner, cat_aclitem_t out[2]);

@@ -90,8 +90,9 @@ static void test_rows_follow_the_catalog(void)
     UNIT_CHECK(rows(&t, "schemas", &a, &r) == 5);
     UNIT_CHECK(text_is(&r.datums[3], "public") && r.datums[2].v.i == 1 && !r.datums[2].isnull);
     UNIT_CHECK(text_is(&r.datums[6 + 3], "pg_catalog") && r.datums[6 + 2].isnull && r.datums[6 + 1].v.i == 11);
-    /* public: the bootstrap superuser's, as PostgreSQL 15's grants; pg_catalog readable by everyone. */
-    UNIT_CHECK(r.datums[4].v.i == 10 && r.datums[5].v.arr->nitems == 2 && r.datums[6 + 4].v.i == 10);
+    /* public: pg_database_owner's (OID 6171), with PostgreSQL 15's grants; pg_catalog the bootstrap
+     * superuser's, readable by everyone. */
+    UNIT_CHECK(r.datums[4].v.i == 6171 && r.datums[5].v.arr->nitems == 2 && r.datums[6 + 4].v.i == 10);
     free(r.datums);
 
     size_t n = rows(&t, "items", &a, &r);
