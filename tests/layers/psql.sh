@@ -189,35 +189,34 @@ same describe_privileges_z -- -c '\z psql_priv.t'
 same describe_privileges_pattern -- -c '\dp psql_priv.?'
 same describe_schema_privileges -- -c '\dn+ psql_priv'
 same describe_default_privileges -- -c '\ddp'
-# eddy lists its own schemas; the bootstrap superuser (named as the session user that
-# is no catalog role) owns them and public, whose privileges are PostgreSQL 15's for
-# public (there owned by pg_database_owner, with a comment); system schemas grant USAGE
-# to everyone as pg_catalog does.
+# eddy lists its own schemas, which the bootstrap superuser (named as the session user that
+# is no catalog role) owns; public is pg_database_owner's with PostgreSQL 15's grants (there
+# with a comment, eddy has none); system schemas grant USAGE to everyone as pg_catalog does.
 expect describe_schemas -- -c '\dn eddy*|public|psql_describe*' <<'WANT'
-       List of schemas
-        Name        | Owner  
---------------------+--------
+            List of schemas
+        Name        |       Owner       
+--------------------+-------------------
  eddy_catalog       | anyone
  eddy_internal      | anyone
  psql_describe      | anyone
  psql_describe_eddy | anyone
- public             | anyone
+ public             | pg_database_owner
 (5 rows)
 
 [exit 0]
 WANT
 expect describe_schemas_plus -- -c '\dn+ eddy*|public|psql_describe*' <<'WANT'
-                        List of schemas
-        Name        | Owner  | Access privileges | Description 
---------------------+--------+-------------------+-------------
- eddy_catalog       | anyone | anyone=UC/anyone +| 
-                    |        | =U/anyone         | 
- eddy_internal      | anyone | anyone=UC/anyone +| 
-                    |        | =U/anyone         | 
- psql_describe      | anyone |                   | 
- psql_describe_eddy | anyone |                   | 
- public             | anyone | anyone=UC/anyone +| 
-                    |        | =U/anyone         | 
+                                        List of schemas
+        Name        |       Owner       |           Access privileges            | Description 
+--------------------+-------------------+----------------------------------------+-------------
+ eddy_catalog       | anyone            | anyone=UC/anyone                      +| 
+                    |                   | =U/anyone                              | 
+ eddy_internal      | anyone            | anyone=UC/anyone                      +| 
+                    |                   | =U/anyone                              | 
+ psql_describe      | anyone            |                                        | 
+ psql_describe_eddy | anyone            |                                        | 
+ public             | pg_database_owner | pg_database_owner=UC/pg_database_owner+| 
+                    |                   | =U/pg_database_owner                   | 
 (5 rows)
 
 [exit 0]
