@@ -244,6 +244,13 @@ static bool srv__bind_formats(const srv_msg_bind_t *m, srv_stmt_t *st, srv_porta
     return true;
 }
 
+/* PortalStart starts a query's executor at Bind; a write's (PORTAL_MULTI_QUERY,
+ * ONE_RETURNING) waits for the first Execute, and so do its privilege checks. */
+static bool srv__starts_at_execute(const srv_stmt_t *st)
+{
+    return st->plan != NULL && st->plan->kind == PLN_WRITE;
+}
+
 void srv__exec_bind(srv_conn_t *c, const srv_frame_t *f)
 {
     srv_msg_bind_t m;
@@ -278,11 +285,11 @@ void srv__exec_bind(srv_conn_t *c, const srv_frame_t *f)
     p->stmt = st;
     st->refs++;
     /* A constant that failed to fold is a planning error: PostgreSQL plans at
-     * Bind, after the parameters are read, so that is where it surfaces; its
-     * executor then starts and checks the current user's privileges. */
+     * Bind, after the parameters are read, so that is where it surfaces; a
+     * query's executor then starts and checks the current user's privileges. */
     if (!srv__bind_params(c, &m, st, p, &err) || !srv__bind_formats(&m, st, p, &err) ||
         (st->plan != NULL && !pln_plan_error_raise(st->plan, &err)) ||
-        !pln_check_privileges(st->plan, srv_catalog_for(c), &err)) {
+        (!srv__starts_at_execute(st) && !pln_check_privileges(st->plan, srv_catalog_for(c), &err))) {
         srv_portal_free(c, p);
         srv__fail_extended(c, &err);
         return;
@@ -364,6 +371,11 @@ void srv__exec_execute(srv_conn_t *c, const srv_frame_t *f)
     srv_portal_t *p = srv_portal_find(c, m.portal);
     if (p == NULL) {
         cm_err_set(&err, CM_ERRCODE_INVALID_CURSOR_NAME, "portal \"%s\" does not exist", m.portal);
+        srv__fail_extended(c, &err);
+        return;
+    }
+    if (!p->started && srv__starts_at_execute(p->stmt) &&
+        !pln_check_privileges(p->stmt->plan, srv_catalog_for(c), &err)) {
         srv__fail_extended(c, &err);
         return;
     }

@@ -5,7 +5,8 @@ listed), the statement text, parameter types, from_sql and the generic/custom pl
 read when the query runs; usable as any relation (WHERE, count(*), ORDER BY, joins), found
 unqualified through pg_catalog's place in search_path. Each case runs a script on eddy and
 on the reference PostgreSQL and compares every message; prepare_time is never shown as a
-value because it differs between the servers."""
+value because it differs between the servers. A prepared statement's privileges are those of
+the user that runs it, checked where PostgreSQL's executor starts (Bind or first Execute)."""
 from pgw import Bind, Close, Describe, Execute, Parse, Sync, case, main, script_runner
 
 
@@ -95,6 +96,29 @@ def search_path_as_postgres(t):
         "RESET search_path",
         "DROP SCHEMA pst CASCADE",
     ]), "pg_catalog first unless search_path lists it")
+
+
+@case
+def privileges_checked_as_the_user_that_runs_it(t):
+    # PostgreSQL checks privileges when the executor starts: at Bind for a query, at the first
+    # Execute for a write; as the current user then, whoever prepared the statement.
+    t.same_as_ref(script_runner([
+        "DROP TABLE IF EXISTS wire_priv; DROP ROLE IF EXISTS wire_priv_r",
+        "CREATE ROLE wire_priv_r; CREATE TABLE wire_priv (a int, b int); GRANT SELECT (a) ON wire_priv TO wire_priv_r",
+        (Parse("SELECT a FROM wire_priv", "pa"), Parse("SELECT b FROM wire_priv", "pb"),
+         Parse("INSERT INTO wire_priv VALUES (1, 2)", "pi"), Sync()),
+        "SET ROLE wire_priv_r",
+        (Bind("pa"), Execute(), Sync()),
+        (Bind("pb"), Sync()),
+        (Bind("pi"), Sync()),
+        (Bind("pi"), Execute(), Sync()),
+        "PREPARE pq AS SELECT b FROM wire_priv",
+        "EXECUTE pq",
+        "RESET ROLE",
+        "EXECUTE pq",
+        (Bind("pb"), Execute(), Bind("pi"), Execute(), Sync()),
+        "DEALLOCATE ALL; DROP TABLE wire_priv; DROP ROLE wire_priv_r",
+    ]), "privileges at Bind and Execute")
 
 
 if __name__ == "__main__":
