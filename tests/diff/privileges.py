@@ -13,6 +13,9 @@ from psycopg import pq
 ROLES = ["pv_owner", "pv_alice", "pv_bob", "pv_carol", "pv_grp", "pv_dave"]
 
 SETUP = [
+    # public as initdb makes it (another layer may have made it again on the shared PostgreSQL).
+    "ALTER SCHEMA public OWNER TO pg_database_owner",
+    "GRANT USAGE ON SCHEMA public TO PUBLIC",
     "CREATE ROLE pv_owner LOGIN",
     "CREATE ROLE pv_alice LOGIN",
     "CREATE ROLE pv_bob LOGIN",

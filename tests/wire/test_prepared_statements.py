@@ -103,21 +103,22 @@ def privileges_checked_as_the_user_that_runs_it(t):
     # PostgreSQL checks privileges when the executor starts: at Bind for a query, at the first
     # Execute for a write; as the current user then, whoever prepared the statement.
     t.same_as_ref(script_runner([
-        "DROP TABLE IF EXISTS public.wire_priv; DROP ROLE IF EXISTS wire_priv_r",
-        "CREATE ROLE wire_priv_r; CREATE TABLE public.wire_priv (a int, b int); GRANT SELECT (a) ON public.wire_priv TO wire_priv_r",
-        (Parse("SELECT a FROM public.wire_priv", "pa"), Parse("SELECT b FROM public.wire_priv", "pb"),
-         Parse("INSERT INTO public.wire_priv VALUES (1, 2)", "pi"), Sync()),
+        "DROP SCHEMA IF EXISTS wire_priv CASCADE; DROP ROLE IF EXISTS wire_priv_r",
+        "CREATE ROLE wire_priv_r; CREATE SCHEMA wire_priv; GRANT USAGE ON SCHEMA wire_priv TO wire_priv_r",
+        "CREATE TABLE wire_priv.t (a int, b int); GRANT SELECT (a) ON wire_priv.t TO wire_priv_r",
+        (Parse("SELECT a FROM wire_priv.t", "pa"), Parse("SELECT b FROM wire_priv.t", "pb"),
+         Parse("INSERT INTO wire_priv.t VALUES (1, 2)", "pi"), Sync()),
         "SET ROLE wire_priv_r",
         (Bind("pa"), Execute(), Sync()),
         (Bind("pb"), Sync()),
         (Bind("pi"), Sync()),
         (Bind("pi"), Execute(), Sync()),
-        "PREPARE pq AS SELECT b FROM public.wire_priv",
+        "PREPARE pq AS SELECT b FROM wire_priv.t",
         "EXECUTE pq",
         "RESET ROLE",
         "EXECUTE pq",
         (Bind("pb"), Execute(), Bind("pi"), Execute(), Sync()),
-        "DEALLOCATE ALL; DROP TABLE public.wire_priv; DROP ROLE wire_priv_r",
+        "DEALLOCATE ALL; DROP SCHEMA wire_priv CASCADE; DROP ROLE wire_priv_r",
     ]), "privileges at Bind and Execute")
 
 
