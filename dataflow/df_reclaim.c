@@ -33,12 +33,15 @@ static atomic_uint_fast64_t df__reclaim_bytes;
 
 static uint64_t df__page(void)
 {
-    static uint64_t page;
-    if (page == 0) {
+    /* Any thread may ask first: every one computes the same value, stored atomically. */
+    static _Atomic uint64_t page;
+    uint64_t pg = atomic_load_explicit(&page, memory_order_relaxed);
+    if (pg == 0) {
         long p = sysconf(_SC_PAGESIZE);
-        page = p > 0 ? (uint64_t)p : 4096;
+        pg = p > 0 ? (uint64_t)p : 4096;
+        atomic_store_explicit(&page, pg, memory_order_relaxed);
     }
-    return page;
+    return pg;
 }
 
 static uint64_t df__map_len(uint64_t size)
