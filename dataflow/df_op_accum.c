@@ -290,7 +290,8 @@ static df__part_t *df__part_find(df__parts_t *ps, df_reduce_t *rd, const uint8_t
     p->hash = h;
     p->klen = klen;
     p->key = cm_arena_alloc(&ps->arena, klen ? klen : 1);
-    memcpy(p->key, key, klen);
+    if (klen > 0)
+        memcpy(p->key, key, klen);   /* key is NULL for the one group of an aggregate without GROUP BY */
     p->kv = cm_arena_zalloc(&ps->arena, sizeof(ty_datum_t) * (size_t)(rd->nkeys + 1));
     p->accs = cm_arena_zalloc(&ps->arena, sizeof(plan_aggacc_t) * (size_t)(rd->naggs + 1));
     ps->slots[i] = p;

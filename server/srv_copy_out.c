@@ -43,7 +43,7 @@ static void srv__copy_text(cm_buf_t *b, const char *p, size_t n, char delim)
  * quote or a line end, or is "\." alone on its line; inside quotes, quote and escape are escaped. */
 static void srv__copy_csv(cm_buf_t *b, const char *p, size_t n, const plan_copy_t *cp, bool force, bool single)
 {
-    bool quote = force || (strlen(cp->null_string) == n && memcmp(p, cp->null_string, n) == 0) ||
+    bool quote = force || (strlen(cp->null_string) == n && (n == 0 || memcmp(p, cp->null_string, n) == 0)) ||
                  (single && n == 2 && p[0] == '\\' && p[1] == '.');
     for (size_t i = 0; !quote && i < n; i++)
         quote = p[i] == cp->delimiter || p[i] == cp->quote || p[i] == '\n' || p[i] == '\r';

@@ -28,8 +28,11 @@ static void srv__ctas_end(srv_conn_t *c, cm_err_t *err, const char *tag)
     srv_ctas_t *k = c->ctas;
     c->ctas = NULL;
     if (k != NULL && err == NULL && k->failed.set) {
-        srv__stmt_done(c, &k->failed, NULL);
-        cm_err_clear(&k->failed);
+        /* k lives in the statement's arena, which ending the statement resets: its error first. */
+        cm_err_t failed = k->failed;
+        memset(&k->failed, 0, sizeof k->failed);
+        srv__stmt_done(c, &failed, NULL);
+        cm_err_clear(&failed);
         return;
     }
     if (k != NULL)
