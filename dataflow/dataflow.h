@@ -233,6 +233,8 @@ bool df_peek_lookup_add(cm_buf_t *out, uint64_t item, const ty_oid_t *types, int
 void df_peek_computed_begin(cm_buf_t *out);
 /* A body with or without lookups; XX001 for a malformed one. */
 bool df_peek_decode(const uint8_t *p, size_t n, cm_arena_t *arena, df_peek_t *out, cm_err_t *err);
+/* The lookup of relation item in a decoded Peek; NULL: it is read whole. */
+const df_peek_lookup_t *df_peek_lookup_of(const df_peek_t *pk, uint64_t item);
 
 /*
  * Each worker answers

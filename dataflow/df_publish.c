@@ -18,7 +18,6 @@
  * everywhere, another epoch) the caller sends the Peek as before.
  */
 #include "dataflow/df_flow.h"
-#include "dataflow/df_int.h"
 
 #include <pthread.h>
 #include <stdlib.h>
@@ -316,10 +315,7 @@ bool df_board_read(df_board_t *b, const uint64_t *epochs, const uint64_t *seqs, 
     ok = ok && t <= reached;
     uint64_t cost = 0;
     for (int i = 0; ok && i < n; i++) {
-        const df_peek_lookup_t *l = NULL;
-        for (uint32_t j = 0; j < pk.nlookups && l == NULL; j++)
-            if (pk.lookups[j].item == items[i])
-                l = &pk.lookups[j];
+        const df_peek_lookup_t *l = df_peek_lookup_of(&pk, items[i]);
         for (int w = 0; w < nw; w++)
             cost += df__pubver_cost(vers[i * nw + w], l);
     }
@@ -333,10 +329,7 @@ bool df_board_read(df_board_t *b, const uint64_t *epochs, const uint64_t *seqs, 
             int64_t total = 0;
             for (int i = 0; i < n && !werr.set; i++) {
                 const df__pubver_t *v = vers[i * nw + w];
-                const df_peek_lookup_t *l = NULL;
-                for (uint32_t j = 0; j < pk.nlookups && l == NULL; j++)
-                    if (pk.lookups[j].item == items[i])
-                        l = &pk.lookups[j];
+                const df_peek_lookup_t *l = df_peek_lookup_of(&pk, items[i]);
                 int64_t rows = 0;
                 uint32_t trows = 0;
                 if (v->failed)

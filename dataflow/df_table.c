@@ -618,10 +618,7 @@ static void df__peek(df_state_t *st, const df_cmd_t *c, ty_ctx_t *ctx)
     cm_buf_t *out = &c->reply->parts[st->worker].bytes;
     int64_t total = 0;
     for (int i = 0; i < n; i++) {
-        const df_peek_lookup_t *l = NULL;
-        for (uint32_t j = 0; j < pk.nlookups && !l; j++)
-            if (pk.lookups[j].item == items[i])
-                l = &pk.lookups[j];
+        const df_peek_lookup_t *l = df_peek_lookup_of(&pk, items[i]);
         df_table_t *t = df__table_find(st->engine, items[i], NULL);
         if (!t) {
             int64_t rows = 0;

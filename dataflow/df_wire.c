@@ -467,6 +467,14 @@ bool df_peek_lookup_add(cm_buf_t *out, uint64_t item, const ty_oid_t *types, int
     return ok;
 }
 
+const df_peek_lookup_t *df_peek_lookup_of(const df_peek_t *pk, uint64_t item)
+{
+    for (uint32_t j = 0; j < pk->nlookups; j++)
+        if (pk->lookups[j].item == item)
+            return &pk->lookups[j];
+    return NULL;
+}
+
 bool df_peek_decode(const uint8_t *p, size_t n, cm_arena_t *arena, df_peek_t *out, cm_err_t *err)
 {
     memset(out, 0, sizeof *out);
